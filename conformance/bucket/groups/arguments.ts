@@ -1,0 +1,5 @@
+import { defineGroup } from '../harness.js';
+
+export const argumentCoercion = defineGroup('argument coercion', (t) => {
+  void t; // tests to come
+});

@@ -1,0 +1,5 @@
+import { defineGroup } from '../harness.js';
+
+export const body = defineGroup('body', (t) => {
+  void t; // tests to come
+});

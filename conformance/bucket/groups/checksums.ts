@@ -1,0 +1,5 @@
+import { defineGroup } from '../harness.js';
+
+export const checksums = defineGroup('checksums', (t) => {
+  void t; // tests to come
+});

@@ -1,0 +1,5 @@
+import { defineGroup } from '../harness.js';
+
+export const conditionals = defineGroup('conditionals', (t) => {
+  void t; // tests to come
+});

@@ -1,0 +1,5 @@
+import { defineGroup } from '../harness.js';
+
+export const customMetadata = defineGroup('custom metadata', (t) => {
+  void t; // tests to come
+});

@@ -1,0 +1,5 @@
+import { defineGroup } from '../harness.js';
+
+export const httpMetadata = defineGroup('http metadata', (t) => {
+  void t; // tests to come
+});

@@ -1,0 +1,5 @@
+import { defineGroup } from '../harness.js';
+
+export const listInclude = defineGroup('list include', (t) => {
+  void t; // tests to come
+});

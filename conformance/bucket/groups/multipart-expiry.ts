@@ -1,0 +1,5 @@
+import { defineGroup } from '../harness.js';
+
+export const multipartExpiry = defineGroup('multipart expiry', (t) => {
+  void t; // tests to come
+});

@@ -1,0 +1,5 @@
+import { defineGroup } from '../harness.js';
+
+export const storageClass = defineGroup('storage class', (t) => {
+  void t; // tests to come
+});

@@ -1,0 +1,2 @@
+export { Bucket, type BucketOptions } from './bucket.js';
+export type * from './types.js';

@@ -1,0 +1,55 @@
+/** Small byte helpers shared by both doubles. Uint8Array everywhere; no Buffer (not in browsers). */
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export const utf8 = (s: string): Uint8Array => encoder.encode(s);
+export const fromUtf8 = (b: Uint8Array): string => decoder.decode(b);
+
+/** UTF-8 byte length without allocating. Lone surrogates count 3 bytes, as their WTF-8 form does. */
+export function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 2; // a pair: 2 code units, 4 bytes
+      i++;
+    } else n += 2;
+  }
+  return n;
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+export function toHex(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]!];
+  return s;
+}
+
+/** Parses hex (either case); returns undefined for an odd length or a non-hex character. */
+export function fromHex(hex: string): Uint8Array | undefined {
+  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return undefined;
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(i * 2, 2), 16);
+  return out;
+}
+
+export function concat(chunks: readonly Uint8Array[], total?: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const size = total ?? chunks.reduce((n, c) => n + c.byteLength, 0);
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** A fresh ArrayBuffer holding exactly these bytes (callers may keep and mutate it). */
+export function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  return bytes.slice().buffer as ArrayBuffer;
+}

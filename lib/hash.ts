@@ -1,0 +1,70 @@
+/**
+ * Hashing with the platform's native implementation where one exists, @noble/hashes elsewhere.
+ *
+ * Node (and workerd with nodejs_compat) expose `node:crypto` through `process.getBuiltinModule`,
+ * which needs no static `node:` import, so this module still loads in browsers and workerd.
+ * WebCrypto is not used: it has no MD5 (outside workerd) and no incremental digests.
+ */
+import { md5, sha1 } from '@noble/hashes/legacy.js';
+import { sha256, sha384, sha512 } from '@noble/hashes/sha2.js';
+
+export type HashAlgorithm = 'md5' | 'sha1' | 'sha256' | 'sha384' | 'sha512';
+
+export interface Hasher {
+  update(bytes: Uint8Array): Hasher;
+  digest(): Uint8Array;
+}
+
+interface NodeCrypto {
+  createHash(alg: string): { update(b: Uint8Array): unknown; digest(): Uint8Array };
+  getHashes(): string[];
+}
+
+function findNodeCrypto(): NodeCrypto | undefined {
+  try {
+    const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+    const mod = proc?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
+    if (mod && typeof mod.createHash === 'function') {
+      mod.createHash('md5').digest(); // some builds (FIPS) refuse md5: fall back then
+      return mod;
+    }
+  } catch {
+    /* not available: use the portable implementation */
+  }
+  return undefined;
+}
+
+const nodeCrypto = findNodeCrypto();
+const noble = { md5, sha1, sha256, sha384, sha512 } as const;
+
+/** Which implementation is in use, for the bench and for tests that want to say so. */
+export const hashImplementation: 'native' | 'noble' = nodeCrypto ? 'native' : 'noble';
+
+export function createHasher(alg: HashAlgorithm): Hasher {
+  if (nodeCrypto) {
+    const h = nodeCrypto.createHash(alg);
+    const hasher: Hasher = {
+      update(b) {
+        h.update(b);
+        return hasher;
+      },
+      digest: () => new Uint8Array(h.digest()),
+    };
+    return hasher;
+  }
+  const h = noble[alg].create();
+  const hasher: Hasher = {
+    update(b) {
+      h.update(b);
+      return hasher;
+    },
+    digest: () => h.digest(),
+  };
+  return hasher;
+}
+
+export function digest(alg: HashAlgorithm, ...chunks: Uint8Array[]): Uint8Array {
+  const h = createHasher(alg);
+  for (const c of chunks) h.update(c);
+  return h.digest();
+}
