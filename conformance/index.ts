@@ -1,0 +1,5 @@
+/**
+ * edge-doubles/conformance: the conformance suites, written against the public interfaces only.
+ * Call one inside a Vitest test file with a target; it registers the tests.
+ */
+export * from './bucket/index.js';

@@ -1,0 +1,2 @@
+export * from './bucket/index.js';
+export type { Clock } from './clock.js';
