@@ -4,6 +4,26 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 export const utf8 = (s: string): Uint8Array => encoder.encode(s);
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * UTF-8, except that a lone surrogate becomes its own 3-byte form (WTF-8) rather than U+FFFD:
+ * how the runtime turns a JS string into bytes for storage.
+ */
+export function wtf8(s: string): Uint8Array {
+  if (!LONE_SURROGATE.test(s)) return encoder.encode(s);
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s.codePointAt(i)!;
+    if (c > 0xffff) i++;
+    if (c < 0x80) out.push(c);
+    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 0x3f));
+    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+  }
+  return new Uint8Array(out);
+}
 export const fromUtf8 = (b: Uint8Array): string => decoder.decode(b);
 
 /** UTF-8 byte length without allocating. Lone surrogates count 3 bytes, as their WTF-8 form does. */

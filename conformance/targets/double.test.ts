@@ -1,4 +1,4 @@
-import { vi } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { Bucket } from '../../lib/bucket/index.js';
 import { bucketConformance } from '../bucket/index.js';
 
@@ -9,6 +9,10 @@ bucketConformance({
   advanceClock: (ms) => {
     vi.setSystemTime(Date.now() + ms);
   },
+});
+// advanceClock mocks Date (frozen at the new time); give it back after each test so time does not leak.
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 // The same double at a compatibility date before 2022-08-04, for the `include` rules.

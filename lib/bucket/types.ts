@@ -133,7 +133,7 @@ export interface R2BucketLike {
   head(key: string): Promise<R2ObjectLike | null>;
   get(key: string, options: R2GetOptions & { onlyIf: R2Conditional | Headers }): Promise<R2ObjectBodyLike | R2ObjectLike | null>;
   get(key: string, options?: R2GetOptions): Promise<R2ObjectBodyLike | null>;
-  put(key: string, value: R2PutValue, options?: R2PutOptions & { onlyIf: R2Conditional | Headers }): Promise<R2ObjectLike | null>;
+  put(key: string, value: R2PutValue, options: R2PutOptions & { onlyIf: R2Conditional | Headers }): Promise<R2ObjectLike | null>;
   put(key: string, value: R2PutValue, options?: R2PutOptions): Promise<R2ObjectLike>;
   createMultipartUpload(key: string, options?: R2MultipartOptions): Promise<R2MultipartUploadLike>;
   resumeMultipartUpload(key: string, uploadId: string): R2MultipartUploadLike;

@@ -1,0 +1,77 @@
+/**
+ * workerd's argument conversions (its JSG layer), reproduced: what the runtime accepts, converts or
+ * refuses before a request ever reaches R2. Errors here are client-side: TypeError/RangeError.
+ */
+import { fieldTypeError, int32OutOfRange, invalidDate } from './errors.js';
+
+export const isObjectLike = (v: unknown): v is Record<string, unknown> =>
+  (typeof v === 'object' && v !== null) || typeof v === 'function';
+
+/** ToString as the runtime does it: a Symbol is refused (String(symbol) would not be). */
+export function toStr(v: unknown): string {
+  if (typeof v === 'symbol') throw new TypeError('Cannot convert a Symbol value to a string');
+  return String(v);
+}
+
+export const isHeaders = (v: unknown): v is Headers => typeof Headers !== 'undefined' && v instanceof Headers;
+
+/**
+ * A dictionary (WebIDL struct) argument: undefined and null mean "empty", another object is read
+ * field by field, anything else is the caller's type error.
+ */
+export function structOrEmpty(v: unknown, onTypeError: () => TypeError): Record<string, unknown> {
+  if (v === undefined || v === null) return {};
+  if (!isObjectLike(v)) throw onTypeError();
+  return v;
+}
+
+/** A `long` parameter: truncated to int32; non-finite becomes 0; out of int32 is a TypeError. */
+export function toInt32(v: unknown): number {
+  const n = Number(v);
+  if (!Number.isFinite(n)) return 0;
+  const t = Math.trunc(n);
+  if (t > 2147483647 || t < -2147483648) throw int32OutOfRange();
+  return t === 0 ? 0 : t; // no -0
+}
+
+/** A non-coercible string field of an options struct: undefined is absent, a non-string is refused. */
+export function optionalStringField(obj: Record<string, unknown>, field: string, struct: string): string | undefined {
+  const v = obj[field];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw fieldTypeError(field, struct, 'string');
+  return v;
+}
+
+/** The last millisecond an int64 count of nanoseconds since the epoch can hold (2262-04-11). */
+const MAX_DATE_MS = 9_223_372_036_854;
+
+/** A `Date` field: a Date or a number of ms; strings and others are refused, Invalid Date too. */
+export function optionalDateField(obj: Record<string, unknown>, field: string, struct: string): number | undefined {
+  const v = obj[field];
+  if (v === undefined) return undefined;
+  let ms: number;
+  if (v instanceof Date) ms = v.getTime();
+  else if (typeof v === 'number') ms = v;
+  else throw fieldTypeError(field, struct, 'date');
+  if (Number.isNaN(ms) || Math.abs(ms) > 8.64e15) throw invalidDate();
+  // The runtime holds dates as int64 nanoseconds; its message names a year short of the real bound.
+  if (ms > MAX_DATE_MS) throw new TypeError("This API doesn't support dates after 2189.");
+  return ms;
+}
+
+/** How workerd prints a double inside an error message (C++ formatting: `nan`, `inf`). */
+export function formatDouble(n: number): string {
+  if (Number.isNaN(n)) return 'nan';
+  if (n === Infinity) return 'inf';
+  if (n === -Infinity) return '-inf';
+  return String(n);
+}
+
+/** A plain byte copy of any BufferSource (so later changes by the caller do not reach us). */
+export function copyBufferSource(v: ArrayBuffer | ArrayBufferView): Uint8Array {
+  if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
+  return new Uint8Array(v.slice(0));
+}
+
+export const isBufferSource = (v: unknown): v is ArrayBuffer | ArrayBufferView =>
+  v instanceof ArrayBuffer || ArrayBuffer.isView(v) || Object.prototype.toString.call(v) === '[object ArrayBuffer]';

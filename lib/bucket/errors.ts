@@ -1,0 +1,89 @@
+/**
+ * The bucket's error catalogue: every error the double raises, with the runtime's exact texts.
+ *
+ * Two families, as in the real binding:
+ * - backend errors (R2 itself): plain `Error`, message `"<action>: <message> (<code>)"`, and no `code`
+ *   property (workerd's R2Error throw path is compiled out, so callers only ever see the string);
+ * - client-side errors (workerd's argument conversion and validation): TypeError / RangeError /
+ *   Error with workerd's messages and no code.
+ */
+
+export type R2Action =
+  | 'head'
+  | 'get'
+  | 'put'
+  | 'delete'
+  | 'list'
+  | 'createMultipartUpload'
+  | 'uploadPart'
+  | 'completeMultipartUpload'
+  | 'abortMultipartUpload';
+
+/** Backend error codes and their messages. */
+export const R2_ERRORS = {
+  internal: [10001, 'We encountered an internal error. Please try again.'],
+  entityTooSmall: [10011, 'Your proposed upload is smaller than the minimum allowed object size.'],
+  metadataTooLarge: [10012, 'Your metadata headers exceed the maximum allowed metadata size.'],
+  invalidObjectName: [10020, 'The specified object name is not valid.'],
+  invalidMaxKeys: [10022, 'MaxKeys params must be positive integer <= 1000.'],
+  noSuchUpload: [10024, 'The specified multipart upload does not exist.'],
+  invalidPart: [10025, 'One or more of the specified parts could not be found.'],
+  // Production's answer to reading an SSE-C object without its key (not in the local simulator).
+  ssecKeyMismatch: [10001, 'We encountered an internal error. Please try again.'],
+  invalidRange: [10039, 'The requested range is not satisfiable'],
+  invalidPartSizes: [10048, 'There was a problem with the multipart upload.'],
+  entityTooLarge: [100100, 'Your proposed upload exceeds the maximum allowed object size.'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type R2ErrorName = keyof typeof R2_ERRORS;
+
+/** A backend error, shaped exactly as workerd surfaces it. */
+export function r2Error(action: R2Action, name: R2ErrorName): Error {
+  const [code, message] = R2_ERRORS[name];
+  return new Error(`${action}: ${message} (${code})`);
+}
+
+export const HASH_LABEL = { md5: 'MD5', sha1: 'SHA-1', sha256: 'SHA-256', sha384: 'SHA-384', sha512: 'SHA-512' } as const;
+
+/** 10037: the one backend error whose message spans three lines. */
+export function checksumMismatch(alg: keyof typeof HASH_LABEL, provided: string, actual: string): Error {
+  const a = HASH_LABEL[alg];
+  return new Error(
+    `put: The ${a} checksum you specified did not match what we received.\n` +
+      `You provided a ${a} checksum with value: ${provided}\n` +
+      `Actual ${a} was: ${actual} (10037)`,
+  );
+}
+
+// ---- client side (workerd) -------------------------------------------------------------------
+
+const VALUE_TYPES = 'JsReadableStream or ArrayBuffer or ArrayBufferView or string or Blob';
+
+/** workerd's message for an argument that cannot be converted to the parameter's type. */
+export function parameterTypeError(method: string, iface: string, index: number, type: string): TypeError {
+  return new TypeError(`Failed to execute '${method}' on '${iface}': parameter ${index} is not of type '${type}'.`);
+}
+
+export const putValueTypeError = () => parameterTypeError('put', 'R2Bucket', 2, VALUE_TYPES);
+export const partValueTypeError = () => parameterTypeError('uploadPart', 'R2MultipartUpload', 2, VALUE_TYPES);
+
+/** "Incorrect type for the '<field>' field on '<Struct>': …" for option-bag fields. */
+export function fieldTypeError(field: string, struct: string, type: string): TypeError {
+  return new TypeError(`Incorrect type for the '${field}' field on '${struct}': the provided value is not of type '${type}'.`);
+}
+
+export const unknownLengthStream = () =>
+  new TypeError(
+    'Provided readable stream must have a known length (request/response body or readable half of FixedLengthStream)',
+  );
+
+export const bodyUsed = () =>
+  new TypeError('Body has already been used. It can only be used once. Use tee() first if you need to read it twice.');
+
+export const invalidDate = () => new TypeError('The value cannot be converted because it is not a valid Date.');
+
+export const int32OutOfRange = () =>
+  new TypeError('Value out of range. Must be between -2147483648 and 2147483647 (inclusive).');
+
+export const partNumberRange = (n: number) =>
+  new TypeError(`Part number must be between 1 and 10000 (inclusive). Actual value was: ${n}`);

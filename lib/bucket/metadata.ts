@@ -1,0 +1,119 @@
+/**
+ * HTTP and custom metadata: how the binding reads them from options, how they are stored (plain,
+ * immutable data), how they are handed out (fresh copies) and `writeHttpMetadata`.
+ */
+import { fieldTypeError } from './errors.js';
+import { isHeaders, isObjectLike, optionalDateField, toStr } from './coerce.js';
+import { utf8Length } from '../bytes.js';
+import type { R2HTTPMetadata } from './types.js';
+
+/** Stored HTTP metadata: strings and the expiry in epoch ms. */
+export interface HttpFields {
+  readonly contentType?: string;
+  readonly contentLanguage?: string;
+  readonly contentDisposition?: string;
+  readonly contentEncoding?: string;
+  readonly cacheControl?: string;
+  readonly cacheExpiry?: number;
+}
+
+/** Stored custom metadata, in the caller's insertion order. */
+export type CustomFields = readonly (readonly [string, string])[];
+
+const STRING_FIELDS = ['contentType', 'contentLanguage', 'contentDisposition', 'contentEncoding', 'cacheControl'] as const;
+
+/** The header each field is written to (and read from, for a Headers argument). */
+const HEADER_OF = {
+  contentType: 'content-type',
+  contentLanguage: 'content-language',
+  contentDisposition: 'content-disposition',
+  contentEncoding: 'content-encoding',
+  cacheControl: 'cache-control',
+} as const;
+
+/** JS date parsing as workerd applies it to header values: unparseable means epoch 0. */
+export function parseHeaderDate(value: string): number {
+  const ms = new Date(value).getTime();
+  return Number.isNaN(ms) ? 0 : ms;
+}
+
+/** `httpMetadata` of put / createMultipartUpload, as an object or as Headers. */
+export function parseHttpMetadata(v: unknown, struct: string): HttpFields {
+  if (v === undefined || v === null) return {};
+  if (isHeaders(v)) {
+    const out: { -readonly [K in keyof HttpFields]: HttpFields[K] } = {};
+    for (const f of STRING_FIELDS) {
+      const h = v.get(HEADER_OF[f]);
+      if (h !== null) out[f] = h;
+    }
+    const expires = v.get('expires');
+    if (expires !== null) out.cacheExpiry = parseHeaderDate(expires);
+    return out;
+  }
+  if (!isObjectLike(v)) throw fieldTypeError('httpMetadata', struct, 'HttpMetadata or Headers');
+  const out: { -readonly [K in keyof HttpFields]: HttpFields[K] } = {};
+  for (const f of STRING_FIELDS) {
+    const s = v[f];
+    if (s !== undefined) out[f] = toStr(s);
+  }
+  const expiry = optionalDateField(v, 'cacheExpiry', 'HttpMetadata');
+  if (expiry !== undefined) out.cacheExpiry = expiry;
+  return out;
+}
+
+/** `customMetadata`: a plain dictionary whose values become strings. */
+export function parseCustomMetadata(v: unknown, struct: string): CustomFields | undefined {
+  if (v === undefined) return undefined;
+  if (!isObjectLike(v) || Array.isArray(v)) throw fieldTypeError('customMetadata', struct, 'object');
+  return Object.keys(v).map((k) => [k, toStr(v[k])] as const);
+}
+
+/** Production's limit on custom metadata: 8,192 bytes of keys and values (UTF-8). */
+export const CUSTOM_METADATA_LIMIT = 8192;
+
+export function customMetadataSize(fields: CustomFields): number {
+  let n = 0;
+  for (const [k, v] of fields) n += utf8Length(k) + utf8Length(v);
+  return n;
+}
+
+/** A fresh, caller-owned copy of stored HTTP metadata. */
+export function httpMetadataObject(f: HttpFields): R2HTTPMetadata {
+  const out: R2HTTPMetadata = {};
+  for (const k of STRING_FIELDS) if (f[k] !== undefined) out[k] = f[k];
+  if (f.cacheExpiry !== undefined) out.cacheExpiry = new Date(f.cacheExpiry);
+  return out;
+}
+
+/**
+ * A fresh, caller-owned copy of stored custom metadata, built by assignment as workerd builds it:
+ * names like `constructor` are plain own data, while `__proto__` (stored and counted) meets the
+ * prototype setter, which ignores a string, so it never shows.
+ */
+export function customMetadataObject(f: CustomFields): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of f) out[k] = v;
+  return out;
+}
+
+/**
+ * `writeHttpMetadata`: sets (overwrites) each present field's header and leaves other headers alone.
+ * It writes what was stored, not the result's (mutable) `httpMetadata` object, and refuses values a
+ * header cannot hold before writing any.
+ */
+export function writeHttpFields(key: string, f: HttpFields | undefined, headers: Headers): void {
+  if (f === undefined) {
+    throw new TypeError(
+      `HTTP metadata unknown for key \`${key}\`. Did you forget to add 'httpMetadata' to \`include\` when listing?`,
+    );
+  }
+  const writes: [string, string][] = [];
+  for (const k of STRING_FIELDS) {
+    const v = f[k];
+    if (v === undefined) continue;
+    if (/[\r\n\0]/.test(v)) throw new TypeError('Invalid header value.');
+    writes.push([HEADER_OF[k], v]);
+  }
+  if (f.cacheExpiry !== undefined) writes.push(['expires', new Date(f.cacheExpiry).toUTCString()]);
+  for (const [name, value] of writes) headers.set(name, value);
+}

@@ -1,0 +1,341 @@
+/**
+ * The bucket's state and R2's server-side rules, in plain data. Knows nothing of argument formats:
+ * the surface (bucket.ts) converts and validates as workerd does, then calls in here, as workerd
+ * calls R2. Each operation checks in R2's order and changes state only after every check passed.
+ */
+import { concat, toHex, utf8Length } from '../bytes.js';
+import { createHasher, digest } from '../hash.js';
+import type { Clock } from '../clock.js';
+import { checksumMismatch, r2Error, type R2Action } from './errors.js';
+import { conditionHolds, conditionHoldsWhenAbsent, type Conditional } from './conditional.js';
+import { resolveRange, type RangeRequest, type ResolvedRange } from './range.js';
+import { CUSTOM_METADATA_LIMIT, customMetadataSize, type CustomFields, type HttpFields } from './metadata.js';
+import type { RequestedChecksum, StoredChecksums } from './checksums.js';
+import { afterPrefix, KeyIndex, sortForm } from './key-index.js';
+
+export interface StoredObject {
+  /** The key as the caller wrote it (its identity). */
+  readonly key: string;
+  readonly version: string;
+  readonly size: number;
+  readonly etag: string;
+  readonly uploaded: number;
+  readonly http: HttpFields;
+  readonly custom: CustomFields;
+  readonly checksums: StoredChecksums;
+  readonly storageClass: string;
+  readonly ssecKeyMd5?: string;
+  /** The bytes, as the chunks they arrived in (multipart objects share their parts' chunks). */
+  readonly chunks: readonly Uint8Array[];
+}
+
+/** What a put or an upload carries besides its bytes. */
+export interface ObjectMetadata {
+  readonly http: HttpFields;
+  readonly custom: CustomFields;
+  readonly storageClass: string;
+  readonly ssecKeyMd5?: string;
+}
+
+export type GetOutcome =
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'precondition-failed'; readonly object: StoredObject }
+  | { readonly kind: 'found'; readonly object: StoredObject; readonly range: ResolvedRange };
+
+export interface ListQuery {
+  readonly limit: number;
+  readonly prefix: string;
+  readonly startAfter?: string;
+  readonly cursor?: string;
+  readonly delimiter?: string;
+}
+
+export interface ListPage {
+  readonly objects: StoredObject[];
+  readonly delimitedPrefixes: string[];
+  readonly cursor?: string;
+}
+
+export interface UploadedPartRef {
+  readonly partNumber: number;
+  readonly etag: unknown;
+}
+
+export const MAX_KEY_BYTES = 1024;
+export const MAX_OBJECT_SIZE = 5_363_466_240; // 5 GiB − 5 MiB
+export const MIN_PART_SIZE = 5 * 1024 * 1024;
+export const UPLOAD_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+interface Part {
+  readonly etag: string;
+  readonly md5: Uint8Array;
+  readonly size: number;
+  readonly chunks: readonly Uint8Array[];
+}
+
+interface Upload {
+  readonly key: string;
+  readonly created: number;
+  state: 'active' | 'completed' | 'aborted';
+  readonly parts: Map<number, Part>;
+  readonly metadata: ObjectMetadata;
+}
+
+function randomHex(bytes: number): string {
+  return toHex(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+function randomUploadId(): string {
+  // 128 random bytes, base64url: the shape of the ids R2 hands out.
+  const b = crypto.getRandomValues(new Uint8Array(128));
+  let s = '';
+  for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Cursors are opaque to callers; ours carry the sort form of the last key returned. */
+function encodeCursor(sortKey: string): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(sortKey));
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
+  return btoa(s);
+}
+
+function decodeCursor(cursor: string): string | undefined {
+  try {
+    const bin = atob(cursor);
+    const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+    const v: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    return typeof v === 'string' ? v : undefined;
+  } catch {
+    return undefined; // a cursor we never minted positions nothing
+  }
+}
+
+export class BucketModel {
+  private objects: KeyIndex<StoredObject>;
+  private readonly uploads = new Map<string, Upload>();
+
+  constructor(
+    private readonly clock: Clock,
+    objects?: KeyIndex<StoredObject>,
+  ) {
+    this.objects = objects ?? new KeyIndex();
+  }
+
+  private checkKey(action: R2Action, key: string): void {
+    if (key.length > MAX_KEY_BYTES / 3 && utf8Length(key) > MAX_KEY_BYTES) throw r2Error(action, 'invalidObjectName');
+  }
+
+  head(key: string): StoredObject | undefined {
+    this.checkKey('head', key);
+    return this.objects.get(sortForm(key));
+  }
+
+  get(key: string, cond: Conditional | undefined, range: RangeRequest | undefined, ssecKeyMd5?: string): GetOutcome {
+    this.checkKey('get', key);
+    const object = this.objects.get(sortForm(key));
+    if (!object) return { kind: 'missing' };
+    // An object written with a customer key is readable with that key only.
+    if (object.ssecKeyMd5 !== undefined && object.ssecKeyMd5 !== ssecKeyMd5) throw r2Error('get', 'ssecKeyMismatch');
+    if (cond && !conditionHolds(cond, object.etag, object.uploaded)) return { kind: 'precondition-failed', object };
+    const resolved = resolveRange(range, object.size);
+    if (!resolved) throw r2Error('get', 'invalidRange');
+    return { kind: 'found', object, range: resolved };
+  }
+
+  /** Returns the stored object, or null when the condition failed (nothing stored then). */
+  put(
+    key: string,
+    chunks: readonly Uint8Array[],
+    metadata: ObjectMetadata,
+    checksum: RequestedChecksum | undefined,
+    cond: Conditional | undefined,
+  ): StoredObject | null {
+    // R2 reads and hashes the whole body before it checks anything.
+    const md5 = createHasher('md5');
+    const extra = checksum && checksum.alg !== 'md5' ? createHasher(checksum.alg) : undefined;
+    let size = 0;
+    for (const c of chunks) {
+      md5.update(c);
+      extra?.update(c);
+      size += c.byteLength;
+    }
+    const md5Digest = md5.digest();
+    const extraDigest = extra?.digest();
+
+    this.checkKey('put', key);
+    if (size > MAX_OBJECT_SIZE) throw r2Error('put', 'entityTooLarge');
+    if (customMetadataSize(metadata.custom) > CUSTOM_METADATA_LIMIT) throw r2Error('put', 'metadataTooLarge');
+    const checksums: { -readonly [A in keyof StoredChecksums]: Uint8Array } = { md5: md5Digest };
+    if (checksum) {
+      const actual = checksum.alg === 'md5' ? md5Digest : extraDigest!;
+      if (toHex(actual) !== toHex(checksum.expected)) {
+        throw checksumMismatch(checksum.alg, toHex(checksum.expected), toHex(actual));
+      }
+      checksums[checksum.alg] = actual;
+    }
+    const sk = sortForm(key);
+    if (cond) {
+      const existing = this.objects.get(sk);
+      const holds = existing ? conditionHolds(cond, existing.etag, existing.uploaded) : conditionHoldsWhenAbsent(cond);
+      if (!holds) return null;
+    }
+    const object: StoredObject = {
+      key,
+      version: randomHex(16),
+      size,
+      etag: toHex(md5Digest),
+      uploaded: this.clock(),
+      ...metadata,
+      checksums,
+      chunks,
+    };
+    this.objects.set(sk, object);
+    return object;
+  }
+
+  delete(keys: readonly string[]): void {
+    for (const k of keys) this.checkKey('delete', k); // all or nothing
+    for (const k of keys) this.objects.delete(sortForm(k));
+  }
+
+  /**
+   * One page, walking the index from the start position: O(log n + page). A delimiter group counts
+   * as one entry and is skipped with one seek, so a page never repeats a group.
+   */
+  list(q: ListQuery): ListPage {
+    const prefix = sortForm(q.prefix);
+    const delimiter = q.delimiter ? sortForm(q.delimiter) : undefined;
+    // The later of startAfter and the cursor wins; both are exclusive.
+    let after = q.startAfter ? sortForm(q.startAfter) : undefined;
+    const fromCursor = q.cursor ? decodeCursor(q.cursor) : undefined;
+    if (fromCursor !== undefined && (after === undefined || fromCursor > after)) after = fromCursor;
+    let low = prefix;
+    let exclusive: string | undefined;
+    if (after !== undefined && after >= low) {
+      low = after;
+      exclusive = after;
+    }
+
+    const objects: StoredObject[] = [];
+    const delimitedPrefixes: string[] = [];
+    let last: string | undefined;
+    let iter = this.objects.entriesFrom(low);
+    for (;;) {
+      const next = iter.next();
+      if (next.done) return { objects, delimitedPrefixes };
+      const [sk, object] = next.value;
+      if (sk === exclusive) continue;
+      if (!sk.startsWith(prefix)) return { objects, delimitedPrefixes };
+      if (objects.length + delimitedPrefixes.length === q.limit) {
+        return { objects, delimitedPrefixes, cursor: encodeCursor(last!) };
+      }
+      const at = delimiter ? sk.indexOf(delimiter, prefix.length) : -1;
+      if (at < 0) {
+        objects.push(object);
+        last = sk;
+        continue;
+      }
+      // A group: report it once, and continue after its last key.
+      const group = sk.slice(0, at + delimiter!.length);
+      delimitedPrefixes.push(object.key.slice(0, group.length));
+      const beyond = afterPrefix(group);
+      last = this.objects.lastBefore(beyond)![0];
+      if (beyond === undefined) return { objects, delimitedPrefixes };
+      iter = this.objects.entriesFrom(beyond);
+      exclusive = undefined;
+    }
+  }
+
+  // ---- multipart -------------------------------------------------------------------------------
+
+  createUpload(key: string, metadata: ObjectMetadata): string {
+    this.checkKey('createMultipartUpload', key);
+    const id = randomUploadId();
+    this.uploads.set(id, { key, created: this.clock(), state: 'active', parts: new Map(), metadata });
+    return id;
+  }
+
+  /** The upload as R2 sees it now: one past its lifetime has been aborted (lazily: no timers). */
+  private upload(key: string, id: string): Upload | undefined {
+    const u = this.uploads.get(id);
+    if (!u || u.key !== key) return undefined;
+    if (u.state === 'active' && this.clock() >= u.created + UPLOAD_LIFETIME_MS) {
+      u.state = 'aborted';
+      u.parts.clear();
+    }
+    return u;
+  }
+
+  uploadPart(key: string, id: string, partNumber: number, chunks: readonly Uint8Array[]): string {
+    this.checkKey('uploadPart', key);
+    const u = this.upload(key, id);
+    if (!u || u.state !== 'active') throw r2Error('uploadPart', 'noSuchUpload');
+    let size = 0;
+    for (const c of chunks) size += c.byteLength;
+    const md5 = digest('md5', ...chunks);
+    const etag = toHex(md5);
+    u.parts.set(partNumber, { etag, md5, size, chunks });
+    return etag;
+  }
+
+  completeUpload(key: string, id: string, refs: readonly UploadedPartRef[]): StoredObject {
+    const action = 'completeMultipartUpload';
+    this.checkKey(action, key);
+    const u = this.upload(key, id);
+    if (!u) throw r2Error(action, 'internal');
+    if (u.state !== 'active') throw r2Error(action, 'noSuchUpload');
+    const seen = new Set<number>();
+    for (const r of refs) {
+      if (seen.has(r.partNumber)) throw r2Error(action, 'internal');
+      seen.add(r.partNumber);
+    }
+    const listed = refs.map((r) => {
+      const part = u.parts.get(r.partNumber);
+      if (!part || part.etag !== r.etag) throw r2Error(action, 'invalidPart');
+      return { partNumber: r.partNumber, part };
+    });
+    // In the order given, every part but the last given must reach the minimum size...
+    for (let i = 0; i < listed.length - 1; i++) {
+      if (listed[i]!.part.size < MIN_PART_SIZE) throw r2Error(action, 'entityTooSmall');
+    }
+    // ...and in part-number order, all but the last are one size, and the last no larger.
+    const sorted = [...listed].sort((a, b) => a.partNumber - b.partNumber);
+    if (sorted.length > 1) {
+      const size = sorted[0]!.part.size;
+      for (let i = 0; i < sorted.length - 1; i++) {
+        if (sorted[i]!.part.size !== size) throw r2Error(action, 'invalidPartSizes');
+      }
+      if (sorted[sorted.length - 1]!.part.size > size) throw r2Error(action, 'invalidPartSizes');
+    }
+
+    const chunks = sorted.flatMap((p) => p.part.chunks); // linked, not copied
+    const size = sorted.reduce((n, p) => n + p.part.size, 0);
+    const etag = `${toHex(digest('md5', concat(sorted.map((p) => p.part.md5), sorted.length * 16)))}-${sorted.length}`;
+    const object: StoredObject = {
+      key,
+      version: randomHex(16),
+      size,
+      etag,
+      uploaded: this.clock(),
+      ...u.metadata,
+      checksums: {},
+      chunks,
+    };
+    u.state = 'completed';
+    u.parts.clear();
+    this.objects.set(sortForm(key), object);
+    return object;
+  }
+
+  abortUpload(key: string, id: string): void {
+    this.checkKey('abortMultipartUpload', key);
+    const u = this.upload(key, id);
+    if (!u) throw r2Error('abortMultipartUpload', 'internal');
+    if (u.state === 'active') {
+      u.state = 'aborted';
+      u.parts.clear();
+    }
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The multipart upload handle. It is only a (key, uploadId) pair, as in workerd: every check
+ * happens in R2 (the model) when a method is called, so a handle from `resumeMultipartUpload` with a
+ * bogus id is accepted and refused later.
+ */
+import { isObjectLike, structOrEmpty, toInt32, toStr } from './coerce.js';
+import { parameterTypeError, partNumberRange, partValueTypeError } from './errors.js';
+import type { Invoke } from './invoke.js';
+import type { BucketModel, UploadedPartRef } from './model.js';
+import { HeadResult } from './results.js';
+import { checkSsecKey, convertSsecKey } from './ssec.js';
+import type { R2MultipartUploadLike, R2UploadedPart, R2UploadPartOptions } from './types.js';
+import { acceptValue, checkStreamLength, readValue } from './values.js';
+
+// Kept off the instance: the handle's only own properties are `key` and `uploadId`.
+const owners = new WeakMap<MultipartUpload, { model: BucketModel; invoke: Invoke }>();
+
+function checkPartNumber(n: number): void {
+  if (n < 1 || n > 10000) throw partNumberRange(n);
+}
+
+/** One element of `complete`'s list, converted as workerd converts an UploadedPart struct. */
+function convertPart(p: unknown, index: number): UploadedPartRef {
+  if (p === undefined || p === null) {
+    throw new TypeError('Cannot initialize UploadedPart with required members from an undefined or null value.');
+  }
+  if (!isObjectLike(p)) {
+    throw new TypeError(`Incorrect type for array element ${index}: the provided value is not of type 'UploadedPart'.`);
+  }
+  return { partNumber: toInt32(p.partNumber), etag: p.etag === undefined ? undefined : toStr(p.etag) };
+}
+
+export class MultipartUpload implements R2MultipartUploadLike {
+  declare readonly key: string;
+  declare readonly uploadId: string;
+
+  /** @internal handles are made by the bucket */
+  constructor(model: BucketModel, invoke: Invoke, key: string, uploadId: string) {
+    Object.defineProperties(this, {
+      key: { value: key, enumerable: true, configurable: true },
+      uploadId: { value: uploadId, enumerable: true, configurable: true },
+    });
+    owners.set(this, { model, invoke });
+  }
+
+  uploadPart(
+    partNumber: number,
+    value: ReadableStream | ArrayBuffer | ArrayBufferView | string | Blob,
+    options?: R2UploadPartOptions,
+  ): Promise<R2UploadedPart> {
+    const { model, invoke } = owners.get(this)!;
+    return invoke(
+      () => {
+        if (partNumber === undefined) throw parameterTypeError('uploadPart', 'R2MultipartUpload', 1, 'integer');
+        const n = toInt32(partNumber);
+        const accepted = acceptValue(value, false);
+        if (!accepted) throw partValueTypeError();
+        const o = structOrEmpty(options, () => parameterTypeError('uploadPart', 'R2MultipartUpload', 3, 'UploadPartOptions'));
+        return { n, accepted, ssecKey: convertSsecKey(o.ssecKey) };
+      },
+      async ({ n, accepted, ssecKey }) => {
+        checkPartNumber(n);
+        checkSsecKey(ssecKey);
+        checkStreamLength(accepted);
+        const chunks = await readValue(accepted);
+        return { partNumber: n, etag: model.uploadPart(this.key, this.uploadId, n, chunks) };
+      },
+    );
+  }
+
+  abort(): Promise<void> {
+    const { model, invoke } = owners.get(this)!;
+    return invoke(
+      () => undefined,
+      () => model.abortUpload(this.key, this.uploadId),
+    );
+  }
+
+  complete(uploadedParts: R2UploadedPart[]): Promise<HeadResult> {
+    const { model, invoke } = owners.get(this)!;
+    return invoke(
+      () => {
+        if (!Array.isArray(uploadedParts)) throw parameterTypeError('complete', 'R2MultipartUpload', 1, 'Array');
+        return uploadedParts.map(convertPart);
+      },
+      (refs) => {
+        for (const r of refs) checkPartNumber(r.partNumber);
+        return new HeadResult(model.completeUpload(this.key, this.uploadId, refs), { http: true, custom: true });
+      },
+    );
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * What callers get back: `HeadResult` (R2Object) and `GetResult` (R2ObjectBody), shaped as the
+ * runtime shapes them (constructor names, own enumerable fields in its order, prototype members),
+ * and detached from stored state: every result holds its own copies.
+ */
+import { concat } from '../bytes.js';
+import { Checksums } from './checksums.js';
+import { bodyUsed } from './errors.js';
+import { customMetadataObject, httpMetadataObject, writeHttpFields, type HttpFields } from './metadata.js';
+import type { ResolvedRange } from './range.js';
+import type { StoredObject } from './model.js';
+import { markKnownLength } from './values.js';
+import type { R2HTTPMetadata, R2ObjectBodyLike, R2ObjectLike } from './types.js';
+
+/** Which metadata a result carries (list entries may leave either out). */
+export interface Shape {
+  readonly range?: ResolvedRange;
+  readonly http: boolean;
+  readonly custom: boolean;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** R2 stores a lone surrogate as 3 bytes of WTF-8, which read back as three U+FFFD. */
+const reportedKey = (key: string) =>
+  /[\uD800-\uDFFF]/.test(key) ? key.replace(LONE_SURROGATE, '\uFFFD\uFFFD\uFFFD') : key;
+
+export class HeadResult implements R2ObjectLike {
+  readonly ssecKeyMd5: string | undefined;
+  readonly storageClass: string;
+  readonly range: ResolvedRange | undefined;
+  readonly customMetadata: Record<string, string> | undefined;
+  readonly httpMetadata: R2HTTPMetadata | undefined;
+  readonly uploaded: Date;
+  readonly checksums: Checksums;
+  readonly httpEtag: string;
+  readonly etag: string;
+  readonly size: number;
+  readonly version: string;
+  readonly key: string;
+  /** What writeHttpMetadata writes: the stored fields, whatever a caller does to `httpMetadata`. */
+  readonly #http: HttpFields | undefined;
+
+  /** @internal results are made by the bucket */
+  constructor(o: StoredObject, shape: Shape) {
+    // Assigned in the runtime's enumeration order.
+    this.ssecKeyMd5 = o.ssecKeyMd5;
+    this.storageClass = o.storageClass;
+    this.range = shape.range ? { offset: shape.range.offset, length: shape.range.length } : undefined;
+    this.customMetadata = shape.custom ? customMetadataObject(o.custom) : undefined;
+    this.httpMetadata = shape.http ? httpMetadataObject(o.http) : undefined;
+    this.uploaded = new Date(o.uploaded);
+    this.checksums = new Checksums(o.checksums);
+    this.httpEtag = `"${o.etag}"`;
+    this.etag = o.etag;
+    this.size = o.size;
+    this.version = o.version;
+    this.key = reportedKey(o.key);
+    this.#http = shape.http ? o.http : undefined;
+  }
+
+  writeHttpMetadata(headers: Headers): void {
+    writeHttpFields(this.key, this.#http, headers);
+  }
+}
+
+/** The bytes of a stored object's range, as views (no copy) over its chunks. */
+function* rangeViews(chunks: readonly Uint8Array[], range: ResolvedRange): Generator<Uint8Array> {
+  let skip = range.offset;
+  let left = range.length;
+  for (const c of chunks) {
+    if (left === 0) return;
+    if (skip >= c.byteLength) {
+      skip -= c.byteLength;
+      continue;
+    }
+    const end = Math.min(c.byteLength, skip + left);
+    yield c.subarray(skip, end);
+    left -= end - skip;
+    skip = 0;
+  }
+}
+
+// Private state of GetResult, kept off the instance so own keys match the runtime's.
+interface BodyState {
+  readonly chunks: readonly Uint8Array[];
+  readonly range: ResolvedRange;
+  stream?: ReadableStream<Uint8Array>;
+  used: boolean;
+}
+const bodies = new WeakMap<GetResult, BodyState>();
+
+export class GetResult extends HeadResult implements R2ObjectBodyLike {
+  /** @internal */
+  constructor(o: StoredObject, shape: Shape & { range: ResolvedRange }) {
+    super(o, shape);
+    bodies.set(this, { chunks: o.chunks, range: shape.range, used: false });
+  }
+
+  get body(): ReadableStream<Uint8Array> {
+    const state = bodies.get(this)!;
+    if (!state.stream) {
+      const views = rangeViews(state.chunks, state.range);
+      // A byte stream with no high-water mark pulls only when read, so bodyUsed flips on the first
+      // read and not before. Each chunk handed out is a copy: readers may transfer or mutate it.
+      state.stream = new ReadableStream({
+        type: 'bytes',
+        pull(controller) {
+          state.used = true;
+          const next = views.next();
+          if (next.done) {
+            controller.close();
+            controller.byobRequest?.respond(0);
+          } else {
+            controller.enqueue(next.value.slice());
+          }
+        },
+      });
+      markKnownLength(state.stream);
+    }
+    return state.stream;
+  }
+
+  get bodyUsed(): boolean {
+    return bodies.get(this)!.used;
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = await readAll(this);
+    return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+      ? (bytes.buffer as ArrayBuffer)
+      : (bytes.slice().buffer as ArrayBuffer);
+  }
+
+  async bytes(): Promise<Uint8Array> {
+    return new Uint8Array(await this.arrayBuffer());
+  }
+
+  async text(): Promise<string> {
+    return new TextDecoder().decode(await readAll(this));
+  }
+
+  async json<T>(): Promise<T> {
+    return JSON.parse(await this.text()) as T;
+  }
+
+  async blob(): Promise<Blob> {
+    const bytes = await readAll(this);
+    return new Blob([bytes as Uint8Array<ArrayBuffer>], { type: this.httpMetadata?.contentType ?? '' });
+  }
+}
+
+/** All the bytes of a body, once: straight from the chunks unless a stream was already handed out. */
+async function readAll(result: GetResult): Promise<Uint8Array> {
+  const state = bodies.get(result)!;
+  if (state.used || state.stream?.locked) throw bodyUsed();
+  if (!state.stream) {
+    state.used = true;
+    const views = [...rangeViews(state.chunks, state.range)];
+    return views.length === 1 ? views[0]!.slice() : concat(views, state.range.length);
+  }
+  const reader = state.stream.getReader();
+  const parts: Uint8Array[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+  }
+  return concat(parts);
+}

@@ -1,0 +1,82 @@
+/**
+ * What `put` and `uploadPart` accept as a value, and how it becomes stored bytes.
+ *
+ * The split matters for integrity: `acceptValue` runs synchronously inside the call, so buffers are
+ * copied before the caller gets control back (mutating one afterwards changes nothing), and a value
+ * of the wrong type is refused before anything else happens. Only streams and Blobs are read later.
+ */
+import { isBufferSource, copyBufferSource } from './coerce.js';
+import { unknownLengthStream } from './errors.js';
+import { wtf8 } from '../bytes.js';
+
+/** An accepted value: bytes already copied, or a source to read once. */
+export type AcceptedValue =
+  | { kind: 'bytes'; bytes: Uint8Array }
+  | { kind: 'blob'; blob: Blob }
+  | { kind: 'stream'; stream: ReadableStream };
+
+/** Streams this library made itself (object bodies): their length is known. */
+const ownStreams = new WeakSet<ReadableStream>();
+export const markKnownLength = (s: ReadableStream): void => void ownStreams.add(s);
+
+/**
+ * Whether a stream's length is known, as workerd requires for put. workerd knows it for
+ * request/response bodies, Blob streams and FixedLengthStream; a JS-constructed stream is unknown.
+ * Outside workerd the platform's bodies and Blob streams are byte streams while
+ * `new ReadableStream({...})` is not, so a byte-stream probe tells them apart (and releases the lock
+ * it takes).
+ */
+function hasKnownLength(stream: ReadableStream): boolean {
+  if (ownStreams.has(stream)) return true;
+  if (stream.locked) return false;
+  try {
+    (stream.getReader({ mode: 'byob' }) as ReadableStreamBYOBReader).releaseLock();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const isBlob = (v: unknown): v is Blob => typeof Blob !== 'undefined' && v instanceof Blob;
+const isStream = (v: unknown): v is ReadableStream =>
+  typeof ReadableStream !== 'undefined' && v instanceof ReadableStream;
+
+/**
+ * Accepts a value or returns undefined when its type is not one workerd converts (the caller throws
+ * its own parameter error). `allowNull`: put stores null/undefined as an empty object, uploadPart
+ * refuses them.
+ */
+export function acceptValue(value: unknown, allowNull: boolean): AcceptedValue | undefined {
+  if (value === null || value === undefined) return allowNull ? { kind: 'bytes', bytes: new Uint8Array(0) } : undefined;
+  if (typeof value === 'string') return { kind: 'bytes', bytes: wtf8(value) };
+  if (isBufferSource(value)) return { kind: 'bytes', bytes: copyBufferSource(value) };
+  if (isBlob(value)) return { kind: 'blob', blob: value };
+  if (isStream(value)) return { kind: 'stream', stream: value };
+  return undefined;
+}
+
+/** The client-side stream check, made after the options are converted (workerd's order). */
+export function checkStreamLength(v: AcceptedValue): void {
+  if (v.kind === 'stream' && !hasKnownLength(v.stream)) throw unknownLengthStream();
+}
+
+/** Reads an accepted value into chunks we own. */
+export async function readValue(v: AcceptedValue): Promise<Uint8Array[]> {
+  switch (v.kind) {
+    case 'bytes':
+      return v.bytes.byteLength ? [v.bytes] : [];
+    case 'blob':
+      return v.blob.size ? [new Uint8Array(await v.blob.arrayBuffer())] : [];
+    case 'stream': {
+      const chunks: Uint8Array[] = [];
+      const reader = v.stream.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        // A stream may hand out views of a buffer its producer reuses: keep a copy.
+        if (value.byteLength) chunks.push(new Uint8Array(value));
+      }
+      return chunks;
+    }
+  }
+}

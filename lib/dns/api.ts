@@ -1,0 +1,151 @@
+/** `DnsApi`: the double's state (zones, credentials, options) and its two entry points, `fetch` and `handle`. */
+import { systemClock, type Clock } from '../clock.js';
+import { toHex } from '../bytes.js';
+import { Credentials } from './auth.js';
+import { respond, type Incoming, type Service } from './http.js';
+import { normaliseZoneName } from './names.js';
+import { presentRecord } from './present.js';
+import type { DnsApiOptions, DnsCredential, DnsLimits, DnsPlan, DnsRecord, DnsZoneInit } from './types.js';
+import { Zone, type ModelOptions } from './zone.js';
+
+const PLAN_LIMITS: Record<DnsPlan, DnsLimits> = {
+  free: { records: 200, tags: 0, commentLength: 100, batch: 200, minTtl: 60 },
+  pro: { records: 3500, tags: 20, commentLength: 500, batch: 3500, minTtl: 60 },
+  business: { records: 3500, tags: 50, commentLength: 500, batch: 3500, minTtl: 60 },
+  enterprise: { records: 1_000_000, tags: 500, commentLength: 500, batch: 3500, minTtl: 30 },
+};
+
+const NS_NAMES = ['ada', 'bob', 'cruz', 'dana', 'ezra', 'fay', 'gus', 'hana', 'ivan', 'jade', 'kai', 'lola', 'max', 'nia'];
+
+/** Random 32-hex ids from the platform's CSPRNG, drawn in blocks (one call per 256 ids). */
+class IdSource {
+  private pool = new Uint8Array(0);
+  private at = 0;
+  next(): string {
+    if (this.at + 16 > this.pool.length) {
+      this.pool = crypto.getRandomValues(new Uint8Array(4096));
+      this.at = 0;
+    }
+    const id = toHex(this.pool.subarray(this.at, this.at + 16));
+    this.at += 16;
+    return id;
+  }
+}
+
+export type DnsFetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+
+export class DnsApi {
+  /** A standard fetch, already bound: pass it to the SDK, stub the global with it, or call it. */
+  readonly fetch: DnsFetch;
+  private readonly zonesById = new Map<string, Zone>();
+  private readonly credentials: Credentials;
+  private readonly clock: Clock;
+  private readonly ids = new IdSource();
+  private readonly model: ModelOptions;
+  private readonly service: Service;
+
+  constructor(options: DnsApiOptions = {}) {
+    const today = options.compat === 'today';
+    this.clock = options.clock ?? systemClock;
+    this.credentials = new Credentials(options.credentials);
+    this.model = {
+      quoteTxt: options.quoteTxt ?? !today,
+      providerAddresses: options.providerAddresses ?? (today ? 'refuse-proxied' : 'refuse'),
+      labelRules: options.labelRules ?? (today ? 'today' : 'document'),
+      refuseTypeChange: options.refuseTypeChange ?? false,
+      newId: () => this.ids.next(),
+      now: () => this.clock(),
+    };
+    const retiredFields = options.retiredFields ?? !today;
+    this.service = {
+      credentials: this.credentials,
+      zoneById: (id) => this.zonesById.get(id),
+      allZones: () => this.zonesById.values(),
+      retiredFields,
+      now: () => this.clock(),
+      accountId: this.ids.next(),
+    };
+    for (const z of options.zones ?? []) this.addZone(z);
+    this.fetch = (input, init) => this.dispatch(input, init);
+  }
+
+  /** Adds a zone; returns its id and normalised name. */
+  addZone(init: DnsZoneInit): { id: string; name: string } {
+    const name = normaliseZoneName(init.name);
+    const id = init.id ?? this.ids.next();
+    if (!/^[0-9a-f]{32}$/.test(id)) throw new Error(`DnsApi: zone id must be 32 lowercase hex characters, got ${JSON.stringify(id)}`);
+    if (this.zonesById.has(id)) throw new Error(`DnsApi: duplicate zone id ${id}`);
+    const plan = init.plan ?? 'free';
+    const limits = { ...PLAN_LIMITS[plan], ...init.limits };
+    const n = parseInt(id.slice(0, 4), 16);
+    const nameServers = [0, 1].map((k) => `${NS_NAMES[(n + k * 7) % NS_NAMES.length]}.ns.cloudflare.com`);
+    this.zonesById.set(id, new Zone({ id, name, plan, limits, nameServers }, this.model));
+    return { id, name };
+  }
+
+  /** Accepts one more credential (switches off "any well-formed credential" if it was on). */
+  addCredential(c: DnsCredential): void {
+    this.credentials.add(c);
+  }
+
+  /** The zones, in the order added. */
+  get zones(): { id: string; name: string }[] {
+    return [...this.zonesById.values()].map((z) => ({ id: z.id, name: z.name }));
+  }
+
+  /** A zone by id or name. */
+  zone(idOrName: string): { id: string; name: string } | undefined {
+    const z = this.findZone(idOrName);
+    return z && { id: z.id, name: z.name };
+  }
+
+  /** The records of a zone (by id or name) as the API shows them, in the API's default order. */
+  records(idOrName: string): DnsRecord[] {
+    const z = this.findZone(idOrName);
+    if (!z) throw new Error(`DnsApi: no zone ${idOrName}`);
+    return z.sorted().map((r) => presentRecord(r, z, this.service.retiredFields));
+  }
+
+  /** Answers one request. */
+  handle(request: Request): Promise<Response> {
+    return respond(this.service, {
+      method: request.method,
+      url: new URL(request.url),
+      headers: request.headers,
+      text: () => request.text(),
+      formData: () => request.formData(),
+    });
+  }
+
+  private findZone(idOrName: string): Zone | undefined {
+    const byId = this.zonesById.get(idOrName);
+    if (byId) return byId;
+    const name = idOrName.toLowerCase().replace(/\.$/, '');
+    for (const z of this.zonesById.values()) if (z.name === name) return z;
+    return undefined;
+  }
+
+  /** Strings and URLs with a string (or no) body skip building a Request: most calls, and the SDK's. */
+  private dispatch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    const body = init?.body;
+    if ((typeof input === 'string' || input instanceof URL) && (body === undefined || body === null || typeof body === 'string')) {
+      let url: URL;
+      try {
+        url = new URL(input);
+      } catch {
+        return Promise.reject(new TypeError(`Failed to parse URL from ${String(input)}`));
+      }
+      const headers = init?.headers instanceof Headers ? init.headers : new Headers(init?.headers);
+      const text = body ?? '';
+      const incoming: Incoming = {
+        method: init?.method ?? 'GET',
+        url,
+        headers,
+        text: async () => text,
+        formData: () => new Request(url, { method: 'POST', headers, body: text }).formData(),
+      };
+      return respond(this.service, incoming);
+    }
+    return this.handle(new Request(input, init));
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Credentials: `Authorization: Bearer <token>` or `X-Auth-Email` + `X-Auth-Key`, with the API's
+ * distinct errors for missing, malformed and unknown credentials, and per-credential zone scopes.
+ */
+import { dnsErrors, type DnsApiError } from './errors.js';
+import type { DnsCredential } from './types.js';
+
+/** Who is calling, and which zones (ids or names) they may see; `null` = every zone. */
+export interface Principal {
+  kind: 'token' | 'key';
+  zones: ReadonlySet<string> | null;
+}
+
+const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// Real global keys are 37 hex characters; an unknown key of another shape is "malformed".
+const GLOBAL_KEY = /^[0-9a-f]{37}$/i;
+
+export class Credentials {
+  /** No table: any well-formed credential passes (the default when `credentials` is not given). */
+  private readonly open: boolean;
+  private readonly tokens = new Map<string, Principal>();
+  private readonly keys = new Map<string, Principal>();
+
+  constructor(list: readonly DnsCredential[] | undefined) {
+    this.open = list === undefined;
+    for (const c of list ?? []) this.add(c);
+  }
+
+  add(c: DnsCredential): void {
+    const zones = c.zones ? new Set(c.zones.map((z) => z.toLowerCase())) : null;
+    if ('token' in c) this.tokens.set(c.token, { kind: 'token', zones });
+    else this.keys.set(`${c.email.toLowerCase()}\n${c.key}`, { kind: 'key', zones });
+  }
+
+  /** The caller, or the API's error. When several schemes are sent, either valid one suffices. */
+  authenticate(headers: { get(name: string): string | null }): Principal {
+    const authorization = headers.get('authorization');
+    const email = headers.get('x-auth-email');
+    const key = headers.get('x-auth-key');
+    if (authorization === null && email === null && key === null) throw dnsErrors.missingAuth();
+
+    let failure: DnsApiError | undefined;
+    if (authorization !== null) {
+      const m = BEARER.exec(authorization.trim());
+      if (!m) failure = dnsErrors.badAuthorizationHeader();
+      else {
+        const p = this.open ? { kind: 'token' as const, zones: null } : this.tokens.get(m[1]!);
+        if (p) return p;
+        failure = dnsErrors.invalidToken();
+      }
+    }
+    if (email !== null || key !== null) {
+      let keyFailure: DnsApiError;
+      if (email === null || key === null) keyFailure = dnsErrors.missingAuth();
+      else if (!EMAIL.test(email)) keyFailure = dnsErrors.badAuthEmailHeader();
+      else {
+        const known = this.keys.get(`${email.toLowerCase()}\n${key}`);
+        if (known) return known;
+        if (this.open && key !== '' && !/\s/.test(key)) return { kind: 'key', zones: null };
+        keyFailure = GLOBAL_KEY.test(key) ? dnsErrors.unknownKey() : dnsErrors.badAuthKeyHeader();
+      }
+      failure ??= keyFailure;
+    }
+    throw failure!;
+  }
+}
+
+export const canSee = (p: Principal, zone: { id: string; name: string }): boolean =>
+  p.zones === null || p.zones.has(zone.id) || p.zones.has(zone.name);

@@ -1,0 +1,343 @@
+/**
+ * BIND zone files: the export the API produces (`;;` headers, SOA, NS, one section per type,
+ * tab-separated lines, `cf_tags` comments) and the import it accepts ($ORIGIN, $TTL, $GENERATE;
+ * $INCLUDE refused; `cf_tags` for proxying, flattening and tags; the text before it as the comment).
+ */
+import { dnsErrors } from './errors.js';
+import { asciiName } from './names.js';
+import type { RecordInput } from './record-rules.js';
+import { dataFields, isDataType } from './record-types.js';
+import type { StoredRecord, Zone } from './zone.js';
+
+const SECTION_ORDER = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA'];
+
+const pad = (n: number) => String(n).padStart(2, '0');
+function stamp(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+}
+
+const dot = (host: string) => (host === '.' || host.endsWith('.') ? host : `${host}.`);
+const quoteTag = (t: string) => {
+  const colon = t.indexOf(':');
+  if (colon < 0 || !/[,\s"]/.test(t)) return t;
+  return `${t.slice(0, colon)}:"${t.slice(colon + 1).replace(/"/g, '\\"')}"`;
+};
+
+function rdata(r: StoredRecord): string {
+  switch (r.type) {
+    case 'CNAME':
+    case 'NS':
+    case 'PTR':
+      return dot(r.content);
+    case 'MX':
+      return `${r.priority} ${dot(r.content)}`;
+    case 'TXT':
+      return r.content.includes('"') ? r.content : `"${r.content}"`;
+    case 'SRV':
+      return `${r.priority} ${r.content.replace(/ (\S+)$/, (_, t: string) => ` ${dot(t)}`)}`;
+    case 'URI':
+      return `${r.priority} ${r.content}`;
+    default:
+      return r.content;
+  }
+}
+
+export function exportZone(zone: Zone, now: number): string {
+  const serial = Math.floor(now / 1000);
+  const out: string[] = [
+    ';;',
+    `;; Domain:     ${zone.name}.`,
+    `;; Exported:   ${stamp(now)}`,
+    ';;',
+    ';; A BIND zone file written by the edge-doubles DNS double. Records with TTL 1 use the',
+    ";; provider's automatic TTL; cf_tags comments carry proxy status, settings and tags.",
+    ';;',
+    '',
+    ';; SOA Record',
+    `${zone.name}\t3600\tIN\tSOA\t${zone.nameServers[0]}. dns.cloudflare.com. ${serial} 10000 2400 604800 3600`,
+    '',
+    ';; NS Records',
+    ...zone.nameServers.map((ns) => `${zone.name}.\t86400\tIN\tNS\t${ns}.`),
+    '',
+  ];
+  const byType = new Map<string, StoredRecord[]>();
+  for (const r of zone.sorted()) {
+    const list = byType.get(r.type);
+    if (list) list.push(r);
+    else byType.set(r.type, [r]);
+  }
+  const types = [...byType.keys()].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1));
+  for (const type of types) {
+    out.push(`;; ${type} Records`);
+    for (const r of byType.get(type)!) {
+      let line = `${r.name}.\t${r.ttl}\tIN\t${r.type}\t${rdata(r)}`;
+      const tags: string[] = [];
+      if (r.proxiable || r.proxied) tags.push(`cf-proxied:${r.proxied}`);
+      if (r.settings.flatten_cname) tags.push('cf-flatten-cname');
+      tags.push(...r.tags.map(quoteTag));
+      const comment = r.comment ? `${r.comment} ` : '';
+      if (comment || tags.length) line += ` ; ${comment}${tags.length ? `cf_tags=${tags.join(',')}` : ''}`.trimEnd();
+      out.push(line);
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+const rank = (t: string) => {
+  const i = SECTION_ORDER.indexOf(t);
+  return i < 0 ? SECTION_ORDER.length : i;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Import
+
+export interface ParsedZoneFile {
+  records: RecordInput[];
+  /** Record lines read, SOA and the zone's own NS set excluded. */
+  parsed: number;
+}
+
+/** Splits a line into tokens and its trailing `;` comment, respecting quotes and escapes. */
+function tokenize(line: string): { tokens: string[]; comment: string | undefined; rawRest: string[] } {
+  const tokens: string[] = [];
+  const rawRest: string[] = [];
+  let i = 0;
+  let comment: string | undefined;
+  while (i < line.length) {
+    const c = line[i]!;
+    if (c === ' ' || c === '\t') { i++; continue; }
+    if (c === ';') { comment = line.slice(i + 1).trim(); break; }
+    let j = i;
+    if (c === '"') {
+      j++;
+      while (j < line.length && line[j] !== '"') j += line[j] === '\\' ? 2 : 1;
+      j++;
+    } else {
+      while (j < line.length && !' \t;'.includes(line[j]!)) {
+        if (line[j] === '"') { j++; while (j < line.length && line[j] !== '"') j += line[j] === '\\' ? 2 : 1; }
+        j++;
+      }
+    }
+    const tok = line.slice(i, j);
+    tokens.push(tok);
+    rawRest.push(tok);
+    i = j;
+  }
+  return { tokens, comment, rawRest };
+}
+
+/** Joins parenthesised continuations into one logical line, keeping the first line's comment. */
+function logicalLines(text: string): { line: string; no: number }[] {
+  const out: { line: string; no: number }[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i]!;
+    const no = i + 1;
+    if (stripComment(line).includes('(')) {
+      let joined = stripComment(line).replace('(', ' ');
+      let comment = commentOf(line);
+      while (!joined.includes(')') && i + 1 < lines.length) {
+        i++;
+        joined += ' ' + stripComment(lines[i]!);
+        comment ??= commentOf(lines[i]!);
+      }
+      line = joined.replace(')', ' ') + (comment !== undefined ? ` ;${comment}` : '');
+    }
+    out.push({ line, no });
+  }
+  return out;
+}
+const stripComment = (l: string) => {
+  const { tokens } = tokenize(l);
+  return tokens.join(' ');
+};
+const commentOf = (l: string) => tokenize(l).comment;
+
+const CLASSES = new Set(['IN', 'CH', 'HS']);
+const unquote = (s: string) => (s.startsWith('"') && s.endsWith('"') && s.length >= 2 ? s.slice(1, -1).replace(/\\(.)/g, '$1') : s);
+
+/** Parses `cf_tags=a,b:v,c:"x,y"` out of a comment; the text before it is the record's comment. */
+function parseComment(comment: string | undefined): { comment?: string; proxied?: boolean; flatten?: boolean; tags: string[] } {
+  if (!comment) return { tags: [] };
+  const at = comment.indexOf('cf_tags=');
+  const before = (at < 0 ? comment : comment.slice(0, at)).trim();
+  const tags: string[] = [];
+  let proxied: boolean | undefined;
+  let flatten: boolean | undefined;
+  if (at >= 0) {
+    const list = comment.slice(at + 'cf_tags='.length).trim();
+    for (const raw of list.match(/(?:[^,"]+|"(?:[^"\\]|\\.)*")+/g) ?? []) {
+      const t = raw.trim();
+      if (t === 'cf-proxied:true') proxied = true;
+      else if (t === 'cf-proxied:false') proxied = false;
+      else if (t === 'cf-flatten-cname') flatten = true;
+      else if (t) {
+        const colon = t.indexOf(':');
+        tags.push(colon < 0 ? t : `${t.slice(0, colon)}:${unquote(t.slice(colon + 1))}`);
+      }
+    }
+  }
+  const out: { comment?: string; proxied?: boolean; flatten?: boolean; tags: string[] } = { tags };
+  if (before) out.comment = before;
+  if (proxied !== undefined) out.proxied = proxied;
+  if (flatten) out.flatten = true;
+  return out;
+}
+
+/** `$GENERATE start-stop[/step] lhs [ttl] [class] type rhs`, with `$` (and `${offset}`) substitution. */
+function expandGenerate(tokens: string[]): string[] {
+  const m = /^(\d+)-(\d+)(?:\/(\d+))?$/.exec(tokens[0] ?? '');
+  if (!m) throw new Error('bad $GENERATE range');
+  const [from, to, step] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 1)];
+  if (to - from > 65535 || step < 1) throw new Error('bad $GENERATE range');
+  const subst = (s: string, n: number) =>
+    s.replace(/\$(\{(-?\d+)(?:,(\d+))?(?:,([doxX]))?\})?/g, (_, __, off?: string, width?: string, base?: string) => {
+      const v = n + Number(off ?? 0);
+      const text = base === 'x' ? v.toString(16) : base === 'X' ? v.toString(16).toUpperCase() : base === 'o' ? v.toString(8) : String(v);
+      return text.padStart(Number(width ?? 0), '0');
+    });
+  const out: string[] = [];
+  for (let n = from; n <= to; n += step) out.push(tokens.slice(1).map((t) => subst(t, n)).join(' '));
+  return out;
+}
+
+const isProviderNs = (host: string, own: ReadonlySet<string>) => own.has(host) || host.endsWith('.ns.cloudflare.com');
+
+export function parseZoneFile(text: string, zone: Zone, defaultProxied: boolean): ParsedZoneFile {
+  let origin = zone.name;
+  let defaultTtl: number | undefined;
+  let owner: string | undefined;
+  const records: RecordInput[] = [];
+  let parsed = 0;
+  const ownNs = new Set(zone.nameServers);
+
+  const absolute = (n: string): string => {
+    if (n === '@') return origin;
+    if (n.endsWith('.')) return n.slice(0, -1);
+    return `${n}.${origin}`;
+  };
+
+  const handle = (line: string, no: number) => {
+    if (!line.trim()) return;
+    const startsBlank = /^[ \t]/.test(line);
+    const { tokens, comment } = tokenize(line);
+    if (tokens.length === 0) return;
+    const first = tokens[0]!;
+    if (first.toUpperCase() === '$INCLUDE') throw dnsErrors.includeNotAllowed();
+    if (first.toUpperCase() === '$ORIGIN') {
+      origin = asciiName(tokens[1] ?? '') ?? origin;
+      return;
+    }
+    if (first.toUpperCase() === '$TTL') {
+      defaultTtl = Number(tokens[1]);
+      return;
+    }
+    if (first.toUpperCase() === '$GENERATE') {
+      let lines: string[];
+      try {
+        lines = expandGenerate(tokens.slice(1));
+      } catch (e) {
+        throw dnsErrors.importParse(no, (e as Error).message);
+      }
+      for (const l of lines) handle(l, no);
+      return;
+    }
+    let i = 0;
+    if (!startsBlank) owner = absolute(tokens[i++]!);
+    if (owner === undefined) throw dnsErrors.importParse(no, 'record without an owner name');
+    let ttl = defaultTtl;
+    let type: string | undefined;
+    while (i < tokens.length && type === undefined) {
+      const t = tokens[i++]!;
+      if (/^\d+$/.test(t)) ttl = Number(t);
+      else if (CLASSES.has(t.toUpperCase())) continue;
+      else type = t.toUpperCase();
+    }
+    if (type === undefined) throw dnsErrors.importParse(no, 'missing record type');
+    const rd = tokens.slice(i);
+    if (type === 'SOA') return;
+    // The apex NS set is the provider's (this zone's or, in another zone's export, that zone's).
+    if (type === 'NS' && owner === zone.name && isProviderNs((rd[0] ?? '').replace(/\.$/, '').toLowerCase(), ownNs)) return;
+    parsed++;
+    const meta = parseComment(comment);
+    const input: RecordInput = { type, name: owner, tags: meta.tags };
+    if (ttl !== undefined) input.ttl = ttl;
+    if (meta.comment) input.comment = meta.comment;
+    if (type === 'A' || type === 'AAAA' || type === 'CNAME') input.proxied = meta.proxied ?? defaultProxied;
+    if (meta.flatten) input.settings = { flatten_cname: true };
+    fillRdata(input, type, rd, absolute);
+    records.push(input);
+  };
+
+  for (const { line, no } of logicalLines(text)) handle(line, no);
+  return { records, parsed };
+}
+
+function fillRdata(input: RecordInput, type: string, rd: string[], absolute: (n: string) => string): void {
+  const num = (s: string | undefined) => (s !== undefined && /^-?\d+(\.\d+)?$/.test(s) ? Number(s) : s);
+  const host = (s: string | undefined) => (s === undefined ? '' : s === '.' ? '.' : absolute(s));
+  switch (type) {
+    case 'MX':
+      input.priority = num(rd[0]) as number;
+      input.content = host(rd[1]);
+      return;
+    case 'CNAME':
+    case 'NS':
+    case 'PTR':
+      input.content = host(rd[0]);
+      return;
+    case 'TXT':
+      input.content = rd.join(' ');
+      return;
+    case 'SRV':
+      input.data = { priority: num(rd[0]), weight: num(rd[1]), port: num(rd[2]), target: host(rd[3]) };
+      return;
+    case 'URI':
+      input.priority = num(rd[0]) as number;
+      input.data = { weight: num(rd[1]), target: unquote(rd[2] ?? '') };
+      return;
+    case 'CAA':
+      input.data = { flags: num(rd[0]), tag: rd[1], value: unquote(rd.slice(2).join(' ')) };
+      return;
+    case 'HTTPS':
+    case 'SVCB':
+      input.data = { priority: num(rd[0]), target: rd[1], value: rd.slice(2).join(' ') };
+      return;
+    case 'NAPTR':
+      input.data = {
+        order: num(rd[0]), preference: num(rd[1]), flags: unquote(rd[2] ?? ''), service: unquote(rd[3] ?? ''),
+        regex: unquote(rd[4] ?? ''), replacement: rd[5],
+      };
+      return;
+    case 'LOC': {
+      // d [m [s]] N|S d [m [s]] E|W alt[m] [size[m] [hp[m] [vp[m]]]]
+      const t = rd.map((x) => x.replace(/m$/, ''));
+      const lat = t.findIndex((x) => x === 'N' || x === 'S');
+      const lon = t.findIndex((x) => x === 'E' || x === 'W');
+      const part = (a: string[]) => [Number(a[0] ?? 0), Number(a[1] ?? 0), Number(a[2] ?? 0)];
+      const [la, lm, ls] = part(t.slice(0, lat));
+      const [oa, om, os] = part(t.slice(lat + 1, lon));
+      const rest = t.slice(lon + 1).map(Number);
+      input.data = {
+        lat_degrees: la, lat_minutes: lm, lat_seconds: ls, lat_direction: t[lat],
+        long_degrees: oa, long_minutes: om, long_seconds: os, long_direction: t[lon],
+        altitude: rest[0] ?? 0, size: rest[1] ?? 1, precision_horz: rest[2] ?? 10000, precision_vert: rest[3] ?? 10,
+      };
+      return;
+    }
+    default:
+      if (isDataType(type)) {
+        // Numeric fields first, then the last field takes the rest (keys, digests, certificates).
+        const fields = dataFields(type);
+        const data: Record<string, unknown> = {};
+        fields.forEach((f, k) => {
+          data[f] = k === fields.length - 1 ? rd.slice(k).join('') : num(rd[k]);
+        });
+        input.data = data;
+      } else {
+        input.content = rd.join(' ');
+      }
+  }
+}

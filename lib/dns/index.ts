@@ -1,0 +1,17 @@
+/**
+ * edge-doubles/dns: a stateful double of the DNS records HTTP API
+ * (`{base}/client/v4/zones/{zone_id}/dns_records`), driven through a standard `fetch`.
+ */
+export { DnsApi, type DnsFetch } from './api.js';
+export { DnsApiError, dnsErrors, type DnsErrorItem } from './errors.js';
+export type {
+  DnsApiOptions,
+  DnsCompat,
+  DnsCredential,
+  DnsLimits,
+  DnsPlan,
+  DnsRecord,
+  DnsZone,
+  DnsZoneInit,
+} from './types.js';
+export type { DnsRecordType } from './record-types.js';

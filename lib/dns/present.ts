@@ -1,0 +1,61 @@
+/** How records and zones look on the wire: field order, timestamps, retired fields. */
+import type { DnsRecord, DnsZone } from './types.js';
+import type { StoredRecord, Zone } from './zone.js';
+
+/** RFC 3339 UTC with the fraction's trailing zeros trimmed, as Go's RFC3339Nano writes it. */
+export const timestamp = (ms: number): string => new Date(ms).toISOString().replace(/\.?0+Z$/, 'Z');
+
+export function presentRecord(r: StoredRecord, zone: Zone, retiredFields: boolean): DnsRecord {
+  const out: Partial<DnsRecord> = { id: r.id };
+  if (retiredFields) {
+    out.zone_id = zone.id;
+    out.zone_name = zone.name;
+  }
+  out.name = r.name;
+  out.type = r.type;
+  out.content = r.content;
+  if (r.priority !== undefined) out.priority = r.priority;
+  out.proxiable = r.proxiable;
+  out.proxied = r.proxied;
+  out.ttl = r.ttl;
+  if (retiredFields) out.locked = false;
+  if (r.data) out.data = { ...r.data };
+  out.settings = { ...r.settings };
+  out.meta = retiredFields ? { auto_added: false, managed_by_apps: false, managed_by_argo_tunnel: false, source: 'primary' } : {};
+  out.comment = r.comment;
+  out.tags = [...r.tags];
+  out.created_on = timestamp(r.created);
+  out.modified_on = timestamp(r.modified);
+  if (r.commentModified !== undefined) out.comment_modified_on = timestamp(r.commentModified);
+  if (r.tagsModified !== undefined) out.tags_modified_on = timestamp(r.tagsModified);
+  return out as DnsRecord;
+}
+
+const PLAN_NAMES = { free: 'Free Website', pro: 'Pro Website', business: 'Business Website', enterprise: 'Enterprise Website' };
+
+export function presentZone(z: Zone, accountId: string): DnsZone {
+  const at = timestamp(z.created);
+  return {
+    id: z.id,
+    name: z.name,
+    status: 'active',
+    paused: false,
+    type: 'full',
+    development_mode: 0,
+    name_servers: [...z.nameServers],
+    original_name_servers: null,
+    original_registrar: null,
+    original_dnshost: null,
+    created_on: at,
+    modified_on: at,
+    activated_on: at,
+    meta: { step: 4, custom_certificate_quota: 0, page_rule_quota: 3, phishing_detected: false },
+    owner: { id: null, type: 'user', email: null },
+    account: { id: accountId, name: 'edge-doubles account' },
+    permissions: ['#dns_records:edit', '#dns_records:read', '#zone:read'],
+    plan: {
+      id: z.plan, name: PLAN_NAMES[z.plan], price: 0, currency: 'USD', frequency: '', is_subscribed: z.plan !== 'free',
+      can_subscribe: false, legacy_id: z.plan, legacy_discount: false, externally_managed: false,
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import type { Clock } from '../clock.js';
+
+/** Plans decide quotas; the numbers are the documented defaults and every one can be overridden. */
+export type DnsPlan = 'free' | 'pro' | 'business' | 'enterprise';
+
+export interface DnsLimits {
+  /** Records per zone (Free 200, paid 3,500, Enterprise 1,000,000 pool). */
+  records: number;
+  /** Tags per record (0 on Free). */
+  tags: number;
+  /** Comment length in characters. */
+  commentLength: number;
+  /** Changes per batch request (200 Free, 3,500 paid). */
+  batch: number;
+  /** Lowest custom TTL (30 on Enterprise, 60 otherwise). */
+  minTtl: number;
+}
+
+export interface DnsZoneInit {
+  /** The zone's apex, e.g. `example.com` (any case, trailing dot allowed, Unicode becomes punycode). */
+  name: string;
+  /** 32 lowercase hex characters; generated when absent. */
+  id?: string;
+  /** Default `'free'`, as a new zone is. */
+  plan?: DnsPlan;
+  /** Overrides of the plan's limits. */
+  limits?: Partial<DnsLimits>;
+}
+
+/** A credential the double accepts. `zones` (ids or names) limits it; absent means every zone. */
+export type DnsCredential =
+  | { email: string; key: string; zones?: readonly string[] }
+  | { token: string; zones?: readonly string[] };
+
+/**
+ * Which record shape and rules to follow where the interface document and today's API differ.
+ * `'document'` (default) follows dns-records-interface.md; `'today'` follows the 2025–26 API.
+ */
+export type DnsCompat = 'document' | 'today';
+
+export interface DnsApiOptions {
+  zones?: readonly DnsZoneInit[];
+  /**
+   * Accepted credentials. When absent, any well-formed credential is accepted for every zone
+   * (requests still need one: a request with none gets the API's 9106).
+   */
+  credentials?: readonly DnsCredential[];
+  /** Epoch milliseconds; default `Date.now()` read at each operation. */
+  clock?: Clock;
+  /** Default `'document'`; each of the switches below can still be set on its own. */
+  compat?: DnsCompat;
+  /** Emit the fields the API retired (`zone_id`, `zone_name`, `locked`, the `meta` booleans). document: true. */
+  retiredFields?: boolean;
+  /** Add double quotes to TXT content saved without any. document: true. */
+  quoteTxt?: boolean;
+  /**
+   * A/AAAA content inside the provider's own published address ranges: `'refuse'` (document: "cannot be
+   * an address of the service's own network") or `'refuse-proxied'` (today: only proxied records fail).
+   */
+  providerAddresses?: 'refuse' | 'refuse-proxied';
+  /** Label rules: `'document'` (letter first, letter or digit last, LDH + underscore) or `'today'` (LDH + underscore). */
+  labelRules?: DnsCompat;
+  /** Refuse a PUT/PATCH that changes `type` (end of life 2026-06-30). Default false. */
+  refuseTypeChange?: boolean;
+}
+
+/** The record as the API returns it (JSON). Optional keys appear only where the API sends them. */
+export interface DnsRecord {
+  id: string;
+  zone_id?: string;
+  zone_name?: string;
+  name: string;
+  type: string;
+  content: string;
+  priority?: number;
+  proxiable: boolean;
+  proxied: boolean;
+  ttl: number;
+  locked?: boolean;
+  data?: Record<string, unknown>;
+  settings: Record<string, unknown>;
+  meta: {
+    auto_added?: boolean;
+    managed_by_apps?: boolean;
+    managed_by_argo_tunnel?: boolean;
+    source?: string;
+  };
+  comment: string | null;
+  tags: string[];
+  created_on: string;
+  modified_on: string;
+  comment_modified_on?: string;
+  tags_modified_on?: string;
+}
+
+/** The zone object `GET /zones` and `GET /zones/{id}` return (the fields clients read). */
+export interface DnsZone {
+  id: string;
+  name: string;
+  status: 'active';
+  paused: boolean;
+  type: 'full';
+  development_mode: number;
+  name_servers: string[];
+  original_name_servers: null;
+  original_registrar: null;
+  original_dnshost: null;
+  created_on: string;
+  modified_on: string;
+  activated_on: string;
+  meta: Record<string, unknown>;
+  owner: { id: null; type: 'user'; email: null };
+  account: { id: string; name: string };
+  permissions: string[];
+  plan: { id: string; name: string; price: number; currency: string; frequency: string; is_subscribed: boolean; can_subscribe: boolean; legacy_id: string; legacy_discount: boolean; externally_managed: boolean };
+}

@@ -1,0 +1,241 @@
+/**
+ * One zone's records and the rules that need the whole zone: identical records, CNAME exclusivity,
+ * NS delegation, quota, and all-or-nothing batches. Records are indexed by id, by name and by type,
+ * so conflict checks and exact-name/type filters never scan the zone.
+ */
+import { dnsErrors } from './errors.js';
+import { inputOf, recordFields, type RecordFields, type RecordInput, type RuleOptions } from './record-rules.js';
+import type { DnsLimits, DnsPlan } from './types.js';
+
+/** A stored record. Never mutated in place: an update stores a new object (the undo log keeps the old). */
+export interface StoredRecord extends RecordFields {
+  id: string;
+  created: number;
+  modified: number;
+  commentModified?: number;
+  tagsModified?: number;
+}
+
+export interface ModelOptions extends RuleOptions {
+  refuseTypeChange: boolean;
+  newId(): string;
+  now(): number;
+}
+
+export interface BatchOps {
+  deletes?: { id: string }[];
+  patches?: (RecordInput & { id: string })[];
+  puts?: (RecordInput & { id: string })[];
+  posts?: RecordInput[];
+}
+
+export interface BatchResult {
+  deletes: StoredRecord[];
+  patches: StoredRecord[];
+  puts: StoredRecord[];
+  posts: StoredRecord[];
+}
+
+type Undo = () => void;
+const ADDRESS_TYPES = new Set(['A', 'AAAA', 'CNAME']);
+
+export class Zone {
+  readonly id: string;
+  readonly name: string;
+  readonly plan: DnsPlan;
+  readonly limits: DnsLimits;
+  readonly created: number;
+  readonly nameServers: string[];
+  private readonly opts: ModelOptions;
+  readonly records = new Map<string, StoredRecord>();
+  private readonly byName = new Map<string, StoredRecord[]>();
+  private readonly byType = new Map<string, Map<string, StoredRecord>>();
+  /** Default-order listings by type ('' = all types); dropped on any change. */
+  private sortedCache = new Map<string, StoredRecord[]>();
+
+  constructor(init: { id: string; name: string; plan: DnsPlan; limits: DnsLimits; nameServers: string[] }, opts: ModelOptions) {
+    this.id = init.id;
+    this.name = init.name;
+    this.plan = init.plan;
+    this.limits = init.limits;
+    this.nameServers = init.nameServers;
+    this.opts = opts;
+    this.created = opts.now();
+  }
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  get(id: string): StoredRecord {
+    const r = this.records.get(id);
+    if (!r) throw dnsErrors.recordNotFound();
+    return r;
+  }
+
+  atName(name: string): readonly StoredRecord[] {
+    return this.byName.get(name) ?? [];
+  }
+
+  ofType(type: string): Iterable<StoredRecord> {
+    return this.byType.get(type)?.values() ?? [];
+  }
+
+  create(input: RecordInput): StoredRecord {
+    return this.transaction((log) => this.createIn(input, this.opts.now(), log));
+  }
+
+  update(id: string, input: RecordInput, mode: 'put' | 'patch'): StoredRecord {
+    return this.transaction((log) => this.updateIn(id, input, mode, this.opts.now(), log));
+  }
+
+  delete(id: string): StoredRecord {
+    return this.transaction((log) => this.deleteIn(id, log));
+  }
+
+  /** Deletes, then patches, then puts, then posts, each in the order given; the first error undoes all. */
+  batch(ops: BatchOps): BatchResult {
+    const count = (ops.deletes?.length ?? 0) + (ops.patches?.length ?? 0) + (ops.puts?.length ?? 0) + (ops.posts?.length ?? 0);
+    if (count > this.limits.batch) throw dnsErrors.batchTooLarge(count, this.limits.batch);
+    return this.transaction((log) => {
+      const now = this.opts.now();
+      return {
+        deletes: (ops.deletes ?? []).map((d) => this.deleteIn(d.id, log)),
+        patches: (ops.patches ?? []).map((p) => this.updateIn(p.id, p, 'patch', now, log)),
+        puts: (ops.puts ?? []).map((p) => this.updateIn(p.id, p, 'put', now, log)),
+        posts: (ops.posts ?? []).map((p) => this.createIn(p, now, log)),
+      };
+    });
+  }
+
+  /** Adds what it can, skipping records that fail (the API's import reports them as messages). */
+  addAll(inputs: RecordInput[]): { added: StoredRecord[]; skipped: { input: RecordInput; error: unknown }[] } {
+    const added: StoredRecord[] = [];
+    const skipped: { input: RecordInput; error: unknown }[] = [];
+    for (const input of inputs) {
+      try {
+        added.push(this.create(input));
+      } catch (error) {
+        skipped.push({ input, error });
+      }
+    }
+    return { added, skipped };
+  }
+
+  /** Records in the API's default order (type, then name ignoring punctuation), optionally of one type. */
+  sorted(type?: string): readonly StoredRecord[] {
+    const key = type ?? '';
+    let list = this.sortedCache.get(key);
+    if (!list) {
+      list = [...(type ? this.ofType(type) : this.records.values())].sort(defaultOrder);
+      this.sortedCache.set(key, list);
+    }
+    return list;
+  }
+
+  private transaction<T>(fn: (log: Undo[]) => T): T {
+    const log: Undo[] = [];
+    try {
+      return fn(log);
+    } catch (e) {
+      for (let i = log.length - 1; i >= 0; i--) log[i]!();
+      throw e;
+    }
+  }
+
+  private createIn(input: RecordInput, now: number, log: Undo[]): StoredRecord {
+    const fields = recordFields(input, this, this.opts);
+    this.checkConflicts(fields, undefined);
+    if (this.records.size >= this.limits.records) throw dnsErrors.quota();
+    const rec: StoredRecord = { ...fields, id: this.opts.newId(), created: now, modified: now };
+    if (fields.comment !== null) rec.commentModified = now;
+    if (fields.tags.length) rec.tagsModified = now;
+    this.insert(rec);
+    log.push(() => this.remove(rec));
+    return rec;
+  }
+
+  private updateIn(id: string, input: RecordInput, mode: 'put' | 'patch', now: number, log: Undo[]): StoredRecord {
+    const old = this.get(id);
+    const merged: RecordInput = mode === 'patch' ? { ...inputOf(old), ...defined(input) } : input;
+    // A PATCH that changes the type must not carry the old type's content or data over.
+    if (mode === 'patch' && input.type !== undefined && input.type !== old.type) {
+      if (input.content === undefined) delete merged.content;
+      if (input.data === undefined) delete merged.data;
+      if (input.priority === undefined) delete merged.priority;
+    }
+    if (merged.type !== old.type && this.opts.refuseTypeChange) throw dnsErrors.typeChange();
+    const fields = recordFields(merged, this, this.opts);
+    this.checkConflicts(fields, old);
+    const rec: StoredRecord = { ...fields, id: old.id, created: old.created, modified: now };
+    if (fields.comment !== null) rec.commentModified = fields.comment === old.comment ? old.commentModified ?? now : now;
+    if (fields.tags.length) rec.tagsModified = sameTags(fields.tags, old.tags) ? old.tagsModified ?? now : now;
+    this.remove(old);
+    this.insert(rec);
+    log.push(() => {
+      this.remove(rec);
+      this.insert(old);
+    });
+    return rec;
+  }
+
+  private deleteIn(id: string, log: Undo[]): StoredRecord {
+    const old = this.get(id);
+    this.remove(old);
+    log.push(() => this.insert(old));
+    return old;
+  }
+
+  private checkConflicts(f: RecordFields, self: StoredRecord | undefined): void {
+    const here = this.atName(f.name);
+    if (here.length === 0) return;
+    const others = here.filter((r) => r !== self);
+    if (others.some((r) => r.key === f.key)) throw dnsErrors.identical();
+    if (f.type === 'CNAME' && others.some((r) => ADDRESS_TYPES.has(r.type))) throw dnsErrors.cnameConflict();
+    if ((f.type === 'A' || f.type === 'AAAA') && others.some((r) => r.type === 'CNAME')) throw dnsErrors.cnameExists();
+    if (ADDRESS_TYPES.has(f.type) && f.name !== this.name && others.some((r) => r.type === 'NS')) throw dnsErrors.nsConflict();
+  }
+
+  private insert(r: StoredRecord): void {
+    this.records.set(r.id, r);
+    const named = this.byName.get(r.name);
+    if (named) named.push(r);
+    else this.byName.set(r.name, [r]);
+    let typed = this.byType.get(r.type);
+    if (!typed) this.byType.set(r.type, (typed = new Map()));
+    typed.set(r.id, r);
+    this.sortedCache.clear();
+  }
+
+  private remove(r: StoredRecord): void {
+    this.records.delete(r.id);
+    const named = this.byName.get(r.name)!;
+    const i = named.indexOf(r);
+    if (i >= 0) named.splice(i, 1);
+    if (named.length === 0) this.byName.delete(r.name);
+    this.byType.get(r.type)?.delete(r.id);
+    this.sortedCache.clear();
+  }
+}
+
+const defined = (input: RecordInput): RecordInput =>
+  Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && k !== 'id')) as RecordInput;
+
+const sameTags = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((t, i) => t === b[i]);
+
+/** Names compare with punctuation ignored, as the API's collation does (`_dmarc.x` sorts among `d…`). */
+export const nameKey = (name: string): string => name.replace(/[^a-z0-9]/g, '');
+
+const sortNames = new WeakMap<StoredRecord, string>();
+/** nameKey of a record's name, computed once per stored record (sorting calls it n log n times). */
+export function sortName(r: StoredRecord): string {
+  let k = sortNames.get(r);
+  if (k === undefined) sortNames.set(r, (k = nameKey(r.name)));
+  return k;
+}
+
+export function defaultOrder(a: StoredRecord, b: StoredRecord): number {
+  return cmp(a.type, b.type) || cmp(sortName(a), sortName(b)) || cmp(a.name, b.name) || cmp(a.id, b.id);
+}
+
+export const cmp = <T extends string | number | boolean>(a: T, b: T): number => (a < b ? -1 : a > b ? 1 : 0);
