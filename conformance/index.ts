@@ -3,3 +3,4 @@
  * Call one inside a Vitest test file with a target; it registers the tests.
  */
 export * from './bucket/index.js';
+export * from './dns/index.js';

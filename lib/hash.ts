@@ -41,17 +41,23 @@ const noble = { md5, sha1, sha256, sha384, sha512 } as const;
 export const hashImplementation: 'native' | 'noble' = nodeCrypto ? 'native' : 'noble';
 
 export function createHasher(alg: HashAlgorithm): Hasher {
-  if (nodeCrypto) {
-    const h = nodeCrypto.createHash(alg);
-    const hasher: Hasher = {
-      update(b) {
-        h.update(b);
-        return hasher;
-      },
-      digest: () => new Uint8Array(h.digest()),
-    };
-    return hasher;
-  }
+  return nodeCrypto ? nativeHasher(nodeCrypto, alg) : portableHasher(alg);
+}
+
+function nativeHasher(crypto: NodeCrypto, alg: HashAlgorithm): Hasher {
+  const h = crypto.createHash(alg);
+  const hasher: Hasher = {
+    update(b) {
+      h.update(b);
+      return hasher;
+    },
+    digest: () => new Uint8Array(h.digest()),
+  };
+  return hasher;
+}
+
+/** The pure-JS implementation used where the platform has none (exported for its own tests). */
+export function portableHasher(alg: HashAlgorithm): Hasher {
   const h = noble[alg].create();
   const hasher: Hasher = {
     update(b) {

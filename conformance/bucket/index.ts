@@ -45,5 +45,5 @@ export function bucketConformance(target: BucketTarget): void {
   runGroups(bucketGroups, target);
 }
 
-export { bucketDifferences, simulatorDifferences, type BucketDifferenceId } from './differences.js';
+export { bucketDifferences, doubleInWorkerdDifferences, simulatorDifferences, type BucketDifferenceId } from './differences.js';
 export type { BucketTarget, Group, GroupContext, TestOptions } from './harness.js';

@@ -1,10 +1,11 @@
 import { Bucket } from '../../lib/bucket/index.js';
-import { bucketConformance } from '../bucket/index.js';
+import { bucketConformance, doubleInWorkerdDifferences } from '../bucket/index.js';
 
 // The double running inside workerd: proves lib/ runs on the edge runtime, not only in Node.
 bucketConformance({
   name: 'double in workerd',
   create: () => new Bucket(),
+  differences: doubleInWorkerdDifferences,
 });
 
 bucketConformance({

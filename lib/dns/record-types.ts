@@ -20,7 +20,7 @@ export const needsPriority = (t: string): boolean => t === 'MX' || t === 'URI';
 type Field =
   | { name: string; kind: 'int'; min: number; max: number }
   | { name: string; kind: 'num'; min: number; max: number; digits: number }
-  | { name: string; kind: 'text' | 'hex' | 'base64' | 'target' }
+  | { name: string; kind: 'text' | 'nonempty' | 'tag' | 'hex' | 'base64' | 'target' }
   | { name: string; kind: 'enum'; values: readonly string[] };
 
 const int = (name: string, max: number, min = 0): Field => ({ name, kind: 'int', min, max });
@@ -37,7 +37,7 @@ const quoted = (s: string) => `"${String(s).replace(/(["\\])/g, '\\$1')}"`;
 
 /** Field order is the order the API reports the first missing field in (SSHFP: algorithm first). */
 const DATA: Record<string, DataSpec> = {
-  CAA: { fields: [int('flags', U8), text('tag'), text('value')], render: (d) => `${d.flags} ${d.tag} ${quoted(d.value)}` },
+  CAA: { fields: [int('flags', U8), { name: 'tag', kind: 'tag' }, text('value')], render: (d) => `${d.flags} ${d.tag} ${quoted(d.value)}` },
   CERT: {
     fields: [int('type', U16), int('key_tag', U16), int('algorithm', U8), { name: 'certificate', kind: 'base64' }],
     render: (d) => `${d.type} ${d.key_tag} ${d.algorithm} ${d.certificate}`,
@@ -86,7 +86,7 @@ const DATA: Record<string, DataSpec> = {
     render: (d) => `${d.weight} ${d.port} ${d.target}`,
   },
   SSHFP: { fields: [int('algorithm', U8), int('type', U8), { name: 'fingerprint', kind: 'hex' }], render: (d) => `${d.algorithm} ${d.type} ${d.fingerprint}` },
-  URI: { fields: [int('weight', U16), text('target')], render: (d) => `${d.weight} ${quoted(d.target)}` },
+  URI: { fields: [int('weight', U16), { name: 'target', kind: 'nonempty' }], render: (d) => `${d.weight} ${quoted(d.target)}` },
 };
 
 /** Data fields that only ever hold host names or text: the JSON type we insist on per kind. */
@@ -120,7 +120,15 @@ function checkField(f: Field, v: unknown): unknown {
     }
     case 'text':
       if (typeof v !== 'string') throw dnsErrors.invalidBody();
-      if (v === '' ) throw dnsErrors.missingData(f.name);
+      return v;
+    case 'nonempty':
+      if (typeof v !== 'string') throw dnsErrors.invalidBody();
+      if (v === '') throw dnsErrors.missingData(f.name);
+      return v;
+    case 'tag':
+      if (typeof v !== 'string') throw dnsErrors.invalidBody();
+      if (v === '') throw dnsErrors.missingData(f.name);
+      if (!/^[a-z0-9]+$/i.test(v)) throw dnsErrors.badData(f.name);
       return v;
   }
 }

@@ -1,5 +1,403 @@
-import { defineGroup } from '../harness.js';
+import { expect } from 'vitest';
+import type { R2BucketLike, R2Range } from '../../../lib/bucket/types.js';
+import { defineGroup, type GroupContext } from '../harness.js';
+import { expectBackendError, expectRejection } from '../util.js';
+
+// Ranged reads: r2-semantics §4.2–4.5, §2.3, §13.9 and edge cases 11, 12, 20–23.
+// Most tests use a 10-byte object '0123456789' so a range's bytes are easy to read.
+
+const TEN = '0123456789';
+const NOT_SATISFIABLE = 'get: The requested range is not satisfiable (10039)';
+
+/** A value of the wrong type, passed on purpose. */
+const bad = (v: unknown): never => v as never;
+
+/** A fresh bucket holding 'k' = '0123456789' and 'empty' = ''. */
+async function tenBytes(t: GroupContext): Promise<R2BucketLike> {
+  const b = await t.bucket();
+  await b.put('k', TEN);
+  await b.put('empty', '');
+  return b;
+}
+
+interface Read {
+  range: unknown;
+  size: number;
+  text: string;
+}
+
+/** get(key, {range}) that must return a body; gives the returned range, size and text. */
+async function read(b: R2BucketLike, range: R2Range | Headers | undefined, key = 'k'): Promise<Read> {
+  const o = await b.get(key, { range });
+  if (o === null) throw new Error(`get(${key}) returned null`);
+  return { range: o.range, size: o.size, text: await o.text() };
+}
+
+/** The expected read of `TEN` (or another content) for a normalised range. */
+const slice = (offset: number, length: number, content = TEN): Read => ({
+  range: { offset, length },
+  size: content.length,
+  text: content.slice(offset, offset + length),
+});
 
 export const ranges = defineGroup('ranges', (t) => {
-  void t; // tests to come
+  // ---------------------------------------------------------------------------------------------
+  // R2Range object: client-side validation (§4.3), always a rejection
+  // ---------------------------------------------------------------------------------------------
+
+  const clientErrors: [string, R2Range, typeof RangeError | typeof TypeError, string][] = [
+    ['a negative offset', { offset: -1 }, RangeError, 'Invalid range. Starting offset (-1) must be greater than or equal to 0.'],
+    ['a negative length', { length: -1 }, RangeError, 'Invalid range. Length (-1) must be greater than or equal to 0.'],
+    ['a negative suffix', { suffix: -1 }, RangeError, 'Invalid suffix. Suffix (-1) must be greater than or equal to 0.'],
+    ['a fractional offset', { offset: 1.5 }, RangeError, 'Invalid range. Starting offset (1.5) must be an integer, not floating point.'],
+    ['a fractional length', { length: 1.5 }, RangeError, 'Invalid range. Length (1.5) must be an integer, not floating point.'],
+    // Note "Invalid range." here, not "Invalid suffix.".
+    ['a fractional suffix', { suffix: 1.5 }, RangeError, 'Invalid range. Suffix (1.5) must be an integer, not floating point.'],
+    // The sign is checked before the fraction.
+    ['a negative fractional offset', { offset: -1.5 }, RangeError, 'Invalid range. Starting offset (-1.5) must be greater than or equal to 0.'],
+    ['a negative fractional length', { length: -1.5 }, RangeError, 'Invalid range. Length (-1.5) must be greater than or equal to 0.'],
+    ['a negative fractional suffix', { suffix: -1.5 }, RangeError, 'Invalid suffix. Suffix (-1.5) must be greater than or equal to 0.'],
+    // NaN prints as "nan" and fails the sign check; so does a non-numeric string.
+    ['a NaN offset', { offset: NaN }, RangeError, 'Invalid range. Starting offset (nan) must be greater than or equal to 0.'],
+    ['a NaN length', { length: NaN }, RangeError, 'Invalid range. Length (nan) must be greater than or equal to 0.'],
+    ['a NaN suffix', { suffix: NaN }, RangeError, 'Invalid suffix. Suffix (nan) must be greater than or equal to 0.'],
+    ["a suffix of 'x'", { suffix: bad('x') }, RangeError, 'Invalid suffix. Suffix (nan) must be greater than or equal to 0.'],
+    ['an offset of -Infinity', { offset: -Infinity }, RangeError, 'Invalid range. Starting offset (-inf) must be greater than or equal to 0.'],
+    ['suffix with offset', bad({ suffix: 2, offset: 1 }), TypeError, 'Suffix is incompatible with offset.'],
+    ['suffix with offset 0', bad({ suffix: 2, offset: 0 }), TypeError, 'Suffix is incompatible with offset.'],
+    ['suffix with length', bad({ suffix: 2, length: 1 }), TypeError, 'Suffix is incompatible with length.'],
+    ['suffix with offset and length', bad({ suffix: 2, offset: 1, length: 1 }), TypeError, 'Suffix is incompatible with offset.'],
+  ];
+  for (const [label, range, cls, message] of clientErrors) {
+    t.test(`${label} rejects with ${cls.name} "${message}"`, async () => {
+      const b = await tenBytes(t);
+      await expectRejection(() => b.get('k', { range }), cls, message);
+    });
+  }
+
+  t.test("a range of the wrong type (string, number) rejects with TypeError … 'range' field on 'GetOptions' …", async () => {
+    const b = await tenBytes(t);
+    const message =
+      "Incorrect type for the 'range' field on 'GetOptions': the provided value is not of type 'Range or Headers'.";
+    await expectRejection(() => b.get('k', { range: bad('bytes=1-2') }), TypeError, message);
+    await expectRejection(() => b.get('k', { range: bad(5) }), TypeError, message);
+  });
+
+  t.test('suffix with offset or length explicitly undefined is accepted (undefined counts as absent)', async () => {
+    const b = await tenBytes(t);
+    expect(await read(b, bad({ suffix: 2, offset: undefined, length: undefined }))).toEqual(slice(8, 2));
+  });
+
+  t.test('-0 is accepted as 0', async () => {
+    const b = await tenBytes(t);
+    expect(await read(b, { offset: -0 })).toEqual(slice(0, 10));
+  });
+
+  t.test('{} , range: null and range: undefined mean no range: the whole object', async () => {
+    const b = await tenBytes(t);
+    expect(await read(b, bad({}))).toEqual(slice(0, 10));
+    expect(await read(b, bad(null))).toEqual(slice(0, 10));
+    expect(await read(b, undefined)).toEqual(slice(0, 10));
+  });
+
+  t.test("numeric strings are converted: {offset: '3'} reads from 3, {length: '2'} reads 2 bytes", async () => {
+    const b = await tenBytes(t);
+    expect(await read(b, { offset: bad('3') })).toEqual(slice(3, 7));
+    expect(await read(b, { length: bad('2') })).toEqual(slice(0, 2));
+  });
+
+  t.test('offset: Infinity (and other huge offsets) reach the server and give 10039', async () => {
+    const b = await tenBytes(t);
+    await expectBackendError(() => b.get('k', { range: { offset: Infinity } }), NOT_SATISFIABLE);
+    await expectBackendError(() => b.get('k', { range: { offset: 2 ** 53 } }), NOT_SATISFIABLE);
+  });
+
+  t.test('length: Infinity and suffix: Infinity read the whole object', async () => {
+    const b = await tenBytes(t);
+    expect(await read(b, { length: Infinity })).toEqual(slice(0, 10));
+    expect(await read(b, { suffix: Infinity })).toEqual(slice(0, 10));
+    expect(await read(b, { offset: 4, length: 2 ** 64 })).toEqual(slice(4, 6));
+  });
+
+  // ---------------------------------------------------------------------------------------------
+  // R2Range object: server side (§4.4), object size S = 10
+  // ---------------------------------------------------------------------------------------------
+
+  const served: [string, R2Range | undefined, Read][] = [
+    ['no range', undefined, slice(0, 10)],
+    ['{offset: 3}', { offset: 3 }, slice(3, 7)],
+    ['{offset: 0}', { offset: 0 }, slice(0, 10)],
+    ['{offset: 9}', { offset: 9 }, slice(9, 1)],
+    ['{length: 4}', { length: 4 }, slice(0, 4)],
+    ['{length: 20} (clamped)', { length: 20 }, slice(0, 10)],
+    ['{offset: 3, length: 4}', { offset: 3, length: 4 }, slice(3, 4)],
+    ['{offset: 8, length: 5} (clamped)', { offset: 8, length: 5 }, slice(8, 2)],
+    ['{offset: 9, length: 1}', { offset: 9, length: 1 }, slice(9, 1)],
+    ['{offset: 5, length: 5} (exactly to the end)', { offset: 5, length: 5 }, slice(5, 5)],
+    ['{offset: 0, length: 10}', { offset: 0, length: 10 }, slice(0, 10)],
+    ['{suffix: 1}', { suffix: 1 }, slice(9, 1)],
+    ['{suffix: 4}', { suffix: 4 }, slice(6, 4)],
+    ['{suffix: 10}', { suffix: 10 }, slice(0, 10)],
+    ['{suffix: 20} (clamped)', { suffix: 20 }, slice(0, 10)],
+  ];
+  for (const [label, range, expected] of served) {
+    t.test(`get with ${label} on a 10-byte object returns range {${String((expected.range as { offset: number }).offset)}, ${String((expected.range as { length: number }).length)}} and those bytes`, async () => {
+      const b = await tenBytes(t);
+      expect(await read(b, range)).toEqual(expected);
+    });
+  }
+
+  const unsatisfiable: [string, R2Range][] = [
+    ['{offset: 10} (offset == size)', { offset: 10 }],
+    ['{offset: 11}', { offset: 11 }],
+    ['{length: 0}', { length: 0 }],
+    ['{offset: 3, length: 0}', { offset: 3, length: 0 }],
+    ['{offset: 0, length: 0}', { offset: 0, length: 0 }],
+    ['{offset: 11, length: 1}', { offset: 11, length: 1 }],
+    ['{suffix: 0}', { suffix: 0 }],
+  ];
+  for (const [label, range] of unsatisfiable) {
+    t.test(`get with ${label} on a 10-byte object rejects with 10039`, async () => {
+      const b = await tenBytes(t);
+      await expectBackendError(() => b.get('k', { range }), NOT_SATISFIABLE);
+    });
+  }
+
+  t.test(
+    'get with {offset: size, length: 1} rejects with 10039',
+    async () => {
+      const b = await tenBytes(t);
+      await expectBackendError(() => b.get('k', { range: { offset: 10, length: 1 } }), NOT_SATISFIABLE);
+    },
+    { difference: 'simulator-range-at-end' },
+  );
+
+  t.test(
+    'get with {length: 1} on an empty object rejects with 10039',
+    async () => {
+      const b = await tenBytes(t);
+      await expectBackendError(() => b.get('empty', { range: { length: 1 } }), NOT_SATISFIABLE);
+    },
+    { difference: 'simulator-range-at-end' },
+  );
+
+  t.test('an empty object without a range reads as range {0, 0} and an empty body', async () => {
+    const b = await tenBytes(t);
+    expect(await read(b, undefined, 'empty')).toEqual(slice(0, 0, ''));
+  });
+
+  t.test('on an empty object {offset: 0}, {length: 0}, {suffix: 0} and {suffix: 1} reject with 10039', async () => {
+    const b = await tenBytes(t);
+    for (const range of [{ offset: 0 }, { length: 0 }, { suffix: 0 }, { suffix: 1 }] as R2Range[]) {
+      await expectBackendError(() => b.get('empty', { range }), NOT_SATISFIABLE);
+    }
+  });
+
+  // ---------------------------------------------------------------------------------------------
+  // Range given as Headers (§4.5)
+  // ---------------------------------------------------------------------------------------------
+
+  const headerRanges: [string, Read][] = [
+    ['bytes=3-6', slice(3, 4)],
+    ['bytes=3-', slice(3, 7)],
+    ['bytes=-4', slice(6, 4)],
+    ['bytes=0-0', slice(0, 1)],
+    ['bytes=9-9', slice(9, 1)],
+    ['bytes=0-100', slice(0, 10)],
+    ['bytes=-20', slice(0, 10)],
+    ['bytes=01-02', slice(1, 2)],
+    ['BYTES=1-2', slice(1, 2)],
+    ['Bytes=1-2', slice(1, 2)],
+    [' bytes = 2 - 3 ', slice(2, 2)],
+    ['bytes= -3', slice(7, 3)],
+  ];
+  for (const [value, expected] of headerRanges) {
+    t.test(`Range header ${JSON.stringify(value)} on a 10-byte object reads {${String((expected.range as { offset: number }).offset)}, ${String((expected.range as { length: number }).length)}}`, async () => {
+      const b = await tenBytes(t);
+      expect(await read(b, new Headers({ range: value }))).toEqual(expected);
+    });
+  }
+
+  // Everything else is ignored: the whole object, range {0, S}, no error. (Production may throw
+  // 10039 for an unsatisfiable header range, §13.9, but that is not established; we follow workerd.)
+  const ignoredHeaderRanges = [
+    'bytes=abc',
+    'bytes=,1-2',
+    'bytes=1-2,',
+    'items=1-2',
+    'bytes=1-2,4-5',
+    'bytes=10-',
+    'bytes=20-30',
+    'bytes=5-3',
+    'bytes=-0',
+    'bytes=1-2 x',
+    '1-2',
+  ];
+  for (const value of ignoredHeaderRanges) {
+    t.test(`Range header ${JSON.stringify(value)} is ignored: the whole object with range {0, 10}, no error`, async () => {
+      const b = await tenBytes(t);
+      expect(await read(b, new Headers({ range: value }))).toEqual(slice(0, 10));
+    });
+  }
+
+  t.test('Headers without a Range header (only x-foo, or empty) read the whole object', async () => {
+    const b = await tenBytes(t);
+    expect(await read(b, new Headers({ 'x-foo': 'bytes=1-2' }))).toEqual(slice(0, 10));
+    expect(await read(b, new Headers())).toEqual(slice(0, 10));
+  });
+
+  t.test('the Range header name is case-insensitive', async () => {
+    const b = await tenBytes(t);
+    expect(await read(b, new Headers({ RANGE: 'bytes=1-2' }))).toEqual(slice(1, 2));
+  });
+
+  t.test('on an empty object, Range bytes=0-, bytes=-1 and bytes=0-0 read range {0, 0} and an empty body', async () => {
+    const b = await tenBytes(t);
+    for (const value of ['bytes=0-', 'bytes=-1', 'bytes=0-0']) {
+      expect(await read(b, new Headers({ range: value }), 'empty')).toEqual(slice(0, 0, ''));
+    }
+  });
+
+  // ---------------------------------------------------------------------------------------------
+  // The returned range, size and bytes (§2.3, §2.4, edge case 23)
+  // ---------------------------------------------------------------------------------------------
+
+  t.test('the returned range always has exactly the keys offset and length, never suffix', async () => {
+    const b = await tenBytes(t);
+    const cases: (R2Range | Headers | undefined)[] = [
+      undefined,
+      { offset: 2 },
+      { length: 3 },
+      { suffix: 4 },
+      new Headers({ range: 'bytes=-4' }),
+      new Headers({ range: 'bytes=5-' }),
+    ];
+    for (const range of cases) {
+      const o = await b.get('k', { range });
+      expect(Object.keys(o!.range!).sort()).toEqual(['length', 'offset']);
+      await o!.text();
+    }
+  });
+
+  t.test('size is always the full object size, also for a ranged read', async () => {
+    const b = await tenBytes(t);
+    const o = await b.get('k', { range: { offset: 2, length: 3 } });
+    expect(o!.size).toBe(10);
+    expect(await o!.text()).toBe('234');
+  });
+
+  t.test('ranged bodies of binary content are exactly the requested bytes', async () => {
+    const b = await t.bucket();
+    const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+    await b.put('bin', all);
+    const cases: [R2Range | Headers, number, number][] = [
+      [{ offset: 100, length: 50 }, 100, 150],
+      [{ offset: 250 }, 250, 256],
+      [{ length: 7 }, 0, 7],
+      [{ suffix: 10 }, 246, 256],
+      [new Headers({ range: 'bytes=128-131' }), 128, 132],
+    ];
+    for (const [range, from, to] of cases) {
+      const o = await b.get('bin', { range });
+      expect(new Uint8Array(await o!.arrayBuffer())).toEqual(all.slice(from, to));
+      expect(o!.range).toEqual({ offset: from, length: to - from });
+    }
+  });
+
+  t.test('a multi-byte UTF-8 object is ranged by bytes, not characters', async () => {
+    const b = await t.bucket();
+    await b.put('u', 'é🙂x'); // 2 + 4 + 1 bytes
+    const o = await b.get('u', { range: { offset: 2, length: 4 } });
+    expect(await o!.text()).toBe('🙂');
+    expect(o!.size).toBe(7);
+  });
+
+  t.test('the put result has range undefined', async () => {
+    const b = await t.bucket();
+    const put = await b.put('k', TEN);
+    expect(put.range).toBeUndefined();
+  });
+
+  // ---------------------------------------------------------------------------------------------
+  // Order of checks (§4.2, edge cases 11, 12)
+  // ---------------------------------------------------------------------------------------------
+
+  t.test('a missing key returns null even with an unsatisfiable range', async () => {
+    const b = await tenBytes(t);
+    expect(await b.get('missing', { range: { offset: 20 } })).toBeNull();
+    expect(await b.get('missing', { range: { suffix: 0 } })).toBeNull();
+    expect(await b.get('missing', { range: { length: 0 } })).toBeNull();
+    expect(await b.get('missing', { range: { offset: 10, length: 1 } })).toBeNull();
+  });
+
+  t.test('a missing key returns null even with an unsatisfiable range and a failing onlyIf', async () => {
+    const b = await tenBytes(t);
+    expect(await b.get('missing', { range: { offset: 20 }, onlyIf: { etagMatches: 'x' } })).toBeNull();
+  });
+
+  t.test('a failing precondition with an unsatisfiable range gives a HeadResult with range {0, size}, not 10039', async () => {
+    const b = await tenBytes(t);
+    for (const range of [{ offset: 20 }, { suffix: 0 }, { length: 0 }, { offset: 10, length: 1 }] as R2Range[]) {
+      const o = await b.get('k', { range, onlyIf: { etagMatches: 'other' } });
+      expect(o).not.toBeNull();
+      expect('body' in o!).toBe(false);
+      expect(o!.range).toEqual({ offset: 0, length: 10 });
+    }
+  });
+
+  t.test('a failing precondition on an empty object gives a HeadResult with range {0, 0}, whatever the range', async () => {
+    const b = await tenBytes(t);
+    for (const range of [undefined, { offset: 0 }, { suffix: 0 }, { length: 1 }, new Headers({ range: 'bytes=0-' })]) {
+      const o = await b.get('empty', { range, onlyIf: { etagDoesNotMatch: '*' } });
+      expect('body' in o!).toBe(false);
+      expect(o!.range).toEqual({ offset: 0, length: 0 });
+    }
+  });
+
+  t.test('a failing precondition with a Range header gives a HeadResult with range {0, size}', async () => {
+    const b = await tenBytes(t);
+    const o = await b.get('k', { range: new Headers({ range: 'bytes=2-3' }), onlyIf: new Headers({ 'If-None-Match': '*' }) });
+    expect('body' in o!).toBe(false);
+    expect(o!.range).toEqual({ offset: 0, length: 10 });
+  });
+
+  t.test('a passing precondition with an unsatisfiable range rejects with 10039', async () => {
+    const b = await tenBytes(t);
+    await expectBackendError(() => b.get('k', { range: { offset: 20 }, onlyIf: { etagMatches: '*' } }), NOT_SATISFIABLE);
+  });
+
+  t.test('a client-side range error beats a missing key: RangeError, not null', async () => {
+    const b = await tenBytes(t);
+    await expectRejection(
+      () => b.get('missing', { range: { offset: -1 } }),
+      RangeError,
+      'Invalid range. Starting offset (-1) must be greater than or equal to 0.',
+    );
+  });
+
+  t.test('a client-side range error beats an oversize key: RangeError, not 10020', async () => {
+    const b = await tenBytes(t);
+    await expectRejection(
+      () => b.get('x'.repeat(1025), { range: { offset: -1 } }),
+      RangeError,
+      'Invalid range. Starting offset (-1) must be greater than or equal to 0.',
+    );
+  });
+
+  t.test('a client-side range error beats a failing precondition', async () => {
+    const b = await tenBytes(t);
+    await expectRejection(
+      () => b.get('k', { range: { suffix: 1, length: 1 } as R2Range, onlyIf: { etagMatches: 'other' } }),
+      TypeError,
+      'Suffix is incompatible with length.',
+    );
+  });
+
+  t.test('an oversize key with an unsatisfiable range gives 10020 (the key is checked first)', async () => {
+    const b = await tenBytes(t);
+    await expectBackendError(
+      () => b.get('x'.repeat(1025), { range: { offset: 20 } }),
+      'get: The specified object name is not valid. (10020)',
+    );
+  });
 });

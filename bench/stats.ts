@@ -1,0 +1,39 @@
+/** Timing helpers: warm-up, medians, units. Kept tiny so every case times the same way. */
+
+export const KiB = 1024;
+export const MiB = 1024 * 1024;
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Milliseconds taken by `fn`. */
+export async function timeMs(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+/** Runs `op(i)` for i in [0, n) one after another (as a test would await them) and returns ms. */
+export function timeSequential(n: number, op: (i: number) => Promise<unknown>): Promise<number> {
+  return timeMs(async () => {
+    for (let i = 0; i < n; i++) await op(i);
+  });
+}
+
+/** Median ms of `runs` timed runs; earlier runs of the same process are the warm-up. */
+export async function medianMs(runs: number, fn: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let r = 0; r < runs; r++) times.push(await timeMs(fn));
+  return median(times);
+}
+
+/** Collects garbage between cases when the process runs with --expose-gc (see run.ts). */
+export function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+export const opsPerSec = (n: number, ms: number) => (n * 1000) / ms;
+export const mbPerSec = (bytes: number, ms: number) => bytes / MiB / (ms / 1000);

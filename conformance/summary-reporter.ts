@@ -1,0 +1,86 @@
+/**
+ * The conformance summary: for each suite, a table of group × target with passed / failed / known
+ * differences (tests that meet a declared difference and fail as declared) / skipped.
+ * Used by `npm run conformance` next to Vitest's own reporter.
+ */
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+
+interface Cell {
+  passed: number;
+  failed: number;
+  known: number;
+  skipped: number;
+}
+
+const KNOWN = '— known difference:';
+const TOP = /^(\S+) conformance on (.+)$/;
+
+/** The suite names from the module down to a test, outermost first. */
+function path(test: TestCase): string[] {
+  const names: string[] = [];
+  for (let p = test.parent; p.type === 'suite'; p = p.parent) names.unshift(p.name);
+  return names;
+}
+
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    // suite → group → target → cell
+    const suites = new Map<string, { groups: Map<string, Map<string, Cell>>; targets: Set<string> }>();
+    const skippedTargets: string[] = [];
+    for (const module of modules) {
+      for (const test of module.children.allTests()) {
+        const names = path(test);
+        const top = names[0] !== undefined ? TOP.exec(names[0]) : null;
+        const suite = top ? top[1]! : 'other';
+        const target = top ? top[2]! : module.project.name;
+        const group = (top ? names[1] : names[0]) ?? '(top level)';
+        const state = test.result().state;
+        if (!top && state === 'skipped') {
+          skippedTargets.push(`${module.project.name}: ${test.name}`);
+          continue;
+        }
+        let s = suites.get(suite);
+        if (!s) suites.set(suite, (s = { groups: new Map(), targets: new Set() }));
+        s.targets.add(target);
+        let g = s.groups.get(group);
+        if (!g) s.groups.set(group, (g = new Map()));
+        let cell = g.get(target);
+        if (!cell) g.set(target, (cell = { passed: 0, failed: 0, known: 0, skipped: 0 }));
+        if (state === 'failed') cell.failed++;
+        else if (state === 'skipped' || state === 'pending') cell.skipped++;
+        else if (test.name.includes(KNOWN)) cell.known++;
+        else cell.passed++;
+      }
+    }
+
+    const lines: string[] = ['', 'Conformance summary (passed / failed / known differences / skipped)'];
+    for (const [suite, { groups, targets }] of suites) {
+      const cols = [...targets];
+      const rows = [...groups].map(([group, cells]) => [
+        group,
+        ...cols.map((t) => {
+          const c = cells.get(t);
+          return c ? `${c.passed} / ${c.failed} / ${c.known} / ${c.skipped}` : '-';
+        }),
+      ]);
+      const totals = cols.map((t) => {
+        const sum = { passed: 0, failed: 0, known: 0, skipped: 0 };
+        for (const cells of groups.values()) {
+          const c = cells.get(t);
+          if (c) for (const k of Object.keys(sum) as (keyof Cell)[]) sum[k] += c[k];
+        }
+        return `${sum.passed} / ${sum.failed} / ${sum.known} / ${sum.skipped}`;
+      });
+      const table = [[`${suite} group`, ...cols], ...rows, ['total', ...totals]];
+      const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+      const fmt = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
+      lines.push('', fmt(table[0]!), widths.map((w) => '-'.repeat(w)).join('-|-'));
+      for (const r of table.slice(1)) lines.push(fmt(r));
+    }
+    if (skippedTargets.length) {
+      lines.push('', 'Targets not run:');
+      for (const s of skippedTargets) lines.push(`- ${s}`);
+    }
+    console.log(lines.join('\n'));
+  }
+}

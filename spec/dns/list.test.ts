@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { setup } from './helpers.js';
+
+async function seeded() {
+  const s = setup({ compat: 'today' }, { plan: 'enterprise' });
+  const recs = [
+    { type: 'A', name: 'www', content: '198.51.100.1', ttl: 300, tags: ['env:prod', 'team:web'], comment: 'Front door' },
+    { type: 'A', name: 'api', content: '198.51.100.2', ttl: 600, tags: ['env:staging'] },
+    { type: 'AAAA', name: 'www', content: '2001:db8::1', tags: ['owner'] },
+    { type: 'TXT', name: '_dmarc', content: '"v=DMARC1; p=none"', comment: 'mail policy' },
+    { type: 'CNAME', name: 'docs', content: 'pages.example.net', proxied: true },
+    { type: 'MX', name: '@', content: 'mx.example.net', priority: 10 },
+  ];
+  for (const r of recs) expect((await s.create(r)).status).toBe(200);
+  const names = async (q: string) => {
+    const r = await s.call('GET', `?${q}`);
+    expect(r.status, r.text).toBe(200);
+    return r.body.result.map((x: { type: string; name: string }) => `${x.type} ${x.name.replace('.example.com', '')}`);
+  };
+  return { s, names };
+}
+
+describe('list filters', () => {
+  it('default order: type, then name ignoring punctuation', async () => {
+    const { names } = await seeded();
+    expect(await names('')).toEqual(['A api', 'A www', 'AAAA www', 'CNAME docs', 'MX example.com', 'TXT _dmarc']);
+  });
+
+  it('name.startswith / endswith / contains; content.contains; comment filters', async () => {
+    const { names } = await seeded();
+    expect(await names('name.startswith=WWW.')).toEqual(['A www', 'AAAA www']);
+    expect(await names('name.endswith=docs.example.com')).toEqual(['CNAME docs']);
+    expect(await names('content.contains=DMARC1')).toEqual(['TXT _dmarc']);
+    expect(await names('comment.contains=door')).toEqual(['A www']);
+    expect(await names('comment=mail%20policy')).toEqual(['TXT _dmarc']);
+    expect(await names('comment.startswith=front')).toEqual(['A www']);
+  });
+
+  it('tags: name:value, bare name, tag_match=any, tag.present, tag.absent', async () => {
+    const { names } = await seeded();
+    expect(await names('tag=env:prod')).toEqual(['A www']);
+    expect(await names('tag=env')).toEqual(['A api', 'A www']);
+    expect(await names('tag=env:prod&tag=owner&tag_match=any')).toEqual(['A www', 'AAAA www']);
+    expect(await names('tag=env:prod&tag=team:web')).toEqual(['A www']);
+    expect(await names('tag.present=team')).toEqual(['A www']);
+    expect(await names('tag.absent=env&type=A')).toEqual([]);
+    expect(await names('tag.contains=env:stag')).toEqual(['A api']);
+  });
+
+  it('match=any ORs the filters; match=all ANDs them', async () => {
+    const { names } = await seeded();
+    expect(await names('type=MX&name=docs.example.com&match=any')).toEqual(['CNAME docs', 'MX example.com']);
+    expect(await names('type=MX&name=docs.example.com')).toEqual([]);
+    expect(await names('type=A&proxied=false&content.startswith=198.51.100.2')).toEqual(['A api']);
+  });
+
+  it('search is a case-insensitive substring over name, content, comment and tags', async () => {
+    const { names } = await seeded();
+    expect(await names('search=FRONT')).toEqual(['A www']);
+    expect(await names('search=staging')).toEqual(['A api']);
+  });
+
+  it('orders by name, content, ttl, proxied; desc reverses, and pages walk the reversed order', async () => {
+    const { names } = await seeded();
+    expect(await names('order=name')).toEqual(['A api', 'TXT _dmarc', 'CNAME docs', 'MX example.com', 'A www', 'AAAA www']);
+    expect(await names('order=proxied&direction=desc&per_page=1')).toEqual(['CNAME docs']);
+    expect(await names('order=ttl&direction=desc&per_page=2&page=1')).toEqual(['A api', 'A www']);
+    expect(await names('direction=desc&per_page=4&page=2')).toEqual(['A www', 'A api']);
+    expect(await names('direction=desc&per_page=4&page=3')).toEqual([]);
+  });
+
+  it('bad list parameters are 400 in the envelope', async () => {
+    const { s } = await seeded();
+    for (const q of ['per_page=0', 'page=0', 'page=x', 'order=colour', 'direction=up', 'match=some', 'proxied=maybe', 'per_page=5000001']) {
+      const r = await s.call('GET', `?${q}`);
+      expect(r.status, q).toBe(400);
+      expect(r.body.success, q).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { schemaErrors } from './support.js';
+import { setup } from './helpers.js';
+
+// Every type the API supports: data rendered into content (dns-api.md §7), each body schema-checked.
+const cases: [string, Record<string, unknown>, string, number?][] = [
+  ['NS', { name: 'sub', content: 'NS1.Example.NET.' }, 'ns1.example.net'],
+  ['PTR', { name: '4.100', content: 'host.example.com.' }, 'host.example.com'],
+  ['OPENPGPKEY', { name: 'key', content: 'mQINBFit2jsBEADrbl5vjVxYeAE0g0IDYCBpHirv1Sjlqxx5gjtPhb2YhvyDMXjq' }, 'mQINBFit2jsBEADrbl5vjVxYeAE0g0IDYCBpHirv1Sjlqxx5gjtPhb2YhvyDMXjq'],
+  ['CAA', { name: '@', data: { flags: 128, tag: 'iodef', value: 'mailto:sec@example.com' } }, '128 iodef "mailto:sec@example.com"'],
+  ['CERT', { name: 'cert', data: { type: 1, key_tag: 2, algorithm: 8, certificate: 'AAEC' } }, '1 2 8 AAEC'],
+  ['DNSKEY', { name: 'k', data: { flags: 257, protocol: 3, algorithm: 13, public_key: 'mdsswUyr3DPW132mOi8V9xESWE8jTo0d' } }, '257 3 13 mdsswUyr3DPW132mOi8V9xESWE8jTo0d'],
+  ['DS', { name: 'child', data: { key_tag: 2371, algorithm: 13, digest_type: 2, digest: '1F987CC6583E92DF0890718C42' } }, '2371 13 2 1F987CC6583E92DF0890718C42'],
+  ['HTTPS', { name: 'svc', data: { priority: 1, target: '.', value: 'alpn="h3,h2"' } }, '1 . alpn="h3,h2"'],
+  ['SVCB', { name: '_8443._foo.api', data: { priority: 0, target: 'foo.example.net', value: '' } }, '0 foo.example.net '],
+  ['LOC', {
+    name: 'loc', data: {
+      lat_degrees: 37, lat_minutes: 46, lat_seconds: 46, lat_direction: 'N', long_degrees: 122, long_minutes: 23,
+      long_seconds: 35, long_direction: 'W', altitude: 0, size: 100, precision_horz: 0, precision_vert: 0,
+    },
+  }, '37 46 46.000 N 122 23 35.000 W 0.00 100.00 0.00 0.00'],
+  ['NAPTR', { name: 'sip', data: { order: 100, preference: 10, flags: 'S', service: 'SIP+D2U', regex: '', replacement: '_sip._udp.example.com' } }, '100 10 "S" "SIP+D2U" "" _sip._udp.example.com'],
+  ['SMIMEA', { name: 'smime', data: { usage: 3, selector: 1, matching_type: 1, certificate: 'abcdef' } }, '3 1 1 abcdef'],
+  ['TLSA', { name: '_443._tcp.www', data: { usage: 3, selector: 1, matching_type: 1, certificate: '0d6fce3' } }, '3 1 1 0d6fce3'],
+  ['SSHFP', { name: 'ssh', data: { algorithm: 4, type: 2, fingerprint: '123456789abcdef67890123456789abcdef67890123456789abcdef123456789' } }, '4 2 123456789abcdef67890123456789abcdef67890123456789abcdef123456789'],
+  ['URI', { name: '_ftp._tcp', priority: 10, data: { weight: 1, target: 'ftp://ftp1.example.com/public' } }, '1 "ftp://ftp1.example.com/public"', 10],
+];
+
+describe('record types', () => {
+  for (const [type, fields, content, priority] of cases) {
+    it(`${type}: content ${JSON.stringify(content)}, not proxiable, schema-valid`, async () => {
+      const { create } = setup({ compat: 'today' });
+      const r = await create({ type, ttl: 1, ...fields });
+      expect(r.body.errors).toEqual([]);
+      expect(r.body.result).toMatchObject({ type, content, proxiable: false, proxied: false });
+      if (priority !== undefined) expect(r.body.result.priority).toBe(priority);
+      if (fields.data) expect(r.body.result.data).toEqual(fields.data);
+      // OPENPGPKEY is newer than the 2024-08-06 schema, which has no such type.
+      if (type !== 'OPENPGPKEY') expect(schemaErrors('dns-records_dns_response_single', r.body)).toEqual([]);
+    });
+  }
+
+  it('data fields: missing → 9101 "<field> is a required data field.", out of range → 9101, wrong JSON type → 9207', async () => {
+    const { create } = setup();
+    const miss = await create({ type: 'SRV', name: '_a._tcp', data: { priority: 1, weight: 1, target: 'x.example.com' } });
+    expect(miss.body.errors).toEqual([{ code: 9101, message: 'port is a required data field.' }]);
+    const range = await create({ type: 'SRV', name: '_a._tcp', data: { priority: 1, weight: 1, port: 70000, target: 'x.example.com' } });
+    expect(range.body.errors[0]).toMatchObject({ code: 9101 });
+    const typed = await create({ type: 'SRV', name: '_a._tcp', data: { priority: '1', weight: 1, port: 1, target: 'x.example.com' } });
+    expect(typed.body.errors[0]).toMatchObject({ code: 9207, message: 'Request body is invalid.' });
+    const retired = await create({ type: 'SRV', name: '_a._tcp', data: { service: '_a', proto: '_tcp', priority: 1, weight: 1, port: 1, target: 'x.example.com' } });
+    expect(retired.status).toBe(400);
+    const uri = await create({ type: 'URI', name: '_u._tcp', data: { weight: 1, target: 'x' } });
+    expect(uri.body.errors[0]).toEqual({ code: 9100, message: 'priority is a required field.' });
+  });
+
+  it('an SVCB target keeps its trailing dot in data and content, as sent', async () => {
+    const { create } = setup();
+    const r = await create({ type: 'SVCB', name: 'svcb', data: { priority: 1, target: 'foo.', value: 'alpn="h2"' } });
+    expect(r.body.result).toMatchObject({ content: '1 foo. alpn="h2"', data: { target: 'foo.' } });
+  });
+
+  it('MX: null MX "." with priority 0; NS and CNAME with an IP are refused', async () => {
+    const { create } = setup();
+    expect((await create({ type: 'MX', name: '@', content: '.', priority: 0 })).body.result.content).toBe('.');
+    expect((await create({ type: 'NS', name: 'sub', content: '192.0.2.1' })).body.errors[0].code).toBe(9007);
+    expect((await create({ type: 'CNAME', name: 'c', content: '192.0.2.1' })).body.errors[0]).toEqual({
+      code: 9007, message: 'Content for CNAME record is invalid.',
+    });
+  });
+
+  it('TXT longer than 4,096 wire bytes is 9015; long unquoted content up to it is kept', async () => {
+    const { create } = setup({ quoteTxt: false });
+    expect((await create({ type: 'TXT', name: 'long', content: 'a'.repeat(4000) })).status).toBe(200);
+    expect((await create({ type: 'TXT', name: 'long', content: 'b'.repeat(4100) })).body.errors[0].code).toBe(9015);
+  });
+
+  it('AAAA proxiable unless private; private ULA cannot be proxied', async () => {
+    const { create } = setup();
+    expect((await create({ type: 'AAAA', name: 'v6', content: '2001:db8::10', proxied: true })).body.result.proxied).toBe(true);
+    expect((await create({ type: 'AAAA', name: 'ula', content: 'fd00::1', proxied: true })).body.errors[0].code).toBe(9041);
+    expect((await create({ type: 'AAAA', name: 'ula', content: 'FD00:0:0::1' })).body.result).toMatchObject({ content: 'fd00::1', proxiable: false });
+  });
+
+  it('settings: flatten_cname needs a paid plan and an unproxied CNAME; ipv4_only/ipv6_only only when set', async () => {
+    const pro = setup();
+    const flat = await pro.create({ type: 'CNAME', name: 'f', content: 't.example.net', settings: { flatten_cname: true } });
+    expect(flat.body.result.settings).toEqual({ flatten_cname: true });
+    expect((await pro.create({ type: 'CNAME', name: 'g', content: 't.example.net', proxied: true, settings: { flatten_cname: true } })).status).toBe(400);
+    const free = setup({}, { plan: 'free' });
+    expect((await free.create({ type: 'CNAME', name: 'f', content: 't.example.net', settings: { flatten_cname: true } })).status).toBe(400);
+    const v4 = await pro.create({ type: 'A', name: 'v4', content: '198.51.100.1', settings: { ipv4_only: true } });
+    expect(v4.body.result.settings).toEqual({ ipv4_only: true });
+  });
+});

@@ -1,0 +1,23 @@
+/**
+ * Type test, run by `npm run typecheck` (part of `npm test`): the double is assignable to the
+ * runtime's own types. A failure here is a compile error, not a test failure.
+ */
+import { Bucket } from '../../lib/bucket/index.js';
+
+const bucket: R2Bucket = new Bucket();
+const configured: R2Bucket = new Bucket({ defaultStorageClass: 'InfrequentAccess', compatibilityDate: '2022-01-01', clock: () => 0 });
+
+export async function results(b: Bucket): Promise<void> {
+  const head: R2Object | null = await b.head('k');
+  const body: R2ObjectBody | null = await b.get('k');
+  const conditional: R2ObjectBody | R2Object | null = await b.get('k', { onlyIf: { etagMatches: 'x' } });
+  const put: R2Object = await b.put('k', 'v');
+  const putIf: R2Object | null = await b.put('k', 'v', { onlyIf: new Headers() });
+  const list: R2Objects = await b.list({ include: ['httpMetadata'] });
+  const upload: R2MultipartUpload = await b.createMultipartUpload('k');
+  const resumed: R2MultipartUpload = b.resumeMultipartUpload('k', upload.uploadId);
+  const part: R2UploadedPart = await resumed.uploadPart(1, new Uint8Array(1));
+  const done: R2Object = await upload.complete([part]);
+  const checksums: R2Checksums = done.checksums;
+  void [head, body, conditional, put, putIf, list, checksums, bucket, configured];
+}
