@@ -41,10 +41,18 @@ function remoteR2Project() {
   };
 }
 
+// Examples import the package by its published name, as users do; here that name is the source.
+const packageAlias = {
+  'edge-doubles/bucket': new URL('./lib/bucket/index.ts', import.meta.url).pathname,
+  'edge-doubles/dns': new URL('./lib/dns/index.ts', import.meta.url).pathname,
+  'edge-doubles/node': new URL('./lib/node/index.ts', import.meta.url).pathname,
+  'edge-doubles/conformance': new URL('./conformance/index.ts', import.meta.url).pathname,
+};
+
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'spec', include: ['spec/**/*.test.ts', 'examples/**/*.test.ts'] } },
+      { resolve: { alias: packageAlias }, test: { name: 'spec', include: ['spec/**/*.test.ts', 'examples/**/*.test.ts'] } },
       { test: { name: 'conformance:double', include: ['conformance/targets/double.test.ts'] } },
       workerd('conformance:workerd', ['conformance/targets/workerd.test.ts']),
       // Dates before 2022-10-31 need export_commonjs_default for the test runner's modules; it changes nothing R2 does.

@@ -1,4 +1,6 @@
 /** Timing helpers: warm-up, medians, units. Kept tiny so every case times the same way. */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 export const KiB = 1024;
 export const MiB = 1024 * 1024;
@@ -30,9 +32,14 @@ export async function medianMs(runs: number, fn: () => Promise<unknown>): Promis
   return median(times);
 }
 
-/** Collects garbage between cases when the process runs with --expose-gc (see run.ts). */
+// `npm run bench` is plain `tsx bench/run.ts` (no node flags), so expose gc at run time: a fresh
+// context created after the flag is set gets the `gc` global.
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+
+/** A full collection, between cases and before memory readings, so one case's garbage is not another's. */
 export function gc(): void {
-  (globalThis as { gc?: () => void }).gc?.();
+  collect();
 }
 
 export const opsPerSec = (n: number, ms: number) => (n * 1000) / ms;

@@ -35,7 +35,9 @@ const HEX32 = /^[0-9a-f]{32}$/;
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 // Go's encoding/json escapes these; clients see the same characters after parsing.
-const goEscape = (s: string) => s.replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+const GO_ESCAPED = /[<>&]/g;
+const GO_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026' };
+const goEscape = (s: string) => (s.search(GO_ESCAPED) < 0 ? s : s.replace(GO_ESCAPED, (c) => GO_ESCAPES[c]!));
 
 function json(status: number, body: unknown): Response {
   return new Response(goEscape(JSON.stringify(body)), { status, headers: JSON_HEADERS });

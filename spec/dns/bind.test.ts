@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { DnsRecord } from '../../lib/dns/index.js';
 import { schemaErrors } from './support.js';
 import { setup, TOKEN } from './helpers.js';
 
@@ -108,7 +109,7 @@ describe('BIND import and export', () => {
     const r = await importFile(b, text);
     expect(r.body.messages).toEqual([]);
     expect(r.body.result.recs_added).toBe(records.length);
-    const shape = (x: Record<string, unknown>) => [x.name, x.type, x.content, x.priority, x.ttl, x.proxied, x.comment, x.tags, x.settings];
+    const shape = (x: DnsRecord) => [x.name, x.type, x.content, x.priority, x.ttl, x.proxied, x.comment, x.tags, x.settings];
     expect(b.api.records('example.com').map(shape)).toEqual(a.api.records('example.com').map(shape));
   });
 });
