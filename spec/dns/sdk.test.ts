@@ -15,7 +15,6 @@ let log: SchemaLog;
 let checkedFetch: typeof fetch;
 
 beforeEach(() => {
-  // README: sdk-setup
   api = new DnsApi({
     zones: [{ name: 'example.com', plan: 'enterprise' }],
     credentials: [{ email: EMAIL, key: KEY }],
@@ -32,7 +31,6 @@ beforeEach(() => {
     fetch: checked.fetch,
     maxRetries: 0,
   });
-  // README: end
 });
 
 afterEach(() => expectSchemaClean(log));
