@@ -17,7 +17,8 @@ export interface Hasher {
 
 interface NodeCrypto {
   createHash(alg: string): { update(b: Uint8Array): unknown; digest(): Uint8Array };
-  getHashes(): string[];
+  /** One-shot hashing (Node ≥ 20.12): much cheaper than createHash for small inputs. */
+  hash?(alg: string, data: Uint8Array, encoding: 'buffer'): Uint8Array;
 }
 
 function findNodeCrypto(): NodeCrypto | undefined {
@@ -69,7 +70,10 @@ export function portableHasher(alg: HashAlgorithm): Hasher {
   return hasher;
 }
 
-export function digest(alg: HashAlgorithm, ...chunks: Uint8Array[]): Uint8Array {
+/** The digest of some bytes, given whole or as the chunks they arrived in. */
+export function digest(alg: HashAlgorithm, data: Uint8Array | readonly Uint8Array[]): Uint8Array {
+  const chunks = data instanceof Uint8Array ? [data] : data;
+  if (chunks.length === 1 && nodeCrypto?.hash) return new Uint8Array(nodeCrypto.hash(alg, chunks[0]!, 'buffer'));
   const h = createHasher(alg);
   for (const c of chunks) h.update(c);
   return h.digest();

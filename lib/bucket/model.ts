@@ -4,7 +4,8 @@
  * calls R2. Each operation checks in R2's order and changes state only after every check passed.
  */
 import { concat, toHex, utf8Length } from '../bytes.js';
-import { createHasher, digest } from '../hash.js';
+import { randomBase64Url, randomHex } from '../random.js';
+import { digest } from '../hash.js';
 import type { Clock } from '../clock.js';
 import { checksumMismatch, r2Error, type R2Action } from './errors.js';
 import { conditionHolds, conditionHoldsWhenAbsent, type Conditional } from './conditional.js';
@@ -81,18 +82,6 @@ interface Upload {
   readonly metadata: ObjectMetadata;
 }
 
-function randomHex(bytes: number): string {
-  return toHex(crypto.getRandomValues(new Uint8Array(bytes)));
-}
-
-function randomUploadId(): string {
-  // 128 random bytes, base64url: the shape of the ids R2 hands out.
-  const b = crypto.getRandomValues(new Uint8Array(128));
-  let s = '';
-  for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
 /** Cursors are opaque to callers; ours carry the sort form of the last key returned. */
 function encodeCursor(sortKey: string): string {
   const bytes = new TextEncoder().encode(JSON.stringify(sortKey));
@@ -153,16 +142,10 @@ export class BucketModel {
     cond: Conditional | undefined,
   ): StoredObject | null {
     // R2 reads and hashes the whole body before it checks anything.
-    const md5 = createHasher('md5');
-    const extra = checksum && checksum.alg !== 'md5' ? createHasher(checksum.alg) : undefined;
+    const md5Digest = digest('md5', chunks);
+    const extraDigest = checksum && checksum.alg !== 'md5' ? digest(checksum.alg, chunks) : undefined;
     let size = 0;
-    for (const c of chunks) {
-      md5.update(c);
-      extra?.update(c);
-      size += c.byteLength;
-    }
-    const md5Digest = md5.digest();
-    const extraDigest = extra?.digest();
+    for (const c of chunks) size += c.byteLength;
 
     this.checkKey('put', key);
     if (size > MAX_OBJECT_SIZE) throw r2Error('put', 'entityTooLarge');
@@ -252,7 +235,7 @@ export class BucketModel {
 
   createUpload(key: string, metadata: ObjectMetadata): string {
     this.checkKey('createMultipartUpload', key);
-    const id = randomUploadId();
+    const id = randomBase64Url(128); // the shape of the ids R2 hands out
     this.uploads.set(id, { key, created: this.clock(), state: 'active', parts: new Map(), metadata });
     return id;
   }
@@ -274,7 +257,7 @@ export class BucketModel {
     if (!u || u.state !== 'active') throw r2Error('uploadPart', 'noSuchUpload');
     let size = 0;
     for (const c of chunks) size += c.byteLength;
-    const md5 = digest('md5', ...chunks);
+    const md5 = digest('md5', chunks);
     const etag = toHex(md5);
     u.parts.set(partNumber, { etag, md5, size, chunks });
     return etag;

@@ -2,6 +2,8 @@
  * Credentials: `Authorization: Bearer <token>` or `X-Auth-Email` + `X-Auth-Key`, with the API's
  * distinct errors for missing, malformed and unknown credentials, and per-credential zone scopes.
  */
+import { toHex, utf8 } from '../bytes.js';
+import { digest } from '../hash.js';
 import { dnsErrors, type DnsApiError } from './errors.js';
 import type { DnsCredential } from './types.js';
 
@@ -9,7 +11,11 @@ import type { DnsCredential } from './types.js';
 export interface Principal {
   kind: 'token' | 'key';
   zones: ReadonlySet<string> | null;
+  /** A token's id (what `/user/tokens/verify` reports): stable per token, 32 hex. */
+  tokenId?: string;
 }
+
+const tokenId = (token: string) => toHex(digest('md5', utf8(`edge-doubles token ${token}`)));
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -29,7 +35,7 @@ export class Credentials {
 
   add(c: DnsCredential): void {
     const zones = c.zones ? new Set(c.zones.map((z) => z.toLowerCase())) : null;
-    if ('token' in c) this.tokens.set(c.token, { kind: 'token', zones });
+    if ('token' in c) this.tokens.set(c.token, { kind: 'token', zones, tokenId: tokenId(c.token) });
     else this.keys.set(`${c.email.toLowerCase()}\n${c.key}`, { kind: 'key', zones });
   }
 
@@ -45,7 +51,7 @@ export class Credentials {
       const m = BEARER.exec(authorization.trim());
       if (!m) failure = dnsErrors.badAuthorizationHeader();
       else {
-        const p = this.open ? { kind: 'token' as const, zones: null } : this.tokens.get(m[1]!);
+        const p = this.open ? { kind: 'token' as const, zones: null, tokenId: tokenId(m[1]!) } : this.tokens.get(m[1]!);
         if (p) return p;
         failure = dnsErrors.invalidToken();
       }

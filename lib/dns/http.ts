@@ -9,7 +9,7 @@ import { DnsApiError, dnsErrors } from './errors.js';
 import { listRecords } from './list.js';
 import { asciiName } from './names.js';
 import { presentRecord, presentZone, timestamp } from './present.js';
-import { batchOps, listQuery, parseJsonObject, recordInput } from './request.js';
+import { batchOps, boolParam, listQuery, parseJsonObject, recordInput } from './request.js';
 import type { Zone } from './zone.js';
 
 /** What the router needs of a request; a `Request` has it, and so does the fast path of `fetch`. */
@@ -60,6 +60,7 @@ interface Route {
 
 /** Matches literal segments (`batch`, `export`, `import`, `scan`) before `{dns_record_id}`. */
 function match(segments: string[]): Route | undefined {
+  if (segments.join('/') === 'user/tokens/verify') return { methods: { GET: verifyToken } };
   if (segments[0] !== 'zones') return undefined;
   if (segments.length === 1) return { methods: { GET: listZones } };
   const zoneId = segments[1]!;
@@ -134,6 +135,19 @@ const paging = (page: number, perPage: number, count: number, total: number) => 
   result_info: { page, per_page: perPage, count, total_count: total, total_pages: Math.ceil(total / perPage) },
 });
 
+// ---- tokens ---------------------------------------------------------------------------------
+
+// Many DNS tools check their token here before touching a zone.
+const verifyToken: Handler = (_svc, _req, { who }) => {
+  if (who.kind !== 'token') throw dnsErrors.invalidToken();
+  return json(200, {
+    result: { id: who.tokenId, status: 'active' },
+    success: true,
+    errors: [],
+    messages: [{ code: 10000, message: 'This API Token is valid and active', type: null }],
+  });
+};
+
 // ---- zones ----------------------------------------------------------------------------------
 
 const listZones: Handler = (svc, req, { who }) => {
@@ -159,32 +173,36 @@ const getZone: Handler = (svc, _req, { zone }) => ok(presentZone(zone!, svc.acco
 
 // ---- records --------------------------------------------------------------------------------
 
+/** `include_shadow_metadata`, accepted on every record endpoint. */
+const shadowOf = (req: Incoming) => boolParam(req.url.searchParams, 'include_shadow_metadata');
+
 const list: Handler = (svc, req, { zone }) => {
-  const q = listQuery(req.url.searchParams);
+  const q = listQuery(req.url.searchParams, zone!.name);
+  const shadow = shadowOf(req);
   const { records, total } = listRecords(zone!, q);
   return ok(
-    records.map((r) => presentRecord(r, zone!, svc.retiredFields)),
+    records.map((r) => presentRecord(r, zone!, svc.retiredFields, shadow)),
     paging(q.page, q.perPage, records.length, total),
   );
 };
 
 const create: Handler = async (svc, req, { zone }) => {
   const rec = zone!.create(recordInput(await jsonBody(req)));
-  return ok(presentRecord(rec, zone!, svc.retiredFields));
+  return ok(presentRecord(rec, zone!, svc.retiredFields, shadowOf(req)));
 };
 
-const getRecord: Handler = (svc, _req, { zone, id }) => ok(presentRecord(zone!.get(id!), zone!, svc.retiredFields));
+const getRecord: Handler = (svc, req, { zone, id }) => ok(presentRecord(zone!.get(id!), zone!, svc.retiredFields, shadowOf(req)));
 
 const putRecord: Handler = async (svc, req, { zone, id }) => {
   zone!.get(id!); // an unknown id is 404 before the body is judged
   const rec = zone!.update(id!, recordInput(await jsonBody(req)), 'put');
-  return ok(presentRecord(rec, zone!, svc.retiredFields));
+  return ok(presentRecord(rec, zone!, svc.retiredFields, shadowOf(req)));
 };
 
 const patchRecord: Handler = async (svc, req, { zone, id }) => {
   zone!.get(id!);
   const rec = zone!.update(id!, recordInput(await jsonBody(req)), 'patch');
-  return ok(presentRecord(rec, zone!, svc.retiredFields));
+  return ok(presentRecord(rec, zone!, svc.retiredFields, shadowOf(req)));
 };
 
 const deleteRecord: Handler = (_svc, _req, { zone, id }) => {
@@ -193,8 +211,9 @@ const deleteRecord: Handler = (_svc, _req, { zone, id }) => {
 };
 
 const batch: Handler = async (svc, req, { zone }) => {
+  const shadow = shadowOf(req);
   const result = zone!.batch(batchOps(await jsonBody(req)));
-  const show = (list: typeof result.posts) => list.map((r) => presentRecord(r, zone!, svc.retiredFields));
+  const show = (list: typeof result.posts) => list.map((r) => presentRecord(r, zone!, svc.retiredFields, shadow));
   return ok({ deletes: show(result.deletes), patches: show(result.patches), puts: show(result.puts), posts: show(result.posts) });
 };
 

@@ -3,6 +3,7 @@
  * type filters pick candidates from the zone's indexes; the remaining filters run on those only.
  */
 import { asciiName } from './names.js';
+import { atOrBelow, shadowingNs } from './shadow.js';
 import { cmp, defaultOrder, sortName, type StoredRecord, type Zone } from './zone.js';
 
 export type TextOp = 'exact' | 'contains' | 'startswith' | 'endswith';
@@ -21,6 +22,9 @@ export interface ListQuery {
   direction: 'asc' | 'desc';
   page: number;
   perPage: number;
+  /** Shadow filters (normalised names); `shadowedByName` needs include_shadow_metadata. */
+  shadowedByName?: string;
+  shadowingName?: string;
 }
 
 export const emptyQuery = (): ListQuery => ({
@@ -110,6 +114,16 @@ export function listRecords(zone: Zone, q: ListQuery): ListPage {
       const all = [...indexed, ...preds];
       if (all.length) filter = (r) => all.some((p) => p(r));
     }
+  }
+
+  if (q.shadowedByName !== undefined || q.shadowingName !== undefined) {
+    const allowed = new Set<StoredRecord>();
+    const sets: Set<StoredRecord>[] = [];
+    if (q.shadowedByName !== undefined) sets.push(new Set(atOrBelow(zone, q.shadowedByName)));
+    if (q.shadowingName !== undefined) sets.push(new Set(shadowingNs(zone, q.shadowingName)));
+    for (const r of sets[0]!) if (sets.every((set) => set.has(r))) allowed.add(r);
+    const inner = filter;
+    filter = (r) => allowed.has(r) && (!inner || inner(r));
   }
 
   if (q.search) {

@@ -1,11 +1,12 @@
 /** How records and zones look on the wire: field order, timestamps, retired fields. */
 import type { DnsRecord, DnsZone } from './types.js';
+import { shadowMeta } from './shadow.js';
 import type { StoredRecord, Zone } from './zone.js';
 
 /** RFC 3339 UTC with the fraction's trailing zeros trimmed, as Go's RFC3339Nano writes it. */
 export const timestamp = (ms: number): string => new Date(ms).toISOString().replace(/\.?0+Z$/, 'Z');
 
-export function presentRecord(r: StoredRecord, zone: Zone, retiredFields: boolean): DnsRecord {
+export function presentRecord(r: StoredRecord, zone: Zone, retiredFields: boolean, shadow = false): DnsRecord {
   const out: Partial<DnsRecord> = { id: r.id };
   if (retiredFields) {
     out.zone_id = zone.id;
@@ -22,6 +23,7 @@ export function presentRecord(r: StoredRecord, zone: Zone, retiredFields: boolea
   if (r.data) out.data = { ...r.data };
   out.settings = { ...r.settings };
   out.meta = retiredFields ? { auto_added: false, managed_by_apps: false, managed_by_argo_tunnel: false, source: 'primary' } : {};
+  if (shadow) Object.assign(out.meta, shadowMeta(zone, r));
   out.comment = r.comment;
   out.tags = [...r.tags];
   out.created_on = timestamp(r.created);

@@ -4,6 +4,7 @@
  */
 import { dnsErrors } from './errors.js';
 import { emptyQuery, type ListQuery, type TextOp } from './list.js';
+import { asciiName } from './names.js';
 import type { RecordInput } from './record-rules.js';
 import type { BatchOps } from './zone.js';
 
@@ -99,7 +100,15 @@ function oneOf<T extends string>(q: URLSearchParams, key: string, values: readon
   return raw as T;
 }
 
-export function listQuery(q: URLSearchParams): ListQuery {
+/** `true`/`false` (or absent: false), as the SDK writes booleans. */
+export function boolParam(q: URLSearchParams, key: string): boolean {
+  const raw = q.get(key);
+  if (raw === null || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw dnsErrors.badQuery(key, 'must be true or false');
+}
+
+export function listQuery(q: URLSearchParams, zoneName: string): ListQuery {
   const out = emptyQuery();
   out.type = q.getAll('type').filter(Boolean);
   for (const field of ['name', 'content', 'comment', 'tag'] as const) {
@@ -127,6 +136,15 @@ export function listQuery(q: URLSearchParams): ListQuery {
   if (search) out.search = search;
   out.order = oneOf(q, 'order', ORDERS, 'type');
   out.direction = oneOf(q, 'direction', ['asc', 'desc'], 'asc');
+  const shadowMeta = boolParam(q, 'include_shadow_metadata');
+  for (const [key, field] of [['shadowed_by_name', 'shadowedByName'], ['shadowing_name', 'shadowingName']] as const) {
+    const raw = q.get(key);
+    if (raw === null || raw === '') continue;
+    if (key === 'shadowed_by_name' && !shadowMeta) throw dnsErrors.badQuery(key, 'requires include_shadow_metadata=true');
+    const name = asciiName(raw);
+    if (!name || name === zoneName || !name.endsWith(`.${zoneName}`)) throw dnsErrors.badQuery(key, 'must be a subdomain of the zone');
+    out[field] = name;
+  }
   out.page = intParam(q, 'page', 1, Number.MAX_SAFE_INTEGER);
   out.perPage = intParam(q, 'per_page', 100, 5_000_000);
   return out;

@@ -84,6 +84,10 @@ export interface DnsRecord {
     managed_by_apps?: boolean;
     managed_by_argo_tunnel?: boolean;
     source?: string;
+    /** Only with `include_shadow_metadata=true`, and only where relevant. */
+    shadowed_by?: string[];
+    is_glue?: boolean;
+    shadowed_records_count?: number;
   };
   comment: string | null;
   tags: string[];

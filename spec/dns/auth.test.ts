@@ -93,4 +93,17 @@ describe('auth', () => {
     expect((await call(alpha.id, { authorization: 'Token x' })).status).toBe(400);
     expect((await call(alpha.id, {})).status).toBe(400);
   });
+
+  it('GET /user/tokens/verify answers for a valid token, 401 1000 otherwise (tools call it first)', async () => {
+    const { api } = twoZones([{ token: 'good' }]);
+    const verify = (h: Record<string, string>) => api.fetch(`${BASE_URL}/user/tokens/verify`, { headers: h });
+    const ok = await verify({ authorization: 'Bearer good' });
+    const body = await ok.json();
+    expect(ok.status).toBe(200);
+    expect(body.result).toEqual({ id: expect.stringMatching(/^[0-9a-f]{32}$/), status: 'active' });
+    expect(body.messages[0].message).toBe('This API Token is valid and active');
+    const bad = await verify({ authorization: 'Bearer bad' });
+    expect(bad.status).toBe(401);
+    expect((await bad.json()).errors[0]).toEqual({ code: 1000, message: 'Invalid API Token' });
+  });
 });
