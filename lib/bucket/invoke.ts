@@ -5,11 +5,13 @@
  */
 export type Invoke = <A, R>(convert: () => A, body: (args: A) => R | Promise<R>) => Promise<R>;
 
-const asyncInvoke: Invoke = async (convert, body) => body(convert());
+// `return await`, not `return`: a body that rejects at once would otherwise leave its promise
+// without a handler for a tick, which workerd reports as an unhandled rejection.
+const asyncInvoke: Invoke = async (convert, body) => await body(convert());
 
 const syncInvoke: Invoke = (convert, body) => {
   const args = convert(); // throws synchronously
-  return (async () => body(args))();
+  return (async () => await body(args))();
 };
 
 export const invoker = (syncConversionErrors: boolean): Invoke => (syncConversionErrors ? syncInvoke : asyncInvoke);

@@ -1,6 +1,6 @@
 /** `DnsApi`: the double's state (zones, credentials, options) and its two entry points, `fetch` and `handle`. */
 import { systemClock, type Clock } from '../clock.js';
-import { toHex } from '../bytes.js';
+import { randomHex } from '../random.js';
 import { Credentials } from './auth.js';
 import { respond, type Incoming, type Service } from './http.js';
 import { normaliseZoneName } from './names.js';
@@ -17,20 +17,8 @@ const PLAN_LIMITS: Record<DnsPlan, DnsLimits> = {
 
 const NS_NAMES = ['ada', 'bob', 'cruz', 'dana', 'ezra', 'fay', 'gus', 'hana', 'ivan', 'jade', 'kai', 'lola', 'max', 'nia'];
 
-/** Random 32-hex ids from the platform's CSPRNG, drawn in blocks (one call per 256 ids). */
-class IdSource {
-  private pool = new Uint8Array(0);
-  private at = 0;
-  next(): string {
-    if (this.at + 16 > this.pool.length) {
-      this.pool = crypto.getRandomValues(new Uint8Array(4096));
-      this.at = 0;
-    }
-    const id = toHex(this.pool.subarray(this.at, this.at + 16));
-    this.at += 16;
-    return id;
-  }
-}
+/** Zone, record and account ids: 32 lowercase hex, from the platform's CSPRNG. */
+const newId = (): string => randomHex(16);
 
 export type DnsFetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 
@@ -40,7 +28,6 @@ export class DnsApi {
   private readonly zonesById = new Map<string, Zone>();
   private readonly credentials: Credentials;
   private readonly clock: Clock;
-  private readonly ids = new IdSource();
   private readonly model: ModelOptions;
   private readonly service: Service;
 
@@ -53,7 +40,7 @@ export class DnsApi {
       providerAddresses: options.providerAddresses ?? (today ? 'refuse-proxied' : 'refuse'),
       labelRules: options.labelRules ?? (today ? 'today' : 'document'),
       refuseTypeChange: options.refuseTypeChange ?? false,
-      newId: () => this.ids.next(),
+      newId,
       now: () => this.clock(),
     };
     const retiredFields = options.retiredFields ?? !today;
@@ -63,7 +50,7 @@ export class DnsApi {
       allZones: () => this.zonesById.values(),
       retiredFields,
       now: () => this.clock(),
-      accountId: this.ids.next(),
+      accountId: newId(),
     };
     for (const z of options.zones ?? []) this.addZone(z);
     this.fetch = (input, init) => this.dispatch(input, init);
@@ -72,7 +59,7 @@ export class DnsApi {
   /** Adds a zone; returns its id and normalised name. */
   addZone(init: DnsZoneInit): { id: string; name: string } {
     const name = normaliseZoneName(init.name);
-    const id = init.id ?? this.ids.next();
+    const id = init.id ?? newId();
     if (!/^[0-9a-f]{32}$/.test(id)) throw new Error(`DnsApi: zone id must be 32 lowercase hex characters, got ${JSON.stringify(id)}`);
     if (this.zonesById.has(id)) throw new Error(`DnsApi: duplicate zone id ${id}`);
     const plan = init.plan ?? 'free';
