@@ -54,6 +54,12 @@ export async function benchDns(): Promise<void> {
     await timed('list ?type=TXT&page=n&per_page=100', 5_000, (i) => expectOk(api.fetch(`${url}?type=TXT&per_page=100&page=${(i % 50) + 1}`, { headers }))),
   );
   rows.push(
+    await timed('create, then list ?type=A page 1 (interleaved)', 5_000, async (i) => {
+      await expectOk(api.fetch(url, { method: 'POST', headers, body: JSON.stringify({ type: 'A', name: `mix-${i}`, content: '198.51.100.1' }) }));
+      await expectOk(api.fetch(`${url}?type=A&per_page=20`, { headers }));
+    }),
+  );
+  rows.push(
     await timed('create on the full zone, then delete it', 5_000, async (i) => {
       const json = await expectOk(api.fetch(url, { method: 'POST', headers, body: JSON.stringify({ type: 'A', name: `extra-${i}`, content: '198.51.100.1' }) }));
       await expectOk(api.fetch(`${url}/${json.result.id}`, { method: 'DELETE', headers }));

@@ -1,7 +1,8 @@
 /**
  * The conformance summary: for each suite, a table of group × target with passed / failed / known
  * differences (tests that meet a declared difference and fail as declared) / skipped.
- * Used by `npm run conformance` next to Vitest's own reporter.
+ * Used by `npm run conformance` and `npm test` next to Vitest's own reporter; it ends with a plain
+ * "N passed, N failed" line over every test of the run.
  */
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 
@@ -27,8 +28,13 @@ export default class SummaryReporter implements Reporter {
     // suite → group → target → cell
     const suites = new Map<string, { groups: Map<string, Map<string, Cell>>; targets: Set<string> }>();
     const skippedTargets: string[] = [];
+    const all = { passed: 0, failed: 0, skipped: 0 };
     for (const module of modules) {
       for (const test of module.children.allTests()) {
+        const outcome = test.result().state;
+        if (outcome === 'failed') all.failed++;
+        else if (outcome === 'passed') all.passed++;
+        else all.skipped++;
         const names = path(test);
         const top = names[0] !== undefined ? TOP.exec(names[0]) : null;
         const suite = top ? top[1]! : 'other';
@@ -81,6 +87,8 @@ export default class SummaryReporter implements Reporter {
       lines.push('', 'Targets not run:');
       for (const s of skippedTargets) lines.push(`- ${s}`);
     }
+    // A closing line any CI can read, whatever it knows of Vitest.
+    lines.push('', `tests: ${all.passed} passed, ${all.failed} failed, ${all.skipped} skipped`);
     console.log(lines.join('\n'));
   }
 }

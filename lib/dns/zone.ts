@@ -50,8 +50,8 @@ export class Zone {
   readonly records = new Map<string, StoredRecord>();
   private readonly byName = new Map<string, StoredRecord[]>();
   private readonly byType = new Map<string, Map<string, StoredRecord>>();
-  /** Default-order listings by type ('' = all types); dropped on any change. */
-  private sortedCache = new Map<string, StoredRecord[]>();
+  /** Default-order listings by type ('' = all types), built on first use and kept in order after. */
+  private readonly sortedCache = new Map<string, StoredRecord[]>();
 
   constructor(init: { id: string; name: string; plan: DnsPlan; limits: DnsLimits; nameServers: string[] }, opts: ModelOptions) {
     this.id = init.id;
@@ -204,7 +204,10 @@ export class Zone {
     let typed = this.byType.get(r.type);
     if (!typed) this.byType.set(r.type, (typed = new Map()));
     typed.set(r.id, r);
-    this.sortedCache.clear();
+    for (const key of ['', r.type]) {
+      const list = this.sortedCache.get(key);
+      if (list) list.splice(lowerBound(list, r), 0, r);
+    }
   }
 
   private remove(r: StoredRecord): void {
@@ -214,7 +217,13 @@ export class Zone {
     if (i >= 0) named.splice(i, 1);
     if (named.length === 0) this.byName.delete(r.name);
     this.byType.get(r.type)?.delete(r.id);
-    this.sortedCache.clear();
+    for (const key of ['', r.type]) {
+      const list = this.sortedCache.get(key);
+      if (!list) continue;
+      const at = lowerBound(list, r);
+      if (list[at] === r) list.splice(at, 1);
+      else this.sortedCache.delete(key); // never expected; rebuild rather than serve a stale order
+    }
   }
 }
 
@@ -236,6 +245,18 @@ export function sortName(r: StoredRecord): string {
 
 export function defaultOrder(a: StoredRecord, b: StoredRecord): number {
   return cmp(a.type, b.type) || cmp(sortName(a), sortName(b)) || cmp(a.name, b.name) || cmp(a.id, b.id);
+}
+
+/** First index whose record sorts at or after `r` (ids make the order total). */
+function lowerBound(list: readonly StoredRecord[], r: StoredRecord): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (defaultOrder(list[mid]!, r) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export const cmp = <T extends string | number | boolean>(a: T, b: T): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,0 +1,31 @@
+import { afterEach, vi } from 'vitest';
+import { Bucket } from '../../lib/bucket/index.js';
+import { bucketConformance, type BucketDifferenceId } from '../bucket/index.js';
+
+/**
+ * The double as conformance targets, wherever it runs: today's behaviour with a clock the suite can
+ * move (its clock is Date.now(), which Vitest's clock mocking moves), and the same double at a
+ * compatibility date before 2022-08-04 for the `include` rules.
+ */
+export function registerDoubleTargets(name: string, differences: readonly BucketDifferenceId[] = []): void {
+  bucketConformance({
+    name,
+    create: () => new Bucket(),
+    differences,
+    advanceClock: (ms) => {
+      vi.setSystemTime(Date.now() + ms);
+    },
+  });
+  // advanceClock mocks Date (frozen at the new time); give it back after each test so time does not leak.
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  bucketConformance({
+    name: `${name} (compatibility date 2022-01-01)`,
+    create: () => new Bucket({ compatibilityDate: '2022-01-01' }),
+    differences,
+    compatibilityDate: '2022-01-01',
+    groups: ['list include'],
+  });
+}
