@@ -31,6 +31,16 @@ export async function benchDns(): Promise<void> {
     return r.json();
   };
 
+  // Warm the JIT on a throwaway double so the first measured row is not paying for compilation.
+  const warm = new DnsApi({ zones: [{ name: 'warm.example', plan: 'enterprise' }], credentials: [{ token: 'bench' }] });
+  const warmUrl = `${BASE}/zones/${warm.zones[0]!.id}/dns_records`;
+  for (let i = 0; i < 3000; i++) {
+    const r = await warm.fetch(warmUrl, { method: 'POST', headers, body: JSON.stringify({ type: 'A', name: `w${i}`, content: '198.51.100.1' }) });
+    const { result } = await r.json();
+    await (await warm.fetch(`${warmUrl}/${result.id}`, { headers })).json();
+    await (await warm.fetch(`${warmUrl}?type=A&name=w${i}.warm.example`, { headers })).json();
+  }
+
   const rows: Row[] = [];
   // Half A records, half TXT: the type filter then selects 5,000 of 10,000.
   rows.push(

@@ -3,8 +3,8 @@ import type { DnsDifferenceId } from './differences.js';
 
 /** Something the DNS conformance suite can run against: a fetch, a base URL, credentials and a zone. */
 export interface DnsTarget {
-  /** Shown in test names and the summary table. */
-  name: string;
+  /** Shown in test names and the summary table; default the base URL's host. */
+  name?: string;
   /** A standard fetch (the double's `api.fetch`, or `globalThis.fetch` for the real API). */
   fetch: (input: string, init?: RequestInit) => Promise<Response>;
   /** Up to and including `/client/v4`, e.g. `https://api.cloudflare.com/client/v4`. */
@@ -156,7 +156,7 @@ export function runGroups(groups: readonly Group[], target: DnsTarget): void {
       else it(name, run, target.timeout);
     },
   };
-  describe(`dns conformance on ${target.name}`, () => {
+  describe(`dns conformance on ${target.name ?? new URL(target.baseUrl).host}`, () => {
     afterEach(async () => {
       while (clients.length) await clients.pop()!.cleanup();
     }, target.timeout);

@@ -14,4 +14,12 @@ export function dnsConformance(target: DnsTarget): void {
 }
 
 export { dnsDifferences, documentModeDifferences, type DnsDifferenceId } from './differences.js';
-export { DnsClient, expectError, type DnsTarget, type ApiReply, type Group as DnsGroup, type GroupContext as DnsGroupContext } from './harness.js';
+export {
+  DnsClient,
+  expectError as expectDnsError,
+  type DnsTarget,
+  type ApiReply as DnsApiReply,
+  type Group as DnsGroup,
+  type GroupContext as DnsGroupContext,
+  type TestOptions as DnsTestOptions,
+} from './harness.js';

@@ -1,10 +1,13 @@
 /** `DnsApi`: the double's state (zones, credentials, options) and its two entry points, `fetch` and `handle`. */
 import { systemClock, type Clock } from '../clock.js';
+import { toHex, utf8 } from '../bytes.js';
+import { digest } from '../hash.js';
 import { randomHex } from '../random.js';
 import { Credentials } from './auth.js';
 import { respond, type Incoming, type Service } from './http.js';
 import { normaliseZoneName } from './names.js';
 import { presentRecord } from './present.js';
+import { API_RATE_LIMIT, RateLimiter } from './rate-limit.js';
 import type { DnsApiOptions, DnsCredential, DnsLimits, DnsPlan, DnsRecord, DnsZoneInit } from './types.js';
 import { Zone, type ModelOptions } from './zone.js';
 
@@ -17,8 +20,15 @@ const PLAN_LIMITS: Record<DnsPlan, DnsLimits> = {
 
 const NS_NAMES = ['ada', 'bob', 'cruz', 'dana', 'ezra', 'fay', 'gus', 'hana', 'ivan', 'jade', 'kai', 'lola', 'max', 'nia'];
 
-/** Zone, record and account ids: 32 lowercase hex, from the platform's CSPRNG. */
+/** Record ids: 32 lowercase hex from the platform's CSPRNG (records are made inside handlers). */
 const newId = (): string => randomHex(16);
+
+/**
+ * Zone and account ids are made when the double is built, which in workerd is often module scope,
+ * where random values are refused: derive them from a hash of the name and a sequence instead.
+ */
+let sequence = 0;
+const derivedId = (seed: string): string => toHex(digest('md5', utf8(`edge-doubles ${seed} ${++sequence}`)));
 
 export type DnsFetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 
@@ -50,8 +60,9 @@ export class DnsApi {
       allZones: () => this.zonesById.values(),
       retiredFields,
       now: () => this.clock(),
-      accountId: newId(),
+      accountId: derivedId('account'),
     };
+    if (options.rateLimit) this.service.limiter = new RateLimiter(options.rateLimit === true ? API_RATE_LIMIT : options.rateLimit);
     for (const z of options.zones ?? []) this.addZone(z);
     this.fetch = (input, init) => this.dispatch(input, init);
   }
@@ -59,7 +70,7 @@ export class DnsApi {
   /** Adds a zone; returns its id and normalised name. */
   addZone(init: DnsZoneInit): { id: string; name: string } {
     const name = normaliseZoneName(init.name);
-    const id = init.id ?? newId();
+    const id = init.id ?? derivedId(`zone ${name}`);
     if (!/^[0-9a-f]{32}$/.test(id)) throw new Error(`DnsApi: zone id must be 32 lowercase hex characters, got ${JSON.stringify(id)}`);
     if (this.zonesById.has(id)) throw new Error(`DnsApi: duplicate zone id ${id}`);
     const plan = init.plan ?? 'free';
@@ -122,14 +133,19 @@ export class DnsApi {
       } catch {
         return Promise.reject(new TypeError(`Failed to parse URL from ${String(input)}`));
       }
-      const headers = init?.headers instanceof Headers ? init.headers : new Headers(init?.headers);
+      const given = init?.headers instanceof Headers ? init.headers : new Headers(init?.headers);
+      // A real fetch labels a string body text/plain when the caller did not say; so must we.
+      const headers =
+        typeof body === 'string' && !given.has('content-type')
+          ? { get: (name: string) => (name.toLowerCase() === 'content-type' ? 'text/plain;charset=UTF-8' : given.get(name)) }
+          : given;
       const text = body ?? '';
       const incoming: Incoming = {
         method: init?.method ?? 'GET',
         url,
         headers,
         text: async () => text,
-        formData: () => new Request(url, { method: 'POST', headers, body: text }).formData(),
+        formData: () => new Request(url, { method: 'POST', headers: given, body: text }).formData(),
       };
       return respond(this.service, incoming);
     }

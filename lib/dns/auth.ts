@@ -13,6 +13,8 @@ export interface Principal {
   zones: ReadonlySet<string> | null;
   /** A token's id (what `/user/tokens/verify` reports): stable per token, 32 hex. */
   tokenId?: string;
+  /** Who is counted for rate limiting: the token, or the account e-mail. */
+  caller: string;
 }
 
 const tokenId = (token: string) => toHex(digest('md5', utf8(`edge-doubles token ${token}`)));
@@ -35,8 +37,12 @@ export class Credentials {
 
   add(c: DnsCredential): void {
     const zones = c.zones ? new Set(c.zones.map((z) => z.toLowerCase())) : null;
-    if ('token' in c) this.tokens.set(c.token, { kind: 'token', zones, tokenId: tokenId(c.token) });
-    else this.keys.set(`${c.email.toLowerCase()}\n${c.key}`, { kind: 'key', zones });
+    if ('token' in c) {
+      const id = tokenId(c.token);
+      this.tokens.set(c.token, { kind: 'token', zones, tokenId: id, caller: `token ${id}` });
+    } else {
+      this.keys.set(`${c.email.toLowerCase()}\n${c.key}`, { kind: 'key', zones, caller: `user ${c.email.toLowerCase()}` });
+    }
   }
 
   /** The caller, or the API's error. When several schemes are sent, either valid one suffices. */
@@ -51,7 +57,8 @@ export class Credentials {
       const m = BEARER.exec(authorization.trim());
       if (!m) failure = dnsErrors.badAuthorizationHeader();
       else {
-        const p = this.open ? { kind: 'token' as const, zones: null, tokenId: tokenId(m[1]!) } : this.tokens.get(m[1]!);
+        const id = this.open ? tokenId(m[1]!) : '';
+        const p = this.open ? { kind: 'token' as const, zones: null, tokenId: id, caller: `token ${id}` } : this.tokens.get(m[1]!);
         if (p) return p;
         failure = dnsErrors.invalidToken();
       }
@@ -63,7 +70,7 @@ export class Credentials {
       else {
         const known = this.keys.get(`${email.toLowerCase()}\n${key}`);
         if (known) return known;
-        if (this.open && key !== '' && !/\s/.test(key)) return { kind: 'key', zones: null };
+        if (this.open && key !== '' && !/\s/.test(key)) return { kind: 'key', zones: null, caller: `user ${email.toLowerCase()}` };
         keyFailure = GLOBAL_KEY.test(key) ? dnsErrors.unknownKey() : dnsErrors.badAuthKeyHeader();
       }
       failure ??= keyFailure;

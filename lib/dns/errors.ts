@@ -1,7 +1,7 @@
 /**
  * The DNS API's error catalogue: one home for every code, message and HTTP status the double
  * answers with. Texts are the real API's, byte for byte, where one was observed (dns-api.md §8);
- * entries marked `placeholder` had no observed modern response and are our choice (README.dns.md).
+ * entries marked `placeholder` had no observed modern response and are our choice (README.md, "Choices between conflicting sources").
  */
 
 export interface DnsErrorItem {
@@ -14,11 +14,14 @@ export interface DnsErrorItem {
 export class DnsApiError extends Error {
   readonly status: number;
   readonly errors: DnsErrorItem[];
-  constructor(status: number, errors: DnsErrorItem[]) {
+  /** Extra response headers (`retry-after` on 429). */
+  readonly headers: Record<string, string>;
+  constructor(status: number, errors: DnsErrorItem[], headers: Record<string, string> = {}) {
     super(errors.map((e) => `${e.code}: ${e.message}`).join('; '));
     this.name = 'DnsApiError';
     this.status = status;
     this.errors = errors;
+    this.headers = headers;
   }
 }
 
@@ -114,6 +117,10 @@ export const dnsErrors = {
     ),
   nsConflict: () => fail(400, 81056, 'NS records with that host already exist.'),
   quota: () => fail(400, 81045, 'Record quota exceeded.'),
+  /** Seen only in third-party reproductions. */
+  combinedTooLong: () =>
+    fail(400, 81061, 'Combined content length of records with this name and type must not exceed 8192 characters.'),
+  rateLimited: () => fail(429, 971, 'Please wait and consider throttling your request speed'),
   /** placeholder */
   batchTooLarge: (n: number, max: number) => fail(400, 81060, `Batch contains ${n} changes, exceeding the limit of ${max}.`),
   /** placeholder */

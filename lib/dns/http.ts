@@ -10,6 +10,7 @@ import { listRecords } from './list.js';
 import { asciiName } from './names.js';
 import { presentRecord, presentZone, timestamp } from './present.js';
 import { batchOps, boolParam, listQuery, parseJsonObject, recordInput } from './request.js';
+import type { RateLimiter } from './rate-limit.js';
 import type { Zone } from './zone.js';
 
 /** What the router needs of a request; a `Request` has it, and so does the fast path of `fetch`. */
@@ -29,6 +30,7 @@ export interface Service {
   retiredFields: boolean;
   now(): number;
   accountId: string;
+  limiter?: RateLimiter;
 }
 
 const HEX32 = /^[0-9a-f]{32}$/;
@@ -39,15 +41,15 @@ const GO_ESCAPED = /[<>&]/g;
 const GO_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026' };
 const goEscape = (s: string) => (s.search(GO_ESCAPED) < 0 ? s : s.replace(GO_ESCAPED, (c) => GO_ESCAPES[c]!));
 
-function json(status: number, body: unknown): Response {
-  return new Response(goEscape(JSON.stringify(body)), { status, headers: JSON_HEADERS });
+function json(status: number, body: unknown, headers?: Record<string, string>): Response {
+  return new Response(goEscape(JSON.stringify(body)), { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS });
 }
 
 const ok = (result: unknown, extra?: Record<string, unknown>) =>
   json(200, { result, success: true, errors: [], messages: [], ...extra });
 
 export function errorResponse(e: DnsApiError): Response {
-  return json(e.status, { result: null, success: false, errors: e.errors, messages: [] });
+  return json(e.status, { result: null, success: false, errors: e.errors, messages: [] }, e.headers);
 }
 
 type Handler = (svc: Service, req: Incoming, params: { zone?: Zone; id?: string; who: Principal }) => Promise<Response> | Response;
@@ -96,6 +98,7 @@ export async function respond(svc: Service, req: Incoming): Promise<Response> {
     const handler = route.methods[method];
     if (!handler) throw dnsErrors.methodNotAllowed(method);
     const who = svc.credentials.authenticate(req.headers);
+    svc.limiter?.take(who.caller, svc.now());
     const params: { zone?: Zone; id?: string; who: Principal } = { who };
     if (route.zoneId !== undefined) params.zone = visibleZone(svc, route.zoneId, who, path);
     if (route.recordId !== undefined) params.id = route.recordId;
@@ -108,6 +111,7 @@ export async function respond(svc: Service, req: Incoming): Promise<Response> {
 }
 
 const decodeSegment = (s: string) => {
+  if (!s.includes('%')) return s;
   try {
     return decodeURIComponent(s);
   } catch {
@@ -263,9 +267,8 @@ const scanReview: Handler = async (svc, req, { zone }) => {
   const body = await jsonBody(req);
   const accepts = Array.isArray(body.accepts) ? body.accepts : [];
   const rejects = Array.isArray(body.rejects) ? body.rejects : [];
-  // Nothing is pending review, so an accept is an ordinary create and a reject names nothing.
-  const ops = batchOps({ posts: accepts });
-  const created = zone!.batch(ops).posts;
+  // Nothing is pending review, so a reject names nothing and an accept is an ordinary create.
   if (rejects.length) throw dnsErrors.recordNotFound();
+  const created = zone!.batch(batchOps({ posts: accepts })).posts;
   return ok({ accepts: created.map((r) => presentRecord(r, zone!, svc.retiredFields)), rejects: [] });
 };

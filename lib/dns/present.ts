@@ -4,7 +4,16 @@ import { shadowMeta } from './shadow.js';
 import type { StoredRecord, Zone } from './zone.js';
 
 /** RFC 3339 UTC with the fraction's trailing zeros trimmed, as Go's RFC3339Nano writes it. */
-export const timestamp = (ms: number): string => new Date(ms).toISOString().replace(/\.?0+Z$/, 'Z');
+export function timestamp(ms: number): string {
+  // Records made in one request (and created/modified pairs) share a millisecond: format it once.
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastText = new Date(ms).toISOString().replace(/\.?0+Z$/, 'Z');
+  }
+  return lastText;
+}
+let lastMs = NaN;
+let lastText = '';
 
 export function presentRecord(r: StoredRecord, zone: Zone, retiredFields: boolean, shadow = false): DnsRecord {
   const out: Partial<DnsRecord> = { id: r.id };

@@ -62,6 +62,11 @@ export interface DnsApiOptions {
   labelRules?: DnsCompat;
   /** Refuse a PUT/PATCH that changes `type` (end of life 2026-06-30). Default false. */
   refuseTypeChange?: boolean;
+  /**
+   * Throttle each caller as the API does (`true` = 1,200 requests per 5 minutes), answering 429
+   * code 971 with `retry-after`. Default off, so test suites are never throttled.
+   */
+  rateLimit?: boolean | { requests: number; windowMs: number };
 }
 
 /** The record as the API returns it (JSON). Optional keys appear only where the API sends them. */

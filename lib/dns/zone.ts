@@ -38,6 +38,8 @@ export interface BatchResult {
 
 type Undo = () => void;
 const ADDRESS_TYPES = new Set(['A', 'AAAA', 'CNAME']);
+/** Characters of content that records of one name and type may hold together (docs, 2026). */
+const COMBINED_CONTENT_LIMIT = 8192;
 
 export class Zone {
   readonly id: string;
@@ -147,7 +149,10 @@ export class Zone {
     const fields = recordFields(input, this, this.opts);
     this.checkConflicts(fields, undefined);
     if (this.records.size >= this.limits.records) throw dnsErrors.quota();
-    const rec: StoredRecord = { ...fields, id: this.opts.newId(), created: now, modified: now };
+    const rec = fields as StoredRecord; // fields is ours alone: extend it rather than copy it
+    rec.id = this.opts.newId();
+    rec.created = now;
+    rec.modified = now;
     if (fields.comment !== null) rec.commentModified = now;
     if (fields.tags.length) rec.tagsModified = now;
     this.insert(rec);
@@ -194,6 +199,9 @@ export class Zone {
     if (f.type === 'CNAME' && others.some((r) => ADDRESS_TYPES.has(r.type))) throw dnsErrors.cnameConflict();
     if ((f.type === 'A' || f.type === 'AAAA') && others.some((r) => r.type === 'CNAME')) throw dnsErrors.cnameExists();
     if (ADDRESS_TYPES.has(f.type) && f.name !== this.name && others.some((r) => r.type === 'NS')) throw dnsErrors.nsConflict();
+    let combined = f.content.length;
+    for (const r of others) if (r.type === f.type) combined += r.content.length;
+    if (combined > COMBINED_CONTENT_LIMIT) throw dnsErrors.combinedTooLong();
   }
 
   private insert(r: StoredRecord): void {

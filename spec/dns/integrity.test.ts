@@ -125,4 +125,32 @@ describe('state integrity', () => {
     const slash = await s.api.fetch(`${s.url()}/`, { headers: { authorization: 'Bearer spec-token' } });
     expect(slash.status).toBe(200);
   });
+
+  it('rateLimit: over the limit is 429 971 with retry-after, per caller, until the window passes', async () => {
+    let now = 0;
+    const api = new DnsApi({ zones: [{ name: 'example.com' }], rateLimit: { requests: 3, windowMs: 10_000 }, clock: () => now });
+    const zoneId = api.zones[0]!.id;
+    const get = (token: string) => api.fetch(`${BASE_URL}/zones/${zoneId}/dns_records`, { headers: { authorization: `Bearer ${token}` } });
+    for (let i = 0; i < 3; i++) expect((await get('a')).status).toBe(200);
+    now = 4_000;
+    const limited = await get('a');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('6');
+    expect((await limited.json()).errors).toEqual([{ code: 971, message: 'Please wait and consider throttling your request speed' }]);
+    expect((await get('b')).status).toBe(200);
+    now = 10_001;
+    expect((await get('a')).status).toBe(200);
+    const off = new DnsApi({ zones: [{ name: 'example.com', id: zoneId }] });
+    for (let i = 0; i < 50; i++) {
+      const r = await off.fetch(`${BASE_URL}/zones/${zoneId}/dns_records`, { headers: { authorization: 'Bearer a' } });
+      expect(r.status).toBe(200);
+    }
+  });
+
+  it('records of one name and type hold at most 8,192 characters of content together (81061)', async () => {
+    const s = setup({ quoteTxt: false });
+    for (let i = 0; i < 2; i++) expect((await s.create({ type: 'TXT', name: 'big', content: `${i}`.repeat(4000) })).status).toBe(200);
+    expect((await s.create({ type: 'TXT', name: 'big', content: 'x'.repeat(200) })).body.errors[0].code).toBe(81061);
+    expect((await s.create({ type: 'TXT', name: 'other', content: 'x'.repeat(200) })).status).toBe(200);
+  });
 });

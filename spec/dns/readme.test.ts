@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// README.dns.md's snippets are copies of test regions (`// README: <name>` … `// README: end`).
+// README.md's DNS snippets are copies of test regions (`// README: <name>` … `// README: end`).
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const readme = readFileSync(`${root}README.dns.md`, 'utf8');
+const readme = readFileSync(`${root}README.md`, 'utf8');
 
 function region(file: string, name: string): string {
   const lines = readFileSync(`${root}${file}`, 'utf8').split('\n');
@@ -18,7 +18,7 @@ function region(file: string, name: string): string {
 
 const snippets = [...readme.matchAll(/<!-- snippet: (\S+)#(\S+) -->\n```ts\n([\s\S]*?)\n```/g)];
 
-describe('README.dns.md', () => {
+describe('README.md (DNS)', () => {
   it('has snippets to check', () => {
     expect(snippets.length).toBeGreaterThanOrEqual(6);
   });

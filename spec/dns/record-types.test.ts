@@ -60,6 +60,16 @@ describe('record types', () => {
     expect(r.body.result).toMatchObject({ content: '1 foo. alpn="h2"', data: { target: 'foo.' } });
   });
 
+  it('names: an emoji label and a name from another domain', async () => {
+    const { create } = setup({ compat: 'today' });
+    expect((await create({ type: 'A', name: '😀', content: '198.51.100.1' })).body.result.name).toBe('xn--e28h.example.com');
+    expect((await create({ type: 'A', name: 'foo.other.org', content: '198.51.100.1' })).body.result.name).toBe('foo.other.org.example.com');
+    expect((await create({ type: 'A', name: 'EXAMPLE.COM.', content: '198.51.100.1' })).body.result.name).toBe('example.com');
+    for (const bad of ['a b', 'tab\there', 'semi;colon', `${'x'.repeat(250)}.y`]) {
+      expect((await create({ type: 'TXT', name: bad, content: '"x"' })).body.errors[0].code, bad).toBe(9000);
+    }
+  });
+
   it('MX: null MX "." with priority 0; NS and CNAME with an IP are refused', async () => {
     const { create } = setup();
     expect((await create({ type: 'MX', name: '@', content: '.', priority: 0 })).body.result.content).toBe('.');

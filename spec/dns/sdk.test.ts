@@ -154,6 +154,13 @@ describe('the official SDK against DnsApi', () => {
     expect(await client.dns.records.scan({ zone_id: zoneId, body: {} } as never)).toEqual({ recs_added: 0, total_records_parsed: 0 });
     const review = await client.dns.records.scanList({ zone_id: zoneId });
     expect(review.result).toEqual([]);
+    const trigger = await client.dns.records.scanTrigger({ zone_id: zoneId });
+    expect(trigger).toMatchObject({ success: true, errors: [], messages: [] });
+    const reviewed = await client.dns.records.scanReview({
+      zone_id: zoneId, accepts: [{ type: 'TXT', name: 'scanned', content: '"found"', ttl: 1 }], rejects: [],
+    });
+    expect(reviewed.accepts?.[0]).toMatchObject({ name: 'scanned.example.com', content: '"found"' });
+    await expect(client.dns.records.scanReview({ zone_id: zoneId, rejects: [{ id: '0'.repeat(32) }] })).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('error paths raise the SDK classes with the API codes', async () => {

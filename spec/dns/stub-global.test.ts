@@ -53,4 +53,17 @@ describe("vi.stubGlobal('fetch', api.fetch)", () => {
     }
     expect(api.records('example.com').map((r) => r.name)).toEqual(['b.example.com', 'r.example.com', 'u.example.com']);
   });
+
+  it('a string body without a content type is text/plain, as a real fetch sends it, and is refused', async () => {
+    const api = new DnsApi({ zones: [{ name: 'example.com' }] });
+    const url = `https://api.cloudflare.com/client/v4/zones/${api.zones[0]!.id}/dns_records`;
+    const body = JSON.stringify({ type: 'A', name: 'x', content: '198.51.100.1' });
+    const direct = await api.fetch(url, { method: 'POST', headers: { authorization: 'Bearer t' }, body });
+    const viaRequest = await api.handle(new Request(url, { method: 'POST', headers: { authorization: 'Bearer t' }, body }));
+    for (const res of [direct, viaRequest]) {
+      expect(res.status).toBe(400);
+      expect((await res.json()).errors[0]).toMatchObject({ code: 6003, error_chain: [{ code: 6105 }] });
+    }
+    expect(api.records('example.com')).toEqual([]);
+  });
 });

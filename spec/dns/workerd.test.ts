@@ -1,0 +1,56 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Miniflare } from 'miniflare';
+import { build } from 'tsup';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// lib/dns must run in workerd: bundle a Worker that uses it and run it in the real runtime.
+const root = fileURLToPath(new URL('../../', import.meta.url));
+let mf: Miniflare;
+let out: string;
+
+beforeAll(async () => {
+  out = mkdtempSync(join(tmpdir(), 'dns-workerd-'));
+  await build({
+    entry: { worker: join(root, 'spec/dns/fixtures/worker.ts') },
+    outDir: out,
+    format: ['esm'],
+    platform: 'neutral',
+    target: 'es2022',
+    noExternal: [/.*/],
+    dts: false,
+    sourcemap: false,
+    clean: false,
+    silent: true,
+    config: false,
+  });
+  mf = new Miniflare({ modules: true, script: readFileSync(join(out, 'worker.js'), 'utf8'), compatibilityDate: '2025-01-01' });
+}, 60_000);
+
+afterAll(async () => {
+  await mf?.dispose();
+  if (out) rmSync(out, { recursive: true, force: true });
+});
+
+describe('DnsApi inside workerd', () => {
+  it('is built at module scope and serves records, IDNA, IPv6, multipart import and export', async () => {
+    const res = await mf.dispatchFetch('http://worker/selftest');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ idn: 'xn--bcher-kva.example.com', v6: '2001:db8::1', imported: { recs_added: 1, total_records_parsed: 1 } });
+    expect(body.exportLines).toEqual([
+      'xn--bcher-kva.example.com.\t1\tIN\tA\t198.51.100.1 ; cf_tags=cf-proxied:false',
+      'v6.example.com.\t1\tIN\tAAAA\t2001:db8::1 ; cf_tags=cf-proxied:false',
+      'x.example.com.\t300\tIN\tTXT\t"hi"',
+    ]);
+    expect((body.zones as string[])[1]).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('api.handle answers requests dispatched to the Worker, errors in the envelope', async () => {
+    const res = await mf.dispatchFetch(`http://worker/client/v4/zones/${'a'.repeat(32)}/dns_records/nope`, { headers: { authorization: 'Bearer t' } });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { errors: { code: number }[] }).errors[0]!.code).toBe(7003);
+  });
+});
