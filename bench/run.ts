@@ -4,8 +4,12 @@
  * if bench/dns.ts (another engineer's) exists and exports `benchDns`.
  *
  * Speed is measured here and never asserted in tests; this is not part of `npm test`.
+ *
+ * `npm run bench -- small list` runs only the named cases (small, list, large, multipart); the
+ * DNS benchmarks then run only if `dns` is named too. No names: everything (~2 minutes).
  */
 import { existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { hashImplementation } from '../lib/hash.js';
 import { benchLargePut } from './large-put.js';
@@ -16,19 +20,37 @@ import { gc } from './stats.js';
 import { printSummary, type TargetResult } from './table.js';
 
 const started = performance.now();
-console.log(`# edge-doubles bucket bench — node ${process.version}, ${process.platform}/${process.arch}, hashing: ${hashImplementation}`);
+// The load average is printed because absolute numbers mean little on a busy machine (ratios,
+// measured with the contenders' runs alternating, hold up better).
+const load = () => loadavg()[0]!.toFixed(2);
+console.log(
+  `# edge-doubles bucket bench — node ${process.version}, ${process.platform}/${process.arch}, ${cpus().length} cpus, ` +
+    `hashing: ${hashImplementation}, load average ${load()}`,
+);
+
+const CASES = { small: benchSmallOps, list: benchListing, large: benchLargePut, multipart: benchMultipart } as const;
+const named = process.argv.slice(2);
+const unknown = named.filter((n) => n !== 'dns' && !(n in CASES));
+if (unknown.length) {
+  console.error(`unknown case(s) ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}, dns`);
+  process.exit(2);
+}
+const wanted = (name: string) => named.length === 0 || named.includes(name);
 
 const results: TargetResult[] = [];
-for (const bench of [benchSmallOps, benchListing, benchLargePut, benchMultipart]) {
+for (const [name, bench] of Object.entries(CASES)) {
+  if (!wanted(name)) continue;
   gc();
   await bench(results);
 }
 printSummary(results);
-console.log(`\nbucket benches took ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(`\nbucket benches took ${((performance.now() - started) / 1000).toFixed(1)} s (load average now ${load()})`);
 
 // bench/dns.ts belongs to the DNS double's engineer: run it when it exists, never require it.
 const dnsFile = fileURLToPath(new URL('./dns.ts', import.meta.url));
-if (!existsSync(dnsFile)) {
+if (!wanted('dns')) {
+  // not asked for
+} else if (!existsSync(dnsFile)) {
   console.log('\n(bench/dns.ts not present: DNS benchmarks skipped)');
 } else {
   const mod = (await import(new URL('./dns.ts', import.meta.url).href)) as { benchDns?: () => unknown };
