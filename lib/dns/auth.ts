@@ -5,6 +5,7 @@
 import { toHex, utf8 } from '../bytes.js';
 import { digest } from '../hash.js';
 import { dnsErrors, type DnsApiError } from './errors.js';
+import { asciiName } from './names.js';
 import type { DnsCredential } from './types.js';
 
 /** Who is calling, and which zones (ids or names) they may see; `null` = every zone. */
@@ -36,7 +37,8 @@ export class Credentials {
   }
 
   add(c: DnsCredential): void {
-    const zones = c.zones ? new Set(c.zones.map((z) => z.toLowerCase())) : null;
+    // Names as zones are given to the constructor (capitals, trailing dot, Unicode) must still match.
+    const zones = c.zones ? new Set(c.zones.map((z) => asciiName(z.trim()) ?? z.toLowerCase())) : null;
     if ('token' in c) {
       const id = tokenId(c.token);
       this.tokens.set(c.token, { kind: 'token', zones, tokenId: id, caller: `token ${id}` });

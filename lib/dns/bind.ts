@@ -6,7 +6,7 @@
 import { dnsErrors } from './errors.js';
 import { asciiName } from './names.js';
 import type { RecordInput } from './record-rules.js';
-import { dataFields, isDataType } from './record-types.js';
+import { dataFields, isDataType, quoteText } from './record-types.js';
 import type { StoredRecord, Zone } from './zone.js';
 
 const SECTION_ORDER = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA'];
@@ -24,6 +24,9 @@ const quoteTag = (t: string) => {
   return `${t.slice(0, colon)}:"${t.slice(colon + 1).replace(/"/g, '\\"')}"`;
 };
 
+/** Content may hold line breaks (TXT, data text); a zone file line may not: BIND's \\DDD escapes. */
+const lineSafe = (s: string) => s.replace(/\r/g, '\\013').replace(/\n/g, '\\010');
+
 function rdata(r: StoredRecord): string {
   switch (r.type) {
     case 'CNAME':
@@ -33,7 +36,8 @@ function rdata(r: StoredRecord): string {
     case 'MX':
       return `${r.priority} ${dot(r.content)}`;
     case 'TXT':
-      return r.content.includes('"') ? r.content : `"${r.content}"`;
+      // Unquoted content (stored as sent in today's mode) is quoted as document mode stores it.
+      return r.content.includes('"') ? r.content : quoteText(r.content);
     case 'SRV':
       return `${r.priority} ${r.content.replace(/ (\S+)$/, (_, t: string) => ` ${dot(t)}`)}`;
     case 'URI':
@@ -71,13 +75,15 @@ export function exportZone(zone: Zone, now: number): string {
   for (const type of types) {
     out.push(`;; ${type} Records`);
     for (const r of byType.get(type)!) {
-      let line = `${r.name}.\t${r.ttl}\tIN\t${r.type}\t${rdata(r)}`;
+      let line = `${r.name}.\t${r.ttl}\tIN\t${r.type}\t${lineSafe(rdata(r))}`;
       const tags: string[] = [];
       if (r.proxiable || r.proxied) tags.push(`cf-proxied:${r.proxied}`);
       if (r.settings.flatten_cname) tags.push('cf-flatten-cname');
       tags.push(...r.tags.map(quoteTag));
       const comment = r.comment ? `${r.comment} ` : '';
-      if (comment || tags.length) line += ` ; ${comment}${tags.length ? `cf_tags=${tags.join(',')}` : ''}`.trimEnd();
+      // A comment that mentions cf_tags= is followed by a list (even empty) so import reads it back as the comment.
+      const list = tags.length || comment.includes('cf_tags=') ? `cf_tags=${tags.join(',')}` : '';
+      if (comment || list) line += ` ; ${comment}${list}`.trimEnd();
       out.push(line);
     }
     out.push('');
@@ -95,6 +101,8 @@ const rank = (t: string) => {
 
 export interface ParsedZoneFile {
   records: RecordInput[];
+  /** Record lines refused before they reach the zone (out-of-zone owners), with the reason. */
+  skipped: { input: RecordInput; error: unknown }[];
   /** Record lines read, SOA and the zone's own NS set excluded. */
   parsed: number;
 }
@@ -128,6 +136,10 @@ function tokenize(line: string): { tokens: string[]; comment: string | undefined
   return { tokens, comment, rawRest };
 }
 
+/** Tokens outside quoted strings that hold `ch` (a `(` inside `"v=DKIM1; p=(x)"` is text, not grouping). */
+const bare = (tokens: string[], ch: string) => tokens.some((t) => !t.startsWith('"') && t.includes(ch));
+const ungroup = (tokens: string[]) => tokens.map((t) => (t.startsWith('"') ? t : t.replace(/[()]/g, ' ')));
+
 /** Joins parenthesised continuations into one logical line, keeping the first line's comment. */
 function logicalLines(text: string): { line: string; no: number }[] {
   const out: { line: string; no: number }[] = [];
@@ -135,33 +147,48 @@ function logicalLines(text: string): { line: string; no: number }[] {
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i]!;
     const no = i + 1;
-    if (stripComment(line).includes('(')) {
-      let joined = stripComment(line).replace('(', ' ');
-      let comment = commentOf(line);
-      while (!joined.includes(')') && i + 1 < lines.length) {
+    const first = tokenize(line);
+    if (bare(first.tokens, '(')) {
+      const tokens = [...first.tokens];
+      let comment = first.comment;
+      while (!bare(tokens, ')') && i + 1 < lines.length) {
         i++;
-        joined += ' ' + stripComment(lines[i]!);
-        comment ??= commentOf(lines[i]!);
+        const next = tokenize(lines[i]!);
+        tokens.push(...next.tokens);
+        comment ??= next.comment;
       }
-      line = joined.replace(')', ' ') + (comment !== undefined ? ` ;${comment}` : '');
+      // A blank start (the previous owner) must survive the join.
+      const lead = /^[ \t]/.test(line) ? ' ' : '';
+      line = lead + ungroup(tokens).join(' ') + (comment !== undefined ? ` ;${comment}` : '');
     }
     out.push({ line, no });
   }
   return out;
 }
-const stripComment = (l: string) => {
-  const { tokens } = tokenize(l);
-  return tokens.join(' ');
-};
-const commentOf = (l: string) => tokenize(l).comment;
 
 const CLASSES = new Set(['IN', 'CH', 'HS']);
 const unquote = (s: string) => (s.startsWith('"') && s.endsWith('"') && s.length >= 2 ? s.slice(1, -1).replace(/\\(.)/g, '$1') : s);
 
+const TAG_ITEM = '(?:[^\\s,"]|"(?:[^"\\\\]|\\\\.)*")*';
+const TAG_LIST = new RegExp(`^${TAG_ITEM}(?:\\s*,\\s*${TAG_ITEM})*\\s*$`);
+
+/**
+ * Where the `cf_tags=` list starts: the first `cf_tags=` (at the start or after a space) followed by
+ * nothing but a tag list, so a comment that itself mentions `cf_tags=` stays the comment (the
+ * export then always writes a list, empty if need be, after it).
+ */
+function cfTagsAt(comment: string): number {
+  for (const m of comment.matchAll(/(^|\s)cf_tags=/g)) {
+    const at = m.index + m[1]!.length;
+    if (TAG_LIST.test(comment.slice(at + 'cf_tags='.length))) return at;
+  }
+  return -1;
+}
+
 /** Parses `cf_tags=a,b:v,c:"x,y"` out of a comment; the text before it is the record's comment. */
 function parseComment(comment: string | undefined): { comment?: string; proxied?: boolean; flatten?: boolean; tags: string[] } {
   if (!comment) return { tags: [] };
-  const at = comment.indexOf('cf_tags=');
+  const at = cfTagsAt(comment);
   const before = (at < 0 ? comment : comment.slice(0, at)).trim();
   const tags: string[] = [];
   let proxied: boolean | undefined;
@@ -210,6 +237,7 @@ export function parseZoneFile(text: string, zone: Zone, defaultProxied: boolean)
   let defaultTtl: number | undefined;
   let owner: string | undefined;
   const records: RecordInput[] = [];
+  const skipped: ParsedZoneFile['skipped'] = [];
   let parsed = 0;
   const ownNs = new Set(zone.nameServers);
 
@@ -247,6 +275,8 @@ export function parseZoneFile(text: string, zone: Zone, defaultProxied: boolean)
     let i = 0;
     if (!startsBlank) owner = absolute(tokens[i++]!);
     if (owner === undefined) throw dnsErrors.importParse(no, 'record without an owner name');
+    // Owners compare as DNS names do (case, Unicode); the record keeps the owner as written.
+    const ownerName = asciiName(owner) ?? owner.toLowerCase();
     let ttl = defaultTtl;
     let type: string | undefined;
     while (i < tokens.length && type === undefined) {
@@ -259,10 +289,16 @@ export function parseZoneFile(text: string, zone: Zone, defaultProxied: boolean)
     const rd = tokens.slice(i);
     if (type === 'SOA') return;
     // The apex NS set is the provider's (this zone's or, in another zone's export, that zone's).
-    if (type === 'NS' && owner === zone.name && isProviderNs((rd[0] ?? '').replace(/\.$/, '').toLowerCase(), ownNs)) return;
+    if (type === 'NS' && ownerName === zone.name && isProviderNs((rd[0] ?? '').replace(/\.$/, '').toLowerCase(), ownNs)) return;
     parsed++;
     const meta = parseComment(comment);
     const input: RecordInput = { type, name: owner, tags: meta.tags };
+    // An absolute owner outside the zone is out-of-zone data (BIND ignores it): skipped with a
+    // message, never made relative (the API's "append the zone" rule is for names in requests).
+    if (ownerName !== zone.name && !ownerName.endsWith(`.${zone.name}`)) {
+      skipped.push({ input, error: dnsErrors.invalidName() });
+      return;
+    }
     if (ttl !== undefined) input.ttl = ttl;
     if (meta.comment) input.comment = meta.comment;
     if (type === 'A' || type === 'AAAA' || type === 'CNAME') input.proxied = meta.proxied ?? defaultProxied;
@@ -272,7 +308,7 @@ export function parseZoneFile(text: string, zone: Zone, defaultProxied: boolean)
   };
 
   for (const { line, no } of logicalLines(text)) handle(line, no);
-  return { records, parsed };
+  return { records, skipped, parsed };
 }
 
 function fillRdata(input: RecordInput, type: string, rd: string[], absolute: (n: string) => string): void {

@@ -177,7 +177,10 @@ const getZone: Handler = (svc, _req, { zone }) => ok(presentZone(zone!, svc.acco
 
 // ---- records --------------------------------------------------------------------------------
 
-/** `include_shadow_metadata`, accepted on every record endpoint. */
+/**
+ * `include_shadow_metadata`, accepted on every record endpoint. Writes read it before they change
+ * anything: a bad value is a 400, and a failed request must leave the zone as it was.
+ */
 const shadowOf = (req: Incoming) => boolParam(req.url.searchParams, 'include_shadow_metadata');
 
 const list: Handler = (svc, req, { zone }) => {
@@ -191,22 +194,25 @@ const list: Handler = (svc, req, { zone }) => {
 };
 
 const create: Handler = async (svc, req, { zone }) => {
+  const shadow = shadowOf(req);
   const rec = zone!.create(recordInput(await jsonBody(req)));
-  return ok(presentRecord(rec, zone!, svc.retiredFields, shadowOf(req)));
+  return ok(presentRecord(rec, zone!, svc.retiredFields, shadow));
 };
 
 const getRecord: Handler = (svc, req, { zone, id }) => ok(presentRecord(zone!.get(id!), zone!, svc.retiredFields, shadowOf(req)));
 
 const putRecord: Handler = async (svc, req, { zone, id }) => {
   zone!.get(id!); // an unknown id is 404 before the body is judged
+  const shadow = shadowOf(req);
   const rec = zone!.update(id!, recordInput(await jsonBody(req)), 'put');
-  return ok(presentRecord(rec, zone!, svc.retiredFields, shadowOf(req)));
+  return ok(presentRecord(rec, zone!, svc.retiredFields, shadow));
 };
 
 const patchRecord: Handler = async (svc, req, { zone, id }) => {
   zone!.get(id!);
+  const shadow = shadowOf(req);
   const rec = zone!.update(id!, recordInput(await jsonBody(req)), 'patch');
-  return ok(presentRecord(rec, zone!, svc.retiredFields, shadowOf(req)));
+  return ok(presentRecord(rec, zone!, svc.retiredFields, shadow));
 };
 
 const deleteRecord: Handler = (_svc, _req, { zone, id }) => {
@@ -244,7 +250,7 @@ const importRecords: Handler = async (svc, req, { zone }) => {
   const proxied = typeof proxiedField === 'string' && proxiedField.toLowerCase() === 'true';
   const parsed = parseZoneFile(text, zone!, proxied);
   const { added, skipped } = zone!.addAll(parsed.records);
-  const messages = skipped.map(({ input, error }) => {
+  const messages = [...parsed.skipped, ...skipped].map(({ input, error }) => {
     const item = error instanceof DnsApiError ? error.errors[0]! : { code: 1000, message: String(error) };
     const name = typeof input.name === 'string' ? input.name : '';
     return { code: item.code, message: `${name}: ${item.message}` };

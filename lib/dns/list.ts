@@ -51,15 +51,21 @@ const text = (op: TextOp, want: string): ((v: string) => boolean) => {
 
 const OPS: TextOp[] = ['exact', 'contains', 'startswith', 'endswith'];
 
-/** One tag filter: `name:value` compares the whole tag, a bare `name` the tag's name. */
+/**
+ * One tag filter. `name:value` (OAS24 `tag.exact/contains/startswith/endswith`) keeps records with a
+ * tag of that name whose value matches, so `tag.endswith=env:od` finds `env:prod`; comparing the
+ * whole `name:value` string would not. A bare `name` applies the operator to tag names (dns-api.md
+ * §5.1: for `.contains` the value is a tag name). Tag filters are case-insensitive.
+ */
 function tagPred(op: TextOp, want: string): Pred {
   const colon = want.indexOf(':');
-  if (colon < 0 && op === 'exact') {
-    const n = want.toLowerCase();
-    return (r) => r.tags.some((t) => tagName(t).toLowerCase() === n);
+  if (colon < 0) {
+    const f = text(op, want);
+    return (r) => r.tags.some((t) => f(tagName(t)));
   }
-  const f = text(op, want);
-  return (r) => r.tags.some(f);
+  const name = want.slice(0, colon).toLowerCase();
+  const f = text(op, want.slice(colon + 1));
+  return (r) => r.tags.some((t) => t.includes(':') && tagName(t).toLowerCase() === name && f(t.slice(t.indexOf(':') + 1)));
 }
 const tagName = (t: string) => (t.includes(':') ? t.slice(0, t.indexOf(':')) : t);
 

@@ -63,6 +63,8 @@ export function recordFields(input: RecordInput, zone: ZoneFacts, opts: RuleOpti
   });
 
   let content: string;
+  /** What the duplicate rule compares: the content, with data values in one spelling (record-types `sameValue`). */
+  let identity: string;
   let priority: number | undefined;
   let data: Record<string, unknown> | undefined;
   if (isDataType(type)) {
@@ -70,10 +72,12 @@ export function recordFields(input: RecordInput, zone: ZoneFacts, opts: RuleOpti
     const rendered = renderData(type, input.data, priority);
     data = rendered.data;
     content = rendered.content;
+    identity = rendered.identity;
     if (type === 'SRV') priority = data.priority as number;
   } else {
     if (needsPriority(type)) priority = checkPriority(input.priority);
     content = normaliseContent(type, input.content ?? '', opts.quoteTxt);
+    identity = content;
     if (type === 'CNAME' && content === name) throw dnsErrors.cnameSelf();
   }
 
@@ -112,7 +116,7 @@ export function recordFields(input: RecordInput, zone: ZoneFacts, opts: RuleOpti
   const fields: RecordFields = { type, name, content, ttl, proxied, proxiable, comment, tags, settings, key: '' };
   if (priority !== undefined) fields.priority = priority;
   if (data !== undefined) fields.data = data;
-  fields.key = `${type}\n${name}\n${content}\n${priority ?? ''}`;
+  fields.key = `${type}\n${name}\n${identity}\n${priority ?? ''}`;
   return fields;
 }
 

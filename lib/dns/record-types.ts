@@ -135,7 +135,23 @@ function checkField(f: Field, v: unknown): unknown {
 
 const RETIRED_SRV_DATA = ['service', 'proto', 'name'];
 
-/** Validates `data` for a data type; returns the echoed data and the rendered content. */
+/**
+ * A data value as the duplicate rule sees it: the same DNS data written differently is the same
+ * record. Host names ignore case and a trailing dot, hex ignores case, base64 ignores whitespace.
+ */
+function sameValue(f: Field, v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  if (f.kind === 'target') return v === '.' ? v : normaliseHost(v);
+  if (f.kind === 'hex') return v.toLowerCase();
+  if (f.kind === 'base64') return v.replace(/\s/g, '');
+  return v;
+}
+
+/**
+ * Validates `data` for a data type; returns the echoed data (as sent), the rendered content, and
+ * the content the duplicate rule compares (rendered from `sameValue`s): `Sip.Example.NET.` and
+ * `sip.example.net` name the same host, so two SRV records to them are identical.
+ */
 export function renderData(type: string, data: Record<string, unknown> | undefined, priority: number | undefined) {
   const spec = DATA[type]!;
   if (data === undefined) throw dnsErrors.missingData(spec.fields[0]!.name);
@@ -143,12 +159,14 @@ export function renderData(type: string, data: Record<string, unknown> | undefin
     for (const k of RETIRED_SRV_DATA) if (data[k] !== undefined) throw dnsErrors.retiredData(`data.${k}`);
   }
   const out: Record<string, unknown> = {};
+  const same: Record<string, unknown> = {};
   for (const f of spec.fields) {
     const v = data[f.name];
     if (v === undefined || v === null) throw dnsErrors.missingData(f.name);
     out[f.name] = checkField(f, v);
+    same[f.name] = sameValue(f, out[f.name]);
   }
-  return { data: out, content: spec.render(out, priority) };
+  return { data: out, content: spec.render(out, priority), identity: spec.render(same, priority) };
 }
 
 export function dataFields(type: string): readonly string[] {
@@ -163,6 +181,9 @@ function txtWireBytes(content: string): number {
 
 const QUOTED_SEQUENCE = /^\s*"(?:[^"\\]|\\.)*"(?:\s+"(?:[^"\\]|\\.)*")*\s*$/;
 
+/** One quoted character-string for unquoted TXT text (a backslash is escaped, as in a zone file). */
+export const quoteText = (text: string): string => `"${text.replace(/\\/g, '\\\\')}"`;
+
 /**
  * TXT content: either no double quote at all, or one or more quoted strings separated by spaces
  * ("Inconsistent quotation marks cause a validation error"). Unquoted content gets quotes when
@@ -171,13 +192,16 @@ const QUOTED_SEQUENCE = /^\s*"(?:[^"\\]|\\.)*"(?:\s+"(?:[^"\\]|\\.)*")*\s*$/;
 export function normaliseTxt(content: string, quote: boolean): string {
   let out = content;
   if (!content.includes('"')) {
-    if (quote) out = `"${content.replace(/\\/g, '\\\\')}"`;
+    if (quote) out = quoteText(content);
   } else if (!QUOTED_SEQUENCE.test(content)) {
     throw dnsErrors.txtQuotes();
   }
   if (txtWireBytes(out) > 4096) throw dnsErrors.contentTooLong();
   return out;
 }
+
+const LDH_LABEL = '[a-z0-9](?:[a-z0-9-]*[a-z0-9])?';
+const MAIL_HOST = new RegExp(`^${LDH_LABEL}(?:\\.${LDH_LABEL})*$`);
 
 const looksLikeIp = (s: string) => isIPv4(s) || canonicalIPv6(s) !== undefined || /^\d+(\.\d+){0,3}$/.test(s);
 
@@ -196,7 +220,9 @@ export function normaliseContent(type: string, content: string, quoteTxt: boolea
       if (content === '.') return content;
       if (looksLikeIp(content)) throw dnsErrors.mxIp();
       const host = normaliseHost(content);
-      if (host === undefined) throw dnsErrors.badContent(type);
+      // A mail exchange is a host name proper (the published schema's `format: hostname`): no
+      // underscore or wildcard labels (CNAME/NS/PTR targets may have them), no hyphen at a label's end.
+      if (host === undefined || !MAIL_HOST.test(host)) throw dnsErrors.badContent(type);
       return host;
     }
     case 'CNAME':

@@ -198,7 +198,10 @@ export class Zone {
     if (others.some((r) => r.key === f.key)) throw dnsErrors.identical();
     if (f.type === 'CNAME' && others.some((r) => ADDRESS_TYPES.has(r.type))) throw dnsErrors.cnameConflict();
     if ((f.type === 'A' || f.type === 'AAAA') && others.some((r) => r.type === 'CNAME')) throw dnsErrors.cnameExists();
-    if (ADDRESS_TYPES.has(f.type) && f.name !== this.name && others.some((r) => r.type === 'NS')) throw dnsErrors.nsConflict();
+    // An NS may be added beside existing A/AAAA/CNAME (README choice 10), so such a record, already
+    // at that name, may still be re-saved there (a PUT of what was read must not start failing).
+    const alreadyHere = self !== undefined && self.name === f.name && ADDRESS_TYPES.has(self.type);
+    if (ADDRESS_TYPES.has(f.type) && f.name !== this.name && !alreadyHere && others.some((r) => r.type === 'NS')) throw dnsErrors.nsConflict();
     let combined = f.content.length;
     for (const r of others) if (r.type === f.type) combined += r.content.length;
     if (combined > COMBINED_CONTENT_LIMIT) throw dnsErrors.combinedTooLong();

@@ -31,6 +31,19 @@ describe('auth', () => {
     }
   });
 
+  it('a credential\'s zone names match however the zone was written: capitals, trailing dot, Unicode (fuzz)', async () => {
+    const api = new DnsApi({
+      zones: [{ name: 'Sub.Example.NET.' }, { name: 'münchen.example' }],
+      credentials: [{ token: 'sub', zones: ['SUB.example.NET.'] }, { token: 'idn', zones: ['münchen.example.'] }],
+    });
+    const [sub, idn] = api.zones as [{ id: string; name: string }, { id: string; name: string }];
+    const list = (zoneId: string, token: string) =>
+      api.fetch(`${BASE_URL}/zones/${zoneId}/dns_records`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    expect(await list(sub.id, 'sub')).toBe(200);
+    expect(await list(idn.id, 'idn')).toBe(200);
+    expect(await list(idn.id, 'sub')).toBe(403);
+  });
+
   it('a token limited to one zone: the other zone answers 403 10000 and /zones lists only its zone', async () => {
     const { api, alpha, beta, call } = twoZones([{ token: 'alpha-only', zones: ['alpha.example'] }, { token: 'all' }]);
     const auth = { authorization: 'Bearer alpha-only' };

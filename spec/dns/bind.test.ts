@@ -112,4 +112,57 @@ describe('BIND import and export', () => {
     const shape = (x: DnsRecord) => [x.name, x.type, x.content, x.priority, x.ttl, x.proxied, x.comment, x.tags, x.settings];
     expect(b.api.records('example.com').map(shape)).toEqual(a.api.records('example.com').map(shape));
   });
+  it('quoted parentheses are text, not a continuation (fuzz)', async () => {
+    const s = setup({ compat: 'today' });
+    const r = await importFile(s, ['www 300 IN TXT "v=DKIM1; p=(abc)" ; key', 'next 300 IN A 198.51.100.1'].join('\n'));
+    expect(r.body.messages).toEqual([]);
+    expect(r.body.result).toEqual({ recs_added: 2, total_records_parsed: 2 });
+    const txt = s.api.records('example.com').find((x) => x.type === 'TXT')!;
+    expect(txt).toMatchObject({ content: '"v=DKIM1; p=(abc)"', comment: 'key' });
+  });
+
+  it('a comment that mentions cf_tags= comes back as the comment (fuzz)', async () => {
+    const a = setup();
+    await a.create({ type: 'A', name: 'a', content: '198.51.100.1', comment: 'cf_tags=evil' });
+    await a.create({ type: 'TXT', name: 'b', content: '"x"', comment: 'see cf_tags=a', tags: ['env:prod'] });
+    const text = (await a.call('GET', '/export')).body as string;
+    const b = setup();
+    const r = await importFile(b, text);
+    expect(r.body.messages).toEqual([]);
+    const shape = (x: DnsRecord) => [x.name, x.comment, x.tags, x.proxied];
+    expect(b.api.records('example.com').map(shape)).toEqual(a.api.records('example.com').map(shape));
+  });
+
+  it('content with a line break exports on one line (\\010), so the file still imports (fuzz)', async () => {
+    const a = setup();
+    await a.create({ type: 'TXT', name: 'nl', content: 'line\nbreak' });
+    await a.create({ type: 'A', name: 'after', content: '198.51.100.1' });
+    const text = (await a.call('GET', '/export')).body as string;
+    expect(text).toContain('nl.example.com.\t1\tIN\tTXT\t"line\\010break"');
+    const r = await importFile(setup(), text);
+    expect(r.status).toBe(200);
+    expect(r.body.result).toEqual({ recs_added: 2, total_records_parsed: 2 });
+  });
+  it('an owner outside the zone is skipped with a message, not made relative (fuzz)', async () => {
+    const s = setup();
+    const r = await importFile(s, ['www.other.org. 300 IN A 198.51.100.1', '$ORIGIN other.org.', 'mail 300 IN A 198.51.100.2', '$ORIGIN example.com.', 'ok 300 IN A 198.51.100.3', 'EXAMPLE.COM. 300 IN NS ada.ns.cloudflare.com.'].join('\n'));
+    expect(r.body.result).toEqual({ recs_added: 1, total_records_parsed: 3 });
+    expect(r.body.messages).toEqual([
+      { code: 9000, message: 'www.other.org: DNS name is invalid.' },
+      { code: 9000, message: 'mail.other.org: DNS name is invalid.' },
+    ]);
+    expect(s.api.records('example.com').map((x) => x.name)).toEqual(['ok.example.com']);
+  });
+  it('unquoted TXT (today\'s mode) exports quoted as document mode stores it: a backslash stays a backslash (fuzz)', async () => {
+    const a = setup({ compat: 'today' });
+    await a.create({ type: 'TXT', name: 'bs', content: 'a\\b' });
+    const text = (await a.call('GET', '/export')).body as string;
+    expect(text).toContain('bs.example.com.\t1\tIN\tTXT\t"a\\\\b"');
+    const b = setup();
+    await importFile(b, text);
+    // Imported into a document-mode zone, it is what creating the same text there gives.
+    const direct = setup();
+    await direct.create({ type: 'TXT', name: 'bs', content: 'a\\b' });
+    expect(b.api.records('example.com')[0]!.content).toBe(direct.api.records('example.com')[0]!.content);
+  });
 });

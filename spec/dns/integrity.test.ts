@@ -26,6 +26,35 @@ describe('state integrity', () => {
     expect((await s.create({ type: 'A', name: 'c', content: '198.51.100.5' })).body.errors[0].code).toBe(81054);
   });
 
+  it('a bad include_shadow_metadata on a write is refused before anything is stored (fuzz)', async () => {
+    const s = setup();
+    const rec = (await s.create({ type: 'A', name: 'x', content: '198.51.100.1' })).body.result;
+    const before = s.api.records('example.com');
+    const bad = '?include_shadow_metadata=maybe';
+    for (const [method, path, body] of [
+      ['POST', bad, { type: 'A', name: 'y', content: '198.51.100.2' }],
+      ['PUT', `/${rec.id}${bad}`, { type: 'A', name: 'x', content: '198.51.100.3' }],
+      ['PATCH', `/${rec.id}${bad}`, { content: '198.51.100.4' }],
+      ['POST', `/batch${bad}`, { posts: [{ type: 'A', name: 'z', content: '198.51.100.5' }] }],
+    ] as const) {
+      const r = await s.call(method, path, body);
+      expect(r.status, `${method} ${path}`).toBe(400);
+      expect(s.api.records('example.com'), `${method} ${path}`).toEqual(before);
+    }
+  });
+
+  it('an A record that an NS joined later can still be re-saved as read; a new A there is still 81056 (fuzz)', async () => {
+    const s = setup();
+    const a = (await s.create({ type: 'A', name: 'dept', content: '198.51.100.1' })).body.result;
+    expect((await s.create({ type: 'NS', name: 'dept', content: 'ns1.example.net' })).status).toBe(200);
+    const again = await s.call('PUT', `/${a.id}`, a);
+    expect(again.body.errors).toEqual([]);
+    expect((await s.call('PATCH', `/${a.id}`, { ttl: 300 })).body.result.ttl).toBe(300);
+    expect((await s.create({ type: 'A', name: 'dept', content: '198.51.100.2' })).body.errors[0].code).toBe(81056);
+    const other = (await s.create({ type: 'A', name: 'elsewhere', content: '198.51.100.3' })).body.result;
+    expect((await s.call('PATCH', `/${other.id}`, { name: 'dept' })).body.errors[0].code).toBe(81056);
+  });
+
   it('a batch naming an unknown id fails whole; an empty batch is a no-op', async () => {
     const s = setup();
     const r = await s.call('POST', '/batch', { posts: [{ type: 'A', name: 'n', content: '198.51.100.1' }], patches: [{ id: 'f'.repeat(32), ttl: 60 }] });

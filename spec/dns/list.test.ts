@@ -47,6 +47,17 @@ describe('list filters', () => {
     expect(await names('tag.contains=env:stag')).toEqual(['A api']);
   });
 
+  it('tag.<op>=name:value matches the value of tags of that name, not the joined string (fuzz)', async () => {
+    const { names } = await seeded();
+    expect(await names('tag.endswith=env:od')).toEqual(['A www']);
+    expect(await names('tag.endswith=ENV:ING')).toEqual(['A api']);
+    expect(await names('tag.contains=env:ro')).toEqual(['A www']);
+    // "v:pro" is inside "env:prod", but no tag is named "v".
+    expect(await names('tag.contains=v:pro')).toEqual([]);
+    // A bare name applies the operator to tag names.
+    expect(await names('tag.startswith=ow')).toEqual(['AAAA www']);
+  });
+
   it('match=any ORs the filters; match=all ANDs them', async () => {
     const { names } = await seeded();
     expect(await names('type=MX&name=docs.example.com&match=any')).toEqual(['CNAME docs', 'MX example.com']);

@@ -54,6 +54,28 @@ describe('record types', () => {
     expect(uri.body.errors[0]).toEqual({ code: 9100, message: 'priority is a required field.' });
   });
 
+  it('MX content is a host name proper (the schema\'s format: hostname): no _, * or edge hyphens (fuzz)', async () => {
+    const { create } = setup();
+    for (const content of ['under_score.example.net', '*.example.net', '-x.example.net', 'x-.example.net']) {
+      const r = await create({ type: 'MX', name: '@', content, priority: 10 });
+      expect(r.body.errors, content).toEqual([{ code: 9007, message: 'Content for MX record is invalid.' }]);
+    }
+    const ok = await create({ type: 'MX', name: '@', content: 'Mail-1.Example.NET.', priority: 10 });
+    expect(ok.body.result.content).toBe('mail-1.example.net');
+    expect(schemaErrors('dns-records_dns_response_single', ok.body)).toEqual([]);
+  });
+
+  it('data host names echo as sent but compare as DNS names: a second SRV to Sip.Example.NET. is identical (fuzz)', async () => {
+    const { create } = setup();
+    const srv = (target: string) => create({ type: 'SRV', name: '_sip._tcp', data: { priority: 1, weight: 2, port: 5060, target } });
+    expect((await srv('sip.example.net')).status).toBe(200);
+    const again = await srv('Sip.Example.NET.');
+    expect(again.body.errors).toEqual([{ code: 81058, message: 'An identical record already exists.' }]);
+    const svcb = (target: string) => create({ type: 'SVCB', name: 'svc', data: { priority: 1, target, value: 'alpn="h2"' } });
+    expect((await svcb('foo.example.net.')).body.result.data.target).toBe('foo.example.net.');
+    expect((await svcb('FOO.example.net')).body.errors[0].code).toBe(81058);
+  });
+
   it('an SVCB target keeps its trailing dot in data and content, as sent', async () => {
     const { create } = setup();
     const r = await create({ type: 'SVCB', name: 'svcb', data: { priority: 1, target: 'foo.', value: 'alpn="h2"' } });

@@ -63,6 +63,17 @@ function schemaPointer(method: string, pathname: string, status: number): string
   return '#/components/schemas/dns-records_api-response-common-failure';
 }
 
+/**
+ * Validates one parsed response body against the schema the published document gives for its
+ * endpoint and status; [] when valid or when the document has no schema for it (batch, zones, export).
+ */
+export function responseSchemaErrors(method: string, pathname: string, status: number, body: unknown): string[] {
+  const pointer = schemaPointer(method, pathname, status);
+  if (!pointer) return [];
+  const v = validatorFor(pointer);
+  return v(body) ? [] : (v.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+}
+
 export interface SchemaLog {
   /** Responses checked so far. */
   checked: number;
