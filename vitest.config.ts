@@ -58,6 +58,25 @@ export default defineConfig({
       // Dates before 2022-10-31 need export_commonjs_default for the test runner's modules; it changes nothing R2 does.
       workerd('conformance:workerd-2022', ['conformance/targets/workerd-2022.test.ts'], '2022-01-01', ['export_commonjs_default']),
       workerd('conformance:double-in-workerd', ['conformance/targets/double-in-workerd.test.ts']),
+      // The differential fuzzer (conformance/differential): the double against the real binding on
+      // seeded random operation sequences. FUZZ_SEEDS / FUZZ_FIRST / FUZZ_OPS reach the worker as bindings.
+      {
+        plugins: [
+          cloudflareTest({
+            miniflare: {
+              compatibilityDate: '2025-01-01',
+              compatibilityFlags: ['nodejs_compat'],
+              r2Buckets: ['BUCKET'],
+              bindings: {
+                FUZZ_SEEDS: process.env.FUZZ_SEEDS ?? '',
+                FUZZ_FIRST: process.env.FUZZ_FIRST ?? '',
+                FUZZ_OPS: process.env.FUZZ_OPS ?? '',
+              },
+            },
+          }),
+        ],
+        test: { name: 'conformance:differential', include: ['conformance/differential/*.test.ts'] },
+      },
       remote
         ? remoteR2Project()
         : { test: { name: 'conformance:r2-remote', include: ['conformance/targets/r2-remote-skipped.test.ts'] } },

@@ -18,8 +18,8 @@ import { fieldTypeError, parameterTypeError, putValueTypeError, r2Error } from '
 import { invoker, throwsSynchronously, type Invoke } from './invoke.js';
 import { parseCustomMetadata, parseHttpMetadata } from './metadata.js';
 import { BucketModel } from './model.js';
-import { MultipartUpload } from './multipart.js';
-import { parseRange } from './range.js';
+import { R2MultipartUpload } from './multipart.js';
+import { checkRange, convertRange } from './range.js';
 import { GetResult, HeadResult } from './results.js';
 import { acceptValue, checkStreamLength, readValue } from './values.js';
 import type {
@@ -113,11 +113,16 @@ export class Bucket implements R2BucketLike {
         if (given < 1) throw parameterTypeError('get', 'R2Bucket', 1, 'string');
         const name = toStr(key);
         const o = structOrEmpty(options, () => parameterTypeError('get', 'R2Bucket', 2, 'GetOptions'));
-        return { name, o, onlyIf: convertConditional(o.onlyIf, 'GetOptions'), ssecKey: convertSsecKey(o.ssecKey) };
+        return {
+          name,
+          onlyIf: convertConditional(o.onlyIf, 'GetOptions'),
+          range: convertRange(o.range),
+          ssecKey: convertSsecKey(o.ssecKey),
+        };
       },
-      ({ name, o, onlyIf, ssecKey }) => {
+      ({ name, onlyIf, range: convertedRange, ssecKey }) => {
         const cond = onlyIf && unwrapConditional(onlyIf);
-        const range = parseRange(o.range);
+        const range = checkRange(convertedRange);
         const ssec = checkSsecKey(ssecKey);
         const outcome = this.#model.get(name, cond, range, md5OfKey(ssec));
         switch (outcome.kind) {
@@ -216,7 +221,7 @@ export class Bucket implements R2BucketLike {
     );
   }
 
-  createMultipartUpload(key: string, options?: R2MultipartOptions): Promise<MultipartUpload> {
+  createMultipartUpload(key: string, options?: R2MultipartOptions): Promise<R2MultipartUpload> {
     const given = arguments.length;
     return this.#invoke(
       () => {
@@ -234,16 +239,18 @@ export class Bucket implements R2BucketLike {
         const ssec = checkSsecKey(a.ssecKey);
         const metadata = { http: a.http, custom: a.custom, storageClass: a.storageClass, ssecKeyMd5: md5OfKey(ssec) };
         const id = this.#model.createUpload(a.name, metadata);
-        return new MultipartUpload(this.#model, this.#invoke, a.name, id);
+        return new R2MultipartUpload(this.#model, this.#invoke, a.name, id);
       },
     );
   }
 
   /** Synchronous and unchecked, as in workerd: a bogus id is refused only when the handle is used. */
-  resumeMultipartUpload(key: string, uploadId: string): MultipartUpload {
-    if (arguments.length < 2) {
-      throw parameterTypeError('resumeMultipartUpload', 'R2Bucket', arguments.length + 1, 'string');
-    }
-    return new MultipartUpload(this.#model, this.#invoke, toStr(key), toStr(uploadId));
+  resumeMultipartUpload(key: string, uploadId: string): R2MultipartUpload {
+    // Arguments are converted in order: a bad key is refused before a missing upload id.
+    const given = arguments.length;
+    if (given < 1) throw parameterTypeError('resumeMultipartUpload', 'R2Bucket', 1, 'string');
+    const name = toStr(key);
+    if (given < 2) throw parameterTypeError('resumeMultipartUpload', 'R2Bucket', 2, 'string');
+    return new R2MultipartUpload(this.#model, this.#invoke, name, toStr(uploadId));
   }
 }

@@ -7,10 +7,22 @@ import { fieldTypeError, int32OutOfRange, invalidDate } from './errors.js';
 export const isObjectLike = (v: unknown): v is Record<string, unknown> =>
   (typeof v === 'object' && v !== null) || typeof v === 'function';
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * A string as the runtime holds it. workerd keeps strings as UTF-8, writing a lone surrogate as its
+ * 3-byte (WTF-8) form; read back as UTF-8 (by R2, or into a result) each of those bytes is invalid
+ * and becomes U+FFFD. So from the conversion on, 'a\uD800' is 'a\uFFFD\uFFFD\uFFFD': as a key (its
+ * identity, order and 9-byte length), in metadata, in list options and in the upload handle.
+ */
+export function heldString(s: string): string {
+  return /[\uD800-\uDFFF]/.test(s) ? s.replace(LONE_SURROGATE, '\uFFFD\uFFFD\uFFFD') : s;
+}
+
 /** ToString as the runtime does it: a Symbol is refused (String(symbol) would not be). */
 export function toStr(v: unknown): string {
   if (typeof v === 'symbol') throw new TypeError('Cannot convert a Symbol value to a string');
-  return String(v);
+  return heldString(String(v));
 }
 
 export const isHeaders = (v: unknown): v is Headers => typeof Headers !== 'undefined' && v instanceof Headers;
@@ -39,11 +51,13 @@ export function optionalStringField(obj: Record<string, unknown>, field: string,
   const v = obj[field];
   if (v === undefined) return undefined;
   if (typeof v !== 'string') throw fieldTypeError(field, struct, 'string');
-  return v;
+  return heldString(v);
 }
 
 /** The last millisecond an int64 count of nanoseconds since the epoch can hold (2262-04-11). */
 const MAX_DATE_MS = 9_223_372_036_854;
+/** The first one (1677-09-21). */
+const MIN_DATE_MS = -9_223_372_036_854;
 
 /** A `Date` field: a Date or a number of ms; strings and others are refused, Invalid Date too. */
 export function optionalDateField(obj: Record<string, unknown>, field: string, struct: string): number | undefined {
@@ -54,8 +68,9 @@ export function optionalDateField(obj: Record<string, unknown>, field: string, s
   else if (typeof v === 'number') ms = v;
   else throw fieldTypeError(field, struct, 'date');
   if (Number.isNaN(ms) || Math.abs(ms) > 8.64e15) throw invalidDate();
-  // The runtime holds dates as int64 nanoseconds; its message names a year short of the real bound.
+  // The runtime holds dates as int64 nanoseconds; its messages name years off the real bounds.
   if (ms > MAX_DATE_MS) throw new TypeError("This API doesn't support dates after 2189.");
+  if (ms < MIN_DATE_MS) throw new TypeError("This API doesn't support dates before 1687.");
   return ms;
 }
 

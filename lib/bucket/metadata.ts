@@ -3,8 +3,7 @@
  * immutable data), how they are handed out (fresh copies) and `writeHttpMetadata`.
  */
 import { fieldTypeError } from './errors.js';
-import { isHeaders, isObjectLike, optionalDateField, toStr } from './coerce.js';
-import { utf8Length } from '../bytes.js';
+import { heldString, isHeaders, isObjectLike, optionalDateField, toStr } from './coerce.js';
 import type { R2HTTPMetadata } from './types.js';
 
 /** Stored HTTP metadata: strings and the expiry in epoch ms. */
@@ -65,15 +64,26 @@ export function parseHttpMetadata(v: unknown, struct: string): HttpFields {
 export function parseCustomMetadata(v: unknown, struct: string): CustomFields | undefined {
   if (v === undefined) return undefined;
   if (!isObjectLike(v) || Array.isArray(v)) throw fieldTypeError('customMetadata', struct, 'object');
-  return Object.keys(v).map((k) => [k, toStr(v[k])] as const);
+  return Object.keys(v).map((k) => [heldString(k), toStr(v[k])] as const);
 }
 
-/** Production's limit on custom metadata: 8,192 bytes of keys and values (UTF-8). */
+/** R2's limit on custom metadata (names and values together), in `measure`'s units. */
 export const CUSTOM_METADATA_LIMIT = 8192;
+
+/**
+ * How R2 (the local one; production's measure is not documented) sizes a name or a value: its
+ * UTF-16 length, doubled when any code unit is above U+00FF, i.e. the bytes a JS engine stores it
+ * in. For ASCII and for 4-byte characters that is the UTF-8 byte count; 'é' counts 1, not 2, and a
+ * lone surrogate (held as three U+FFFD) counts 6 once the string is doubled.
+ */
+function measure(s: string): number {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0xff) return s.length * 2;
+  return s.length;
+}
 
 export function customMetadataSize(fields: CustomFields): number {
   let n = 0;
-  for (const [k, v] of fields) n += utf8Length(k) + utf8Length(v);
+  for (const [k, v] of fields) n += measure(k) + measure(v);
   return n;
 }
 

@@ -82,15 +82,17 @@ interface Upload {
   readonly metadata: ObjectMetadata;
 }
 
-/** Cursors are opaque to callers; ours carry the sort form of the last key returned. */
-function encodeCursor(sortKey: string): string {
-  const bytes = new TextEncoder().encode(JSON.stringify(sortKey));
+/** Cursors are opaque to callers; ours carry the last key returned. */
+function encodeCursor(key: string): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(key));
   let s = '';
   for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
   return btoa(s);
 }
 
 function decodeCursor(cursor: string): string | undefined {
+  // R2's cursors carry the last key returned; the empty one carries the empty key (so it skips '').
+  if (cursor === '') return '';
   try {
     const bin = atob(cursor);
     const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
@@ -114,6 +116,10 @@ export class BucketModel {
 
   private checkKey(action: R2Action, key: string): void {
     if (key.length > MAX_KEY_BYTES / 3 && utf8Length(key) > MAX_KEY_BYTES) throw r2Error(action, 'invalidObjectName');
+  }
+
+  private checkMetadata(action: R2Action, metadata: ObjectMetadata): void {
+    if (customMetadataSize(metadata.custom) > CUSTOM_METADATA_LIMIT) throw r2Error(action, 'metadataTooLarge');
   }
 
   head(key: string): StoredObject | undefined {
@@ -149,7 +155,7 @@ export class BucketModel {
 
     this.checkKey('put', key);
     if (size > MAX_OBJECT_SIZE) throw r2Error('put', 'entityTooLarge');
-    if (customMetadataSize(metadata.custom) > CUSTOM_METADATA_LIMIT) throw r2Error('put', 'metadataTooLarge');
+    this.checkMetadata('put', metadata);
     const checksums: { -readonly [A in keyof StoredChecksums]: Uint8Array } = { md5: md5Digest };
     if (checksum) {
       const actual = checksum.alg === 'md5' ? md5Digest : extraDigest!;
@@ -190,10 +196,13 @@ export class BucketModel {
   list(q: ListQuery): ListPage {
     const prefix = sortForm(q.prefix);
     const delimiter = q.delimiter ? sortForm(q.delimiter) : undefined;
-    // The later of startAfter and the cursor wins; both are exclusive.
-    let after = q.startAfter ? sortForm(q.startAfter) : undefined;
-    const fromCursor = q.cursor ? decodeCursor(q.cursor) : undefined;
-    if (fromCursor !== undefined && (after === undefined || fromCursor > after)) after = fromCursor;
+    // The later of startAfter and the cursor wins; both are exclusive (so startAfter '' skips '').
+    // R2 picks the later one with a JS string comparison (UTF-16 units), which is not key order when
+    // one of them has a character above U+FFFF: '😀' counts as before '\uFFFD' there.
+    let afterKey = q.startAfter;
+    const fromCursor = q.cursor !== undefined ? decodeCursor(q.cursor) : undefined;
+    if (fromCursor !== undefined && (afterKey === undefined || fromCursor > afterKey)) afterKey = fromCursor;
+    const after = afterKey !== undefined ? sortForm(afterKey) : undefined;
     let low = prefix;
     let exclusive: string | undefined;
     if (after !== undefined && after >= low) {
@@ -203,7 +212,7 @@ export class BucketModel {
 
     const objects: StoredObject[] = [];
     const delimitedPrefixes: string[] = [];
-    let last: string | undefined;
+    let last: StoredObject | undefined;
     let iter = this.objects.entriesFrom(low);
     for (;;) {
       const next = iter.next();
@@ -212,19 +221,19 @@ export class BucketModel {
       if (sk === exclusive) continue;
       if (!sk.startsWith(prefix)) return { objects, delimitedPrefixes };
       if (objects.length + delimitedPrefixes.length === q.limit) {
-        return { objects, delimitedPrefixes, cursor: encodeCursor(last!) };
+        return { objects, delimitedPrefixes, cursor: encodeCursor(last!.key) };
       }
       const at = delimiter ? sk.indexOf(delimiter, prefix.length) : -1;
       if (at < 0) {
         objects.push(object);
-        last = sk;
+        last = object;
         continue;
       }
       // A group: report it once, and continue after its last key.
       const group = sk.slice(0, at + delimiter!.length);
       delimitedPrefixes.push(object.key.slice(0, group.length));
       const beyond = afterPrefix(group);
-      last = this.objects.lastBefore(beyond)![0];
+      last = this.objects.lastBefore(beyond)![1];
       if (beyond === undefined) return { objects, delimitedPrefixes };
       iter = this.objects.entriesFrom(beyond);
       exclusive = undefined;
@@ -235,6 +244,7 @@ export class BucketModel {
 
   createUpload(key: string, metadata: ObjectMetadata): string {
     this.checkKey('createMultipartUpload', key);
+    this.checkMetadata('createMultipartUpload', metadata); // the limit a completed object will hold
     const id = randomBase64Url(128); // the shape of the ids R2 hands out
     this.uploads.set(id, { key, created: this.clock(), state: 'active', parts: new Map(), metadata });
     return id;

@@ -13,7 +13,7 @@ import type { R2MultipartUploadLike, R2UploadedPart, R2UploadPartOptions } from 
 import { acceptValue, checkStreamLength, readValue } from './values.js';
 
 // Kept off the instance: the handle's only own properties are `key` and `uploadId`.
-const owners = new WeakMap<MultipartUpload, { model: BucketModel; invoke: Invoke }>();
+const owners = new WeakMap<R2MultipartUpload, { model: BucketModel; invoke: Invoke }>();
 
 function checkPartNumber(n: number): void {
   if (n < 1 || n > 10000) throw partNumberRange(n);
@@ -22,7 +22,10 @@ function checkPartNumber(n: number): void {
 /** One element of `complete`'s list, converted as workerd converts an UploadedPart struct. */
 function convertPart(p: unknown, index: number): UploadedPartRef {
   if (p === undefined || p === null) {
-    throw new TypeError('Cannot initialize UploadedPart with required members from an undefined or null value.');
+    // The runtime names the struct by its mangled C++ type here.
+    throw new TypeError(
+      'Cannot initialize N7workerd3api11public_beta17R2MultipartUpload12UploadedPartE with required members from an undefined or null value.',
+    );
   }
   if (!isObjectLike(p)) {
     throw new TypeError(`Incorrect type for array element ${index}: the provided value is not of type 'UploadedPart'.`);
@@ -30,15 +33,17 @@ function convertPart(p: unknown, index: number): UploadedPartRef {
   return { partNumber: toInt32(p.partNumber), etag: p.etag === undefined ? undefined : toStr(p.etag) };
 }
 
-export class MultipartUpload implements R2MultipartUploadLike {
+/** Named as the runtime's class (its `constructor.name`). */
+export class R2MultipartUpload implements R2MultipartUploadLike {
   declare readonly key: string;
   declare readonly uploadId: string;
 
   /** @internal handles are made by the bucket */
   constructor(model: BucketModel, invoke: Invoke, key: string, uploadId: string) {
+    // In the runtime's order: Object.keys(handle) is ['uploadId', 'key'].
     Object.defineProperties(this, {
-      key: { value: key, enumerable: true, configurable: true },
       uploadId: { value: uploadId, enumerable: true, configurable: true },
+      key: { value: key, enumerable: true, configurable: true },
     });
     owners.set(this, { model, invoke });
   }
@@ -49,9 +54,11 @@ export class MultipartUpload implements R2MultipartUploadLike {
     options?: R2UploadPartOptions,
   ): Promise<R2UploadedPart> {
     const { model, invoke } = owners.get(this)!;
+    const given = arguments.length;
     return invoke(
       () => {
-        if (partNumber === undefined) throw parameterTypeError('uploadPart', 'R2MultipartUpload', 1, 'integer');
+        // A missing argument is refused; an explicit undefined converts (to 0, refused later as a part number).
+        if (given < 1) throw parameterTypeError('uploadPart', 'R2MultipartUpload', 1, 'integer');
         const n = toInt32(partNumber);
         const accepted = acceptValue(value, false);
         if (!accepted) throw partValueTypeError();

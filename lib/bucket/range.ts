@@ -14,9 +14,30 @@ export interface ResolvedRange {
   readonly length: number;
 }
 
-function checkNumber(v: unknown, label: string, negative: string): number | undefined {
+/** `range` after workerd's type conversion: the Range header, or the R2Range struct's numbers. */
+export type ConvertedRange =
+  | { readonly kind: 'header'; readonly value: string }
+  | { readonly kind: 'object'; readonly offset?: number; readonly length?: number; readonly suffix?: number };
+
+const numberField = (v: unknown) => (v === undefined ? undefined : Number(v));
+
+/**
+ * Conversion: an R2Range struct or Headers. undefined means none; null, like any dictionary, is an
+ * R2Range with no field set. A wrong type is refused here, before `onlyIf` is interpreted.
+ */
+export function convertRange(v: unknown): ConvertedRange | undefined {
   if (v === undefined) return undefined;
-  const n = Number(v);
+  if (v === null) return { kind: 'object' };
+  if (isHeaders(v)) {
+    const value = v.get('range');
+    return value === null ? undefined : { kind: 'header', value };
+  }
+  if (!isObjectLike(v)) throw fieldTypeError('range', 'GetOptions', 'Range or Headers');
+  return { kind: 'object', offset: numberField(v.offset), length: numberField(v.length), suffix: numberField(v.suffix) };
+}
+
+function checkNumber(n: number | undefined, label: string, negative: string): number | undefined {
+  if (n === undefined) return undefined;
   if (!(n >= 0)) throw new RangeError(`${negative} (${formatDouble(n)}) must be greater than or equal to 0.`);
   if (Number.isFinite(n) && !Number.isInteger(n)) {
     throw new RangeError(`Invalid range. ${label} (${formatDouble(n)}) must be an integer, not floating point.`);
@@ -24,23 +45,21 @@ function checkNumber(v: unknown, label: string, negative: string): number | unde
   return n === 0 ? 0 : n; // -0 is 0
 }
 
-/** Client-side validation, in workerd's order: offset, length, then suffix and its exclusions. */
-export function parseRange(v: unknown): RangeRequest | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (isHeaders(v)) {
-    const value = v.get('range');
-    return value === null ? undefined : { kind: 'header', value };
-  }
-  if (!isObjectLike(v)) throw fieldTypeError('range', 'GetOptions', 'Range or Headers');
-  const offset = checkNumber(v.offset, 'Starting offset', 'Invalid range. Starting offset');
-  const length = checkNumber(v.length, 'Length', 'Invalid range. Length');
+/**
+ * Client-side validation, in workerd's order: offset, length, then suffix and its exclusions. An
+ * R2Range with no field set is still sent as a range: R2 reads it as "from 0 to the end", which an
+ * empty object cannot satisfy.
+ */
+export function checkRange(c: ConvertedRange | undefined): RangeRequest | undefined {
+  if (c === undefined || c.kind === 'header') return c;
+  const offset = checkNumber(c.offset, 'Starting offset', 'Invalid range. Starting offset');
+  const length = checkNumber(c.length, 'Length', 'Invalid range. Length');
   let suffix: number | undefined;
-  if (v.suffix !== undefined) {
+  if (c.suffix !== undefined) {
     if (offset !== undefined) throw new TypeError('Suffix is incompatible with offset.');
     if (length !== undefined) throw new TypeError('Suffix is incompatible with length.');
-    suffix = checkNumber(v.suffix, 'Suffix', 'Invalid suffix. Suffix');
+    suffix = checkNumber(c.suffix, 'Suffix', 'Invalid suffix. Suffix');
   }
-  if (offset === undefined && length === undefined && suffix === undefined) return undefined;
   return { kind: 'object', offset, length, suffix };
 }
 

@@ -19,12 +19,6 @@ export interface Shape {
   readonly custom: boolean;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** R2 stores a lone surrogate as 3 bytes of WTF-8, which read back as three U+FFFD. */
-const reportedKey = (key: string) =>
-  /[\uD800-\uDFFF]/.test(key) ? key.replace(LONE_SURROGATE, '\uFFFD\uFFFD\uFFFD') : key;
-
 export class HeadResult implements R2ObjectLike {
   readonly ssecKeyMd5: string | undefined;
   readonly storageClass: string;
@@ -55,7 +49,7 @@ export class HeadResult implements R2ObjectLike {
     this.etag = o.etag;
     this.size = o.size;
     this.version = o.version;
-    this.key = reportedKey(o.key);
+    this.key = o.key;
     this.#http = shape.http ? o.http : undefined;
   }
 
@@ -137,7 +131,8 @@ export class GetResult extends HeadResult implements R2ObjectBodyLike {
   }
 
   async text(): Promise<string> {
-    return new TextDecoder().decode(await readAll(this));
+    // The runtime decodes as UTF-8 and keeps a leading BOM (so json() refuses one).
+    return new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(await readAll(this));
   }
 
   async json<T>(): Promise<T> {
@@ -146,7 +141,12 @@ export class GetResult extends HeadResult implements R2ObjectBodyLike {
 
   async blob(): Promise<Blob> {
     const bytes = await readAll(this);
-    return new Blob([bytes as Uint8Array<ArrayBuffer>], { type: this.httpMetadata?.contentType ?? '' });
+    const type = this.httpMetadata?.contentType ?? '';
+    const blob = new Blob([bytes as Uint8Array<ArrayBuffer>], { type });
+    // The runtime gives the stored content type as it is; the Blob constructor would normalise it
+    // ('' for characters outside U+0020–U+007E, lowercase), so the type is set past it.
+    if (blob.type !== type) Object.defineProperty(blob, 'type', { value: type });
+    return blob;
   }
 }
 

@@ -214,6 +214,12 @@ export const argumentCoercion = defineGroup('argument coercion', (t) => {
     expect((thrown as Error).message).toBe("Failed to execute 'resumeMultipartUpload' on 'R2Bucket': parameter 1 is not of type 'string'.");
   });
 
+  t.test('resumeMultipartUpload(Symbol()) throws the Symbol TypeError: parameter 1 is converted before parameter 2 is missed', async () => {
+    // Found by the differential fuzzer.
+    const b = await t.bucket();
+    expect(() => loose(b).resumeMultipartUpload(Symbol('k'))).toThrow(new TypeError('Cannot convert a Symbol value to a string'));
+  });
+
   t.test('resumeMultipartUpload converts its arguments to strings and returns synchronously', async () => {
     const b = await t.bucket();
     const upload = loose(b).resumeMultipartUpload(123, 456);

@@ -134,6 +134,22 @@ export const body = defineGroup('body', (t) => {
     expect(await blob.text()).toBe('hello');
   });
 
+  t.test('blob() keeps the stored contentType as it is, where the Blob constructor would drop it', async () => {
+    // Found by the differential fuzzer: a type with a control character survives into blob().type.
+    const b = await t.bucket();
+    await b.put('k', 'hello', { httpMetadata: { contentType: 'a\rb' } });
+    expect((await (await b.get('k'))!.blob()).type).toBe('a\rb');
+  });
+
+  t.test('text() keeps a leading byte order mark, so json() of a BOM-prefixed body rejects with SyntaxError', async () => {
+    // Found by the differential fuzzer (a TextDecoder with default options would strip the BOM).
+    const b = await t.bucket();
+    await b.put('k', '\uFEFF{}');
+    expect(await (await b.get('k'))!.text()).toBe('\uFEFF{}');
+    const e = await rejection(async () => (await b.get('k'))!.json());
+    expect(e).toBeInstanceOf(SyntaxError);
+  });
+
   t.test('an empty object reads as "" / 0 bytes through every reader', async () => {
     const b = await t.bucket();
     await b.put('k', '');

@@ -258,6 +258,23 @@ export const conditionals = defineGroup('conditionals', (t) => {
     );
   });
 
+  t.test('a date before 1677-09-21 rejects with TypeError "This API doesn\'t support dates before 1687."', async () => {
+    // Found by the differential fuzzer: the lower int64-nanosecond bound, with its own odd year.
+    const { b } = await stored(t);
+    await expectRejection(
+      () => b.get('k', { onlyIf: { uploadedBefore: new Date(-9_223_372_036_855) } }),
+      TypeError,
+      "This API doesn't support dates before 1687.",
+    );
+    await expectRejection(
+      () => b.put('k', 'x', { httpMetadata: { cacheExpiry: new Date(-8.64e15) } }),
+      TypeError,
+      "This API doesn't support dates before 1687.",
+    );
+    // The bound itself is accepted (and, sent as an unsigned number, never compares true).
+    expect(await b.get('k', { onlyIf: { uploadedAfter: new Date(-9_223_372_036_854) } })).not.toHaveProperty('body');
+  });
+
   t.test('a far-future date inside the supported range (2200) is accepted: uploadedBefore passes', async () => {
     const { b } = await stored(t);
     await expectGet(b, [['before 2200', { uploadedBefore: new Date('2200-01-01T00:00:00Z') }, 'body']]);

@@ -121,6 +121,35 @@ export const customMetadata = defineGroup('custom metadata', (t) => {
     await expectBackendError(() => b.put('k2', 'v', { customMetadata: { key: '🙂'.repeat(2048) } }), TOO_BIG);
   });
 
+  // Found by the differential fuzzer. The simulator measures each name and value as its UTF-16
+  // length, doubled when any code unit is above U+00FF; production's measure is not documented, so
+  // these pin the simulator's (and the real-R2 target will say whether production agrees).
+  t.test('a character up to U+00FF counts 1: "k" + 8,191 × "é" is stored, 8,192 × "é" rejects with 10012', async () => {
+    const b = await t.bucket();
+    await b.put('k', 'v', { customMetadata: { k: 'é'.repeat(8191) } });
+    expect((await b.head('k'))?.customMetadata?.k).toHaveLength(8191);
+    await expectBackendError(() => b.put('k2', 'v', { customMetadata: { k: 'é'.repeat(8192) } }), TOO_BIG);
+  });
+
+  t.test('a string with a character above U+00FF counts 2 per UTF-16 unit: "k" + 4,095 × "Ā" is stored, 4,096 rejects', async () => {
+    const b = await t.bucket();
+    await b.put('k', 'v', { customMetadata: { k: 'Ā'.repeat(4095) } });
+    await expectBackendError(() => b.put('k2', 'v', { customMetadata: { k: 'Ā'.repeat(4096) } }), TOO_BIG);
+    // One such character doubles the whole string: 'x' × 4,095 + 'Ā' measures 8,192.
+    await b.put('k3', 'v', { customMetadata: { '': 'x'.repeat(4095) + 'Ā' } });
+    await expectBackendError(() => b.put('k4', 'v', { customMetadata: { '': 'x'.repeat(4096) + 'Ā' } }), TOO_BIG);
+  });
+
+  t.test('a lone surrogate in a name or value reads back as three U+FFFD (and measures as them)', async () => {
+    const b = await t.bucket();
+    const put = await b.put('k', 'v', { customMetadata: { 'n\uD800': 'v\uDC00' } });
+    expect(put!.customMetadata).toEqual({ 'n\uFFFD\uFFFD\uFFFD': 'v\uFFFD\uFFFD\uFFFD' });
+    expect((await b.head('k'))?.customMetadata).toEqual({ 'n\uFFFD\uFFFD\uFFFD': 'v\uFFFD\uFFFD\uFFFD' });
+    // 1 + 1,365 × 3 × 2 = 8,191; one more surrogate is 8,197.
+    await b.put('k2', 'v', { customMetadata: { k: '\uD800'.repeat(1365) } });
+    await expectBackendError(() => b.put('k3', 'v', { customMetadata: { k: '\uD800'.repeat(1366) } }), TOO_BIG);
+  });
+
   t.test('custom metadata of 10,000 bytes rejects with 10012 and stores nothing', async () => {
     const b = await t.bucket();
     await expectBackendError(() => b.put('k', 'v', { customMetadata: { key: 'x'.repeat(10_000) } }), TOO_BIG);

@@ -141,6 +141,19 @@ export const keys = defineGroup('keys', (t) => {
     expect(await b.head('a\uFFFDb')).toBeNull();
   });
 
+  t.test('a lone surrogate in a key is three U+FFFD to R2: same key, U+FFFD order, 9 bytes toward the limit', async () => {
+    // Found by the differential fuzzer. The binding sends the surrogate's 3-byte WTF-8 form, which R2
+    // reads as three replacement characters: that string is the key from then on.
+    const b = await t.bucket();
+    await b.put('\uDC00b', 'v');
+    expect((await b.head('\uFFFD\uFFFD\uFFFDb'))?.size).toBe(1);
+    await b.put('\uFFFF', 'w');
+    expect((await b.list()).objects.map((o) => o.key)).toEqual(['\uFFFD\uFFFD\uFFFDb', '\uFFFF']);
+    expect((await b.list({ prefix: '\uDC00' })).objects.map((o) => o.key)).toEqual(['\uFFFD\uFFFD\uFFFDb']);
+    expect((await b.put('\uD800'.repeat(113), 'v'))!.key).toBe('\uFFFD'.repeat(339));
+    await expectBackendError(() => b.put('\uD800'.repeat(114), 'v'), invalid('put'));
+  });
+
   t.test('head and get of a lone-surrogate key report the key as three U+FFFD', async () => {
     const b = await t.bucket();
     await b.put('a\uD800b', 'v');

@@ -224,6 +224,14 @@ export const list = defineGroup('list', (t) => {
     expect(past.truncated).toBe(false);
   });
 
+  t.test("startAfter '' is still a position: it skips the empty key '' and nothing else", async () => {
+    // Found by the differential fuzzer: the key '' is the one key that is not after ''.
+    const b = await t.bucket();
+    await putAll(b, ['', 'a']);
+    expect(keysOf(await b.list())).toEqual(['', 'a']);
+    expect(keysOf(await b.list({ startAfter: '' }))).toEqual(['a']);
+  });
+
   t.test('startAfter combines with prefix', async () => {
     const b = await t.bucket();
     await putAll(b, ['a/1', 'a/2', 'a/3', 'b/1']);
@@ -303,6 +311,19 @@ export const list = defineGroup('list', (t) => {
     await putAll(b, ['a', 'b', 'c', 'd', 'e']);
     const p1 = await b.list({ limit: 1 }); // cursor after 'a'
     expect(keysOf(await b.list({ cursor: p1.truncated ? p1.cursor : '', startAfter: 'c' }))).toEqual(['d', 'e']);
+  });
+
+  t.test("'later' of cursor and startAfter is judged in UTF-16 order: a cursor past '😀' loses to startAfter '\uFFFD'", async () => {
+    // Found by the differential fuzzer. Keys are listed in code-point order ('😀' after '\uFFFF'), but
+    // R2 picks the later of the two positions with a JS string comparison, where '😀' (D83D DE00)
+    // comes before '\uFFFD'. So startAfter wins here and the listing restarts after '\uFFFD'.
+    const b = await t.bucket();
+    await putAll(b, ['\uFFFD', '\uFFFF', '😀', '😀z']);
+    const p1 = await b.list({ limit: 3 });
+    expect(keysOf(p1)).toEqual(['\uFFFD', '\uFFFF', '😀']);
+    expect(p1.truncated).toBe(true);
+    const p2 = await b.list({ cursor: p1.truncated ? p1.cursor : '', startAfter: '\uFFFD' });
+    expect(keysOf(p2)).toEqual(['\uFFFF', '😀', '😀z']);
   });
 
   t.test('with both cursor and startAfter, the later position wins (cursor later)', async () => {

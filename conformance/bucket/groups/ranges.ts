@@ -181,6 +181,35 @@ export const ranges = defineGroup('ranges', (t) => {
     { difference: 'simulator-range-at-end' },
   );
 
+  t.test(
+    'get with {length: 1} on a zero-part multipart object rejects with 10039',
+    async () => {
+      // The simulator reads no blob for it, so its inverted range answers an empty body instead.
+      const b = await t.bucket();
+      await (await b.createMultipartUpload('mp')).complete([]);
+      await expectBackendError(() => b.get('mp', { range: { length: 1 } }), NOT_SATISFIABLE);
+    },
+    { difference: 'simulator-range-at-end' },
+  );
+
+  t.test('on an empty object, range {} and range: null are still ranges (from 0 to the end) and reject with 10039', async () => {
+    // Found by the differential fuzzer: only an absent range means "the whole object, whatever its size".
+    const b = await tenBytes(t);
+    await expectBackendError(() => b.get('empty', { range: {} as R2Range }), NOT_SATISFIABLE);
+    await expectBackendError(() => b.get('empty', { range: bad(null) }), NOT_SATISFIABLE);
+    expect(await read(b, undefined, 'empty')).toEqual(slice(0, 0, ''));
+  });
+
+  t.test('a range of the wrong type is refused before an invalid If-None-Match header is parsed', async () => {
+    // Type conversion of every option comes first; the Headers are interpreted afterwards.
+    const b = await tenBytes(t);
+    await expectRejection(
+      () => b.get('k', { onlyIf: new Headers({ 'If-None-Match': 'garbage' }), range: bad('bytes=0-1') }),
+      TypeError,
+      "Incorrect type for the 'range' field on 'GetOptions': the provided value is not of type 'Range or Headers'.",
+    );
+  });
+
   t.test('an empty object without a range reads as range {0, 0} and an empty body', async () => {
     const b = await tenBytes(t);
     expect(await read(b, undefined, 'empty')).toEqual(slice(0, 0, ''));
