@@ -7,6 +7,7 @@
  */
 import { md5, sha1 } from '@noble/hashes/legacy.js';
 import { sha256, sha384, sha512 } from '@noble/hashes/sha2.js';
+import { toHex } from './bytes.js';
 
 export type HashAlgorithm = 'md5' | 'sha1' | 'sha256' | 'sha384' | 'sha512';
 
@@ -19,6 +20,7 @@ interface NodeCrypto {
   createHash(alg: string): { update(b: Uint8Array): unknown; digest(): Uint8Array };
   /** One-shot hashing (Node ≥ 20.12): much cheaper than createHash for small inputs. */
   hash?(alg: string, data: Uint8Array, encoding: 'buffer'): Uint8Array;
+  hash?(alg: string, data: Uint8Array, encoding: 'hex'): string;
 }
 
 function findNodeCrypto(): NodeCrypto | undefined {
@@ -77,4 +79,11 @@ export function digest(alg: HashAlgorithm, data: Uint8Array | readonly Uint8Arra
   const h = createHasher(alg);
   for (const c of chunks) h.update(c);
   return h.digest();
+}
+
+/** The digest as lowercase hex: what etags and checksums are made of (one-shot where possible). */
+export function digestHex(alg: HashAlgorithm, data: Uint8Array | readonly Uint8Array[]): string {
+  const chunks = data instanceof Uint8Array ? [data] : data;
+  if (chunks.length === 1 && nodeCrypto?.hash) return nodeCrypto.hash(alg, chunks[0]!, 'hex');
+  return toHex(digest(alg, chunks));
 }

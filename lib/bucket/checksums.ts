@@ -13,12 +13,13 @@ export const HASH_ALGORITHMS = ['md5', 'sha1', 'sha256', 'sha384', 'sha512'] as 
 
 const DIGEST_BYTES: Record<HashAlgorithm, number> = { md5: 16, sha1: 20, sha256: 32, sha384: 48, sha512: 64 };
 
-/** Stored digests: md5 for single-part objects, plus at most one algorithm the caller supplied. */
-export type StoredChecksums = Readonly<Partial<Record<HashAlgorithm, Uint8Array>>>;
+/** Stored digests, lowercase hex: md5 for single-part objects, plus at most one the caller supplied. */
+export type StoredChecksums = Readonly<Partial<Record<HashAlgorithm, string>>>;
 
 export interface RequestedChecksum {
   readonly alg: HashAlgorithm;
-  readonly expected: Uint8Array;
+  /** Lowercase hex, whichever form the caller used. */
+  readonly expected: string;
 }
 
 /** A hash option after workerd's type conversion: a hex string or a copy of the bytes. */
@@ -52,42 +53,84 @@ export function requestedChecksum(fields: readonly HashField[]): RequestedChecks
     const bytes = DIGEST_BYTES[alg];
     if (typeof value === 'string') {
       if (value.length !== bytes * 2) throw new TypeError(`${label} is ${bytes * 2} hex characters, not ${value.length}`);
-      const decoded = fromHex(value);
-      if (!decoded) throw new TypeError(`Provided ${label} wasn't a valid hex string`);
-      found = { alg, expected: decoded };
+      if (!fromHex(value)) throw new TypeError(`Provided ${label} wasn't a valid hex string`);
+      found = { alg, expected: value.toLowerCase() };
     } else {
       if (value.byteLength !== bytes) throw new TypeError(`${label} is ${bytes} bytes, not ${value.byteLength}`);
-      found = { alg, expected: value };
+      found = { alg, expected: toHex(value) };
     }
   }
   return found;
 }
 
-const digestBuffer = (d: Uint8Array | undefined) => (d ? (d.slice().buffer as ArrayBuffer) : undefined);
+/** Per-result state of a checksums object: the stored digests and the buffers handed out so far. */
+interface ChecksumsState {
+  readonly stored: StoredChecksums;
+  readonly buffers: Partial<Record<HashAlgorithm, ArrayBuffer>>;
+}
+const states = new WeakMap<object, ChecksumsState>();
 
-/** What results expose as `checksums`: fresh ArrayBuffers, so callers cannot reach stored digests. */
+/** Own keys, in the runtime's order (undefined ones included). */
+const KEYS: readonly HashAlgorithm[] = ['sha512', 'sha384', 'sha256', 'sha1', 'md5'];
+const isAlgorithm = (p: string | symbol): p is HashAlgorithm => typeof p === 'string' && (KEYS as string[]).includes(p);
+
+/** The ArrayBuffer for one algorithm, made on first read and the same one afterwards. */
+function buffer(state: ChecksumsState, alg: HashAlgorithm): ArrayBuffer | undefined {
+  const hex = state.stored[alg];
+  if (hex === undefined) return undefined;
+  return (state.buffers[alg] ??= fromHex(hex)!.buffer as ArrayBuffer);
+}
+
+/**
+ * The runtime's checksums are five read-only own properties holding ArrayBuffers. Making five
+ * buffers for every result (most never read) dominated the cost of a head, so results get a proxy
+ * that shows exactly those properties and makes each buffer on first read.
+ */
+const lazyReadOnly: ProxyHandler<Checksums> = {
+  ownKeys: () => [...KEYS],
+  has: (t, p) => isAlgorithm(p) || Reflect.has(t, p),
+  get(t, p, receiver) {
+    return isAlgorithm(p) ? buffer(states.get(t)!, p) : Reflect.get(t, p, receiver);
+  },
+  getOwnPropertyDescriptor(t, p) {
+    if (!isAlgorithm(p)) return undefined;
+    return { value: buffer(states.get(t)!, p), writable: false, enumerable: true, configurable: true };
+  },
+  set(_t, p) {
+    throw new TypeError(`Cannot assign to read only property '${String(p)}' of object '#<Checksums>'`);
+  },
+  defineProperty: () => false,
+  deleteProperty: () => false,
+};
+
+/** What results expose as `checksums`: caller-owned buffers, so nobody reaches stored digests. */
 export class Checksums implements R2Checksums {
-  readonly sha512?: ArrayBuffer;
-  readonly sha384?: ArrayBuffer;
-  readonly sha256?: ArrayBuffer;
-  readonly sha1?: ArrayBuffer;
-  readonly md5?: ArrayBuffer;
+  declare readonly sha512?: ArrayBuffer;
+  declare readonly sha384?: ArrayBuffer;
+  declare readonly sha256?: ArrayBuffer;
+  declare readonly sha1?: ArrayBuffer;
+  declare readonly md5?: ArrayBuffer;
 
+  /** @internal results make them */
   constructor(stored: StoredChecksums) {
-    // Own properties in the runtime's order, undefined ones included.
-    this.sha512 = digestBuffer(stored.sha512);
-    this.sha384 = digestBuffer(stored.sha384);
-    this.sha256 = digestBuffer(stored.sha256);
-    this.sha1 = digestBuffer(stored.sha1);
-    this.md5 = digestBuffer(stored.md5);
+    const proxy = new Proxy(this, lazyReadOnly);
+    const state: ChecksumsState = { stored, buffers: {} };
+    states.set(this, state);
+    states.set(proxy, state);
+    return proxy;
   }
 
   toJSON(): R2StringChecksums {
+    const { stored } = states.get(this)!;
     const out: R2StringChecksums = {};
-    for (const alg of HASH_ALGORITHMS) {
-      const b = this[alg];
-      if (b !== undefined) out[alg] = toHex(new Uint8Array(b));
-    }
+    for (const alg of HASH_ALGORITHMS) if (stored[alg] !== undefined) out[alg] = stored[alg];
     return out;
   }
 }
+
+// Node's console shows a proxy's target; show the digests instead of an empty object.
+Object.defineProperty(Checksums.prototype, Symbol.for('nodejs.util.inspect.custom'), {
+  value(this: Checksums, _depth: number, options: unknown, inspect: (v: unknown, o: unknown) => string) {
+    return `Checksums ${inspect({ ...states.get(this)!.stored }, options)}`;
+  },
+});

@@ -84,9 +84,12 @@ export function formatDouble(n: number): string {
 
 /** A plain byte copy of any BufferSource (so later changes by the caller do not reach us). */
 export function copyBufferSource(v: ArrayBuffer | ArrayBufferView): Uint8Array {
-  if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
-  return new Uint8Array(v.slice(0));
+  return new Uint8Array(byteView(v)); // copies
 }
+
+/** The bytes a BufferSource covers (its window, for a view), without copying. */
+export const byteView = (v: ArrayBuffer | ArrayBufferView): Uint8Array =>
+  ArrayBuffer.isView(v) ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(v);
 
 export const isBufferSource = (v: unknown): v is ArrayBuffer | ArrayBufferView =>
   v instanceof ArrayBuffer || ArrayBuffer.isView(v) || Object.prototype.toString.call(v) === '[object ArrayBuffer]';

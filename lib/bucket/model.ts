@@ -3,9 +3,9 @@
  * the surface (bucket.ts) converts and validates as workerd does, then calls in here, as workerd
  * calls R2. Each operation checks in R2's order and changes state only after every check passed.
  */
-import { concat, toHex, utf8Length } from '../bytes.js';
+import { concat, fromHex, utf8Length } from '../bytes.js';
 import { randomBase64Url, randomHex } from '../random.js';
-import { digest } from '../hash.js';
+import { digestHex } from '../hash.js';
 import type { Clock } from '../clock.js';
 import { checksumMismatch, r2Error, type R2Action } from './errors.js';
 import { conditionHolds, conditionHoldsWhenAbsent, type Conditional } from './conditional.js';
@@ -69,7 +69,6 @@ export const UPLOAD_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 interface Part {
   readonly etag: string;
-  readonly md5: Uint8Array;
   readonly size: number;
   readonly chunks: readonly Uint8Array[];
 }
@@ -148,20 +147,18 @@ export class BucketModel {
     cond: Conditional | undefined,
   ): StoredObject | null {
     // R2 reads and hashes the whole body before it checks anything.
-    const md5Digest = digest('md5', chunks);
-    const extraDigest = checksum && checksum.alg !== 'md5' ? digest(checksum.alg, chunks) : undefined;
+    const md5 = digestHex('md5', chunks);
+    const extra = checksum && checksum.alg !== 'md5' ? digestHex(checksum.alg, chunks) : undefined;
     let size = 0;
     for (const c of chunks) size += c.byteLength;
 
     this.checkKey('put', key);
     if (size > MAX_OBJECT_SIZE) throw r2Error('put', 'entityTooLarge');
     this.checkMetadata('put', metadata);
-    const checksums: { -readonly [A in keyof StoredChecksums]: Uint8Array } = { md5: md5Digest };
+    const checksums: { -readonly [A in keyof StoredChecksums]: string } = { md5 };
     if (checksum) {
-      const actual = checksum.alg === 'md5' ? md5Digest : extraDigest!;
-      if (toHex(actual) !== toHex(checksum.expected)) {
-        throw checksumMismatch(checksum.alg, toHex(checksum.expected), toHex(actual));
-      }
+      const actual = checksum.alg === 'md5' ? md5 : extra!;
+      if (actual !== checksum.expected) throw checksumMismatch(checksum.alg, checksum.expected, actual);
       checksums[checksum.alg] = actual;
     }
     const sk = sortForm(key);
@@ -174,7 +171,7 @@ export class BucketModel {
       key,
       version: randomHex(16),
       size,
-      etag: toHex(md5Digest),
+      etag: md5,
       uploaded: this.clock(),
       ...metadata,
       checksums,
@@ -267,9 +264,8 @@ export class BucketModel {
     if (!u || u.state !== 'active') throw r2Error('uploadPart', 'noSuchUpload');
     let size = 0;
     for (const c of chunks) size += c.byteLength;
-    const md5 = digest('md5', chunks);
-    const etag = toHex(md5);
-    u.parts.set(partNumber, { etag, md5, size, chunks });
+    const etag = digestHex('md5', chunks); // production's part etag: the md5 hex of the part
+    u.parts.set(partNumber, { etag, size, chunks });
     return etag;
   }
 
@@ -305,7 +301,9 @@ export class BucketModel {
 
     const chunks = sorted.flatMap((p) => p.part.chunks); // linked, not copied
     const size = sorted.reduce((n, p) => n + p.part.size, 0);
-    const etag = `${toHex(digest('md5', concat(sorted.map((p) => p.part.md5), sorted.length * 16)))}-${sorted.length}`;
+    // R2's multipart etag: the md5 of the parts' binary md5s, then the part count.
+    const md5s = concat(sorted.map((p) => fromHex(p.part.etag)!), sorted.length * 16);
+    const etag = `${digestHex('md5', md5s)}-${sorted.length}`;
     const object: StoredObject = {
       key,
       version: randomHex(16),

@@ -5,13 +5,13 @@
  * copied before the caller gets control back (mutating one afterwards changes nothing), and a value
  * of the wrong type is refused before anything else happens. Only streams and Blobs are read later.
  */
-import { isBufferSource, copyBufferSource } from './coerce.js';
+import { byteView, isBufferSource } from './coerce.js';
 import { unknownLengthStream } from './errors.js';
 import { wtf8 } from '../bytes.js';
 
 /** An accepted value: bytes already copied, or a source to read once. */
 export type AcceptedValue =
-  | { kind: 'bytes'; bytes: Uint8Array }
+  | { kind: 'bytes'; chunks: Uint8Array[] }
   | { kind: 'blob'; blob: Blob }
   | { kind: 'stream'; stream: ReadableStream };
 
@@ -47,12 +47,26 @@ const isStream = (v: unknown): v is ReadableStream =>
  * refuses them.
  */
 export function acceptValue(value: unknown, allowNull: boolean): AcceptedValue | undefined {
-  if (value === null || value === undefined) return allowNull ? { kind: 'bytes', bytes: new Uint8Array(0) } : undefined;
-  if (typeof value === 'string') return { kind: 'bytes', bytes: wtf8(value) };
-  if (isBufferSource(value)) return { kind: 'bytes', bytes: copyBufferSource(value) };
+  if (value === null || value === undefined) return allowNull ? { kind: 'bytes', chunks: [] } : undefined;
+  if (typeof value === 'string') return { kind: 'bytes', chunks: [wtf8(value)] };
+  if (isBufferSource(value)) return { kind: 'bytes', chunks: copyInChunks(byteView(value)) };
   if (isBlob(value)) return { kind: 'blob', blob: value };
   if (isStream(value)) return { kind: 'stream', stream: value };
   return undefined;
+}
+
+const CHUNK = 1024 * 1024;
+
+/**
+ * A copy of the caller's bytes, in chunks of at most 1 MiB: one huge fresh allocation costs more
+ * (page faults, and a large-object GC later) than the same bytes in pieces, and stored objects are
+ * chunk lists anyway.
+ */
+function copyInChunks(bytes: Uint8Array): Uint8Array[] {
+  if (bytes.byteLength <= CHUNK) return [bytes.slice()];
+  const out: Uint8Array[] = [];
+  for (let at = 0; at < bytes.byteLength; at += CHUNK) out.push(bytes.slice(at, at + CHUNK));
+  return out;
 }
 
 /** The client-side stream check, made after the options are converted (workerd's order). */
@@ -64,7 +78,7 @@ export function checkStreamLength(v: AcceptedValue): void {
 export async function readValue(v: AcceptedValue): Promise<Uint8Array[]> {
   switch (v.kind) {
     case 'bytes':
-      return v.bytes.byteLength ? [v.bytes] : [];
+      return v.chunks.filter((c) => c.byteLength > 0);
     case 'blob':
       return v.blob.size ? [new Uint8Array(await v.blob.arrayBuffer())] : [];
     case 'stream': {
