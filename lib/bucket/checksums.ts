@@ -68,7 +68,10 @@ interface ChecksumsState {
   readonly stored: StoredChecksums;
   readonly buffers: Partial<Record<HashAlgorithm, ArrayBuffer>>;
 }
-const states = new WeakMap<object, ChecksumsState>();
+
+/** Where a checksums object keeps its state: on the proxy's target, hidden by the traps. */
+const STATE = Symbol('checksums');
+type Target = Checksums & { [STATE]: ChecksumsState };
 
 /** Own keys, in the runtime's order (undefined ones included). */
 const KEYS: readonly HashAlgorithm[] = ['sha512', 'sha384', 'sha256', 'sha1', 'md5'];
@@ -86,15 +89,15 @@ function buffer(state: ChecksumsState, alg: HashAlgorithm): ArrayBuffer | undefi
  * buffers for every result (most never read) dominated the cost of a head, so results get a proxy
  * that shows exactly those properties and makes each buffer on first read.
  */
-const lazyReadOnly: ProxyHandler<Checksums> = {
+const lazyReadOnly: ProxyHandler<Target> = {
   ownKeys: () => [...KEYS],
-  has: (t, p) => isAlgorithm(p) || Reflect.has(t, p),
+  has: (t, p) => isAlgorithm(p) || (p !== STATE && Reflect.has(t, p)),
   get(t, p, receiver) {
-    return isAlgorithm(p) ? buffer(states.get(t)!, p) : Reflect.get(t, p, receiver);
+    return isAlgorithm(p) ? buffer(t[STATE], p) : Reflect.get(t, p, receiver);
   },
   getOwnPropertyDescriptor(t, p) {
     if (!isAlgorithm(p)) return undefined;
-    return { value: buffer(states.get(t)!, p), writable: false, enumerable: true, configurable: true };
+    return { value: buffer(t[STATE], p), writable: false, enumerable: true, configurable: true };
   },
   set(_t, p) {
     throw new TypeError(`Cannot assign to read only property '${String(p)}' of object '#<Checksums>'`);
@@ -113,15 +116,12 @@ export class Checksums implements R2Checksums {
 
   /** @internal results make them */
   constructor(stored: StoredChecksums) {
-    const proxy = new Proxy(this, lazyReadOnly);
-    const state: ChecksumsState = { stored, buffers: {} };
-    states.set(this, state);
-    states.set(proxy, state);
-    return proxy;
+    (this as unknown as Target)[STATE] = { stored, buffers: {} };
+    return new Proxy(this as unknown as Target, lazyReadOnly);
   }
 
   toJSON(): R2StringChecksums {
-    const { stored } = states.get(this)!;
+    const { stored } = (this as unknown as Target)[STATE];
     const out: R2StringChecksums = {};
     for (const alg of HASH_ALGORITHMS) if (stored[alg] !== undefined) out[alg] = stored[alg];
     return out;
@@ -131,6 +131,6 @@ export class Checksums implements R2Checksums {
 // Node's console shows a proxy's target; show the digests instead of an empty object.
 Object.defineProperty(Checksums.prototype, Symbol.for('nodejs.util.inspect.custom'), {
   value(this: Checksums, _depth: number, options: unknown, inspect: (v: unknown, o: unknown) => string) {
-    return `Checksums ${inspect({ ...states.get(this)!.stored }, options)}`;
+    return `Checksums ${inspect({ ...(this as unknown as Target)[STATE].stored }, options)}`;
   },
 });
