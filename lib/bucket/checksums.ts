@@ -66,7 +66,7 @@ export function requestedChecksum(fields: readonly HashField[]): RequestedChecks
 /** Per-result state of a checksums object: the stored digests and the buffers handed out so far. */
 interface ChecksumsState {
   readonly stored: StoredChecksums;
-  readonly buffers: Partial<Record<HashAlgorithm, ArrayBuffer>>;
+  buffers?: Partial<Record<HashAlgorithm, ArrayBuffer>>;
 }
 
 /** Where a checksums object keeps its state: on the proxy's target, hidden by the traps. */
@@ -81,7 +81,8 @@ const isAlgorithm = (p: string | symbol): p is HashAlgorithm => typeof p === 'st
 function buffer(state: ChecksumsState, alg: HashAlgorithm): ArrayBuffer | undefined {
   const hex = state.stored[alg];
   if (hex === undefined) return undefined;
-  return (state.buffers[alg] ??= fromHex(hex)!.buffer as ArrayBuffer);
+  const buffers = (state.buffers ??= {});
+  return (buffers[alg] ??= fromHex(hex)!.buffer as ArrayBuffer);
 }
 
 /**
@@ -116,7 +117,7 @@ export class Checksums implements R2Checksums {
 
   /** @internal results make them */
   constructor(stored: StoredChecksums) {
-    (this as unknown as Target)[STATE] = { stored, buffers: {} };
+    (this as unknown as Target)[STATE] = { stored };
     return new Proxy(this as unknown as Target, lazyReadOnly);
   }
 

@@ -12,6 +12,7 @@ import { conditionHolds, conditionHoldsWhenAbsent, type Conditional } from './co
 import { resolveRange, type RangeRequest, type ResolvedRange } from './range.js';
 import { CUSTOM_METADATA_LIMIT, customMetadataSize, type CustomFields, type HttpFields } from './metadata.js';
 import type { RequestedChecksum, StoredChecksums } from './checksums.js';
+import type { Body } from './values.js';
 import { afterPrefix, KeyIndex, sortForm } from './key-index.js';
 
 export interface StoredObject {
@@ -141,16 +142,14 @@ export class BucketModel {
   /** Returns the stored object, or null when the condition failed (nothing stored then). */
   put(
     key: string,
-    chunks: readonly Uint8Array[],
+    body: Body,
     metadata: ObjectMetadata,
     checksum: RequestedChecksum | undefined,
     cond: Conditional | undefined,
   ): StoredObject | null {
-    // R2 reads and hashes the whole body before it checks anything.
-    const md5 = digestHex('md5', chunks);
+    // R2 reads and hashes the whole body (its md5 came with it) before it checks anything.
+    const { chunks, size, md5 } = body;
     const extra = checksum && checksum.alg !== 'md5' ? digestHex(checksum.alg, chunks) : undefined;
-    let size = 0;
-    for (const c of chunks) size += c.byteLength;
 
     this.checkKey('put', key);
     if (size > MAX_OBJECT_SIZE) throw r2Error('put', 'entityTooLarge');
@@ -258,14 +257,12 @@ export class BucketModel {
     return u;
   }
 
-  uploadPart(key: string, id: string, partNumber: number, chunks: readonly Uint8Array[]): string {
+  uploadPart(key: string, id: string, partNumber: number, body: Body): string {
     this.checkKey('uploadPart', key);
     const u = this.upload(key, id);
     if (!u || u.state !== 'active') throw r2Error('uploadPart', 'noSuchUpload');
-    let size = 0;
-    for (const c of chunks) size += c.byteLength;
-    const etag = digestHex('md5', chunks); // production's part etag: the md5 hex of the part
-    u.parts.set(partNumber, { etag, size, chunks });
+    const etag = body.md5; // production's part etag: the md5 hex of the part
+    u.parts.set(partNumber, { etag, size: body.size, chunks: body.chunks });
     return etag;
   }
 

@@ -69,8 +69,8 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
         checkPartNumber(n);
         checkSsecKey(ssecKey);
         checkStreamLength(accepted);
-        const chunks = await readValue(accepted);
-        return { partNumber: n, etag: model.uploadPart(this.key, this.uploadId, n, chunks) };
+        const body = await readValue(accepted);
+        return { partNumber: n, etag: model.uploadPart(this.key, this.uploadId, n, body) };
       },
     );
   }

@@ -7,11 +7,20 @@
  */
 import { byteView, isBufferSource } from './coerce.js';
 import { unknownLengthStream } from './errors.js';
-import { wtf8 } from '../bytes.js';
+import { toHex, wtf8 } from '../bytes.js';
+import { createHasher, digestHex } from '../hash.js';
 
-/** An accepted value: bytes already copied, or a source to read once. */
+/** A body as R2 receives it: the bytes, in chunks we own, and their md5, computed as they arrive. */
+export interface Body {
+  readonly chunks: readonly Uint8Array[];
+  readonly size: number;
+  /** Lowercase hex. */
+  readonly md5: string;
+}
+
+/** An accepted value: bytes already copied (perhaps hashed on the way), or a source to read once. */
 export type AcceptedValue =
-  | { kind: 'bytes'; chunks: Uint8Array[] }
+  | { kind: 'bytes'; chunks: Uint8Array[]; md5?: string }
   | { kind: 'blob'; blob: Blob }
   | { kind: 'stream'; stream: ReadableStream };
 
@@ -49,7 +58,7 @@ const isStream = (v: unknown): v is ReadableStream =>
 export function acceptValue(value: unknown, allowNull: boolean): AcceptedValue | undefined {
   if (value === null || value === undefined) return allowNull ? { kind: 'bytes', chunks: [] } : undefined;
   if (typeof value === 'string') return { kind: 'bytes', chunks: [wtf8(value)] };
-  if (isBufferSource(value)) return { kind: 'bytes', chunks: copyInChunks(byteView(value)) };
+  if (isBufferSource(value)) return { kind: 'bytes', ...copyInChunks(byteView(value)) };
   if (isBlob(value)) return { kind: 'blob', blob: value };
   if (isStream(value)) return { kind: 'stream', stream: value };
   return undefined;
@@ -60,13 +69,23 @@ const CHUNK = 1024 * 1024;
 /**
  * A copy of the caller's bytes, in chunks of at most 1 MiB: one huge fresh allocation costs more
  * (page faults, and a large-object GC later) than the same bytes in pieces, and stored objects are
- * chunk lists anyway.
+ * chunk lists anyway. A large body is hashed chunk by chunk as it is copied, while the chunk is still
+ * in the processor's cache, rather than in a second pass over all of it.
  */
-function copyInChunks(bytes: Uint8Array): Uint8Array[] {
-  if (bytes.byteLength <= CHUNK) return [bytes.slice()];
-  const out: Uint8Array[] = [];
-  for (let at = 0; at < bytes.byteLength; at += CHUNK) out.push(bytes.slice(at, at + CHUNK));
-  return out;
+function copyInChunks(bytes: Uint8Array): { chunks: Uint8Array[]; md5?: string } {
+  if (bytes.byteLength <= CHUNK) {
+    const copy = new Uint8Array(bytes.byteLength); // cheaper than slice() for small bodies
+    copy.set(bytes);
+    return { chunks: [copy] };
+  }
+  const chunks: Uint8Array[] = [];
+  const md5 = createHasher('md5');
+  for (let at = 0; at < bytes.byteLength; at += CHUNK) {
+    const chunk = bytes.slice(at, at + CHUNK);
+    md5.update(chunk);
+    chunks.push(chunk);
+  }
+  return { chunks, md5: toHex(md5.digest()) };
 }
 
 /** The client-side stream check, made after the options are converted (workerd's order). */
@@ -74,23 +93,33 @@ export function checkStreamLength(v: AcceptedValue): void {
   if (v.kind === 'stream' && !hasKnownLength(v.stream)) throw unknownLengthStream();
 }
 
-/** Reads an accepted value into chunks we own. */
-export async function readValue(v: AcceptedValue): Promise<Uint8Array[]> {
+/** Reads an accepted value into a body. */
+export async function readValue(v: AcceptedValue): Promise<Body> {
   switch (v.kind) {
     case 'bytes':
-      return v.chunks.filter((c) => c.byteLength > 0);
+      return body(v.chunks, v.md5);
     case 'blob':
-      return v.blob.size ? [new Uint8Array(await v.blob.arrayBuffer())] : [];
+      return body([new Uint8Array(await v.blob.arrayBuffer())]);
     case 'stream': {
       const chunks: Uint8Array[] = [];
+      const md5 = createHasher('md5');
       const reader = v.stream.getReader();
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
         // A stream may hand out views of a buffer its producer reuses: keep a copy.
-        if (value.byteLength) chunks.push(new Uint8Array(value));
+        const chunk = new Uint8Array(value);
+        md5.update(chunk);
+        chunks.push(chunk);
       }
-      return chunks;
+      return body(chunks, toHex(md5.digest()));
     }
   }
+}
+
+function body(chunks: Uint8Array[], md5?: string): Body {
+  const kept = chunks.filter((c) => c.byteLength > 0);
+  let size = 0;
+  for (const c of kept) size += c.byteLength;
+  return { chunks: kept, size, md5: md5 ?? digestHex('md5', kept) };
 }
