@@ -1,17 +1,16 @@
 /**
  * `npm run bench`: the bucket benchmarks (issues 2 and 3), each printing ops/s and ratios against
  * `@miniflare/r2` v2 and Miniflare's workerd R2 measured in this same run, then the DNS benchmarks
- * if bench/dns.ts (another engineer's) exists and exports `benchDns`.
+ * (issue 4: requests per second through `api.fetch`).
  *
  * Speed is measured here and never asserted in tests; this is not part of `npm test`.
  *
  * `npm run bench -- small list` runs only the named cases (small, list, large, multipart); the
  * DNS benchmarks then run only if `dns` is named too. No names: everything (~2 minutes).
  */
-import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { hashImplementation } from '../lib/hash.js';
+import { benchDns } from './dns.js';
 import { benchLargePut } from './large-put.js';
 import { benchListing } from './listing.js';
 import { benchMultipart } from './multipart.js';
@@ -24,7 +23,7 @@ const started = performance.now();
 // measured with the contenders' runs alternating, hold up better).
 const load = () => loadavg()[0]!.toFixed(2);
 console.log(
-  `# edge-doubles bucket bench — node ${process.version}, ${process.platform}/${process.arch}, ${cpus().length} cpus, ` +
+  `# edge-doubles bench — node ${process.version}, ${process.platform}/${process.arch}, ${cpus().length} cpus, ` +
     `hashing: ${hashImplementation}, load average ${load()}`,
 );
 
@@ -43,17 +42,8 @@ for (const [name, bench] of Object.entries(CASES)) {
   gc();
   await bench(results);
 }
-printSummary(results);
-console.log(`\nbucket benches took ${((performance.now() - started) / 1000).toFixed(1)} s (load average now ${load()})`);
-
-// bench/dns.ts belongs to the DNS double's engineer: run it when it exists, never require it.
-const dnsFile = fileURLToPath(new URL('./dns.ts', import.meta.url));
-if (!wanted('dns')) {
-  // not asked for
-} else if (!existsSync(dnsFile)) {
-  console.log('\n(bench/dns.ts not present: DNS benchmarks skipped)');
-} else {
-  const mod = (await import(new URL('./dns.ts', import.meta.url).href)) as { benchDns?: () => unknown };
-  if (typeof mod.benchDns === 'function') await mod.benchDns();
-  else console.log('\n(bench/dns.ts does not export benchDns: DNS benchmarks skipped)');
+if (results.length > 0) {
+  printSummary(results);
+  console.log(`\nbucket benches took ${((performance.now() - started) / 1000).toFixed(1)} s (load average now ${load()})`);
 }
+if (wanted('dns')) await benchDns();
