@@ -35,6 +35,16 @@ interface DataSpec {
 
 const quoted = (s: string) => `"${String(s).replace(/(["\\])/g, '\\$1')}"`;
 
+/** SVCB and HTTPS share one data format, as do TLSA and SMIMEA (RFC 9460, RFC 8162). */
+const SERVICE_BINDING: DataSpec = {
+  fields: [int('priority', U16), { name: 'target', kind: 'target' }, text('value')],
+  render: (d) => `${d.priority} ${d.target} ${d.value}`,
+};
+const CERTIFICATE_ASSOCIATION: DataSpec = {
+  fields: [int('usage', U8), int('selector', U8), int('matching_type', U8), { name: 'certificate', kind: 'hex' }],
+  render: (d) => `${d.usage} ${d.selector} ${d.matching_type} ${d.certificate}`,
+};
+
 /** Field order is the order the API reports the first missing field in (SSHFP: algorithm first). */
 const DATA: Record<string, DataSpec> = {
   CAA: { fields: [int('flags', U8), { name: 'tag', kind: 'tag' }, text('value')], render: (d) => `${d.flags} ${d.tag} ${quoted(d.value)}` },
@@ -50,8 +60,8 @@ const DATA: Record<string, DataSpec> = {
     fields: [int('key_tag', U16), int('algorithm', U8), int('digest_type', U8), { name: 'digest', kind: 'hex' }],
     render: (d) => `${d.key_tag} ${d.algorithm} ${d.digest_type} ${d.digest}`,
   },
-  HTTPS: { fields: [int('priority', U16), { name: 'target', kind: 'target' }, text('value')], render: (d) => `${d.priority} ${d.target} ${d.value}` },
-  SVCB: { fields: [int('priority', U16), { name: 'target', kind: 'target' }, text('value')], render: (d) => `${d.priority} ${d.target} ${d.value}` },
+  HTTPS: SERVICE_BINDING,
+  SVCB: SERVICE_BINDING,
   LOC: {
     fields: [
       int('lat_degrees', 90), int('lat_minutes', 59), { name: 'lat_seconds', kind: 'num', min: 0, max: 59.999, digits: 3 },
@@ -72,14 +82,8 @@ const DATA: Record<string, DataSpec> = {
     fields: [int('order', U16), int('preference', U16), text('flags'), text('service'), text('regex'), { name: 'replacement', kind: 'target' }],
     render: (d) => `${d.order} ${d.preference} ${quoted(d.flags)} ${quoted(d.service)} ${quoted(d.regex)} ${d.replacement}`,
   },
-  SMIMEA: {
-    fields: [int('usage', U8), int('selector', U8), int('matching_type', U8), { name: 'certificate', kind: 'hex' }],
-    render: (d) => `${d.usage} ${d.selector} ${d.matching_type} ${d.certificate}`,
-  },
-  TLSA: {
-    fields: [int('usage', U8), int('selector', U8), int('matching_type', U8), { name: 'certificate', kind: 'hex' }],
-    render: (d) => `${d.usage} ${d.selector} ${d.matching_type} ${d.certificate}`,
-  },
+  SMIMEA: CERTIFICATE_ASSOCIATION,
+  TLSA: CERTIFICATE_ASSOCIATION,
   SRV: {
     fields: [int('priority', U16), int('weight', U16), int('port', U16), { name: 'target', kind: 'target' }],
     // Priority is echoed at the top level, not inside content.
