@@ -5,14 +5,22 @@ const decoder = new TextDecoder();
 
 export const utf8 = (s: string): Uint8Array => encoder.encode(s);
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** A surrogate without its pair (global: for `replace`; test with `isWellFormed`). */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Whether a string is valid UTF-16 (no lone surrogate); cheap for the common case of none at all. */
+export function isWellFormed(s: string): boolean {
+  if (!/[\uD800-\uDFFF]/.test(s)) return true;
+  LONE_SURROGATE.lastIndex = 0;
+  return !LONE_SURROGATE.test(s);
+}
 
 /**
  * UTF-8, except that a lone surrogate becomes its own 3-byte form (WTF-8) rather than U+FFFD:
  * how the runtime turns a JS string into bytes for storage.
  */
 export function wtf8(s: string): Uint8Array {
-  if (!LONE_SURROGATE.test(s)) return encoder.encode(s);
+  if (isWellFormed(s)) return encoder.encode(s);
   const out: number[] = [];
   for (let i = 0; i < s.length; i++) {
     const c = s.codePointAt(i)!;

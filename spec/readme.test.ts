@@ -10,6 +10,15 @@ describe('README', () => {
     for (const id of Object.keys(bucketDifferences)) expect(readme).toContain(`| \`${id}\` |`);
   });
 
+  // The expiry example is copied from a passing test: it must stay a copy.
+  it('shows the multipart expiry test exactly as examples/worker/worker.test.ts has it', () => {
+    const section = readme.slice(readme.indexOf('### Time: the 7-day multipart expiry'));
+    const snippet = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
+    const source = readFileSync(new URL('../examples/worker/worker.test.ts', import.meta.url), 'utf8');
+    expect(snippet).toContain('vi.advanceTimersByTime(7 * 24 * 60 * 60 * 1000)');
+    expect(source).toContain(snippet);
+  });
+
   it('shows the two commands that set up a fresh clone', () => {
     expect(readme).toContain('npm ci && npm run conformance');
     expect(readme).toContain('npm ci && npm test');

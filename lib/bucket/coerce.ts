@@ -2,12 +2,12 @@
  * workerd's argument conversions (its JSG layer), reproduced: what the runtime accepts, converts or
  * refuses before a request ever reaches R2. Errors here are client-side: TypeError/RangeError.
  */
+import { isWellFormed, LONE_SURROGATE } from '../bytes.js';
 import { fieldTypeError, int32OutOfRange, invalidDate } from './errors.js';
 
 export const isObjectLike = (v: unknown): v is Record<string, unknown> =>
   (typeof v === 'object' && v !== null) || typeof v === 'function';
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * A string as the runtime holds it. workerd keeps strings as UTF-8, writing a lone surrogate as its
@@ -16,7 +16,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * identity, order and 9-byte length), in metadata, in list options and in the upload handle.
  */
 export function heldString(s: string): string {
-  return /[\uD800-\uDFFF]/.test(s) ? s.replace(LONE_SURROGATE, '\uFFFD\uFFFD\uFFFD') : s;
+  return isWellFormed(s) ? s : s.replace(LONE_SURROGATE, '\uFFFD\uFFFD\uFFFD');
 }
 
 /** ToString as the runtime does it: a Symbol is refused (String(symbol) would not be). */
