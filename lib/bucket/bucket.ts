@@ -166,7 +166,8 @@ export class Bucket implements R2BucketLike {
         const checksum = requestedChecksum(a.hashes);
         const ssec = checkSsecKey(a.ssecKey);
         checkStreamLength(a.accepted);
-        const body = await readValue(a.accepted);
+        const read = readValue(a.accepted);
+        const body = read instanceof Promise ? await read : read;
         const metadata = { http: a.http, custom: a.custom, storageClass: a.storageClass, ssecKeyMd5: md5OfKey(ssec) };
         const stored = this.#model.put(a.name, body, metadata, checksum, cond);
         return stored && new HeadResult(stored, { http: true, custom: true });

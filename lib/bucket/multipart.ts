@@ -69,7 +69,8 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
         checkPartNumber(n);
         checkSsecKey(ssecKey);
         checkStreamLength(accepted);
-        const body = await readValue(accepted);
+        const read = readValue(accepted);
+        const body = read instanceof Promise ? await read : read;
         return { partNumber: n, etag: model.uploadPart(this.key, this.uploadId, n, body) };
       },
     );
