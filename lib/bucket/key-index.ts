@@ -45,11 +45,7 @@ export function afterPrefix(p: string): string | undefined {
 }
 
 export class KeyIndex<V> {
-  private tree: BTreeType<string, V>;
-
-  constructor(tree?: BTreeType<string, V>) {
-    this.tree = tree ?? new BTree<string, V>(undefined, compare);
-  }
+  private readonly tree: BTreeType<string, V> = new BTree<string, V>(undefined, compare);
 
   get size(): number {
     return this.tree.size;
@@ -75,10 +71,5 @@ export class KeyIndex<V> {
   /** The greatest entry strictly below `high` (for the last key of a prefix group). */
   lastBefore(high: string | undefined): [string, V] | undefined {
     return this.tree.nextLowerPair(high); // undefined: the greatest entry
-  }
-
-  /** An O(1) copy that diverges on write (structure sharing). */
-  clone(): KeyIndex<V> {
-    return new KeyIndex(this.tree.clone());
   }
 }

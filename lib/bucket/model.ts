@@ -104,15 +104,10 @@ function decodeCursor(cursor: string): string | undefined {
 }
 
 export class BucketModel {
-  private objects: KeyIndex<StoredObject>;
+  private readonly objects = new KeyIndex<StoredObject>();
   private readonly uploads = new Map<string, Upload>();
 
-  constructor(
-    private readonly clock: Clock,
-    objects?: KeyIndex<StoredObject>,
-  ) {
-    this.objects = objects ?? new KeyIndex();
-  }
+  constructor(private readonly clock: Clock) {}
 
   private checkKey(action: R2Action, key: string): void {
     if (key.length > MAX_KEY_BYTES / 3 && utf8Length(key) > MAX_KEY_BYTES) throw r2Error(action, 'invalidObjectName');

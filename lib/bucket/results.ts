@@ -75,24 +75,27 @@ function* rangeViews(chunks: readonly Uint8Array[], range: ResolvedRange): Gener
   }
 }
 
-// Private state of GetResult, kept off the instance so own keys match the runtime's.
+/** What a GetResult reads from: kept in a private field, so own keys stay the runtime's. */
 interface BodyState {
   readonly chunks: readonly Uint8Array[];
   readonly range: ResolvedRange;
+  /** As stored: blob() ignores what a caller does to the result's `httpMetadata`. */
+  readonly contentType: string;
   stream?: ReadableStream<Uint8Array>;
   used: boolean;
 }
-const bodies = new WeakMap<GetResult, BodyState>();
 
 export class GetResult extends HeadResult implements R2ObjectBodyLike {
+  readonly #state: BodyState;
+
   /** @internal */
   constructor(o: StoredObject, shape: Shape & { range: ResolvedRange }) {
     super(o, shape);
-    bodies.set(this, { chunks: o.chunks, range: shape.range, used: false });
+    this.#state = { chunks: o.chunks, range: shape.range, contentType: o.http.contentType ?? '', used: false };
   }
 
   get body(): ReadableStream<Uint8Array> {
-    const state = bodies.get(this)!;
+    const state = this.#state;
     if (!state.stream) {
       const views = rangeViews(state.chunks, state.range);
       // A byte stream with no high-water mark pulls only when read, so bodyUsed flips on the first
@@ -116,11 +119,11 @@ export class GetResult extends HeadResult implements R2ObjectBodyLike {
   }
 
   get bodyUsed(): boolean {
-    return bodies.get(this)!.used;
+    return this.#state.used;
   }
 
   async arrayBuffer(): Promise<ArrayBuffer> {
-    const bytes = await readAll(this);
+    const bytes = await this.#readAll();
     return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
       ? (bytes.buffer as ArrayBuffer)
       : (bytes.slice().buffer as ArrayBuffer);
@@ -132,7 +135,7 @@ export class GetResult extends HeadResult implements R2ObjectBodyLike {
 
   async text(): Promise<string> {
     // The runtime decodes as UTF-8 and keeps a leading BOM (so json() refuses one).
-    return new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(await readAll(this));
+    return new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(await this.#readAll());
   }
 
   async json<T>(): Promise<T> {
@@ -140,31 +143,31 @@ export class GetResult extends HeadResult implements R2ObjectBodyLike {
   }
 
   async blob(): Promise<Blob> {
-    const bytes = await readAll(this);
-    const type = this.httpMetadata?.contentType ?? '';
+    const bytes = await this.#readAll();
+    const type = this.#state.contentType;
     const blob = new Blob([bytes as Uint8Array<ArrayBuffer>], { type });
     // The runtime gives the stored content type as it is; the Blob constructor would normalise it
     // ('' for characters outside U+0020–U+007E, lowercase), so the type is set past it.
     if (blob.type !== type) Object.defineProperty(blob, 'type', { value: type });
     return blob;
   }
-}
 
-/** All the bytes of a body, once: straight from the chunks unless a stream was already handed out. */
-async function readAll(result: GetResult): Promise<Uint8Array> {
-  const state = bodies.get(result)!;
-  if (state.used || state.stream?.locked) throw bodyUsed();
-  if (!state.stream) {
-    state.used = true;
-    const views = [...rangeViews(state.chunks, state.range)];
-    return views.length === 1 ? views[0]!.slice() : concat(views, state.range.length);
+  /** All the bytes, once: straight from the chunks unless a stream was already handed out. */
+  async #readAll(): Promise<Uint8Array> {
+    const state = this.#state;
+    if (state.used || state.stream?.locked) throw bodyUsed();
+    if (!state.stream) {
+      state.used = true;
+      const views = [...rangeViews(state.chunks, state.range)];
+      return views.length === 1 ? views[0]!.slice() : concat(views, state.range.length);
+    }
+    const reader = state.stream.getReader();
+    const parts: Uint8Array[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+    }
+    return concat(parts);
   }
-  const reader = state.stream.getReader();
-  const parts: Uint8Array[] = [];
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parts.push(value);
-  }
-  return concat(parts);
 }

@@ -188,4 +188,13 @@ export const body = defineGroup('body', (t) => {
     await b.put('k', 'new');
     expect(await g.text()).toBe('old content');
   });
+
+  // Like writeHttpMetadata, blob() reads the metadata the result was made with, not the returned object.
+  t.test("blob() keeps the stored type even after the result's httpMetadata was changed", async () => {
+    const b = await t.bucket();
+    await b.put('k', 'v', { httpMetadata: { contentType: 'text/plain' } });
+    const g = (await b.get('k'))!;
+    (g.httpMetadata as { contentType?: string }).contentType = 'image/png';
+    expect((await g.blob()).type).toBe('text/plain');
+  });
 });
