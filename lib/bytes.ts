@@ -49,11 +49,23 @@ export function utf8Length(s: string): number {
   return n;
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+const ARGS_AT_ONCE = 8192;
 
+/**
+ * Lowercase hex. Built as one flat string from char codes: concatenating pairs would make a rope of
+ * n pieces, which every id and digest we keep (versions, etags) would carry into the old generation.
+ */
 export function toHex(bytes: Uint8Array): string {
+  const codes = new Array<number>(bytes.length * 2);
+  for (let i = 0; i < bytes.length; i++) {
+    codes[2 * i] = HEX_CODES[bytes[i]! >> 4]!;
+    codes[2 * i + 1] = HEX_CODES[bytes[i]! & 15]!;
+  }
+  // fromCharCode takes its codes as arguments: stay well under engines' argument-count limits.
+  if (codes.length <= ARGS_AT_ONCE) return String.fromCharCode.apply(null, codes);
   let s = '';
-  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]!];
+  for (let at = 0; at < codes.length; at += ARGS_AT_ONCE) s += String.fromCharCode.apply(null, codes.slice(at, at + ARGS_AT_ONCE));
   return s;
 }
 

@@ -11,17 +11,18 @@
  */
 import { systemClock, type Clock } from '../clock.js';
 import { checkSsecKey, convertSsecKey, ssecKeyMd5 } from './ssec.js';
-import { convertConditional, unwrapConditional } from './conditional.js';
-import { convertHashFields, requestedChecksum } from './checksums.js';
+import { convertConditional, unwrapConditional, type Conditional } from './conditional.js';
+import { convertHashFields, requestedChecksum, type RequestedChecksum } from './checksums.js';
 import { optionalStringField, structOrEmpty, toInt32, toStr } from './coerce.js';
 import { fieldTypeError, parameterTypeError, putValueTypeError, r2Error } from './errors.js';
 import { invoker, throwsSynchronously, type Invoke } from './invoke.js';
-import { parseCustomMetadata, parseHttpMetadata } from './metadata.js';
+import { NO_CUSTOM_FIELDS, parseCustomMetadata, parseHttpMetadata } from './metadata.js';
 import { BucketModel } from './model.js';
 import { R2MultipartUpload } from './multipart.js';
 import { checkRange, convertRange } from './range.js';
 import { GetResult, HeadResult } from './results.js';
-import { acceptValue, checkStreamLength, readValue } from './values.js';
+import { acceptValue, checkStreamLength, readValue, type Body } from './values.js';
+import type { ObjectMetadata } from './stored.js';
 import type {
   R2BucketLike,
   R2GetOptions,
@@ -55,7 +56,7 @@ const INCLUDE_PAGE_CAP = 100;
 /** The metadata parts of put / createMultipartUpload options, in workerd's field order. */
 function convertMetadata(o: Record<string, unknown>, struct: string) {
   const http = parseHttpMetadata(o.httpMetadata, struct);
-  const custom = parseCustomMetadata(o.customMetadata, struct) ?? [];
+  const custom = parseCustomMetadata(o.customMetadata, struct) ?? NO_CUSTOM_FIELDS;
   return { http, custom };
 }
 
@@ -161,18 +162,30 @@ export class Bucket implements R2BucketLike {
           ssecKey: convertSsecKey(o.ssecKey),
         };
       },
-      async (a) => {
+      (a) => {
         const cond = a.onlyIf && unwrapConditional(a.onlyIf);
         const checksum = requestedChecksum(a.hashes);
         const ssec = checkSsecKey(a.ssecKey);
         checkStreamLength(a.accepted);
-        const read = readValue(a.accepted);
-        const body = read instanceof Promise ? await read : read;
         const metadata = { http: a.http, custom: a.custom, storageClass: a.storageClass, ssecKeyMd5: md5OfKey(ssec) };
-        const stored = this.#model.put(a.name, body, metadata, checksum, cond);
-        return stored && new HeadResult(stored, { http: true, custom: true });
+        // Bytes already copied are stored in this same turn; Blobs and streams are read first.
+        const read = readValue(a.accepted);
+        return read instanceof Promise
+          ? read.then((body) => this.#store(a.name, body, metadata, checksum, cond))
+          : this.#store(a.name, read, metadata, checksum, cond);
       },
     );
+  }
+
+  #store(
+    key: string,
+    body: Body,
+    metadata: ObjectMetadata,
+    checksum: RequestedChecksum | undefined,
+    cond: Conditional | undefined,
+  ): HeadResult | null {
+    const stored = this.#model.put(key, body, metadata, checksum, cond);
+    return stored && new HeadResult(stored, { http: true, custom: true });
   }
 
   delete(keys: string | string[]): Promise<void> {

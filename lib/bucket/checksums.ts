@@ -63,11 +63,19 @@ export function requestedChecksum(fields: readonly HashField[]): RequestedChecks
   return found;
 }
 
-/** Per-result state of a checksums object: the stored digests and the buffers handed out so far. */
+/** Where a checksums object reads the stored digests from (first read only: the md5 may be computed then). */
+export interface ChecksumSource {
+  readonly checksums: StoredChecksums;
+}
+
+/** Per-result state of a checksums object: its source, the digests once read, the buffers handed out so far. */
 interface ChecksumsState {
-  readonly stored: StoredChecksums;
+  readonly source: ChecksumSource;
+  stored?: StoredChecksums;
   buffers?: Partial<Record<HashAlgorithm, ArrayBuffer>>;
 }
+
+const storedOf = (state: ChecksumsState): StoredChecksums => (state.stored ??= state.source.checksums);
 
 /** Where a checksums object keeps its state: on the proxy's target, hidden by the traps. */
 const STATE = Symbol('checksums');
@@ -79,7 +87,7 @@ const isAlgorithm = (p: string | symbol): p is HashAlgorithm => typeof p === 'st
 
 /** The ArrayBuffer for one algorithm, made on first read and the same one afterwards. */
 function buffer(state: ChecksumsState, alg: HashAlgorithm): ArrayBuffer | undefined {
-  const hex = state.stored[alg];
+  const hex = storedOf(state)[alg];
   if (hex === undefined) return undefined;
   const buffers = (state.buffers ??= {});
   return (buffers[alg] ??= fromHex(hex)!.buffer as ArrayBuffer);
@@ -116,13 +124,13 @@ export class Checksums implements R2Checksums {
   declare readonly md5?: ArrayBuffer;
 
   /** @internal results make them */
-  constructor(stored: StoredChecksums) {
-    (this as unknown as Target)[STATE] = { stored };
+  constructor(source: ChecksumSource) {
+    (this as unknown as Target)[STATE] = { source };
     return new Proxy(this as unknown as Target, lazyReadOnly);
   }
 
   toJSON(): R2StringChecksums {
-    const { stored } = (this as unknown as Target)[STATE];
+    const stored = storedOf((this as unknown as Target)[STATE]);
     const out: R2StringChecksums = {};
     for (const alg of HASH_ALGORITHMS) if (stored[alg] !== undefined) out[alg] = stored[alg];
     return out;
@@ -132,6 +140,6 @@ export class Checksums implements R2Checksums {
 // Node's console shows a proxy's target; show the digests instead of an empty object.
 Object.defineProperty(Checksums.prototype, Symbol.for('nodejs.util.inspect.custom'), {
   value(this: Checksums, _depth: number, options: unknown, inspect: (v: unknown, o: unknown) => string) {
-    return `Checksums ${inspect({ ...(this as unknown as Target)[STATE].stored }, options)}`;
+    return `Checksums ${inspect({ ...storedOf((this as unknown as Target)[STATE]) }, options)}`;
   },
 });

@@ -45,31 +45,37 @@ export function afterPrefix(p: string): string | undefined {
 }
 
 export class KeyIndex<V> {
-  private readonly tree: BTreeType<string, V> = new BTree<string, V>(undefined, compare);
+  private readonly tree: BTreeType<string, undefined> = new BTree<string, undefined>(undefined, compare);
+  private readonly values = new Map<string, V>();
 
   get size(): number {
-    return this.tree.size;
+    return this.values.size;
   }
 
   get(sortKey: string): V | undefined {
-    return this.tree.get(sortKey);
+    return this.values.get(sortKey);
   }
 
   set(sortKey: string, value: V): void {
-    this.tree.set(sortKey, value, true);
+    const size = this.values.size;
+    this.values.set(sortKey, value);
+    if (this.values.size !== size) this.tree.set(sortKey, undefined);
   }
 
   delete(sortKey: string): boolean {
-    return this.tree.delete(sortKey);
+    if (!this.values.delete(sortKey)) return false;
+    this.tree.delete(sortKey);
+    return true;
   }
 
   /** Entries from `low` (inclusive) in order. */
-  entriesFrom(low: string): IterableIterator<[string, V]> {
-    return this.tree.entries(low);
+  *entriesFrom(low: string): IterableIterator<[string, V]> {
+    for (const k of this.tree.keys(low)) yield [k, this.values.get(k)!];
   }
 
   /** The greatest entry strictly below `high` (for the last key of a prefix group). */
   lastBefore(high: string | undefined): [string, V] | undefined {
-    return this.tree.nextLowerPair(high); // undefined: the greatest entry
+    const k = this.tree.nextLowerKey(high); // undefined: the greatest entry
+    return k === undefined ? undefined : [k, this.values.get(k)!];
   }
 }

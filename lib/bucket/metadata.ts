@@ -36,9 +36,15 @@ export function parseHeaderDate(value: string): number {
   return Number.isNaN(ms) ? 0 : ms;
 }
 
+/** What objects written without HTTP metadata share (stored fields are never mutated). */
+const NO_HTTP_FIELDS: HttpFields = Object.freeze({});
+
+/** What objects written without custom metadata share. */
+export const NO_CUSTOM_FIELDS: CustomFields = Object.freeze([]);
+
 /** `httpMetadata` of put / createMultipartUpload, as an object or as Headers. */
 export function parseHttpMetadata(v: unknown, struct: string): HttpFields {
-  if (v === undefined || v === null) return {};
+  if (v === undefined || v === null) return NO_HTTP_FIELDS;
   if (isHeaders(v)) {
     const out: { -readonly [K in keyof HttpFields]: HttpFields[K] } = {};
     for (const f of STRING_FIELDS) {
@@ -90,6 +96,7 @@ export function customMetadataSize(fields: CustomFields): number {
 /** A fresh, caller-owned copy of stored HTTP metadata. */
 export function httpMetadataObject(f: HttpFields): R2HTTPMetadata {
   const out: R2HTTPMetadata = {};
+  if (f === NO_HTTP_FIELDS) return out; // the common case, and the cheapest test for it
   for (const k of STRING_FIELDS) if (f[k] !== undefined) out[k] = f[k];
   if (f.cacheExpiry !== undefined) out.cacheExpiry = new Date(f.cacheExpiry);
   return out;
@@ -102,7 +109,7 @@ export function httpMetadataObject(f: HttpFields): R2HTTPMetadata {
  */
 export function customMetadataObject(f: CustomFields): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of f) out[k] = v;
+  for (let i = 0; i < f.length; i++) out[f[i]![0]] = f[i]![1];
   return out;
 }
 

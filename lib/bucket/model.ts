@@ -10,34 +10,11 @@ import type { Clock } from '../clock.js';
 import { checksumMismatch, r2Error, type R2Action } from './errors.js';
 import { conditionHolds, conditionHoldsWhenAbsent, type Conditional } from './conditional.js';
 import { resolveRange, type RangeRequest, type ResolvedRange } from './range.js';
-import { CUSTOM_METADATA_LIMIT, customMetadataSize, type CustomFields, type HttpFields } from './metadata.js';
-import type { RequestedChecksum, StoredChecksums } from './checksums.js';
+import { CUSTOM_METADATA_LIMIT, customMetadataSize } from './metadata.js';
+import type { RequestedChecksum } from './checksums.js';
 import type { Body } from './values.js';
+import { StoredObject, type ObjectMetadata } from './stored.js';
 import { afterPrefix, KeyIndex, sortForm } from './key-index.js';
-
-export interface StoredObject {
-  /** The key as the caller wrote it (its identity). */
-  readonly key: string;
-  readonly version: string;
-  readonly size: number;
-  readonly etag: string;
-  readonly uploaded: number;
-  readonly http: HttpFields;
-  readonly custom: CustomFields;
-  readonly checksums: StoredChecksums;
-  readonly storageClass: string;
-  readonly ssecKeyMd5?: string;
-  /** The bytes, as the chunks they arrived in (multipart objects share their parts' chunks). */
-  readonly chunks: readonly Uint8Array[];
-}
-
-/** What a put or an upload carries besides its bytes. */
-export interface ObjectMetadata {
-  readonly http: HttpFields;
-  readonly custom: CustomFields;
-  readonly storageClass: string;
-  readonly ssecKeyMd5?: string;
-}
 
 export type GetOutcome =
   | { readonly kind: 'missing' }
@@ -142,35 +119,24 @@ export class BucketModel {
     checksum: RequestedChecksum | undefined,
     cond: Conditional | undefined,
   ): StoredObject | null {
-    // R2 reads and hashes the whole body (its md5 came with it) before it checks anything.
-    const { chunks, size, md5 } = body;
-    const extra = checksum && checksum.alg !== 'md5' ? digestHex(checksum.alg, chunks) : undefined;
+    // R2 hashes the whole body before it checks anything. Here only a checksum the caller asked
+    // for is computed now; the md5 waits until something needs it (see stored.ts).
+    const { chunks, size } = body;
+    const actual = checksum && digestHex(checksum.alg, chunks);
 
     this.checkKey('put', key);
     if (size > MAX_OBJECT_SIZE) throw r2Error('put', 'entityTooLarge');
     this.checkMetadata('put', metadata);
-    const checksums: { -readonly [A in keyof StoredChecksums]: string } = { md5 };
-    if (checksum) {
-      const actual = checksum.alg === 'md5' ? md5 : extra!;
-      if (actual !== checksum.expected) throw checksumMismatch(checksum.alg, checksum.expected, actual);
-      checksums[checksum.alg] = actual;
-    }
+    if (checksum && actual !== checksum.expected) throw checksumMismatch(checksum.alg, checksum.expected, actual!);
     const sk = sortForm(key);
     if (cond) {
       const existing = this.objects.get(sk);
       const holds = existing ? conditionHolds(cond, existing.etag, existing.uploaded) : conditionHoldsWhenAbsent(cond);
       if (!holds) return null;
     }
-    const object: StoredObject = {
-      key,
-      version: randomHex(16),
-      size,
-      etag: md5,
-      uploaded: this.clock(),
-      ...metadata,
-      checksums,
-      chunks,
-    };
+    const verified = checksum && { alg: checksum.alg, hex: actual! };
+    const md5 = checksum?.alg === 'md5' ? actual : undefined;
+    const object = new StoredObject(key, randomHex(16), size, this.clock(), metadata, chunks, { md5, verified });
     this.objects.set(sk, object);
     return object;
   }
@@ -256,7 +222,7 @@ export class BucketModel {
     this.checkKey('uploadPart', key);
     const u = this.upload(key, id);
     if (!u || u.state !== 'active') throw r2Error('uploadPart', 'noSuchUpload');
-    const etag = body.md5; // production's part etag: the md5 hex of the part
+    const etag = digestHex('md5', body.chunks); // production's part etag: the md5 hex of the part
     u.parts.set(partNumber, { etag, size: body.size, chunks: body.chunks });
     return etag;
   }
@@ -296,16 +262,7 @@ export class BucketModel {
     // R2's multipart etag: the md5 of the parts' binary md5s, then the part count.
     const md5s = concat(sorted.map((p) => fromHex(p.part.etag)!), sorted.length * 16);
     const etag = `${digestHex('md5', md5s)}-${sorted.length}`;
-    const object: StoredObject = {
-      key,
-      version: randomHex(16),
-      size,
-      etag,
-      uploaded: this.clock(),
-      ...u.metadata,
-      checksums: {},
-      chunks,
-    };
+    const object = new StoredObject(key, randomHex(16), size, this.clock(), u.metadata, chunks, { multipart: true, etag });
     u.state = 'completed';
     u.parts.clear();
     this.objects.set(sortForm(key), object);

@@ -8,7 +8,7 @@ import { Checksums } from './checksums.js';
 import { bodyUsed } from './errors.js';
 import { customMetadataObject, httpMetadataObject, writeHttpFields, type HttpFields } from './metadata.js';
 import type { ResolvedRange } from './range.js';
-import type { StoredObject } from './model.js';
+import type { StoredObject } from './stored.js';
 import { markKnownLength } from './values.js';
 import type { R2HTTPMetadata, R2ObjectBodyLike, R2ObjectLike } from './types.js';
 
@@ -19,24 +19,52 @@ export interface Shape {
   readonly custom: boolean;
 }
 
+/**
+ * An object's etag for results whose object has not been hashed yet: own enumerable accessors, so
+ * the md5 is computed on first read (see stored.ts) and the keys and their order stay the runtime's.
+ * Like the runtime's read-only fields, they refuse assignment.
+ */
+let etagFields: (r: HeadResult) => void;
+
 export class HeadResult implements R2ObjectLike {
-  readonly ssecKeyMd5: string | undefined;
-  readonly storageClass: string;
-  readonly range: ResolvedRange | undefined;
-  readonly customMetadata: Record<string, string> | undefined;
-  readonly httpMetadata: R2HTTPMetadata | undefined;
-  readonly uploaded: Date;
-  readonly checksums: Checksums;
-  readonly httpEtag: string;
-  readonly etag: string;
-  readonly size: number;
-  readonly version: string;
-  readonly key: string;
+  // `declare`: no class-field initialisers, so the constructor alone sets the fields, in the
+  // runtime's enumeration order (accessors included).
+  declare readonly ssecKeyMd5: string | undefined;
+  declare readonly storageClass: string;
+  declare readonly range: ResolvedRange | undefined;
+  declare readonly customMetadata: Record<string, string> | undefined;
+  declare readonly httpMetadata: R2HTTPMetadata | undefined;
+  declare readonly uploaded: Date;
+  declare readonly checksums: Checksums;
+  declare readonly httpEtag: string;
+  declare readonly etag: string;
+  declare readonly size: number;
+  declare readonly version: string;
+  declare readonly key: string;
+  readonly #object: StoredObject;
   /** What writeHttpMetadata writes: the stored fields, whatever a caller does to `httpMetadata`. */
   readonly #http: HttpFields | undefined;
 
+  static {
+    const lazy = (read: (etag: string) => string): PropertyDescriptor => ({
+      get(this: HeadResult) {
+        return read(this.#object.etag);
+      },
+      enumerable: true,
+      configurable: true,
+    });
+    const httpEtagField = lazy((e) => `"${e}"`);
+    const etagField = lazy((e) => e);
+    etagFields = (r) => {
+      Object.defineProperty(r, 'httpEtag', httpEtagField);
+      Object.defineProperty(r, 'etag', etagField);
+    };
+  }
+
   /** @internal results are made by the bucket */
   constructor(o: StoredObject, shape: Shape) {
+    this.#object = o;
+    this.#http = shape.http ? o.http : undefined;
     // Assigned in the runtime's enumeration order.
     this.ssecKeyMd5 = o.ssecKeyMd5;
     this.storageClass = o.storageClass;
@@ -44,19 +72,29 @@ export class HeadResult implements R2ObjectLike {
     this.customMetadata = shape.custom ? customMetadataObject(o.custom) : undefined;
     this.httpMetadata = shape.http ? httpMetadataObject(o.http) : undefined;
     this.uploaded = new Date(o.uploaded);
-    this.checksums = new Checksums(o.checksums);
-    this.httpEtag = `"${o.etag}"`;
-    this.etag = o.etag;
+    this.checksums = new Checksums(o);
+    if (o.etagKnown) {
+      this.httpEtag = `"${o.etag}"`;
+      this.etag = o.etag;
+    } else {
+      etagFields(this);
+    }
     this.size = o.size;
     this.version = o.version;
     this.key = o.key;
-    this.#http = shape.http ? o.http : undefined;
   }
 
   writeHttpMetadata(headers: Headers): void {
     writeHttpFields(this.key, this.#http, headers);
   }
 }
+
+// Node's console would show the lazy etag fields as [Getter]: show the values, as for the others.
+Object.defineProperty(HeadResult.prototype, Symbol.for('nodejs.util.inspect.custom'), {
+  value(this: HeadResult, _depth: number, options: unknown, inspect: (v: unknown, o: unknown) => string) {
+    return `${this.constructor.name} ${inspect({ ...this }, options)}`;
+  },
+});
 
 /** The bytes of a stored object's range, as views (no copy) over its chunks. */
 function* rangeViews(chunks: readonly Uint8Array[], range: ResolvedRange): Generator<Uint8Array> {

@@ -7,20 +7,18 @@
  */
 import { byteView, isBufferSource } from './coerce.js';
 import { unknownLengthStream } from './errors.js';
-import { toHex, wtf8 } from '../bytes.js';
-import { createHasher, digestHex } from '../hash.js';
+import { wtf8 } from '../bytes.js';
+import { copySmall, encodeSmall, SLAB_MAX_BYTES } from './slabs.js';
 
-/** A body as R2 receives it: the bytes, in chunks we own, and their md5, computed as they arrive. */
+/** A body as R2 receives it: the bytes, in chunks we own. */
 export interface Body {
   readonly chunks: readonly Uint8Array[];
   readonly size: number;
-  /** Lowercase hex. */
-  readonly md5: string;
 }
 
-/** An accepted value: bytes already copied (perhaps hashed on the way), or a source to read once. */
+/** An accepted value: bytes already copied, or a source to read once. */
 export type AcceptedValue =
-  | { kind: 'bytes'; chunks: Uint8Array[]; md5?: string }
+  | { kind: 'bytes'; chunks: Uint8Array[] }
   | { kind: 'blob'; blob: Blob }
   | { kind: 'stream'; stream: ReadableStream };
 
@@ -57,8 +55,8 @@ const isStream = (v: unknown): v is ReadableStream =>
  */
 export function acceptValue(value: unknown, allowNull: boolean): AcceptedValue | undefined {
   if (value === null || value === undefined) return allowNull ? { kind: 'bytes', chunks: [] } : undefined;
-  if (typeof value === 'string') return { kind: 'bytes', chunks: [wtf8(value)] };
-  if (isBufferSource(value)) return { kind: 'bytes', ...copyInChunks(byteView(value)) };
+  if (typeof value === 'string') return { kind: 'bytes', chunks: [encodeSmall(value) ?? wtf8(value)] };
+  if (isBufferSource(value)) return { kind: 'bytes', chunks: copyInChunks(byteView(value)) };
   if (isBlob(value)) return { kind: 'blob', blob: value };
   if (isStream(value)) return { kind: 'stream', stream: value };
   return undefined;
@@ -67,25 +65,16 @@ export function acceptValue(value: unknown, allowNull: boolean): AcceptedValue |
 const CHUNK = 1024 * 1024;
 
 /**
- * A copy of the caller's bytes, in chunks of at most 1 MiB: one huge fresh allocation costs more
- * (page faults, and a large-object GC later) than the same bytes in pieces, and stored objects are
- * chunk lists anyway. A large body is hashed chunk by chunk as it is copied, while the chunk is still
- * in the processor's cache, rather than in a second pass over all of it.
+ * A copy of the caller's bytes: small ones in a shared slab (slabs.ts), others in chunks of at most
+ * 1 MiB: one huge fresh allocation costs more (page faults, and a large-object GC later) than the
+ * same bytes in pieces, and stored objects are chunk lists anyway.
  */
-function copyInChunks(bytes: Uint8Array): { chunks: Uint8Array[]; md5?: string } {
-  if (bytes.byteLength <= CHUNK) {
-    const copy = new Uint8Array(bytes.byteLength); // cheaper than slice() for small bodies
-    copy.set(bytes);
-    return { chunks: [copy] };
-  }
+function copyInChunks(bytes: Uint8Array): Uint8Array[] {
+  if (bytes.byteLength <= SLAB_MAX_BYTES) return [copySmall(bytes)];
+  if (bytes.byteLength <= CHUNK) return [bytes.slice()];
   const chunks: Uint8Array[] = [];
-  const md5 = createHasher('md5');
-  for (let at = 0; at < bytes.byteLength; at += CHUNK) {
-    const chunk = bytes.slice(at, at + CHUNK);
-    md5.update(chunk);
-    chunks.push(chunk);
-  }
-  return { chunks, md5: toHex(md5.digest()) };
+  for (let at = 0; at < bytes.byteLength; at += CHUNK) chunks.push(bytes.slice(at, at + CHUNK));
+  return chunks;
 }
 
 /** The client-side stream check, made after the options are converted (workerd's order). */
@@ -98,7 +87,7 @@ export function checkStreamLength(v: AcceptedValue): void {
  * loop on the common path), asynchronously for Blobs and streams.
  */
 export function readValue(v: AcceptedValue): Body | Promise<Body> {
-  return v.kind === 'bytes' ? body(v.chunks, v.md5) : readSource(v);
+  return v.kind === 'bytes' ? body(v.chunks) : readSource(v);
 }
 
 async function readSource(v: Exclude<AcceptedValue, { kind: 'bytes' }>): Promise<Body> {
@@ -107,24 +96,21 @@ async function readSource(v: Exclude<AcceptedValue, { kind: 'bytes' }>): Promise
       return body([new Uint8Array(await v.blob.arrayBuffer())]);
     case 'stream': {
       const chunks: Uint8Array[] = [];
-      const md5 = createHasher('md5');
       const reader = v.stream.getReader();
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
         // A stream may hand out views of a buffer its producer reuses: keep a copy.
-        const chunk = new Uint8Array(value);
-        md5.update(chunk);
-        chunks.push(chunk);
+        chunks.push(new Uint8Array(value));
       }
-      return body(chunks, toHex(md5.digest()));
+      return body(chunks);
     }
   }
 }
 
-function body(chunks: Uint8Array[], md5?: string): Body {
+function body(chunks: Uint8Array[]): Body {
   const kept = chunks.filter((c) => c.byteLength > 0);
   let size = 0;
   for (const c of kept) size += c.byteLength;
-  return { chunks: kept, size, md5: md5 ?? digestHex('md5', kept) };
+  return { chunks: kept, size };
 }

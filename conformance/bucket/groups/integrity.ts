@@ -34,6 +34,37 @@ export const integrity = defineGroup('integrity', (t) => {
     expect((await b.head('k'))!.etag).toBe(md5Hex(new Uint8Array([1, 2, 3, 4])));
   });
 
+  t.test("mutating the Uint8Array after put resolves changes neither put's etag nor its md5 checksum", async () => {
+    const b = await t.bucket();
+    const bytes = new Uint8Array([1, 2, 3, 4]);
+    const put = (await b.put('k', bytes))!;
+    bytes.fill(9);
+    expect(put.etag).toBe(md5Hex(new Uint8Array([1, 2, 3, 4])));
+    expect(put.httpEtag).toBe(`"${md5Hex(new Uint8Array([1, 2, 3, 4]))}"`);
+    expect(put.checksums.toJSON()).toEqual({ md5: md5Hex(new Uint8Array([1, 2, 3, 4])) });
+  });
+
+  t.test('small objects written one after another share no bytes: each read holds exactly its own', async () => {
+    const b = await t.bucket();
+    const values = Array.from({ length: 40 }, (_, i) => new Uint8Array(100 + i).fill(i));
+    for (const [i, v] of values.entries()) await b.put(`k${i}`, i % 2 ? v : new TextDecoder().decode(v));
+    for (const [i, v] of values.entries()) {
+      const ab = await (await b.get(`k${i}`))!.arrayBuffer();
+      expect(ab.byteLength).toBe(v.byteLength);
+      expect(new Uint8Array(ab)).toEqual(v);
+      new Uint8Array(ab).fill(0xff);
+      const reader = (await b.get(`k${i}`))!.body.getReader();
+      let read = 0;
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        expect(r.value.every((x: number) => x === i)).toBe(true);
+        r.value.fill(0xfe); // a reader may scribble on what it was handed
+        read += r.value.byteLength;
+      }
+      expect(read).toBe(v.byteLength);
+    }
+    for (const [i, v] of values.entries()) expect(await (await b.get(`k${i}`))!.bytes()).toEqual(v);
+  });
+
   t.test('mutating the ArrayBuffer after put resolves does not change the stored bytes', async () => {
     const b = await t.bucket();
     const buf = new Uint8Array([5, 6, 7]).buffer;

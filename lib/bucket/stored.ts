@@ -1,0 +1,81 @@
+/**
+ * An object as the bucket keeps it: its bytes (as chunks we own), its metadata, and its digests.
+ *
+ * The md5 of a single-part object (its etag and `checksums.md5`) is computed the first time anything
+ * needs it (an etag read, an etag condition, `checksums`), then kept. Hashing was two thirds of a
+ * small put, and most objects a test writes never have their etag looked at. The bytes are ours and
+ * never change, so the digest is the one a put-time hash would have given; only its cost moves.
+ */
+import { digestHex, type HashAlgorithm } from '../hash.js';
+import type { StoredChecksums } from './checksums.js';
+import type { CustomFields, HttpFields } from './metadata.js';
+
+/** What a put or an upload carries besides its bytes. */
+export interface ObjectMetadata {
+  readonly http: HttpFields;
+  readonly custom: CustomFields;
+  readonly storageClass: string;
+  readonly ssecKeyMd5?: string;
+}
+
+/** How an object's digests come about. */
+export type Digests =
+  /** Written whole: the etag is the md5 of the bytes (`md5` when already known), plus any checksum the writer had verified. */
+  | { readonly multipart?: false; readonly md5?: string; readonly verified?: { readonly alg: HashAlgorithm; readonly hex: string } }
+  /** Completed from parts: the etag is derived from the parts', and no checksum is kept. */
+  | { readonly multipart: true; readonly etag: string };
+
+export class StoredObject implements ObjectMetadata {
+  readonly http: HttpFields;
+  readonly custom: CustomFields;
+  readonly storageClass: string;
+  readonly ssecKeyMd5: string | undefined;
+  /** Lowercase hex; undefined until first needed (single-part objects only). */
+  #etag: string | undefined;
+  readonly #verified: { readonly alg: HashAlgorithm; readonly hex: string } | undefined;
+  readonly #multipart: boolean;
+
+  constructor(
+    /** The key as the caller wrote it (its identity). */
+    readonly key: string,
+    readonly version: string,
+    readonly size: number,
+    readonly uploaded: number,
+    metadata: ObjectMetadata,
+    /** The bytes, as the chunks they arrived in (multipart objects share their parts' chunks). */
+    readonly chunks: readonly Uint8Array[],
+    digests: Digests,
+  ) {
+    this.http = metadata.http;
+    this.custom = metadata.custom;
+    this.storageClass = metadata.storageClass;
+    this.ssecKeyMd5 = metadata.ssecKeyMd5;
+    if (digests.multipart) {
+      this.#etag = digests.etag;
+      this.#multipart = true;
+      this.#verified = undefined;
+    } else {
+      this.#etag = digests.md5;
+      this.#multipart = false;
+      this.#verified = digests.verified;
+    }
+  }
+
+  /** Lowercase hex, unquoted. */
+  get etag(): string {
+    return (this.#etag ??= digestHex('md5', this.chunks));
+  }
+
+  /** Whether reading `etag` is free (results then carry it as a plain value). */
+  get etagKnown(): boolean {
+    return this.#etag !== undefined;
+  }
+
+  /** md5 for single-part objects, plus the checksum the writer had verified, if any. */
+  get checksums(): StoredChecksums {
+    if (this.#multipart) return {};
+    const out: Partial<Record<HashAlgorithm, string>> = { md5: this.etag };
+    if (this.#verified) out[this.#verified.alg] = this.#verified.hex;
+    return out;
+  }
+}

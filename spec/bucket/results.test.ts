@@ -1,0 +1,57 @@
+import { inspect } from 'node:util';
+import { describe, expect, it, vi } from 'vitest';
+import { Bucket } from '../../lib/bucket/index.js';
+import { digestHex } from '../../lib/hash.js';
+
+// Every module of the bucket sees this module's digestHex, counted.
+vi.mock('../../lib/hash.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../lib/hash.js')>();
+  return { ...actual, digestHex: vi.fn(actual.digestHex) };
+});
+
+// The double's own choices about results (the runtime's shape is in conformance/bucket).
+
+describe('results', () => {
+  it('put does not hash the body; the first read of an etag does, once per object', async () => {
+    const bucket = new Bucket();
+    vi.mocked(digestHex).mockClear();
+    const put = await bucket.put('k', 'hello');
+    const head = await bucket.head('k');
+    expect(digestHex).not.toHaveBeenCalled();
+    expect(head!.etag).toBe(put.etag);
+    expect(put.httpEtag).toBe(`"${put.etag}"`);
+    expect((await bucket.get('k'))!.etag).toBe(put.etag);
+    expect(digestHex).toHaveBeenCalledTimes(1);
+  });
+
+  it('results of a hashed object carry the etag as a plain value; of an unhashed one as a getter', async () => {
+    const bucket = new Bucket();
+    const put = await bucket.put('k', 'hello');
+    expect(Object.getOwnPropertyDescriptor(put, 'etag')).toMatchObject({ enumerable: true, get: expect.any(Function) });
+    void put.etag;
+    const head = (await bucket.head('k'))!;
+    expect(Object.getOwnPropertyDescriptor(head, 'etag')).toMatchObject({ enumerable: true, value: put.etag });
+  });
+
+  it("an unhashed result's etag refuses assignment, as the runtime's read-only fields do", async () => {
+    const put = await new Bucket().put('k', 'hello');
+    expect(() => {
+      (put as { etag: string }).etag = 'x';
+    }).toThrow(TypeError);
+  });
+
+  it('Node shows the etag values, not [Getter]', async () => {
+    const put = await new Bucket().put('k', 'hello');
+    const shown = inspect(put);
+    expect(shown).toMatch(/^HeadResult \{/);
+    expect(shown).toContain(`etag: '${put.etag}'`);
+    expect(shown).not.toContain('[Getter]');
+  });
+
+  it('spreading and JSON give the etag fields like any other', async () => {
+    const put = await new Bucket().put('k', 'hello');
+    const etag = '5d41402abc4b2a76b9719d911017c592'; // md5('hello')
+    expect({ ...put }).toMatchObject({ etag, httpEtag: `"${etag}"` });
+    expect(JSON.parse(JSON.stringify(put))).toMatchObject({ etag, httpEtag: `"${etag}"` });
+  });
+});
