@@ -44,41 +44,60 @@ export function afterPrefix(p: string): string | undefined {
   return undefined;
 }
 
+/** Where an entry's value lives: the tree and the map share it, so replacing a value touches neither. */
+interface Cell<V> {
+  value: V;
+}
+
 /**
  * Ordered entries (the B+ tree, for listing) plus a hash map of the same entries for point look-ups
- * (head, get, put's overwrite check): O(1) instead of a dozen string comparisons down the tree, on
- * the operations tests make most. (The price, should snapshots come: the tree clones in O(1), the
- * map does not; a snapshot would rebuild the map from the tree on first use.)
+ * (head, get, put): O(1) instead of a dozen string comparisons down the tree, on the operations
+ * tests make most, and an overwrite does not touch the tree at all. (The price, should snapshots
+ * come: the tree clones in O(1), the map does not; a snapshot would rebuild it from the tree.)
  */
 export class KeyIndex<V> {
-  private readonly tree: BTreeType<string, V> = new BTree<string, V>(undefined, compare);
-  private readonly byKey = new Map<string, V>();
+  private readonly tree: BTreeType<string, Cell<V>> = new BTree<string, Cell<V>>(undefined, compare);
+  private readonly cells = new Map<string, Cell<V>>();
 
   get size(): number {
-    return this.byKey.size;
+    return this.cells.size;
   }
 
   get(sortKey: string): V | undefined {
-    return this.byKey.get(sortKey);
+    return this.cells.get(sortKey)?.value;
   }
 
   set(sortKey: string, value: V): void {
-    this.byKey.set(sortKey, value);
-    this.tree.set(sortKey, value, true);
+    const cell = this.cells.get(sortKey);
+    if (cell) {
+      cell.value = value;
+      return;
+    }
+    const fresh = { value };
+    this.cells.set(sortKey, fresh);
+    this.tree.set(sortKey, fresh);
   }
 
   delete(sortKey: string): boolean {
-    this.byKey.delete(sortKey);
-    return this.tree.delete(sortKey);
+    if (!this.cells.delete(sortKey)) return false;
+    this.tree.delete(sortKey);
+    return true;
   }
 
   /** Entries from `low` (inclusive) in order. */
-  entriesFrom(low: string): IterableIterator<[string, V]> {
-    return this.tree.entries(low);
+  entriesFrom(low: string): Iterator<readonly [string, V]> {
+    const inner = this.tree.entries(low);
+    return {
+      next() {
+        const n = inner.next();
+        return n.done ? n : { done: false, value: [n.value[0], n.value[1].value] };
+      },
+    };
   }
 
   /** The greatest entry strictly below `high` (for the last key of a prefix group). */
-  lastBefore(high: string | undefined): [string, V] | undefined {
-    return this.tree.nextLowerPair(high); // undefined: the greatest entry
+  lastBefore(high: string | undefined): readonly [string, V] | undefined {
+    const pair = this.tree.nextLowerPair(high); // undefined: the greatest entry
+    return pair && [pair[0], pair[1].value];
   }
 }

@@ -16,25 +16,27 @@ const encoder = new TextEncoder();
 let slab = new Uint8Array(0);
 let used = 0;
 
-/** `n` fresh bytes (n ≤ SLAB_MAX_BYTES), not yet claimed: write, then `claim` what was written. */
-function room(n: number): Uint8Array {
+/** Starts a fresh slab when fewer than `n` bytes are left in this one. */
+function makeRoom(n: number): void {
   if (used + n > slab.byteLength) {
     slab = new Uint8Array(SLAB_BYTES);
     used = 0;
   }
-  return slab.subarray(used, used + n);
 }
 
-function claim(n: number): Uint8Array {
+/** The next `n` bytes of the slab, now taken. */
+function take(n: number): Uint8Array {
   const bytes = slab.subarray(used, used + n);
   used += n;
   return bytes;
 }
 
-/** A copy of small bytes. */
+/** A copy of small bytes (at most SLAB_MAX_BYTES). */
 export function copySmall(bytes: Uint8Array): Uint8Array {
-  room(bytes.byteLength).set(bytes);
-  return claim(bytes.byteLength);
+  makeRoom(bytes.byteLength);
+  const copy = take(bytes.byteLength);
+  copy.set(bytes);
+  return copy;
 }
 
 /**
@@ -42,8 +44,9 @@ export function copySmall(bytes: Uint8Array): Uint8Array {
  * (whose stored form TextEncoder cannot write).
  */
 export function encodeSmall(s: string): Uint8Array | undefined {
-  // Up to 3 bytes per UTF-16 unit: reserve the worst case, claim what was written.
+  // Up to 3 bytes per UTF-16 unit: make room for the worst case, take what was written.
   if (s.length * 3 > SLAB_MAX_BYTES || !isWellFormed(s)) return undefined;
-  const { written } = encoder.encodeInto(s, room(s.length * 3));
-  return claim(written);
+  makeRoom(s.length * 3);
+  const { written } = encoder.encodeInto(s, slab.subarray(used));
+  return take(written);
 }
