@@ -53,16 +53,24 @@ export class HeadResult implements R2ObjectLike {
   declare readonly size: number;
   declare readonly version: string;
   declare readonly key: string;
-  readonly #object: StoredObject;
+  /**
+   * Set only for an object not hashed yet: the object the etag getters hash, then its etag (so a
+   * result held after its first etag read no longer keeps the object's bytes alive).
+   */
+  #etagOf: StoredObject | string | undefined;
   /** What writeHttpMetadata writes: the stored fields, whatever a caller does to `httpMetadata`. */
   readonly #http: HttpFields | undefined;
 
   static {
+    const etagOf = (r: HeadResult): string => {
+      const from = r.#etagOf!;
+      return typeof from === 'string' ? from : (r.#etagOf = from.etag);
+    };
     function httpEtag(this: HeadResult) {
-      return `"${this.#object.etag}"`;
+      return `"${etagOf(this)}"`;
     }
     function etag(this: HeadResult) {
-      return this.#object.etag;
+      return etagOf(this);
     }
     etagFields = (r) => {
       defineGetter(r, 'httpEtag', httpEtag);
@@ -72,7 +80,6 @@ export class HeadResult implements R2ObjectLike {
 
   /** @internal results are made by the bucket */
   constructor(o: StoredObject, shape: Shape) {
-    this.#object = o;
     this.#http = shape.http ? o.http : undefined;
     // Assigned in the runtime's enumeration order.
     this.ssecKeyMd5 = o.ssecKeyMd5;
@@ -86,6 +93,7 @@ export class HeadResult implements R2ObjectLike {
       this.httpEtag = `"${o.etag}"`;
       this.etag = o.etag;
     } else {
+      this.#etagOf = o;
       etagFields(this);
     }
     this.size = o.size;
