@@ -134,15 +134,16 @@ export function unwrapConditional(c: ConvertedConditional): Conditional {
 const toSeconds = (ms: number) => Math.floor(ms / 1000) * 1000;
 
 /** Whether the condition lets the operation proceed on an existing object. */
-export function conditionHolds(c: Conditional, etag: string, uploaded: number): boolean {
+export function conditionHolds(c: Conditional, object: { readonly etag: string; readonly uploaded: number }): boolean {
+  // `object.etag` is read only when an etag is compared: it may cost an md5 (see stored.ts).
   const ifMatch =
     c.etagMatches === undefined ||
-    c.etagMatches.some((e) => e.kind === 'wildcard' || (e.kind === 'strong' && e.value === etag));
+    c.etagMatches.some((e) => e.kind === 'wildcard' || (e.kind === 'strong' && e.value === object.etag));
   const ifNoneMatch =
     c.etagDoesNotMatch === undefined ||
-    !c.etagDoesNotMatch.some((e) => e.kind === 'wildcard' || e.value === etag);
+    !c.etagDoesNotMatch.some((e) => e.kind === 'wildcard' || e.value === object.etag);
   const g = c.secondsGranularity ? toSeconds : (ms: number) => ms;
-  const t = g(uploaded);
+  const t = g(object.uploaded);
   const modifiedSince =
     c.uploadedAfter === undefined || g(c.uploadedAfter) < t || (c.etagDoesNotMatch !== undefined && ifNoneMatch);
   const unmodifiedSince =

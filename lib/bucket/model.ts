@@ -105,7 +105,7 @@ export class BucketModel {
     if (!object) return { kind: 'missing' };
     // An object written with a customer key is readable with that key only.
     if (object.ssecKeyMd5 !== undefined && object.ssecKeyMd5 !== ssecKeyMd5) throw r2Error('get', 'ssecKeyMismatch');
-    if (cond && !conditionHolds(cond, object.etag, object.uploaded)) return { kind: 'precondition-failed', object };
+    if (cond && !conditionHolds(cond, object)) return { kind: 'precondition-failed', object };
     const resolved = resolveRange(range, object.size);
     if (!resolved) throw r2Error('get', 'invalidRange');
     return { kind: 'found', object, range: resolved };
@@ -131,7 +131,7 @@ export class BucketModel {
     const sk = sortForm(key);
     if (cond) {
       const existing = this.objects.get(sk);
-      const holds = existing ? conditionHolds(cond, existing.etag, existing.uploaded) : conditionHoldsWhenAbsent(cond);
+      const holds = existing ? conditionHolds(cond, existing) : conditionHoldsWhenAbsent(cond);
       if (!holds) return null;
     }
     const verified = checksum && { alg: checksum.alg, hex: actual! };

@@ -2,9 +2,9 @@
  * An object as the bucket keeps it: its bytes (as chunks we own), its metadata, and its digests.
  *
  * The md5 of a single-part object (its etag and `checksums.md5`) is computed the first time anything
- * needs it (an etag read, an etag condition, `checksums`), then kept. Hashing was two thirds of a
- * small put, and most objects a test writes never have their etag looked at. The bytes are ours and
- * never change, so the digest is the one a put-time hash would have given; only its cost moves.
+ * needs it (an etag read, an etag condition, `checksums`), then kept. Hashing was the largest part
+ * of a small put, and most objects a test writes never have their etag looked at. The bytes are ours
+ * and never change, so the digest is the one a put-time hash would have given; only its cost moves.
  */
 import { digestHex, type HashAlgorithm } from '../hash.js';
 import type { StoredChecksums } from './checksums.js';

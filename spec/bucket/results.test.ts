@@ -24,6 +24,17 @@ describe('results', () => {
     expect(digestHex).toHaveBeenCalledTimes(1);
   });
 
+  it('an etag condition hashes the object; a date condition alone does not', async () => {
+    const bucket = new Bucket();
+    await bucket.put('k', 'hello');
+    vi.mocked(digestHex).mockClear();
+    await bucket.get('k', { onlyIf: { uploadedAfter: new Date(0) } });
+    await bucket.put('k', 'again', { onlyIf: { uploadedBefore: new Date(Date.UTC(2100, 0)) } });
+    expect(digestHex).not.toHaveBeenCalled();
+    await bucket.get('k', { onlyIf: { etagMatches: 'f'.repeat(32) } });
+    expect(digestHex).toHaveBeenCalledTimes(1);
+  });
+
   it('results of a hashed object carry the etag as a plain value; of an unhashed one as a getter', async () => {
     const bucket = new Bucket();
     const put = await bucket.put('k', 'hello');
