@@ -120,7 +120,8 @@ export class BucketModel {
     cond: Conditional | undefined,
   ): StoredObject | null {
     // R2 hashes the whole body before it checks anything. Here only a checksum the caller asked
-    // for is computed now; the md5 waits until something needs it (see stored.ts).
+    // for is computed now; the md5, unless it came with the body, waits until something needs it
+    // (see stored.ts).
     const { chunks, size } = body;
     const actual = checksum && digestHex(checksum.alg, chunks);
 
@@ -135,7 +136,7 @@ export class BucketModel {
       if (!holds) return null;
     }
     const verified = checksum && { alg: checksum.alg, hex: actual! };
-    const md5 = checksum?.alg === 'md5' ? actual : undefined;
+    const md5 = checksum?.alg === 'md5' ? actual : body.md5;
     const object = new StoredObject(key, randomHex(16), size, this.clock(), metadata, chunks, { md5, verified });
     this.objects.set(sk, object);
     return object;
@@ -222,7 +223,7 @@ export class BucketModel {
     this.checkKey('uploadPart', key);
     const u = this.upload(key, id);
     if (!u || u.state !== 'active') throw r2Error('uploadPart', 'noSuchUpload');
-    const etag = digestHex('md5', body.chunks); // production's part etag: the md5 hex of the part
+    const etag = body.md5 ?? digestHex('md5', body.chunks); // production's part etag: the md5 hex of the part
     u.parts.set(partNumber, { etag, size: body.size, chunks: body.chunks });
     return etag;
   }

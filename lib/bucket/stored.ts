@@ -5,6 +5,7 @@
  * needs it (an etag read, an etag condition, `checksums`), then kept. Hashing was the largest part
  * of a small put, and most objects a test writes never have their etag looked at. The bytes are ours
  * and never change, so the digest is the one a put-time hash would have given; only its cost moves.
+ * (A buffer over 1 MiB comes with its md5: it is hashed as it is copied, see values.ts.)
  */
 import { digestHex, type HashAlgorithm } from '../hash.js';
 import type { StoredChecksums } from './checksums.js';
