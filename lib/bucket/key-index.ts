@@ -59,10 +59,6 @@ export class KeyIndex<V> {
   private readonly tree: BTreeType<string, Cell<V>> = new BTree<string, Cell<V>>(undefined, compare);
   private readonly cells = new Map<string, Cell<V>>();
 
-  get size(): number {
-    return this.cells.size;
-  }
-
   get(sortKey: string): V | undefined {
     return this.cells.get(sortKey)?.value;
   }
