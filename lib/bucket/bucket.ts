@@ -20,7 +20,7 @@ import { NO_CUSTOM_FIELDS, parseCustomMetadata, parseHttpMetadata } from './meta
 import { BucketModel } from './model.js';
 import { R2MultipartUpload } from './multipart.js';
 import { checkRange, convertRange } from './range.js';
-import { GetResult, HeadResult } from './results.js';
+import { GetResult, HeadResult, WHOLE_OBJECT, WRITTEN_OBJECT } from './results.js';
 import { acceptValue, checkStreamLength, readValue, type Body } from './values.js';
 import type { ObjectMetadata } from './stored.js';
 import type {
@@ -100,7 +100,7 @@ export class Bucket implements R2BucketLike {
       },
       (name) => {
         const object = this.#model.head(name);
-        return object ? new HeadResult(object, { range: { offset: 0, length: object.size }, http: true, custom: true }) : null;
+        return object ? new HeadResult(object, WHOLE_OBJECT) : null;
       },
     );
   }
@@ -129,10 +129,8 @@ export class Bucket implements R2BucketLike {
         switch (outcome.kind) {
           case 'missing':
             return null;
-          case 'precondition-failed': {
-            const { object } = outcome;
-            return new HeadResult(object, { range: { offset: 0, length: object.size }, http: true, custom: true });
-          }
+          case 'precondition-failed':
+            return new HeadResult(outcome.object, WHOLE_OBJECT);
           case 'found':
             return new GetResult(outcome.object, { range: outcome.range, http: true, custom: true });
         }
@@ -185,7 +183,7 @@ export class Bucket implements R2BucketLike {
     cond: Conditional | undefined,
   ): HeadResult | null {
     const stored = this.#model.put(key, body, metadata, checksum, cond);
-    return stored && new HeadResult(stored, { http: true, custom: true });
+    return stored && new HeadResult(stored, WRITTEN_OBJECT);
   }
 
   delete(keys: string | string[]): Promise<void> {

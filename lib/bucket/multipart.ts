@@ -7,7 +7,7 @@ import { isObjectLike, structOrEmpty, toInt32, toStr } from './coerce.js';
 import { parameterTypeError, partNumberRange, partValueTypeError } from './errors.js';
 import type { Invoke } from './invoke.js';
 import type { BucketModel, UploadedPartRef } from './model.js';
-import { HeadResult } from './results.js';
+import { HeadResult, WRITTEN_OBJECT } from './results.js';
 import { checkSsecKey, convertSsecKey } from './ssec.js';
 import type { R2MultipartUploadLike, R2UploadedPart, R2UploadPartOptions } from './types.js';
 import { acceptValue, checkStreamLength, readValue } from './values.js';
@@ -93,7 +93,7 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
       },
       (refs) => {
         for (const r of refs) checkPartNumber(r.partNumber);
-        return new HeadResult(model.completeUpload(this.key, this.uploadId, refs), { http: true, custom: true });
+        return new HeadResult(model.completeUpload(this.key, this.uploadId, refs), WRITTEN_OBJECT);
       },
     );
   }

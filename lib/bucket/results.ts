@@ -12,12 +12,18 @@ import type { StoredObject } from './stored.js';
 import { markKnownLength } from './values.js';
 import type { R2HTTPMetadata, R2ObjectBodyLike, R2ObjectLike } from './types.js';
 
-/** Which metadata a result carries (list entries may leave either out). */
+/** Which metadata a result carries (list entries may leave either out), and its range if any. */
 export interface Shape {
-  readonly range?: ResolvedRange;
+  /** `'whole'`: the whole object (head, a get whose condition failed). */
+  readonly range?: ResolvedRange | 'whole';
   readonly http: boolean;
   readonly custom: boolean;
 }
+
+/** head and a failed conditional get: the whole object's range, both metadata. */
+export const WHOLE_OBJECT: Shape = Object.freeze({ range: 'whole', http: true, custom: true });
+/** put and complete: no range, both metadata. */
+export const WRITTEN_OBJECT: Shape = Object.freeze({ http: true, custom: true });
 
 /**
  * An object's etag for results whose object has not been hashed yet: own enumerable getters, so
@@ -84,7 +90,9 @@ export class HeadResult implements R2ObjectLike {
     // Assigned in the runtime's enumeration order.
     this.ssecKeyMd5 = o.ssecKeyMd5;
     this.storageClass = o.storageClass;
-    this.range = shape.range ? { offset: shape.range.offset, length: shape.range.length } : undefined;
+    const range = shape.range;
+    this.range =
+      range === undefined ? undefined : range === 'whole' ? { offset: 0, length: o.size } : { offset: range.offset, length: range.length };
     this.customMetadata = shape.custom ? customMetadataObject(o.custom) : undefined;
     this.httpMetadata = shape.http ? httpMetadataObject(o.http) : undefined;
     this.uploaded = new Date(o.uploaded);
