@@ -1,7 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import { playwright } from '@vitest/browser-playwright';
+import { builtPackageAlias, chromiumPath, hasChromium } from './conformance/browser/paths.js';
 
 // Every conformance target is a Vitest project named `conformance:<target>`, so the summary
 // reporter can print group × target, and `npm run conformance` selects them all by that prefix.
@@ -17,6 +19,29 @@ const workerd = (name: string, include: string[], compatibilityDate = '2025-01-0
     }),
   ],
   test: { name, include },
+});
+
+/** A differential fuzzer project: workerd and the double both at this compatibility date and flags. */
+const differential = (name: string, compatibilityDate: string, flags: string[] = []) => ({
+  plugins: [
+    cloudflareTest({
+      miniflare: {
+        compatibilityDate,
+        compatibilityFlags: ['nodejs_compat', ...flags],
+        r2Buckets: ['BUCKET'],
+        bindings: {
+          FUZZ_PROJECT: name,
+          FUZZ_DATE: compatibilityDate,
+          FUZZ_FLAGS: ['nodejs_compat', ...flags].join(','),
+          FUZZ_SEEDS: process.env.FUZZ_SEEDS ?? '',
+          FUZZ_FIRST: process.env.FUZZ_FIRST ?? '',
+          FUZZ_OPS: process.env.FUZZ_OPS ?? '',
+          FUZZ_MIXES: process.env.FUZZ_MIXES ?? '',
+        },
+      },
+    }),
+  ],
+  test: { name, include: ['conformance/differential/*.test.ts'] },
 });
 
 // The real provider: a remote R2 bucket through a remote binding, when credentials are set.
@@ -45,43 +70,105 @@ function remoteR2Project() {
 const packageAlias = {
   'edge-doubles/bucket': new URL('./lib/bucket/index.ts', import.meta.url).pathname,
   'edge-doubles/dns': new URL('./lib/dns/index.ts', import.meta.url).pathname,
+  'edge-doubles/s3': new URL('./lib/s3/index.ts', import.meta.url).pathname,
   'edge-doubles/node': new URL('./lib/node/index.ts', import.meta.url).pathname,
   'edge-doubles/conformance': new URL('./conformance/index.ts', import.meta.url).pathname,
+  'edge-doubles/vitest': new URL('./lib/vitest.ts', import.meta.url).pathname,
+  // Last: a bare 'edge-doubles' also prefixes the subpaths above, and the first match wins.
+  'edge-doubles': new URL('./lib/index.ts', import.meta.url).pathname,
 };
+
+// examples/worker-in-workerd runs its tests inside workerd, with the plugin reading its wrangler.toml.
+// The setup-file variant is a project of its own: a setup file applies to every file of a project.
+const workerdExample = (name: string, include: string, setupFiles: string[] = []) => ({
+  resolve: { alias: packageAlias },
+  plugins: [cloudflareTest({ wrangler: { configPath: './examples/worker-in-workerd/wrangler.toml' } })],
+  test: { name, include: [include], setupFiles },
+});
+
+// The doubles in real Chromium (Debian's package), loaded from the package as built: the global
+// setup builds it once per run, and the package's names point at that build. Without the browser
+// the project is one skipped test that says what to install.
+function browserProject() {
+  if (!hasChromium) {
+    return { test: { name: 'conformance:browser', include: ['conformance/targets/browser-skipped.test.ts'] } };
+  }
+  return {
+    resolve: { alias: builtPackageAlias() },
+    // Imported only where a runtime lacks byte streams (lib/streams.ts): named here, Vite would
+    // otherwise find it mid-run and reload the page.
+    optimizeDeps: { include: ['web-streams-polyfill'] },
+    test: {
+      name: 'conformance:browser',
+      include: ['conformance/targets/browser.test.ts'],
+      globalSetup: ['./conformance/browser/build-package.ts'],
+      browser: {
+        enabled: true,
+        headless: true,
+        provider: playwright({
+          launchOptions: {
+            executablePath: chromiumPath,
+            args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+          },
+        }),
+        instances: [{ browser: 'chromium' as const }],
+        // The suites' expected failures (known differences) would each leave a screenshot behind.
+        screenshotFailures: false,
+      },
+    },
+  };
+}
 
 export default defineConfig({
   test: {
     projects: [
-      { resolve: { alias: packageAlias }, test: { name: 'spec', include: ['spec/**/*.test.ts', 'examples/**/*.test.ts'] } },
+      {
+        resolve: { alias: packageAlias },
+        test: { name: 'spec', include: ['spec/**/*.test.ts'] },
+      },
+      // The examples register the matchers in a setup file, as a user's project does: a project of
+      // their own, so spec files keep running without them. (worker-in-workerd has its projects below.)
+      {
+        resolve: { alias: packageAlias },
+        test: {
+          name: 'examples',
+          include: ['examples/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'examples/worker-in-workerd/**'],
+          setupFiles: ['./examples/worker/setup.ts'],
+        },
+      },
+      workerdExample('examples:workerd', 'examples/worker-in-workerd/*.test.ts'),
+      workerdExample('examples:workerd-setup-file', 'examples/worker-in-workerd/setup-file/*.test.ts', [
+        './examples/worker-in-workerd/setup-file/setup.ts',
+      ]),
       { test: { name: 'conformance:double', include: ['conformance/targets/double.test.ts'] } },
+      // The double on IndexedDbStorage, with fake-indexeddb (a fresh database per test).
+      { test: { name: 'conformance:double-indexeddb', include: ['conformance/targets/double-indexeddb.test.ts'] } },
       workerd('conformance:workerd', ['conformance/targets/workerd.test.ts']),
       // Dates before 2022-10-31 need export_commonjs_default for the test runner's modules; it changes nothing R2 does.
       workerd('conformance:workerd-2022', ['conformance/targets/workerd-2022.test.ts'], '2022-01-01', ['export_commonjs_default']),
       workerd('conformance:double-in-workerd', ['conformance/targets/double-in-workerd.test.ts']),
       // The differential fuzzer (conformance/differential): the double against the real binding on
-      // seeded random operation sequences. FUZZ_SEEDS / FUZZ_FIRST / FUZZ_OPS reach the worker as bindings.
-      {
-        plugins: [
-          cloudflareTest({
-            miniflare: {
-              compatibilityDate: '2025-01-01',
-              compatibilityFlags: ['nodejs_compat'],
-              r2Buckets: ['BUCKET'],
-              bindings: {
-                FUZZ_SEEDS: process.env.FUZZ_SEEDS ?? '',
-                FUZZ_FIRST: process.env.FUZZ_FIRST ?? '',
-                FUZZ_OPS: process.env.FUZZ_OPS ?? '',
-              },
-            },
-          }),
-        ],
-        test: { name: 'conformance:differential', include: ['conformance/differential/*.test.ts'] },
-      },
+      // seeded random operation sequences, at today's date and at each compatibility boundary the double
+      // models (2022-08-04 list include, 2022-10-31 async throws). FUZZ_SEEDS / FUZZ_FIRST / FUZZ_OPS /
+      // FUZZ_MIXES reach the worker as bindings.
+      differential('conformance:differential', '2025-01-01'),
+      // Before 2022-11-30 JS code may not construct streams without streams_enable_constructors, and the
+      // double is JS code running in the same worker: the flag lets it build its bodies (R2 ignores it).
+      differential('conformance:differential-2022-08', '2022-08-04', ['export_commonjs_default', 'streams_enable_constructors']),
+      differential('conformance:differential-2022', '2022-01-01', ['export_commonjs_default', 'streams_enable_constructors']),
       remote
         ? remoteR2Project()
         : { test: { name: 'conformance:r2-remote', include: ['conformance/targets/r2-remote-skipped.test.ts'] } },
       { test: { name: 'conformance:dns-double', include: ['conformance/targets/dns-double.test.ts'] } },
+      { test: { name: 'conformance:s3-double', include: ['conformance/targets/s3-double.test.ts'] } },
+      { test: { name: 'conformance:s3-r2', include: ['conformance/targets/s3-r2.test.ts'] } },
+      { test: { name: 'conformance:s3-miniflare', include: ['conformance/targets/s3-miniflare.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
       { test: { name: 'conformance:dns-api', include: ['conformance/targets/dns-api.test.ts'] } },
+      browserProject(),
+      // The doubles under Vitest's other environments; each file names its own (a docblock), as a
+      // user's test file would. Node's is conformance:double; workerd's is conformance:double-in-workerd.
+      { test: { name: 'conformance:environments', include: ['conformance/targets/env-*.test.ts'] } },
     ],
   },
 });

@@ -5,16 +5,21 @@
  *
  * Speed is measured here and never asserted in tests; this is not part of `npm test`.
  *
- * `npm run bench -- small list` runs only the named cases (small, list, large, multipart); the
- * DNS benchmarks then run only if `dns` is named too. No names: everything (~2 minutes).
+ * `npm run bench -- small list` runs only the named cases (small, list, large, multipart, snapshot,
+ * indexeddb); the DNS benchmarks then run only if `dns` is named too, the S3 view's (bench/s3.ts) if
+ * `s3` is, and the browser bundle sizes if `size` is. No names: everything.
  */
 import { cpus, loadavg } from 'node:os';
 import { hashImplementation } from '../lib/hash.js';
+import { benchBundleSize } from './bundle-size.js';
 import { benchDns } from './dns.js';
+import { benchS3 } from './s3.js';
+import { benchIndexedDb } from './indexeddb.js';
 import { benchLargePut } from './large-put.js';
 import { benchListing } from './listing.js';
 import { benchMultipart } from './multipart.js';
 import { benchSmallOps } from './small-ops.js';
+import { benchSnapshot } from './snapshot.js';
 import { gc } from './stats.js';
 import { printSummary, type TargetResult } from './table.js';
 
@@ -27,11 +32,18 @@ console.log(
     `hashing: ${hashImplementation}, load average ${load()}`,
 );
 
-const CASES = { small: benchSmallOps, list: benchListing, large: benchLargePut, multipart: benchMultipart } as const;
+const CASES = {
+  small: benchSmallOps,
+  list: benchListing,
+  large: benchLargePut,
+  multipart: benchMultipart,
+  snapshot: benchSnapshot,
+  indexeddb: benchIndexedDb,
+} as const;
 const named = process.argv.slice(2);
-const unknown = named.filter((n) => n !== 'dns' && !(n in CASES));
+const unknown = named.filter((n) => n !== 'dns' && n !== 's3' && n !== 'size' && !(n in CASES));
 if (unknown.length) {
-  console.error(`unknown case(s) ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}, dns`);
+  console.error(`unknown case(s) ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}, dns, s3, size`);
   process.exit(2);
 }
 const wanted = (name: string) => named.length === 0 || named.includes(name);
@@ -47,3 +59,5 @@ if (results.length > 0) {
   console.log(`\nbucket benches took ${((performance.now() - started) / 1000).toFixed(1)} s (load average now ${load()})`);
 }
 if (wanted('dns')) await benchDns();
+if (wanted('s3')) await benchS3();
+if (wanted('size')) await benchBundleSize();

@@ -4,3 +4,4 @@
  */
 export * from './bucket/index.js';
 export * from './dns/index.js';
+export * from './s3/index.js';

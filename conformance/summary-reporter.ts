@@ -14,6 +14,8 @@ interface Cell {
 }
 
 const KNOWN = '— known difference:';
+/** The widest a table line may get before its target columns are split over several tables. */
+const MAX_WIDTH = 160;
 const TOP = /^(\S+) conformance on (.+)$/;
 
 /** The suite names from the module down to a test, outermost first. */
@@ -79,9 +81,26 @@ export default class SummaryReporter implements Reporter {
       });
       const table = [[`${suite} group`, ...cols], ...rows, ['total', ...totals]];
       const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-      const fmt = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
-      lines.push('', fmt(table[0]!), widths.map((w) => '-'.repeat(w)).join('-|-'));
-      for (const r of table.slice(1)) lines.push(fmt(r));
+      // Many targets (every runtime) make a table too wide for a terminal or a CI log: the target
+      // columns are cut into pages, each repeating the group column.
+      const pages: number[][] = [];
+      let width = widths[0]!;
+      for (let i = 1; i < widths.length; i++) {
+        const page = pages.at(-1);
+        if (page && width + 3 + widths[i]! <= MAX_WIDTH) {
+          page.push(i);
+          width += 3 + widths[i]!;
+        } else {
+          pages.push([i]);
+          width = widths[0]! + 3 + widths[i]!;
+        }
+      }
+      for (const page of pages) {
+        const columns = [0, ...page];
+        const fmt = (r: string[]) => columns.map((i) => r[i]!.padEnd(widths[i]!)).join(' | ').trimEnd();
+        lines.push('', fmt(table[0]!), columns.map((i) => '-'.repeat(widths[i]!)).join('-|-'));
+        for (const r of table.slice(1)) lines.push(fmt(r));
+      }
     }
     if (skippedTargets.length) {
       lines.push('', 'Targets not run:');

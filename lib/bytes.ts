@@ -34,6 +34,13 @@ export function wtf8(s: string): Uint8Array {
 }
 export const fromUtf8 = (b: Uint8Array): string => decoder.decode(b);
 
+/** Standard base64 (with padding) of bytes. */
+export function toBase64(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
+  return btoa(s);
+}
+
 /** UTF-8 byte length without allocating. Lone surrogates count 3 bytes, as their WTF-8 form does. */
 export function utf8Length(s: string): number {
   let n = s.length;

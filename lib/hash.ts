@@ -72,9 +72,16 @@ export function portableHasher(alg: HashAlgorithm): Hasher {
   return hasher;
 }
 
+/**
+ * Whether hashing was given one buffer rather than a list. Not `instanceof Uint8Array`: a buffer
+ * from another realm (jsdom's TextEncoder under Vitest's jsdom environment) fails that test and
+ * would be taken for a list of chunks.
+ */
+const isBytes = (data: Uint8Array | readonly Uint8Array[]): data is Uint8Array => ArrayBuffer.isView(data);
+
 /** The digest of some bytes, given whole or as the chunks they arrived in. */
 export function digest(alg: HashAlgorithm, data: Uint8Array | readonly Uint8Array[]): Uint8Array {
-  const chunks = data instanceof Uint8Array ? [data] : data;
+  const chunks = isBytes(data) ? [data] : data;
   if (chunks.length === 1 && nodeCrypto?.hash) return new Uint8Array(nodeCrypto.hash(alg, chunks[0]!, 'buffer'));
   const h = createHasher(alg);
   for (const c of chunks) h.update(c);
@@ -83,7 +90,7 @@ export function digest(alg: HashAlgorithm, data: Uint8Array | readonly Uint8Arra
 
 /** The digest as lowercase hex: what etags and checksums are made of (one-shot where possible). */
 export function digestHex(alg: HashAlgorithm, data: Uint8Array | readonly Uint8Array[]): string {
-  const chunks = data instanceof Uint8Array ? [data] : data;
+  const chunks = isBytes(data) ? [data] : data;
   if (chunks.length === 1 && nodeCrypto?.hash) return nodeCrypto.hash(alg, chunks[0]!, 'hex');
   return toHex(digest(alg, chunks));
 }

@@ -13,7 +13,10 @@ export const bucketDifferences = {
   },
   'simulator-range-at-end': {
     shownBy: 'the local simulator (workerd under Miniflare)',
-    why: '`get` with `{offset: size, length > 0}` gives "get: Unspecified error (0)" (an inverted internal range) instead of 10039 (r2-semantics §4.4, §13.9).',
+    why:
+      '`get` of a single-part object with `{offset: size, length > 0}` gives "get: Unspecified error (0)": the simulator\'s own ' +
+      'range rule accepts that window as `{size, 0}` (and answers it so for multipart objects), but its blob store fails on the ' +
+      'empty window (r2-semantics §4.4, §13.9; issue 9). The double reads it as the rule says: an empty body, range `{size, 0}`.',
   },
   'simulator-list-unrequested-metadata': {
     shownBy: 'the local simulator (workerd under Miniflare)',
@@ -27,12 +30,51 @@ export const bucketDifferences = {
     shownBy: 'the local simulator (workerd under Miniflare)',
     why: 'The simulator returns random 171-character part etags; production returns the md5 hex of the part (r2-semantics §9.3, §13.7).',
   },
+  'miniflare4-custom-metadata-limit': {
+    shownBy: "Miniflare 4's local simulator (wrangler 3/4, @cloudflare/vitest-plugin before Miniflare 5); not a target of this repo",
+    why:
+      'Miniflare 4 (up to 4.20260730.0, the last 4.x) limits custom metadata to 2,048 (UTF-16 length, doubled when a character is ' +
+      'above U+00FF) on put and does not check it on createMultipartUpload: the production limit of February 2023, when it was ' +
+      'added (workers-sdk 8028aa6b98, "adapted from internal R2 gateway implementation"). Production documents 8,192 bytes of object metadata ' +
+      '(developers.cloudflare.com/r2/platform/limits, raised in cloudflare-docs PR #9916, July 2023), and Miniflare 5 ' +
+      '(5.20261023.2-beta) enforces 8,192 on both (its dist/src/workers/r2/bucket.worker.js). A target on Miniflare 4 declares this.',
+  },
   'double-in-workerd-stream-length': {
     shownBy: 'the double running inside workerd',
     why:
       'workerd knows whether one of its internal streams has a known length (a FixedLengthStream, a body with Content-Length) but ' +
       'shows no JS code; the double accepts every byte stream there, so the readable side of an IdentityTransformStream is read ' +
       '(and waits for data) instead of being refused. In Node and browsers the double tells them apart.',
+  },
+  'double-js-byte-stream-length': {
+    shownBy: 'the double (in Node, browsers and workerd)',
+    why:
+      "A ReadableStream built in JS with `type: 'bytes'` has no length workerd knows, so workerd refuses it; the double takes a " +
+      'byte stream to have a known length (and refuses any other stream): the platform\'s request and response bodies and Blob ' +
+      'streams are byte streams built the same way, and no JS code can tell them apart. The double reads such a stream.',
+  },
+  'happy-dom-bodies': {
+    shownBy: "the double under Vitest's happy-dom environment",
+    why:
+      "happy-dom's own Request, Response and Blob (which take the place of the platform's under that environment) make their " +
+      'bodies as default streams, not byte streams, so the double cannot tell them from a stream built in JS and refuses them ' +
+      'as of unknown length, as workerd refuses those. Bytes, strings and the Blob itself are accepted.',
+  },
+  'happy-dom-headers-case': {
+    shownBy: "the double under Vitest's happy-dom environment",
+    why:
+      "happy-dom's Headers iterates names in the case they were given; the platform's Headers (Node, browsers, workerd) " +
+      'lowercases them. writeHttpMetadata sets the same fields either way.',
+  },
+  'jsdom-blob-without-stream': {
+    shownBy: "the double under Vitest's jsdom environment",
+    why: "jsdom's Blob (which takes the place of the platform's under that environment) has no stream() method, so there is no Blob stream to put.",
+  },
+  'jsdom-realm-byte-chunks': {
+    shownBy: "the double under Vitest's jsdom environment",
+    why:
+      "Under that environment the global Uint8Array is jsdom's, while Node's byte streams (the body's, as a Response body's) hand " +
+      "out chunks made with Node's own: real Uint8Arrays that fail `instanceof Uint8Array` in the test file.",
   },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 
@@ -47,5 +89,14 @@ export const simulatorDifferences: readonly BucketDifferenceId[] = [
   'simulator-random-part-etags',
 ];
 
+/** What the double shows wherever it runs. */
+export const doubleDifferences: readonly BucketDifferenceId[] = ['double-js-byte-stream-length'];
+
 /** What the double shows when it runs inside workerd. */
-export const doubleInWorkerdDifferences: readonly BucketDifferenceId[] = ['double-in-workerd-stream-length'];
+export const doubleInWorkerdDifferences: readonly BucketDifferenceId[] = [...doubleDifferences, 'double-in-workerd-stream-length'];
+
+/** What the double shows under Vitest's happy-dom environment: happy-dom's Request, Response, Blob and Headers. */
+export const happyDomDifferences: readonly BucketDifferenceId[] = [...doubleDifferences, 'happy-dom-bodies', 'happy-dom-headers-case'];
+
+/** What the double shows under Vitest's jsdom environment: jsdom's Blob and typed arrays. */
+export const jsdomDifferences: readonly BucketDifferenceId[] = [...doubleDifferences, 'jsdom-blob-without-stream', 'jsdom-realm-byte-chunks'];

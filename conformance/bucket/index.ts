@@ -18,6 +18,7 @@ import { list } from './groups/list.js';
 import { listInclude } from './groups/list-include.js';
 import { multipart } from './groups/multipart.js';
 import { multipartExpiry } from './groups/multipart-expiry.js';
+import { compatibilityDates } from './groups/compatibility-dates.js';
 
 export const bucketGroups: readonly Group[] = [
   argumentCoercion,
@@ -38,6 +39,7 @@ export const bucketGroups: readonly Group[] = [
   listInclude,
   multipart,
   multipartExpiry,
+  compatibilityDates,
 ];
 
 /** Registers the whole bucket conformance suite (Vitest tests) for one target. */
@@ -45,5 +47,13 @@ export function bucketConformance(target: BucketTarget): void {
   runGroups(bucketGroups, target);
 }
 
-export { bucketDifferences, doubleInWorkerdDifferences, simulatorDifferences, type BucketDifferenceId } from './differences.js';
+export {
+  bucketDifferences,
+  doubleDifferences,
+  doubleInWorkerdDifferences,
+  happyDomDifferences,
+  jsdomDifferences,
+  simulatorDifferences,
+  type BucketDifferenceId,
+} from './differences.js';
 export type { BucketTarget, Group, GroupContext, TestOptions } from './harness.js';

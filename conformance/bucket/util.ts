@@ -10,10 +10,11 @@ const encoder = new TextEncoder();
 /** UTF-8 bytes of a string. */
 export const utf8 = (s: string): Uint8Array<ArrayBuffer> => encoder.encode(s) as Uint8Array<ArrayBuffer>;
 
-/** Lowercase hex of bytes. */
+/** Lowercase hex of bytes (isView, not instanceof: jsdom's crypto.subtle gives buffers of another realm). */
 export function toHex(data: ArrayBuffer | ArrayBufferView): string {
-  const bytes =
-    data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  const bytes = ArrayBuffer.isView(data)
+    ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+    : new Uint8Array(data);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 

@@ -20,7 +20,14 @@ export class Rng {
   private c: number;
   private d: number;
 
-  constructor(seed: number) {
+  /**
+   * `badness` scales how often a parameter gets a bad value (a wrong type, out of range, malformed):
+   * 1 in the default and multipart mixes, more in the bad-input mix (see `MIXES`).
+   */
+  constructor(
+    seed: number,
+    readonly badness = 1,
+  ) {
     this.a = 0x9e3779b9;
     this.b = 0x243f6a88;
     this.c = 0xb7e15162;
@@ -44,6 +51,11 @@ export class Rng {
 
   chance(p: number): boolean {
     return this.next() < p;
+  }
+
+  /** A bad value for a parameter, with probability `p` scaled by the mix's badness. */
+  bad(p: number): boolean {
+    return this.next() < Math.min(0.9, p * this.badness);
   }
 
   pick<T>(items: readonly T[]): T {
@@ -106,14 +118,14 @@ export type Special =
   /** A string template where `{e}` is `key`'s etag on this implementation. */
   | { $$: 'etag'; key: string; template: string }
   /** The {partNumber, etag} an uploadPart op returned on this implementation, optionally altered. */
-  | { $$: 'part'; op: number; partNumber?: Spec; etag?: Spec }
+  | { $$: 'part'; op: number; partNumber?: Spec; etag?: Spec; template?: string }
   /** The etag of the uploadPart op's result. */
   | { $$: 'partEtag'; op: number }
   | { $$: 'cursor'; op: number }
   | { $$: 'uploadId'; op: number };
 
 export type BufferKind = 'ArrayBuffer' | 'Uint8Array' | 'Int16Array' | 'Float64Array' | 'DataView' | 'Uint8ClampedArray';
-export type StreamKind = 'response' | 'request' | 'blob' | 'fixed' | 'plain';
+export type StreamKind = 'response' | 'request' | 'blob' | 'fixed' | 'plain' | 'bytes';
 
 /** How a get result's body is read (the same way on both implementations). */
 export type Read = 'none' | 'text' | 'arrayBuffer' | 'bytes' | 'blob' | 'json' | 'stream' | 'twice';
@@ -134,30 +146,35 @@ export const KEYS = [
   '', 'a', 'b', 'ab', 'a/', 'a/b', 'a/b/c', 'a/c', 'a//d', '/x', 'b/', 'b/x', 'dir/é', 'é', 'e\u0301',
   '\uFFFF', '😀', '\uFFFFz', '😀/a', 'k\u0000', 'a\uD800', '\uDC00b', ' ', 'A', 'a.b', '123', 'null',
 ];
-const LONG_KEYS = ['x'.repeat(1024), 'x'.repeat(1025), 'é'.repeat(512), 'é'.repeat(513), '😀'.repeat(256), '😀'.repeat(256) + 'a', 'a\uD800'.repeat(341) + 'a'];
+// Around the 1,024-byte limit, counted in UTF-8 (a lone surrogate is sent as three bytes).
+const LONG_KEYS = [
+  'x'.repeat(1024), 'x'.repeat(1025), 'é'.repeat(512), 'é'.repeat(513), '😀'.repeat(256), '😀'.repeat(256) + 'a',
+  'a\uD800'.repeat(341) + 'a', 'a\uD800'.repeat(256), '\uDC00'.repeat(341) + 'x', '\uDC00'.repeat(342), 'x'.repeat(4096),
+];
 const PREFIXES = ['', 'a', 'a/', 'a/b', 'b', 'é', '\uFFFF', '😀', 'x', 'a//', 'dir/', 'k'];
 const DELIMITERS = ['/', '', 'b', '/b', '//', 'é', '😀', 'x'];
 
 const TEXTS = ['', 'hello', 'héllo🙂', 'a\uD800b', '\uDC00', '{"a":1}', '[1,2', 'null', '"s"', '\u0000\u0001', ' 42 ', '\uFEFF{}'];
 
 function key(r: Rng): string {
-  return r.chance(0.04) ? r.pick(LONG_KEYS) : r.pick(KEYS);
+  return r.bad(0.04) ? r.pick(LONG_KEYS) : r.pick(KEYS);
 }
 
-function oddKey(r: Rng): Spec {
-  return r.weighted<Spec>([
-    [10, () => key(r)],
-    [1, () => 123],
-    [1, () => null],
-    [1, () => U],
-    [1, () => ({ $$: 'symbol' })],
-    [1, () => ({ $$: 'tostring', v: r.pick(KEYS) })],
-    [1, () => ['a', 'b']],
-    [1, () => ({})],
-    [1, () => true],
-    [1, () => ({ $$: 'bigint', v: '7' })],
+/** A key parameter: usually a key, else a value of the wrong type (converted or refused). */
+function keyArg(r: Rng, k: string): Spec {
+  if (!r.bad(0.05)) return k;
+  return r.pick<Spec>([
+    123, -0.5, null, U, { $$: 'symbol' }, { $$: 'tostring', v: r.pick(KEYS) }, { $$: 'tostring', v: 'x'.repeat(1025) },
+    ['a', 'b'], [], {}, { a: 1 }, true, { $$: 'bigint', v: '7' }, { $$: 'function' }, { $$: 'date', ms: 0 },
+    { $$: 'number', v: 'NaN' }, { $$: 'map', entries: [] }, { $$: 'buffer', kind: 'Uint8Array', hex: '61', pad: 0 },
   ]);
 }
+
+/** Values of every wrong type, for parameters that want an object, a string or a number. */
+const WRONG: readonly Spec[] = [
+  5, 0, -1, 1.5, true, false, 'x', '', null, { $$: 'symbol' }, { $$: 'bigint', v: '1' }, { $$: 'function' }, [], ['a'],
+  { $$: 'map', entries: [['a', '1']] }, { $$: 'date', ms: 0 }, { $$: 'number', v: 'NaN' }, { $$: 'tostring', v: 'a' },
+];
 
 /** UTF-8 of a string without lone surrogates (the only strings we compute hashes for). */
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -206,13 +223,20 @@ function putValue(r: Rng): Value {
     }],
     // Not a FixedLengthStream that closes early: when JS code (the double) reads one, workerd itself
     // reports an unhandled rejection from inside the stream, which fails the run whatever the double does.
-    [1, () => ({ spec: { $$: 'stream', kind: 'plain', hex: r.hex(3) } })],
+    [1, () => ({ spec: { $$: 'stream', kind: r.pick(['plain', 'bytes'] as const), hex: r.hex(3) } })],
     [2, () => ({ spec: { $$: 'bodyOf', key: key(r), ...(r.chance(0.3) ? { range: { offset: r.int(3), length: 1 + r.int(4) } } : {}) } })],
     [2, () => ({ spec: null, bytes: new Uint8Array(0) })],
     [1, () => ({ spec: U, bytes: new Uint8Array(0) })],
-    [1, () => ({ spec: r.pick<Spec>([5, {}, { $$: 'symbol' }, true, [1, 2], { $$: 'map', entries: [] }]) })],
+    // Wrong types: refused today; at 2022 dates workerd converts some of them to strings.
+    [r.badness, () => ({ spec: r.pick<Spec>(BAD_VALUES) })],
   ]);
 }
+
+const BAD_VALUES: readonly Spec[] = [
+  5, 0, -1.5, true, false, {}, { a: 1, b: 'x' }, [], [1, 2], ['a', 'b'], [[1], { a: 1 }], { $$: 'symbol' }, { $$: 'bigint', v: '9' },
+  { $$: 'function' }, { $$: 'map', entries: [] }, { $$: 'date', ms: 0 }, { $$: 'number', v: 'NaN' }, { $$: 'tostring', v: 'str' },
+  { $$: 'headers', entries: [['a', '1']] },
+];
 
 // ---- options ---------------------------------------------------------------------------------------
 
@@ -239,16 +263,26 @@ function customMetadata(r: Rng): Spec {
     [2, () => {
       // Near the size limit, with characters whose sizes differ between measures.
       const ch = r.pick(['x', 'é', '😀', 'ÿ', 'Ā']);
-      const base = r.pick([8189, 8190, 4095, 4096, 2730, 2731, 2047, 2048, 1365]);
+      const base = r.pick([8189, 8190, 8191, 8192, 4095, 4096, 2730, 2731, 2047, 2048, 1365, 1366, 1023, 1024]);
       const n = Math.max(0, base - r.int(3));
       return { key: ch.repeat(n) };
     }],
-    [1, () => r.pick<Spec>([null, 'a=1', ['a'], 5, { $$: 'map', entries: [['a', '1']] }])],
+    [r.badness, () => r.pick<Spec>([null, 'a=1', ['a'], 5, { $$: 'map', entries: [['a', '1']] }, ...WRONG, { $$: 'headers', entries: [['a', '1']] }])],
+    // Many small entries (the size counts names too), and strings with lone surrogates (sent as U+FFFD).
+    [r.badness, () => {
+      const o: Record<string, Spec> = {};
+      const n = r.pick([1, 100, 400, 500, 1000]);
+      for (let i = 0; i < n; i++) o[`k${i}`] = r.pick(['', 'v', '\uD800', 'ab']);
+      return o;
+    }],
+    [r.badness, () => ({ [r.pick(['\uD800', 'a\uDC00', 'ok'])]: r.pick(['\uDBFF', 'x\uDC00y', 'ok']) })],
   ]);
 }
 
 const HTTP_FIELDS = ['contentType', 'contentLanguage', 'contentDisposition', 'contentEncoding', 'cacheControl'];
 const HTTP_HEADERS = ['Content-Type', 'Content-Language', 'Content-Disposition', 'Content-Encoding', 'Cache-Control', 'Expires', 'X-Other', 'ETag'];
+// Long values: the custom metadata limit (8,192) does not count HTTP metadata, but R2 stores it too.
+const LONG_HTTP_VALUES = ['a'.repeat(2048), 'a'.repeat(8192), 'a'.repeat(8193), 'é'.repeat(4097), 'a'.repeat(65536)];
 const HTTP_VALUES = ['text/plain', 'Text/HTML', 'application/json; charset=utf-8', 'en', 'attachment; filename="a b"', 'gzip', 'max-age=60', '', ' x ', 'é', 'a\nb', 'a\rb'];
 
 /**
@@ -262,7 +296,7 @@ function dateSpec(r: Rng, preEpoch = true): Spec {
     [4, () => ({ $$: 'date', ms: r.pick([0, 1, 1_700_000_000_000, 4_102_444_800_000, 8.64e15, -8.64e15, 9_223_372_036_854, 9_223_372_036_855, -9_223_372_036_855, ...pre]) })],
     [1, () => ({ $$: 'date', ms: 'invalid' })],
     [2, () => r.pick<Spec>([0, 1_700_000_000_123, 1.5, ...pre])],
-    [1, () => r.pick<Spec>(['2020-01-01', '', null, true, { $$: 'number', v: 'NaN' }])],
+    [r.badness, () => r.pick<Spec>(['2020-01-01', '', null, true, { $$: 'number', v: 'NaN' }, ...WRONG.filter((w) => preEpoch || !(typeof w === 'number' && w < 0))])],
   ]);
 }
 
@@ -270,7 +304,7 @@ function httpMetadata(r: Rng): Spec {
   return r.weighted<Spec>([
     [6, () => {
       const o: Record<string, Spec> = {};
-      for (const f of HTTP_FIELDS) if (r.chance(0.3)) o[f] = r.chance(0.9) ? r.pick(HTTP_VALUES) : r.pick<Spec>([5, null, U, { $$: 'symbol' }]);
+      for (const f of HTTP_FIELDS) if (r.chance(0.3)) o[f] = r.bad(0.1) ? r.pick<Spec>([5, null, U, { $$: 'symbol' }, ...WRONG, ...LONG_HTTP_VALUES]) : r.pick(HTTP_VALUES);
       if (r.chance(0.3)) o.cacheExpiry = dateSpec(r, false);
       if (r.chance(0.1)) o.bogus = 'x';
       return o;
@@ -282,7 +316,7 @@ function httpMetadata(r: Rng): Spec {
         return [h, h === 'Expires' ? r.pick(['Wed, 21 Oct 2015 07:28:00 GMT', 'garbage', '2020-01-01T00:00:00.123Z', '0', '1e3']) : r.pick(HTTP_VALUES.filter((v) => !/[\r\n]/.test(v)))];
       }),
     })],
-    [1, () => r.pick<Spec>(['text/plain', 5, null, U, []])],
+    [r.badness, () => r.pick<Spec>(['text/plain', 5, null, U, [], ...WRONG])],
   ]);
 }
 
@@ -298,6 +332,7 @@ function hashFields(r: Rng, bytes: Uint8Array | undefined, o: Record<string, Spe
   const n = r.weighted([
     [6, () => 1],
     [1, () => 2],
+    [r.badness, () => 2 + r.int(4)], // several at once (one is allowed)
   ]);
   for (let i = 0; i < n; i++) {
     const [name, fn, len] = r.pick(ALGS);
@@ -311,7 +346,7 @@ function hashFields(r: Rng, bytes: Uint8Array | undefined, o: Record<string, Spe
       [1, () => r.hex(len) + 'ab'],
       [1, () => 'z'.repeat(len * 2)],
       [1, () => ''],
-      [1, () => r.pick<Spec>([5, null, {}, U, { $$: 'buffer', kind: 'Uint8Array', hex: r.hex(len + 1), pad: 0 }])],
+      [r.badness, () => r.pick<Spec>([5, null, {}, U, { $$: 'buffer', kind: 'Uint8Array', hex: r.hex(len + 1), pad: 0 }, { $$: 'buffer', kind: 'ArrayBuffer', hex: r.hex(len - 1), pad: 0 }, { $$: 'buffer', kind: 'Int16Array', hex: r.hex(len), pad: 0 }, { $$: 'blob', hex: r.hex(len), type: '' }, ...WRONG])],
     ]);
   }
 }
@@ -342,10 +377,11 @@ function conditional(r: Rng, k: string): Spec {
       const o: Record<string, Spec> = {};
       const granularity = r.chance(0.3) ? r.pick<Spec>([true, false, 1, 'yes', null, 0]) : undefined;
       const seconds = Boolean(granularity);
-      if (r.chance(0.4)) o.etagMatches = r.chance(0.85) ? { $$: 'etag', key: r.chance(0.85) ? k : key(r), template: r.pick(['{e}', '{e}', '*', '"{e}"', 'W/"{e}"', 'x', '"{e}', '{E}', '']) } : r.pick<Spec>([5, ['x'], null]);
-      if (r.chance(0.4)) o.etagDoesNotMatch = r.chance(0.85) ? { $$: 'etag', key: r.chance(0.85) ? k : key(r), template: r.pick(['{e}', '{e}', '*', '"{e}"', 'x', '{e}"']) } : r.pick<Spec>([5, U]);
-      if (r.chance(0.35)) o.uploadedBefore = r.chance(0.8) ? rel(seconds) : dateSpec(r);
-      if (r.chance(0.35)) o.uploadedAfter = r.chance(0.8) ? rel(seconds) : dateSpec(r);
+      if (r.chance(0.4)) o.etagMatches = !r.bad(0.15) ? { $$: 'etag', key: r.chance(0.85) ? k : key(r), template: r.pick(['{e}', '{e}', '*', '"{e}"', 'W/"{e}"', 'x', '"{e}', '{E}', '']) } : r.pick<Spec>([5, ['x'], null, ...WRONG]);
+      if (r.chance(0.4)) o.etagDoesNotMatch = !r.bad(0.15) ? { $$: 'etag', key: r.chance(0.85) ? k : key(r), template: r.pick(['{e}', '{e}', '*', '"{e}"', 'x', '{e}"']) } : r.pick<Spec>([5, U, ...WRONG]);
+      if (r.chance(0.35)) o.uploadedBefore = !r.bad(0.2) ? rel(seconds) : dateSpec(r);
+      if (r.chance(0.35)) o.uploadedAfter = !r.bad(0.2) ? rel(seconds) : dateSpec(r);
+      if (r.bad(0.03)) o.bogus = 1;
       if (granularity !== undefined) o.secondsGranularity = granularity;
       return o;
     }],
@@ -363,21 +399,28 @@ function conditional(r: Rng, k: string): Spec {
       if (r.chance(0.1)) entries.push(['If-Range', '"x"']);
       return { $$: 'headers', entries };
     }],
-    [1, () => r.pick<Spec>(['x', 5, true, null, U])],
+    [r.badness, () => r.pick<Spec>(['x', 5, true, null, U, ...WRONG])],
   ]);
 }
 
+/** Malformed SSE-C keys (workerd refuses them before sending). Valid keys are left out: see README. */
+const SSEC_BAD: readonly Spec[] = [
+  'ABCD', 'zz', 'ab'.repeat(10), 'AB'.repeat(32) /* uppercase hex */, 'ab'.repeat(31) + 'a', 'ab'.repeat(33), 'zz'.repeat(32), 'AB'.repeat(31) + 'Zz', '', 5, null, true, {}, [],
+  { $$: 'buffer', kind: 'Uint8Array', hex: '0102030405', pad: 0 }, { $$: 'buffer', kind: 'ArrayBuffer', hex: 'ab'.repeat(31), pad: 0 },
+  { $$: 'buffer', kind: 'ArrayBuffer', hex: 'ab'.repeat(33), pad: 0 }, { $$: 'symbol' }, { $$: 'tostring', v: 'ab' },
+];
+
 function putOptions(r: Rng, k: string, bytes: Uint8Array | undefined): Spec {
   if (r.chance(0.25)) return U;
-  if (r.chance(0.03)) return r.pick<Spec>(['x', 5, null, { $$: 'symbol' }]);
+  if (r.bad(0.03)) return r.pick<Spec>(['x', 5, null, { $$: 'symbol' }, ...WRONG, { $$: 'headers', entries: [['content-type', 'a/b']] }]);
   const o: Record<string, Spec> = {};
   if (r.chance(0.25)) o.onlyIf = conditional(r, k);
   if (r.chance(0.3)) o.httpMetadata = httpMetadata(r);
   if (r.chance(0.3)) o.customMetadata = customMetadata(r);
   if (r.chance(0.25)) hashFields(r, bytes, o);
-  if (r.chance(0.1)) o.storageClass = r.pick<Spec>(['Standard', 'InfrequentAccess', 'Glacier', '', 5, null]);
-  if (r.chance(0.05)) o.ssecKey = r.pick<Spec>(['ABCD', 'zz', 'ab'.repeat(10), 'AB'.repeat(32), { $$: 'buffer', kind: 'Uint8Array', hex: r.hex(5), pad: 0 }, 5]);
-  if (r.chance(0.05)) o.bogus = 1;
+  if (r.chance(0.1)) o.storageClass = r.bad(0.3) ? r.pick<Spec>(['', 'standard', 'Glacier', 'Bogus', 5, null, ...WRONG]) : r.pick(['Standard', 'InfrequentAccess']);
+  if (r.bad(0.05)) o.ssecKey = r.pick(SSEC_BAD);
+  if (r.bad(0.05)) o.bogus = 1;
   return o;
 }
 
@@ -385,7 +428,7 @@ function rangeSpec(r: Rng): Spec {
   const n = (): Spec =>
     r.weighted<Spec>([
       [8, () => r.int(12)],
-      [1, () => r.pick<Spec>([-1, 1.5, '3', { $$: 'number', v: 'NaN' }, { $$: 'number', v: 'Infinity' }, { $$: 'number', v: '-0' }, null, U, 2 ** 40, true])],
+      [r.badness, () => r.pick<Spec>([-1, 1.5, '3', { $$: 'number', v: 'NaN' }, { $$: 'number', v: 'Infinity' }, { $$: 'number', v: '-0' }, null, U, 2 ** 40, 2 ** 53, -(2 ** 31), 2 ** 32, true, ...WRONG])],
     ]);
   return r.weighted<Spec>([
     [6, () => {
@@ -403,17 +446,18 @@ function rangeSpec(r: Rng): Spec {
         'bytes=1-2,', 'bytes= 1-2', 'bytes=01-02', 'bytes=1 -2', 'bytes=-', '',
       ])]],
     })],
-    [1, () => r.pick<Spec>([null, U, 'bytes=0-1', 5])],
+    [r.badness, () => r.pick<Spec>([null, U, 'bytes=0-1', 5, ...WRONG])],
   ]);
 }
 
 function getOptions(r: Rng, k: string): Spec {
   if (r.chance(0.35)) return U;
-  if (r.chance(0.03)) return r.pick<Spec>(['x', 5, null]);
+  if (r.bad(0.03)) return r.pick<Spec>(['x', 5, null, ...WRONG]);
   const o: Record<string, Spec> = {};
   if (r.chance(0.4)) o.onlyIf = conditional(r, k);
   if (r.chance(0.5)) o.range = rangeSpec(r);
-  if (r.chance(0.03)) o.ssecKey = r.pick<Spec>(['ABCD', 'ab'.repeat(10), { $$: 'buffer', kind: 'Uint8Array', hex: r.hex(5), pad: 0 }]);
+  if (r.bad(0.03)) o.ssecKey = r.pick(SSEC_BAD);
+  if (r.bad(0.02)) o.bogus = 1;
   return o;
 }
 
@@ -422,23 +466,29 @@ function listOptions(r: Rng, previousLists: readonly { op: number; options: Spec
     // The next page of an earlier list: its own options plus its cursor (or a cursor alone).
     const prev = r.pick(previousLists);
     const base = typeof prev.options === 'object' && prev.options !== null && !('$$' in prev.options) && !Array.isArray(prev.options) ? prev.options : {};
+    // A cursor is stale when the bucket changed since its list; with another prefix, it is another prefix's.
     const o: Record<string, Spec> = { ...(base as Record<string, Spec>), cursor: { $$: 'cursor', op: prev.op } };
     if (r.chance(0.15)) o.startAfter = key(r);
-    if (r.chance(0.15)) o.prefix = r.pick(PREFIXES);
+    if (r.bad(0.15)) o.prefix = r.pick(PREFIXES);
+    if (r.bad(0.05)) o.limit = r.pick<Spec>([0, 1001, -1]);
     return o;
   }
   if (r.chance(0.2)) return U;
-  if (r.chance(0.03)) return r.pick<Spec>(['x', 5, null]);
+  if (r.bad(0.03)) return r.pick<Spec>(['x', 5, null, ...WRONG]);
   const o: Record<string, Spec> = {};
   if (r.chance(0.5)) o.limit = r.weighted<Spec>([
     [6, () => 1 + r.int(4)],
-    [1, () => r.pick<Spec>([0, -1, 1001, 1000, 1.5, '2', true, { $$: 'number', v: 'NaN' }, 2 ** 31, -(2 ** 31) - 1, null, -2])],
+    [r.badness, () => r.pick<Spec>([0, -1, 1001, 1000, 999, 1.5, 0.5, '2', '', true, { $$: 'number', v: 'NaN' }, { $$: 'number', v: 'Infinity' }, 2 ** 31, 2 ** 32 + 1, -(2 ** 31) - 1, null, -2, ...WRONG])],
   ]);
-  if (r.chance(0.4)) o.prefix = r.chance(0.95) ? r.pick(PREFIXES) : r.pick<Spec>([5, null]);
-  if (r.chance(0.4)) o.delimiter = r.chance(0.95) ? r.pick(DELIMITERS) : 5;
-  if (r.chance(0.2)) o.startAfter = r.chance(0.95) ? key(r) : 5;
-  if (r.chance(0.05)) o.cursor = r.pick<Spec>(['', 5]); // a foreign cursor's meaning is the implementation's own
-  if (r.chance(0.3)) o.include = r.pick<Spec>([[], ['httpMetadata'], ['customMetadata'], ['httpMetadata', 'customMetadata'], ['bogus'], 'httpMetadata', [5], ['customMetadata', 'customMetadata']]);
+  if (r.chance(0.4)) o.prefix = !r.bad(0.05) ? r.pick(PREFIXES) : r.pick<Spec>([5, null, 'x'.repeat(1025), ...WRONG]);
+  if (r.chance(0.4)) o.delimiter = !r.bad(0.05) ? r.pick(DELIMITERS) : r.pick<Spec>([5, 'x'.repeat(1025), ...WRONG]);
+  if (r.chance(0.2)) o.startAfter = !r.bad(0.05) ? key(r) : r.pick<Spec>([5, ...WRONG]);
+  // A cursor this bucket never issued: garbage, base64 of a key or of JSON, or not a string.
+  if (r.bad(0.05)) o.cursor = r.pick<Spec>(['', 'garbage', 'YQ==', 'Yg', 'ImEi', '!!!', 'x'.repeat(1025), '\uD800', 5, ...WRONG]);
+  if (r.chance(0.3)) o.include = !r.bad(0.2)
+    ? r.pick<Spec>([[], ['httpMetadata'], ['customMetadata'], ['httpMetadata', 'customMetadata'], ['customMetadata', 'customMetadata']])
+    : r.pick<Spec>([['bogus'], 'httpMetadata', [5], ['httpMetadata', 'bogus'], [null], ['HTTPMETADATA'], ['customMetadata', ''], ...WRONG]);
+  if (r.bad(0.02)) o.bogus = 1;
   return o;
 }
 
@@ -446,18 +496,62 @@ function listOptions(r: Rng, previousLists: readonly { op: number; options: Spec
 
 const MIB5 = 5 * 1024 * 1024;
 
-/** Generates `count` operations for `seed`. */
-export function generate(seed: number, count: number): Op[] {
-  const r = new Rng(seed);
+export type OpKind = 'put' | 'get' | 'head' | 'delete' | 'list' | 'create' | 'part' | 'complete' | 'abort' | 'resume';
+
+export interface Mix {
+  /** Relative weights of the kinds of operation. */
+  readonly weights: Readonly<Record<OpKind, number>>;
+  /** How much more often than the default a parameter gets a bad value (Rng.bad). */
+  readonly badness: number;
+  /** The chance a seed carries one real multipart upload with 5 MiB parts (slow: kept rare). */
+  readonly big: number;
+}
+
+/** The operation mixes; a seed is generated for one of them. */
+export const MIXES = {
+  default: {
+    weights: { put: 28, get: 18, head: 7, delete: 7, list: 11, create: 4, part: 8, complete: 5, abort: 2, resume: 2 },
+    badness: 1,
+    big: 0.12,
+  },
+  // Uploads, parts, completions, aborts and resumes, with reads that show what completing made.
+  multipart: {
+    weights: { put: 6, get: 12, head: 4, delete: 3, list: 5, create: 12, part: 26, complete: 14, abort: 5, resume: 8 },
+    badness: 1,
+    big: 0.15,
+  },
+  // Every parameter gets a bad value several times as often: wrong types, out of range, malformed.
+  bad: {
+    weights: { put: 24, get: 16, head: 7, delete: 9, list: 14, create: 6, part: 10, complete: 7, abort: 2, resume: 5 },
+    badness: 6,
+    big: 0.03,
+  },
+} as const satisfies Record<string, Mix>;
+
+export type MixName = keyof typeof MIXES;
+export const MIX_NAMES = Object.keys(MIXES) as MixName[];
+
+const GARBAGE_UPLOAD_IDS: readonly Spec[] = [
+  'bogus', '', 'x'.repeat(1000), '\uD800', 'AAAAAAAAAAAAAAAAAAAAAA', 'a/b', ' ', 5, null, true, {}, [], { $$: 'symbol' }, { $$: 'tostring', v: 'id' },
+];
+
+/** Generates `count` operations for `seed` in `mix`. */
+export function generate(seed: number, count: number, mix: MixName = 'default'): Op[] {
+  const m: Mix = MIXES[mix];
+  const r = new Rng(seed, m.badness);
   const ops: Op[] = [];
   const handles: number[] = [];
+  /** Handles an abort or a complete op targeted (later ops on them use an ended upload). */
+  const ended: number[] = [];
   const partsOf = new Map<number, number[]>();
   const lists: { op: number; options: Spec }[] = [];
   let emptyPartUsed = false;
-  // A few seeds carry a real multipart upload with 5 MiB parts.
-  const bigAt = r.chance(0.12) ? r.int(Math.max(1, count - 6)) : -1;
+  const bigAt = r.chance(m.big) ? r.int(Math.max(1, count - 6)) : -1;
 
   const push = (op: Op) => ops.push(op) - 1;
+  const keyOf = (h: number): Spec => ops[h]!.args[0]!;
+  /** A handle; in the multipart mixes more often one whose upload has ended. */
+  const handle = () => (ended.length > 0 && r.bad(0.15) ? r.pick(ended) : r.pick(handles));
 
   const partValue = (index: number): Spec => {
     // Every part's content is unique in a seed, so md5 part etags never coincide (see compare.ts).
@@ -468,8 +562,8 @@ export function generate(seed: number, count: number): Op[] {
     const text = `part ${seed}/${index} ${r.string('abc', 6)}`;
     return r.weighted<Spec>([
       [4, () => text],
-      [1, () => ({ $$: 'buffer', kind: 'Uint8Array', hex: toHex(utf8(text)), pad: 1 })],
-      [1, () => ({ $$: 'stream', kind: 'response', hex: toHex(utf8(text)) })],
+      [1, () => ({ $$: 'buffer', kind: r.pick(['Uint8Array', 'ArrayBuffer', 'DataView'] as const), hex: toHex(utf8(text)), pad: 1 })],
+      [1, () => ({ $$: 'stream', kind: r.pick(['response', 'request', 'blob', 'fixed'] as const), hex: toHex(utf8(text)) })],
       [1, () => ({ $$: 'blob', hex: toHex(utf8(text)), type: 'x/y' })],
     ]);
   };
@@ -495,109 +589,130 @@ export function generate(seed: number, count: number): Op[] {
     const parts = sizes.map((n, i) => uploadPart(h, i + 1, { $$: 'sized', n, fill: ops.length }));
     const order = r.chance(0.5) ? parts : [...parts].reverse();
     push({ target: h, method: 'complete', args: [order.map((op): Spec => ({ $$: 'part', op }))] });
+    ended.push(h);
     push({ target: 'bucket', method: 'get', args: [k, r.chance(0.5) ? { range: { offset: MIB5 - 3, length: 6 } } : U], read: 'bytes' });
   };
 
-  while (ops.length < count) {
-    if (ops.length === bigAt) {
-      big();
-      continue;
-    }
-    const index = ops.length;
-    r.weighted<void>([
-      [28, () => {
-        const k = key(r);
-        const v = putValue(r);
-        const args: Spec[] = [r.chance(0.05) ? oddKey(r) : k, v.spec, putOptions(r, k, v.bytes)];
-        if (r.chance(0.03)) args.length = r.int(3); // missing arguments
-        else if (args[2] === U && r.chance(0.5)) args.length = 2;
-        push({ target: 'bucket', method: 'put', args });
+  /** The part list of a complete: usually the upload's own parts, with every way to get it wrong. */
+  const partList = (h: number): Spec => {
+    const mine = partsOf.get(h)!;
+    const others = [...partsOf.entries()].filter(([o]) => o !== h).flatMap(([, p]) => p);
+    return r.weighted<Spec>([
+      [6, () => {
+        const chosen: Spec[] = [];
+        for (const p of mine) if (!r.bad(0.2)) chosen.push({ $$: 'part', op: p }); // some missing
+        if (r.chance(0.3)) chosen.reverse(); // out of order
+        if (r.bad(0.15) && chosen.length > 0) chosen.push(chosen[0]!); // a duplicate
+        if (r.bad(0.15) && others.length > 0) chosen.push({ $$: 'part', op: r.pick(others) }); // another upload's
+        if (r.bad(0.1)) chosen.push({ partNumber: 1 + r.int(6), etag: r.chance(0.5) ? 'bogus' : r.hex(16) });
+        if (r.bad(0.1) && mine.length > 0) chosen.push({ $$: 'part', op: r.pick(mine), etag: r.pick<Spec>(['wrong', '', 5, null, U]) });
+        if (r.bad(0.1) && mine.length > 0) chosen.push({ $$: 'part', op: r.pick(mine), template: r.pick(['"{e}"', '{E}', ' {e}', '{e}x', 'W/"{e}"']) });
+        if (r.bad(0.1) && mine.length > 0) chosen.push({ $$: 'part', op: r.pick(mine), partNumber: r.pick<Spec>([0, 10001, 7, '1', 1.5, -1, null, U, { $$: 'number', v: 'NaN' }, 2 ** 32 + 1]) });
+        if (r.bad(0.05)) chosen.push(r.pick<Spec>([null, 5, U, {}, { partNumber: 1 }, { etag: 'x' }, 'x', [], { $$: 'symbol' }]));
+        return chosen;
       }],
-      [18, () => {
-        const k = key(r);
-        const args: Spec[] = [r.chance(0.05) ? oddKey(r) : k, getOptions(r, k)];
-        if (r.chance(0.02)) args.length = 0;
-        push({ target: 'bucket', method: 'get', args, read: r.pick<Read>(['text', 'text', 'arrayBuffer', 'bytes', 'blob', 'json', 'stream', 'twice', 'none']) });
-      }],
-      [7, () => {
-        const args: Spec[] = [r.chance(0.05) ? oddKey(r) : key(r)];
-        if (r.chance(0.02)) args.length = 0;
-        if (r.chance(0.05)) args.push({ range: { offset: 1 } });
-        push({ target: 'bucket', method: 'head', args });
-      }],
-      [7, () => {
-        const arg = r.weighted<Spec>([
-          [5, () => key(r)],
-          [4, () => Array.from({ length: r.int(5) }, () => (r.chance(0.95) ? key(r) : r.pick<Spec>([5, null, U])))],
-          [1, () => r.pick<Spec>([5, {}, { $$: 'symbol' }, ['x'.repeat(1025), 'a'], { $$: 'map', entries: [['a', 'b']] }])],
-        ]);
-        push({ target: 'bucket', method: 'delete', args: r.chance(0.02) ? [] : [arg] });
-      }],
-      [11, () => {
-        const options = listOptions(r, lists);
-        const args: Spec[] = options === U && r.chance(0.5) ? [] : [options];
-        lists.push({ op: index, options });
-        push({ target: 'bucket', method: 'list', args });
-      }],
-      [4, () => {
-        const k = r.chance(0.05) ? oddKey(r) : key(r);
-        const options: Spec = r.weighted<Spec>([
-          [3, () => U],
-          [3, () => ({ httpMetadata: httpMetadata(r), customMetadata: customMetadata(r), ...(r.chance(0.2) ? { storageClass: r.pick(['Standard', 'Glacier']) } : {}) })],
-          [1, () => r.pick<Spec>(['x', 5, { ssecKey: 'ABCD' }])],
-        ]);
-        push({ target: 'bucket', method: 'createMultipartUpload', args: r.chance(0.03) ? [] : [k, options] });
-        handles.push(index);
-        partsOf.set(index, []);
-      }],
-      [8, () => {
-        if (handles.length === 0) return;
-        const h = r.pick(handles);
-        const partNumber = r.weighted<Spec>([
-          [10, () => 1 + r.int(4)],
-          [1, () => r.pick<Spec>([0, 10001, 10000, 1.5, '2', { $$: 'number', v: 'NaN' }, -1, null, true])],
-        ]);
-        const value = r.chance(0.95) ? partValue(index) : r.pick<Spec>([null, U, 5, { $$: 'stream', kind: 'plain', hex: '00' }]);
-        const options: Spec[] = r.chance(0.9) ? [] : [r.pick<Spec>([U, null, {}, 'x', 5, { ssecKey: 'ABCD' }, { ssecKey: 5 }, { bogus: 1 }])];
-        if (r.chance(0.02)) uploadPart(h, U, value);
-        else uploadPart(h, partNumber, value, options);
-      }],
-      [5, () => {
-        if (handles.length === 0) return;
-        const h = r.pick(handles);
-        const mine = partsOf.get(h)!;
-        const others = [...partsOf.values()].flat();
-        const list = r.weighted<Spec>([
-          [6, () => {
-            const chosen: Spec[] = [];
-            for (const p of mine) if (r.chance(0.7)) chosen.push({ $$: 'part', op: p });
-            if (r.chance(0.3)) chosen.reverse();
-            if (r.chance(0.15) && chosen.length > 0) chosen.push(chosen[0]!);
-            if (r.chance(0.15) && others.length > 0) chosen.push({ $$: 'part', op: r.pick(others) });
-            if (r.chance(0.1)) chosen.push({ partNumber: 1 + r.int(6), etag: r.chance(0.5) ? 'bogus' : r.hex(16) });
-            if (r.chance(0.1) && mine.length > 0) chosen.push({ $$: 'part', op: r.pick(mine), etag: 'wrong' });
-            if (r.chance(0.1) && mine.length > 0) chosen.push({ $$: 'part', op: r.pick(mine), partNumber: r.pick<Spec>([0, 10001, 7, '1', 1.5]) });
-            if (r.chance(0.05)) chosen.push(r.pick<Spec>([null, 5, U, {}, { partNumber: 1 }, { etag: 'x' }]));
-            return chosen;
-          }],
-          [1, () => []],
-          [1, () => r.pick<Spec>([U, 'x', null, { length: 0 }])],
-        ]);
-        push({ target: h, method: 'complete', args: r.chance(0.02) ? [] : [list] });
-      }],
-      [2, () => {
-        if (handles.length === 0) return;
-        push({ target: r.pick(handles), method: 'abort', args: [] });
-      }],
-      [2, () => {
-        const id: Spec = handles.length > 0 && r.chance(0.7) ? { $$: 'uploadId', op: r.pick(handles) } : r.pick<Spec>(['bogus', '', 5]);
-        const k = r.chance(0.8) && handles.length > 0 ? r.pick(handles.map((h) => ops[h]!.args[0]!)) : key(r);
-        const args: Spec[] = r.chance(0.03) ? [k] : [k, id];
-        push({ target: 'bucket', method: 'resumeMultipartUpload', args });
-        handles.push(index);
-        partsOf.set(index, []);
-      }],
+      [1, () => []], // zero parts
+      [r.badness, () => r.pick<Spec>([U, 'x', null, { length: 0 }, { length: 1, 0: { partNumber: 1, etag: 'x' } }, ...WRONG])],
     ]);
+  };
+
+  const kinds: Record<OpKind, () => void> = {
+    put() {
+      const k = key(r);
+      const v = putValue(r);
+      const args: Spec[] = [keyArg(r, k), v.spec, putOptions(r, k, v.bytes)];
+      if (r.bad(0.03)) args.length = r.int(3); // missing arguments
+      else if (args[2] === U && r.chance(0.5)) args.length = 2;
+      push({ target: 'bucket', method: 'put', args });
+    },
+    get() {
+      const k = key(r);
+      const args: Spec[] = [keyArg(r, k), getOptions(r, k)];
+      if (r.bad(0.02)) args.length = 0;
+      push({ target: 'bucket', method: 'get', args, read: r.pick<Read>(['text', 'text', 'arrayBuffer', 'bytes', 'blob', 'json', 'stream', 'twice', 'none']) });
+    },
+    head() {
+      const args: Spec[] = [keyArg(r, key(r))];
+      if (r.bad(0.02)) args.length = 0;
+      if (r.bad(0.05)) args.push({ range: { offset: 1 } });
+      push({ target: 'bucket', method: 'head', args });
+    },
+    delete() {
+      const arg = r.weighted<Spec>([
+        [5, () => keyArg(r, key(r))],
+        [4, () => Array.from({ length: r.int(5) }, () => (!r.bad(0.05) ? key(r) : r.pick<Spec>([5, null, U, 'x'.repeat(1025), ...WRONG])))],
+        [r.badness, () => r.pick<Spec>([
+          5, {}, { $$: 'symbol' }, ['x'.repeat(1025), 'a'], { $$: 'map', entries: [['a', 'b']] }, ['a', 'a', 'b'], [['a']],
+          Array.from({ length: 1001 }, (_, i) => `k${i}`), Array.from({ length: 1000 }, (_, i) => `k${i}`), ...WRONG,
+        ])],
+      ]);
+      push({ target: 'bucket', method: 'delete', args: r.bad(0.02) ? [] : [arg] });
+    },
+    list() {
+      const index = ops.length;
+      const options = listOptions(r, lists);
+      const args: Spec[] = options === U && r.chance(0.5) ? [] : [options];
+      lists.push({ op: index, options });
+      push({ target: 'bucket', method: 'list', args });
+    },
+    create() {
+      const index = ops.length;
+      const k = keyArg(r, key(r));
+      const options: Spec = r.weighted<Spec>([
+        [3, () => U],
+        [3, () => ({ httpMetadata: httpMetadata(r), customMetadata: customMetadata(r), ...(r.chance(0.2) ? { storageClass: r.pick(['Standard', 'Glacier']) } : {}) })],
+        [r.badness, () => r.pick<Spec>(['x', 5, { ssecKey: r.pick(SSEC_BAD) }, { storageClass: r.pick<Spec>(['', 'bogus', 5, null]) }, { httpMetadata: r.pick(WRONG) }, { customMetadata: r.pick(WRONG) }, { bogus: 1 }, ...WRONG])],
+      ]);
+      push({ target: 'bucket', method: 'createMultipartUpload', args: r.bad(0.03) ? [] : [k, options] });
+      handles.push(index);
+      partsOf.set(index, []);
+    },
+    part() {
+      if (handles.length === 0) return;
+      const index = ops.length;
+      const h = handle();
+      const partNumber = r.weighted<Spec>([
+        [10, () => 1 + r.int(4)],
+        [r.badness, () => r.pick<Spec>([0, 10001, 10000, 1.5, '2', { $$: 'number', v: 'NaN' }, { $$: 'number', v: 'Infinity' }, -1, null, true, 2 ** 32 + 1, -(2 ** 32) + 1, ...WRONG])],
+      ]);
+      const value = !r.bad(0.05) ? partValue(index) : r.pick<Spec>([null, U, { $$: 'stream', kind: r.pick(['plain', 'bytes'] as const), hex: '00' }, ...BAD_VALUES]);
+      const options: Spec[] = !r.bad(0.1) ? [] : [r.pick<Spec>([U, null, {}, 'x', 5, { ssecKey: r.pick(SSEC_BAD) }, { bogus: 1 }, ...WRONG])];
+      if (r.bad(0.02)) uploadPart(h, U, value);
+      else uploadPart(h, partNumber, value, options);
+    },
+    complete() {
+      if (handles.length === 0) return;
+      const h = handle();
+      push({ target: h, method: 'complete', args: r.bad(0.02) ? [] : [partList(h)] });
+      ended.push(h);
+      // What completing made (maybe a zero-part object), read at once, often with a range.
+      const k = keyOf(h);
+      if (typeof k === 'string' && r.chance(0.3)) {
+        push({ target: 'bucket', method: 'get', args: [k, r.chance(0.7) ? { range: rangeSpec(r) } : U], read: r.pick<Read>(['text', 'bytes', 'stream']) });
+      }
+    },
+    abort() {
+      if (handles.length === 0) return;
+      const h = handle();
+      push({ target: h, method: 'abort', args: r.bad(0.05) ? [5] : [] });
+      ended.push(h);
+    },
+    resume() {
+      const index = ops.length;
+      // An upload id: of an upload (maybe ended, maybe another key's), or garbage.
+      const id: Spec = handles.length > 0 && !r.bad(0.3) ? { $$: 'uploadId', op: handle() } : r.pick(GARBAGE_UPLOAD_IDS);
+      const k = handles.length > 0 && !r.bad(0.2) ? keyOf(r.pick(handles)) : keyArg(r, key(r));
+      const args: Spec[] = r.bad(0.03) ? [k] : [k, id];
+      push({ target: 'bucket', method: 'resumeMultipartUpload', args });
+      handles.push(index);
+      partsOf.set(index, []);
+    },
+  };
+  const table = (Object.keys(kinds) as OpKind[]).map((kind) => [m.weights[kind], kinds[kind]] as const);
+
+  while (ops.length < count) {
+    if (ops.length === bigAt) big();
+    else r.weighted<void>(table);
   }
   return ops; // the 5 MiB scenario may run a few ops past `count`
 }

@@ -86,6 +86,15 @@ function streamOf(kind: string, bytes: Uint8Array<ArrayBuffer>): ReadableStream 
           c.close();
         },
       });
+    case 'bytes':
+      // A JS-built byte stream: its length is unknown, so workerd refuses it (Node's probe passes it).
+      return new ReadableStream({
+        type: 'bytes',
+        start(c) {
+          c.enqueue(bytes.slice());
+          c.close();
+        },
+      });
     case 'fixed': {
       if (!g.FixedLengthStream) throw new Error('no FixedLengthStream here');
       const { readable, writable } = new g.FixedLengthStream(bytes.length);
@@ -171,9 +180,10 @@ async function special(s: Special, side: Side): Promise<unknown> {
     }
     case 'part': {
       const p = side.parts.get(s.op);
+      const etag = s.etag !== undefined ? await build(s.etag, side) : (p?.etag ?? MISSING_ETAG);
       return {
         partNumber: s.partNumber !== undefined ? await build(s.partNumber, side) : (p?.partNumber ?? 1),
-        etag: s.etag !== undefined ? await build(s.etag, side) : (p?.etag ?? MISSING_ETAG),
+        etag: s.template !== undefined && typeof etag === 'string' ? s.template.replaceAll('{e}', etag).replaceAll('{E}', etag.toUpperCase()) : etag,
       };
     }
     case 'partEtag':

@@ -1,16 +1,21 @@
 import { afterEach, vi } from 'vitest';
-import { Bucket } from '../../lib/bucket/index.js';
+import { Bucket, type BucketStorage } from '../../lib/bucket/index.js';
 import { bucketConformance, type BucketDifferenceId } from '../bucket/index.js';
 
 /**
  * The double as conformance targets, wherever it runs: today's behaviour with a clock the suite can
- * move (its clock is Date.now(), which Vitest's clock mocking moves), and the same double at a
- * compatibility date before 2022-08-04 for the `include` rules.
+ * move (its clock is Date.now(), which Vitest's clock mocking moves), and the same double at
+ * compatibility date 2022-01-01 for the `include` rules and the other date boundaries. `storage`
+ * gives each test's bucket a fresh storage (default: memory).
  */
-export function registerDoubleTargets(name: string, differences: readonly BucketDifferenceId[] = []): void {
+export function registerDoubleTargets(
+  name: string,
+  differences: readonly BucketDifferenceId[] = [],
+  storage?: () => BucketStorage,
+): void {
   bucketConformance({
     name,
-    create: () => new Bucket(),
+    create: () => new Bucket({ storage: storage?.() }),
     differences,
     advanceClock: (ms) => {
       vi.setSystemTime(Date.now() + ms);
@@ -23,9 +28,9 @@ export function registerDoubleTargets(name: string, differences: readonly Bucket
 
   bucketConformance({
     name: `${name} (compatibility date 2022-01-01)`,
-    create: () => new Bucket({ compatibilityDate: '2022-01-01' }),
+    create: () => new Bucket({ compatibilityDate: '2022-01-01', storage: storage?.() }),
     differences,
     compatibilityDate: '2022-01-01',
-    groups: ['list include'],
+    groups: ['list include', 'compatibility dates'],
   });
 }

@@ -1,4 +1,5 @@
+import { doubleDifferences } from '../bucket/index.js';
 import { registerDoubleTargets } from './double-targets.js';
 
 // The double in Node.
-registerDoubleTargets('double');
+registerDoubleTargets('double', doubleDifferences);

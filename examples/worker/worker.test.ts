@@ -1,16 +1,63 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Bucket } from 'edge-doubles/bucket';
+// The README's quick start is the part between the markers; the tests after it use these too.
+import { describe } from 'vitest';
+import { logOnFailure } from 'edge-doubles/vitest';
+// README: quick-start
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { DnsApi, type Bucket } from 'edge-doubles';
+import { createEnv } from 'edge-doubles/node';
 import worker, { type Env } from './worker.js';
 
-// The Worker under test gets a fresh in-memory bucket per test: no runtime to boot.
-let env: Env;
+// FILES becomes an in-memory Bucket, as wrangler.toml declares it (its vars are listed in `unfaked`);
+// `log: true` records its calls, for toHaveReceived.
+const { env: doubles } = createEnv<{ FILES: Bucket }>('examples/worker/wrangler.toml', { log: true }); // in your project: 'wrangler.toml'
+const dns = new DnsApi({ zones: [{ name: 'example.com' }] });
+const env: Env = { ...doubles, ZONE_ID: dns.zone('example.com')!.id, ORIGIN: 'files.example.com', CLOUDFLARE_API_TOKEN: 'test-token' };
+
+doubles.FILES.seed({ 'notes/welcome.txt': 'hello' });
+const seeded = doubles.FILES.snapshot();
 beforeEach(() => {
-  env = { FILES: new Bucket() };
+  doubles.FILES.restore(seeded); // every test starts from the seed (O(1)); faults and the log are cleared
+  dns.reset();
+  vi.stubGlobal('fetch', dns.fetch); // the cloudflare SDK inside the Worker reaches the DNS double
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const call = (path: string, init?: RequestInit) => worker.fetch(new Request(`https://files.example.com${path}`, init), env);
+
+it('retries a put that R2 failed with its internal error', async () => {
+  doubles.FILES.faults.add({ op: 'put', times: 1 }); // R2's 10001, once
+
+  expect((await call('/notes/a.txt', { method: 'PUT', body: 'hi' })).status).toBe(201);
+  expect(doubles.FILES).toHaveReceived({ op: 'put', key: 'notes/a.txt', times: 2 });
+  expect(doubles.FILES).toHaveObject('notes/a.txt', { body: 'hi' });
 });
 
-const call = (path: string, init?: RequestInit) => worker.fetch(new Request(`https://files.example${path}`, init), env);
+it('publishes a site with a CNAME when its index.html is uploaded', async () => {
+  await call('/sites/blog/index.html', { method: 'PUT', body: '<h1>blog</h1>' });
+
+  expect(dns).toHaveDnsRecord('example.com', { type: 'CNAME', name: 'blog', content: 'files.example.com', proxied: true });
+});
+// README: end
+
+// README: log-on-failure
+beforeEach(() => logOnFailure(doubles.FILES, dns)); // a failing test prints both doubles' calls as tables
+// README: end
 
 describe('the files Worker', () => {
+  it('serves the seeded file', async () => {
+    const got = await call('/notes/welcome.txt');
+    expect(got.status).toBe(200);
+    expect(await got.text()).toBe('hello');
+  });
+
+  it('starts every test from the snapshot: what the last test wrote is gone', async () => {
+    await call('/notes/welcome.txt', { method: 'DELETE' });
+    expect(doubles.FILES).not.toHaveObject('notes/welcome.txt');
+    doubles.FILES.restore(seeded); // what beforeEach does before the next test
+    expect(doubles.FILES).toHaveObject('notes/welcome.txt', { body: 'hello' });
+    expect(doubles.FILES).not.toHaveReceived(); // the restore cleared the log
+  });
+
   it('stores a file with its content type and serves it back', async () => {
     const put = await call('/notes/a.txt', { method: 'PUT', body: 'hello world', headers: { 'content-type': 'text/plain' } });
     expect(put.status).toBe(201);
@@ -42,6 +89,46 @@ describe('the files Worker', () => {
   });
 });
 
+describe('retries', () => {
+  it('gives up after three internal errors, with nothing stored', async () => {
+    doubles.FILES.faults.add({ op: 'put', times: 3 });
+    const res = await call('/notes/a.txt', { method: 'PUT', body: 'x' });
+    expect(res.status).toBe(503);
+    expect(await res.text()).toBe('put: We encountered an internal error. Please try again. (10001)');
+    expect(doubles.FILES).toHaveReceived({ op: 'put', status: 'error', injected: true, times: 3 });
+    expect(doubles.FILES).not.toHaveObject('notes/a.txt');
+  });
+
+  it('does not retry what trying again cannot fix', async () => {
+    doubles.FILES.faults.add({ op: 'put', error: 'rateLimit' }); // 10058: slow down, not "try again"
+    const res = await call('/notes/a.txt', { method: 'PUT', body: 'x' });
+    expect(res.status).toBe(503);
+    expect(doubles.FILES).toHaveReceived({ op: 'put', times: 1 });
+  });
+});
+
+describe('publishing sites', () => {
+  it('publishes once: uploading index.html again keeps the one record', async () => {
+    await call('/sites/blog/index.html', { method: 'PUT', body: 'v1' });
+    const again = await call('/sites/blog/index.html', { method: 'PUT', body: 'v2' });
+    expect(again.status).toBe(201);
+    expect(dns.records('example.com').filter((r) => r.type === 'CNAME')).toHaveLength(1);
+    expect(dns).toHaveReceived({ method: 'POST', path: 'zones/*/dns_records', auth: 'bearer', times: 2 });
+  });
+
+  it('gets through a rate limit: the SDK waits as retry-after says and tries again', async () => {
+    dns.faults.add({ method: 'POST', path: 'zones/*/dns_records', status: 429, retryAfter: 0.01, times: 1 });
+    expect((await call('/sites/blog/index.html', { method: 'PUT', body: 'v1' })).status).toBe(201);
+    expect(dns).toHaveReceived({ method: 'POST', status: 429, times: 1 });
+    expect(dns).toHaveDnsRecord('example.com', { type: 'CNAME', name: 'blog' });
+  });
+
+  it('publishes nothing for other files', async () => {
+    await call('/sites/blog/about.html', { method: 'PUT', body: 'about' });
+    expect(dns).not.toHaveReceived();
+  });
+});
+
 describe('multipart uploads across requests', () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -55,11 +142,10 @@ describe('multipart uploads across requests', () => {
     const done = await call(`/big?uploadId=${uploadId}`, { method: 'POST', body: JSON.stringify([p1, p2]) });
     expect(done.status).toBe(201);
     expect(done.headers.get('etag')).toMatch(/-2"$/);
-    const object = await env.FILES.head('big');
-    expect(object!.size).toBe(five.length + 4);
+    expect(doubles.FILES).toHaveObject('big', { size: five.length + 4 });
   });
 
-  // README: "Moving time past the multipart expiry"
+  // README: "Time: the 7-day multipart expiry"
   it('an upload left for 7 days is gone', async () => {
     vi.useFakeTimers();
     const { uploadId } = (await (await call('/big?uploads', { method: 'POST' })).json()) as { uploadId: string };

@@ -1,13 +1,50 @@
 /**
  * A small Worker serving a bucket over HTTP: GET with conditional and range headers, PUT with the
- * request's headers as HTTP metadata, DELETE, and a multipart upload across requests. It is written
- * against the binding's interface only; in production `env.FILES` is an R2 binding, in its tests an
- * edge-doubles `Bucket`.
+ * request's headers as HTTP metadata (retried once R2 says "Please try again"), DELETE, and a
+ * multipart upload across requests. Uploading a site's `index.html` (`/sites/<site>/index.html`)
+ * publishes the site: a proxied CNAME `<site>.<zone>` pointing at the Worker's own host, made
+ * through the official `cloudflare` SDK. It is written against the interfaces only: in production
+ * `env.FILES` is an R2 binding and the SDK talks to api.cloudflare.com; in its tests `env.FILES` is
+ * an edge-doubles `Bucket` and the SDK's fetch reaches a `DnsApi`.
  */
+import Cloudflare, { BadRequestError } from 'cloudflare';
 import type { R2BucketLike } from 'edge-doubles/bucket';
 
 export interface Env {
+  // In your Worker: R2Bucket, from @cloudflare/workers-types (a Bucket is assignable to it). This
+  // repository compiles its examples with the DOM's types, whose Headers are not workers-types'
+  // Headers; R2BucketLike is the same binding interface written against the platform's types.
   FILES: R2BucketLike;
+  /** [vars] in wrangler.toml: the zone sites are published in, and the host their CNAMEs name. */
+  ZONE_ID: string;
+  ORIGIN: string;
+  /** A secret (`wrangler secret put CLOUDFLARE_API_TOKEN`): a token with DNS edit on the zone. */
+  CLOUDFLARE_API_TOKEN: string;
+}
+
+/** R2's internal error (10001) asks to try again; any other error is the answer. */
+const TRANSIENT = /\(10001\)$/;
+const ATTEMPTS = 3;
+
+async function putWithRetry(bucket: R2BucketLike, key: string, body: ArrayBuffer, headers: Headers) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await bucket.put(key, body, { httpMetadata: headers, onlyIf: headers });
+    } catch (e) {
+      if (attempt === ATTEMPTS || !TRANSIENT.test((e as Error).message)) throw e;
+    }
+  }
+}
+
+/** Points `<site>.<zone>` at the Worker; publishing again finds the record there and is done. */
+async function publishSite(env: Env, site: string): Promise<void> {
+  const cloudflare = new Cloudflare({ apiToken: env.CLOUDFLARE_API_TOKEN });
+  try {
+    await cloudflare.dns.records.create({ zone_id: env.ZONE_ID, type: 'CNAME', name: site, content: env.ORIGIN, proxied: true, ttl: 1 });
+  } catch (e) {
+    // 81058: an identical record already exists, so the site is already published.
+    if (!(e instanceof BadRequestError && e.errors.some((error) => error.code === 81058))) throw e;
+  }
 }
 
 export default {
@@ -25,8 +62,17 @@ export default {
         return new Response(object.body, { status: partial ? 206 : 200, headers });
       }
       case 'PUT': {
-        const object = await env.FILES.put(key, request.body, { httpMetadata: request.headers, onlyIf: request.headers });
+        // Read once into memory: a request's body stream cannot be sent a second time on a retry.
+        const body = await request.arrayBuffer();
+        let object;
+        try {
+          object = await putWithRetry(env.FILES, key, body, request.headers);
+        } catch (e) {
+          return new Response((e as Error).message, { status: 503 });
+        }
         if (object === null) return new Response('Precondition Failed', { status: 412 });
+        const site = /^sites\/([a-z0-9-]+)\/index\.html$/.exec(key)?.[1];
+        if (site !== undefined) await publishSite(env, site);
         return new Response(null, { status: 201, headers: { etag: object.httpEtag } });
       }
       case 'DELETE':

@@ -9,19 +9,27 @@
  * hash lengths, SSE-C key format, stream length) and calls R2. Each method below is written as
  * those two phases.
  */
-import { systemClock, type Clock } from '../clock.js';
+import { timeSource } from '../clock.js';
+import { BucketSupport, type BucketCall, type BucketCallQuery, type BucketFault } from '../support/bucket-support.js';
+import type { CallLog } from '../support/call-log.js';
+import type { FaultList } from '../support/faults.js';
+import { bucketInsides } from '../support/registry.js';
 import { checkSsecKey, convertSsecKey, ssecKeyMd5 } from './ssec.js';
 import { convertConditional, unwrapConditional, type Conditional } from './conditional.js';
 import { convertHashFields, requestedChecksum, type RequestedChecksum } from './checksums.js';
 import { optionalStringField, structOrEmpty, toInt32, toStr } from './coerce.js';
 import { fieldTypeError, parameterTypeError, putValueTypeError, r2Error } from './errors.js';
-import { invoker, throwsSynchronously, type Invoke } from './invoke.js';
+import { invoker, type Invoke } from './invoke.js';
+import { defaultStorage, resolveOptions, type BucketOptions, type BucketSeed, type BucketSeedValue } from './options.js';
+import { tagClass, untag } from './class-tags.js';
 import { NO_CUSTOM_FIELDS, parseCustomMetadata, parseHttpMetadata } from './metadata.js';
-import { BucketModel } from './model.js';
+import { BucketModel, type GetOutcome, type ModelSnapshot } from './model.js';
+import type { BodyReader, PersistentState } from './storage.js';
 import { R2MultipartUpload } from './multipart.js';
 import { checkRange, convertRange } from './range.js';
 import { GetResult, HeadResult, WHOLE_OBJECT, WRITTEN_OBJECT } from './results.js';
-import { acceptValue, checkStreamLength, readValue, type Body } from './values.js';
+import { byteStreamsReady } from '../streams.js';
+import { acceptValue, checkStreamLength, readValue, type AcceptedValue, type Body } from './values.js';
 import type { ObjectMetadata } from './stored.js';
 import type {
   R2BucketLike,
@@ -33,22 +41,26 @@ import type {
   R2PutValue,
 } from './types.js';
 
-export interface BucketOptions {
-  /** The storage class of objects written without one. Default 'Standard'. */
-  defaultStorageClass?: string;
-  /**
-   * The Worker's compatibility date. Before 2022-08-04 `list` ignores `include`; before 2022-10-31
-   * argument-conversion errors are thrown synchronously. Default: today's behaviour.
-   */
-  compatibilityDate?: string;
-  /** The Worker's compatibility flags (`r2_list_honor_include` or `store_list_honor_include`, ...). */
-  compatibilityFlags?: readonly string[];
-  /** "Now" in epoch ms, read at each operation. Default `Date.now()`, so Vitest's fake timers apply. */
-  clock?: Clock;
+export type { BucketOptions, BucketSeed, BucketSeedValue };
+
+/**
+ * What a snapshot handle stands for: the model's state (memory), or, on a persistent storage, that
+ * state once the storage has taken it (after the operations already started) and the storage that
+ * took it (its bodies are in that database).
+ */
+const snapshotState = new WeakMap<object, ModelSnapshot | { readonly from: PersistentState; readonly state: Promise<ModelSnapshot> }>();
+
+/** A bucket's state at one moment (objects and multipart uploads). Opaque; restore it with `restore`. */
+export interface BucketSnapshot {
+  readonly objects: number;
 }
 
-const INCLUDE_DATE = '2022-08-04';
-const INCLUDE_FLAGS = ['r2_list_honor_include', 'store_list_honor_include'];
+const isBody = (v: unknown): v is string | ArrayBuffer | ArrayBufferView =>
+  typeof v === 'string' || v instanceof ArrayBuffer || ArrayBuffer.isView(v);
+
+/** Runs a method's phases at once and returns its result as is (seeding: string and byte bodies only). */
+const direct: Invoke = ((_op: unknown, _key: unknown, _options: unknown, convert: () => unknown, body: (a: unknown) => unknown) =>
+  body(convert())) as unknown as Invoke;
 
 /** At most this many entries per page whenever metadata is sent along (the local R2's rule). */
 const INCLUDE_PAGE_CAP = 100;
@@ -76,33 +88,140 @@ function convertInclude(v: unknown): string[] | undefined {
   });
 }
 
+/** A put value workerd cannot convert, under a date that substitutes null for it: an empty object. */
+const SUBSTITUTED_NULL = (): AcceptedValue => ({ kind: 'bytes', chunks: [] });
+
+/**
+ * The bucket. Its `constructor.name` is workerd's, 'R2Bucket' (code finds R2 bindings by that name);
+ * `Bucket` is the short name it is exported under.
+ */
 export class Bucket implements R2BucketLike {
   readonly #model: BucketModel;
-  readonly #invoke: Invoke;
+  /** Set when the storage is not memory: each model operation then runs as one of its transactions. */
+  readonly #persistent: PersistentState | undefined;
+  #invoke: Invoke;
+  readonly #support: BucketSupport;
   readonly #defaultStorageClass: string;
   readonly #honorsInclude: boolean;
+  readonly #substitutesNull: boolean;
+  /** Results, checksums and upload handles report their class to Object.prototype.toString. */
+  readonly #tagged: boolean;
 
-  constructor(options: BucketOptions = {}) {
-    const date = options.compatibilityDate;
-    const flags = options.compatibilityFlags ?? [];
-    this.#invoke = invoker(throwsSynchronously(date, flags));
-    this.#model = new BucketModel(options.clock ?? systemClock);
-    this.#defaultStorageClass = options.defaultStorageClass ?? 'Standard';
-    this.#honorsInclude = date === undefined || date >= INCLUDE_DATE || flags.some((f) => INCLUDE_FLAGS.includes(f));
+  /** Every option is checked here, once (a TypeError naming it), so no call pays for it. */
+  constructor(options?: BucketOptions) {
+    const { defaultStorageClass, clock, compat, seed, log, storage } = resolveOptions(options);
+    const time = timeSource(clock);
+    this.#support = new BucketSupport(time, log);
+    this.#invoke = this.#support.around(invoker(compat.throwsSynchronously));
+    const attached = (storage ?? defaultStorage()).attach();
+    this.#model = new BucketModel(time.now, attached.state);
+    this.#persistent = attached.persistent;
+    this.#defaultStorageClass = defaultStorageClass;
+    this.#honorsInclude = compat.honorsInclude;
+    this.#substitutesNull = compat.substitutesNull;
+    this.#tagged = compat.setsToStringTag;
+    if (!this.#tagged) untag(this);
+    // The test support (lib/support) and the S3 view (lib/s3) reach this same model: one state, one set of rules.
+    bucketInsides.set(this, { model: () => this.#model, support: this.#support, defaultStorageClass });
+    if (seed) this.seed(seed);
+  }
+
+  /** A result as this bucket's compatibility date shows it (see class-tags.ts). */
+  #result<R extends HeadResult>(r: R): R {
+    if (!this.#tagged) {
+      untag(r);
+      untag(r.checksums, true);
+    }
+    return r;
+  }
+
+  // ---- test support (not part of R2Bucket) ---------------------------------------------------
+
+  /**
+   * Stores objects at once, synchronously, as `put` would (same rules and errors, thrown here).
+   * Bodies are strings or bytes; an object form adds `put` options (httpMetadata, customMetadata,
+   * storageClass, ...). Not recorded in the call log and never faulted.
+   */
+  seed(objects: BucketSeed): this {
+    const saved = this.#invoke;
+    this.#invoke = direct;
+    try {
+      for (const key of Object.keys(objects)) {
+        const v = objects[key]!;
+        const { body, ...options } = isBody(v) ? { body: v } : v;
+        if (!isBody(body)) throw new TypeError(`Bucket seed ${JSON.stringify(key)}: a body must be a string, an ArrayBuffer or an ArrayBufferView`);
+        const stored = this.put(key, body, options);
+        // On a persistent storage the write is queued: an error it meets reaches the next call.
+        if (this.#persistent) stored.catch((e: unknown) => this.#persistent!.fail(e));
+      }
+    } finally {
+      this.#invoke = saved;
+    }
+    return this;
+  }
+
+  /**
+   * The state now (objects and multipart uploads), in O(1): later changes never reach it. On
+   * IndexedDbStorage it is taken after the calls already made, and costs O(objects + parts) writes
+   * (each body it references is kept in the database from then on).
+   */
+  snapshot(): BucketSnapshot {
+    const s = { objects: this.#model.size };
+    const p = this.#persistent;
+    snapshotState.set(s, p ? { from: p, state: p.snapshot() } : this.#model.snapshot());
+    return Object.freeze(s);
+  }
+
+  /**
+   * Brings back a snapshot's state (of this bucket or another), in O(1); later changes never reach
+   * the snapshot. Fault rules and the call log are cleared, as a test's fresh start wants.
+   */
+  restore(snapshot: BucketSnapshot): void {
+    const s = snapshotState.get(snapshot);
+    if (!s) throw new TypeError('Bucket.restore: not a snapshot taken by Bucket.snapshot()');
+    const p = this.#persistent;
+    if ('from' in s) {
+      if (s.from !== p) throw new TypeError('Bucket.restore: a snapshot of a bucket on IndexedDbStorage can be restored only into that bucket');
+      p.restore(s.state);
+    } else {
+      if (p) throw new TypeError('Bucket.restore: a snapshot of a bucket in memory cannot be restored into a bucket on IndexedDbStorage');
+      this.#model.restore(s);
+    }
+    this.#support.clear();
+  }
+
+  /** Empties the bucket (objects and uploads) and clears fault rules and the call log. */
+  reset(): void {
+    if (this.#persistent) this.#persistent.clear();
+    else this.#model.clear();
+    this.#support.clear();
+  }
+
+  /** Fault rules: `bucket.faults.add({ op: 'put', times: 2, error: 'internal' })`. */
+  get faults(): FaultList<BucketFault, unknown> {
+    return this.#support.faults as FaultList<BucketFault, unknown>;
+  }
+
+  /** The call log (`log: true`, or `bucket.log.start()`). */
+  get log(): CallLog<BucketCall, BucketCallQuery> {
+    return this.#support.log;
   }
 
   head(key: string): Promise<HeadResult | null> {
     const given = arguments.length;
     return this.#invoke(
+      'head', key, undefined,
       () => {
         if (given < 1) throw parameterTypeError('head', 'R2Bucket', 1, 'string');
         return toStr(key);
       },
-      (name) => {
-        const object = this.#model.head(name);
-        return object ? new HeadResult(object, WHOLE_OBJECT) : null;
-      },
+      (name) => (this.#persistent ? this.#persistent.transact(false, () => this.#head(name)) : this.#head(name)),
     );
+  }
+
+  #head(name: string): HeadResult | null {
+    const object = this.#model.head(name);
+    return object ? this.#result(new HeadResult(object, WHOLE_OBJECT)) : null;
   }
 
   get(key: string, options: R2GetOptions & { onlyIf: NonNullable<R2GetOptions['onlyIf']> }): Promise<GetResult | HeadResult | null>;
@@ -110,6 +229,7 @@ export class Bucket implements R2BucketLike {
   get(key: string, options?: R2GetOptions): Promise<GetResult | HeadResult | null> {
     const given = arguments.length;
     return this.#invoke(
+      'get', key, options,
       () => {
         if (given < 1) throw parameterTypeError('get', 'R2Bucket', 1, 'string');
         const name = toStr(key);
@@ -125,17 +245,37 @@ export class Bucket implements R2BucketLike {
         const cond = onlyIf && unwrapConditional(onlyIf);
         const range = checkRange(convertedRange);
         const ssec = checkSsecKey(ssecKey);
-        const outcome = this.#model.get(name, cond, range, md5OfKey(ssec));
-        switch (outcome.kind) {
-          case 'missing':
-            return null;
-          case 'precondition-failed':
-            return new HeadResult(outcome.object, WHOLE_OBJECT);
-          case 'found':
-            return new GetResult(outcome.object, { range: outcome.range, http: true, custom: true });
-        }
+        const keyMd5 = md5OfKey(ssec);
+        const p = this.#persistent;
+        if (!p) return this.#getResult(this.#model.get(name, cond, range, keyMd5));
+        return p.transact(false, () => this.#model.get(name, cond, range, keyMd5), (o, reader) => this.#getResult(o, reader));
       },
     );
+  }
+
+  /** A get's result; on a persistent storage, its body read (or opened) by `reader`. */
+  #getResult(outcome: GetOutcome): GetResult | HeadResult | null | Promise<GetResult>;
+  #getResult(outcome: GetOutcome, reader: BodyReader): Promise<GetResult | HeadResult | null>;
+  #getResult(outcome: GetOutcome, reader?: BodyReader): GetResult | HeadResult | null | Promise<GetResult | HeadResult | null> {
+    switch (outcome.kind) {
+      case 'missing':
+        return reader ? Promise.resolve(null) : null;
+      case 'precondition-failed': {
+        const r = this.#result(new HeadResult(outcome.object, WHOLE_OBJECT));
+        return reader ? Promise.resolve(r) : r;
+      }
+      case 'found': {
+        const shape = { range: outcome.range, http: true, custom: true };
+        // Only a runtime without byte streams waits here, once, for the ponyfill (streams.ts).
+        const ready = byteStreamsReady();
+        if (!reader) {
+          const result = this.#result(new GetResult(outcome.object, shape));
+          return ready ? ready.then(() => result) : result;
+        }
+        const read = reader.read(outcome.object, outcome.range.offset, outcome.range.length);
+        return (ready ? ready.then(() => read) : read).then((bytes) => this.#result(new GetResult(outcome.object, shape, bytes)));
+      }
+    }
   }
 
   put(key: string, value: R2PutValue, options: R2PutOptions & { onlyIf: NonNullable<R2PutOptions['onlyIf']> }): Promise<HeadResult | null>;
@@ -143,11 +283,13 @@ export class Bucket implements R2BucketLike {
   put(key: string, value: R2PutValue, options?: R2PutOptions): Promise<HeadResult | null> {
     const given = arguments.length;
     return this.#invoke(
+      'put', key, options,
       () => {
         if (given < 1) throw parameterTypeError('put', 'R2Bucket', 1, 'string');
         const name = toStr(key);
         // The value is copied here, synchronously: a caller mutating its buffer later changes nothing.
-        const accepted = given < 2 ? undefined : acceptValue(value, true);
+        // Before 2022-06-01 a value of the wrong type (but present) counts as null: an empty object.
+        const accepted = given < 2 ? undefined : (acceptValue(value, true) ?? (this.#substitutesNull ? SUBSTITUTED_NULL() : undefined));
         if (!accepted) throw putValueTypeError();
         const o = structOrEmpty(options, () => parameterTypeError('put', 'R2Bucket', 3, 'PutOptions'));
         return {
@@ -172,6 +314,7 @@ export class Bucket implements R2BucketLike {
           ? read.then((body) => this.#store(a.name, body, metadata, checksum, cond))
           : this.#store(a.name, read, metadata, checksum, cond);
       },
+      value,
     );
   }
 
@@ -181,24 +324,37 @@ export class Bucket implements R2BucketLike {
     metadata: ObjectMetadata,
     checksum: RequestedChecksum | undefined,
     cond: Conditional | undefined,
+  ): HeadResult | null | Promise<HeadResult | null> {
+    if (this.#persistent) return this.#persistent.transact(true, () => this.#storeNow(key, body, metadata, checksum, cond));
+    return this.#storeNow(key, body, metadata, checksum, cond);
+  }
+
+  #storeNow(
+    key: string,
+    body: Body,
+    metadata: ObjectMetadata,
+    checksum: RequestedChecksum | undefined,
+    cond: Conditional | undefined,
   ): HeadResult | null {
     const stored = this.#model.put(key, body, metadata, checksum, cond);
-    return stored && new HeadResult(stored, WRITTEN_OBJECT);
+    return stored && this.#result(new HeadResult(stored, WRITTEN_OBJECT));
   }
 
   delete(keys: string | string[]): Promise<void> {
     const given = arguments.length;
     return this.#invoke(
+      'delete', keys, undefined,
       () => {
         if (given < 1) throw parameterTypeError('delete', 'R2Bucket', 1, 'string or Array');
         return Array.isArray(keys) ? keys.map(toStr) : [toStr(keys)];
       },
-      (names) => this.#model.delete(names),
+      (names) => (this.#persistent ? this.#persistent.transact(true, () => this.#model.delete(names)) : this.#model.delete(names)),
     );
   }
 
   list(options?: R2ListOptions): Promise<R2ObjectsLike> {
     return this.#invoke(
+      'list', undefined, options,
       () => {
         const o = structOrEmpty(options, () => parameterTypeError('list', 'R2Bucket', 1, 'ListOptions'));
         return {
@@ -210,32 +366,43 @@ export class Bucket implements R2BucketLike {
           include: convertInclude(o.include),
         };
       },
-      ({ limit, prefix, cursor, delimiter, startAfter, include }) => {
-        for (const v of include ?? []) {
-          if (v !== 'httpMetadata' && v !== 'customMetadata') throw new RangeError(`Unsupported include value ${v}`);
-        }
-        // -1 is the wire format's "no limit given" (an unsigned all-ones), so it means the default.
-        let pageSize = limit === undefined || limit === -1 ? 1000 : limit;
-        if (pageSize < 1 || pageSize > 1000) throw r2Error('list', 'invalidMaxKeys');
-        // Before 2022-08-04 the binding always asks for both kinds of metadata.
-        const http = !this.#honorsInclude || (include?.includes('httpMetadata') ?? false);
-        const custom = !this.#honorsInclude || (include?.includes('customMetadata') ?? false);
-        if (!this.#honorsInclude || (include !== undefined && include.length > 0)) {
-          pageSize = Math.min(pageSize, INCLUDE_PAGE_CAP);
-        }
-        const page = this.#model.list({ limit: pageSize, prefix: prefix ?? '', cursor, delimiter, startAfter });
-        const objects = page.objects.map((obj) => new HeadResult(obj, { http, custom }));
-        const { delimitedPrefixes } = page;
-        return page.cursor === undefined
-          ? { objects, truncated: false, delimitedPrefixes }
-          : { objects, truncated: true, cursor: page.cursor, delimitedPrefixes };
-      },
+      (args) => (this.#persistent ? this.#persistent.transact(false, () => this.#list(args)) : this.#list(args)),
     );
+  }
+
+  #list({ limit, prefix, cursor, delimiter, startAfter, include }: {
+    limit: number | undefined;
+    prefix: string | undefined;
+    cursor: string | undefined;
+    delimiter: string | undefined;
+    startAfter: string | undefined;
+    include: string[] | undefined;
+  }): R2ObjectsLike {
+    for (const v of include ?? []) {
+      if (v !== 'httpMetadata' && v !== 'customMetadata') throw new RangeError(`Unsupported include value ${v}`);
+    }
+    // -1 is the wire format's "no limit given" (an unsigned all-ones), so it means the default.
+    let pageSize = limit === undefined || limit === -1 ? 1000 : limit;
+    if (pageSize < 1 || pageSize > 1000) throw r2Error('list', 'invalidMaxKeys');
+    // Before 2022-08-04 the binding always asks for both kinds of metadata.
+    const http = !this.#honorsInclude || (include?.includes('httpMetadata') ?? false);
+    const custom = !this.#honorsInclude || (include?.includes('customMetadata') ?? false);
+    if (!this.#honorsInclude || (include !== undefined && include.length > 0)) {
+      pageSize = Math.min(pageSize, INCLUDE_PAGE_CAP);
+    }
+    const page = this.#model.list({ limit: pageSize, prefix: prefix ?? '', cursor, delimiter, startAfter });
+    const shape = { http, custom };
+    const objects = page.objects.map((obj) => this.#result(new HeadResult(obj, shape)));
+    const { delimitedPrefixes } = page;
+    return page.cursor === undefined
+      ? { objects, truncated: false, delimitedPrefixes }
+      : { objects, truncated: true, cursor: page.cursor, delimitedPrefixes };
   }
 
   createMultipartUpload(key: string, options?: R2MultipartOptions): Promise<R2MultipartUpload> {
     const given = arguments.length;
     return this.#invoke(
+      'createMultipartUpload', key, options,
       () => {
         if (given < 1) throw parameterTypeError('createMultipartUpload', 'R2Bucket', 1, 'string');
         const name = toStr(key);
@@ -250,8 +417,10 @@ export class Bucket implements R2BucketLike {
       (a) => {
         const ssec = checkSsecKey(a.ssecKey);
         const metadata = { http: a.http, custom: a.custom, storageClass: a.storageClass, ssecKeyMd5: md5OfKey(ssec) };
-        const id = this.#model.createUpload(a.name, metadata);
-        return new R2MultipartUpload(this.#model, this.#invoke, a.name, id);
+        const handle = (id: string) => new R2MultipartUpload(this.#model, this.#persistent, this.#invoke, a.name, id, this.#tagged);
+        const p = this.#persistent;
+        if (!p) return handle(this.#model.createUpload(a.name, metadata));
+        return p.transact(true, () => this.#model.createUpload(a.name, metadata)).then(handle);
       },
     );
   }
@@ -263,6 +432,10 @@ export class Bucket implements R2BucketLike {
     if (given < 1) throw parameterTypeError('resumeMultipartUpload', 'R2Bucket', 1, 'string');
     const name = toStr(key);
     if (given < 2) throw parameterTypeError('resumeMultipartUpload', 'R2Bucket', 2, 'string');
-    return new R2MultipartUpload(this.#model, this.#invoke, name, toStr(uploadId));
+    return new R2MultipartUpload(this.#model, this.#persistent, this.#invoke, name, toStr(uploadId), this.#tagged);
   }
 }
+
+// workerd's class name, and its toString tag (compatibility date 2024-09-26 on).
+Object.defineProperty(Bucket, 'name', { value: 'R2Bucket' });
+tagClass(Bucket, 'R2Bucket');

@@ -2,6 +2,7 @@
  * Checksums: the put options that ask R2 to verify the body (md5, sha1, sha256, sha384, sha512), and
  * the `Checksums` object results carry.
  */
+import { isUntagged, tagClass } from './class-tags.js';
 import { fieldTypeError, HASH_LABEL } from './errors.js';
 import { isBufferSource, copyBufferSource } from './coerce.js';
 import { fromHex, toHex } from '../bytes.js';
@@ -102,7 +103,9 @@ const lazyReadOnly: ProxyHandler<Target> = {
   ownKeys: () => [...KEYS],
   has: (t, p) => isAlgorithm(p) || (p !== STATE && Reflect.has(t, p)),
   get(t, p, receiver) {
-    return isAlgorithm(p) ? buffer(t[STATE], p) : Reflect.get(t, p, receiver);
+    if (isAlgorithm(p)) return buffer(t[STATE], p);
+    if (p === Symbol.toStringTag && isUntagged(receiver as object)) return undefined; // see class-tags.ts
+    return Reflect.get(t, p, receiver);
   },
   getOwnPropertyDescriptor(t, p) {
     if (!isAlgorithm(p)) return undefined;
@@ -143,3 +146,6 @@ Object.defineProperty(Checksums.prototype, Symbol.for('nodejs.util.inspect.custo
     return `Checksums ${inspect({ ...storedOf((this as unknown as Target)[STATE]) }, options)}`;
   },
 });
+
+// workerd's toString tag (compatibility date 2024-09-26 on; see class-tags.ts).
+tagClass(Checksums, 'Checksums');

@@ -37,9 +37,15 @@ export function structOrEmpty(v: unknown, onTypeError: () => TypeError): Record<
   return v;
 }
 
+/** ToNumber as the runtime does it: a BigInt is refused (Number(1n) would not be), like a Symbol. */
+export function toNumber(v: unknown): number {
+  if (typeof v === 'bigint') throw new TypeError('Cannot convert a BigInt value to a number');
+  return Number(v);
+}
+
 /** A `long` parameter: truncated to int32; non-finite becomes 0; out of int32 is a TypeError. */
 export function toInt32(v: unknown): number {
-  const n = Number(v);
+  const n = toNumber(v);
   if (!Number.isFinite(n)) return 0;
   const t = Math.trunc(n);
   if (t > 2147483647 || t < -2147483648) throw int32OutOfRange();

@@ -33,6 +33,9 @@ export const R2_ERRORS = {
   invalidRange: [10039, 'The requested range is not satisfiable'],
   invalidPartSizes: [10048, 'There was a problem with the multipart upload.'],
   entityTooLarge: [100100, 'Your proposed upload exceeds the maximum allowed object size.'],
+  // Production's per-key write limit (1 write per second per key; docs: r2/api/error-codes, 10058
+  // TooManyRequests); the text is production's as users report it. Raised only by injected faults.
+  tooManyRequests: [10058, 'Reduce your concurrent request rate for the same object.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type R2ErrorName = keyof typeof R2_ERRORS;

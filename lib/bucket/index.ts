@@ -1,2 +1,4 @@
-export { Bucket, type BucketOptions } from './bucket.js';
+export { Bucket, type BucketOptions, type BucketSeed, type BucketSeedValue, type BucketSnapshot } from './bucket.js';
+export { BucketStorage, MemoryStorage } from './storage.js';
+export { IndexedDbStorage, type IndexedDbStorageOptions } from './indexeddb-storage.js';
 export type * from './types.js';

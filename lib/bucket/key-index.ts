@@ -7,14 +7,7 @@
  * remapped so surrogates (which encode code points above FFFF) sort after E000–FFFF. Most keys have
  * no unit at or above D800 and are their own sort form.
  */
-import * as btreeModule from 'sorted-btree';
-import type BTreeType from 'sorted-btree';
-
-// sorted-btree is CommonJS with `exports.default`; bundlers and Node's ESM loader disagree on
-// which object the default import is, so take whichever holds the class.
-type BTreeCtor = typeof BTreeType;
-const mod = btreeModule as unknown as { default: BTreeCtor & { default?: BTreeCtor } };
-const BTree: BTreeCtor = mod.default.default ?? mod.default;
+import { SnapshotMap } from '../support/snapshot-map.js';
 
 const HIGH_UNIT = /[\uD800-\uFFFF]/;
 
@@ -30,8 +23,6 @@ export function sortForm(key: string): string {
   return out;
 }
 
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 /**
  * The smallest sort form greater than every string that starts with `p`: where a seek lands to
  * skip a whole prefix group. Undefined when no such string exists (p is all U+FFFF units).
@@ -44,56 +35,8 @@ export function afterPrefix(p: string): string | undefined {
   return undefined;
 }
 
-/** Where an entry's value lives: the tree and the map share it, so replacing a value touches neither. */
-interface Cell<V> {
-  value: V;
-}
-
 /**
- * Ordered entries (the B+ tree, for listing) plus a hash map of the same entries for point look-ups
- * (head, get, put): O(1) instead of a dozen string comparisons down the tree, on the operations
- * tests make most, and an overwrite does not touch the tree at all. (The price, should snapshots
- * come: the tree clones in O(1), the map does not; a snapshot would rebuild it from the tree.)
+ * The bucket's objects by sort form: ordered (for listing) and with O(1) point look-ups and O(1)
+ * snapshots; see SnapshotMap for how both hold at once.
  */
-export class KeyIndex<V> {
-  private readonly tree: BTreeType<string, Cell<V>> = new BTree<string, Cell<V>>(undefined, compare);
-  private readonly cells = new Map<string, Cell<V>>();
-
-  get(sortKey: string): V | undefined {
-    return this.cells.get(sortKey)?.value;
-  }
-
-  set(sortKey: string, value: V): void {
-    const cell = this.cells.get(sortKey);
-    if (cell) {
-      cell.value = value;
-      return;
-    }
-    const fresh = { value };
-    this.cells.set(sortKey, fresh);
-    this.tree.set(sortKey, fresh);
-  }
-
-  delete(sortKey: string): boolean {
-    if (!this.cells.delete(sortKey)) return false;
-    this.tree.delete(sortKey);
-    return true;
-  }
-
-  /** Entries from `low` (inclusive) in order. */
-  entriesFrom(low: string): Iterator<readonly [string, V]> {
-    const inner = this.tree.entries(low);
-    return {
-      next() {
-        const n = inner.next();
-        return n.done ? n : { done: false, value: [n.value[0], n.value[1].value] };
-      },
-    };
-  }
-
-  /** The greatest entry strictly below `high` (for the last key of a prefix group). */
-  lastBefore(high: string | undefined): readonly [string, V] | undefined {
-    const pair = this.tree.nextLowerPair(high); // undefined: the greatest entry
-    return pair && [pair[0], pair[1].value];
-  }
-}
+export class KeyIndex<V> extends SnapshotMap<V> {}

@@ -6,7 +6,6 @@
 import { concat, fromHex, utf8Length } from '../bytes.js';
 import { randomBase64Url, randomHex } from '../random.js';
 import { digestHex } from '../hash.js';
-import type { Clock } from '../clock.js';
 import { checksumMismatch, r2Error, type R2Action } from './errors.js';
 import { conditionHolds, conditionHoldsWhenAbsent, type Conditional } from './conditional.js';
 import { resolveRange, type RangeRequest, type ResolvedRange } from './range.js';
@@ -14,7 +13,10 @@ import { CUSTOM_METADATA_LIMIT, customMetadataSize } from './metadata.js';
 import type { RequestedChecksum } from './checksums.js';
 import type { Body } from './values.js';
 import { StoredObject, type ObjectMetadata } from './stored.js';
-import { afterPrefix, KeyIndex, sortForm } from './key-index.js';
+import { afterPrefix, sortForm } from './key-index.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import type { MapSnapshot } from '../support/snapshot-map.js';
+import type { ModelState } from './storage.js';
 
 export type GetOutcome =
   | { readonly kind: 'missing' }
@@ -45,13 +47,32 @@ export const MAX_OBJECT_SIZE = 5_363_466_240; // 5 GiB − 5 MiB
 export const MIN_PART_SIZE = 5 * 1024 * 1024;
 export const UPLOAD_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
-interface Part {
+export interface Part {
   readonly etag: string;
   readonly size: number;
   readonly chunks: readonly Uint8Array[];
+  /** When it was uploaded (epoch ms): the S3 view's ListParts shows it. */
+  readonly uploaded?: number;
 }
 
-interface Upload {
+/** An upload as the S3 view lists it (ListMultipartUploads). */
+export interface UploadView {
+  readonly key: string;
+  readonly uploadId: string;
+  readonly initiated: number;
+  readonly metadata: ObjectMetadata;
+}
+
+/** A part as the S3 view lists it (ListParts). */
+export interface PartView {
+  readonly partNumber: number;
+  readonly etag: string;
+  readonly size: number;
+  readonly uploaded: number;
+}
+
+/** Changed in place only through `BucketModel.owned` (a copy when a snapshot may share it). */
+export interface Upload {
   readonly key: string;
   readonly created: number;
   state: 'active' | 'completed' | 'aborted';
@@ -59,32 +80,57 @@ interface Upload {
   readonly metadata: ObjectMetadata;
 }
 
-/** Cursors are opaque to callers; ours carry the last key returned. */
-function encodeCursor(key: string): string {
-  const bytes = new TextEncoder().encode(JSON.stringify(key));
-  let s = '';
-  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
-  return btoa(s);
-}
+const copyUpload = (u: Upload): Upload => ({ ...u, parts: new Map(u.parts) });
 
-function decodeCursor(cursor: string): string | undefined {
-  // R2's cursors carry the last key returned; the empty one carries the empty key (so it skips '').
-  if (cursor === '') return '';
-  try {
-    const bin = atob(cursor);
-    const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
-    const v: unknown = JSON.parse(new TextDecoder().decode(bytes));
-    return typeof v === 'string' ? v : undefined;
-  } catch {
-    return undefined; // a cursor we never minted positions nothing
-  }
+/**
+ * A completed upload's object and the parts its bytes are, in order: a persistent storage stores
+ * the object as links to the parts' bytes (never a copy). Set once per complete, never read on the
+ * memory path.
+ */
+export const linkedParts = new WeakMap<StoredObject, readonly Part[]>();
+
+/** The bucket's state at one moment: O(1) to take and to restore (see SnapshotMap). */
+export interface ModelSnapshot {
+  readonly objects: MapSnapshot<StoredObject>;
+  readonly uploads: MapSnapshot<Upload>;
 }
 
 export class BucketModel {
-  private readonly objects = new KeyIndex<StoredObject>();
-  private readonly uploads = new Map<string, Upload>();
+  private readonly objects: ModelState['objects'];
+  private readonly uploads: ModelState['uploads'];
 
-  constructor(private readonly clock: Clock) {}
+  /** The state lives in a storage (storage.ts); the rules here are the same whatever holds it. */
+  constructor(
+    private readonly clock: () => number,
+    state: ModelState,
+  ) {
+    this.objects = state.objects;
+    this.uploads = state.uploads;
+  }
+
+  snapshot(): ModelSnapshot {
+    return { objects: this.objects.snapshot(), uploads: this.uploads.snapshot() };
+  }
+
+  restore(s: ModelSnapshot): void {
+    this.objects.restore(s.objects);
+    this.uploads.restore(s.uploads);
+  }
+
+  clear(): void {
+    this.objects.clear();
+    this.uploads.clear();
+  }
+
+  /** The number of objects stored. */
+  get size(): number {
+    return this.objects.size;
+  }
+
+  /** An upload that may be changed in place (copied first when a snapshot may share it). */
+  private owned(id: string): Upload {
+    return this.uploads.update(id, copyUpload)!;
+  }
 
   private checkKey(action: R2Action, key: string): void {
     if (key.length > MAX_KEY_BYTES / 3 && utf8Length(key) > MAX_KEY_BYTES) throw r2Error(action, 'invalidObjectName');
@@ -157,6 +203,7 @@ export class BucketModel {
     // The later of startAfter and the cursor wins; both are exclusive (so startAfter '' skips '').
     // R2 picks the later one with a JS string comparison (UTF-16 units), which is not key order when
     // one of them has a character above U+FFFF: '😀' counts as before '\uFFFD' there.
+    // Any string is a cursor: one this bucket never issued positions the scan all the same.
     let afterKey = q.startAfter;
     const fromCursor = q.cursor !== undefined ? decodeCursor(q.cursor) : undefined;
     if (fromCursor !== undefined && (afterKey === undefined || fromCursor > afterKey)) afterKey = fromCursor;
@@ -210,9 +257,10 @@ export class BucketModel {
 
   /** The upload as R2 sees it now: one past its lifetime has been aborted (lazily: no timers). */
   private upload(key: string, id: string): Upload | undefined {
-    const u = this.uploads.get(id);
+    let u = this.uploads.get(id);
     if (!u || u.key !== key) return undefined;
     if (u.state === 'active' && this.clock() >= u.created + UPLOAD_LIFETIME_MS) {
+      u = this.owned(id);
       u.state = 'aborted';
       u.parts.clear();
     }
@@ -224,7 +272,7 @@ export class BucketModel {
     const u = this.upload(key, id);
     if (!u || u.state !== 'active') throw r2Error('uploadPart', 'noSuchUpload');
     const etag = body.md5 ?? digestHex('md5', body.chunks); // production's part etag: the md5 hex of the part
-    u.parts.set(partNumber, { etag, size: body.size, chunks: body.chunks });
+    this.owned(id).parts.set(partNumber, { etag, size: body.size, chunks: body.chunks, uploaded: this.clock() });
     return etag;
   }
 
@@ -264,8 +312,10 @@ export class BucketModel {
     const md5s = concat(sorted.map((p) => fromHex(p.part.etag)!), sorted.length * 16);
     const etag = `${digestHex('md5', md5s)}-${sorted.length}`;
     const object = new StoredObject(key, randomHex(16), size, this.clock(), u.metadata, chunks, { multipart: true, etag });
-    u.state = 'completed';
-    u.parts.clear();
+    linkedParts.set(object, sorted.map((p) => p.part));
+    const done = this.owned(id);
+    done.state = 'completed';
+    done.parts.clear();
     this.objects.set(sortForm(key), object);
     return object;
   }
@@ -275,8 +325,37 @@ export class BucketModel {
     const u = this.upload(key, id);
     if (!u) throw r2Error('abortMultipartUpload', 'internal');
     if (u.state === 'active') {
-      u.state = 'aborted';
-      u.parts.clear();
+      const aborted = this.owned(id);
+      aborted.state = 'aborted';
+      aborted.parts.clear();
     }
+  }
+
+  // ---- for the S3 view (lib/s3): reads the binding does not offer -----------------------------
+
+  /** Where an upload stands: 'unknown' (never made, or made for another key), else its state. */
+  uploadState(key: string, id: string): 'unknown' | 'active' | 'completed' | 'aborted' {
+    return this.upload(key, id)?.state ?? 'unknown';
+  }
+
+  /** The active uploads (ListMultipartUploads), by key in the index's order, then by initiation. */
+  activeUploads(): UploadView[] {
+    const out: (UploadView & { sk: string })[] = [];
+    for (const uploadId of this.uploads.keys()) {
+      const u = this.uploads.get(uploadId)!;
+      if (this.upload(u.key, uploadId)?.state !== 'active') continue;
+      out.push({ key: u.key, uploadId, initiated: u.created, metadata: u.metadata, sk: sortForm(u.key) });
+    }
+    out.sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : a.initiated - b.initiated));
+    return out.map(({ sk: _, ...view }) => view);
+  }
+
+  /** An active upload's metadata and parts by part number (ListParts); undefined if not active. */
+  activeUpload(key: string, id: string): { metadata: ObjectMetadata; initiated: number; parts: PartView[] } | undefined {
+    const u = this.upload(key, id);
+    if (!u || u.state !== 'active') return undefined;
+    const parts = [...u.parts].map(([partNumber, p]) => ({ partNumber, etag: p.etag, size: p.size, uploaded: p.uploaded ?? u.created }));
+    parts.sort((a, b) => a.partNumber - b.partNumber);
+    return { metadata: u.metadata, initiated: u.created, parts };
   }
 }

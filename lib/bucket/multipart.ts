@@ -7,13 +7,20 @@ import { isObjectLike, structOrEmpty, toInt32, toStr } from './coerce.js';
 import { parameterTypeError, partNumberRange, partValueTypeError } from './errors.js';
 import type { Invoke } from './invoke.js';
 import type { BucketModel, UploadedPartRef } from './model.js';
+import type { PersistentState } from './storage.js';
 import { HeadResult, WRITTEN_OBJECT } from './results.js';
+import type { StoredObject } from './stored.js';
 import { checkSsecKey, convertSsecKey } from './ssec.js';
 import type { R2MultipartUploadLike, R2UploadedPart, R2UploadPartOptions } from './types.js';
 import { acceptValue, checkStreamLength, readValue } from './values.js';
+import { tagClass, untag } from './class-tags.js';
 
 // Kept off the instance: the handle's only own properties are `key` and `uploadId`.
-const owners = new WeakMap<R2MultipartUpload, { model: BucketModel; invoke: Invoke }>();
+const owners = new WeakMap<R2MultipartUpload, { model: BucketModel; run: Run; invoke: Invoke; tagged: boolean }>();
+
+/** Runs a model operation that writes: at once in memory, as one transaction on a persistent storage. */
+type Run = <R>(op: () => R) => R | Promise<R>;
+const now: Run = (op) => op();
 
 function checkPartNumber(n: number): void {
   if (n < 1 || n > 10000) throw partNumberRange(n);
@@ -39,13 +46,15 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
   declare readonly uploadId: string;
 
   /** @internal handles are made by the bucket */
-  constructor(model: BucketModel, invoke: Invoke, key: string, uploadId: string) {
+  constructor(model: BucketModel, persistent: PersistentState | undefined, invoke: Invoke, key: string, uploadId: string, tagged = true) {
     // In the runtime's order: Object.keys(handle) is ['uploadId', 'key'].
     Object.defineProperties(this, {
       uploadId: { value: uploadId, enumerable: true, configurable: true },
       key: { value: key, enumerable: true, configurable: true },
     });
-    owners.set(this, { model, invoke });
+    const run: Run = persistent ? (op) => persistent.transact(true, op) : now;
+    owners.set(this, { model, run, invoke, tagged });
+    if (!tagged) untag(this);
   }
 
   uploadPart(
@@ -53,9 +62,10 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
     value: ReadableStream | ArrayBuffer | ArrayBufferView | string | Blob,
     options?: R2UploadPartOptions,
   ): Promise<R2UploadedPart> {
-    const { model, invoke } = owners.get(this)!;
+    const { model, run, invoke } = owners.get(this)!;
     const given = arguments.length;
     return invoke(
+      'uploadPart', this.key, { uploadId: this.uploadId, partNumber, options },
       () => {
         // A missing argument is refused; an explicit undefined converts (to 0, refused later as a part number).
         if (given < 1) throw parameterTypeError('uploadPart', 'R2MultipartUpload', 1, 'integer');
@@ -71,30 +81,46 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
         checkStreamLength(accepted);
         const read = readValue(accepted);
         const body = read instanceof Promise ? await read : read;
-        return { partNumber: n, etag: model.uploadPart(this.key, this.uploadId, n, body) };
+        const stored = run(() => model.uploadPart(this.key, this.uploadId, n, body));
+        const etag = stored instanceof Promise ? await stored : stored;
+        return { partNumber: n, etag };
       },
+      value,
     );
   }
 
   abort(): Promise<void> {
-    const { model, invoke } = owners.get(this)!;
+    const { model, run, invoke } = owners.get(this)!;
     return invoke(
+      'abortMultipartUpload', this.key, { uploadId: this.uploadId },
       () => undefined,
-      () => model.abortUpload(this.key, this.uploadId),
+      () => run(() => model.abortUpload(this.key, this.uploadId)),
     );
   }
 
   complete(uploadedParts: R2UploadedPart[]): Promise<HeadResult> {
-    const { model, invoke } = owners.get(this)!;
+    const { model, run, invoke, tagged } = owners.get(this)!;
     return invoke(
+      'completeMultipartUpload', this.key, { uploadId: this.uploadId, parts: uploadedParts },
       () => {
         if (!Array.isArray(uploadedParts)) throw parameterTypeError('complete', 'R2MultipartUpload', 1, 'Array');
         return uploadedParts.map(convertPart);
       },
       (refs) => {
         for (const r of refs) checkPartNumber(r.partNumber);
-        return new HeadResult(model.completeUpload(this.key, this.uploadId, refs), WRITTEN_OBJECT);
+        const shape = (object: StoredObject) => {
+          const result = new HeadResult(object, WRITTEN_OBJECT);
+          if (!tagged) {
+            untag(result);
+            untag(result.checksums, true);
+          }
+          return result;
+        };
+        const object = run(() => model.completeUpload(this.key, this.uploadId, refs));
+        return object instanceof Promise ? object.then(shape) : shape(object);
       },
     );
   }
 }
+
+tagClass(R2MultipartUpload, 'R2MultipartUpload');

@@ -3,7 +3,7 @@
  * `Range` header; anything but one satisfiable `bytes=` range means the whole object).
  */
 import { fieldTypeError } from './errors.js';
-import { formatDouble, isHeaders, isObjectLike } from './coerce.js';
+import { formatDouble, isHeaders, isObjectLike, toNumber } from './coerce.js';
 
 export type RangeRequest =
   | { readonly kind: 'object'; readonly offset?: number; readonly length?: number; readonly suffix?: number }
@@ -19,7 +19,7 @@ export type ConvertedRange =
   | { readonly kind: 'header'; readonly value: string }
   | { readonly kind: 'object'; readonly offset?: number; readonly length?: number; readonly suffix?: number };
 
-const numberField = (v: unknown) => (v === undefined ? undefined : Number(v));
+const numberField = (v: unknown) => (v === undefined ? undefined : toNumber(v));
 
 /**
  * Conversion: an R2Range struct or Headers. undefined means none; null, like any dictionary, is an
@@ -63,20 +63,29 @@ export function checkRange(c: ConvertedRange | undefined): RangeRequest | undefi
   return { kind: 'object', offset, length, suffix };
 }
 
-/** R2's resolution of a range against an object of `size` bytes; undefined: not satisfiable. */
+/**
+ * R2's resolution of a range against an object of `size` bytes; undefined: not satisfiable (10039).
+ * The rule is the one workerd's local R2 applies (its validator, adapted from R2's gateway): a
+ * window must start at or before the end and ask for at least one byte; it is then clamped to the
+ * object. So `{offset: size, length > 0}` is satisfiable and reads nothing, range `{size, 0}`: what
+ * workerd answers for a multipart object (a zero-part one included); for a single-part object its
+ * blob store fails on that empty window instead ('simulator-range-at-end').
+ */
 export function resolveRange(r: RangeRequest | undefined, size: number): ResolvedRange | undefined {
   if (r === undefined) return { offset: 0, length: size };
   if (r.kind === 'header') return resolveHeader(r.value, size);
+  let offset: number;
+  let length: number;
   if (r.suffix !== undefined) {
-    if (r.suffix === 0 || size === 0) return undefined;
-    const length = Math.min(r.suffix, size);
-    return { offset: size - length, length };
+    if (r.suffix <= 0) return undefined;
+    length = Math.min(r.suffix, size);
+    offset = size - length;
+  } else {
+    offset = r.offset ?? 0;
+    length = r.length ?? size - offset;
   }
-  const offset = r.offset ?? 0;
-  if (r.length === undefined) return offset < size ? { offset, length: size - offset } : undefined;
-  // Production answers 10039 for {offset: size, length > 0} as for any other empty window.
-  if (r.length === 0 || offset >= size) return undefined;
-  return { offset, length: Math.min(r.length, size - offset) };
+  if (offset > size || !(length > 0)) return undefined;
+  return { offset, length: Math.min(length, size - offset) };
 }
 
 const BYTES_RANGE = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i;

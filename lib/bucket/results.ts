@@ -9,7 +9,10 @@ import { bodyUsed } from './errors.js';
 import { customMetadataObject, httpMetadataObject, writeHttpFields, type HttpFields } from './metadata.js';
 import type { ResolvedRange } from './range.js';
 import type { StoredObject } from './stored.js';
+import type { BodyBytes } from './storage.js';
 import { markKnownLength } from './values.js';
+import { tagClass } from './class-tags.js';
+import { byteStreamClass } from '../streams.js';
 import type { R2HTTPMetadata, R2ObjectBodyLike, R2ObjectLike } from './types.js';
 
 /** Which metadata a result carries (list entries may leave either out), and its range if any. */
@@ -142,6 +145,8 @@ function* rangeViews(chunks: readonly Uint8Array[], range: ResolvedRange): Gener
 interface BodyState {
   readonly chunks: readonly Uint8Array[];
   readonly range: ResolvedRange;
+  /** A persistent storage's body read as it is pulled (chunks and range are then unused). */
+  readonly pieces?: () => AsyncIterator<Uint8Array>;
   /** As stored: blob() ignores what a caller does to the result's `httpMetadata`. */
   readonly contentType: string;
   stream?: ReadableStream<Uint8Array>;
@@ -152,18 +157,40 @@ export class GetResult extends HeadResult implements R2ObjectBodyLike {
   readonly #state: BodyState;
 
   /** @internal */
-  constructor(o: StoredObject, shape: Shape & { range: ResolvedRange }) {
+  constructor(o: StoredObject, shape: Shape & { range: ResolvedRange }, stored?: BodyBytes) {
     super(o, shape);
-    this.#state = { chunks: o.chunks, range: shape.range, contentType: o.http.contentType ?? '', used: false };
+    const contentType = o.http.contentType ?? '';
+    if (!stored) this.#state = { chunks: o.chunks, range: shape.range, contentType, used: false };
+    else if (stored.kind === 'chunks') {
+      // Already the range's bytes, read in the get's own transaction.
+      this.#state = { chunks: stored.chunks, range: { offset: 0, length: shape.range.length }, contentType, used: false };
+    } else this.#state = { chunks: [], range: shape.range, pieces: stored.pieces, contentType, used: false };
   }
 
   get body(): ReadableStream<Uint8Array> {
     const state = this.#state;
+    if (!state.stream && state.pieces) {
+      const pieces = state.pieces();
+      state.stream = new ReadableStream({
+        type: 'bytes',
+        async pull(controller) {
+          state.used = true;
+          const next = await pieces.next();
+          if (next.done) {
+            controller.close();
+            controller.byobRequest?.respond(0);
+          } else {
+            controller.enqueue(next.value as Uint8Array<ArrayBuffer>);
+          }
+        },
+      });
+      markKnownLength(state.stream);
+    }
     if (!state.stream) {
       const views = rangeViews(state.chunks, state.range);
       // A byte stream with no high-water mark pulls only when read, so bodyUsed flips on the first
       // read and not before. Each chunk handed out is a copy: readers may transfer or mutate it.
-      state.stream = new ReadableStream({
+      state.stream = new (byteStreamClass())({
         type: 'bytes',
         pull(controller) {
           state.used = true;
@@ -219,12 +246,12 @@ export class GetResult extends HeadResult implements R2ObjectBodyLike {
   async #readAll(): Promise<Uint8Array> {
     const state = this.#state;
     if (state.used || state.stream?.locked) throw bodyUsed();
-    if (!state.stream) {
+    if (!state.stream && !state.pieces) {
       state.used = true;
       const views = [...rangeViews(state.chunks, state.range)];
       return views.length === 1 ? views[0]!.slice() : concat(views, state.range.length);
     }
-    const reader = state.stream.getReader();
+    const reader = this.body.getReader();
     const parts: Uint8Array[] = [];
     for (;;) {
       const { done, value } = await reader.read();
@@ -234,3 +261,7 @@ export class GetResult extends HeadResult implements R2ObjectBodyLike {
     return concat(parts);
   }
 }
+
+// workerd's toString tags (compatibility date 2024-09-26 on; see class-tags.ts).
+tagClass(HeadResult, 'HeadResult');
+tagClass(GetResult, 'GetResult');

@@ -10,6 +10,7 @@ import { unknownLengthStream } from './errors.js';
 import { toHex, wtf8 } from '../bytes.js';
 import { createHasher } from '../hash.js';
 import { copySmall, encodeSmall, SLAB_MAX_BYTES } from './slabs.js';
+import { isReadableStream } from '../streams.js';
 
 /** A body as R2 receives it: the bytes, in chunks we own, and their md5 when it came for free. */
 export interface Body {
@@ -30,11 +31,17 @@ const ownStreams = new WeakSet<ReadableStream>();
 export const markKnownLength = (s: ReadableStream): void => void ownStreams.add(s);
 
 /**
- * Whether a stream's length is known, as workerd requires for put. workerd knows it for
- * request/response bodies, Blob streams and FixedLengthStream; a JS-constructed stream is unknown.
- * Outside workerd the platform's bodies and Blob streams are byte streams while
- * `new ReadableStream({...})` is not, so a byte-stream probe tells them apart (and releases the lock
- * it takes).
+ * Whether a stream's length is known, as workerd requires for put and uploadPart. workerd knows it
+ * for request/response bodies made from bytes, strings or Blobs, Blob streams, FixedLengthStream,
+ * R2 bodies, and a tee() branch of any of those; a stream built in JS is unknown, whatever its type,
+ * and so is anything piped through a TransformStream (checked in workerd 1.20261023.1).
+ *
+ * No JS code can ask a stream its length. The platform's bodies and Blob streams are byte streams,
+ * and so are tee() branches of them; a default stream (`new ReadableStream({...})`, a
+ * TransformStream's readable side) is not. So a byte-stream probe decides (and releases the lock it
+ * takes). Byte streams it cannot tell from the platform's are read, not refused: one built in JS
+ * with `type: 'bytes'` ('double-js-byte-stream-length'), and in workerd an IdentityTransformStream's
+ * readable side ('double-in-workerd-stream-length').
  */
 function hasKnownLength(stream: ReadableStream): boolean {
   if (ownStreams.has(stream)) return true;
@@ -48,8 +55,7 @@ function hasKnownLength(stream: ReadableStream): boolean {
 }
 
 const isBlob = (v: unknown): v is Blob => typeof Blob !== 'undefined' && v instanceof Blob;
-const isStream = (v: unknown): v is ReadableStream =>
-  typeof ReadableStream !== 'undefined' && v instanceof ReadableStream;
+const isStream = isReadableStream;
 
 /**
  * Accepts a value or returns undefined when its type is not one workerd converts (the caller throws

@@ -1,5 +1,9 @@
 /** `DnsApi`: the double's state (zones, credentials, options) and its two entry points, `fetch` and `handle`. */
-import { systemClock, type Clock } from '../clock.js';
+import { timeSource, type TimeSource } from '../clock.js';
+import type { CallLog } from '../support/call-log.js';
+import { DnsSupport, type DnsFault, type DnsRequest, type DnsRequestQuery } from '../support/dns-support.js';
+import type { FaultList } from '../support/faults.js';
+import { dnsInsides } from '../support/registry.js';
 import { toHex, utf8 } from '../bytes.js';
 import { digest } from '../hash.js';
 import { randomHex } from '../random.js';
@@ -7,9 +11,10 @@ import { Credentials } from './auth.js';
 import { respond, type Incoming, type Service } from './http.js';
 import { normaliseZoneName } from './names.js';
 import { presentRecord } from './present.js';
+import { recordInput } from './request.js';
 import { API_RATE_LIMIT, RateLimiter } from './rate-limit.js';
-import type { DnsApiOptions, DnsCredential, DnsLimits, DnsPlan, DnsRecord, DnsZoneInit } from './types.js';
-import { Zone, type ModelOptions } from './zone.js';
+import type { DnsApiOptions, DnsCredential, DnsLimits, DnsPlan, DnsRecord, DnsRecordSeed, DnsZoneInit } from './types.js';
+import { Zone, type ModelOptions, type ZoneSnapshot } from './zone.js';
 
 const PLAN_LIMITS: Record<DnsPlan, DnsLimits> = {
   free: { records: 200, tags: 0, commentLength: 100, batch: 200, minTtl: 60 },
@@ -30,20 +35,43 @@ const newId = (): string => randomHex(16);
 let sequence = 0;
 const derivedId = (seed: string): string => toHex(digest('md5', utf8(`edge-doubles ${seed} ${++sequence}`)));
 
+/** Where the real API answers; clients' base URLs end in it. */
+export const DEFAULT_BASE_PATH = '/client/v4';
+
+/** `''` or `'/'` is a bare origin; otherwise one leading slash and no trailing one. */
+export function normaliseBasePath(raw: string): string {
+  const trimmed = raw.trim().replace(/\/+$/, '');
+  if (trimmed === '') return '';
+  if (/[?#\s]/.test(trimmed)) throw new Error(`DnsApi: basePath must be a URL path, got ${JSON.stringify(raw)}`);
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
 export type DnsFetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+
+/** The zones and their records at one moment. Opaque; restore it with `restore` on the same DnsApi. */
+export interface DnsSnapshot {
+  readonly zones: number;
+}
+
+const snapshotState = new WeakMap<object, { owner: DnsApi; zones: [Zone, ZoneSnapshot][] }>();
 
 export class DnsApi {
   /** A standard fetch, already bound: pass it to the SDK, stub the global with it, or call it. */
   readonly fetch: DnsFetch;
   private readonly zonesById = new Map<string, Zone>();
   private readonly credentials: Credentials;
-  private readonly clock: Clock;
+  private readonly clock: () => number;
+  private readonly time: TimeSource;
   private readonly model: ModelOptions;
   private readonly service: Service;
+  private readonly support: DnsSupport;
 
   constructor(options: DnsApiOptions = {}) {
-    const today = options.compat === 'today';
-    this.clock = options.clock ?? systemClock;
+    // Today's API is the default: real clients are written against it (README, "The interface document vs today's API").
+    const today = options.compat !== 'document';
+    this.time = timeSource(options.clock);
+    this.clock = this.time.now;
+    this.support = new DnsSupport(this.time, options.log ?? false);
     this.credentials = new Credentials(options.credentials);
     this.model = {
       quoteTxt: options.quoteTxt ?? !today,
@@ -55,6 +83,7 @@ export class DnsApi {
     };
     const retiredFields = options.retiredFields ?? !today;
     this.service = {
+      basePath: normaliseBasePath(options.basePath ?? DEFAULT_BASE_PATH),
       credentials: this.credentials,
       zoneById: (id) => this.zonesById.get(id),
       allZones: () => this.zonesById.values(),
@@ -63,8 +92,72 @@ export class DnsApi {
       accountId: derivedId('account'),
     };
     if (options.rateLimit) this.service.limiter = new RateLimiter(options.rateLimit === true ? API_RATE_LIMIT : options.rateLimit);
+    dnsInsides.set(this, {
+      zone: (idOrName) => this.findZone(idOrName),
+      zones: () => this.zonesById.values(),
+      retiredFields,
+      support: this.support,
+    });
     for (const z of options.zones ?? []) this.addZone(z);
     this.fetch = (input, init) => this.dispatch(input, init);
+  }
+
+  // ---- test support (not part of the API) ----------------------------------------------------
+
+  /**
+   * Adds records to a zone (by id or name) at once, synchronously, with the API's rules (errors are
+   * thrown here). Fields are a create's JSON body; `id` (32 lowercase hex) is kept when given.
+   */
+  seed(idOrName: string, records: readonly DnsRecordSeed[]): DnsRecord[] {
+    const z = this.findZone(idOrName);
+    if (!z) throw new Error(`DnsApi: no zone ${idOrName}`);
+    return records.map((r) => {
+      const { id, ...fields } = r;
+      try {
+        return presentRecord(z.seed(recordInput(fields), id), z, this.service.retiredFields);
+      } catch (e) {
+        throw e instanceof Error ? new Error(`DnsApi seed ${JSON.stringify(r)} in ${z.name}: ${e.message}`, { cause: e }) : e;
+      }
+    });
+  }
+
+  /** Every zone's records now, in O(1) in the number of records: later changes never reach it. */
+  snapshot(): DnsSnapshot {
+    const zones = [...this.zonesById.values()].map((z): [Zone, ZoneSnapshot] => [z, z.snapshot()]);
+    const s = Object.freeze({ zones: zones.length });
+    snapshotState.set(s, { owner: this, zones });
+    return s;
+  }
+
+  /**
+   * Brings back a snapshot of this DnsApi (zones added since are dropped), in O(1) in the number of
+   * records; later changes never reach it. Fault rules and the request log are cleared.
+   */
+  restore(snapshot: DnsSnapshot): void {
+    const s = snapshotState.get(snapshot);
+    if (!s || s.owner !== this) throw new TypeError('DnsApi.restore: not a snapshot taken by this DnsApi');
+    this.zonesById.clear();
+    for (const [z, zs] of s.zones) {
+      z.restore(zs);
+      this.zonesById.set(z.id, z);
+    }
+    this.support.clear();
+  }
+
+  /** Empties every zone of records (the zones stay) and clears fault rules and the request log. */
+  reset(): void {
+    for (const z of this.zonesById.values()) z.clear();
+    this.support.clear();
+  }
+
+  /** Fault rules: `api.faults.add({ method: 'POST', path: 'zones/*\/dns_records', status: 429 })`. */
+  get faults(): FaultList<DnsFault, unknown> {
+    return this.support.faults as FaultList<DnsFault, unknown>;
+  }
+
+  /** The request log (`log: true`, or `api.log.start()`). */
+  get log(): CallLog<DnsRequest, DnsRequestQuery> {
+    return this.support.log;
   }
 
   /** Adds a zone; returns its id and normalised name. */
@@ -77,13 +170,20 @@ export class DnsApi {
     const limits = { ...PLAN_LIMITS[plan], ...init.limits };
     const n = parseInt(id.slice(0, 4), 16);
     const nameServers = [0, 1].map((k) => `${NS_NAMES[(n + k * 7) % NS_NAMES.length]}.ns.cloudflare.com`);
-    this.zonesById.set(id, new Zone({ id, name, plan, limits, nameServers }, this.model));
+    const zone = new Zone({ id, name, plan, limits, nameServers }, this.model);
+    this.zonesById.set(id, zone);
+    if (init.records?.length) this.seed(id, init.records);
     return { id, name };
   }
 
   /** Accepts one more credential (switches off "any well-formed credential" if it was on). */
   addCredential(c: DnsCredential): void {
     this.credentials.add(c);
+  }
+
+  /** Where the API answers (`/client/v4` unless `basePath` said otherwise; `''` for a bare origin). */
+  get basePath(): string {
+    return this.service.basePath;
   }
 
   /** The zones, in the order added. */
@@ -106,13 +206,18 @@ export class DnsApi {
 
   /** Answers one request. */
   handle(request: Request): Promise<Response> {
-    return respond(this.service, {
+    return this.respond({
       method: request.method,
       url: new URL(request.url),
       headers: request.headers,
       text: () => request.text(),
       formData: () => request.formData(),
     });
+  }
+
+  /** The one way into the router: test support (faults, the request log) wraps it. */
+  private respond(incoming: Incoming): Promise<Response> {
+    return this.support.respond(incoming, (req) => respond(this.service, req));
   }
 
   private findZone(idOrName: string): Zone | undefined {
@@ -147,7 +252,7 @@ export class DnsApi {
         text: async () => text,
         formData: () => new Request(url, { method: 'POST', headers: given, body: text }).formData(),
       };
-      return respond(this.service, incoming);
+      return this.respond(incoming);
     }
     return this.handle(new Request(input, init));
   }

@@ -16,6 +16,8 @@ export interface Principal {
   tokenId?: string;
   /** Who is counted for rate limiting: the token, or the account e-mail. */
   caller: string;
+  /** The user's e-mail, where `GET /user` may answer it: a global key's, or a token's `user`. */
+  email?: string;
 }
 
 const tokenId = (token: string) => toHex(digest('md5', utf8(`edge-doubles token ${token}`)));
@@ -41,14 +43,21 @@ export class Credentials {
     const zones = c.zones ? new Set(c.zones.map((z) => asciiName(z.trim()) ?? z.toLowerCase())) : null;
     if ('token' in c) {
       const id = tokenId(c.token);
-      this.tokens.set(c.token, { kind: 'token', zones, tokenId: id, caller: `token ${id}` });
+      const p: Principal = { kind: 'token', zones, tokenId: id, caller: `token ${id}` };
+      if (c.user !== undefined) p.email = c.user;
+      this.tokens.set(c.token, p);
     } else {
-      this.keys.set(`${c.email.toLowerCase()}\n${c.key}`, { kind: 'key', zones, caller: `user ${c.email.toLowerCase()}` });
+      this.keys.set(`${c.email.toLowerCase()}\n${c.key}`, { kind: 'key', zones, caller: `user ${c.email.toLowerCase()}`, email: c.email });
     }
   }
 
-  /** The caller, or the API's error. When several schemes are sent, either valid one suffices. */
-  authenticate(headers: { get(name: string): string | null }): Principal {
+  /**
+   * The caller, or the API's error. When several schemes are sent, either valid one suffices.
+   * A well-formed token the API does not know is `1000 Invalid API Token` on `/user/tokens/verify`
+   * and `9109 Invalid access token` (403) everywhere else, as clients see it on zones and records
+   * (certbot's dns-cloudflare maps 9109 to "Did you enter a valid Cloudflare Token?").
+   */
+  authenticate(headers: { get(name: string): string | null }, endpoint: 'verify' | 'resource' = 'resource'): Principal {
     const authorization = headers.get('authorization');
     const email = headers.get('x-auth-email');
     const key = headers.get('x-auth-key');
@@ -62,7 +71,7 @@ export class Credentials {
         const id = this.open ? tokenId(m[1]!) : '';
         const p = this.open ? { kind: 'token' as const, zones: null, tokenId: id, caller: `token ${id}` } : this.tokens.get(m[1]!);
         if (p) return p;
-        failure = dnsErrors.invalidToken();
+        failure = endpoint === 'verify' ? dnsErrors.invalidToken() : dnsErrors.invalidAccessToken();
       }
     }
     if (email !== null || key !== null) {
@@ -72,7 +81,7 @@ export class Credentials {
       else {
         const known = this.keys.get(`${email.toLowerCase()}\n${key}`);
         if (known) return known;
-        if (this.open && key !== '' && !/\s/.test(key)) return { kind: 'key', zones: null, caller: `user ${email.toLowerCase()}` };
+        if (this.open && key !== '' && !/\s/.test(key)) return { kind: 'key', zones: null, caller: `user ${email.toLowerCase()}`, email };
         keyFailure = GLOBAL_KEY.test(key) ? dnsErrors.unknownKey() : dnsErrors.badAuthKeyHeader();
       }
       failure ??= keyFailure;

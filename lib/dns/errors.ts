@@ -32,6 +32,12 @@ const headerError = (code: number, message: string) =>
 export const dnsErrors = {
   // Routing
   noRoute: (path: string) => fail(404, 7003, `Could not route to ${path}, perhaps your object identifier is invalid?`),
+  /**
+   * A path outside the configured base path. 7000 "No route for that URI" is the API's older
+   * no-route error; the rest of the text is ours, so a misconfigured base URL says what to fix.
+   */
+  outsideBasePath: (path: string, base: string) =>
+    fail(404, 7000, `No route for that URI: ${path} is not under ${base || '/'}${base ? '/' : ''}, where this API answers (DnsApi basePath option).`),
   /** placeholder: the 405 body was never observed; 7001 is the code the v4 API uses for it elsewhere. */
   methodNotAllowed: (method: string) => fail(405, 7001, `Method ${method} not available for that URI.`),
 
@@ -41,7 +47,12 @@ export const dnsErrors = {
   badAuthKeyHeader: () => headerError(6103, 'Invalid format for X-Auth-Key header'),
   badAuthEmailHeader: () => headerError(6102, 'Invalid format for X-Auth-Email header'),
   unknownKey: () => fail(403, 9103, 'Unknown X-Auth-Key or X-Auth-Email'),
+  /** An unknown token on `/user/tokens/verify` (status: REF shows 400/401/403; 401 is our choice). */
   invalidToken: () => fail(401, 1000, 'Invalid API Token'),
+  /** An unknown token on zones, records and the user (observed 403, e.g. jeessy2/ddns-go#890, 2023). */
+  invalidAccessToken: () => fail(403, 9109, 'Invalid access token'),
+  /** A valid token without the permission a non-zone resource needs (observed for account/user routes). */
+  unauthorizedResource: () => fail(403, 9109, 'Unauthorized to access requested resource'),
   notAuthorized: () => fail(403, 10000, 'Authentication error'),
 
   // Request body
@@ -56,6 +67,8 @@ export const dnsErrors = {
   includeNotAllowed: () => fail(400, 1004, '$INCLUDE directive not allowed'),
   /** placeholder */
   importParse: (line: number, why: string) => fail(400, 1004, `Failed to parse zone file at line ${line}: ${why}`),
+  /** Observed (2020, mumi/CloudFlare-Dynamic-DNS#2). */
+  badOrder: () => fail(400, 9201, 'Order must be one of type, name, content, ttl or proxied.'),
   /** placeholder */
   badQuery: (param: string, why: string) => fail(400, 1004, `Invalid query parameter ${param}: ${why}`),
 

@@ -1,5 +1,5 @@
 /**
- * The HTTP surface: routing under `/client/v4`, auth, the `{result, success, errors, messages}`
+ * The HTTP surface: routing under the base path (`/client/v4` unless configured), auth, the `{result, success, errors, messages}`
  * envelope and status codes. Everything it knows about records it asks the model (zone.ts, list.ts,
  * bind.ts); nothing here throws past `respond`: every failure becomes the API's error envelope.
  */
@@ -8,7 +8,7 @@ import { exportZone, parseZoneFile } from './bind.js';
 import { DnsApiError, dnsErrors } from './errors.js';
 import { listRecords } from './list.js';
 import { asciiName } from './names.js';
-import { presentRecord, presentZone, timestamp } from './present.js';
+import { presentRecord, presentUser, presentZone, timestamp } from './present.js';
 import { batchOps, boolParam, listQuery, parseJsonObject, recordInput } from './request.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Zone } from './zone.js';
@@ -24,6 +24,8 @@ export interface Incoming {
 
 /** What the router needs of the double's state. */
 export interface Service {
+  /** Where the API answers: `/client/v4` (the API's), or `''` for a bare origin. No trailing slash. */
+  basePath: string;
   credentials: Credentials;
   zoneById(id: string): Zone | undefined;
   allZones(): Iterable<Zone>;
@@ -56,13 +58,16 @@ type Handler = (svc: Service, req: Incoming, params: { zone?: Zone; id?: string;
 
 interface Route {
   methods: Record<string, Handler>;
+  /** Unknown tokens get `/user/tokens/verify`'s own error there (auth.ts). */
+  endpoint?: 'verify';
   zoneId?: string;
   recordId?: string;
 }
 
 /** Matches literal segments (`batch`, `export`, `import`, `scan`) before `{dns_record_id}`. */
 function match(segments: string[]): Route | undefined {
-  if (segments.join('/') === 'user/tokens/verify') return { methods: { GET: verifyToken } };
+  if (segments.join('/') === 'user/tokens/verify') return { methods: { GET: verifyToken }, endpoint: 'verify' };
+  if (segments.length === 1 && segments[0] === 'user') return { methods: { GET: getUser } };
   if (segments[0] !== 'zones') return undefined;
   if (segments.length === 1) return { methods: { GET: listZones } };
   const zoneId = segments[1]!;
@@ -89,15 +94,16 @@ function match(segments: string[]): Route | undefined {
 export async function respond(svc: Service, req: Incoming): Promise<Response> {
   try {
     const path = req.url.pathname;
-    if (!path.startsWith('/client/v4/')) throw dnsErrors.noRoute(path);
-    const segments = path.slice('/client/v4/'.length).split('/');
+    const prefix = `${svc.basePath}/`;
+    if (!path.startsWith(prefix)) throw dnsErrors.outsideBasePath(path, svc.basePath);
+    const segments = path.slice(prefix.length).split('/');
     if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
     const route = match(segments.map(decodeSegment));
     if (!route) throw dnsErrors.noRoute(path);
     const method = req.method.toUpperCase();
     const handler = route.methods[method];
     if (!handler) throw dnsErrors.methodNotAllowed(method);
-    const who = svc.credentials.authenticate(req.headers);
+    const who = svc.credentials.authenticate(req.headers, route.endpoint ?? 'resource');
     svc.limiter?.take(who.caller, svc.now());
     const params: { zone?: Zone; id?: string; who: Principal } = { who };
     if (route.zoneId !== undefined) params.zone = visibleZone(svc, route.zoneId, who, path);
@@ -150,6 +156,17 @@ const verifyToken: Handler = (_svc, _req, { who }) => {
     errors: [],
     messages: [{ code: 10000, message: 'This API Token is valid and active', type: null }],
   });
+};
+
+/**
+ * Tools check their credentials here before touching records. A global key owns its user; a token
+ * sees the user only with User Details Read (the credential's `user`), otherwise 9109, the API's
+ * answer to a token without the permission a user or account resource needs.
+ */
+const getUser: Handler = (svc, _req, { who }) => {
+  if (who.email === undefined) throw dnsErrors.unauthorizedResource();
+  const plans = new Set([...svc.allZones()].filter((z) => canSee(who, z)).map((z) => z.plan));
+  return ok(presentUser(who.email, plans));
 };
 
 // ---- zones ----------------------------------------------------------------------------------

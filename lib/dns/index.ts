@@ -2,7 +2,7 @@
  * edge-doubles/dns: a stateful double of the DNS records HTTP API
  * (`{base}/client/v4/zones/{zone_id}/dns_records`), driven through a standard `fetch`.
  */
-export { DnsApi, type DnsFetch } from './api.js';
+export { DnsApi, DEFAULT_BASE_PATH, type DnsFetch, type DnsSnapshot } from './api.js';
 export { DnsApiError, dnsErrors, type DnsErrorItem } from './errors.js';
 export type {
   DnsApiOptions,
@@ -11,6 +11,8 @@ export type {
   DnsLimits,
   DnsPlan,
   DnsRecord,
+  DnsUser,
+  DnsRecordSeed,
   DnsZone,
   DnsZoneInit,
 } from './types.js';

@@ -77,7 +77,9 @@ export function listRecords(zone: Zone, q: ListQuery): ListPage {
 
   // Filters that the indexes can answer.
   const namePreds = exactNames.map((n): Pred => (r) => r.name === n);
-  const typePreds = types.map((t): Pred => (r) => r.type === t);
+  // A type list is one filter: any of its types.
+  const typeSet = new Set(types);
+  const typePreds: Pred[] = types.length ? [(r) => typeSet.has(r.type)] : [];
   for (const op of OPS) if (op !== 'exact') for (const v of q.name[op] ?? []) preds.push((r) => text(op, v)(r.name));
   for (const op of OPS) for (const v of q.content[op] ?? []) { const f = text(op, v); preds.push((r) => f(r.content)); }
   for (const op of OPS) for (const v of q.comment[op] ?? []) { const f = text(op, v); preds.push((r) => r.comment !== null && f(r.comment)); }
@@ -97,12 +99,16 @@ export function listRecords(zone: Zone, q: ListQuery): ListPage {
   let inDefaultOrder = false;
   let filter: Pred | undefined;
   if (q.match === 'all') {
-    if (exactNames.length > 1 || types.length > 1) candidates = [];
+    if (exactNames.length > 1) candidates = [];
     else if (exactNames.length === 1) {
       candidates = zone.atName(exactNames[0]!);
       preds.push(...typePreds);
-    } else {
+    } else if (types.length <= 1) {
       candidates = zone.sorted(types[0]);
+      inDefaultOrder = true;
+    } else {
+      // The default order is by type first: each type's sorted list, types in order, is in it.
+      candidates = [...types].sort(cmp).flatMap((t) => zone.sorted(t));
       inDefaultOrder = true;
     }
     if (!onlyIndexed()) filter = (r) => preds.every((p) => p(r));

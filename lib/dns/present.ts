@@ -1,5 +1,7 @@
 /** How records and zones look on the wire: field order, timestamps, retired fields. */
-import type { DnsRecord, DnsZone } from './types.js';
+import { toHex, utf8 } from '../bytes.js';
+import { digest } from '../hash.js';
+import type { DnsPlan, DnsRecord, DnsUser, DnsZone } from './types.js';
 import { shadowMeta } from './shadow.js';
 import type { StoredRecord, Zone } from './zone.js';
 
@@ -27,6 +29,7 @@ export function presentRecord(r: StoredRecord, zone: Zone, retiredFields: boolea
   if (r.priority !== undefined) out.priority = r.priority;
   out.proxiable = r.proxiable;
   out.proxied = r.proxied;
+  if (r.privateRouting) out.private_routing = true;
   out.ttl = r.ttl;
   if (retiredFields) out.locked = false;
   if (r.data) out.data = { ...r.data };
@@ -68,5 +71,26 @@ export function presentZone(z: Zone, accountId: string): DnsZone {
       id: z.plan, name: PLAN_NAMES[z.plan], price: 0, currency: 'USD', frequency: '', is_subscribed: z.plan !== 'free',
       can_subscribe: false, legacy_id: z.plan, legacy_discount: false, externally_managed: false,
     },
+  };
+}
+
+/** The user object of `GET /user`, in the SDK's field set; the id is stable per e-mail. */
+export function presentUser(email: string, plans: ReadonlySet<DnsPlan>): DnsUser {
+  return {
+    id: toHex(digest('md5', utf8(`edge-doubles user ${email.toLowerCase()}`))),
+    email,
+    first_name: null,
+    last_name: null,
+    telephone: null,
+    country: null,
+    zipcode: null,
+    two_factor_authentication_enabled: false,
+    two_factor_authentication_locked: false,
+    has_pro_zones: plans.has('pro'),
+    has_business_zones: plans.has('business'),
+    has_enterprise_zones: plans.has('enterprise'),
+    suspended: false,
+    betas: [],
+    organizations: [],
   };
 }

@@ -21,6 +21,8 @@ export interface RecordInput {
   comment?: string | null;
   tags?: string[];
   settings?: Record<string, unknown>;
+  /** `private_routing` (A/AAAA). */
+  privateRouting?: boolean;
 }
 
 export interface RecordFields {
@@ -35,6 +37,8 @@ export interface RecordFields {
   comment: string | null;
   tags: string[];
   settings: Record<string, unknown>;
+  /** `private_routing: true` on an A/AAAA record (SDK 7.3 types it there); absent otherwise. */
+  privateRouting?: true;
   /** Identity for the duplicate rule: type, name, content, priority (not ttl, proxy, comment, tags). */
   key: string;
 }
@@ -116,6 +120,8 @@ export function recordFields(input: RecordInput, zone: ZoneFacts, opts: RuleOpti
   const fields: RecordFields = { type, name, content, ttl, proxied, proxiable, comment, tags, settings, key: '' };
   if (priority !== undefined) fields.priority = priority;
   if (data !== undefined) fields.data = data;
+  // Only address records route privately; elsewhere the field is ignored like any unknown one.
+  if (input.privateRouting && address !== undefined) fields.privateRouting = true;
   fields.key = `${type}\n${name}\n${identity}\n${priority ?? ''}`;
   return fields;
 }
@@ -159,5 +165,6 @@ export function inputOf(f: RecordFields): RecordInput {
   };
   if (f.data) input.data = f.data;
   if (f.priority !== undefined) input.priority = f.priority;
+  if (f.privateRouting) input.privateRouting = true;
   return input;
 }

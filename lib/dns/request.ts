@@ -21,6 +21,14 @@ export function parseJsonObject(text: string): Record<string, unknown> {
   return body;
 }
 
+/**
+ * The request fields of a record the double reads: every field SDK 7.3 types on a record's create
+ * parameters (spec/dns/sdk-fields.test.ts walks the SDK's types against this list).
+ */
+export const RECORD_REQUEST_FIELDS = [
+  'type', 'name', 'content', 'data', 'priority', 'ttl', 'proxied', 'comment', 'tags', 'settings', 'private_routing',
+] as const;
+
 /** Known fields with the wrong JSON type fail as the API's Go decoder does (9207); unknown fields are ignored. */
 export function recordInput(body: unknown): RecordInput {
   if (!isObject(body)) throw dnsErrors.invalidBody();
@@ -43,6 +51,10 @@ export function recordInput(body: unknown): RecordInput {
   if (body.proxied !== undefined && body.proxied !== null) {
     if (typeof body.proxied !== 'boolean') throw dnsErrors.badProxiedValue();
     input.proxied = body.proxied;
+  }
+  if (body.private_routing !== undefined && body.private_routing !== null) {
+    if (typeof body.private_routing !== 'boolean') throw dnsErrors.invalidBody();
+    input.privateRouting = body.private_routing;
   }
   if (body.comment !== undefined) {
     if (body.comment !== null && typeof body.comment !== 'string') throw dnsErrors.invalidBody();
@@ -110,7 +122,11 @@ export function boolParam(q: URLSearchParams, key: string): boolean {
 
 export function listQuery(q: URLSearchParams, zoneName: string): ListQuery {
   const out = emptyQuery();
-  out.type = q.getAll('type').filter(Boolean);
+  // `type=A,AAAA` lists both (a dynamic-DNS client's CI checks it on a real zone; it was left out of
+  // the 2025 removal of comma lists for name and content). A repeated `type=A&type=AAAA` is not
+  // combined: the API reads the first (observed 2026). README, "Choices between conflicting sources".
+  const type = q.get('type');
+  out.type = type ? [...new Set(type.split(',').map((t) => t.trim()).filter(Boolean))] : [];
   for (const field of ['name', 'content', 'comment', 'tag'] as const) {
     const target = out[field] as Partial<Record<TextOp, string[]>>;
     const bare = q.getAll(field);
@@ -134,7 +150,9 @@ export function listQuery(q: URLSearchParams, zoneName: string): ListQuery {
   out.tagMatch = oneOf(q, q.has('tag_match') ? 'tag_match' : 'tag-match', ['all', 'any'], 'all');
   const search = q.get('search');
   if (search) out.search = search;
-  out.order = oneOf(q, 'order', ORDERS, 'type');
+  const order = q.get('order');
+  if (order !== null && order !== '' && !(ORDERS as readonly string[]).includes(order)) throw dnsErrors.badOrder();
+  out.order = (order || 'type') as ListQuery['order'];
   out.direction = oneOf(q, 'direction', ['asc', 'desc'], 'asc');
   const shadowMeta = boolParam(q, 'include_shadow_metadata');
   for (const [key, field] of [['shadowed_by_name', 'shadowedByName'], ['shadowing_name', 'shadowingName']] as const) {

@@ -25,16 +25,57 @@ export interface DnsZoneInit {
   plan?: DnsPlan;
   /** Overrides of the plan's limits. */
   limits?: Partial<DnsLimits>;
+  /** Records to start with (see `DnsApi.seed`). */
+  records?: readonly DnsRecordSeed[];
 }
 
-/** A credential the double accepts. `zones` (ids or names) limits it; absent means every zone. */
+/** A record to seed: a create's JSON body, plus the `id` to keep (32 lowercase hex; generated when absent). */
+export interface DnsRecordSeed {
+  id?: string;
+  type: string;
+  name: string;
+  content?: string;
+  ttl?: number;
+  proxied?: boolean;
+  priority?: number;
+  data?: Record<string, unknown>;
+  comment?: string | null;
+  tags?: string[];
+  settings?: Record<string, unknown>;
+}
+
+/**
+ * A credential the double accepts. `zones` (ids or names) limits it; absent means every zone.
+ * A token's `user` is the e-mail of the user it belongs to and gives it the User Details Read
+ * permission, so `GET /user` answers that user; without it `GET /user` is 403 9109.
+ */
 export type DnsCredential =
   | { email: string; key: string; zones?: readonly string[] }
-  | { token: string; zones?: readonly string[] };
+  | { token: string; zones?: readonly string[]; user?: string };
+
+/** `GET /user`'s result (the fields the SDK's `client.user.get()` types). */
+export interface DnsUser {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  telephone: string | null;
+  country: string | null;
+  zipcode: string | null;
+  two_factor_authentication_enabled: boolean;
+  two_factor_authentication_locked: boolean;
+  has_pro_zones: boolean;
+  has_business_zones: boolean;
+  has_enterprise_zones: boolean;
+  suspended: boolean;
+  betas: string[];
+  organizations: unknown[];
+}
 
 /**
  * Which record shape and rules to follow where the interface document and today's API differ.
- * `'document'` (default) follows dns-records-interface.md; `'today'` follows the 2025–26 API.
+ * `'today'` (default) follows the 2025–26 API, as real clients expect; `'document'` is the
+ * interface document's mode (dns-records-interface.md), kept exactly as it was.
  */
 export type DnsCompat = 'document' | 'today';
 
@@ -45,13 +86,24 @@ export interface DnsApiOptions {
    * (requests still need one: a request with none gets the API's 9106).
    */
   credentials?: readonly DnsCredential[];
-  /** Epoch milliseconds; default `Date.now()` read at each operation. */
+  /**
+   * The path the API answers under, default `/client/v4` (the API's). `''` answers at the bare
+   * origin, as the SDK's generated tests configure `baseURL`. Requests outside it get a 404 in the
+   * API's envelope naming this path.
+   */
+  basePath?: string;
+  /**
+   * "Now": a function returning epoch ms, or an object with `now()` (a `ManualClock`), read at each
+   * operation; injected delays wait on it. Default `Date.now()` and the global timers.
+   */
   clock?: Clock;
-  /** Default `'document'`; each of the switches below can still be set on its own. */
+  /** Record every request in `api.log` from the start. Default false (`api.log.start()` later). */
+  log?: boolean;
+  /** Default `'today'`; each of the switches below can still be set on its own. */
   compat?: DnsCompat;
-  /** Emit the fields the API retired (`zone_id`, `zone_name`, `locked`, the `meta` booleans). document: true. */
+  /** Emit the fields the API retired (`zone_id`, `zone_name`, `locked`, the `meta` booleans). today: false, document: true. */
   retiredFields?: boolean;
-  /** Add double quotes to TXT content saved without any. document: true. */
+  /** Add double quotes to TXT content saved without any. today: false, document: true. */
   quoteTxt?: boolean;
   /**
    * A/AAAA content inside the provider's own published address ranges: `'refuse'` (document: "cannot be
@@ -80,6 +132,8 @@ export interface DnsRecord {
   priority?: number;
   proxiable: boolean;
   proxied: boolean;
+  /** A/AAAA only, and only when set. */
+  private_routing?: boolean;
   ttl: number;
   locked?: boolean;
   data?: Record<string, unknown>;

@@ -6,6 +6,7 @@
 import { dnsErrors } from './errors.js';
 import { inputOf, recordFields, type RecordFields, type RecordInput, type RuleOptions } from './record-rules.js';
 import type { DnsLimits, DnsPlan } from './types.js';
+import { SnapshotMap, type MapSnapshot } from '../support/snapshot-map.js';
 
 /** A stored record. Never mutated in place: an update stores a new object (the undo log keeps the old). */
 export interface StoredRecord extends RecordFields {
@@ -37,6 +38,20 @@ export interface BatchResult {
 }
 
 type Undo = () => void;
+
+/**
+ * A zone's records at one moment (see Zone.snapshot): the indexes share structure with the live
+ * zone, and the default-order lists are shared until either side changes one.
+ */
+export interface ZoneSnapshot {
+  readonly records: MapSnapshot<StoredRecord>;
+  readonly byName: MapSnapshot<readonly StoredRecord[]>;
+  readonly byType: MapSnapshot<StoredRecord>;
+  readonly sorted: ReadonlyMap<string, StoredRecord[]>;
+}
+
+/** byType's keys: type, a separator below every name character, id; one type's records are adjacent. */
+const typeKey = (type: string, id: string) => `${type}\u0000${id}`;
 const ADDRESS_TYPES = new Set(['A', 'AAAA', 'CNAME']);
 /** Characters of content that records of one name and type may hold together (docs, 2026). */
 const COMBINED_CONTENT_LIMIT = 8192;
@@ -49,11 +64,14 @@ export class Zone {
   readonly created: number;
   readonly nameServers: string[];
   private readonly opts: ModelOptions;
-  readonly records = new Map<string, StoredRecord>();
-  private readonly byName = new Map<string, StoredRecord[]>();
-  private readonly byType = new Map<string, Map<string, StoredRecord>>();
+  // The indexes are SnapshotMaps (O(1) snapshots) and their values are replaced, never mutated.
+  readonly records = new SnapshotMap<StoredRecord>();
+  private readonly byName = new SnapshotMap<readonly StoredRecord[]>();
+  private readonly byType = new SnapshotMap<StoredRecord>();
   /** Default-order listings by type ('' = all types), built on first use and kept in order after. */
-  private readonly sortedCache = new Map<string, StoredRecord[]>();
+  private sortedCache = new Map<string, StoredRecord[]>();
+  /** The listings this zone alone holds; the others may be shared with a snapshot (copied before a change). */
+  private sortedOwned = new Set<string>();
 
   constructor(init: { id: string; name: string; plan: DnsPlan; limits: DnsLimits; nameServers: string[] }, opts: ModelOptions) {
     this.id = init.id;
@@ -79,8 +97,50 @@ export class Zone {
     return this.byName.get(name) ?? [];
   }
 
-  ofType(type: string): Iterable<StoredRecord> {
-    return this.byType.get(type)?.values() ?? [];
+  *ofType(type: string): Iterable<StoredRecord> {
+    const low = typeKey(type, '');
+    const it = this.byType.entriesFrom(low);
+    for (let n = it.next(); !n.done && n.value[0].startsWith(low); n = it.next()) yield n.value[1];
+  }
+
+  /** O(1) in the number of records (the listings cache is shared, not copied). */
+  snapshot(): ZoneSnapshot {
+    this.sortedOwned = new Set();
+    return {
+      records: this.records.snapshot(),
+      byName: this.byName.snapshot(),
+      byType: this.byType.snapshot(),
+      sorted: new Map(this.sortedCache),
+    };
+  }
+
+  /** Removes every record. */
+  clear(): void {
+    this.records.clear();
+    this.byName.clear();
+    this.byType.clear();
+    this.sortedCache = new Map();
+    this.sortedOwned = new Set();
+  }
+
+  restore(s: ZoneSnapshot): void {
+    this.records.restore(s.records);
+    this.byName.restore(s.byName);
+    this.byType.restore(s.byType);
+    this.sortedCache = new Map(s.sorted);
+    this.sortedOwned = new Set();
+  }
+
+  /** Stores a record as given (seeding): the same rules as a create, keeping `id` when there is one. */
+  seed(input: RecordInput, id?: string): StoredRecord {
+    if (id !== undefined && !/^[0-9a-f]{32}$/.test(id)) throw new Error(`DnsApi: record id must be 32 lowercase hex characters, got ${JSON.stringify(id)}`);
+    if (id !== undefined && this.records.has(id)) throw new Error(`DnsApi: duplicate record id ${id} in zone ${this.name}`);
+    const rec = this.create(input);
+    if (id === undefined || id === rec.id) return rec;
+    this.remove(rec);
+    const kept = { ...rec, id };
+    this.insert(kept);
+    return kept;
   }
 
   create(input: RecordInput): StoredRecord {
@@ -127,10 +187,13 @@ export class Zone {
   /** Records in the API's default order (type, then name ignoring punctuation), optionally of one type. */
   sorted(type?: string): readonly StoredRecord[] {
     const key = type ?? '';
+    // A type no record has (or no type at all, e.g. a list filter's typo) is not worth a cache entry.
+    if (type && this.ofType(type)[Symbol.iterator]().next().done) return [];
     let list = this.sortedCache.get(key);
     if (!list) {
       list = [...(type ? this.ofType(type) : this.records.values())].sort(defaultOrder);
       this.sortedCache.set(key, list);
+      this.sortedOwned.add(key);
     }
     return list;
   }
@@ -207,29 +270,36 @@ export class Zone {
     if (combined > COMBINED_CONTENT_LIMIT) throw dnsErrors.combinedTooLong();
   }
 
+  /** A cached listing this zone may change in place (a copy when it is shared with a snapshot). */
+  private ownSorted(key: string): StoredRecord[] | undefined {
+    let list = this.sortedCache.get(key);
+    if (list && !this.sortedOwned.has(key)) {
+      list = list.slice();
+      this.sortedCache.set(key, list);
+      this.sortedOwned.add(key);
+    }
+    return list;
+  }
+
   private insert(r: StoredRecord): void {
     this.records.set(r.id, r);
     const named = this.byName.get(r.name);
-    if (named) named.push(r);
-    else this.byName.set(r.name, [r]);
-    let typed = this.byType.get(r.type);
-    if (!typed) this.byType.set(r.type, (typed = new Map()));
-    typed.set(r.id, r);
+    this.byName.set(r.name, named ? [...named, r] : [r]);
+    this.byType.set(typeKey(r.type, r.id), r);
     for (const key of ['', r.type]) {
-      const list = this.sortedCache.get(key);
+      const list = this.ownSorted(key);
       if (list) list.splice(lowerBound(list, r), 0, r);
     }
   }
 
   private remove(r: StoredRecord): void {
     this.records.delete(r.id);
-    const named = this.byName.get(r.name)!;
-    const i = named.indexOf(r);
-    if (i >= 0) named.splice(i, 1);
+    const named = this.byName.get(r.name)!.filter((x) => x !== r);
     if (named.length === 0) this.byName.delete(r.name);
-    this.byType.get(r.type)?.delete(r.id);
+    else this.byName.set(r.name, named);
+    this.byType.delete(typeKey(r.type, r.id));
     for (const key of ['', r.type]) {
-      const list = this.sortedCache.get(key);
+      const list = this.ownSorted(key);
       if (!list) continue;
       const at = lowerBound(list, r);
       if (list[at] === r) list.splice(at, 1);

@@ -1,7 +1,9 @@
 /** The CLI's services and their commands; `runCli` returns an exit code, or undefined while serving. */
 import { parseArgs } from 'node:util';
 import type { DnsCompat, DnsCredential, DnsPlan, DnsZoneInit } from '../dns/index.js';
+import { requestLine } from '../support/dns-support.js';
 import { startDnsServer } from './server.js';
+import { startS3Server } from './s3-server.js';
 
 export interface Command {
   summary: string;
@@ -21,9 +23,11 @@ const dnsServe: Command = {
   usage: [
     'edge-doubles dns serve [--port 8788] [--host 127.0.0.1] --zone example.com[=<zone id>] ...',
     '                      [--token T ...] [--email E --key K] [--plan free|pro|business|enterprise]',
-    '                      [--compat document|today]',
+    '                      [--compat today|document] [--base-path /client/v4] [--log]',
     '',
-    'Without --token/--email, any well-formed credential is accepted.',
+    'Without --token/--email, any well-formed credential is accepted. --compat today (default)',
+    "follows today's API, document the interface document. --base-path '' serves at the bare origin.",
+    '--log prints one line per request: time, method, path and query, status, outcome.',
   ].join('\n'),
   async run(args, io) {
     const { values } = parseArgs({
@@ -36,7 +40,9 @@ const dnsServe: Command = {
         email: { type: 'string' },
         key: { type: 'string' },
         plan: { type: 'string', default: 'free' },
-        compat: { type: 'string', default: 'document' },
+        compat: { type: 'string', default: 'today' },
+        'base-path': { type: 'string', default: '/client/v4' },
+        log: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -48,7 +54,7 @@ const dnsServe: Command = {
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${values.port}`);
     if (!['free', 'pro', 'business', 'enterprise'].includes(values.plan!)) throw new Error(`unknown --plan ${values.plan}`);
-    if (values.compat !== 'document' && values.compat !== 'today') throw new Error(`--compat must be document or today`);
+    if (values.compat !== 'document' && values.compat !== 'today') throw new Error(`--compat must be today or document`);
     const zones: DnsZoneInit[] = values.zone!.map((z) => {
       const [name, id] = z.split('=');
       return id ? { name: name!, id, plan: values.plan as DnsPlan } : { name: name!, plan: values.plan as DnsPlan };
@@ -63,11 +69,71 @@ const dnsServe: Command = {
       host: values.host!,
       zones,
       compat: values.compat as DnsCompat,
+      basePath: values['base-path']!,
+      log: values.log,
       ...(credentials.length ? { credentials } : {}),
     });
     io.out(`edge-doubles dns: listening on ${server.baseURL}`);
     for (const z of server.api.zones) io.out(`zone ${z.name} ${z.id}`);
     if (!credentials.length) io.out('auth: any well-formed credential is accepted');
+    if (values.log) server.api.log.watch((e) => io.out(requestLine(e)));
+    await io.stopped();
+    await server.close();
+    return 0;
+  },
+};
+
+const r2Serve: Command = {
+  summary: "serve R2's S3-compatible API over in-memory buckets over HTTP",
+  usage: [
+    'edge-doubles r2 serve [--port 8789] [--host 127.0.0.1] --bucket photos [--bucket more ...]',
+    '                     [--access-key-id ID --secret-access-key SECRET] [--cors-origin ORIGIN ...]',
+    '',
+    'Path-style: http://<host>:<port>/<bucket>/<key>, region auto.',
+    'Without --access-key-id/--secret-access-key, any well-formed signature is accepted.',
+    '--cors-origin lets browsers on that origin use every method and header on each bucket.',
+  ].join('\n'),
+  async run(args, io) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        port: { type: 'string', default: '8789' },
+        host: { type: 'string', default: '127.0.0.1' },
+        bucket: { type: 'string', multiple: true, default: [] },
+        'access-key-id': { type: 'string' },
+        'secret-access-key': { type: 'string' },
+        'cors-origin': { type: 'string', multiple: true, default: [] },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    });
+    if (values.help) {
+      io.out(r2Serve.usage);
+      return 0;
+    }
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${values.port}`);
+    const id = values['access-key-id'];
+    const secret = values['secret-access-key'];
+    if ((id === undefined) !== (secret === undefined)) throw new Error('--access-key-id and --secret-access-key go together');
+    if (values.bucket!.length === 0) throw new Error('at least one --bucket is needed');
+    const server = await startS3Server({
+      port,
+      host: values.host!,
+      ...(id !== undefined ? { credentials: [{ accessKeyId: id, secretAccessKey: secret! }] } : {}),
+    });
+    const origins = values['cors-origin']!;
+    for (const name of values.bucket!) {
+      server.api.addBucket(name);
+      // A browser on these origins may use every method and header (and read ETag, for multipart).
+      if (origins.length) {
+        const methods = ['GET', 'PUT', 'HEAD', 'POST', 'DELETE'];
+        server.api.setBucketCors(name, [{ origins, methods, headers: ['*'], expose: ['ETag'] }]);
+      }
+    }
+    io.out(`edge-doubles r2: listening on ${server.origin}`);
+    for (const name of values.bucket!) io.out(`bucket ${name}`);
+    if (id === undefined) io.out('auth: any well-formed signature is accepted');
     await io.stopped();
     await server.close();
     return 0;
@@ -77,6 +143,7 @@ const dnsServe: Command = {
 /** service → command → implementation. */
 export const services: Record<string, Record<string, Command>> = {
   dns: { serve: dnsServe },
+  r2: { serve: r2Serve },
 };
 
 function usage(): string {

@@ -1,3 +1,5 @@
-/** edge-doubles/node: the Node-only parts (the HTTP server and the CLI's command table). */
+/** edge-doubles/node: the Node-only parts (the HTTP servers and the CLI's command table). */
 export { serveHandler, startDnsServer, type DnsServerOptions, type RequestHandler, type RunningServer } from './server.js';
+export { startS3Server, type S3ServerOptions } from './s3-server.js';
 export { runCli, services, type CliIo, type Command } from './commands.js';
+export { createEnv, findWranglerConfig, readWranglerConfig } from './config.js';

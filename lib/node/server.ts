@@ -30,11 +30,12 @@ async function toRequest(req: IncomingMessage, origin: string): Promise<Request>
   return new Request(new URL(req.url ?? '/', origin), init);
 }
 
-async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+async function writeResponse(res: ServerResponse, response: Response, method: string): Promise<void> {
   const body = Buffer.from(await response.arrayBuffer());
   const headers: Record<string, string> = {};
   response.headers.forEach((v, k) => (headers[k] = v));
-  headers['content-length'] = String(body.length);
+  // A HEAD answer describes the body it leaves out (the S3 view's HeadObject): keep its length.
+  if (!(method === 'HEAD' && headers['content-length'] !== undefined)) headers['content-length'] = String(body.length);
   res.writeHead(response.status, headers);
   res.end(body);
 }
@@ -46,7 +47,7 @@ export function serveHandler(handler: RequestHandler, options: { port?: number; 
     const origin = `http://${req.headers.host ?? host}`;
     toRequest(req, origin)
       .then(handler)
-      .then((response) => writeResponse(res, response))
+      .then((response) => writeResponse(res, response, req.method ?? 'GET'))
       .catch((e: unknown) => {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ result: null, success: false, errors: [{ code: 10001, message: String(e) }], messages: [] }));
@@ -78,10 +79,10 @@ export interface DnsServerOptions extends DnsApiOptions {
   api?: DnsApi;
 }
 
-/** Starts the DNS double over HTTP. `baseURL` for clients is `${origin}/client/v4`. */
+/** Starts the DNS double over HTTP. `baseURL` for clients is the origin plus the base path (`/client/v4`). */
 export async function startDnsServer(options: DnsServerOptions = {}): Promise<RunningServer & { api: DnsApi; baseURL: string }> {
   const { port, host, api: given, ...apiOptions } = options;
   const api = given ?? new DnsApi(apiOptions);
   const running = await serveHandler((r) => api.handle(r), { port: port ?? 0, host: host ?? '127.0.0.1' });
-  return { ...running, api, baseURL: `${running.origin}/client/v4` };
+  return { ...running, api, baseURL: `${running.origin}${api.basePath}` };
 }

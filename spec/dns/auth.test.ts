@@ -88,7 +88,7 @@ describe('auth', () => {
     };
     expect(await code({ authorization: 'Basic abc' })).toEqual([400, 6003, 6111]);
     expect(await code({ authorization: 'Bearer' })).toEqual([400, 6003, 6111]);
-    expect(await code({ authorization: 'Bearer nope' })).toEqual([401, 1000, undefined]);
+    expect(await code({ authorization: 'Bearer nope' })).toEqual([403, 9109, undefined]);
     expect(await code({ 'x-auth-email': 'me@example.com', 'x-auth-key': 'short' })).toEqual([400, 6003, 6103]);
     expect(await code({ 'x-auth-email': 'not-an-email', 'x-auth-key': KEY })).toEqual([400, 6003, 6102]);
     expect(await code({ 'x-auth-email': 'me@example.com', 'x-auth-key': 'f'.repeat(37) })).toEqual([403, 9103, undefined]);
@@ -97,6 +97,24 @@ describe('auth', () => {
     expect((await call(alpha.id, { 'x-auth-email': 'ME@example.com', 'x-auth-key': KEY })).status).toBe(200);
     // Either valid scheme is enough when both are sent, as the SDK does.
     expect((await call(alpha.id, { authorization: 'Bearer nope', 'x-auth-email': 'me@example.com', 'x-auth-key': KEY })).status).toBe(200);
+  });
+
+  it('an unknown token: 9109 "Invalid access token" on zones, records and the user; 1000 on /user/tokens/verify', async () => {
+    const { api, alpha } = twoZones([{ token: 'good' }]);
+    const get = async (path: string) => {
+      const r = await api.fetch(`${BASE_URL}${path}`, { headers: { authorization: 'Bearer unknown-token' } });
+      return [r.status, (await r.json()).errors];
+    };
+    const invalidAccess = [403, [{ code: 9109, message: 'Invalid access token' }]];
+    expect(await get('/zones?name=alpha.example')).toEqual(invalidAccess);
+    expect(await get(`/zones/${alpha.id}`)).toEqual(invalidAccess);
+    expect(await get(`/zones/${alpha.id}/dns_records`)).toEqual(invalidAccess);
+    expect(await get(`/zones/${alpha.id}/dns_records/${'0'.repeat(32)}`)).toEqual(invalidAccess);
+    expect(await get('/user')).toEqual(invalidAccess);
+    expect(await get('/user/tokens/verify')).toEqual([401, [{ code: 1000, message: 'Invalid API Token' }]]);
+    // Malformed is still the header error, everywhere.
+    const malformed = await api.fetch(`${BASE_URL}/user/tokens/verify`, { headers: { authorization: 'Bearer two words' } });
+    expect((await malformed.json()).errors[0]).toMatchObject({ code: 6003, error_chain: [{ code: 6111 }] });
   });
 
   it('without a credentials table any well-formed credential passes; none at all still fails', async () => {

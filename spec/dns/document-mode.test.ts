@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { schemaErrors } from './support.js';
 import { setup } from './helpers.js';
 
-// Where the interface document and today's API differ, the document is the default and
-// `compat: 'today'` (or each switch alone) gives today's behaviour.
-describe("default ('document') vs compat 'today'", () => {
+// Where the interface document and today's API differ, today's API is the default and
+// `compat: 'document'` (or each switch alone) gives the document's behaviour.
+const DOC = { compat: 'document' } as const;
+
+describe("compat 'document' vs the default ('today')", () => {
   it('the document record carries zone_id, zone_name, locked and the meta booleans beside today\'s fields', async () => {
-    const { create, zoneId } = setup();
+    const { create, zoneId } = setup(DOC);
     const { body } = await create({ type: 'A', name: 'www', content: '198.51.100.4', ttl: 3600 });
     expect(body.result).toMatchObject({
       zone_id: zoneId, zone_name: 'example.com', locked: false,
@@ -16,8 +18,8 @@ describe("default ('document') vs compat 'today'", () => {
     expect(schemaErrors('dns-records_dns_response_single', body)).toEqual([]);
   });
 
-  it("compat 'today' (or retiredFields: false) drops the retired fields", async () => {
-    for (const options of [{ compat: 'today' as const }, { retiredFields: false }]) {
+  it("the default (or compat 'today', or retiredFields: false) drops the retired fields", async () => {
+    for (const options of [{}, { compat: 'today' as const }, { ...DOC, retiredFields: false }]) {
       const { create } = setup(options);
       const { body } = await create({ type: 'A', name: 'www', content: '198.51.100.4' });
       expect(Object.keys(body.result)).toEqual([
@@ -28,18 +30,18 @@ describe("default ('document') vs compat 'today'", () => {
   });
 
   it('a TXT record saved without quotes gets them (document); today it is stored as sent', async () => {
-    const doc = setup();
+    const doc = setup(DOC);
     expect((await doc.create({ type: 'TXT', name: '@', content: 'v=spf1 include:_spf.example.net -all' })).body.result.content).toBe(
       '"v=spf1 include:_spf.example.net -all"',
     );
-    const today = setup({ compat: 'today' });
+    const today = setup();
     expect((await today.create({ type: 'TXT', name: '@', content: 'v=spf1 -all' })).body.result.content).toBe('v=spf1 -all');
-    const switchOnly = setup({ quoteTxt: false });
-    expect((await switchOnly.create({ type: 'TXT', name: '@', content: 'plain' })).body.result.content).toBe('plain');
+    const switchOnly = setup({ quoteTxt: true });
+    expect((await switchOnly.create({ type: 'TXT', name: '@', content: 'plain' })).body.result.content).toBe('"plain"');
   });
 
   it('TXT with inconsistent quotation marks is a validation error in both modes; state is unchanged', async () => {
-    for (const options of [{}, { compat: 'today' as const }]) {
+    for (const options of [DOC, {}]) {
       const { create, api } = setup(options);
       for (const content of ['"unbalanced', 'half "quoted"', '"a""b"']) {
         const r = await create({ type: 'TXT', name: 'q', content });
@@ -72,20 +74,20 @@ describe("default ('document') vs compat 'today'", () => {
   });
 
   it('label rules: the document wants a letter first on A/AAAA/CNAME names; today a digit is fine', async () => {
-    const doc = setup();
+    const doc = setup(DOC);
     expect((await doc.create({ type: 'A', name: '1host', content: '198.51.100.1' })).body.errors[0].code).toBe(9000);
     expect((await doc.create({ type: 'A', name: 'host-', content: '198.51.100.1' })).body.errors[0].code).toBe(9000);
     expect((await doc.create({ type: 'TXT', name: '1host', content: '"txt names are not A/AAAA/CNAME names"' })).status).toBe(200);
     expect((await doc.create({ type: 'A', name: '_under_score', content: '198.51.100.1' })).status).toBe(200);
-    const today = setup({ compat: 'today' });
+    const today = setup();
     expect((await today.create({ type: 'A', name: '1host', content: '198.51.100.1' })).status).toBe(200);
   });
 
   it("own network: the document refuses any A/AAAA into the provider's ranges; today only proxied ones", async () => {
-    const doc = setup();
+    const doc = setup(DOC);
     expect((await doc.create({ type: 'A', name: 'cf', content: '104.16.0.1' })).body.errors[0].code).toBe(9003);
     expect((await doc.create({ type: 'AAAA', name: 'cf', content: '2606:4700::1' })).body.errors[0].code).toBe(9003);
-    const today = setup({ compat: 'today' });
+    const today = setup();
     const ok = await today.create({ type: 'A', name: 'cf', content: '104.16.0.1' });
     expect(ok.body.result).toMatchObject({ proxiable: false, proxied: false });
     expect((await today.create({ type: 'A', name: 'cf2', content: '104.16.0.1', proxied: true })).body.errors[0].code).toBe(9003);

@@ -14,7 +14,7 @@ describe('the README set-ups work as written', () => {
       apiEmail: 'dev@example.com',
       apiKey: '0123456789abcdef0123456789abcdef01234',
       apiToken: null, // or the SDK reads CLOUDFLARE_API_TOKEN from the environment
-      baseURL: 'https://api.cloudflare.com/client/v4', // any origin; it must end in /client/v4
+      baseURL: 'https://api.cloudflare.com/client/v4', // any origin, then basePath (default /client/v4)
       fetch: api.fetch,
       maxRetries: 0,
     });

@@ -1,30 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { schemaErrors } from './support.js';
 import { setup } from './helpers.js';
+import { RECORD_SAMPLES } from './fixtures/record-samples.js';
 
 // Every type the API supports: data rendered into content (dns-api.md §7), each body schema-checked.
-const cases: [string, Record<string, unknown>, string, number?][] = [
-  ['NS', { name: 'sub', content: 'NS1.Example.NET.' }, 'ns1.example.net'],
-  ['PTR', { name: '4.100', content: 'host.example.com.' }, 'host.example.com'],
-  ['OPENPGPKEY', { name: 'key', content: 'mQINBFit2jsBEADrbl5vjVxYeAE0g0IDYCBpHirv1Sjlqxx5gjtPhb2YhvyDMXjq' }, 'mQINBFit2jsBEADrbl5vjVxYeAE0g0IDYCBpHirv1Sjlqxx5gjtPhb2YhvyDMXjq'],
-  ['CAA', { name: '@', data: { flags: 128, tag: 'iodef', value: 'mailto:sec@example.com' } }, '128 iodef "mailto:sec@example.com"'],
-  ['CERT', { name: 'cert', data: { type: 1, key_tag: 2, algorithm: 8, certificate: 'AAEC' } }, '1 2 8 AAEC'],
-  ['DNSKEY', { name: 'k', data: { flags: 257, protocol: 3, algorithm: 13, public_key: 'mdsswUyr3DPW132mOi8V9xESWE8jTo0d' } }, '257 3 13 mdsswUyr3DPW132mOi8V9xESWE8jTo0d'],
-  ['DS', { name: 'child', data: { key_tag: 2371, algorithm: 13, digest_type: 2, digest: '1F987CC6583E92DF0890718C42' } }, '2371 13 2 1F987CC6583E92DF0890718C42'],
-  ['HTTPS', { name: 'svc', data: { priority: 1, target: '.', value: 'alpn="h3,h2"' } }, '1 . alpn="h3,h2"'],
-  ['SVCB', { name: '_8443._foo.api', data: { priority: 0, target: 'foo.example.net', value: '' } }, '0 foo.example.net '],
-  ['LOC', {
-    name: 'loc', data: {
-      lat_degrees: 37, lat_minutes: 46, lat_seconds: 46, lat_direction: 'N', long_degrees: 122, long_minutes: 23,
-      long_seconds: 35, long_direction: 'W', altitude: 0, size: 100, precision_horz: 0, precision_vert: 0,
-    },
-  }, '37 46 46.000 N 122 23 35.000 W 0.00 100.00 0.00 0.00'],
-  ['NAPTR', { name: 'sip', data: { order: 100, preference: 10, flags: 'S', service: 'SIP+D2U', regex: '', replacement: '_sip._udp.example.com' } }, '100 10 "S" "SIP+D2U" "" _sip._udp.example.com'],
-  ['SMIMEA', { name: 'smime', data: { usage: 3, selector: 1, matching_type: 1, certificate: 'abcdef' } }, '3 1 1 abcdef'],
-  ['TLSA', { name: '_443._tcp.www', data: { usage: 3, selector: 1, matching_type: 1, certificate: '0d6fce3' } }, '3 1 1 0d6fce3'],
-  ['SSHFP', { name: 'ssh', data: { algorithm: 4, type: 2, fingerprint: '123456789abcdef67890123456789abcdef67890123456789abcdef123456789' } }, '4 2 123456789abcdef67890123456789abcdef67890123456789abcdef123456789'],
-  ['URI', { name: '_ftp._tcp', priority: 10, data: { weight: 1, target: 'ftp://ftp1.example.com/public' } }, '1 "ftp://ftp1.example.com/public"', 10],
-];
+const cases = RECORD_SAMPLES;
 
 describe('record types', () => {
   for (const [type, fields, content, priority] of cases) {

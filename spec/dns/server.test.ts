@@ -96,7 +96,7 @@ describe('the CLI: edge-doubles dns serve (run from lib/node/cli.ts through tsx)
     const zones = await run('curl', ['-sS', `${base}/zones?name=example.org`, '-H', 'Authorization: Bearer cli-token']);
     expect(JSON.parse(zones.stdout).result[0]).toMatchObject({ id: zoneId, name: 'example.org' });
     const denied = await run('curl', ['-sS', `${base}/zones/${zoneId}/dns_records`, '-H', 'Authorization: Bearer other']);
-    expect(JSON.parse(denied.stdout).errors[0].code).toBe(1000);
+    expect(JSON.parse(denied.stdout).errors[0].code).toBe(9109);
 
     child.kill('SIGTERM');
     const [code] = await once(child, 'exit');

@@ -1,37 +1,18 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Miniflare } from 'miniflare';
-import { build } from 'tsup';
+import type { Miniflare } from 'miniflare';
+import { startWorkerdWorker, type WorkerdWorker } from '../helpers/workerd-worker.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // lib/dns must run in workerd: bundle a Worker that uses it and run it in the real runtime.
-const root = fileURLToPath(new URL('../../', import.meta.url));
+let worker: WorkerdWorker;
 let mf: Miniflare;
-let out: string;
 
 beforeAll(async () => {
-  out = mkdtempSync(join(tmpdir(), 'dns-workerd-'));
-  await build({
-    entry: { worker: join(root, 'spec/dns/fixtures/worker.ts') },
-    outDir: out,
-    format: ['esm'],
-    platform: 'neutral',
-    target: 'es2022',
-    noExternal: [/.*/],
-    dts: false,
-    sourcemap: false,
-    clean: false,
-    silent: true,
-    config: false,
-  });
-  mf = new Miniflare({ modules: true, script: readFileSync(join(out, 'worker.js'), 'utf8'), compatibilityDate: '2025-01-01' });
+  worker = await startWorkerdWorker('spec/dns/fixtures/worker.ts');
+  mf = worker.mf;
 }, 60_000);
 
 afterAll(async () => {
-  await mf?.dispose();
-  if (out) rmSync(out, { recursive: true, force: true });
+  await worker?.dispose();
 });
 
 describe('DnsApi inside workerd', () => {

@@ -220,6 +220,20 @@ export const argumentCoercion = defineGroup('argument coercion', (t) => {
     expect(() => loose(b).resumeMultipartUpload(Symbol('k'))).toThrow(new TypeError('Cannot convert a Symbol value to a string'));
   });
 
+  t.test('a BigInt where a number is expected (part number, list limit, range offset) is refused: "Cannot convert a BigInt value to a number"', async () => {
+    // Found by the differential fuzzer: Number(1n) is 1, the runtime's ToNumber refuses it.
+    const b = await t.bucket();
+    await b.put('k', 'abc');
+    const message = 'Cannot convert a BigInt value to a number';
+    const upload = await b.createMultipartUpload('m');
+    await expectRejection(() => (upload as any).uploadPart(1n, 'part'), TypeError, message);
+    await expectRejection(() => (upload as any).complete([{ partNumber: 1n, etag: 'x' }]), TypeError, message);
+    await expectRejection(() => loose(b).list({ limit: 1n }), TypeError, message);
+    await expectRejection(() => loose(b).get('k', { range: { offset: 1n } }), TypeError, message);
+    await upload.abort();
+    expect((await b.list()).objects.map((o) => o.key)).toEqual(['k']);
+  });
+
   t.test('resumeMultipartUpload converts its arguments to strings and returns synchronously', async () => {
     const b = await t.bucket();
     const upload = loose(b).resumeMultipartUpload(123, 456);

@@ -4,8 +4,9 @@ import { defineGroup } from '../harness.js';
 import { expectBackendError, expectRejection, shaHex } from '../util.js';
 
 // list(): r2-semantics §8.1–8.4 and edge cases 6, 24–27. Behaviour that depends on the
-// compatibility date (`include`) is in list-include.ts. Cursors are opaque: only what the interface
-// guarantees is tested (round trip, '' = none, stable positions), never their content.
+// compatibility date (`include`) is in list-include.ts. Cursors are opaque: their content is never
+// asserted. A string the bucket never issued as a cursor is answered as workerd answers it (production's
+// answer is not established): it is read as a position, never refused and never a restart.
 
 const MAX_KEYS = 'list: MaxKeys params must be positive integer <= 1000. (10022)';
 
@@ -280,12 +281,58 @@ export const list = defineGroup('list', (t) => {
   t.test('a garbage cursor does not throw: list resolves with a well-formed result', async () => {
     const b = await t.bucket();
     await putAll(b, ['a', 'b']);
-    for (const cursor of ['not a real cursor!!', 'bad', '!!!', '\u0000']) {
+    for (const cursor of ['not a real cursor!!', 'bad', '!!!', '\u0000', '😀', 'é']) {
       const r = await b.list({ cursor });
       expect(Array.isArray(r.objects)).toBe(true);
       expect(Array.isArray(r.delimitedPrefixes)).toBe(true);
       expect(typeof r.truncated).toBe('boolean');
     }
+  });
+
+  // Cursors the bucket never issued (issue 9). workerd's local R2 reads a cursor as the base64 of the
+  // key to list after, so a string that is not one positions the scan where its decoding falls.
+  t.test("cursor '' is a position too, like startAfter '': it skips the empty key '' and nothing else", async () => {
+    const b = await t.bucket();
+    await putAll(b, ['', 'a']);
+    expect(keysOf(await b.list({ cursor: '' }))).toEqual(['a']);
+  });
+
+  t.test("cursor 'bad' lists nothing (after every ASCII key), as the simulator's own suite asserts", async () => {
+    // workers-sdk packages/miniflare/test/plugins/r2/index.spec.ts, "list: returns an empty list with an invalid cursor".
+    const b = await t.bucket();
+    await putAll(b, ['key1', 'key2', 'key3']);
+    expect(page(await b.list({ cursor: 'bad' }))).toEqual({ keys: [], prefixes: [], truncated: false, hasCursor: false });
+  });
+
+  t.test("cursor '!!!' lists from the first key: nothing in it is base64, so it positions before every key", async () => {
+    const b = await t.bucket();
+    await putAll(b, ['a', 'key1', 'zz']);
+    expect(keysOf(await b.list({ cursor: '!!!' }))).toEqual(['a', 'key1', 'zz']);
+  });
+
+  t.test("another bucket's cursor positions this bucket's scan after the key it was made at", async () => {
+    const other = await t.bucket();
+    await putAll(other, ['key1', 'key2', 'key25']);
+    const p1 = await other.list({ limit: 2 });
+    expect(keysOf(p1)).toEqual(['key1', 'key2']);
+    const foreign = p1.truncated ? p1.cursor : '';
+    const b = await t.bucket(); // on a real binding, the same bucket emptied: the cursor outlives its keys
+    await putAll(b, ['key1', 'key2', 'key3', 'key4']);
+    expect(page(await b.list({ cursor: foreign }))).toEqual({ keys: ['key3', 'key4'], prefixes: [], truncated: false, hasCursor: false });
+  });
+
+  t.test('a cursor made for another prefix positions the scan at its key: the prefix is not part of it', async () => {
+    const b = await t.bucket();
+    await putAll(b, ['a/1', 'a/2', 'b/1', 'b/2']);
+    const pa = await b.list({ prefix: 'a/', limit: 1 });
+    const pb = await b.list({ prefix: 'b/', limit: 1 });
+    const afterA1 = pa.truncated ? pa.cursor : '';
+    const afterB1 = pb.truncated ? pb.cursor : '';
+    expect(keysOf(await b.list({ prefix: 'b/', cursor: afterA1 }))).toEqual(['b/1', 'b/2']);
+    expect(keysOf(await b.list({ cursor: afterA1 }))).toEqual(['a/2', 'b/1', 'b/2']);
+    expect(page(await b.list({ prefix: 'a/', cursor: afterB1 }))).toEqual({ keys: [], prefixes: [], truncated: false, hasCursor: false });
+    expect(keysOf(await b.list({ cursor: afterB1, delimiter: '/' }))).toEqual([]);
+    expect((await b.list({ cursor: afterA1, delimiter: '/' })).delimitedPrefixes).toEqual(['a/', 'b/']);
   });
 
   t.test('a cursor is a stable position: keys added after it are seen, keys added before it are not', async () => {

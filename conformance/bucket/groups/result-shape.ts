@@ -21,6 +21,20 @@ export const resultShape = defineGroup('result objects', (t) => {
     expect((await b.get('k', { onlyIf: { etagDoesNotMatch: '*' } }))!.constructor.name).toBe('HeadResult');
   });
 
+  t.test("the bucket's constructor is named 'R2Bucket' (code finds R2 bindings by that name); a list result is a plain Object", async () => {
+    // Issue 9: a bucket explorer and a bindings bridge test `value.constructor.name === 'R2Bucket'`.
+    const b = await t.bucket();
+    expect(b.constructor.name).toBe('R2Bucket');
+    expect(Object.keys(b)).toEqual([]);
+    await b.put('k', 'v');
+    const page = await b.list();
+    expect(Object.getPrototypeOf(page)).toBe(Object.prototype);
+    const upload = await b.createMultipartUpload('u');
+    expect(Object.getPrototypeOf(await upload.uploadPart(1, 'x'))).toBe(Object.prototype);
+    expect(b.resumeMultipartUpload('u', upload.uploadId).constructor.name).toBe('R2MultipartUpload');
+    await upload.abort();
+  });
+
   t.test('every field is an own enumerable property, in the order ssecKeyMd5 … key', async () => {
     const b = await t.bucket();
     const put = (await b.put('k', 'v'))!;

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { defineGroup } from '../harness.js';
-import { expectRejection, rejection } from '../util.js';
+import { expectRejection, fromHex, rejection } from '../util.js';
 
 // SSE-C keys (r2-semantics §4.7, §13.15). The key format is checked by workerd's client code, so it
 // is production behaviour. Enforcement (a key is needed to read an object written with one;
@@ -114,6 +114,25 @@ export const ssec = defineGroup('SSE-C', (t) => {
       expect(typeof put!.ssecKeyMd5).toBe('string');
       expect(put!.ssecKeyMd5!.length).toBeGreaterThan(0);
       expect((await b.get('k', { ssecKey: KEY_A }))?.ssecKeyMd5).toBe(put!.ssecKeyMd5);
+    },
+    { difference: 'simulator-ssec-ignored' },
+  );
+
+  t.test(
+    "ssecKeyMd5 is the base64 of the key's binary MD5, for a hex key and the same key as bytes, on put, head, get and complete",
+    async () => {
+      // The key and digest of workerd's own R2 tests (src/workerd/api/tests/r2-test.js: keyMd5).
+      const hexKey = 'b9ff919a784c7a48bf2a084056bdb94b69259b7ba59e042ade0d8734579ab5e3';
+      const keyMd5 = 'WGR5pEm07DroP3hYRAh8Yw==';
+      const b = await t.bucket();
+      for (const ssecKey of [hexKey, fromHex(hexKey).buffer]) {
+        expect((await b.put('k', 'v', { ssecKey }))!.ssecKeyMd5).toBe(keyMd5);
+        expect((await b.head('k'))?.ssecKeyMd5).toBe(keyMd5);
+        expect((await b.get('k', { ssecKey }))?.ssecKeyMd5).toBe(keyMd5);
+        const upload = await b.createMultipartUpload('m', { ssecKey });
+        const done = await upload.complete([await upload.uploadPart(1, 'part', { ssecKey })]);
+        expect(done.ssecKeyMd5).toBe(keyMd5);
+      }
     },
     { difference: 'simulator-ssec-ignored' },
   );

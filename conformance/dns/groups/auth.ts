@@ -13,8 +13,16 @@ export const auth = defineGroup('auth and routing', (t) => {
     expect(r.body.errors[0].error_chain).toEqual([{ code: 6111, message: 'Invalid format for Authorization header' }]);
   });
 
-  t.test('an unknown token is 1000 "Invalid API Token"', async (c) => {
-    const r = await c.request('GET', c.url(), { auth: false, headers: { authorization: `Bearer ${'x'.repeat(40)}` } });
+  // Evidence: certbot's dns-cloudflare (9109 → "Did you enter a valid Cloudflare Token?") and users'
+  // logs of zone look-ups; /user/tokens/verify answers 1000 for the same token.
+  t.test('an unknown token is 403 9109 "Invalid access token" on records and zones', async (c) => {
+    const auth = { auth: false, headers: { authorization: `Bearer ${'x'.repeat(40)}` } };
+    expectError(await c.request('GET', c.url(), auth), 403, 9109, 'Invalid access token');
+    expectError(await c.request('GET', `${c.target.baseUrl}/zones?name=${c.target.zoneName}`, auth), 403, 9109, 'Invalid access token');
+  });
+
+  t.test('an unknown token is 1000 "Invalid API Token" on /user/tokens/verify', async (c) => {
+    const r = await c.request('GET', `${c.target.baseUrl}/user/tokens/verify`, { auth: false, headers: { authorization: `Bearer ${'x'.repeat(40)}` } });
     expectError(r, [400, 401, 403], 1000, 'Invalid API Token');
   });
 
@@ -71,6 +79,12 @@ export const auth = defineGroup('auth and routing', (t) => {
     });
     expectError(r, 400, 6003);
     expect(r.body.errors[0].error_chain[0].code).toBe(6105);
+  });
+
+  t.test('GET /user with the target\'s token: the user (User Details Read) or 403 9109', async (c) => {
+    const r = await c.request('GET', `${c.target.baseUrl}/user`);
+    if (r.status === 200) expect(r.body.result).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{32}$/), email: expect.any(String) });
+    else expectError(r, 403, 9109, 'Unauthorized to access requested resource');
   });
 
   t.test('zone look-ups: GET /zones?name= finds the zone, GET /zones/{id} returns it', async (c) => {

@@ -129,6 +129,30 @@ export const listing = defineGroup('list', (t) => {
     expect(names(await c.list('proxied=true'))).toEqual([`CNAME ${c.name('cdn')}`]);
   });
 
+  t.test('type= takes a comma-separated list (type=A,AAAA&name=…); a repeated type= is not combined', async (c) => {
+    await seed(c);
+    await c.made({ type: 'AAAA', name: c.name('www'), content: '2001:db8::4' });
+    const www = c.name('www');
+    const both = [`A ${www}`, `AAAA ${www}`];
+    expect(names(await c.request('GET', c.url(`?type=A,AAAA&name=${www}`)))).toEqual(both);
+    expect(names(await c.request('GET', c.url(`?type=A%2CAAAA&name=${www}`)))).toEqual(both);
+    expect(names(await c.list('type=TXT,A'))).toEqual([`A ${c.name('api')}`, `A ${www}`, `TXT ${www}`]);
+    // Only the first of repeated type parameters is read (jmrplens/Cloudflare-DNS-Updater#111, 2026).
+    expect(names(await c.request('GET', c.url(`?type=A&type=AAAA&name=${www}`)))).toEqual([`A ${www}`]);
+  });
+
+  t.test('order=name collates names ignoring punctuation: pg10 < pg19 < pg1 < pg2, _dmarc among the d…', async (c) => {
+    for (const label of ['pg2', 'pg1', '_dmarc', 'pg19', 'e', 'pg10', 'c']) {
+      await c.made({ type: 'TXT', name: c.name(label), content: '"x"' });
+    }
+    const r = await c.list('order=name');
+    expect(r.body.result.map((x: { name: string }) => x.name)).toEqual(['c', '_dmarc', 'e', 'pg10', 'pg19', 'pg1', 'pg2'].map((l) => c.name(l)));
+  });
+
+  t.test('an order= the API does not know is 400 9201', async (c) => {
+    expectError(await c.list('order=size'), 400, 9201, 'Order must be one of type, name, content, ttl or proxied.');
+  });
+
   t.test('match=any with two names returns both', async (c) => {
     await seed(c);
     const r = await c.request('GET', c.url(`?match=any&name=${c.name('api')}&name=${c.name('cdn')}`));

@@ -149,6 +149,7 @@ export function genRecordBody(rng: Rng, zone: string, existing: string[], base?:
   if (tags !== undefined) body.tags = tags;
   const settings = rng.pick(SETTINGS);
   if (settings !== undefined) body.settings = settings;
+  if (rng.chance(0.15)) body.private_routing = rng.weighted<unknown>([[6, true], [3, false], [1, 'yes'], [1, null]]);
   if (rng.chance(0.05)) body.zone_id = 'ignored';
   if (rng.chance(0.05)) body.id = 'f'.repeat(32);
   return body;
@@ -171,6 +172,7 @@ function cleanBody(rng: Rng, zone: string, existing: string[], base?: Record<str
   const ttl = rng.pick([undefined, 1, 60, 300, 3600, 86400]);
   if (ttl !== undefined) body.ttl = ttl;
   if (['A', 'AAAA', 'CNAME'].includes(type) && rng.chance(0.6)) body.proxied = rng.chance(0.5);
+  if (['A', 'AAAA'].includes(type) && rng.chance(0.2)) body.private_routing = rng.chance(0.7);
   const comment = rng.pick([undefined, undefined, null, 'hello', 'Front door', 'ünïcode 日本', 'semi; colon']);
   if (comment !== undefined) body.comment = comment;
   const tags = rng.pick([undefined, undefined, [], ['env:prod'], ['env:prod', 'team:web'], ['owner'], ['k:a,b']]);

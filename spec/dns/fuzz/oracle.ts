@@ -58,7 +58,7 @@ export type TagParam = 'tag' | 'tag.exact' | 'tag.contains' | 'tag.startswith' |
 export interface ListFilter {
   type?: string;
   name?: string;
-  /** A second `type` / `name` parameter (each is its own condition under `match`). */
+  /** A second `type` / `name` parameter (a second `name` is its own condition under `match`; a second `type` is ignored). */
   type2?: string;
   name2?: string;
   content?: string;
@@ -110,9 +110,10 @@ function tagHolds(tags: string[], param: TagParam, want: string): boolean {
 export function naiveFilter(records: Rec[], f: ListFilter): Rec[] {
   return records.filter((r) => {
     const preds: boolean[] = [];
-    if (f.type !== undefined) preds.push(r.type === f.type);
+    // `type` may be a comma list (any of its types); only the first `type` parameter is read.
+    const types = (f.type ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+    if (types.length) preds.push(types.includes(r.type));
     if (f.name !== undefined) preds.push(r.name === fold(f.name));
-    if (f.type2 !== undefined && f.type2 !== f.type) preds.push(r.type === f.type2);
     if (f.name2 !== undefined && fold(f.name2) !== fold(f.name ?? '')) preds.push(r.name === fold(f.name2));
     if (f.content !== undefined) preds.push(String(r.content).toLowerCase() === f.content.toLowerCase());
     if (f.proxied !== undefined) preds.push(r.proxied === f.proxied);
@@ -203,13 +204,14 @@ export function zoneProblems(records: Rec[], zoneName: string): string[] {
 /**
  * A record as a zone file carries it: without what a fresh zone gives it anew (ids, times, its zone)
  * and modulo what the export format cannot say, which the report lists as known limits:
- * comments lose surrounding spaces, `ipv4_only`/`ipv6_only` have no cf_tags form, and unquoted TXT
+ * comments lose surrounding spaces, `ipv4_only`/`ipv6_only` and `private_routing` have no cf_tags form, and unquoted TXT
  * content (today's mode stores it as sent) comes back quoted, spaces between TXT strings collapse,
  * and an SRV target sent with a trailing dot comes back without it.
  */
 export function portable(r: Rec): Rec {
   const { id: _id, created_on: _c, modified_on: _m, comment_modified_on: _cm, tags_modified_on: _tm, zone_id: _z, ...rest } = r;
   const out: Rec = { ...rest, settings: { ...rest.settings } };
+  delete out.private_routing;
   delete out.settings.ipv4_only;
   delete out.settings.ipv6_only;
   if (typeof out.comment === 'string') out.comment = out.comment.trim() || null;

@@ -429,7 +429,13 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
       return rng.chance(0.3) ? v.slice(a, b).toUpperCase() : v.slice(a, b);
     };
     const f: ListFilter = {};
-    if (rng.chance(0.3)) f.type = rng.chance(0.9) ? rng.pick(['A', 'AAAA', 'CNAME', 'TXT', 'MX', 'SRV', 'NS']) : rng.pick(['a', 'FOO']);
+    if (rng.chance(0.3)) {
+      f.type = rng.weighted([
+        [9, rng.pick(['A', 'AAAA', 'CNAME', 'TXT', 'MX', 'SRV', 'NS'])],
+        [3, rng.pick(['A,AAAA', 'TXT,MX,A', 'AAAA, CNAME', 'A,,TXT', 'FOO,A'])],
+        [1, rng.pick(['a', 'FOO', ','])],
+      ]);
+    }
     if (rng.chance(0.2)) {
       const n = some()?.name ?? `www.${z.name}`;
       f.name = rng.pick([n, `${n}.`, n.toUpperCase()]);

@@ -1,0 +1,63 @@
+/**
+ * Where an S3 target is known to differ from production R2: declared once, here, as data, with the
+ * evidence. The suite asserts production; a test that meets one of these names it, and a target
+ * listing the id runs it as an expected failure (so a difference that disappears turns red).
+ *
+ * Evidence for Miniflare: cloudflare/workers-sdk packages/miniflare/src/workers/r2/s3/*.worker.ts
+ * (the "Gaps" list of its index.worker.ts), as shipped in node_modules/miniflare 4.20260730.0
+ * (dist/src/workers/r2/s3/index.worker.js), and ../shared/reference/r2-s3-api.md §6.
+ */
+export const s3Differences = {
+  'miniflare-checksums-ignored': {
+    shownBy: "Miniflare's local S3 endpoint",
+    why: 'x-amz-checksum-* headers are not verified (a wrong CRC32 is stored with 200); production verifies them and answers BadDigest (reference §3.5).',
+  },
+  'miniflare-standard-ia': {
+    shownBy: "Miniflare's local S3 endpoint",
+    why: 'x-amz-storage-class: STANDARD_IA is answered 501 and listings always say STANDARD; production stores InfrequentAccess (reference §3.6, §6).',
+  },
+  'miniflare-no-merge': {
+    shownBy: "Miniflare's local S3 endpoint",
+    why: 'x-amz-metadata-directive: MERGE (an R2 extension) is refused with 400 "metadata directive MERGE."; production merges (reference §3.9).',
+  },
+  'miniflare-random-part-etags': {
+    shownBy: "Miniflare's local S3 endpoint",
+    why: 'Part ETags are random 171-character strings from the local binding; production returns each part\'s md5, so the object ETag differs too (reference §3.7).',
+  },
+  'miniflare-parts-unsorted': {
+    shownBy: "Miniflare's local S3 endpoint",
+    why:
+      'CompleteMultipartUpload hands the parts to the binding in the order listed (its CompleteMultipartUpload handler does not sort), so ' +
+      'a list in order 2,1 whose part 2 is the short last part fails with EntityTooSmall; R2 sorts the parts itself (release notes 2024-01-26).',
+  },
+  'miniflare-unequal-parts-404': {
+    shownBy: "Miniflare's local S3 endpoint",
+    why: 'Unequal part sizes (binding error 10048) are not mapped: the Complete handler answers 404 NoSuchUpload; production 400 InvalidPart (reference §3.7, §6).',
+  },
+  'miniflare-no-upload-listing': {
+    shownBy: "Miniflare's local S3 endpoint",
+    why: 'ListParts and ListMultipartUploads are answered 501; production implements both (R2 S3 compatibility page).',
+  },
+  'miniflare-no-bucket-region': {
+    shownBy: "Miniflare's local S3 endpoint",
+    why: 'HeadBucket carries no x-amz-bucket-region header; production adds auto (R2 release notes 2022-10-19).',
+  },
+  'miniflare-no-creation-date': {
+    shownBy: "Miniflare's local S3 endpoint",
+    why: 'ListBuckets entries have no CreationDate (and no Owner); the docs\' examples show both (reference §3.2).',
+  },
+  'miniflare-ssec-writes': {
+    shownBy: "Miniflare's local S3 endpoint",
+    why: 'Writes with SSE-C headers are answered 501; production supports SSE-C (R2 release notes 2024-12-03).',
+  },
+  'miniflare-region-unchecked': {
+    shownBy: "Miniflare's local S3 endpoint",
+    why: 'The credential scope\'s region is not checked; production refuses regions outside auto / us-east-1 / the location hints with InvalidRegionName (user reports, reference §1).',
+  },
+  'miniflare-bucket-before-auth': {
+    shownBy: "Miniflare's local S3 endpoint",
+    why: 'An unknown bucket is answered NoSuchBucket before the request is authenticated; production authenticates first (reference §6).',
+  },
+} as const satisfies Record<string, { shownBy: string; why: string }>;
+
+export type S3DifferenceId = keyof typeof s3Differences;

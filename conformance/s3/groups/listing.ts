@@ -1,0 +1,92 @@
+import { expect } from 'vitest';
+import { defineGroup, type S3Context } from '../harness.js';
+
+async function seed(c: S3Context, names: string[]): Promise<string[]> {
+  const keys = names.map((n) => c.key(n));
+  for (const k of keys) await c.send(k, { method: 'PUT', body: 'x' });
+  return keys;
+}
+
+// Listing (reference §3.8, §8 rows 28–34).
+export const listing = defineGroup('listing', (t) => {
+  t.test('v2 pages by continuation token, KeyCount counts contents and prefixes', async (c) => {
+    const keys = await seed(c, ['a', 'b', 'c', 'd/1', 'd/2']);
+    const first = await c.client.send(new c.sdk.ListObjectsV2Command({ Bucket: c.bucket, Prefix: c.key(''), MaxKeys: 2 }));
+    expect(first.Contents!.map((o) => o.Key)).toEqual(keys.slice(0, 2));
+    expect([first.IsTruncated, first.KeyCount, first.MaxKeys]).toEqual([true, 2, 2]);
+    const rest = await c.client.send(new c.sdk.ListObjectsV2Command({ Bucket: c.bucket, Prefix: c.key(''), Delimiter: '/', ContinuationToken: first.NextContinuationToken }));
+    expect(rest.Contents!.map((o) => o.Key)).toEqual([keys[2]]);
+    expect(rest.CommonPrefixes).toEqual([{ Prefix: c.key('d/') }]);
+    expect([rest.KeyCount, rest.IsTruncated, rest.NextContinuationToken]).toEqual([2, false, undefined]);
+    expect(rest.ContinuationToken).toBe(first.NextContinuationToken);
+  });
+
+  t.test('v1 with a delimiter: NextMarker is the last item returned, a common prefix included', async (c) => {
+    await seed(c, ['nm/a.txt', 'nm/sub/c.txt', 'nm/z.txt']);
+    const r = await c.client.send(new c.sdk.ListObjectsCommand({ Bucket: c.bucket, Prefix: c.key('nm/'), Delimiter: '/', MaxKeys: 2 }));
+    expect(r.Contents!.map((o) => o.Key)).toEqual([c.key('nm/a.txt')]);
+    expect(r.CommonPrefixes).toEqual([{ Prefix: c.key('nm/sub/') }]);
+    expect([r.IsTruncated, r.NextMarker]).toEqual([true, c.key('nm/sub/')]);
+  });
+
+  t.test('v1 without a delimiter still gives NextMarker when truncated', async (c) => {
+    const keys = await seed(c, ['a', 'b']);
+    const r = await c.client.send(new c.sdk.ListObjectsCommand({ Bucket: c.bucket, Prefix: c.key(''), MaxKeys: 1 }));
+    expect([r.IsTruncated, r.NextMarker]).toEqual([true, keys[0]]);
+  });
+
+  t.test('continuation-token on v1 is 400', async (c) => {
+    const r = await c.send('', { query: 'continuation-token=abc' });
+    expect([r.status, r.error?.Message]).toEqual([400, 'continuation-token not supported in ListObjects']);
+  });
+
+  t.test('max-keys: 0 lists nothing but says truncated; 1.5 is floored; abc and Infinity are 400 InvalidMaxKeys; 5000 is echoed', async (c) => {
+    await seed(c, ['a', 'b']);
+    const p = encodeURIComponent(c.key(''));
+    const zero = await c.send('', { query: `list-type=2&prefix=${p}&max-keys=0` });
+    expect(zero.text).not.toContain('<Contents>');
+    expect(zero.text).toContain('<IsTruncated>true</IsTruncated>');
+    const frac = await c.send('', { query: `list-type=2&prefix=${p}&max-keys=1.5` });
+    expect(frac.text).toContain('<MaxKeys>1</MaxKeys>');
+    for (const v of ['abc', 'Infinity', '-1']) {
+      const r = await c.send('', { query: `list-type=2&max-keys=${v}` });
+      expect([v, r.status, r.error?.Code]).toEqual([v, 400, 'InvalidMaxKeys']);
+    }
+    expect((await c.send('', { query: `list-type=2&prefix=${p}&max-keys=5000` })).text).toContain('<MaxKeys>5000</MaxKeys>');
+  });
+
+  t.test('encoding-type=url encodes keys, slashes included; other values are 501', async (c) => {
+    await seed(c, ['ls/sub/c.txt']);
+    const r = await c.send('', { query: `list-type=2&encoding-type=url&prefix=${encodeURIComponent(c.key('ls/'))}` });
+    expect(r.text).toContain(`<Key>${encodeURIComponent(c.key('ls/sub/c.txt'))}</Key>`);
+    expect(r.text).toContain('<EncodingType>url</EncodingType>');
+    const weird = await c.send('', { query: 'list-type=2&encoding-type=weird' });
+    expect([weird.status, weird.error?.Message]).toEqual([501, 'Unrecognized encoding-type "weird" not implemented']);
+  });
+
+  t.test('unknown list parameters and list types are 501', async (c) => {
+    const v1 = await c.send('', { query: 'foobar=1' });
+    expect([v1.status, v1.error?.Message]).toEqual([501, 'ListObjectsV1 search parameter foobar not implemented']);
+    const v3 = await c.send('', { query: 'list-type=3' });
+    expect([v3.status, v3.error?.Message]).toEqual([501, 'ListObjectsV3 not implemented']);
+  });
+
+  t.test('DeleteObjects with Quiet lists every key as deleted, missing ones too', async (c) => {
+    const [a] = await seed(c, ['a']);
+    const r = await c.client.send(
+      new c.sdk.DeleteObjectsCommand({ Bucket: c.bucket, Delete: { Quiet: true, Objects: [{ Key: a }, { Key: c.key('missing') }] } }),
+    );
+    expect(r.Deleted!.map((d) => d.Key)).toEqual([a, c.key('missing')]);
+    expect((await c.send(a!, { method: 'HEAD' })).status).toBe(404);
+  });
+
+  t.test('DeleteObjects: no keys, more than 1000, or Quiet TRUE is 400 MalformedXML', async (c) => {
+    const body = (objects: string, quiet = '') => `<Delete>${quiet}${objects}</Delete>`;
+    const md5 = async (s: string) => btoa(String.fromCharCode(...(await import('@noble/hashes/legacy.js')).md5(new TextEncoder().encode(s))));
+    const many = Array.from({ length: 1001 }, (_, i) => `<Object><Key>${c.key(String(i))}</Key></Object>`).join('');
+    for (const xml of [body(''), body(many), body(`<Object><Key>${c.key('x')}</Key></Object>`, '<Quiet>TRUE</Quiet>')]) {
+      const r = await c.send('', { method: 'POST', query: 'delete', body: xml, headers: { 'content-md5': await md5(xml) } });
+      expect([r.status, r.error?.Code]).toEqual([400, 'MalformedXML']);
+    }
+  });
+});

@@ -1,0 +1,2 @@
+/** A dependency of app code, which the test files mock. */
+export const greeting = () => 'hello';

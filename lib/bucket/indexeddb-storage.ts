@@ -1,0 +1,663 @@
+/**
+ * `IndexedDbStorage`: a bucket kept in an IndexedDB database, so a new Bucket on the same database
+ * (another tab, a reload, another process with the same fake-indexeddb) sees the previous state.
+ * See storage.ts for how it sits under the model.
+ *
+ * The database has five object stores (out-of-line keys):
+ * - `objects`: one record per object, keyed by the key's sort form (key-index.ts), whose plain
+ *   string order is R2's order, so the store itself keeps the key order;
+ * - `uploads`: one record per multipart upload (its state, metadata and parts), keyed by upload id;
+ * - `chunks`: the bytes, in records of at most CHUNK_BYTES keyed [segment id, index]. A segment is
+ *   one written body (a put, a part); an object is a list of segments: one for a put, its parts'
+ *   for a completed upload (linked, never copied);
+ * - `meta`: `seq`, bumped by every transaction that writes, so a bucket knows when its cache of
+ *   the records is stale (another bucket wrote);
+ * - `changes`: what the last writes changed, by `seq`, so a stale cache reads again only those
+ *   records (a bucket more than CHANGES_KEPT writes behind reloads them all);
+ * - `pins`: segments a snapshot refers to, kept when their object goes away.
+ *
+ * Every operation is one transaction (storage.ts): a put whose transaction aborts leaves no chunk,
+ * no record and no sequence bump behind, so the previous object stays whole and readable.
+ */
+import { randomHex } from '../random.js';
+import { entriesIn, valueIn } from '../support/snapshot-map.js';
+import { KeyIndex } from './key-index.js';
+import { linkedParts, type ModelSnapshot, type Part, type Upload } from './model.js';
+import type { CustomFields, HttpFields } from './metadata.js';
+import { SnapshotMap } from '../support/snapshot-map.js';
+import { BucketStorage, type AttachedStorage, type BodyBytes, type BodyReader, type ModelState, type PersistentState } from './storage.js';
+import { StoredObject, type Digests, type ObjectMetadata } from './stored.js';
+import type { HashAlgorithm } from '../hash.js';
+import type { IdbDatabase, IdbFactory, IdbObjectStore, IdbRequest, IdbTransaction } from './idb-types.js';
+
+/** Bytes per chunk record: large bodies are many records, read back one at a time. */
+export const CHUNK_BYTES = 256 * 1024;
+/** A get reads its bytes inside its own transaction when they span at most this many chunks. */
+const EAGER_CHUNKS = 4;
+const DB_VERSION = 1;
+const STORES = ['objects', 'uploads', 'chunks', 'meta', 'pins', 'changes'];
+/** How many writes back a bucket can catch up with key by key; further behind, it reloads. */
+const CHANGES_KEPT = 256;
+
+/** What one write changed (by `seq`): keys to read again, or everything (snapshot, restore, reset). */
+type Change = { readonly objects: readonly string[]; readonly uploads: readonly string[] } | { readonly all: true };
+const NO_CHUNKS: readonly Uint8Array[] = Object.freeze([]);
+
+interface Segment {
+  readonly id: string;
+  readonly size: number;
+}
+
+interface ObjectRecord {
+  readonly key: string;
+  readonly version: string;
+  readonly size: number;
+  readonly uploaded: number;
+  readonly http: HttpFields;
+  readonly custom: CustomFields;
+  readonly storageClass: string;
+  readonly ssecKeyMd5?: string;
+  /** The md5 hex of a single-part object, or a multipart etag. */
+  readonly etag: string;
+  readonly multipart: boolean;
+  /** A checksum the writer had verified besides the md5 (single-part objects). */
+  readonly verified?: { readonly alg: HashAlgorithm; readonly hex: string };
+  readonly segments: readonly Segment[];
+}
+
+interface PartRecord {
+  readonly partNumber: number;
+  readonly etag: string;
+  readonly size: number;
+  readonly segments: readonly Segment[];
+}
+
+interface UploadRecord {
+  readonly key: string;
+  readonly created: number;
+  readonly state: Upload['state'];
+  readonly metadata: ObjectMetadata;
+  readonly parts: readonly PartRecord[];
+}
+
+/** A map that notes the keys it is asked to write while `touched` is set (a persistent operation). */
+class JournaledIndex<V> extends KeyIndex<V> {
+  touched: Set<string> | undefined;
+  override set(key: string, value: V): void {
+    this.touched?.add(key);
+    super.set(key, value);
+  }
+  override delete(key: string): boolean {
+    this.touched?.add(key);
+    return super.delete(key);
+  }
+  override update(key: string, copy: (shared: V) => V): V | undefined {
+    this.touched?.add(key);
+    return super.update(key, copy);
+  }
+}
+
+class JournaledMap<V> extends SnapshotMap<V> {
+  touched: Set<string> | undefined;
+  override set(key: string, value: V): void {
+    this.touched?.add(key);
+    super.set(key, value);
+  }
+  override delete(key: string): boolean {
+    this.touched?.add(key);
+    return super.delete(key);
+  }
+  override update(key: string, copy: (shared: V) => V): V | undefined {
+    this.touched?.add(key);
+    return super.update(key, copy);
+  }
+}
+
+const request = <T>(r: IdbRequest<T>): Promise<T> =>
+  new Promise((resolve, reject) => {
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error);
+  });
+
+/** Settles when the transaction commits; rejects when it aborts (whatever aborted it). */
+function finished(tx: IdbTransaction): Promise<void> {
+  const done = new Promise<void>((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onabort = () => reject(tx.error ?? new Error('IndexedDbStorage: the transaction was aborted'));
+  });
+  done.catch(() => undefined); // awaited later, or not at all when something else failed first
+  return done;
+}
+
+/** Writes a body as one segment of CHUNK_BYTES records (each its own buffer: slabs are shared). */
+function writeBody(chunks: IdbObjectStore, id: string, body: readonly Uint8Array[], size: number): Segment[] {
+  if (size === 0) return [];
+  let index = 0;
+  let left = size;
+  let record = new Uint8Array(Math.min(CHUNK_BYTES, left));
+  let filled = 0;
+  for (const c of body) {
+    for (let at = 0; at < c.byteLength; ) {
+      const n = Math.min(record.byteLength - filled, c.byteLength - at);
+      record.set(c.subarray(at, at + n), filled);
+      filled += n;
+      at += n;
+      if (filled === record.byteLength) {
+        chunks.put(record, [id, index++]);
+        left -= filled;
+        record = new Uint8Array(Math.min(CHUNK_BYTES, left));
+        filled = 0;
+      }
+    }
+  }
+  return [{ id, size }];
+}
+
+function deleteSegment(chunks: IdbObjectStore, s: Segment): void {
+  const n = Math.ceil(s.size / CHUNK_BYTES);
+  for (let i = 0; i < n; i++) chunks.delete([s.id, i]);
+}
+
+/** The chunk records covering [offset, offset + length) of a body, and which bytes of each. */
+interface Piece {
+  readonly id: string;
+  readonly index: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+function piecesOf(segments: readonly Segment[], offset: number, length: number): Piece[] {
+  const out: Piece[] = [];
+  const end = offset + length;
+  let base = 0;
+  for (const s of segments) {
+    const first = Math.max(offset, base);
+    const last = Math.min(end, base + s.size);
+    for (let at = first; at < last; ) {
+      const index = Math.floor((at - base) / CHUNK_BYTES);
+      const chunkStart = base + index * CHUNK_BYTES;
+      const to = Math.min(last, chunkStart + CHUNK_BYTES);
+      out.push({ id: s.id, index, from: at - chunkStart, to: to - chunkStart });
+      at = to;
+    }
+    base += s.size;
+  }
+  return out;
+}
+
+function missing(key: string): Error {
+  return new Error(`IndexedDbStorage: the bytes of ${JSON.stringify(key)} are no longer in the database (the object was replaced or deleted while its body was read)`);
+}
+
+export interface IndexedDbStorageOptions {
+  /** The database's name: buckets on the same name (and IdbFactory) share their objects. */
+  name: string;
+  /** The IDBFactory to use. Default: the global `indexedDB` (in Node, give fake-indexeddb's `new IDBFactory()`). */
+  indexedDB?: IdbFactory;
+}
+
+/** Keeps a bucket's objects, metadata, key order, multipart uploads and parts in IndexedDB. */
+export class IndexedDbStorage extends BucketStorage {
+  readonly name: string;
+  readonly #factory: IdbFactory;
+
+  constructor(options: IndexedDbStorageOptions) {
+    super();
+    if (options === null || typeof options !== 'object') throw new TypeError('IndexedDbStorage: options must be an object with a name');
+    const { name, indexedDB } = options;
+    if (typeof name !== 'string' || name === '') throw new TypeError(`IndexedDbStorage: 'name' must be a non-empty string, got ${String(name)}`);
+    const factory = indexedDB ?? (globalThis as { indexedDB?: IdbFactory }).indexedDB;
+    if (!factory || typeof factory.open !== 'function') {
+      throw new TypeError(
+        "IndexedDbStorage: this runtime has no indexedDB; pass one as the 'indexedDB' option (in Node: `new IDBFactory()` from fake-indexeddb)",
+      );
+    }
+    this.name = name;
+    this.#factory = factory;
+  }
+
+  protected open(): AttachedStorage {
+    const session = new IdbSession(this.#factory, this.name);
+    return { state: session.state, persistent: session };
+  }
+}
+
+/** One bucket's view of the database: its cache of the records, and the queue of its operations. */
+class IdbSession implements PersistentState {
+  readonly state: ModelState & { objects: JournaledIndex<StoredObject>; uploads: JournaledMap<Upload> } = {
+    objects: new JournaledIndex<StoredObject>(),
+    uploads: new JournaledMap<Upload>(),
+  };
+  #db: Promise<IdbDatabase> | undefined;
+  /** The `seq` the cache reflects (-1: not loaded). */
+  #seq = -1;
+  #pins = new Set<string>();
+  /** Stored objects' records, and stored parts' segments (objects and parts read or written). */
+  readonly #records = new WeakMap<StoredObject, ObjectRecord>();
+  readonly #partSegments = new WeakMap<Part, readonly Segment[]>();
+  #tail: Promise<unknown> = Promise.resolve();
+  #failure: { error: unknown } | undefined;
+
+  constructor(
+    private readonly factory: IdbFactory,
+    private readonly name: string,
+  ) {}
+
+  #database(): Promise<IdbDatabase> {
+    return (this.#db ??= new Promise((resolve, reject) => {
+      const r = this.factory.open(this.name, DB_VERSION);
+      r.onupgradeneeded = () => {
+        for (const s of STORES) if (!r.result.objectStoreNames.contains(s)) r.result.createObjectStore(s);
+      };
+      r.onsuccess = () => {
+        const db = r.result;
+        // Let a deleteDatabase or an upgrade elsewhere go ahead; the next call opens the database again.
+        db.onversionchange = () => {
+          db.close();
+          this.#db = undefined;
+          this.#seq = -1;
+        };
+        resolve(db);
+      };
+      r.onerror = () => {
+        this.#db = undefined; // the next call tries again
+        reject(r.error);
+      };
+    }));
+  }
+
+  /** Operations run one after another, in call order (the cache is shared by them). */
+  #enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#tail.then(() => {
+      const failed = this.#failure;
+      if (failed) {
+        this.#failure = undefined;
+        throw failed.error;
+      }
+      return task();
+    });
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+
+  fail(e: unknown): void {
+    this.#failure ??= { error: e };
+  }
+
+  transact<R, X = R>(write: boolean, run: () => R, then?: (r: R, reader: BodyReader) => Promise<X>): Promise<X> {
+    return this.#enqueue(() => this.#exec(write, run, then));
+  }
+
+  async #exec<R, X>(write: boolean, run: () => R, then?: (r: R, reader: BodyReader) => Promise<X>): Promise<X> {
+    const db = await this.#database();
+    const tx = db.transaction(STORES, write ? 'readwrite' : 'readonly');
+    const done = finished(tx);
+    const { objects, uploads } = this.state;
+    let before: ModelSnapshot | undefined;
+    let dirty = false;
+    let committed = false;
+    try {
+      await this.#refresh(tx);
+      if (!write) {
+        const r = run();
+        const x = then ? await then(r, this.#reader(db, tx)) : (r as unknown as X);
+        await done;
+        return x;
+      }
+      before = { objects: objects.snapshot(), uploads: uploads.snapshot() };
+      const touchedObjects = (objects.touched = new Set());
+      const touchedUploads = (uploads.touched = new Set());
+      let r: R | undefined;
+      let refused: { error: unknown } | undefined;
+      try {
+        r = run();
+      } catch (error) {
+        refused = { error };
+      } finally {
+        objects.touched = uploads.touched = undefined;
+      }
+      dirty = touchedObjects.size > 0 || touchedUploads.size > 0;
+      // What the model changed is stored even when it then refused the call, as in memory: the
+      // only such change is an upload found expired (and so aborted) by the call that refuses it.
+      const settle = dirty ? this.#write(tx, before, touchedObjects, touchedUploads) : undefined;
+      if (refused && !dirty) throw refused.error;
+      const x = then && !refused ? await then(r as R, this.#reader(db, tx)) : (r as unknown as X);
+      await done;
+      committed = true;
+      settle?.();
+      if (refused) throw refused.error;
+      return x;
+    } catch (e) {
+      if (!committed) {
+        try {
+          tx.abort();
+        } catch {
+          // already committed or aborted
+        }
+        if (dirty && before) {
+          // Nothing was stored: the cache goes back to what it was, and is checked again next time.
+          objects.restore(before.objects);
+          uploads.restore(before.uploads);
+          this.#seq = -1;
+        }
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Brings the cache up to date inside `tx`: when another bucket wrote since, reads again the
+   * records those writes changed, or every record when that is not known.
+   */
+  async #refresh(tx: IdbTransaction): Promise<void> {
+    const seq = ((await request(tx.objectStore('meta').get('seq'))) as number | undefined) ?? 0;
+    if (seq === this.#seq) return;
+    if (this.#seq >= 0 && seq > this.#seq && seq - this.#seq <= CHANGES_KEPT && (await this.#catchUp(tx, seq))) return;
+    const os = tx.objectStore('objects');
+    const us = tx.objectStore('uploads');
+    const [objectKeys, objectRecords, uploadIds, uploadRecords, pins] = await Promise.all([
+      request(os.getAllKeys()),
+      request(os.getAll()) as Promise<ObjectRecord[]>,
+      request(us.getAllKeys()),
+      request(us.getAll()) as Promise<UploadRecord[]>,
+      request(tx.objectStore('pins').getAllKeys()),
+    ]);
+    const { objects, uploads } = this.state;
+    objects.clear();
+    uploads.clear();
+    objectRecords.forEach((rec, i) => objects.set(objectKeys[i] as string, this.#objectOf(rec)));
+    uploadRecords.forEach((rec, i) => uploads.set(uploadIds[i] as string, this.#uploadOf(rec)));
+    this.#pins = new Set(pins as string[]);
+    this.#seq = seq;
+  }
+
+  /** Reads again only the records the writes since this cache's `seq` changed; false when it cannot. */
+  async #catchUp(tx: IdbTransaction, seq: number): Promise<boolean> {
+    const store = tx.objectStore('changes');
+    const wanted: Promise<Change | undefined>[] = [];
+    for (let n = this.#seq + 1; n <= seq; n++) wanted.push(request(store.get(n)) as Promise<Change | undefined>);
+    const changes = await Promise.all(wanted);
+    const objectKeys = new Set<string>();
+    const uploadIds = new Set<string>();
+    for (const c of changes) {
+      if (!c || 'all' in c) return false;
+      for (const k of c.objects) objectKeys.add(k);
+      for (const id of c.uploads) uploadIds.add(id);
+    }
+    const os = tx.objectStore('objects');
+    const us = tx.objectStore('uploads');
+    const [objectRecords, uploadRecords] = await Promise.all([
+      Promise.all([...objectKeys].map((k) => request(os.get(k)) as Promise<ObjectRecord | undefined>)),
+      Promise.all([...uploadIds].map((id) => request(us.get(id)) as Promise<UploadRecord | undefined>)),
+    ]);
+    const { objects, uploads } = this.state;
+    [...objectKeys].forEach((k, i) => {
+      const rec = objectRecords[i];
+      if (rec) objects.set(k, this.#objectOf(rec));
+      else objects.delete(k);
+    });
+    [...uploadIds].forEach((id, i) => {
+      const rec = uploadRecords[i];
+      if (rec) uploads.set(id, this.#uploadOf(rec));
+      else uploads.delete(id);
+    });
+    this.#seq = seq;
+    return true;
+  }
+
+  /** Bumps `seq` in `tx`, noting what changed; returns the new `seq`. */
+  #bump(tx: IdbTransaction, change: Change): number {
+    const seq = Math.max(this.#seq, 0) + 1;
+    tx.objectStore('meta').put(seq, 'seq');
+    const changes = tx.objectStore('changes');
+    changes.put(change, seq);
+    if (seq > CHANGES_KEPT) changes.delete(seq - CHANGES_KEPT);
+    return seq;
+  }
+
+  #objectOf(rec: ObjectRecord): StoredObject {
+    const metadata: ObjectMetadata = { http: rec.http, custom: rec.custom, storageClass: rec.storageClass, ssecKeyMd5: rec.ssecKeyMd5 };
+    const digests: Digests = rec.multipart ? { multipart: true, etag: rec.etag } : { md5: rec.etag, verified: rec.verified };
+    const object = new StoredObject(rec.key, rec.version, rec.size, rec.uploaded, metadata, NO_CHUNKS, digests);
+    this.#records.set(object, rec);
+    return object;
+  }
+
+  #uploadOf(rec: UploadRecord): Upload {
+    const parts = new Map<number, Part>();
+    for (const p of rec.parts) parts.set(p.partNumber, this.#partOf(p.etag, p.size, p.segments));
+    return { key: rec.key, created: rec.created, state: rec.state, metadata: rec.metadata, parts };
+  }
+
+  #partOf(etag: string, size: number, segments: readonly Segment[]): Part {
+    const part: Part = { etag, size, chunks: NO_CHUNKS };
+    this.#partSegments.set(part, segments);
+    return part;
+  }
+
+  /** An object's record: known when it came from the database, else made now (its bytes written). */
+  #objectRecord(chunks: IdbObjectStore, o: StoredObject): ObjectRecord {
+    const known = this.#records.get(o);
+    if (known) return known;
+    const parts = linkedParts.get(o);
+    const segments = parts
+      ? parts.flatMap((p) => this.#partRecord(chunks, p).segments)
+      : writeBody(chunks, o.version, o.chunks, o.size);
+    const checksums = o.checksums as Partial<Record<HashAlgorithm, string>>;
+    const alg = (Object.keys(checksums) as HashAlgorithm[]).find((a) => a !== 'md5');
+    const rec: ObjectRecord = {
+      key: o.key,
+      version: o.version,
+      size: o.size,
+      uploaded: o.uploaded,
+      http: o.http,
+      custom: o.custom,
+      storageClass: o.storageClass,
+      ...(o.ssecKeyMd5 !== undefined && { ssecKeyMd5: o.ssecKeyMd5 }),
+      etag: o.etag,
+      multipart: parts !== undefined,
+      ...(alg !== undefined && { verified: { alg, hex: checksums[alg]! } }),
+      segments,
+    };
+    return rec;
+  }
+
+  #partRecord(chunks: IdbObjectStore, p: Part, partNumber = 0): PartRecord {
+    const segments = this.#partSegments.get(p) ?? writeBody(chunks, randomHex(16), p.chunks, p.size);
+    return { partNumber, etag: p.etag, size: p.size, segments };
+  }
+
+  #uploadRecord(chunks: IdbObjectStore, u: Upload): UploadRecord {
+    const parts = [...u.parts].map(([n, p]) => this.#partRecord(chunks, p, n));
+    return { key: u.key, created: u.created, state: u.state, metadata: u.metadata, parts };
+  }
+
+  #segmentsOfObject(o: StoredObject): readonly Segment[] {
+    return this.#records.get(o)?.segments ?? [];
+  }
+
+  /**
+   * Stores what an operation changed (the keys it wrote, compared with the state before it), in
+   * `tx`. Returns what to do once `tx` has committed: the cache then holds the stored forms
+   * (metadata only; the bytes just written are let go).
+   */
+  #write(tx: IdbTransaction, before: ModelSnapshot, touchedObjects: Set<string>, touchedUploads: Set<string>): () => void {
+    const objectStore = tx.objectStore('objects');
+    const uploadStore = tx.objectStore('uploads');
+    const chunks = tx.objectStore('chunks');
+    const dropped: Segment[] = [];
+    const kept = new Set<string>();
+    const settle: (() => void)[] = [];
+    const { objects, uploads } = this.state;
+
+    for (const sk of touchedObjects) {
+      const old = valueIn(before.objects, sk);
+      const now = objects.get(sk);
+      if (old === now) continue;
+      if (old) dropped.push(...this.#segmentsOfObject(old));
+      if (!now) {
+        objectStore.delete(sk);
+        continue;
+      }
+      const rec = this.#objectRecord(chunks, now);
+      for (const s of rec.segments) kept.add(s.id);
+      objectStore.put(rec, sk);
+      if (!this.#records.has(now)) settle.push(() => objects.set(sk, this.#objectOf(rec)));
+    }
+
+    for (const id of touchedUploads) {
+      const old = valueIn(before.uploads, id);
+      const now = uploads.get(id);
+      if (old === now) continue;
+      if (old) for (const p of old.parts.values()) dropped.push(...(this.#partSegments.get(p) ?? []));
+      if (!now) {
+        uploadStore.delete(id);
+        continue;
+      }
+      const rec = this.#uploadRecord(chunks, now);
+      for (const p of rec.parts) for (const s of p.segments) kept.add(s.id);
+      uploadStore.put(rec, id);
+      settle.push(() => {
+        for (const p of rec.parts) {
+          const part = now.parts.get(p.partNumber);
+          if (part && !this.#partSegments.has(part)) now.parts.set(p.partNumber, this.#partOf(p.etag, p.size, p.segments));
+        }
+      });
+    }
+
+    for (const s of dropped) if (!kept.has(s.id) && !this.#pins.has(s.id)) deleteSegment(chunks, s);
+    const seq = this.#bump(tx, { objects: [...touchedObjects], uploads: [...touchedUploads] });
+    return () => {
+      for (const f of settle) f();
+      this.#seq = seq;
+    };
+  }
+
+  #reader(db: IdbDatabase, tx: IdbTransaction): BodyReader {
+    return {
+      read: async (object, offset, length): Promise<BodyBytes> => {
+        const pieces = piecesOf(this.#segmentsOfObject(object), offset, length);
+        const cut = (p: Piece, c: Uint8Array | undefined) => {
+          if (!c) throw missing(object.key);
+          return p.from === 0 && p.to === c.byteLength ? c : c.slice(p.from, p.to);
+        };
+        if (pieces.length <= EAGER_CHUNKS) {
+          const store = tx.objectStore('chunks');
+          const read = await Promise.all(pieces.map((p) => request(store.get([p.id, p.index])) as Promise<Uint8Array | undefined>));
+          return { kind: 'chunks', chunks: read.map((c, i) => cut(pieces[i]!, c)) };
+        }
+        // Larger bodies are read one chunk per pull, each in a transaction of its own.
+        return {
+          kind: 'pieces',
+          pieces: async function* () {
+            for (const p of pieces) {
+              const store = db.transaction('chunks', 'readonly').objectStore('chunks');
+              yield cut(p, (await request(store.get([p.id, p.index]))) as Uint8Array | undefined);
+            }
+          },
+        };
+      },
+    };
+  }
+
+  // ---- snapshot / restore / reset ---------------------------------------------------------------
+
+  /** Every segment the state refers to. */
+  #allSegments(objects: Iterable<readonly [string, StoredObject]>, uploads: Iterable<readonly [string, Upload]>): Map<string, Segment> {
+    const all = new Map<string, Segment>();
+    for (const [, o] of objects) for (const s of this.#segmentsOfObject(o)) all.set(s.id, s);
+    for (const [, u] of uploads) for (const p of u.parts.values()) for (const s of this.#partSegments.get(p) ?? []) all.set(s.id, s);
+    return all;
+  }
+
+  /** One transaction that writes outside a model operation (snapshot, restore, reset). */
+  async #maintain(work: (tx: IdbTransaction) => Promise<(() => void) | void>): Promise<void> {
+    const db = await this.#database();
+    const tx = db.transaction(STORES, 'readwrite');
+    const done = finished(tx);
+    try {
+      await this.#refresh(tx);
+      const after = await work(tx);
+      const seq = this.#bump(tx, { all: true });
+      await done;
+      after?.();
+      this.#seq = seq;
+    } catch (e) {
+      try {
+        tx.abort();
+      } catch {
+        // already over
+      }
+      this.#seq = -1;
+      throw e;
+    }
+  }
+
+  snapshot(): Promise<ModelSnapshot> {
+    let taken!: ModelSnapshot;
+    const pinned = this.#enqueue(() =>
+      this.#maintain(async (tx) => {
+        const { objects, uploads } = this.state;
+        const ids = [...this.#allSegments(iterate(objects.entriesFrom()), uploadEntries(uploads)).keys()];
+        const pins = tx.objectStore('pins');
+        for (const id of ids) if (!this.#pins.has(id)) pins.put(true, id);
+        taken = { objects: objects.snapshot(), uploads: uploads.snapshot() };
+        return () => {
+          for (const id of ids) this.#pins.add(id);
+        };
+      }),
+    );
+    const state = pinned.then(() => taken);
+    state.catch(() => undefined); // a snapshot never restored may fail unobserved; a restore reports it
+    return state;
+  }
+
+  restore(s: Promise<ModelSnapshot>): void {
+    this.#enqueue(async () => {
+      const snap = await s;
+      await this.#maintain(async (tx) => {
+        const { objects, uploads } = this.state;
+        const current = this.#allSegments(iterate(objects.entriesFrom()), uploadEntries(uploads));
+        const wanted = this.#allSegments(entriesIn(snap.objects), entriesIn(snap.uploads));
+        const os = tx.objectStore('objects');
+        const us = tx.objectStore('uploads');
+        const chunks = tx.objectStore('chunks');
+        os.clear();
+        us.clear();
+        for (const [sk, o] of entriesIn(snap.objects)) os.put(this.#objectRecord(chunks, o), sk);
+        for (const [id, u] of entriesIn(snap.uploads)) us.put(this.#uploadRecord(chunks, u), id);
+        for (const [id, seg] of current) if (!wanted.has(id) && !this.#pins.has(id)) deleteSegment(chunks, seg);
+        return () => {
+          objects.restore(snap.objects);
+          uploads.restore(snap.uploads);
+        };
+      });
+    }).catch((e: unknown) => this.fail(e));
+  }
+
+  clear(): void {
+    this.#enqueue(() =>
+      this.#maintain(async (tx) => {
+        const { objects, uploads } = this.state;
+        const chunks = tx.objectStore('chunks');
+        for (const [id, seg] of this.#allSegments(iterate(objects.entriesFrom()), uploadEntries(uploads))) {
+          if (!this.#pins.has(id)) deleteSegment(chunks, seg);
+        }
+        tx.objectStore('objects').clear();
+        tx.objectStore('uploads').clear();
+        return () => {
+          objects.clear();
+          uploads.clear();
+        };
+      }),
+    ).catch((e: unknown) => this.fail(e));
+  }
+}
+
+function* iterate<T>(it: Iterator<T>): IterableIterator<T> {
+  for (let n = it.next(); !n.done; n = it.next()) yield n.value;
+}
+
+function uploadEntries(uploads: SnapshotMap<Upload>): IterableIterator<readonly [string, Upload]> {
+  return iterate(uploads.entriesFrom());
+}

@@ -1,0 +1,115 @@
+/**
+ * `createEnv`: the `env` a Worker gets from its wrangler config, with every bucket binding backed
+ * by a `Bucket` double, validated as wrangler validates it. Runs everywhere (the config is an
+ * object); `edge-doubles/node` adds reading the config from a file.
+ */
+import { Bucket } from '../bucket/bucket.js';
+import type { Clock } from '../clock.js';
+import { localIdentity } from './bucket-bindings.js';
+import { BUCKET_FIELDS } from './fields.js';
+import { resolveConfig, type WranglerConfig } from './validate.js';
+
+export interface CreateEnvOptions {
+  /** The `[env.<name>]` section to use, as `wrangler --env <name>`; the top level by default. */
+  environment?: string;
+  /**
+   * Bindings of types this package does not fake (KV, D1, services, vars, ...) are left out of
+   * `env` and listed in `unfaked`. `'warn'` also reports them through `onWarning`; `'error'`
+   * throws instead, for suites that must not run with part of their env missing. Default `'list'`.
+   */
+  unsupported?: 'list' | 'warn' | 'error';
+  /**
+   * Receives wrangler's warnings for the config (unknown fields, bindings an environment does not
+   * redeclare, ...) rendered as wrangler prints them, once per call. Default `console.warn`.
+   */
+  onWarning?: (message: string) => void;
+  /** The clock every bucket reads "now" from (default `Date.now()`, so fake timers apply). */
+  clock?: Clock;
+  /**
+   * Record every bucket's calls from the start (`bucket.log`), as `new Bucket({ log: true })`: a
+   * test asserting calls with `toHaveReceived` then needs no `log.start()` per binding. Default false.
+   */
+  log?: boolean;
+  /** The config file's name in messages (set by `edge-doubles/node`); default "wrangler". */
+  configPath?: string;
+}
+
+/** A binding `createEnv` did not fake: it is absent from `env`. */
+export interface UnfakedBinding {
+  /** The name the Worker reads it under (`env.CACHE`). */
+  binding: string;
+  /** The config field that declares it (`kv_namespaces`, `vars`, `secrets`, ...). */
+  field: string;
+  /** Wrangler's name for its type (`KV Namespace`). */
+  kind: string;
+}
+
+export interface CreatedEnv<E> {
+  /** Each bucket binding's `Bucket`, under its binding name. */
+  env: E;
+  /**
+   * One `Bucket` per local bucket (`preview_bucket_name ?? bucket_name ?? binding`): bindings of one
+   * bucket are the same instance, as they share one store under `wrangler dev`.
+   */
+  buckets: Map<string, Bucket>;
+  /** Bindings left out of `env`, in wrangler's type order. */
+  unfaked: UnfakedBinding[];
+  /** Wrangler's warnings for this config, one message each. */
+  warnings: string[];
+}
+
+/** Wrangler's validation errors for a config, rendered as wrangler prints them. */
+export class WranglerConfigError extends Error {
+  override name = 'WranglerConfigError';
+  constructor(
+    message: string,
+    /** Each error message on its own. */
+    readonly errors: string[],
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Builds `env` from a parsed wrangler config: each `r2_buckets` / `store_buckets` entry becomes a
+ * `Bucket` under its binding, with the config's compatibility date and flags. Throws
+ * `WranglerConfigError` where wrangler refuses the config.
+ */
+export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, options: CreateEnvOptions = {}): CreatedEnv<E> {
+  const { config: resolved, diagnostics } = resolveConfig(config, options);
+  if (diagnostics.hasErrors()) throw new WranglerConfigError(diagnostics.render('errors'), diagnostics.all('errors'));
+  const warnings = diagnostics.all('warnings');
+  const warn = options.onWarning ?? ((m: string) => console.warn(m));
+  if (diagnostics.hasWarnings()) warn(diagnostics.render('warnings'));
+
+  const unfaked = resolved.bindingsByType
+    .filter(({ field }) => !(BUCKET_FIELDS as readonly string[]).includes(field))
+    .flatMap(({ field, kind, names }) => names.map((binding) => ({ binding, field, kind })));
+  const mode = options.unsupported ?? 'list';
+  if (unfaked.length > 0 && mode !== 'list') {
+    const message =
+      `createEnv: ${unfaked.length === 1 ? 'this binding is' : 'these bindings are'} not faked by edge-doubles and ${unfaked.length === 1 ? 'is' : 'are'} missing from env: ` +
+      unfaked.map((u) => `${u.binding} (${u.kind}, ${u.field})`).join(', ');
+    if (mode === 'error') throw new Error(message);
+    warnings.push(message);
+    warn(message);
+  }
+
+  const buckets = new Map<string, Bucket>();
+  const env: Record<string, Bucket> = {};
+  for (const { entry } of resolved.buckets) {
+    const identity = localIdentity(entry);
+    let bucket = buckets.get(identity);
+    if (bucket === undefined) {
+      bucket = new Bucket({
+        compatibilityDate: resolved.compatibilityDate,
+        compatibilityFlags: resolved.compatibilityFlags,
+        clock: options.clock,
+        log: options.log,
+      });
+      buckets.set(identity, bucket);
+    }
+    env[entry.binding] = bucket;
+  }
+  return { env: env as E, buckets, unfaked, warnings };
+}

@@ -1,0 +1,262 @@
+/**
+ * `S3Api`: R2's S3-compatible API over the same `Bucket` objects a Worker's `env` holds. A second
+ * surface over the bucket model (DESIGN.md): one state, one set of rules; this layer routes,
+ * authenticates, reads S3 headers and writes S3's XML.
+ *
+ * The pipeline is R2's: route → authenticate (auth errors come before NoSuchBucket) → resolve the
+ * bucket → detect the operation and screen its headers → touch state.
+ */
+import { Bucket } from '../bucket/bucket.js';
+import { bucketInternals, type BucketInternals } from '../bucket/internal.js';
+import { timeSource, type Clock } from '../clock.js';
+import { toHex, utf8 } from '../bytes.js';
+import { digest } from '../hash.js';
+import { readBody } from './body.js';
+import { bucketConfig, listBuckets } from './buckets.js';
+import { corsConfigurationResponse, parseCorsConfiguration, preflight, withCorsHeaders, type CorsRule } from './cors.js';
+import type { RequestBody, S3Context } from './context.js';
+import { bodyText, xmlResponse } from './context.js';
+import { errorResponse, fromBindingError, notImplemented, S3Error, s3Errors } from './errors.js';
+import { listObjects } from './listing.js';
+import {
+  abortMultipartUpload,
+  completeMultipartUpload,
+  createMultipartUpload,
+  listMultipartUploads,
+  listParts,
+  uploadPart,
+  uploadPartCopy,
+} from './multipart.js';
+import { copyObject, deleteObject, deleteObjects, putObject, readObject } from './objects.js';
+import { bucketOperation, objectOperation, type Operation } from './routes.js';
+import { screenHeaders } from './screening.js';
+import { Verifier, type S3Credential } from './sigv4.js';
+
+export type { S3Credential };
+
+export interface S3ApiOptions {
+  /** The buckets by name: the same `Bucket` objects the Worker's `env` holds. */
+  buckets?: Record<string, Bucket>;
+  /** Accepted key pairs. Without any, every well-formed signature is accepted. */
+  credentials?: readonly S3Credential[];
+  /** "Now" in epoch ms (signature expiry and skew, CreationDate). Default `Date.now()` per request. */
+  clock?: Clock;
+}
+
+export type S3Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+
+interface Held {
+  readonly bucket: Bucket;
+  readonly internals: BucketInternals;
+  readonly created: number;
+}
+
+/** `<bucket>.<account id>[.<jurisdiction>].r2.cloudflarestorage.com`: R2's virtual-hosted names (an account id is 32 hex). */
+const R2_HOST = /^([^.]+)\.[0-9a-f]{32}\.(?:(?:eu|fedramp|us)\.)?r2\.cloudflarestorage\.com$/;
+const IP = /^(\d+\.){3}\d+$|^\[|:/;
+const VALID_BUCKET = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
+
+const asS3Error = (err: unknown): S3Error => (err instanceof S3Error ? err : (fromBindingError(err) ?? s3Errors.internal()));
+
+function decodeOnce(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+export class S3Api {
+  /** A standard fetch, already bound: hand it to an S3 client's request handler, or call it. */
+  readonly fetch: S3Fetch;
+  readonly #buckets = new Map<string, Held>();
+  /** Bucket CORS rules (S3-only configuration: the binding never sees it). */
+  readonly #cors = new Map<string, readonly CorsRule[]>();
+  readonly #verifier: Verifier;
+  /** The clock option as given (new buckets share it), and "now" read from it. */
+  readonly #clockOption: Clock | undefined;
+  readonly #clock: () => number;
+  readonly #owner = toHex(digest('md5', utf8('edge-doubles S3 owner')));
+
+  constructor(options: S3ApiOptions = {}) {
+    this.#clockOption = options.clock;
+    this.#clock = timeSource(options.clock).now;
+    this.#verifier = new Verifier(options.credentials, () => this.#clock());
+    for (const [name, bucket] of Object.entries(options.buckets ?? {})) this.addBucket(name, bucket);
+    this.fetch = (input, init) => {
+      let request: Request;
+      try {
+        request = input instanceof Request && init === undefined ? input : new Request(input, init);
+      } catch (e) {
+        return Promise.reject(e); // as a real fetch does for a URL it cannot parse
+      }
+      return this.handle(request);
+    };
+  }
+
+  /** Serves one more bucket under `name` (a new, empty `Bucket` when none is given); returns it. */
+  addBucket(name: string, bucket: Bucket = new Bucket({ clock: this.#clockOption })): Bucket {
+    const internals = bucketInternals(bucket);
+    if (!internals) throw new TypeError(`S3Api: bucket "${name}" is not an edge-doubles Bucket`);
+    this.#buckets.set(name, { bucket, internals, created: this.#clock() });
+    return bucket;
+  }
+
+  /**
+   * Sets a bucket's CORS rules, as PutBucketCors would (undefined removes them): for tests whose
+   * browser uploads to a presigned URL from another origin.
+   */
+  setBucketCors(name: string, rules: readonly CorsRule[] | undefined): void {
+    if (!this.#buckets.has(name)) throw new TypeError(`S3Api: no bucket "${name}"`);
+    if (rules) this.#cors.set(name, rules);
+    else this.#cors.delete(name);
+  }
+
+  /** The bucket served under `name`. */
+  bucket(name: string): Bucket | undefined {
+    return this.#buckets.get(name)?.bucket;
+  }
+
+  /** Answers one request. Never rejects: every failure is an S3 error response. */
+  async handle(request: Request): Promise<Response> {
+    const method = request.method.toUpperCase();
+    try {
+      return await this.#serve(request, method);
+    } catch (err) {
+      return errorResponse(asS3Error(err), method);
+    }
+  }
+
+  /** `{bucket}.<host>` when the first label names a served bucket (or on R2's own host names), else path style. */
+  #route(url: URL): { bucketName?: string; key: string } {
+    const host = url.hostname;
+    const first = host.split('.')[0]!;
+    const virtual = host.includes('.') && !IP.test(host) && (this.#buckets.has(first) || R2_HOST.test(host));
+    if (virtual) return { bucketName: first, key: decodeOnce(url.pathname.slice(1)) };
+    const path = url.pathname.slice(1);
+    if (path === '') return { key: '' };
+    const slash = path.indexOf('/');
+    if (slash < 0) return { bucketName: decodeOnce(path), key: '' };
+    return { bucketName: decodeOnce(path.slice(0, slash)), key: decodeOnce(path.slice(slash + 1)) };
+  }
+
+  async #serve(request: Request, method: string): Promise<Response> {
+    const url = new URL(request.url);
+    const { bucketName, key } = this.#route(url);
+    // Browsers send preflights unsigned: answered from the bucket's CORS rules, before auth.
+    if (method === 'OPTIONS' && bucketName !== undefined) {
+      if (!this.#buckets.has(bucketName)) throw s3Errors.noSuchBucket();
+      return preflight(this.#cors.get(bucketName), request.headers);
+    }
+    const authRequest = { method, url, headers: request.headers };
+    if (method === 'POST' && bucketName !== undefined && key === '' && !url.searchParams.has('delete') && !Verifier.carriesAuth(authRequest)) {
+      throw notImplemented('Presigned post requests are not yet implemented'); // R2's doubled wording, verbatim
+    }
+    const auth = await this.#verifier.verify(authRequest);
+    if (bucketName === undefined) {
+      if (method !== 'GET') throw s3Errors.routeNotFound();
+      const all = [...this.#buckets].map(([name, h]) => ({ name, created: h.created }));
+      return listBuckets(all, url.searchParams, request.headers, this.#owner);
+    }
+    const operation: Operation = key === '' ? bucketOperation(method, url.searchParams) : objectOperation(method, url.searchParams, request.headers);
+    if (operation.op === 'CreateBucket') return this.#createBucket(bucketName);
+    const held = this.#buckets.get(bucketName);
+    if (!held) throw s3Errors.noSuchBucket();
+    let body: Promise<RequestBody> | undefined;
+    const ctx: S3Context = {
+      method,
+      url,
+      query: url.searchParams,
+      headers: request.headers,
+      bucketName,
+      bucket: held.internals,
+      key,
+      now: this.#clock,
+      body: () => (body ??= readBody(request, auth.payload)),
+      lookup: (name) => this.#buckets.get(name)?.internals,
+    };
+    let response: Response;
+    try {
+      response = await this.#dispatch(ctx, operation);
+    } catch (err) {
+      response = errorResponse(asS3Error(err), method);
+    }
+    const cors = this.#cors.get(bucketName);
+    return cors ? withCorsHeaders(cors, request.headers, method, response) : response;
+  }
+
+  #dispatch(ctx: S3Context, o: Operation): Response | Promise<Response> {
+    // Bucket-level operations refuse what every operation refuses (x-amz-expected-bucket-owner).
+    if (ctx.key === '' && o.op !== 'ListObjects' && o.op !== 'ListMultipartUploads' && o.op !== 'DeleteObjects') screenHeaders(o.op, ctx.headers);
+    switch (o.op) {
+      case 'HeadBucket':
+        return new Response(null, { status: 200, headers: { 'x-amz-bucket-region': 'auto' } });
+      case 'GetBucketLocation':
+        return xmlResponse('LocationConstraint', 'auto');
+      case 'BucketConfig':
+        return bucketConfig(o.name);
+      case 'GetBucketCors':
+        return corsConfigurationResponse(this.#cors.get(ctx.bucketName));
+      case 'PutBucketCors':
+        return bodyText(ctx).then((text) => {
+          this.#cors.set(ctx.bucketName, parseCorsConfiguration(text));
+          return new Response(null, { status: 200 });
+        });
+      case 'DeleteBucketCors':
+        this.#cors.delete(ctx.bucketName);
+        return new Response(null, { status: 204 });
+      case 'ListObjects':
+        return listObjects(ctx);
+      case 'ListMultipartUploads':
+        return listMultipartUploads(ctx);
+      case 'DeleteObjects':
+        return deleteObjects(ctx);
+      case 'PostBucket':
+        return new Response(null, { status: 200 });
+      case 'DeleteBucket':
+        return this.#deleteBucket(ctx);
+      case 'CreateBucket':
+        return this.#createBucket(ctx.bucketName);
+      case 'GetObject':
+      case 'HeadObject':
+        return readObject(ctx);
+      case 'PutObject':
+        return putObject(ctx);
+      case 'CopyObject':
+        return copyObject(ctx);
+      case 'DeleteObject':
+        return deleteObject(ctx);
+      case 'CreateMultipartUpload':
+        return createMultipartUpload(ctx);
+      case 'UploadPart':
+        return uploadPart(ctx, o.uploadId);
+      case 'UploadPartCopy':
+        return uploadPartCopy(ctx, o.uploadId);
+      case 'CompleteMultipartUpload':
+        return completeMultipartUpload(ctx, o.uploadId);
+      case 'AbortMultipartUpload':
+        return abortMultipartUpload(ctx, o.uploadId);
+      case 'ListParts':
+        return listParts(ctx, o.uploadId);
+    }
+  }
+
+  #createBucket(name: string): Response {
+    if (!VALID_BUCKET.test(name)) throw new S3Error(400, 'InvalidBucketName', 'The specified bucket is not valid.');
+    if (this.#buckets.has(name)) {
+      throw new S3Error(409, 'BucketAlreadyExists', 'The requested bucket name is not available. The bucket namespace is shared by all users of the system. Please select a different name and try again.');
+    }
+    this.addBucket(name);
+    return new Response(null, { status: 200, headers: { location: `/${name}` } });
+  }
+
+  #deleteBucket(ctx: S3Context): Response {
+    const model = ctx.bucket.model;
+    if (model.list({ limit: 1, prefix: '' }).objects.length > 0 || model.activeUploads().length > 0) {
+      throw new S3Error(409, 'BucketNotEmpty', 'The bucket you tried to delete is not empty.');
+    }
+    this.#buckets.delete(ctx.bucketName);
+    this.#cors.delete(ctx.bucketName);
+    return new Response(null, { status: 204 });
+  }
+}

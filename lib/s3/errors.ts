@@ -1,0 +1,141 @@
+/**
+ * The S3 view's error catalogue: R2's codes, statuses and messages (which are not always AWS's),
+ * and the envelope R2 sends them in: `<Error><Code/><Message/></Error>` with no RequestId, no
+ * HostId and no xmlns (../shared/reference/r2-s3-api.md §5).
+ */
+import { xmlDocument } from './xml.js';
+
+export class S3Error extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    /** Extra elements after Message (SignatureDoesNotMatch's debugging fields), in order. */
+    readonly extra: readonly (readonly [string, string])[] = [],
+    /** Headers the error response carries. */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
+}
+
+const e = (status: number, code: string, message: string) => () => new S3Error(status, code, message);
+
+/** Errors whose text never varies. */
+export const s3Errors = {
+  noSuchKey: e(404, 'NoSuchKey', 'The specified key does not exist.'),
+  noSuchBucket: e(404, 'NoSuchBucket', 'The specified bucket does not exist.'),
+  noSuchUpload: e(404, 'NoSuchUpload', 'The specified multipart upload does not exist.'),
+  routeNotFound: e(404, 'RouteNotFound', 'No route matches this url.'),
+  preconditionFailed: e(412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold.'),
+  invalidRange: e(416, 'InvalidRange', 'The requested range is not satisfiable'),
+  unauthorized: e(401, 'Unauthorized', 'Unauthorized'),
+  requestTimeTooSkewed: e(403, 'RequestTimeTooSkewed', "The difference between the request time and the server's time is too large."),
+  expiredRequest: e(403, 'ExpiredRequest', 'Request has expired'),
+  contentSha256Mismatch: e(400, 'XAmzContentSHA256Mismatch', "The provided 'x-amz-content-sha256' header does not match what was computed."),
+  malformedXml: e(400, 'MalformedXML', 'The XML you provided was not well formed or did not validate against our published schema.'),
+  invalidMaxKeys: e(400, 'InvalidMaxKeys', 'MaxKeys params must be positive integer <= 1000.'),
+  invalidDigest: e(400, 'InvalidDigest', 'The checksum or Content-MD5 you specified is not valid.'),
+  invalidStorageClass: e(400, 'InvalidStorageClass', 'The storage class specified is not valid.'),
+  invalidPartMissing: e(400, 'InvalidPart', 'One or more of the specified parts could not be found.'),
+  invalidPartProblem: e(400, 'InvalidPart', 'There was a problem with the multipart upload.'),
+  invalidPartSizes: e(400, 'InvalidPart', 'All non-trailing parts must have the same length.'),
+  entityTooSmall: e(400, 'EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.'),
+  entityTooLarge: e(400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed object size.'),
+  metadataTooLarge: e(400, 'MetadataTooLarge', 'Your metadata headers exceed the maximum allowed metadata size.'),
+  invalidObjectName: e(400, 'InvalidObjectName', 'The specified object name is not valid.'),
+  internal: e(500, 'InternalError', 'We encountered an internal error. Please try again.'),
+  encryptionNotApplicable: e(400, 'InvalidRequest', 'The encryption parameters are not applicable to this object.'),
+  invalidEncryptionAlgorithm: e(
+    400,
+    'InvalidEncryptionAlgorithmError',
+    'The encryption request that you specified is not valid. The valid value is AES256.',
+  ),
+  badRangeFormat: e(400, 'InvalidArgument', "range must be in format 'bytes=start-end', 'bytes=start-' or 'bytes=-suffix'.'"),
+  rangeNotPositive: e(400, 'InvalidArgument', 'range must be positive.'),
+  partNumberRange: e(400, 'InvalidArgument', 'Part number must be an integer between 1 and 10000, inclusive.'),
+  sseCustomerKeyMissing: e(
+    400,
+    'InvalidArgument',
+    'Requests specifying Server Side Encryption with Customer provided keys must provide an appropriate secret key.',
+  ),
+  sseCustomerKeyMd5Missing: e(
+    400,
+    'InvalidArgument',
+    'Requests specifying Server Side Encryption with Customer provided keys must provide the client calculated MD5 of the secret key.',
+  ),
+  sseCustomerAlgorithmMissing: e(
+    400,
+    'InvalidArgument',
+    'Requests specifying Server Side Encryption with Customer provided keys must provide a valid encryption algorithm.',
+  ),
+  sseCustomerKeyMd5Mismatch: e(
+    400,
+    'InvalidArgument',
+    'The calculated MD5 hash of the key did not match the hash that was provided.',
+  ),
+} as const;
+
+export const invalidArgument = (message: string) => new S3Error(400, 'InvalidArgument', message);
+export const invalidRequest = (message: string) => new S3Error(400, 'InvalidRequest', message);
+export const notImplemented = (what: string) => new S3Error(501, 'NotImplemented', `${what} not implemented`);
+export const headerNotImplemented = (name: string, value: string) => notImplemented(`Header '${name}' with value '${value}'`);
+
+export function badDigest(kind: 'MD5' | string, provided: string, actual: string): S3Error {
+  return new S3Error(
+    400,
+    'BadDigest',
+    `The ${kind} checksum you specified did not match what we received.\nYou provided a ${kind} checksum with value: ${provided}\nActual ${kind} was: ${actual}`,
+  );
+}
+
+/**
+ * A binding (model) error as the S3 API reports it. The model throws workerd's strings,
+ * `"<action>: <message> (<code>)"`; the code decides (the mapping of Miniflare's BINDING_ERRORS and
+ * R2's error-code page, reference §4).
+ */
+export function fromBindingError(err: unknown): S3Error | undefined {
+  if (!(err instanceof Error) || err instanceof S3Error) return undefined;
+  const m = /\((\d+)\)$/.exec(err.message);
+  switch (m?.[1]) {
+    case '10007':
+      return s3Errors.noSuchKey();
+    case '10011':
+      return s3Errors.entityTooSmall();
+    case '10012':
+      return s3Errors.metadataTooLarge();
+    case '10020':
+      return s3Errors.invalidObjectName();
+    case '10024':
+      return s3Errors.noSuchUpload();
+    case '10025':
+      return s3Errors.invalidPartMissing();
+    case '10031':
+      return s3Errors.preconditionFailed();
+    case '10039':
+      return s3Errors.invalidRange();
+    case '10048':
+      return s3Errors.invalidPartSizes();
+    case '100100':
+      return s3Errors.entityTooLarge();
+    case '10001':
+      return s3Errors.internal();
+    default:
+      return undefined;
+  }
+}
+
+/** The XML body of an error. */
+export function errorXml(err: S3Error): string {
+  const content: Record<string, string> = { Code: err.code, Message: err.message };
+  for (const [k, v] of err.extra) content[k] = v;
+  return xmlDocument('Error', content, false);
+}
+
+/** The response for an error: no body for HEAD, as R2 answers. */
+export function errorResponse(err: S3Error, method: string): Response {
+  const headers = new Headers(err.headers);
+  if (method === 'HEAD') return new Response(null, { status: err.status, headers });
+  headers.set('content-type', 'application/xml');
+  return new Response(errorXml(err), { status: err.status, headers });
+}

@@ -1,0 +1,215 @@
+/**
+ * Multipart uploads through S3 (reference §3.7). Upload ids are the bucket model's, so an upload
+ * begun by a Worker's `createMultipartUpload` can be continued and completed here, and the other
+ * way round; the part-size rules are the model's, checked at Complete.
+ */
+import { isoTime, bodyText, xmlResponse, type S3Context } from './context.js';
+import { badDigest, invalidArgument, s3Errors } from './errors.js';
+import { s3StorageClass } from './metadata.js';
+import { bodyOf, copySourceObject, metadataFromHeaders } from './objects.js';
+import { screenHeaders } from './screening.js';
+import { readSsec } from './ssec.js';
+import { parseXml, textOf } from './xml.js';
+import { readMaxKeys } from './listing.js';
+import { fromBase64 } from './checksums.js';
+import { digestHex } from '../hash.js';
+import { toHex } from '../bytes.js';
+import { conditionHolds, conditionHoldsWhenAbsent } from '../bucket/conditional.js';
+import { readConditional } from './conditions.js';
+
+/** `partNumber`: R2 accepts leading spaces and zeros; the route already refused non-integers. */
+export function readPartNumber(v: string): number {
+  const t = v.trim();
+  if (t === '' || !/^-?\d+$/.test(t)) throw s3Errors.partNumberRange();
+  const n = Number(t);
+  if (n < 1 || n > 10000) throw s3Errors.partNumberRange();
+  return n;
+}
+
+export function createMultipartUpload(ctx: S3Context): Response {
+  screenHeaders('CreateMultipartUpload', ctx.headers);
+  const ssec = readSsec(ctx.headers);
+  const metadata = metadataFromHeaders(ctx, ssec);
+  // R2's extension: the conditional headers are evaluated against the current object.
+  const cond = readConditional(ctx.headers);
+  if (cond) {
+    const existing = ctx.bucket.model.head(ctx.key);
+    if (existing ? !conditionHolds(cond, existing) : !conditionHoldsWhenAbsent(cond)) throw s3Errors.preconditionFailed();
+  }
+  const uploadId = ctx.bucket.model.createUpload(ctx.key, metadata);
+  return xmlResponse('InitiateMultipartUploadResult', { Bucket: ctx.bucketName, Key: ctx.key, UploadId: uploadId });
+}
+
+function requireActive(ctx: S3Context, uploadId: string): void {
+  if (ctx.bucket.model.uploadState(ctx.key, uploadId) !== 'active') throw s3Errors.noSuchUpload();
+}
+
+export async function uploadPart(ctx: S3Context, uploadId: string): Promise<Response> {
+  screenHeaders('UploadPart', ctx.headers);
+  const n = readPartNumber(ctx.query.get('partNumber')!);
+  requireActive(ctx, uploadId);
+  const body = await ctx.body();
+  let md5: string | undefined;
+  const contentMd5 = ctx.headers.get('content-md5');
+  if (contentMd5 !== null) {
+    const given = fromBase64(contentMd5.trim());
+    if (!given || given.byteLength !== 16) throw s3Errors.invalidDigest();
+    md5 = digestHex('md5', body.chunks);
+    if (toHex(given) !== md5) throw badDigest('MD5', toHex(given), md5);
+  }
+  const etag = ctx.bucket.model.uploadPart(ctx.key, uploadId, n, md5 ? { ...body, md5 } : body);
+  return new Response(null, { status: 200, headers: { etag: `"${etag}"` } });
+}
+
+const COPY_RANGE = /^bytes=(\d+)-(\d+)$/;
+
+export function uploadPartCopy(ctx: S3Context, uploadId: string): Response {
+  screenHeaders('UploadPartCopy', ctx.headers);
+  const n = readPartNumber(ctx.query.get('partNumber')!);
+  const source = copySourceObject(ctx, false);
+  requireActive(ctx, uploadId);
+  const rangeHeader = ctx.headers.get('x-amz-copy-source-range');
+  let range: { offset: number; length: number } | undefined;
+  if (rangeHeader !== null) {
+    const m = COPY_RANGE.exec(rangeHeader);
+    if (!m) throw invalidArgument(`Invalid x-amz-copy-source-range: ${rangeHeader}`);
+    const start = Number(m[1]);
+    const end = Number(m[2]);
+    if (end < start) throw invalidArgument('x-amz-copy-source-range must be positive.');
+    if (start >= source.size) throw s3Errors.invalidRange();
+    range = { offset: start, length: Math.min(end, source.size - 1) - start + 1 };
+  }
+  const etag = ctx.bucket.model.uploadPart(ctx.key, uploadId, n, bodyOf(source, range));
+  return xmlResponse('CopyPartResult', { ETag: `"${etag}"`, LastModified: isoTime(ctx.now()) });
+}
+
+const unquote = (s: string) => (s.length >= 2 && s.startsWith('"') && s.endsWith('"') ? s.slice(1, -1) : s);
+
+export async function completeMultipartUpload(ctx: S3Context, uploadId: string): Promise<Response> {
+  screenHeaders('CompleteMultipartUpload', ctx.headers);
+  const doc = parseXml(await bodyText(ctx));
+  const root = doc?.CompleteMultipartUpload;
+  if (!root || typeof root !== 'object') throw s3Errors.malformedXml();
+  const parts = (root as { Part?: unknown[] }).Part;
+  if (!Array.isArray(parts) || parts.length === 0) throw s3Errors.malformedXml();
+  // Each part in turn: its number well-formed, in range, not seen before (so the first fault wins).
+  const seen = new Set<number>();
+  const refs = parts.map((p) => {
+    const rec = p && typeof p === 'object' ? (p as Record<string, unknown>) : {};
+    const num = textOf(rec.PartNumber);
+    const etag = textOf(rec.ETag);
+    if (num === undefined || !/^\s*\d+\s*$/.test(num) || etag === undefined) throw s3Errors.malformedXml();
+    const partNumber = Number(num);
+    if (partNumber < 1 || partNumber > 10000) throw s3Errors.invalidPartMissing();
+    if (seen.has(partNumber)) throw s3Errors.invalidPartProblem();
+    seen.add(partNumber);
+    return { partNumber, etag: unquote(etag.trim()) };
+  });
+  requireActive(ctx, uploadId);
+  // R2 sorts the parts itself: InvalidPartOrder never happens.
+  refs.sort((a, b) => a.partNumber - b.partNumber);
+  // R2's extension: a conditional Complete that fails aborts the upload.
+  const cond = readConditional(ctx.headers);
+  if (cond) {
+    const existing = ctx.bucket.model.head(ctx.key);
+    if (existing ? !conditionHolds(cond, existing) : !conditionHoldsWhenAbsent(cond)) {
+      ctx.bucket.model.abortUpload(ctx.key, uploadId);
+      throw s3Errors.preconditionFailed();
+    }
+  }
+  const stored = ctx.bucket.model.completeUpload(ctx.key, uploadId, refs);
+  const origin = `${ctx.url.protocol}//${ctx.url.host}`;
+  return xmlResponse('CompleteMultipartUploadResult', {
+    Location: `${origin}/${ctx.bucketName}/${ctx.key.split('/').map(encodeURIComponent).join('/')}`,
+    Bucket: ctx.bucketName,
+    Key: ctx.key,
+    ETag: `"${stored.etag}"`,
+  });
+}
+
+export function abortMultipartUpload(ctx: S3Context, uploadId: string): Response {
+  screenHeaders('AbortMultipartUpload', ctx.headers);
+  // Aborting twice, or after Complete, is fine (R2 release notes 2022-06-10); an id never issued is not.
+  if (ctx.bucket.model.uploadState(ctx.key, uploadId) === 'unknown') throw s3Errors.noSuchUpload();
+  ctx.bucket.model.abortUpload(ctx.key, uploadId);
+  return new Response(null, { status: 204 });
+}
+
+export function listParts(ctx: S3Context, uploadId: string): Response {
+  screenHeaders('ListParts', ctx.headers);
+  const upload = ctx.bucket.model.activeUpload(ctx.key, uploadId);
+  if (!upload) throw s3Errors.noSuchUpload();
+  const { echo, limit } = readMaxKeys(ctx.query.get('max-parts'));
+  const marker = Number(ctx.query.get('part-number-marker') ?? '0') || 0;
+  const after = upload.parts.filter((p) => p.partNumber > marker);
+  const page = after.slice(0, limit);
+  const truncated = after.length > page.length;
+  const content: Record<string, unknown> = {
+    Bucket: ctx.bucketName,
+    Key: ctx.key,
+    UploadId: uploadId,
+    PartNumberMarker: marker,
+    MaxParts: echo,
+    IsTruncated: truncated,
+    Part: page.map((p) => ({ PartNumber: p.partNumber, LastModified: isoTime(p.uploaded), ETag: `"${p.etag}"`, Size: p.size })),
+    StorageClass: s3StorageClass(upload.metadata.storageClass),
+  };
+  if (truncated) content.NextPartNumberMarker = page[page.length - 1]!.partNumber;
+  return xmlResponse('ListPartsResult', content);
+}
+
+export function listMultipartUploads(ctx: S3Context): Response {
+  screenHeaders('ListMultipartUploads', ctx.headers);
+  const q = ctx.query;
+  const prefix = q.get('prefix') ?? '';
+  const delimiter = q.get('delimiter') || undefined;
+  const keyMarker = q.get('key-marker') ?? '';
+  const idMarker = q.get('upload-id-marker') ?? '';
+  const { echo, limit } = readMaxKeys(q.get('max-uploads'));
+  const uploads: { Key: string; UploadId: string; Initiated: string; StorageClass: string }[] = [];
+  const prefixes: string[] = [];
+  let truncated = false;
+  let last: { key: string; id: string } | undefined;
+  let passedMarker = keyMarker === '';
+  for (const u of ctx.bucket.model.activeUploads()) {
+    if (!u.key.startsWith(prefix)) continue;
+    if (!passedMarker) {
+      if (u.key < keyMarker || (u.key === keyMarker && (idMarker === '' || u.uploadId <= idMarker))) continue;
+      passedMarker = true;
+    }
+    const at = delimiter ? u.key.indexOf(delimiter, prefix.length) : -1;
+    if (at >= 0) {
+      const p = u.key.slice(0, at + delimiter!.length);
+      if (prefixes[prefixes.length - 1] === p) continue;
+      if (uploads.length + prefixes.length >= limit) {
+        truncated = true;
+        break;
+      }
+      prefixes.push(p);
+      last = { key: u.key, id: u.uploadId };
+      continue;
+    }
+    if (uploads.length + prefixes.length >= limit) {
+      truncated = true;
+      break;
+    }
+    uploads.push({ Key: u.key, UploadId: u.uploadId, Initiated: isoTime(u.initiated), StorageClass: s3StorageClass(u.metadata.storageClass) });
+    last = { key: u.key, id: u.uploadId };
+  }
+  const content: Record<string, unknown> = {
+    Bucket: ctx.bucketName,
+    KeyMarker: keyMarker,
+    UploadIdMarker: idMarker,
+    MaxUploads: echo,
+    IsTruncated: truncated,
+    Upload: uploads,
+    Prefix: prefix,
+  };
+  if (delimiter !== undefined) content.Delimiter = delimiter;
+  if (prefixes.length) content.CommonPrefixes = prefixes.map((Prefix) => ({ Prefix }));
+  if (truncated && last) {
+    content.NextKeyMarker = last.key;
+    content.NextUploadIdMarker = last.id;
+  }
+  return xmlResponse('ListMultipartUploadsResult', content);
+}

@@ -1,0 +1,184 @@
+/**
+ * Which operation a request is (reference §3.1, R2's routing): the method, whether there is a key,
+ * and the query's subresources decide. Subresources R2 answers 501 for are named with the AWS
+ * operation in R2's message, `<Operation> not implemented`.
+ */
+import { invalidArgument, notImplemented, s3Errors, type S3Error } from './errors.js';
+import { isIgnoredParam } from './listing.js';
+
+export type Operation =
+  | { op: 'HeadBucket' | 'GetBucketLocation' | 'ListMultipartUploads' | 'ListObjects' | 'DeleteObjects' | 'PostBucket' | 'CreateBucket' | 'DeleteBucket' }
+  | { op: 'GetBucketCors' | 'PutBucketCors' | 'DeleteBucketCors' }
+  | { op: 'BucketConfig'; name: string }
+  | { op: 'GetObject' | 'HeadObject' | 'PutObject' | 'CopyObject' | 'DeleteObject' | 'CreateMultipartUpload' }
+  | { op: 'UploadPart' | 'UploadPartCopy' | 'CompleteMultipartUpload' | 'AbortMultipartUpload' | 'ListParts'; uploadId: string };
+
+const OBJECT_SUBRESOURCES: Record<string, Partial<Record<string, string>>> = {
+  tagging: { GET: 'GetObjectTagging', PUT: 'PutObjectTagging' },
+  acl: { GET: 'GetObjectAcl', PUT: 'PutObjectAcl' },
+  attributes: { GET: 'GetObjectAttributes' },
+  torrent: { GET: 'GetObjectTorrent' },
+  retention: { GET: 'GetObjectRetention', PUT: 'PutObjectRetention' },
+  'legal-hold': { GET: 'GetObjectLegalHold', PUT: 'PutObjectLegalHold' },
+};
+
+/** Bucket configuration R2 answers with fixed documents. */
+const BUCKET_GET_FIXED = new Set(['encryption', 'versioning', 'tagging', 'object-lock', 'replication']);
+
+/**
+ * Bucket subresources answered 501 here. R2 implements lifecycle and (as a dummy) acl; this double
+ * does not keep them yet, and says so rather than pretending.
+ */
+const BUCKET_GET_501: Record<string, string> = {
+  versions: 'ListObjectVersions',
+  policy: 'GetBucketPolicy',
+  website: 'GetBucketWebsite',
+  notification: 'GetBucketNotificationConfiguration',
+  requestPayment: 'GetBucketRequestPayment',
+  logging: 'GetBucketLogging',
+  accelerate: 'GetBucketAccelerateConfiguration',
+  publicAccessBlock: 'GetPublicAccessBlock',
+  ownershipControls: 'GetBucketOwnershipControls',
+  'intelligent-tiering': 'GetBucketIntelligentTieringConfiguration',
+  inventory: 'GetBucketInventoryConfiguration',
+  metrics: 'GetBucketMetricsConfiguration',
+  analytics: 'GetBucketAnalyticsConfiguration',
+  policyStatus: 'GetGetBucketPolicyStatus', // R2's own typo, verbatim
+  acl: 'GetBucketAcl',
+  lifecycle: 'GetBucketLifecycleConfiguration',
+};
+
+const BUCKET_PUT_501: Record<string, string> = {
+  accelerate: 'PutBucketAccelerateConfiguration',
+  acl: 'PutBucketAcl',
+  analytics: 'PutBucketAnalyticsConfiguration',
+  'intelligent-tiering': 'PutBucketIntelligentTieringConfiguration',
+  inventory: 'PutBucketInventoryConfiguration',
+  logging: 'PutBucketLogging',
+  metrics: 'PutBucketMetricsConfiguration',
+  notification: 'PutBucketNotificationConfiguration',
+  'object-lock': 'PutObjectLockConfiguration',
+  ownershipControls: 'PutBucketOwnershipControls',
+  policy: 'PutBucketPolicy',
+  publicAccessBlock: 'PutPublicAccessBlock',
+  replication: 'PutBucketReplication',
+  requestPayment: 'PutBucketRequestPayment',
+  tagging: 'PutBucketTagging',
+  website: 'PutBucketWebsite',
+  encryption: 'PutBucketEncryption',
+  lifecycle: 'PutBucketLifecycleConfiguration',
+  versioning: 'PutBucketVersioning',
+};
+
+const BUCKET_DELETE_501: Record<string, string> = {
+  analytics: 'DeleteBucketAnalyticsConfiguration',
+  'intelligent-tiering': 'DeleteBucketIntelligentTieringConfiguration',
+  inventory: 'DeleteBucketInventoryConfiguration',
+  metrics: 'DeleteBucketMetricsConfiguration',
+  ownershipControls: 'DeleteBucketOwnershipControls',
+  policy: 'DeleteBucketPolicy',
+  replication: 'DeleteBucketReplication',
+  tagging: 'DeleteBucketTagging',
+  website: 'DeleteBucketWebsite',
+  encryption: 'DeleteBucketEncryption',
+  lifecycle: 'DeleteBucketLifecycle',
+};
+
+const fail = (e: S3Error): never => {
+  throw e;
+};
+
+/** PUT / DELETE on a bucket: a known subresource wins wherever it appears; unknown ones are refused. */
+function bucketMutation(method: 'PUT' | 'DELETE', q: URLSearchParams, table: Record<string, string>, bare: 'CreateBucket' | 'DeleteBucket'): Operation {
+  for (const name of q.keys()) {
+    if (name === 'cors') return { op: method === 'PUT' ? 'PutBucketCors' : 'DeleteBucketCors' };
+    if (table[name]) throw notImplemented(table[name]!);
+  }
+  const unsupported = [...new Set(q.keys())].filter((n) => !isIgnoredParam(n));
+  if (unsupported.length) {
+    throw invalidArgument(`Unsupported search param(s) ${unsupported.map((n) => `"${n}"`).join(', ')} on a ${method} bucket route`);
+  }
+  return { op: bare };
+}
+
+export function bucketOperation(method: string, q: URLSearchParams): Operation {
+  switch (method) {
+    case 'HEAD':
+      return { op: 'HeadBucket' };
+    case 'PUT':
+      return bucketMutation('PUT', q, BUCKET_PUT_501, 'CreateBucket');
+    case 'DELETE':
+      return bucketMutation('DELETE', q, BUCKET_DELETE_501, 'DeleteBucket');
+    case 'POST':
+      return q.has('delete') ? { op: 'DeleteObjects' } : { op: 'PostBucket' };
+    case 'GET': {
+      if (q.has('uploads')) return { op: 'ListMultipartUploads' };
+      if (q.has('location')) {
+        for (const name of q.keys()) {
+          if (name !== 'location' && !isIgnoredParam(name)) throw invalidArgument(`Search param ${name} is unsupported for bucket location`);
+        }
+        return { op: 'GetBucketLocation' };
+      }
+      for (const name of q.keys()) {
+        if (name === 'cors') return { op: 'GetBucketCors' };
+        if (BUCKET_GET_FIXED.has(name)) return { op: 'BucketConfig', name };
+        if (BUCKET_GET_501[name]) throw notImplemented(BUCKET_GET_501[name]!);
+      }
+      return { op: 'ListObjects' };
+    }
+    default:
+      return fail(s3Errors.routeNotFound());
+  }
+}
+
+function subresourceError(q: URLSearchParams, method: string): void {
+  for (const name of q.keys()) {
+    const op = OBJECT_SUBRESOURCES[name]?.[method];
+    if (op) throw notImplemented(op);
+  }
+}
+
+export function objectOperation(method: string, q: URLSearchParams, headers: Headers): Operation {
+  const uploadId = q.get('uploadId');
+  if (uploadId !== null) {
+    const partNumber = q.get('partNumber');
+    if (partNumber !== null && !/^ *-?\d*$/.test(partNumber)) throw s3Errors.routeNotFound();
+    switch (method) {
+      case 'GET':
+        return { op: 'ListParts', uploadId };
+      case 'PUT':
+        // Without partNumber the upload id is ignored: a plain PutObject / CopyObject.
+        if (partNumber === null) break;
+        return { op: headers.has('x-amz-copy-source') ? 'UploadPartCopy' : 'UploadPart', uploadId };
+      case 'POST':
+        return { op: 'CompleteMultipartUpload', uploadId };
+      case 'DELETE':
+        return { op: 'AbortMultipartUpload', uploadId };
+      case 'HEAD':
+        return { op: 'HeadObject' };
+      default:
+        throw s3Errors.routeNotFound();
+    }
+  }
+  if (q.has('uploads')) {
+    if (method === 'POST') return { op: 'CreateMultipartUpload' };
+    if (method === 'GET') return { op: 'ListMultipartUploads' };
+  }
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      // R2 serves a part's bytes; this double does not keep part boundaries of completed objects.
+      if (q.has('partNumber')) throw notImplemented('partNumber');
+      if (method === 'GET') subresourceError(q, method);
+      return { op: method === 'GET' ? 'GetObject' : 'HeadObject' };
+    case 'PUT':
+      subresourceError(q, method);
+      return { op: headers.has('x-amz-copy-source') ? 'CopyObject' : 'PutObject' };
+    case 'POST':
+      return { op: 'PutObject' };
+    case 'DELETE':
+      return { op: 'DeleteObject' };
+    default:
+      throw s3Errors.routeNotFound();
+  }
+}

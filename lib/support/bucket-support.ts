@@ -1,0 +1,392 @@
+/**
+ * Test support for a Bucket: its fault rules and its call log, wrapped around the bucket's entry
+ * point (every binding method goes through one `Invoke`), never inside its rules.
+ *
+ * With no fault and recording off, the wrapper costs one check per call. A fault acts after the
+ * call's arguments were converted (a call the runtime refuses never reaches R2, so it never meets
+ * a fault) and before the model runs (a failure changes nothing stored).
+ */
+import type { TimeSource } from '../clock.js';
+import { r2Error } from '../bucket/errors.js';
+import type { BucketOperation, Invoke } from '../bucket/invoke.js';
+import { CallLog, copyArgument, partialMatch, show, type CallStore, type LoggedCall } from './call-log.js';
+import { FaultList, keyMatches, type Fault, type FaultSchedule, type Injected } from './faults.js';
+
+export type { BucketOperation };
+
+/** A bucket fault rule. */
+export interface BucketFault extends FaultSchedule {
+  /** The operation(s) it catches (R2's names: `put`, `get`, `uploadPart`, …). Default: every operation. */
+  op?: BucketOperation | readonly BucketOperation[];
+  /**
+   * Only calls on this key (a string: exactly; a RegExp: tested). A `delete` of several keys is
+   * caught when any of them matches; `list` has no key, so a rule with `key` never catches it.
+   */
+  key?: string | RegExp;
+  /**
+   * What a caught call fails with: `'internal'` (R2's 10001), `'rateLimit'` (R2's per-key limit,
+   * 10058), an Error (thrown as given), or a function making one. Default `'internal'`, unless
+   * `delay` is given alone (then the call is only delayed).
+   */
+  error?: 'internal' | 'rateLimit' | Error | ((call: { op: BucketOperation; key: string | undefined }) => Error);
+}
+
+/** What a bucket call gave back, as the log keeps it (a summary: results are the caller's). */
+export type BucketResult =
+  | null
+  | undefined
+  | { key: string; size: number; version: string; uploaded: number }
+  | { objects: string[]; truncated: boolean; cursor?: string; delimitedPrefixes: string[] }
+  | { key: string; uploadId: string }
+  | { partNumber: number; etag: string };
+
+export interface BucketCall extends LoggedCall {
+  readonly op: BucketOperation;
+  /** The key as given (an array for a delete of several; undefined for list). */
+  readonly key: unknown;
+  /** The options as given, copied when the call was made (multipart: uploadId, partNumber, parts). */
+  readonly options: unknown;
+  /** put / uploadPart: a string value as given; other values described (`[Uint8Array 1024 bytes]`). */
+  readonly value?: unknown;
+  readonly status: 'pending' | 'ok' | 'error';
+  readonly result?: BucketResult;
+  readonly error?: { readonly name: string; readonly message: string };
+  /** Set when a fault rule acted on the call. */
+  readonly injected?: Injected;
+}
+
+/** Fields a logged bucket call must have; `options`/`result` match partially, strings may be RegExps. */
+export interface BucketCallQuery {
+  op?: BucketOperation | readonly BucketOperation[];
+  key?: unknown;
+  options?: unknown;
+  value?: unknown;
+  status?: 'pending' | 'ok' | 'error';
+  result?: unknown;
+  /** The error's message (a string: exactly; a RegExp: tested) or an object of name/message. */
+  error?: unknown;
+  /** true: only calls a fault acted on; false: only the others. */
+  injected?: boolean;
+}
+
+/**
+ * A put's or uploadPart's value as the log keeps it: a string as given (strings are immutable, so
+ * keeping one costs nothing); anything else described by type and size. Copying bytes for the log
+ * doubled a small put's allocation; what was stored is in the bucket (`toHaveObject` checks it).
+ */
+function describeValue(v: unknown): unknown {
+  if (typeof v === 'string') return v;
+  if (v instanceof ArrayBuffer) return described('ArrayBuffer', v.byteLength);
+  if (ArrayBuffer.isView(v)) return described(v.constructor.name, v.byteLength);
+  return copyArgument(v);
+}
+
+// Descriptions are made once and shared: tests write the same sizes again and again, and each
+// string an entry holds is one more thing for the garbage collector while the log lives.
+const descriptions = new Map<string, Map<number, string>>();
+function described(type: string, size: number): string {
+  let bySize = descriptions.get(type);
+  if (!bySize) descriptions.set(type, (bySize = new Map()));
+  let d = bySize.get(size);
+  if (d === undefined) {
+    d = `[${type} ${size} bytes]`;
+    if (bySize.size < 1000) bySize.set(size, d);
+  }
+  return d;
+}
+
+/** What a caught call's key is, as a rule's `key` sees it. */
+function keysOf(key: unknown): string[] {
+  if (key === undefined) return [];
+  return Array.isArray(key) ? key.map(String) : [String(key)];
+}
+
+const errorOf = (e: unknown) =>
+  e instanceof Error ? { name: e.name, message: e.message } : { name: typeof e, message: String(e) };
+
+function matchesCall(e: BucketCall, q: BucketCallQuery): boolean {
+  if (q.op !== undefined && !(typeof q.op === 'string' ? q.op === e.op : q.op.includes(e.op))) return false;
+  if (q.key !== undefined && !partialMatch(e.key, q.key)) return false;
+  if (q.options !== undefined && !partialMatch(e.options, q.options)) return false;
+  if (q.value !== undefined && !partialMatch(e.value, q.value)) return false;
+  if (q.status !== undefined && q.status !== e.status) return false;
+  if (q.result !== undefined && !partialMatch(e.result, q.result)) return false;
+  if (q.error !== undefined) {
+    if (!e.error) return false;
+    const ok = typeof q.error === 'string' || q.error instanceof RegExp ? partialMatch(e.error.message, q.error) : partialMatch(e.error, q.error);
+    if (!ok) return false;
+  }
+  if (q.injected !== undefined && q.injected !== (e.injected !== undefined)) return false;
+  return true;
+}
+
+function outcomeCell(e: BucketCall): string {
+  if (e.status === 'pending') return 'pending';
+  if (e.status === 'error') {
+    // R2's errors end in their code; shown first, it survives the column being cut.
+    const r2 = /^\w+: ([\s\S]*) \((\d+)\)$/.exec(e.error!.message);
+    return r2 ? `${r2[2]} ${r2[1]}` : `${e.error!.name}: ${e.error!.message}`;
+  }
+  const r = e.result;
+  if (r === null) return 'null';
+  if (r === undefined) return 'ok';
+  if ('objects' in r) return `${r.objects.length} objects${r.delimitedPrefixes.length ? `, ${r.delimitedPrefixes.length} prefixes` : ''}${r.truncated ? ', truncated' : ''}`;
+  if ('uploadId' in r && !('size' in r)) return `upload ${r.uploadId.slice(0, 12)}…`;
+  if ('partNumber' in r) return `part ${r.partNumber} ${r.etag}`;
+  return `${r.size} bytes`;
+}
+
+const row = (e: BucketCall): Record<string, string> => ({
+  at: new Date(e.at).toISOString(),
+  op: e.op,
+  key: show(e.key),
+  options: show(e.options),
+  outcome: outcomeCell(e),
+  fault: e.injected ? `#${e.injected.fault}${e.injected.delay ? ` +${e.injected.delay} ms` : ''}` : '',
+});
+
+const STATUS = ['pending', 'ok', 'error'] as const;
+const PENDING = 0;
+const OK = 1;
+const ERROR = 2;
+/** In `result`: the summary is in the size / version / uploaded columns (an object result). */
+const OBJECT = Symbol('object result');
+
+/**
+ * The bucket's log, kept as columns of plain values, one array per field: recording a call pushes
+ * onto arrays and allocates nothing of its own. Entries held as objects for as long as a test runs
+ * were what the garbage collector then kept moving, which cost a small put more than the recording
+ * did. Entries are built when the log is read.
+ */
+class CallColumns implements CallStore<BucketCall> {
+  at: number[] = [];
+  op: BucketOperation[] = [];
+  key: unknown[] = [];
+  options: unknown[] = [];
+  value: unknown[] = [];
+  status: number[] = [];
+  /** OBJECT (see size / version / uploaded), or the summary itself (null, undefined, a list page, ...). */
+  result: unknown[] = [];
+  size: number[] = [];
+  version: unknown[] = [];
+  uploaded: number[] = [];
+  error: ({ name: string; message: string } | undefined)[] = [];
+  injected: (Injected | undefined)[] = [];
+
+  get length(): number {
+    return this.at.length;
+  }
+
+  /** Appends a pending call; returns its index. */
+  add(at: number, op: BucketOperation, key: unknown, options: unknown, value: unknown): number {
+    this.at.push(at);
+    this.op.push(op);
+    this.key.push(key);
+    this.options.push(options);
+    this.value.push(value);
+    this.status.push(PENDING);
+    this.result.push(undefined);
+    this.size.push(0);
+    this.version.push(undefined);
+    this.uploaded.push(0);
+    this.error.push(undefined);
+    return this.injected.push(undefined) - 1;
+  }
+
+  /** Records what call i gave back: an R2Object's key, size, version and upload time, or a summary. */
+  ok(i: number, op: BucketOperation, r: unknown): void {
+    this.status[i] = OK;
+    if (r === null || r === undefined) {
+      this.result[i] = r;
+      return;
+    }
+    const o = r as Record<string, unknown>;
+    switch (op) {
+      case 'list': {
+        const page = o as { objects: { key: string }[]; truncated: boolean; cursor?: string; delimitedPrefixes: string[] };
+        const out: BucketResult = { objects: page.objects.map((x) => x.key), truncated: page.truncated, delimitedPrefixes: [...page.delimitedPrefixes] };
+        if (page.cursor !== undefined) out.cursor = page.cursor;
+        this.result[i] = out;
+        return;
+      }
+      case 'createMultipartUpload':
+        this.result[i] = { key: o.key as string, uploadId: o.uploadId as string };
+        return;
+      case 'uploadPart':
+        this.result[i] = { partNumber: o.partNumber as number, etag: o.etag as string };
+        return;
+      default:
+        this.result[i] = OBJECT;
+        this.size[i] = o.size as number;
+        this.version[i] = o.version;
+        this.uploaded[i] = (o.uploaded as Date).getTime();
+    }
+  }
+
+  fail(i: number, e: unknown): void {
+    this.status[i] = ERROR;
+    this.error[i] = Object.freeze(errorOf(e));
+  }
+
+  entry(i: number): BucketCall {
+    const status = STATUS[this.status[i]!]!;
+    const entry: { -readonly [K in keyof BucketCall]: BucketCall[K] } = {
+      seq: i + 1,
+      at: this.at[i]!,
+      op: this.op[i]!,
+      key: this.key[i],
+      options: this.options[i],
+      status,
+    };
+    if (this.value[i] !== undefined) entry.value = this.value[i];
+    if (status === 'ok') {
+      const r = this.result[i];
+      entry.result =
+        r === OBJECT
+          ? { key: String(this.key[i]), size: this.size[i]!, version: this.version[i] as string, uploaded: this.uploaded[i]! }
+          : (r as BucketResult);
+    }
+    if (status === 'error') entry.error = this.error[i];
+    if (this.injected[i] !== undefined) entry.injected = this.injected[i];
+    return entry;
+  }
+
+  clear(): void {
+    for (const column of [this.at, this.op, this.key, this.options, this.value, this.status, this.result, this.size, this.version, this.uploaded, this.error, this.injected]) {
+      column.length = 0;
+    }
+  }
+}
+
+export class BucketSupport {
+  readonly faults: FaultList<BucketFault, { op: BucketOperation; key: unknown }>;
+  readonly log: CallLog<BucketCall, BucketCallQuery>;
+  private readonly calls = new CallColumns();
+
+  constructor(
+    private readonly time: TimeSource,
+    recording: boolean,
+  ) {
+    this.faults = new FaultList<BucketFault, { op: BucketOperation; key: unknown }>(
+      (rule, call) => {
+        if (rule.op !== undefined && !(typeof rule.op === 'string' ? rule.op === call.op : rule.op.includes(call.op))) return false;
+        if (rule.key === undefined) return true;
+        return keysOf(call.key).some((k) => keyMatches(rule.key, k));
+      },
+      (rule) => {
+        const e = rule.error;
+        if (e !== undefined && e !== 'internal' && e !== 'rateLimit' && !(e instanceof Error) && typeof e !== 'function') {
+          throw new TypeError(`bucket fault: error must be 'internal', 'rateLimit', an Error or a function, got ${show(e)}`);
+        }
+      },
+      (rule) => ({
+        op: rule.op === undefined ? '*' : [rule.op].flat().join(','),
+        key: rule.key === undefined ? '*' : String(rule.key),
+        error: rule.error === undefined ? (rule.delay !== undefined ? '' : 'internal') : typeof rule.error === 'string' ? rule.error : rule.error instanceof Error ? rule.error.message : 'fn',
+      }),
+    );
+    this.log = new CallLog<BucketCall, BucketCallQuery>(recording, this.calls, matchesCall, row);
+  }
+
+  /** Clears faults and the log (reset, restore). */
+  clear(): void {
+    this.faults.clear();
+    this.log.clear();
+  }
+
+  /** The bucket's entry point with faults and the log around it. */
+  around(base: Invoke): Invoke {
+    return (op, key, options, convert, body, value) =>
+      this.faults.active || this.log.recording ? this.run(base, op, key, options, convert, body, value) : base(op, key, options, convert, body);
+  }
+
+  private run<A, R>(
+    base: Invoke,
+    op: BucketOperation,
+    key: unknown,
+    options: unknown,
+    convert: () => A,
+    body: (args: A) => R | Promise<R>,
+    value: unknown,
+  ): Promise<R> {
+    if (!this.log.recording) return base(op, key, options, convert, (args) => this.faulted(op, key, args, body, -1));
+    const i = this.begin(op, key, options, value);
+    // The outcome is recorded where it becomes known (a conversion error, the body's result or
+    // error) rather than by chaining on the returned promise: most calls settle in the same turn.
+    return base(
+      op,
+      key,
+      options,
+      () => {
+        try {
+          return convert();
+        } catch (e) {
+          this.failed(i, e);
+          throw e;
+        }
+      },
+      (args) => {
+        let r: R | Promise<R>;
+        try {
+          r = this.faulted(op, key, args, body, i);
+        } catch (e) {
+          this.failed(i, e);
+          throw e;
+        }
+        if (!(r instanceof Promise)) {
+          this.succeeded(i, op, r);
+          return r;
+        }
+        return r.then(
+          (v) => {
+            this.succeeded(i, op, v);
+            return v;
+          },
+          (e: unknown) => {
+            this.failed(i, e);
+            throw e;
+          },
+        );
+      },
+    );
+  }
+
+  /** Runs the body, unless a fault acts on the call first (failing it, delaying it, or both). */
+  private faulted<A, R>(op: BucketOperation, key: unknown, args: A, body: (args: A) => R | Promise<R>, i: number): R | Promise<R> {
+    const fault = this.faults.active ? this.faults.take({ op, key }) : undefined;
+    if (!fault) return body(args);
+    const failure = failureOf(fault);
+    if (i >= 0) this.calls.injected[i] = { fault: fault.id, delay: fault.rule.delay, failed: failure !== undefined };
+    const act = () => {
+      if (failure) throw failure(op, keysOf(key)[0]);
+      return body(args);
+    };
+    return fault.rule.delay ? this.time.sleep(fault.rule.delay).then(act) : act();
+  }
+
+  private succeeded(i: number, op: BucketOperation, r: unknown): void {
+    this.calls.ok(i, op, r);
+    if (this.log.watched) this.log.done(this.calls.entry(i));
+  }
+
+  private failed(i: number, e: unknown): void {
+    this.calls.fail(i, e);
+    if (this.log.watched) this.log.done(this.calls.entry(i));
+  }
+
+  /** Records a call as made: its arguments copied now, so later changes by the caller do not show. */
+  private begin(op: BucketOperation, key: unknown, options: unknown, value: unknown): number {
+    return this.calls.add(this.time.now(), op, copyArgument(key), copyArgument(options), value === undefined ? undefined : describeValue(value));
+  }
+}
+
+type Failure = (op: BucketOperation, key: string | undefined) => Error;
+
+function failureOf(fault: Fault<BucketFault>): Failure | undefined {
+  const { error, delay } = fault.rule;
+  if (error === undefined) return delay !== undefined ? undefined : (op) => r2Error(op, 'internal');
+  if (error === 'internal') return (op) => r2Error(op, 'internal');
+  if (error === 'rateLimit') return (op) => r2Error(op, 'tooManyRequests');
+  if (error instanceof Error) return () => error;
+  return (op, key) => error({ op, key });
+}

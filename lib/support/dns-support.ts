@@ -1,0 +1,248 @@
+/**
+ * Test support for a DnsApi: its fault rules and its request log, wrapped around the double's entry
+ * point (`fetch` and `handle` both end in one call to the router), never inside its rules.
+ *
+ * A failing fault answers before the router runs, in the API's envelope, so it changes nothing
+ * stored; a delay waits on the double's clock, then lets the request through.
+ */
+import type { TimeSource } from '../clock.js';
+import { dnsErrors } from '../dns/errors.js';
+import type { Incoming } from '../dns/http.js';
+import { ArrayStore, CallLog, partialMatch, show, type LoggedCall } from './call-log.js';
+import { FaultList, type FaultSchedule, type Injected } from './faults.js';
+
+/** A DNS API fault rule: requests it catches get `status` in the API's error envelope. */
+export interface DnsFault extends FaultSchedule {
+  /** HTTP method(s) caught (any case). Default: every method. */
+  method?: string | readonly string[];
+  /**
+   * The path caught: a string is matched against the path under `/client/v4/` (`*` stands for one
+   * segment, so `zones/*\/dns_records` catches creates and lists in any zone); a RegExp is tested
+   * against the whole path (`/client/v4/...`). Default: every path.
+   */
+  path?: string | RegExp;
+  /**
+   * The status answered. 429 answers the API's rate-limit error (code 971); a 5xx answers code
+   * 10001 `Internal error` (the API's 5xx bodies are not documented: our choice). Default 500,
+   * unless `delay` is given alone (then the request is only delayed).
+   */
+  status?: number;
+  /** The error's code and message in the envelope, instead of the status's defaults. */
+  code?: number;
+  message?: string;
+  /** Adds `retry-after: <seconds>` to the response (the API's rate limiter sends it on 429). */
+  retryAfter?: number;
+}
+
+/** How a request authenticated, as the log shows it (never the secret itself). */
+export type DnsAuthScheme = 'bearer' | 'global-key' | 'none';
+
+export interface DnsRequest extends LoggedCall {
+  readonly method: string;
+  /** The URL's path, `/client/v4/...`. */
+  readonly path: string;
+  /** Query parameters (a name given more than once keeps every value, in an array). */
+  readonly query: Readonly<Record<string, string | string[]>>;
+  /** The request body: parsed JSON when it is JSON, else its text; undefined when empty. */
+  readonly body: unknown;
+  readonly auth: DnsAuthScheme;
+  /** 0 until the response is ready. */
+  readonly status: number;
+  /** The response body: parsed JSON when it is JSON, else its text. */
+  readonly response: unknown;
+  /** Set when a fault rule acted on the request. */
+  readonly injected?: Injected;
+}
+
+/** Fields a logged request must have: `path` as in a fault rule; `body`/`response` match partially. */
+export interface DnsRequestQuery {
+  method?: string;
+  path?: string | RegExp;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  auth?: DnsAuthScheme;
+  status?: number;
+  response?: unknown;
+  injected?: boolean;
+}
+
+const PREFIX = '/client/v4/';
+
+/** A rule's or query's `path` against a request path. */
+export function pathMatches(want: string | RegExp | undefined, path: string): boolean {
+  if (want === undefined) return true;
+  if (want instanceof RegExp) {
+    want.lastIndex = 0;
+    return want.test(path);
+  }
+  const under = path.startsWith(PREFIX) ? path.slice(PREFIX.length) : path;
+  const pattern = want.replace(/^\/?(client\/v4\/)?/, '').replace(/\/$/, '');
+  const re = new RegExp(`^${pattern.split('*').map(escape).join('[^/]+')}/?$`);
+  return re.test(under);
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const methodMatches = (want: string | readonly string[] | undefined, method: string) =>
+  want === undefined || [want].flat().some((m) => m.toUpperCase() === method);
+
+function authScheme(headers: Incoming['headers']): DnsAuthScheme {
+  if (headers.get('authorization') !== null) return 'bearer';
+  if (headers.get('x-auth-key') !== null || headers.get('x-auth-email') !== null) return 'global-key';
+  return 'none';
+}
+
+function parseBody(text: string, type: string | null): unknown {
+  if (text === '') return undefined;
+  if (type === null || /json/i.test(type)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function queryOf(url: URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of url.searchParams) {
+    const had = out[k];
+    out[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
+  }
+  return out;
+}
+
+function matchesRequest(e: DnsRequest, q: DnsRequestQuery): boolean {
+  if (q.method !== undefined && q.method.toUpperCase() !== e.method) return false;
+  if (q.path !== undefined && !pathMatches(q.path, e.path)) return false;
+  if (q.query !== undefined && !partialMatch(e.query, q.query)) return false;
+  if (q.body !== undefined && !partialMatch(e.body, q.body)) return false;
+  if (q.auth !== undefined && q.auth !== e.auth) return false;
+  if (q.status !== undefined && q.status !== e.status) return false;
+  if (q.response !== undefined && !partialMatch(e.response, q.response)) return false;
+  if (q.injected !== undefined && q.injected !== (e.injected !== undefined)) return false;
+  return true;
+}
+
+/** The response's first error, or its result's id/name, in a few words. */
+function outcomeCell(e: DnsRequest): string {
+  const r = e.response as { success?: boolean; errors?: { code: number; message: string }[]; result?: unknown } | undefined;
+  if (r && typeof r === 'object' && r.success === false && r.errors?.[0]) return `${r.errors[0].code} ${r.errors[0].message}`;
+  if (r && typeof r === 'object' && 'result' in r) {
+    const res = r.result;
+    if (Array.isArray(res)) return `${res.length} results`;
+    if (res && typeof res === 'object') {
+      const o = res as Record<string, unknown>;
+      return [o.type, o.name, o.content].filter((x) => typeof x === 'string').join(' ') || show(o.id ?? '');
+    }
+  }
+  return typeof r === 'string' ? r : '';
+}
+
+/** One line per request (`dns serve --log`): time, method, path, status, outcome. */
+export function requestLine(e: DnsRequest): string {
+  const q = new URLSearchParams(Object.entries(e.query).flatMap(([k, v]) => [v].flat().map((x) => [k, x]))).toString();
+  return `${new Date(e.at).toISOString()} ${e.method} ${e.path}${q ? `?${q}` : ''} ${e.status} ${outcomeCell(e)}${e.injected ? ` (fault #${e.injected.fault})` : ''}`;
+}
+
+const row = (e: DnsRequest): Record<string, string> => ({
+  at: new Date(e.at).toISOString(),
+  method: e.method,
+  // Under /client/v4, with ids cut to their first characters: the path stays readable in a column.
+  path: e.path.replace(/^\/client\/v4/, '').replace(/[0-9a-f]{32}/g, (id) => `${id.slice(0, 6)}…`),
+  auth: e.auth,
+  body: show(e.body),
+  status: String(e.status),
+  outcome: outcomeCell(e),
+  fault: e.injected ? `#${e.injected.fault}${e.injected.delay ? ` +${e.injected.delay} ms` : ''}` : '',
+});
+
+type MutableRequest = { -readonly [K in keyof DnsRequest]: DnsRequest[K] };
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+function faultResponse(rule: DnsFault): Response {
+  const status = rule.status ?? 500;
+  const base = status === 429 ? dnsErrors.rateLimited().errors[0]! : { code: 10001, message: 'Internal error' };
+  const error = { code: rule.code ?? base.code, message: rule.message ?? base.message };
+  const headers: Record<string, string> = { ...JSON_HEADERS };
+  if (rule.retryAfter !== undefined) headers['retry-after'] = String(rule.retryAfter);
+  return new Response(JSON.stringify({ result: null, success: false, errors: [error], messages: [] }), { status, headers });
+}
+
+export class DnsSupport {
+  readonly faults: FaultList<DnsFault, { method: string; path: string }>;
+  readonly log: CallLog<DnsRequest, DnsRequestQuery>;
+  private readonly store = new ArrayStore<DnsRequest>();
+
+  constructor(
+    private readonly time: TimeSource,
+    recording: boolean,
+  ) {
+    this.faults = new FaultList<DnsFault, { method: string; path: string }>(
+      (rule, call) => methodMatches(rule.method, call.method) && pathMatches(rule.path, call.path),
+      (rule) => {
+        if (rule.status !== undefined && !(Number.isInteger(rule.status) && rule.status >= 200 && rule.status <= 599)) {
+          throw new RangeError(`dns fault: status must be an HTTP status, got ${rule.status}`);
+        }
+      },
+      (rule) => ({
+        method: rule.method === undefined ? '*' : [rule.method].flat().join(','),
+        path: rule.path === undefined ? '*' : String(rule.path),
+        status: rule.status === undefined && rule.delay !== undefined ? '' : String(rule.status ?? 500),
+      }),
+    );
+    this.log = new CallLog<DnsRequest, DnsRequestQuery>(recording, this.store, matchesRequest, row);
+  }
+
+  clear(): void {
+    this.faults.clear();
+    this.log.clear();
+  }
+
+  /** Answers a request through `route`, with faults and the log around it. */
+  respond(req: Incoming, route: (req: Incoming) => Promise<Response>): Promise<Response> {
+    if (!this.faults.active && !this.log.recording) return route(req);
+    return this.run(req, route);
+  }
+
+  private async run(req: Incoming, route: (req: Incoming) => Promise<Response>): Promise<Response> {
+    const method = req.method.toUpperCase();
+    const path = req.url.pathname;
+    let entry: MutableRequest | undefined;
+    let text: Promise<string> | undefined;
+    if (this.log.recording) {
+      // The router may read the body; keep what it read for the log.
+      const read = req.text.bind(req);
+      req = { ...req, text: () => (text ??= read()) };
+      entry = this.store.push({
+        seq: this.store.length + 1,
+        at: this.time.now(),
+        method,
+        path,
+        query: queryOf(req.url),
+        body: undefined,
+        auth: authScheme(req.headers),
+        status: 0,
+        response: undefined,
+      }) as MutableRequest;
+    }
+    const fault = this.faults.active ? this.faults.take({ method, path }) : undefined;
+    const fails = fault !== undefined && !(fault.rule.status === undefined && fault.rule.delay !== undefined);
+    if (fault) {
+      if (entry) entry.injected = { fault: fault.id, delay: fault.rule.delay, failed: fails };
+      if (fault.rule.delay) await this.time.sleep(fault.rule.delay);
+    }
+    const res = fails ? faultResponse(fault.rule) : await route(req);
+    if (entry) {
+      const type = req.headers.get('content-type');
+      if (type !== null && /multipart\/form-data/i.test(type)) entry.body = '[multipart form data]';
+      else if (text !== undefined || (method !== 'GET' && method !== 'HEAD')) entry.body = parseBody(await req.text().catch(() => ''), type);
+      entry.status = res.status;
+      entry.response = parseBody(await res.clone().text(), res.headers.get('content-type'));
+      this.log.done(entry);
+    }
+    return res;
+  }
+}

@@ -1,0 +1,7 @@
+/** Test support shared by the doubles: the public names (the doubles' own methods reach the rest). */
+export { AssertionError, assertDnsRecord, assertNoObject, assertNotReceived, assertObject, assertReceived } from './assertions.js';
+export type { BucketCall, BucketCallQuery, BucketFault, BucketOperation, BucketResult } from './bucket-support.js';
+export type { CallLog, LoggedCall } from './call-log.js';
+export type { DnsAuthScheme, DnsFault, DnsRequest, DnsRequestQuery } from './dns-support.js';
+export type { Fault, FaultList, FaultSchedule, Injected } from './faults.js';
+export type { ObjectExpectation, ReceivedQuery } from './matchers.js';

@@ -1,0 +1,243 @@
+/**
+ * The checks behind the Vitest matchers (lib/vitest.ts) and the plain assertions (assertions.ts):
+ * written once, each returns `{ pass, message, actual, expected }`. `actual` is what was there,
+ * cut to the fields the expectation names, so a runner's diff shows only what matters.
+ *
+ * They read the doubles' state directly (synchronously: no `await` needed), never through calls that
+ * would show up in the call log or meet a fault.
+ */
+import { concat } from '../bytes.js';
+import { HeadResult, WHOLE_OBJECT } from '../bucket/results.js';
+import type { StoredObject } from '../bucket/stored.js';
+import { presentRecord } from '../dns/present.js';
+import type { DnsRecord } from '../dns/types.js';
+import type { BucketCall, BucketCallQuery } from './bucket-support.js';
+import { bytesOf, partialMatch, show, type CallLog } from './call-log.js';
+import type { DnsRequest, DnsRequestQuery } from './dns-support.js';
+import { bucketInsides, dnsInsides, type BucketInsides } from './registry.js';
+
+export interface CheckResult {
+  pass: boolean;
+  message: () => string;
+  actual?: unknown;
+  expected?: unknown;
+}
+
+/** What `toHaveObject` may require of a stored object; every field is optional and checked if given. */
+export interface ObjectExpectation {
+  /** The whole body: a string (compared as UTF-8) or bytes. */
+  body?: string | ArrayBuffer | ArrayBufferView | RegExp;
+  size?: number;
+  /** Fields the object's httpMetadata must have (others may be there too). */
+  httpMetadata?: Record<string, unknown>;
+  /** Fields the object's customMetadata must have (others may be there too). */
+  customMetadata?: Record<string, string | RegExp>;
+  storageClass?: string;
+  etag?: string;
+  /** Checksums the object must carry, as lowercase hex (`{ md5: '…', sha256: '…' }`). */
+  checksums?: Record<string, string>;
+}
+
+/** `toHaveReceived`'s query: the double's call fields, plus how many matching calls there must be. */
+export type ReceivedQuery = (BucketCallQuery | DnsRequestQuery) & { times?: number };
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+function bodyOf(o: StoredObject): Uint8Array {
+  let held = 0;
+  for (const c of o.chunks) held += c.byteLength;
+  // On IndexedDbStorage the bytes stay in the database, out of reach of a synchronous check.
+  if (held !== o.size) throw new TypeError('toHaveObject: `body` can be checked on the memory storage only; read the object with get() instead');
+  return concat(o.chunks as Uint8Array[], o.size);
+}
+
+function asText(bytes: Uint8Array): string | Uint8Array {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return bytes;
+  }
+}
+
+function bucketOf(received: unknown, matcher: string): BucketInsides {
+  const b = bucketInsides.get(received as object);
+  if (!b) throw new TypeError(`${matcher}: expected a Bucket from edge-doubles, got ${describe(received)}`);
+  return b;
+}
+
+const describe = (v: unknown) => (v === null ? 'null' : typeof v === 'object' ? (v.constructor?.name ?? 'object') : typeof v);
+
+/** Up to 5 stored keys nearest to `key`: those sharing its longest prefix, closest in edits first. */
+function nearestKeys(b: BucketInsides, key: string): string[] {
+  const model = b.model();
+  const found = new Set<string>();
+  for (let n = key.length; n >= 0 && found.size < 20; n--) {
+    for (const o of model.list({ limit: 20, prefix: key.slice(0, n) }).objects) found.add(o.key);
+    if (n > 0 && found.size >= 5) break;
+  }
+  return [...found].sort((a, c) => editDistance(a, key) - editDistance(c, key)).slice(0, 5);
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The object as `expected` looks at it: only the fields it names. */
+function objectView(o: StoredObject, expected: ObjectExpectation): Record<string, unknown> {
+  const r = new HeadResult(o, WHOLE_OBJECT);
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(expected) as (keyof ObjectExpectation)[]) {
+    switch (k) {
+      case 'body': {
+        const bytes = bodyOf(o);
+        out.body = typeof expected.body === 'string' || expected.body instanceof RegExp ? asText(bytes) : bytes;
+        break;
+      }
+      case 'size': out.size = r.size; break;
+      case 'httpMetadata': out.httpMetadata = pick(r.httpMetadata, expected.httpMetadata); break;
+      case 'customMetadata': out.customMetadata = pick(r.customMetadata, expected.customMetadata); break;
+      case 'storageClass': out.storageClass = r.storageClass; break;
+      case 'etag': out.etag = r.etag; break;
+      case 'checksums': out.checksums = pick(r.checksums.toJSON() as Record<string, unknown>, expected.checksums); break;
+    }
+  }
+  return out;
+}
+
+/** The fields of `actual` that `want` names (and any extra ones, when all named ones are missing). */
+function pick(actual: object | undefined, want: object | undefined): unknown {
+  if (!actual || !want) return actual;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(want)) if (k in actual) out[k] = (actual as Record<string, unknown>)[k];
+  return out;
+}
+
+function expectedView(expected: ObjectExpectation): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...expected };
+  if (expected.body !== undefined && typeof expected.body !== 'string' && !(expected.body instanceof RegExp)) {
+    out.body = bytesOf(expected.body);
+  }
+  return out;
+}
+
+function recentCalls(log: CallLog<BucketCall, BucketCallQuery>, key: string): string {
+  if (!log.recording && log.length === 0) return '';
+  const calls = log.filter((e) => e.key === key || (Array.isArray(e.key) && e.key.includes(key)));
+  if (calls.length === 0) return `\nNo call on "${key}" in the call log.`;
+  const shown = new Set(calls.slice(-5).map((c) => c.seq));
+  return `\nCalls on "${key}" (last ${shown.size}):\n${log.table((e) => shown.has(e.seq))}`;
+}
+
+/** An object exists at `key` (with the fields given). */
+export function checkObject(received: unknown, key: string, expected?: ObjectExpectation, extra = 0): CheckResult {
+  if (extra > 0) throw new TypeError('toHaveObject(key, expected?) takes at most 2 arguments');
+  if (typeof key !== 'string') throw new TypeError(`toHaveObject: the key must be a string, got ${describe(key)}`);
+  const b = bucketOf(received, 'toHaveObject');
+  const o = b.model().head(key);
+  if (!o) {
+    const near = nearestKeys(b, key);
+    return {
+      pass: false,
+      message: () =>
+        `expected the bucket to have an object at "${key}", but there is none.\n` +
+        (near.length ? `Nearest keys: ${near.map((k) => JSON.stringify(k)).join(', ')}` : 'The bucket is empty.') +
+        recentCalls(b.support.log, key),
+    };
+  }
+  if (!expected || Object.keys(expected).length === 0) {
+    return { pass: true, message: () => `expected the bucket not to have an object at "${key}", but it has one (${o.size} bytes)` };
+  }
+  const actual = objectView(o, expected);
+  const want = expectedView(expected);
+  const pass = partialMatch(actual, want) && (expected.customMetadata === undefined || partialMatch(actual.customMetadata, expected.customMetadata));
+  return {
+    pass,
+    actual,
+    expected: want,
+    message: () =>
+      pass
+        ? `expected the object at "${key}" not to match ${show(want)}, but it does`
+        : `expected the object at "${key}" to match the expectation; it differs.${recentCalls(b.support.log, key)}`,
+  };
+}
+
+/** The double received a matching call (bucket) or request (DnsApi), `times` times if given, else at least once. */
+export function checkReceived(received: unknown, query: ReceivedQuery = {}, extra = 0): CheckResult {
+  if (extra > 0) throw new TypeError('toHaveReceived(query?) takes at most 1 argument');
+  if (query === null || typeof query !== 'object') throw new TypeError(`toHaveReceived: the query must be an object, got ${describe(query)}`);
+  const bucket = bucketInsides.get(received as object);
+  const dns = dnsInsides.get(received as object);
+  if (!bucket && !dns) throw new TypeError(`toHaveReceived: expected a Bucket or a DnsApi from edge-doubles, got ${describe(received)}`);
+  const log = (bucket ? bucket.support.log : dns!.support.log) as CallLog<BucketCall | DnsRequest, ReceivedQuery>;
+  const what = bucket ? 'call' : 'request';
+  if (!log.recording && log.length === 0) {
+    throw new Error(
+      `toHaveReceived: the ${bucket ? 'bucket' : 'DnsApi'}'s call log is off, so no ${what} can be checked. ` +
+        `Build it with { log: true } or call .log.start() before the code under test runs.`,
+    );
+  }
+  const { times, ...fields } = query;
+  const matched = log.filter(fields as ReceivedQuery);
+  const pass = times === undefined ? matched.length > 0 : matched.length === times;
+  const label = Object.keys(fields).length ? `a ${what} matching ${show(fields)}` : `any ${what}`;
+  const count = times === undefined ? '' : ` ${times} time${times === 1 ? '' : 's'}`;
+  const listing = `\n${what === 'call' ? 'Calls' : 'Requests'} made:\n${log.table()}`;
+  if (times !== undefined && matched.length !== times && matched.length > 0) {
+    return {
+      pass,
+      actual: matched.length,
+      expected: times,
+      message: () => `expected ${label}${count}, got ${matched.length}.${listing}`,
+    };
+  }
+  // The nearest entry (the last of the same operation or method, else the last), cut to the query's fields.
+  const sameKind = log.filter((e) => ('op' in e ? e.op === (fields as BucketCallQuery).op : e.method === (fields as DnsRequestQuery).method?.toUpperCase()));
+  const nearest = sameKind[sameKind.length - 1] ?? log.last();
+  return {
+    pass,
+    actual: nearest && pick(nearest, fields),
+    expected: fields,
+    message: () =>
+      pass
+        ? `expected no ${label.replace(/^(a|any) /, '')}${count}, got ${matched.length}.${listing}`
+        : `expected ${label}${count}, got none.${listing}`,
+  };
+}
+
+/** A zone (id or name) of the DnsApi has a record with the given fields (as the API shows them). */
+export function checkDnsRecord(received: unknown, zone: string, fields: Partial<DnsRecord> & Record<string, unknown>, extra = 0): CheckResult {
+  if (extra > 0) throw new TypeError('toHaveDnsRecord(zone, fields) takes exactly 2 arguments');
+  if (fields === null || typeof fields !== 'object') throw new TypeError(`toHaveDnsRecord: fields must be an object, got ${describe(fields)}`);
+  const d = dnsInsides.get(received as object);
+  if (!d) throw new TypeError(`toHaveDnsRecord: expected a DnsApi from edge-doubles, got ${describe(received)}`);
+  const z = d.zone(zone);
+  if (!z) throw new Error(`toHaveDnsRecord: the DnsApi has no zone ${JSON.stringify(zone)}`);
+  const want = { ...fields };
+  // A relative name means a name in the zone, as the API reads one.
+  if (typeof want.name === 'string' && want.name !== z.name && !want.name.endsWith(`.${z.name}`)) want.name = want.name === '@' ? z.name : `${want.name}.${z.name}`;
+  const records = z.sorted().map((r) => presentRecord(r, z, d.retiredFields));
+  const pass = records.some((r) => partialMatch(r, want));
+  const sameName = records.filter((r) => r.name === want.name);
+  const nearest = sameName.find((r) => r.type === want.type) ?? sameName[0] ?? records.find((r) => r.type === want.type);
+  return {
+    pass,
+    actual: nearest && pick(nearest, want),
+    expected: want,
+    message: () =>
+      pass
+        ? `expected zone ${z.name} to have no record matching ${show(want)}, but it has one`
+        : `expected zone ${z.name} to have a record matching ${show(want)}; ` +
+          (nearest ? 'the nearest one differs.' : `it has none of that name${want.type ? ' or type' : ''} (${records.length} records).`) +
+          (sameName.length > 1 ? `\nRecords at ${want.name}: ${sameName.map((r) => `${r.type} ${r.content}`).join('; ')}` : ''),
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * A string-keyed map with O(1) snapshots, for the doubles' stored state.
+ *
+ * Entries live in a B+ tree (sorted-btree), whose `clone()` is O(1): it marks the root shared and
+ * later writes copy only the nodes on their path (copy-on-write). A snapshot is such a clone, and
+ * so is a restore (of the snapshot, so the snapshot itself is never written through).
+ *
+ * Point look-ups (the operations tests make most) go to a hash map beside the tree first, a cache
+ * of the tree's cells: an O(1) look-up instead of a dozen string comparisons down the tree. A
+ * snapshot leaves the cache valid (the live tree's contents did not change); a restore starts an
+ * empty one, refilled as keys are read, so neither copies it.
+ *
+ * A cell holds the value, so overwriting a key touches neither the tree nor the cache, as long as
+ * the cell belongs to the current generation. Cells made before a snapshot may be shared with it;
+ * each snapshot and restore opens a new generation, and the first write to an older cell replaces
+ * it (one tree write) instead of mutating it. Values themselves are never mutated once stored:
+ * `update` hands out a private copy when a value might be shared.
+ */
+import * as btreeModule from 'sorted-btree';
+import type BTreeType from 'sorted-btree';
+
+// sorted-btree is CommonJS with `exports.default`; bundlers and Node's ESM loader disagree on
+// which object the default import is, so take whichever holds the class.
+type BTreeCtor = typeof BTreeType;
+const mod = btreeModule as unknown as { default: BTreeCtor & { default?: BTreeCtor } };
+export const BTree: BTreeCtor = mod.default.default ?? mod.default;
+
+interface Cell<V> {
+  value: V;
+  readonly generation: number;
+}
+
+/** Generations are unique across maps, so a snapshot restored into another map stays shared. */
+let generations = 0;
+
+/** A frozen state of a SnapshotMap: restore it into any map of the same kind, any number of times. */
+export interface MapSnapshot<V> {
+  /** @internal */
+  readonly tree: BTreeType<string, Cell<V>>;
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export class SnapshotMap<V> {
+  private tree: BTreeType<string, Cell<V>> = new BTree<string, Cell<V>>(undefined, compare);
+  private cache = new Map<string, Cell<V>>();
+  /** Whether every entry is in the cache (true until a restore): a cache miss is then an absence. */
+  private complete = true;
+  private generation = ++generations;
+
+  get size(): number {
+    return this.tree.size;
+  }
+
+  private cell(key: string): Cell<V> | undefined {
+    const hit = this.cache.get(key);
+    if (hit || this.complete) return hit;
+    const found = this.tree.get(key);
+    if (found) this.cache.set(key, found);
+    // The cache only ever holds keys the tree has: once it holds as many, it holds them all.
+    if (this.cache.size === this.tree.size) this.complete = true;
+    return found;
+  }
+
+  get(key: string): V | undefined {
+    return this.cell(key)?.value;
+  }
+
+  has(key: string): boolean {
+    return this.cell(key) !== undefined;
+  }
+
+  set(key: string, value: V): void {
+    const cell = this.cache.get(key);
+    if (cell && cell.generation === this.generation) {
+      cell.value = value;
+      return;
+    }
+    const fresh = { value, generation: this.generation };
+    this.cache.set(key, fresh);
+    this.tree.set(key, fresh);
+  }
+
+  /**
+   * The value at `key`, made safe to mutate in place: when it may be shared with a snapshot, it is
+   * replaced by `copy(value)` first. Undefined when the key is absent.
+   */
+  update(key: string, copy: (shared: V) => V): V | undefined {
+    const cell = this.cell(key);
+    if (!cell) return undefined;
+    if (cell.generation === this.generation) return cell.value;
+    const value = copy(cell.value);
+    this.set(key, value);
+    return value;
+  }
+
+  delete(key: string): boolean {
+    const cached = this.cache.delete(key);
+    if (!cached && this.complete) return false;
+    return this.tree.delete(key);
+  }
+
+  /** Entries from `low` (inclusive; the first entry when undefined) in key order. */
+  entriesFrom(low?: string): Iterator<readonly [string, V]> {
+    const inner = this.tree.entries(low);
+    return {
+      next() {
+        const n = inner.next();
+        return n.done ? n : { done: false, value: [n.value[0], n.value[1].value] };
+      },
+    };
+  }
+
+  /** Keys in order. */
+  keys(): IterableIterator<string> {
+    return this.tree.keys();
+  }
+
+  /** Values in key order. */
+  *values(): IterableIterator<V> {
+    for (const cell of this.tree.values()) yield cell.value;
+  }
+
+  /** The greatest entry strictly below `high` (the greatest of all when undefined). */
+  lastBefore(high: string | undefined): readonly [string, V] | undefined {
+    const pair = this.tree.nextLowerPair(high);
+    return pair && [pair[0], pair[1].value];
+  }
+
+  /** O(1): the tree is shared, and this map's later writes copy what they touch. */
+  snapshot(): MapSnapshot<V> {
+    this.generation = ++generations;
+    return { tree: this.tree.clone() };
+  }
+
+  /** O(1): installs a clone of the snapshot, so later writes never reach it. */
+  restore(s: MapSnapshot<V>): void {
+    this.tree = s.tree.clone();
+    this.cache = new Map();
+    this.complete = s.tree.size === 0;
+    this.generation = ++generations;
+  }
+
+  clear(): void {
+    this.tree = new BTree<string, Cell<V>>(undefined, compare);
+    this.cache = new Map();
+    this.complete = true;
+    this.generation = ++generations;
+  }
+}
+
+/** The value a snapshot holds at `key` (a storage reads the state before an operation with it). */
+export function valueIn<V>(s: MapSnapshot<V>, key: string): V | undefined {
+  return s.tree.get(key)?.value;
+}
+
+/** A snapshot's entries in key order. */
+export function* entriesIn<V>(s: MapSnapshot<V>): IterableIterator<readonly [string, V]> {
+  for (const [k, cell] of s.tree.entries()) yield [k, cell.value];
+}

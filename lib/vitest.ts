@@ -1,0 +1,71 @@
+/**
+ * `edge-doubles/vitest`: the doubles' matchers, registered on Vitest's `expect` by importing this
+ * module (put `import 'edge-doubles/vitest'` in a setup file), and typed for `expect(...)`.
+ *
+ *   expect(bucket).toHaveObject('notes/a.txt', { body: 'hello', httpMetadata: { contentType: 'text/plain' } });
+ *   expect(bucket).toHaveReceived({ op: 'put', key: 'notes/a.txt', times: 1 });
+ *   expect(api).toHaveDnsRecord('example.com', { type: 'A', name: 'www', content: '198.51.100.4' });
+ *
+ * The only module of the library that imports vitest; the same checks are plain functions in
+ * `edge-doubles` (assertObject, assertReceived, assertDnsRecord) for other runners.
+ */
+import { expect, onTestFailed, onTestFinished } from 'vitest';
+import type { Bucket } from './bucket/bucket.js';
+import type { DnsApi } from './dns/api.js';
+import type { DnsRecord } from './dns/types.js';
+import type { BucketFault } from './support/bucket-support.js';
+import type { DnsFault } from './support/dns-support.js';
+import type { Fault } from './support/faults.js';
+import { checkDnsRecord, checkObject, checkReceived, type ObjectExpectation, type ReceivedQuery } from './support/matchers.js';
+
+expect.extend({
+  toHaveObject(received: unknown, key: string, expected?: ObjectExpectation, ...rest: unknown[]) {
+    return checkObject(received, key, expected, rest.length);
+  },
+  toHaveReceived(received: unknown, query?: ReceivedQuery, ...rest: unknown[]) {
+    return checkReceived(received, query, rest.length);
+  },
+  toHaveDnsRecord(received: unknown, zone: string, fields: Partial<DnsRecord> & Record<string, unknown>, ...rest: unknown[]) {
+    return checkDnsRecord(received, zone, fields, rest.length);
+  },
+});
+
+/**
+ * Adds a fault rule for the running test only: it is removed when the test finishes, pass or fail
+ * (call it inside a test or a beforeEach).
+ */
+export function testFault(bucket: Bucket, rule: BucketFault): Fault<BucketFault>;
+export function testFault(api: DnsApi, rule: DnsFault): Fault<DnsFault>;
+export function testFault(double: Bucket | DnsApi, rule: BucketFault & DnsFault): Fault<BucketFault | DnsFault> {
+  const fault = (double.faults as { add(r: BucketFault & DnsFault): Fault<BucketFault | DnsFault> }).add(rule);
+  onTestFinished(() => fault.remove());
+  return fault;
+}
+
+/**
+ * Prints the call logs of these doubles (as tables) when the running test fails, so a failure
+ * shows what the code under test asked. Turns recording on if it was off.
+ */
+export function logOnFailure(...doubles: (Bucket | DnsApi)[]): void {
+  for (const d of doubles) d.log.start();
+  onTestFailed(() => {
+    for (const d of doubles) console.log(`${'handle' in d ? 'DnsApi requests' : 'Bucket calls'}:\n${d.log.table()}`);
+  });
+}
+
+export interface EdgeDoublesMatchers<R = unknown> {
+  /** The bucket has an object at `key`, with the body, metadata, size or checksums given. */
+  toHaveObject(key: string, expected?: ObjectExpectation): R;
+  /** The Bucket (or DnsApi) received a call (request) with these fields; `times`: exactly that many. */
+  toHaveReceived(query?: ReceivedQuery): R;
+  /** The zone (id or name) has a record with these fields (a relative `name` is in the zone). */
+  toHaveDnsRecord(zone: string, fields: Partial<DnsRecord> & Record<string, unknown>): R;
+}
+
+declare module 'vitest' {
+  // Vitest 3.2 and 4: one declaration types expect(x).*, expect.* and expect.extend.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any
+  interface Matchers<T = any> extends EdgeDoublesMatchers<T> {}
+}
+
+export type { ObjectExpectation, ReceivedQuery };

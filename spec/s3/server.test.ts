@@ -1,0 +1,152 @@
+/** The S3 view over real HTTP: startS3Server with the SDK's own Node handler, and the CLI with the aws CLI. */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { Bucket } from 'edge-doubles/bucket';
+import { runCli, startS3Server, type CliIo } from 'edge-doubles/node';
+import { CREDENTIALS, sdk } from './support.js';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+describe('startS3Server: the S3 view over HTTP on 127.0.0.1', () => {
+  let server: Awaited<ReturnType<typeof startS3Server>>;
+  const photos = new Bucket();
+
+  beforeAll(async () => {
+    server = await startS3Server({ buckets: { photos }, credentials: [CREDENTIALS] });
+  });
+  afterAll(() => server.close());
+
+  it('binds loopback on an ephemeral port', () => {
+    expect(server.host).toBe('127.0.0.1');
+    expect(server.endpoint).toBe(`http://127.0.0.1:${server.port}`);
+  });
+
+  it('the SDK with its default Node HTTP handler: put, head (with the length), get, list', async () => {
+    const client = sdk(undefined, server.endpoint);
+    const put = await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'net/one.txt', Body: 'over the wire', ContentType: 'text/plain' }));
+    expect(put.ETag).toBe((await photos.head('net/one.txt'))!.httpEtag);
+    const head = await client.send(new HeadObjectCommand({ Bucket: 'photos', Key: 'net/one.txt' }));
+    expect(head.ContentLength).toBe(13);
+    const got = await client.send(new GetObjectCommand({ Bucket: 'photos', Key: 'net/one.txt' }));
+    expect(await got.Body!.transformToString()).toBe('over the wire');
+    const list = await client.send(new ListObjectsV2Command({ Bucket: 'photos', Prefix: 'net/' }));
+    expect(list.Contents!.map((c) => c.Key)).toEqual(['net/one.txt']);
+  });
+
+  it('lib-storage over HTTP (Expect: 100-continue is answered by Node), and a presigned PUT by the global fetch', async () => {
+    const client = sdk(undefined, server.endpoint);
+    const body = new Uint8Array(11 * 1024 * 1024).fill(42);
+    await new Upload({ client, params: { Bucket: 'photos', Key: 'net/big', Body: body } }).done();
+    expect((await photos.head('net/big'))!.size).toBe(body.length);
+    const url = await getSignedUrl(client, new PutObjectCommand({ Bucket: 'photos', Key: 'net/presigned' }), { expiresIn: 60 });
+    const res = await fetch(url, { method: 'PUT', body: 'browser upload' });
+    expect(res.status).toBe(200);
+    expect(await (await photos.get('net/presigned'))!.text()).toBe('browser upload');
+  });
+});
+
+/** The Debian package's `aws` (awscli), else one on PATH. */
+function findAws(): string | undefined {
+  if (existsSync('/usr/bin/aws')) return '/usr/bin/aws';
+  for (const dir of (process.env.PATH ?? '').split(':')) if (dir && existsSync(join(dir, 'aws'))) return join(dir, 'aws');
+  return undefined;
+}
+const aws = findAws();
+
+describe('the CLI: edge-doubles r2 serve (run from lib/node/cli.ts through tsx)', () => {
+  let child: ChildProcess | undefined;
+  let home: string | undefined;
+  afterEach(async () => {
+    if (child && child.exitCode === null) {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+    child = undefined;
+    if (home) rmSync(home, { recursive: true, force: true });
+    home = undefined;
+  });
+
+  async function serve(): Promise<string> {
+    child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'lib/node/cli.ts', 'r2', 'serve', '--port', '0', '--bucket', 'photos', '--bucket', 'more',
+        '--access-key-id', CREDENTIALS.accessKeyId, '--secret-access-key', CREDENTIALS.secretAccessKey, '--cors-origin', 'https://app.example'],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const lines = createInterface({ input: child.stdout! });
+    const seen: string[] = [];
+    for await (const line of lines) {
+      seen.push(line);
+      if (line === 'bucket more') break;
+    }
+    expect(seen[0]).toMatch(/^edge-doubles r2: listening on http:\/\/127\.0\.0\.1:\d+$/);
+    return /listening on (\S+)/.exec(seen[0]!)![1]!;
+  }
+
+  it('serves its buckets to the SDK (and browsers on --cors-origin) until SIGTERM', async () => {
+    const endpoint = await serve();
+    const client = sdk(undefined, endpoint);
+    await client.send(new PutObjectCommand({ Bucket: 'more', Key: 'k', Body: 'v' }));
+    const got = await client.send(new GetObjectCommand({ Bucket: 'more', Key: 'k' }));
+    expect(await got.Body!.transformToString()).toBe('v');
+    const preflight = await fetch(`${endpoint}/more/k`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type' },
+    });
+    expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([200, 'https://app.example']);
+    const wrong = sdk(undefined, endpoint, { ...CREDENTIALS, secretAccessKey: 'x' });
+    await expect(wrong.send(new GetObjectCommand({ Bucket: 'more', Key: 'k' }))).rejects.toMatchObject({ name: 'SignatureDoesNotMatch' });
+    child!.kill('SIGTERM');
+    const [code] = await once(child!, 'exit');
+    expect(code).toBe(0);
+  }, 30_000);
+
+  it.skipIf(!aws)('the aws CLI (Debian package awscli): cp up and down, ls, head-object, rm (skipped where the awscli package is not installed)', async () => {
+    const endpoint = await serve();
+    home = mkdtempSync(join(tmpdir(), 'edge-doubles-aws-'));
+    writeFileSync(join(home, 'config'), '[default]\nregion = auto\ns3 =\n  addressing_style = path\n');
+    writeFileSync(join(home, 'credentials'), `[default]\naws_access_key_id = ${CREDENTIALS.accessKeyId}\naws_secret_access_key = ${CREDENTIALS.secretAccessKey}\n`);
+    writeFileSync(join(home, 'hello.txt'), 'hello from the aws CLI\n');
+    const env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      AWS_CONFIG_FILE: join(home, 'config'),
+      AWS_SHARED_CREDENTIALS_FILE: join(home, 'credentials'),
+      AWS_ENDPOINT_URL: endpoint,
+      AWS_EC2_METADATA_DISABLED: 'true',
+      AWS_PAGER: '',
+    };
+    const cli = (...args: string[]) => run(aws!, ['--endpoint-url', endpoint, ...args], { env, cwd: home });
+    await cli('s3', 'cp', join(home, 'hello.txt'), 's3://photos/docs/hello.txt');
+    const ls = await cli('s3', 'ls', 's3://photos/docs/');
+    expect(ls.stdout).toMatch(/\s23 hello\.txt/);
+    const head = JSON.parse((await cli('s3api', 'head-object', '--bucket', 'photos', '--key', 'docs/hello.txt')).stdout);
+    expect(head.ContentLength).toBe(23);
+    await cli('s3', 'cp', 's3://photos/docs/hello.txt', join(home, 'back.txt'));
+    expect(readFileSync(join(home, 'back.txt'), 'utf8')).toBe('hello from the aws CLI\n');
+    await cli('s3', 'rm', 's3://photos/docs/hello.txt');
+    expect((await cli('s3', 'ls', 's3://photos/docs/').catch((e: { stdout: string }) => e)).stdout).toBe('');
+  }, 60_000);
+
+  it('reports usage and bad arguments', async () => {
+    const out: string[] = [];
+    const io: CliIo = { out: (l) => out.push(l), err: () => {}, stopped: () => Promise.resolve() };
+    expect(await runCli(['r2', 'serve', '--help'], io)).toBe(0);
+    expect(out.join('\n')).toContain('edge-doubles r2 serve');
+    await expect(runCli(['r2', 'serve', '--bucket', 'a', '--access-key-id', 'x'], io)).rejects.toThrow(
+      '--access-key-id and --secret-access-key go together',
+    );
+    await expect(runCli(['r2', 'serve'], io)).rejects.toThrow('at least one --bucket is needed');
+  });
+});

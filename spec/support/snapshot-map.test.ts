@@ -1,0 +1,53 @@
+/** SnapshotMap, the storage under both doubles' snapshots: the cache beside the tree stays right. */
+import { describe, expect, it } from 'vitest';
+import { SnapshotMap } from '../../lib/support/snapshot-map.js';
+
+const entries = <V>(m: SnapshotMap<V>) => {
+  const out: [string, V][] = [];
+  const it = m.entriesFrom();
+  for (let n = it.next(); !n.done; n = it.next()) out.push([n.value[0], n.value[1]]);
+  return out;
+};
+
+describe('SnapshotMap', () => {
+  it('a snapshot sees neither later sets nor deletes, nor in-place changes made through update', () => {
+    const m = new SnapshotMap<{ n: number }>();
+    m.set('a', { n: 1 });
+    m.set('b', { n: 2 });
+    const s = m.snapshot();
+    m.update('a', (v) => ({ ...v }))!.n = 10; // shared with the snapshot: copied first
+    m.set('b', { n: 20 });
+    m.delete('b');
+    m.set('c', { n: 3 });
+    m.update('c', () => {
+      throw new Error('a value made after the snapshot is not copied');
+    })!.n = 30;
+    expect(entries(m)).toEqual([['a', { n: 10 }], ['c', { n: 30 }]]);
+    const other = new SnapshotMap<{ n: number }>();
+    other.restore(s);
+    expect(entries(other)).toEqual([['a', { n: 1 }], ['b', { n: 2 }]]);
+  });
+
+  it('after a restore, reads fill the cache, absent keys are found absent, and order is kept', () => {
+    const m = new SnapshotMap<number>();
+    for (let i = 0; i < 100; i++) m.set(`k${String(i).padStart(3, '0')}`, i);
+    const s = m.snapshot();
+    m.clear();
+    expect(m.size).toBe(0);
+    m.restore(s);
+    expect(m.get('k050')).toBe(50);
+    expect(m.has('nope')).toBe(false);
+    expect(m.delete('k051')).toBe(true);
+    expect(m.delete('k051')).toBe(false);
+    m.set('k052', -52);
+    expect(m.size).toBe(99);
+    for (let i = 0; i < 100; i++) if (i !== 51) m.get(`k${String(i).padStart(3, '0')}`); // now every key is cached
+    expect(m.get('k051')).toBeUndefined();
+    expect(m.lastBefore('k010')).toEqual(['k009', 9]);
+    expect([...m.keys()].slice(50, 53)).toEqual(['k050', 'k052', 'k053']);
+    expect([...m.values()][51]).toBe(-52);
+    m.restore(s);
+    expect(m.get('k051')).toBe(51);
+    expect(m.get('k052')).toBe(52);
+  });
+});
