@@ -8,37 +8,34 @@ import { builtPackageAlias, chromiumPath, hasChromium } from './conformance/brow
 // Every conformance target is a Vitest project named `conformance:<target>`, so the summary
 // reporter can print group × target, and `npm run conformance` selects them all by that prefix.
 // The workerd projects run inside the real runtime through @cloudflare/vitest-plugin.
+
+/** The runtime every workerd project runs in: R2 binding BUCKET, nodejs_compat and `flags`, at this date. */
+const inWorkerd = (compatibilityDate: string, flags: string[], bindings?: Record<string, string>) =>
+  cloudflareTest({
+    miniflare: {
+      compatibilityDate,
+      compatibilityFlags: ['nodejs_compat', ...flags],
+      r2Buckets: ['BUCKET'],
+      ...(bindings ? { bindings } : {}),
+    },
+  });
+
 const workerd = (name: string, include: string[], compatibilityDate = '2025-01-01', flags: string[] = []) => ({
-  plugins: [
-    cloudflareTest({
-      miniflare: {
-        compatibilityDate,
-        compatibilityFlags: ['nodejs_compat', ...flags],
-        r2Buckets: ['BUCKET'],
-      },
-    }),
-  ],
+  plugins: [inWorkerd(compatibilityDate, flags)],
   test: { name, include },
 });
 
 /** A differential fuzzer project: workerd and the double both at this compatibility date and flags. */
 const differential = (name: string, compatibilityDate: string, flags: string[] = []) => ({
   plugins: [
-    cloudflareTest({
-      miniflare: {
-        compatibilityDate,
-        compatibilityFlags: ['nodejs_compat', ...flags],
-        r2Buckets: ['BUCKET'],
-        bindings: {
-          FUZZ_PROJECT: name,
-          FUZZ_DATE: compatibilityDate,
-          FUZZ_FLAGS: ['nodejs_compat', ...flags].join(','),
-          FUZZ_SEEDS: process.env.FUZZ_SEEDS ?? '',
-          FUZZ_FIRST: process.env.FUZZ_FIRST ?? '',
-          FUZZ_OPS: process.env.FUZZ_OPS ?? '',
-          FUZZ_MIXES: process.env.FUZZ_MIXES ?? '',
-        },
-      },
+    inWorkerd(compatibilityDate, flags, {
+      FUZZ_PROJECT: name,
+      FUZZ_DATE: compatibilityDate,
+      FUZZ_FLAGS: ['nodejs_compat', ...flags].join(','),
+      FUZZ_SEEDS: process.env.FUZZ_SEEDS ?? '',
+      FUZZ_FIRST: process.env.FUZZ_FIRST ?? '',
+      FUZZ_OPS: process.env.FUZZ_OPS ?? '',
+      FUZZ_MIXES: process.env.FUZZ_MIXES ?? '',
     }),
   ],
   test: { name, include: ['conformance/differential/*.test.ts'] },

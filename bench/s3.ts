@@ -16,12 +16,12 @@
  * The 100,000 keys are written through each target's binding (Miniflare's from inside its own
  * worker, in batches), not timed: only the listing is.
  */
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { FetchHttpHandler } from '@smithy/fetch-http-handler';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Miniflare } from 'miniflare';
 import { Bucket } from '../lib/bucket/index.js';
 import { startS3Server } from '../lib/node/index.js';
 import { S3Api, type S3Fetch } from '../lib/s3/index.js';
+import { r2Client } from '../spec/s3/client.js';
 import { canned, recording, replay, wireFetch, type Exchange, type Fetch } from './recorded-fetch.js';
 import { gc, KiB, opsPerSec, timeMs, timeSequential } from './stats.js';
 
@@ -42,17 +42,7 @@ interface Target {
   close(): Promise<void>;
 }
 
-function client(endpoint: string, fetch?: S3Fetch): S3Client {
-  return new S3Client({
-    region: 'auto',
-    endpoint,
-    forcePathStyle: true,
-    credentials,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    ...(fetch ? { requestHandler: new FetchHttpHandler({ customFetch: fetch }) } : {}),
-  });
-}
+const client = (endpoint: string, fetch?: S3Fetch): S3Client => r2Client(endpoint, credentials, fetch);
 
 const listKey = (i: number) => `list/${String(i).padStart(6, '0')}`;
 

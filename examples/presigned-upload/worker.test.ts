@@ -4,10 +4,12 @@ import { S3Api } from 'edge-doubles/s3';
 import worker, { type Env } from './worker.js';
 
 describe('presigned uploads', () => {
-  it('the Worker hands out a URL, the client uploads with fetch, the Worker reads the object from its binding', async () => {
+  // One bucket seen two ways: as the Worker's binding (env.PHOTOS) and through R2's S3 endpoint
+  // (r2), which accepts the key pair the Worker signs with. `clock` is r2's time (default: the real one).
+  function setup(clock?: () => number) {
     const photos = new Bucket();
     const credentials = { accessKeyId: 'test-access-key-id', secretAccessKey: 'test-secret-access-key' };
-    const r2 = new S3Api({ buckets: { photos }, credentials: [credentials] });
+    const r2 = new S3Api({ buckets: { photos }, credentials: [credentials], clock });
     const env: Env = {
       PHOTOS: photos,
       R2_S3_ENDPOINT: 'https://test-account.r2.cloudflarestorage.com',
@@ -15,6 +17,11 @@ describe('presigned uploads', () => {
       R2_ACCESS_KEY_ID: credentials.accessKeyId,
       R2_SECRET_ACCESS_KEY: credentials.secretAccessKey,
     };
+    return { r2, env };
+  }
+
+  it('the Worker hands out a URL, the client uploads with fetch, the Worker reads the object from its binding', async () => {
+    const { r2, env } = setup();
 
     const handed = await worker.fetch(new Request('https://app.example/upload-url', { method: 'POST' }), env);
     const { key, url } = (await handed.json()) as { key: string; url: string };
@@ -29,16 +36,7 @@ describe('presigned uploads', () => {
 
   it('the URL stops working once it has expired', async () => {
     let now = Date.UTC(2026, 0, 1);
-    const photos = new Bucket();
-    const credentials = { accessKeyId: 'test-access-key-id', secretAccessKey: 'test-secret-access-key' };
-    const r2 = new S3Api({ buckets: { photos }, credentials: [credentials], clock: () => now });
-    const env: Env = {
-      PHOTOS: photos,
-      R2_S3_ENDPOINT: 'https://test-account.r2.cloudflarestorage.com',
-      R2_BUCKET_NAME: 'photos',
-      R2_ACCESS_KEY_ID: credentials.accessKeyId,
-      R2_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-    };
+    const { r2, env } = setup(() => now);
     const { url } = (await (await worker.fetch(new Request('https://app.example/upload-url', { method: 'POST' }), env)).json()) as { url: string };
     now = Date.now() + 601_000; // the Worker signed with the real clock; ten minutes and a second later
     const late = await r2.fetch(url, { method: 'PUT', body: 'too late' });

@@ -80,38 +80,37 @@ interface UploadRecord {
   readonly parts: readonly PartRecord[];
 }
 
-/** A map that notes the keys it is asked to write while `touched` is set (a persistent operation). */
-class JournaledIndex<V> extends KeyIndex<V> {
+/** The keys a map was asked to write while `touched` was set. */
+interface Journal {
   touched: Set<string> | undefined;
-  override set(key: string, value: V): void {
-    this.touched?.add(key);
-    super.set(key, value);
-  }
-  override delete(key: string): boolean {
-    this.touched?.add(key);
-    return super.delete(key);
-  }
-  override update(key: string, copy: (shared: V) => V): V | undefined {
-    this.touched?.add(key);
-    return super.update(key, copy);
-  }
 }
 
-class JournaledMap<V> extends SnapshotMap<V> {
-  touched: Set<string> | undefined;
-  override set(key: string, value: V): void {
-    this.touched?.add(key);
-    super.set(key, value);
+/**
+ * A map that notes the keys it is asked to write while `touched` is set (a persistent operation):
+ * the records the operation's transaction then writes. A mixin, so the object index and the
+ * uploads map keep their own classes.
+ */
+function journaled<M extends SnapshotMap<unknown>>(Base: new () => M): new () => M & Journal {
+  class Journaled extends (Base as new () => SnapshotMap<unknown>) implements Journal {
+    touched: Set<string> | undefined;
+    override set(key: string, value: unknown): void {
+      this.touched?.add(key);
+      super.set(key, value);
+    }
+    override delete(key: string): boolean {
+      this.touched?.add(key);
+      return super.delete(key);
+    }
+    override update(key: string, copy: (shared: unknown) => unknown): unknown {
+      this.touched?.add(key);
+      return super.update(key, copy);
+    }
   }
-  override delete(key: string): boolean {
-    this.touched?.add(key);
-    return super.delete(key);
-  }
-  override update(key: string, copy: (shared: V) => V): V | undefined {
-    this.touched?.add(key);
-    return super.update(key, copy);
-  }
+  return Journaled as unknown as new () => M & Journal;
 }
+
+const JournaledIndex = journaled(KeyIndex<StoredObject>);
+const JournaledMap = journaled(SnapshotMap<Upload>);
 
 const request = <T>(r: IdbRequest<T>): Promise<T> =>
   new Promise((resolve, reject) => {
@@ -224,9 +223,9 @@ export class IndexedDbStorage extends BucketStorage {
 
 /** One bucket's view of the database: its cache of the records, and the queue of its operations. */
 class IdbSession implements PersistentState {
-  readonly state: ModelState & { objects: JournaledIndex<StoredObject>; uploads: JournaledMap<Upload> } = {
-    objects: new JournaledIndex<StoredObject>(),
-    uploads: new JournaledMap<Upload>(),
+  readonly state: ModelState & { objects: Journal; uploads: Journal } = {
+    objects: new JournaledIndex(),
+    uploads: new JournaledMap(),
   };
   #db: Promise<IdbDatabase> | undefined;
   /** The `seq` the cache reflects (-1: not loaded). */

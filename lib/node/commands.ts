@@ -1,5 +1,5 @@
 /** The CLI's services and their commands; `runCli` returns an exit code, or undefined while serving. */
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { DnsCompat, DnsCredential, DnsPlan, DnsZoneInit } from '../dns/index.js';
 import { requestLine } from '../support/dns-support.js';
 import { startDnsServer } from './server.js';
@@ -18,7 +18,55 @@ export interface CliIo {
   stopped(): Promise<void>;
 }
 
-const dnsServe: Command = {
+/** The options every serve command takes besides its own: where to listen, and --help. */
+const listenOptions = (port: string) =>
+  ({
+    port: { type: 'string', default: port },
+    host: { type: 'string', default: '127.0.0.1' },
+    help: { type: 'boolean', short: 'h' },
+  }) satisfies ParseArgsConfig['options'];
+
+type ListenOptions = ReturnType<typeof listenOptions>;
+type OwnOptions = NonNullable<ParseArgsConfig['options']>;
+/** What parseArgs gives for a serve command's options (its own and the listening ones), parsed strictly. */
+type ServeValues<O extends OwnOptions> = ReturnType<typeof parseArgs<{ args: string[]; options: ListenOptions & O; strict: true }>>['values'];
+
+interface ServeSpec<O extends OwnOptions> {
+  summary: string;
+  usage: string;
+  /** --port's default. */
+  port: string;
+  /** The command's own options, besides --port, --host and --help. */
+  options: O;
+  /** Starts the server and serves until stopped (--help answered and --port checked already). */
+  serve(values: ServeValues<O>, port: number, io: CliIo): Promise<number>;
+}
+
+/**
+ * A command that starts a server. Every server's command parses its options strictly, answers
+ * --help with its usage (before any other check) and refuses a --port outside 0..65535, so those
+ * steps live here once.
+ */
+function serveCommand<O extends OwnOptions>(spec: ServeSpec<O>): Command {
+  return {
+    summary: spec.summary,
+    usage: spec.usage,
+    async run(args, io) {
+      const { port, host, help } = listenOptions(spec.port);
+      const { values } = parseArgs({ args, options: { port, host, ...spec.options, help }, strict: true });
+      const listen = values as { port: string; help?: boolean };
+      if (listen.help) {
+        io.out(spec.usage);
+        return 0;
+      }
+      const portNumber = Number(listen.port);
+      if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535) throw new Error(`--port must be 0..65535, got ${listen.port}`);
+      return spec.serve(values as ServeValues<O>, portNumber, io);
+    },
+  };
+}
+
+const dnsServe = serveCommand({
   summary: 'serve the DNS records API double over HTTP',
   usage: [
     'edge-doubles dns serve [--port 8788] [--host 127.0.0.1] --zone example.com[=<zone id>] ...',
@@ -29,30 +77,18 @@ const dnsServe: Command = {
     "follows today's API, document the interface document. --base-path '' serves at the bare origin.",
     '--log prints one line per request: time, method, path and query, status, outcome.',
   ].join('\n'),
-  async run(args, io) {
-    const { values } = parseArgs({
-      args,
-      options: {
-        port: { type: 'string', default: '8788' },
-        host: { type: 'string', default: '127.0.0.1' },
-        zone: { type: 'string', multiple: true, default: [] },
-        token: { type: 'string', multiple: true, default: [] },
-        email: { type: 'string' },
-        key: { type: 'string' },
-        plan: { type: 'string', default: 'free' },
-        compat: { type: 'string', default: 'today' },
-        'base-path': { type: 'string', default: '/client/v4' },
-        log: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    });
-    if (values.help) {
-      io.out(dnsServe.usage);
-      return 0;
-    }
-    const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${values.port}`);
+  port: '8788',
+  options: {
+    zone: { type: 'string', multiple: true, default: [] },
+    token: { type: 'string', multiple: true, default: [] },
+    email: { type: 'string' },
+    key: { type: 'string' },
+    plan: { type: 'string', default: 'free' },
+    compat: { type: 'string', default: 'today' },
+    'base-path': { type: 'string', default: '/client/v4' },
+    log: { type: 'boolean', default: false },
+  },
+  async serve(values, port, io) {
     if (!['free', 'pro', 'business', 'enterprise'].includes(values.plan!)) throw new Error(`unknown --plan ${values.plan}`);
     if (values.compat !== 'document' && values.compat !== 'today') throw new Error(`--compat must be today or document`);
     const zones: DnsZoneInit[] = values.zone!.map((z) => {
@@ -81,9 +117,9 @@ const dnsServe: Command = {
     await server.close();
     return 0;
   },
-};
+});
 
-const r2Serve: Command = {
+const r2Serve = serveCommand({
   summary: "serve R2's S3-compatible API over in-memory buckets over HTTP",
   usage: [
     'edge-doubles r2 serve [--port 8789] [--host 127.0.0.1] --bucket photos [--bucket more ...]',
@@ -93,26 +129,14 @@ const r2Serve: Command = {
     'Without --access-key-id/--secret-access-key, any well-formed signature is accepted.',
     '--cors-origin lets browsers on that origin use every method and header on each bucket.',
   ].join('\n'),
-  async run(args, io) {
-    const { values } = parseArgs({
-      args,
-      options: {
-        port: { type: 'string', default: '8789' },
-        host: { type: 'string', default: '127.0.0.1' },
-        bucket: { type: 'string', multiple: true, default: [] },
-        'access-key-id': { type: 'string' },
-        'secret-access-key': { type: 'string' },
-        'cors-origin': { type: 'string', multiple: true, default: [] },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    });
-    if (values.help) {
-      io.out(r2Serve.usage);
-      return 0;
-    }
-    const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${values.port}`);
+  port: '8789',
+  options: {
+    bucket: { type: 'string', multiple: true, default: [] },
+    'access-key-id': { type: 'string' },
+    'secret-access-key': { type: 'string' },
+    'cors-origin': { type: 'string', multiple: true, default: [] },
+  },
+  async serve(values, port, io) {
     const id = values['access-key-id'];
     const secret = values['secret-access-key'];
     if ((id === undefined) !== (secret === undefined)) throw new Error('--access-key-id and --secret-access-key go together');
@@ -138,7 +162,7 @@ const r2Serve: Command = {
     await server.close();
     return 0;
   },
-};
+});
 
 /** service → command → implementation. */
 export const services: Record<string, Record<string, Command>> = {

@@ -1,9 +1,9 @@
 /** Shared setup for the S3 view's tests: a double with one bucket, and real clients aimed at it. */
-import { S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { XMLParser } from 'fast-xml-parser';
-import { FetchHttpHandler } from '@smithy/fetch-http-handler';
 import { Bucket } from 'edge-doubles/bucket';
 import { S3Api, type S3Fetch } from 'edge-doubles/s3';
+import { r2Client } from './client.js';
 
 export const CREDENTIALS = {
   accessKeyId: '0123456789abcdef0123456789abcdef',
@@ -15,15 +15,7 @@ export const ENDPOINT = 'https://0123456789abcdef0123456789abcdef.r2.cloudflares
 
 /** The AWS SDK configured as R2's docs say, sending through `fetch` (the double's, or the global one). */
 export function sdk(fetch: S3Fetch | undefined, endpoint = ENDPOINT, credentials = CREDENTIALS): S3Client {
-  return new S3Client({
-    region: 'auto',
-    endpoint,
-    forcePathStyle: true,
-    credentials,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    ...(fetch ? { requestHandler: new FetchHttpHandler({ customFetch: fetch }) } : {}),
-  });
+  return r2Client(endpoint, credentials, fetch);
 }
 
 export function setup() {
