@@ -12,7 +12,7 @@
  */
 import { Bucket } from '../lib/bucket/index.js';
 import { DnsApi } from '../lib/dns/index.js';
-import { KiB, median, timeSequential } from './stats.js';
+import { gc, KiB, median, timeSequential } from './stats.js';
 import { fmtRate, printTable, type TargetResult } from './table.js';
 
 const BIG_BUCKET = 100_000;
@@ -103,17 +103,44 @@ async function zoneRow(n: number): Promise<Row> {
   return { state: `DNS zone, ${n.toLocaleString('en')} records`, snapshot, restore, firstWrite: median(first), steadyWrite: median(steady) };
 }
 
-/** ops/s of sequential 1 KiB puts, median of `runs`, with the log on or off. */
-async function putRate(log: boolean, runs: number, n: number): Promise<number> {
-  const bucket = new Bucket({ log });
+/**
+ * The call log's cost on a 1 KiB put: one bucket with the log off and one with it on, made once and
+ * warmed up, then `rounds` rounds of 10,000 puts on each, the order alternating and a full
+ * collection before every run. Each round gives a ratio of the two runs, and the cost is the median
+ * ratio: a drift in the machine's speed (frequent on a shared machine) moves both runs of a round
+ * alike, where medians of separate blocks of runs moved by ±25% between runs of this bench.
+ */
+async function logCost(rounds: number, n: number): Promise<{ off: number; on: number; cost: number }> {
   const keys = Array.from({ length: n }, (_, i) => `k${i}`);
-  const rates: number[] = [];
-  for (let r = 0; r < runs; r++) {
+  const off = new Bucket();
+  const on = new Bucket({ log: true });
+  const run = async (bucket: Bucket) => {
     bucket.log.clear();
-    const ms = await timeSequential(n, (i) => bucket.put(keys[i]!, VALUE));
-    rates.push((n * 1000) / ms);
+    gc();
+    return timeSequential(n, (i) => bucket.put(keys[i]!, VALUE));
+  };
+  for (let w = 0; w < 3; w++) {
+    await run(off);
+    await run(on);
   }
-  return median(rates);
+  const offMs: number[] = [];
+  const onMs: number[] = [];
+  const ratios: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    let offT: number;
+    let onT: number;
+    if (r % 2 === 0) {
+      offT = await run(off);
+      onT = await run(on);
+    } else {
+      onT = await run(on);
+      offT = await run(off);
+    }
+    offMs.push(offT);
+    onMs.push(onT);
+    ratios.push(onT / offT);
+  }
+  return { off: (n * 1000) / median(offMs), on: (n * 1000) / median(onMs), cost: median(ratios) - 1 };
 }
 
 const us = (x: number) => `${x < 10 ? x.toFixed(2) : x.toFixed(1)} µs`;
@@ -131,19 +158,11 @@ export async function benchSnapshot(results: TargetResult[]): Promise<void> {
     }
   }
 
-  // Alternate off and on so load changes hit both alike.
-  const off: number[] = [];
-  const on: number[] = [];
-  for (let round = 0; round < 3; round++) {
-    off.push(await putRate(false, 5, 10_000));
-    on.push(await putRate(true, 5, 10_000));
-  }
-  const offRate = median(off);
-  const onRate = median(on);
-  const cost = offRate / onRate - 1;
+  const ROUNDS = 21;
+  const { off: offRate, on: onRate, cost } = await logCost(ROUNDS, 10_000);
   printTable(
-    'put of 1 KiB objects with the call log off and on (10,000 sequential puts, median of 15 runs)',
-    ['call log', 'put', 'cost per put'],
+    `put of 1 KiB objects with the call log off and on (10,000 sequential puts; ${ROUNDS} rounds, order alternating; cost = median of the rounds' ratios)`,
+    ['call log', 'put (median)', 'cost per put'],
     [
       ['off', fmtRate(offRate, 'ops/s'), ''],
       ['on', fmtRate(onRate, 'ops/s'), `${(cost * 100).toFixed(1)}%`],
