@@ -96,34 +96,24 @@ export function badDigest(kind: 'MD5' | string, provided: string, actual: string
  */
 export function fromBindingError(err: unknown): S3Error | undefined {
   if (!(err instanceof Error) || err instanceof S3Error) return undefined;
-  const m = /\((\d+)\)$/.exec(err.message);
-  switch (m?.[1]) {
-    case '10007':
-      return s3Errors.noSuchKey();
-    case '10011':
-      return s3Errors.entityTooSmall();
-    case '10012':
-      return s3Errors.metadataTooLarge();
-    case '10020':
-      return s3Errors.invalidObjectName();
-    case '10024':
-      return s3Errors.noSuchUpload();
-    case '10025':
-      return s3Errors.invalidPartMissing();
-    case '10031':
-      return s3Errors.preconditionFailed();
-    case '10039':
-      return s3Errors.invalidRange();
-    case '10048':
-      return s3Errors.invalidPartSizes();
-    case '100100':
-      return s3Errors.entityTooLarge();
-    case '10001':
-      return s3Errors.internal();
-    default:
-      return undefined;
-  }
+  const code = /\((\d+)\)$/.exec(err.message)?.[1];
+  return code !== undefined && Object.hasOwn(BY_BINDING_CODE, code) ? BY_BINDING_CODE[code]!() : undefined;
 }
+
+/** R2's binding error codes and the S3 error each becomes (a code not listed is not translated). */
+const BY_BINDING_CODE: Record<string, () => S3Error> = {
+  '10001': s3Errors.internal,
+  '10007': s3Errors.noSuchKey,
+  '10011': s3Errors.entityTooSmall,
+  '10012': s3Errors.metadataTooLarge,
+  '10020': s3Errors.invalidObjectName,
+  '10024': s3Errors.noSuchUpload,
+  '10025': s3Errors.invalidPartMissing,
+  '10031': s3Errors.preconditionFailed,
+  '10039': s3Errors.invalidRange,
+  '10048': s3Errors.invalidPartSizes,
+  '100100': s3Errors.entityTooLarge,
+};
 
 /** The XML body of an error. */
 export function errorXml(err: S3Error): string {
