@@ -112,7 +112,7 @@ export class Bucket implements R2BucketLike {
     const { defaultStorageClass, clock, compat, seed, log, storage } = resolveOptions(options);
     const time = timeSource(clock);
     this.#support = new BucketSupport(time, log);
-    this.#invoke = this.#support.around(invoker(compat.throwsSynchronously));
+    this.#invoke = this.#support.around(invoker(compat.throwsSynchronously), compat.throwsSynchronously);
     const attached = (storage ?? defaultStorage()).attach();
     this.#model = new BucketModel(time.now, attached.state);
     this.#persistent = attached.persistent;

@@ -69,32 +69,6 @@ export interface BucketCallQuery {
   injected?: boolean;
 }
 
-/**
- * A put's or uploadPart's value as the log keeps it: a string as given (strings are immutable, so
- * keeping one costs nothing); anything else described by type and size. Copying bytes for the log
- * doubled a small put's allocation; what was stored is in the bucket (`toHaveObject` checks it).
- */
-function describeValue(v: unknown): unknown {
-  if (typeof v === 'string') return v;
-  if (v instanceof ArrayBuffer) return described('ArrayBuffer', v.byteLength);
-  if (ArrayBuffer.isView(v)) return described(v.constructor.name, v.byteLength);
-  return copyArgument(v);
-}
-
-// Descriptions are made once and shared: tests write the same sizes again and again, and each
-// string an entry holds is one more thing for the garbage collector while the log lives.
-const descriptions = new Map<string, Map<number, string>>();
-function described(type: string, size: number): string {
-  let bySize = descriptions.get(type);
-  if (!bySize) descriptions.set(type, (bySize = new Map()));
-  let d = bySize.get(size);
-  if (d === undefined) {
-    d = `[${type} ${size} bytes]`;
-    if (bySize.size < 1000) bySize.set(size, d);
-  }
-  return d;
-}
-
 /** What a caught call's key is, as a rule's `key` sees it. */
 function keysOf(key: unknown): string[] {
   if (key === undefined) return [];
@@ -163,7 +137,15 @@ class CallColumns implements CallStore<BucketCall> {
   op: BucketOperation[] = [];
   key: unknown[] = [];
   options: unknown[] = [];
+  /**
+   * A put's or uploadPart's value: a string as given (strings are immutable, so keeping one costs
+   * nothing); for bytes, their type's constructor, with their length in `valueSize`, named only
+   * when the log is read; anything else copied. Copying bytes for the log doubled a small put's
+   * allocation, and naming them at call time was a tenth of its cost; what was stored is in the
+   * bucket (`toHaveObject` checks it).
+   */
   value: unknown[] = [];
+  valueSize: number[] = [];
   status: number[] = [];
   /** OBJECT (see size / version / uploaded), or the summary itself (null, undefined, a list page, ...). */
   result: unknown[] = [];
@@ -173,24 +155,35 @@ class CallColumns implements CallStore<BucketCall> {
   error: ({ name: string; message: string } | undefined)[] = [];
   injected: (Injected | undefined)[] = [];
 
+  /** How many calls the log holds: the columns may be longer (their room is kept across clears). */
+  #n = 0;
+
   get length(): number {
-    return this.at.length;
+    return this.#n;
   }
 
-  /** Appends a pending call; returns its index. */
+  /** Appends a pending call; returns its index. Every column is written, old room reused first. */
   add(at: number, op: BucketOperation, key: unknown, options: unknown, value: unknown): number {
-    this.at.push(at);
-    this.op.push(op);
-    this.key.push(key);
-    this.options.push(options);
-    this.value.push(value);
-    this.status.push(PENDING);
-    this.result.push(undefined);
-    this.size.push(0);
-    this.version.push(undefined);
-    this.uploaded.push(0);
-    this.error.push(undefined);
-    return this.injected.push(undefined) - 1;
+    const i = this.#n++;
+    this.at[i] = at;
+    this.op[i] = op;
+    this.key[i] = key;
+    this.options[i] = options;
+    if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
+      this.value[i] = value.constructor;
+      this.valueSize[i] = value.byteLength;
+    } else {
+      this.value[i] = typeof value === 'object' ? copyArgument(value) : value;
+      this.valueSize[i] = 0;
+    }
+    this.status[i] = PENDING;
+    this.result[i] = undefined;
+    this.size[i] = 0;
+    this.version[i] = undefined;
+    this.uploaded[i] = 0;
+    this.error[i] = undefined;
+    this.injected[i] = undefined;
+    return i;
   }
 
   /** Records what call i gave back: an R2Object's key, size, version and upload time, or a summary. */
@@ -238,7 +231,10 @@ class CallColumns implements CallStore<BucketCall> {
       options: this.options[i],
       status,
     };
-    if (this.value[i] !== undefined) entry.value = this.value[i];
+    const value = this.value[i];
+    // A function here is a bytes type (copyArgument names a function given as a value '[Function]').
+    if (typeof value === 'function') entry.value = `[${value.name} ${this.valueSize[i]} bytes]`;
+    else if (value !== undefined) entry.value = value;
     if (status === 'ok') {
       const r = this.result[i];
       entry.result =
@@ -251,12 +247,26 @@ class CallColumns implements CallStore<BucketCall> {
     return entry;
   }
 
+  /**
+   * Forgets every call. The columns keep their room (up to KEPT_ROOM calls), so a log cleared
+   * between tests does not grow its arrays again each time: regrowing them, in young memory the
+   * collector copies, was half of what recording cost a put. What they point at is let go.
+   */
   clear(): void {
-    for (const column of [this.at, this.op, this.key, this.options, this.value, this.status, this.result, this.size, this.version, this.uploaded, this.error, this.injected]) {
-      column.length = 0;
+    const keep = this.#n <= KEPT_ROOM;
+    for (const column of [this.key, this.options, this.value, this.result, this.version, this.error, this.injected]) {
+      if (keep) column.fill(undefined, 0, this.#n);
+      else column.length = 0;
     }
+    if (!keep) {
+      for (const column of [this.at, this.op, this.valueSize, this.status, this.size, this.uploaded]) column.length = 0;
+    }
+    this.#n = 0;
   }
 }
+
+/** The most calls whose room a cleared log keeps (13 columns of 8 bytes: about 7 MiB). */
+const KEPT_ROOM = 65_536;
 
 export class BucketSupport {
   readonly faults: FaultList<BucketFault, { op: BucketOperation; key: unknown }>;
@@ -294,61 +304,46 @@ export class BucketSupport {
     this.log.clear();
   }
 
-  /** The bucket's entry point with faults and the log around it. */
-  around(base: Invoke): Invoke {
-    return (op, key, options, convert, body, value) =>
-      this.faults.active || this.log.recording ? this.run(base, op, key, options, convert, body, value) : base(op, key, options, convert, body);
+  /**
+   * The bucket's entry point with faults and the log around it. `base` is the bucket's invoker
+   * (invoke.ts); `syncConversionErrors` is the same switch it was chosen by.
+   */
+  around(base: Invoke, syncConversionErrors: boolean): Invoke {
+    return (op, key, options, convert, body, value) => {
+      if (!this.log.recording) {
+        if (!this.faults.active) return base(op, key, options, convert, body);
+        return base(op, key, options, convert, (args) => this.faulted(op, key, args, body, -1));
+      }
+      const i = this.begin(op, key, options, value);
+      if (!syncConversionErrors) return this.recorded(i, op, key, convert, body);
+      let args: unknown;
+      try {
+        args = convert(); // thrown synchronously, as base would
+      } catch (e) {
+        this.failed(i, e);
+        throw e;
+      }
+      return this.recorded(i, op, key, () => args as never, body);
+    };
   }
 
-  private run<A, R>(
-    base: Invoke,
-    op: BucketOperation,
-    key: unknown,
-    options: unknown,
-    convert: () => A,
-    body: (args: A) => R | Promise<R>,
-    value: unknown,
-  ): Promise<R> {
-    if (!this.log.recording) return base(op, key, options, convert, (args) => this.faulted(op, key, args, body, -1));
-    const i = this.begin(op, key, options, value);
-    // The outcome is recorded where it becomes known (a conversion error, the body's result or
-    // error) rather than by chaining on the returned promise: most calls settle in the same turn.
-    return base(
-      op,
-      key,
-      options,
-      () => {
-        try {
-          return convert();
-        } catch (e) {
-          this.failed(i, e);
-          throw e;
-        }
-      },
-      (args) => {
-        let r: R | Promise<R>;
-        try {
-          r = this.faulted(op, key, args, body, i);
-        } catch (e) {
-          this.failed(i, e);
-          throw e;
-        }
-        if (!(r instanceof Promise)) {
-          this.succeeded(i, op, r);
-          return r;
-        }
-        return r.then(
-          (v) => {
-            this.succeeded(i, op, v);
-            return v;
-          },
-          (e: unknown) => {
-            this.failed(i, e);
-            throw e;
-          },
-        );
-      },
-    );
+  /**
+   * A recorded call, written out rather than made by wrapping `base`'s convert and body in closures
+   * (two closures a call, and a promise turn more for a body that is a promise, were most of what
+   * the log cost a put). It keeps invoke.ts's rule that a body's promise is awaited, so a call
+   * settles in the same turn of the microtask queue with the log on or off.
+   */
+  private async recorded<A, R>(i: number, op: BucketOperation, key: unknown, convert: () => A, body: (args: A) => R | Promise<R>): Promise<R> {
+    let r: R | Promise<R>;
+    try {
+      r = this.faulted(op, key, convert(), body, i);
+      if (r instanceof Promise) r = await r;
+    } catch (e) {
+      this.failed(i, e);
+      throw e;
+    }
+    this.succeeded(i, op, r);
+    return r;
   }
 
   /** Runs the body, unless a fault acts on the call first (failing it, delaying it, or both). */
@@ -376,7 +371,7 @@ export class BucketSupport {
 
   /** Records a call as made: its arguments copied now, so later changes by the caller do not show. */
   private begin(op: BucketOperation, key: unknown, options: unknown, value: unknown): number {
-    return this.calls.add(this.time.now(), op, copyArgument(key), copyArgument(options), value === undefined ? undefined : describeValue(value));
+    return this.calls.add(this.time.now(), op, copyArgument(key), copyArgument(options), value);
   }
 }
 

@@ -92,6 +92,66 @@ describe('Bucket call log', () => {
     ]);
   });
 
+  it('does not change when a call settles: the same turn of the microtask queue with the log on or off', async () => {
+    /** How many turns of the microtask queue pass before `p` settles. */
+    const turnsToSettle = async (p: Promise<unknown>): Promise<number> => {
+      let settled = false;
+      p.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      let turns = 0;
+      while (!settled && turns < 1000) {
+        await Promise.resolve();
+        turns++;
+      }
+      return turns;
+    };
+    type Call = (b: Bucket) => Promise<unknown>;
+    const calls: [string, Call][] = [
+      ['put of bytes', (b) => b.put('k', new Uint8Array(8))],
+      ['put of a string', (b) => b.put('k', 'text')],
+      ['put of a Blob (read first)', (b) => b.put('k', new Blob(['blob']))],
+      ['put of a request body (read first)', (b) => b.put('k', new Response('stream').body!)],
+      ['get', (b) => b.get('k')],
+      ['get of a missing key', (b) => b.get('missing')],
+      ['head', (b) => b.head('k')],
+      ['list', (b) => b.list()],
+      ['delete', (b) => b.delete('k')],
+      ['a conversion error', (b) => b.put('k', 5 as never)],
+      ['an R2 error', (b) => b.head('x'.repeat(1025))],
+      ['a failed condition', (b) => b.put('k', 'v', { onlyIf: { etagMatches: 'nope' } })],
+      ['a fault', (b) => (b.faults.add({ op: 'get' }), b.get('k'))],
+      ['a multipart upload', (b) => b.createMultipartUpload('m').then((u) => u.uploadPart(1, 'part').then((p) => u.complete([p])))],
+    ];
+    for (const compatibilityDate of ['2025-01-01', '2022-01-01']) {
+      for (const [what, call] of calls) {
+        const turns: number[] = [];
+        for (const log of [false, true]) {
+          const bucket = new Bucket({ log, compatibilityDate, seed: { k: 'seeded' } });
+          turns.push(await turnsToSettle(call(bucket)));
+          if (log) expect(bucket.log.last()!.status, what).not.toBe('pending');
+        }
+        expect(turns[1], `${what} at ${compatibilityDate}: turns with the log off, then on`).toBe(turns[0]);
+      }
+    }
+  });
+
+  it('keeps nothing of a cleared call: the next ones are recorded from #1, whole', async () => {
+    const bucket = new Bucket({ log: true });
+    bucket.faults.add({ op: 'put', error: 'internal' });
+    await bucket.put('a', new ArrayBuffer(4), { customMetadata: { x: '1' } }).catch(() => {});
+    await bucket.list({ prefix: 'a' });
+    bucket.log.clear();
+    bucket.faults.clear();
+    await bucket.put('b', new DataView(new ArrayBuffer(2)));
+    await bucket.head('c');
+    expect(bucket.log.all()).toEqual([
+      { seq: 1, at: expect.any(Number), op: 'put', key: 'b', options: undefined, value: '[DataView 2 bytes]', status: 'ok', result: expect.objectContaining({ key: 'b', size: 2 }) },
+      { seq: 2, at: expect.any(Number), op: 'head', key: 'c', options: undefined, status: 'ok', result: null },
+    ]);
+  });
+
   it('is off by default, starts and stops on demand, and clears', async () => {
     const bucket = new Bucket();
     await bucket.put('a', '1');
