@@ -5,6 +5,7 @@
  * and through `exports.default.fetch()` (SELF) alike.
  */
 import { exports } from 'cloudflare:workers';
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Bucket } from 'edge-doubles';
 import worker, { type Env } from '../worker/worker.js';
@@ -19,7 +20,14 @@ beforeEach(() => useDoubles(env, createEnv(config).env)); // a fresh double per 
 // README: end
 
 const self = (path: string, init?: RequestInit) => exports.default.fetch(`https://files.example${path}`, init);
-const direct = (path: string, init?: RequestInit) => worker.fetch(new Request(`https://files.example${path}`, init), env as unknown as Env);
+// cloudflare:test's createExecutionContext / waitOnExecutionContext: edge-doubles exports the same
+// two for plain Vitest (examples/worker), so a call like this one reads the same in both.
+const direct = async (path: string, init?: RequestInit) => {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(new Request(`https://files.example${path}`, init), env as unknown as Env, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+};
 
 describe('the swap', () => {
   it('reaches the Worker called directly and through SELF: one double', async () => {

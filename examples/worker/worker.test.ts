@@ -3,33 +3,39 @@ import { describe } from 'vitest';
 import { logOnFailure } from 'edge-doubles/vitest';
 // README: quick-start
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { DnsApi, type Bucket } from 'edge-doubles';
+import { createExecutionContext, DnsApi, waitOnExecutionContext, type Bucket } from 'edge-doubles';
 import { createEnv } from 'edge-doubles/node';
 import worker, { type Env } from './worker.js';
 
-// FILES becomes an in-memory Bucket, as wrangler.toml declares it (its vars are listed in `unfaked`);
-// `log: true` records its calls, for toHaveReceived.
-const { env: doubles } = createEnv<{ FILES: Bucket }>('examples/worker/wrangler.toml', { log: true }); // in your project: 'wrangler.toml'
-const dns = new DnsApi({ zones: [{ name: 'example.com' }] });
-const env: Env = { ...doubles, ZONE_ID: dns.zone('example.com')!.id, ORIGIN: 'files.example.com', CLOUDFLARE_API_TOKEN: 'test-token' };
+// As wrangler.toml declares them: FILES becomes an in-memory Bucket, and [vars] (ZONE_ID, ORIGIN)
+// come as wrangler binds them. `log: true` records the bucket's calls, for toHaveReceived.
+const { env: fromConfig } = createEnv<{ FILES: Bucket; ZONE_ID: string; ORIGIN: string }>('examples/worker/wrangler.toml', { log: true }); // in your project: 'wrangler.toml'
+const dns = new DnsApi({ zones: [{ name: 'example.com', id: fromConfig.ZONE_ID }] });
+const env: Env = { ...fromConfig, CLOUDFLARE_API_TOKEN: 'test-token' }; // a secret: not in the config
 
-doubles.FILES.seed({ 'notes/welcome.txt': 'hello' });
-const seeded = doubles.FILES.snapshot();
+fromConfig.FILES.seed({ 'notes/welcome.txt': 'hello' });
+const seeded = fromConfig.FILES.snapshot();
 beforeEach(() => {
-  doubles.FILES.restore(seeded); // every test starts from the seed (O(1)); faults and the log are cleared
+  fromConfig.FILES.restore(seeded); // every test starts from the seed (O(1)); faults and the log are cleared
   dns.reset();
   vi.stubGlobal('fetch', dns.fetch); // the cloudflare SDK inside the Worker reaches the DNS double
 });
 afterEach(() => vi.unstubAllGlobals());
 
-const call = (path: string, init?: RequestInit) => worker.fetch(new Request(`https://files.example.com${path}`, init), env);
+// A request with its own ctx; what the Worker left to ctx.waitUntil has settled when this returns.
+const call = async (path: string, init?: RequestInit) => {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(new Request(`https://files.example.com${path}`, init), env, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+};
 
 it('retries a put that R2 failed with its internal error', async () => {
-  doubles.FILES.faults.add({ op: 'put', times: 1 }); // R2's 10001, once
+  fromConfig.FILES.faults.add({ op: 'put', times: 1 }); // R2's 10001, once
 
   expect((await call('/notes/a.txt', { method: 'PUT', body: 'hi' })).status).toBe(201);
-  expect(doubles.FILES).toHaveReceived({ op: 'put', key: 'notes/a.txt', times: 2 });
-  expect(doubles.FILES).toHaveObject('notes/a.txt', { body: 'hi' });
+  expect(fromConfig.FILES).toHaveReceived({ op: 'put', key: 'notes/a.txt', times: 2 });
+  expect(fromConfig.FILES).toHaveObject('notes/a.txt', { body: 'hi' });
 });
 
 it('publishes a site with a CNAME when its index.html is uploaded', async () => {
@@ -40,7 +46,7 @@ it('publishes a site with a CNAME when its index.html is uploaded', async () => 
 // README: end
 
 // README: log-on-failure
-beforeEach(() => logOnFailure(doubles.FILES, dns)); // a failing test prints both doubles' calls as tables
+beforeEach(() => logOnFailure(fromConfig.FILES, dns)); // a failing test prints both doubles' calls as tables
 // README: end
 
 describe('the files Worker', () => {
@@ -52,10 +58,10 @@ describe('the files Worker', () => {
 
   it('starts every test from the snapshot: what the last test wrote is gone', async () => {
     await call('/notes/welcome.txt', { method: 'DELETE' });
-    expect(doubles.FILES).not.toHaveObject('notes/welcome.txt');
-    doubles.FILES.restore(seeded); // what beforeEach does before the next test
-    expect(doubles.FILES).toHaveObject('notes/welcome.txt', { body: 'hello' });
-    expect(doubles.FILES).not.toHaveReceived(); // the restore cleared the log
+    expect(fromConfig.FILES).not.toHaveObject('notes/welcome.txt');
+    fromConfig.FILES.restore(seeded); // what beforeEach does before the next test
+    expect(fromConfig.FILES).toHaveObject('notes/welcome.txt', { body: 'hello' });
+    expect(fromConfig.FILES).not.toHaveReceived(); // the restore cleared the log
   });
 
   it('stores a file with its content type and serves it back', async () => {
@@ -91,19 +97,19 @@ describe('the files Worker', () => {
 
 describe('retries', () => {
   it('gives up after three internal errors, with nothing stored', async () => {
-    doubles.FILES.faults.add({ op: 'put', times: 3 });
+    fromConfig.FILES.faults.add({ op: 'put', times: 3 });
     const res = await call('/notes/a.txt', { method: 'PUT', body: 'x' });
     expect(res.status).toBe(503);
     expect(await res.text()).toBe('put: We encountered an internal error. Please try again. (10001)');
-    expect(doubles.FILES).toHaveReceived({ op: 'put', status: 'error', injected: true, times: 3 });
-    expect(doubles.FILES).not.toHaveObject('notes/a.txt');
+    expect(fromConfig.FILES).toHaveReceived({ op: 'put', status: 'error', injected: true, times: 3 });
+    expect(fromConfig.FILES).not.toHaveObject('notes/a.txt');
   });
 
   it('does not retry what trying again cannot fix', async () => {
-    doubles.FILES.faults.add({ op: 'put', error: 'rateLimit' }); // 10058: slow down, not "try again"
+    fromConfig.FILES.faults.add({ op: 'put', error: 'rateLimit' }); // 10058: slow down, not "try again"
     const res = await call('/notes/a.txt', { method: 'PUT', body: 'x' });
     expect(res.status).toBe(503);
-    expect(doubles.FILES).toHaveReceived({ op: 'put', times: 1 });
+    expect(fromConfig.FILES).toHaveReceived({ op: 'put', times: 1 });
   });
 });
 
@@ -142,7 +148,7 @@ describe('multipart uploads across requests', () => {
     const done = await call(`/big?uploadId=${uploadId}`, { method: 'POST', body: JSON.stringify([p1, p2]) });
     expect(done.status).toBe(201);
     expect(done.headers.get('etag')).toMatch(/-2"$/);
-    expect(doubles.FILES).toHaveObject('big', { size: five.length + 4 });
+    expect(fromConfig.FILES).toHaveObject('big', { size: five.length + 4 });
   });
 
   // README: "Time: the 7-day multipart expiry"

@@ -3,13 +3,15 @@
  * request's headers as HTTP metadata (retried once R2 says "Please try again"), DELETE, and a
  * multipart upload across requests. Uploading a site's `index.html` (`/sites/<site>/index.html`)
  * publishes the site: a proxied CNAME `<site>.<zone>` pointing at the Worker's own host, made
- * through the official `cloudflare` SDK. It is written against the interfaces only: in production
- * `env.FILES` is an R2 binding and the SDK talks to api.cloudflare.com; in its tests `env.FILES` is
- * an edge-doubles `Bucket` and the SDK's fetch reaches a `DnsApi`.
+ * through the official `cloudflare` SDK after the response (`ctx.waitUntil`). It is written
+ * against the interfaces only: in production `env.FILES` is an R2 binding and the SDK talks to
+ * api.cloudflare.com; in its tests `env.FILES` is an edge-doubles `Bucket` and the SDK's fetch
+ * reaches a `DnsApi`.
  */
 import Cloudflare, { BadRequestError } from 'cloudflare';
 import type { R2BucketLike } from 'edge-doubles/bucket';
 
+// README: worker-env
 export interface Env {
   // In your Worker: R2Bucket, from @cloudflare/workers-types (a Bucket is assignable to it). This
   // repository compiles its examples with the DOM's types, whose Headers are not workers-types'
@@ -21,6 +23,12 @@ export interface Env {
   /** A secret (`wrangler secret put CLOUDFLARE_API_TOKEN`): a token with DNS edit on the zone. */
   CLOUDFLARE_API_TOKEN: string;
 }
+
+/** In your Worker: ExecutionContext, from @cloudflare/workers-types (the part this Worker uses). */
+export interface Ctx {
+  waitUntil(promise: Promise<unknown>): void;
+}
+// README: end
 
 /** R2's internal error (10001) asks to try again; any other error is the answer. */
 const TRANSIENT = /\(10001\)$/;
@@ -48,7 +56,7 @@ async function publishSite(env: Env, site: string): Promise<void> {
 }
 
 export default {
-  async fetch(request: Request, env: Env): Promise<Response> {
+  async fetch(request: Request, env: Env, ctx: Ctx): Promise<Response> {
     const url = new URL(request.url);
     const key = decodeURIComponent(url.pathname.slice(1));
     switch (request.method) {
@@ -72,7 +80,8 @@ export default {
         }
         if (object === null) return new Response('Precondition Failed', { status: 412 });
         const site = /^sites\/([a-z0-9-]+)\/index\.html$/.exec(key)?.[1];
-        if (site !== undefined) await publishSite(env, site);
+        // The upload is answered at once; the DNS record is made after the response.
+        if (site !== undefined) ctx.waitUntil(publishSite(env, site));
         return new Response(null, { status: 201, headers: { etag: object.httpEtag } });
       }
       case 'DELETE':

@@ -13,7 +13,7 @@ export interface CreateEnvOptions {
   /** The `[env.<name>]` section to use, as `wrangler --env <name>`; the top level by default. */
   environment?: string;
   /**
-   * Bindings of types this package does not fake (KV, D1, services, vars, ...) are left out of
+   * Bindings of types this package does not fake (KV, D1, services, secrets, ...) are left out of
    * `env` and listed in `unfaked`. `'warn'` also reports them through `onWarning`; `'error'`
    * throws instead, for suites that must not run with part of their env missing. Default `'list'`.
    */
@@ -38,14 +38,18 @@ export interface CreateEnvOptions {
 export interface UnfakedBinding {
   /** The name the Worker reads it under (`env.CACHE`). */
   binding: string;
-  /** The config field that declares it (`kv_namespaces`, `vars`, `secrets`, ...). */
+  /** The config field that declares it (`kv_namespaces`, `d1_databases`, `secrets`, ...). */
   field: string;
   /** Wrangler's name for its type (`KV Namespace`). */
   kind: string;
 }
 
 export interface CreatedEnv<E> {
-  /** Each bucket binding's `Bucket`, under its binding name. */
+  /**
+   * Each bucket binding's `Bucket`, under its binding name, and each of the environment's `vars`
+   * as wrangler passes them: a string as it is, any other value as the JSON value it is (a copy).
+   * The default type fits a config of buckets alone: name your `Env` when it has vars.
+   */
   env: E;
   /**
    * One `Bucket` per local bucket (`preview_bucket_name ?? bucket_name ?? binding`): bindings of one
@@ -72,7 +76,8 @@ export class WranglerConfigError extends Error {
 
 /**
  * Builds `env` from a parsed wrangler config: each `r2_buckets` / `store_buckets` entry becomes a
- * `Bucket` under its binding, with the config's compatibility date and flags. Throws
+ * `Bucket` under its binding, with the config's compatibility date and flags, and each of its
+ * `vars` is there as wrangler gives it. Throws
  * `WranglerConfigError` where wrangler refuses the config.
  */
 export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, options: CreateEnvOptions = {}): CreatedEnv<E> {
@@ -83,7 +88,7 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
   if (diagnostics.hasWarnings()) warn(diagnostics.render('warnings'));
 
   const unfaked = resolved.bindingsByType
-    .filter(({ field }) => !(BUCKET_FIELDS as readonly string[]).includes(field))
+    .filter(({ field }) => field !== 'vars' && !(BUCKET_FIELDS as readonly string[]).includes(field))
     .flatMap(({ field, kind, names }) => names.map((binding) => ({ binding, field, kind })));
   const mode = options.unsupported ?? 'list';
   if (unfaked.length > 0 && mode !== 'list') {
@@ -96,7 +101,7 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
   }
 
   const buckets = new Map<string, Bucket>();
-  const env: Record<string, Bucket> = {};
+  const env: Record<string, unknown> = {};
   for (const { entry } of resolved.buckets) {
     const identity = localIdentity(entry);
     let bucket = buckets.get(identity);
@@ -110,6 +115,11 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
       buckets.set(identity, bucket);
     }
     env[entry.binding] = bucket;
+  }
+  // Plain values, not fakes: workerd gets a string var as text and any other as JSON, so each is
+  // given as a copy (a test changing env.LIMITS.max cannot change what the next createEnv gives).
+  for (const [name, value] of Object.entries(resolved.vars)) {
+    if (value !== undefined) env[name] = typeof value === 'string' ? value : JSON.parse(JSON.stringify(value));
   }
   return { env: env as E, buckets, unfaked, warnings };
 }

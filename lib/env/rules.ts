@@ -78,3 +78,36 @@ export function bindingNames(value: unknown): string[] {
   }
   return [];
 }
+
+/**
+ * `validateVars`: `vars` must be an object (wrangler's test is `typeof`, so an array passes), a TOML
+ * date is refused, and an environment's `vars` that lacks some of the top level's gets one warning
+ * naming them. `top` is the top level's resolved environment (undefined for the top level itself).
+ */
+export function validateVars(d: Diagnostics, value: unknown, envName: string | undefined, top: Record<string, unknown> | undefined): void {
+  const path = top === undefined ? 'vars' : `env.${envName}.vars`;
+  if (value !== undefined) {
+    if (typeof value !== 'object' || value === null) {
+      // wrangler's text ends with a newline
+      d.errors.push(`The field "${path}" should be an object but got ${JSON.stringify(value)}.\n`);
+    } else {
+      for (const [name, v] of Object.entries(value)) {
+        if (v instanceof Date) {
+          d.errors.push(`The field "${path}.${name}" is a TOML date, which is not supported. Please use a string instead, e.g. ${name} = "2025-12-19".`);
+        }
+      }
+    }
+  }
+  const topVars = Object.keys((top?.vars as object | undefined) ?? {});
+  if (topVars.length > 0 && typeof value === 'object' && value !== null) {
+    const missing = topVars.filter((name) => !(name in value));
+    if (missing.length > 0) {
+      d.warnings.push(
+        `The following vars exist at the top level, but not on "${path}".\n` +
+          'This is probably not what you want, since "vars" configuration is not inherited by environments.\n' +
+          `Please add these vars to "env.${envName}.vars":\n` +
+          missing.map((name) => `- ${name}`).join('\n'),
+      );
+    }
+  }
+}

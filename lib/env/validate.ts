@@ -6,13 +6,14 @@
  * `normalizeAndValidateConfig`, `normalizeAndValidateEnvironment`, `validateBindingArray`,
  * `validateBindingsHaveUniqueNames`; wrangler 4.155.0).
  *
- * Not re-checked here: the inner shape of binding types this package does not fake (a malformed
- * `kv_namespaces` entry is wrangler's to refuse), routes, builds and the other deploy settings.
+ * `vars` are checked too, since they reach `env`. Not re-checked here: the inner shape of binding
+ * types this package does not fake (a malformed `kv_namespaces` entry is wrangler's to refuse),
+ * routes, builds and the other deploy settings.
  */
 import { validateBucketBinding, type BucketBindingConfig } from './bucket-bindings.js';
 import { Diagnostics } from './diagnostics.js';
 import { BINDING_TYPES, BUCKET_FIELDS, ENVIRONMENT_FIELDS, NON_INHERITABLE_FIELDS, TOP_LEVEL_ONLY_FIELDS, type BucketField } from './fields.js';
-import { bindingNames, experimental, unexpectedFields, validateCompatibilityDate, validateStringArray } from './rules.js';
+import { bindingNames, experimental, unexpectedFields, validateCompatibilityDate, validateStringArray, validateVars } from './rules.js';
 
 /** A wrangler config as parsed from wrangler.toml / wrangler.json(c); fields not used here stay open. */
 export interface WranglerConfig {
@@ -30,6 +31,8 @@ export interface ResolvedConfig {
   compatibilityDate: string | undefined;
   compatibilityFlags: string[];
   buckets: Array<{ field: BucketField; entry: BucketBindingConfig }>;
+  /** The environment's `vars` (not inherited: an `[env.<name>]` without them has none). */
+  vars: Record<string, unknown>;
   /** Every binding name per binding type (wrangler's type names), buckets included. */
   bindingsByType: Array<{ field: string; kind: string; names: string[] }>;
 }
@@ -66,6 +69,7 @@ function environment(d: Diagnostics, raw: Raw, envName?: string, top?: Raw, rawC
     const value = raw[field];
     if (value !== undefined) {
       if ((BUCKET_FIELDS as readonly string[]).includes(field)) validateBucketArray(d, field, value, envName, top);
+      else if (field === 'vars') validateVars(d, value, envName, top);
     } else if (rawConfig?.[field] !== undefined) {
       d.warnings.push(
         `"${field}" exists at the top level, but not on "env.${envName}".\n` +
@@ -185,6 +189,7 @@ export function resolveConfig(raw: WranglerConfig, options: ValidateOptions = {}
     compatibilityDate: active.compatibility_date as string | undefined,
     compatibilityFlags: active.compatibility_flags as string[],
     buckets,
+    vars: (active.vars as Record<string, unknown> | undefined) ?? {},
     bindingsByType,
   };
   return { config, diagnostics: d };

@@ -249,13 +249,12 @@ describe('createEnv: bindings it does not fake', () => {
     vars: { GREETING: 'hi' },
   };
 
-  it('lists them and leaves them out of env', () => {
+  it('lists them and leaves them out of env (vars are not fakes: they are in env)', () => {
     const { env, unfaked } = createEnv(config, quiet);
-    expect(Object.keys(env)).toEqual(['FILES']);
+    expect(Object.keys(env)).toEqual(['FILES', 'GREETING']);
     expect(unfaked).toEqual([
       { binding: 'CACHE', field: 'kv_namespaces', kind: 'KV Namespace' },
       { binding: 'DB', field: 'd1_databases', kind: 'D1 Database' },
-      { binding: 'GREETING', field: 'vars', kind: 'Environment Variable' },
     ]);
   });
 
@@ -263,12 +262,48 @@ describe('createEnv: bindings it does not fake', () => {
     const onWarning = vi.fn();
     createEnv(config, { unsupported: 'warn', onWarning });
     expect(onWarning).toHaveBeenCalledWith(
-      'createEnv: these bindings are not faked by edge-doubles and are missing from env: CACHE (KV Namespace, kv_namespaces), DB (D1 Database, d1_databases), GREETING (Environment Variable, vars)',
+      'createEnv: these bindings are not faked by edge-doubles and are missing from env: CACHE (KV Namespace, kv_namespaces), DB (D1 Database, d1_databases)',
     );
   });
 
   it("unsupported: 'error' throws", () => {
     expect(() => createEnv(config, { unsupported: 'error' })).toThrow(/missing from env: CACHE \(KV Namespace/);
     expect(() => createEnv({ r2_buckets: [{ binding: 'FILES' }] }, { unsupported: 'error' })).not.toThrow();
+    expect(() => createEnv({ r2_buckets: [{ binding: 'FILES' }], vars: { HOST: 'x' } }, { unsupported: 'error' })).not.toThrow();
+  });
+});
+
+describe('createEnv: vars', () => {
+  const config: WranglerConfig = {
+    r2_buckets: [{ binding: 'FILES' }],
+    vars: { HOST: 'files.example.com', RETRIES: 2, LIMITS: { max: [1, 2] } },
+    env: { staging: { r2_buckets: [{ binding: 'FILES' }], vars: { HOST: 'staging.example.com' } }, bare: {} },
+  };
+
+  it('are in env as wrangler binds them: a string as it is, any other value as its JSON', () => {
+    const { env } = createEnv<{ FILES: Bucket; HOST: string; RETRIES: number; LIMITS: { max: number[] } }>(config, quiet);
+    expect(env.FILES).toBeInstanceOf(Bucket);
+    expect([env.HOST, env.RETRIES, env.LIMITS]).toEqual(['files.example.com', 2, { max: [1, 2] }]);
+  });
+
+  it('are copies: a test changing one changes neither the config nor the next env', () => {
+    const first = createEnv<{ LIMITS: { max: number[] } }>(config, quiet).env;
+    first.LIMITS.max.push(3);
+    expect(createEnv<{ LIMITS: { max: number[] } }>(config, quiet).env.LIMITS).toEqual({ max: [1, 2] });
+    expect((config.vars as { LIMITS: unknown }).LIMITS).toEqual({ max: [1, 2] });
+  });
+
+  it("are not inherited: an environment has its own, with wrangler's warning for those it lacks", () => {
+    const warnings: string[] = [];
+    const staging = createEnv(config, { environment: 'staging', onWarning: (m) => warnings.push(m) }).env as Record<string, unknown>;
+    expect(Object.keys(staging)).toEqual(['FILES', 'HOST']);
+    expect(staging.HOST).toBe('staging.example.com');
+    expect(warnings.join('\n')).toContain('The following vars exist at the top level, but not on "env.staging.vars".');
+    const bare = createEnv(config, { ...quiet, environment: 'bare' }).env;
+    expect(Object.keys(bare)).toEqual([]);
+  });
+
+  it("that are not an object are an error, with wrangler's text", () => {
+    expect(() => createEnv({ vars: 'HOST' as never }, quiet)).toThrow('The field "vars" should be an object but got "HOST".');
   });
 });

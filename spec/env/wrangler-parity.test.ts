@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ConfigParseError, WranglerConfigError } from '../../lib/index.js';
+import { Bucket, ConfigParseError, WranglerConfigError } from '../../lib/index.js';
 import { createEnv } from '../../lib/node/index.js';
 import { ENVIRONMENT_FIELDS, TOP_LEVEL_ONLY_FIELDS } from '../../lib/env/fields.js';
 
@@ -53,15 +53,17 @@ const lines = (text: string) =>
     .filter((l) => l !== '');
 
 type Outcome =
-  | { kind: 'ok'; buckets: string[]; warnings: string[] }
+  | { kind: 'ok'; buckets: string[]; vars: Record<string, unknown>; warnings: string[] }
   | { kind: 'config-error'; message: string }
   | { kind: 'parse-error'; text: string; line: number; column: number };
 
 function ours(path: string, environment?: string): Outcome {
   const rendered: string[] = [];
   try {
-    const { env } = createEnv(path, { environment, onWarning: (m) => rendered.push(m) });
-    return { kind: 'ok', buckets: Object.keys(env), warnings: rendered.flatMap(lines) };
+    const { env } = createEnv<Record<string, unknown>>(path, { environment, onWarning: (m) => rendered.push(m) });
+    const buckets = Object.keys(env).filter((k) => env[k] instanceof Bucket);
+    const vars = Object.fromEntries(Object.entries(env).filter(([, v]) => !(v instanceof Bucket)));
+    return { kind: 'ok', buckets, vars, warnings: rendered.flatMap(lines) };
   } catch (e) {
     if (e instanceof WranglerConfigError) return { kind: 'config-error', message: e.message };
     if (e instanceof ConfigParseError) return { kind: 'parse-error', text: e.text, line: e.line, column: e.column };
@@ -75,7 +77,8 @@ function theirs(path: string, environment: string | undefined, hideWarnings: boo
     const config = wrangler.unstable_readConfig({ config: path, env: environment }, { hideWarnings });
     const buckets = (config.r2_buckets as { binding: string }[]).map((b) => b.binding);
     const warnings = warn.mock.calls.flatMap((c) => lines(String(c[0])));
-    return { kind: 'ok', buckets, warnings };
+    // What `wrangler dev` and the Workers Vitest pool bind: each var under its name (getVarsForDev).
+    return { kind: 'ok', buckets, vars: { ...(config.vars as object) }, warnings };
   } catch (e) {
     const err = e as WranglerError;
     if (err.constructor.name === 'ParseError') {
@@ -204,6 +207,32 @@ describe('environments alike', () => {
 
   it('the same in JSON', () => {
     json('{"name": "w", "r2_buckets": [{"binding": "B"}], "env": {"a": {}}}', 'b');
+  });
+});
+
+describe('vars alike', () => {
+  const config =
+    'name = "w"\nr2_buckets = [{binding="B"}]\n[vars]\nHOST = "files.example.com"\nRETRIES = 2\nLIMITS = { max = [1, "x"], on = true }\n' +
+    '[env.staging]\nr2_buckets = [{binding="B"}]\nvars = { HOST = "staging.example.com" }\n' +
+    '[env.bare]\nr2_buckets = [{binding="B"}]\n' +
+    '[env.odd]\nvars = "HOST"\n' +
+    '[env.list]\nvars = ["a", "b"]\n';
+
+  it.each(['', 'staging', 'bare', 'odd', 'list'])('--env %s', (env) => {
+    toml(config, env);
+  });
+
+  it('a TOML date is refused', () => {
+    expect(toml('name = "w"\n[vars]\nSINCE = 2025-12-19\n').kind).toBe('config-error');
+  });
+
+  it('every JSON type, in wrangler.jsonc', () => {
+    const out = json('{"name": "w", "vars": {"S": "s", "N": 1.5, "B": false, "Z": null, "A": [1, {"x": "y"}], "O": {}}}');
+    expect(out).toMatchObject({ kind: 'ok', vars: { S: 's', N: 1.5, B: false, Z: null, A: [1, { x: 'y' }], O: {} } });
+  });
+
+  it('a var named like a bucket binding is refused', () => {
+    expect(toml('name = "w"\nr2_buckets = [{binding="X"}]\n[vars]\nX = "1"\n').kind).toBe('config-error');
   });
 });
 

@@ -13,6 +13,6 @@ it('spec/support/fixtures/node-test.ts passes under node --test', async () => {
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
     );
   });
-  expect(result.out).toMatch(/# pass 2\b/);
+  expect(result.out).toMatch(/# pass 3\b/);
   expect(result.code, result.out).toBe(0);
 }, 60_000);
