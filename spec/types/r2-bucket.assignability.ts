@@ -21,3 +21,19 @@ export async function results(b: Bucket): Promise<void> {
   const checksums: R2Checksums = done.checksums;
   void [head, body, conditional, put, putIf, list, checksums, bucket, configured];
 }
+
+/** The runtime's Headers, Blob and ReadableStream go into the double's own methods. */
+export async function runtimeArguments(b: Bucket, headers: Headers, blob: Blob, stream: ReadableStream): Promise<void> {
+  await b.put('k', blob, { httpMetadata: headers, onlyIf: headers });
+  await b.put('k', stream);
+  await b.get('k', { onlyIf: headers, range: headers });
+  const upload = await b.createMultipartUpload('k', { httpMetadata: headers });
+  await upload.uploadPart(1, blob);
+  await upload.uploadPart(2, stream);
+  (await b.head('k'))!.writeHttpMetadata(headers);
+  const got = (await b.get('k'))!;
+  const body: ReadableStream = got.body;
+  const byob: ReadableStreamBYOBReader = got.body.getReader({ mode: 'byob' });
+  const fromBlob: Blob = await got.blob();
+  void [body, byob, fromBlob];
+}
