@@ -12,11 +12,10 @@
 import { expect, onTestFailed, onTestFinished } from 'vitest';
 import type { Bucket } from './bucket/bucket.js';
 import type { DnsApi } from './dns/api.js';
-import type { DnsRecord } from './dns/types.js';
 import type { BucketFault } from './support/bucket-support.js';
 import type { DnsFault } from './support/dns-support.js';
 import type { Fault } from './support/faults.js';
-import { checkDnsRecord, checkObject, checkReceived, type ObjectExpectation, type ReceivedQuery } from './support/matchers.js';
+import { checkDnsRecord, checkObject, checkReceived, type DnsRecordExpectation, type ObjectExpectation, type ReceivedQuery } from './support/matchers.js';
 
 expect.extend({
   toHaveObject(received: unknown, key: string, expected?: ObjectExpectation, ...rest: unknown[]) {
@@ -25,7 +24,7 @@ expect.extend({
   toHaveReceived(received: unknown, query?: ReceivedQuery, ...rest: unknown[]) {
     return checkReceived(received, query, rest.length);
   },
-  toHaveDnsRecord(received: unknown, zone: string, fields: Partial<DnsRecord> & Record<string, unknown>, ...rest: unknown[]) {
+  toHaveDnsRecord(received: unknown, zone: string, fields: DnsRecordExpectation, ...rest: unknown[]) {
     return checkDnsRecord(received, zone, fields, rest.length);
   },
 });
@@ -59,7 +58,7 @@ export interface EdgeDoublesMatchers<R = unknown> {
   /** The Bucket (or DnsApi) received a call (request) with these fields; `times`: exactly that many. */
   toHaveReceived(query?: ReceivedQuery): R;
   /** The zone (id or name) has a record with these fields (a relative `name` is in the zone). */
-  toHaveDnsRecord(zone: string, fields: Partial<DnsRecord> & Record<string, unknown>): R;
+  toHaveDnsRecord(zone: string, fields: DnsRecordExpectation): R;
 }
 
 declare module 'vitest' {
@@ -68,4 +67,4 @@ declare module 'vitest' {
   interface Matchers<T = any> extends EdgeDoublesMatchers<T> {}
 }
 
-export type { ObjectExpectation, ReceivedQuery };
+export type { DnsRecordExpectation, ObjectExpectation, ReceivedQuery };
