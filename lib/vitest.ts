@@ -29,16 +29,21 @@ expect.extend({
   },
 });
 
+/** The rule a double takes: a bucket's for a Bucket, a DnsApi's for a DnsApi. */
+export type FaultRuleOf<D extends Bucket | DnsApi> = D extends Bucket ? BucketFault : DnsFault;
+
 /**
  * Adds a fault rule for the running test only: it is removed when the test finishes, pass or fail
  * (call it inside a test or a beforeEach).
+ *
+ * One generic signature rather than an overload per double: the rule's type follows the double's,
+ * so a misspelt field is the error TypeScript reports. With overloads it reported the last one's
+ * mismatch instead ("Type 'Bucket' is missing the following properties from type 'DnsApi'").
  */
-export function testFault(bucket: Bucket, rule: BucketFault): Fault<BucketFault>;
-export function testFault(api: DnsApi, rule: DnsFault): Fault<DnsFault>;
-export function testFault(double: Bucket | DnsApi, rule: BucketFault & DnsFault): Fault<BucketFault | DnsFault> {
-  const fault = (double.faults as { add(r: BucketFault & DnsFault): Fault<BucketFault | DnsFault> }).add(rule);
+export function testFault<D extends Bucket | DnsApi>(double: D, rule: FaultRuleOf<D>): Fault<FaultRuleOf<D>> {
+  const fault = (double.faults as { add(r: BucketFault | DnsFault): Fault<BucketFault | DnsFault> }).add(rule);
   onTestFinished(() => fault.remove());
-  return fault;
+  return fault as Fault<FaultRuleOf<D>>;
 }
 
 /**

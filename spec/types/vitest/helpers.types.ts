@@ -3,10 +3,11 @@
  * field is reported as such. Each `@ts-expect-error` must meet an error, or the compile fails.
  */
 import { expect } from 'vitest';
-import { assertDnsRecord, DnsApi, type DnsRecord, type DnsRecordSeed } from '../../../lib/index.js';
-import '../../../lib/vitest.js';
+import { assertDnsRecord, Bucket, DnsApi, type DnsRecord, type DnsRecordSeed, type Fault } from '../../../lib/index.js';
+import { testFault } from '../../../lib/vitest.js';
 
 const api = new DnsApi();
+const bucket = new Bucket();
 
 // ---- toHaveDnsRecord / assertDnsRecord: DnsRecord's fields, and only those ---------------------
 
@@ -43,4 +44,38 @@ export function misspeltRecordFields(): void {
   expect(api).toHaveDnsRecord('example.com', { ttl: '3600' });
   // @ts-expect-error: the plain function takes the same fields.
   assertDnsRecord(api, 'example.com', { nmae: 'www' });
+}
+
+// ---- testFault: the rule's type follows the double ---------------------------------------------
+
+export function faults(): void {
+  const onBucket: Fault<unknown> = testFault(bucket, { op: 'get', times: Infinity, error: 'rateLimit' });
+  // The error function's argument is typed from the bucket's rule (noImplicitAny would refuse it otherwise).
+  const withCall = testFault(bucket, { op: ['put', 'uploadPart'], error: ({ op, key }) => new Error(`${op} ${key ?? ''}`) });
+  const onApi = testFault(api, { method: 'POST', path: 'zones/*/dns_records', status: 429, retryAfter: 1 });
+  withCall.remove();
+  void [onBucket, onApi];
+}
+
+// A misspelt field must be the error reported, on its own line: not the double (TypeScript reported
+// the last overload's mismatch there, "Type 'Bucket' is missing the following properties from type
+// 'DnsApi'"), so each directive below sits on the field's line and the double is on another.
+export function misspeltFaultFields(): void {
+  testFault(bucket, {
+    op: 'get',
+    // @ts-expect-error: `errror` is no field of a bucket's rule.
+    errror: 'x',
+  });
+  testFault(api, {
+    // @ts-expect-error: `stauts` is no field of a DnsApi's rule.
+    stauts: 500,
+  });
+  testFault(bucket, {
+    // @ts-expect-error: `method` is a DnsApi rule's field, not a Bucket's.
+    method: 'POST',
+  });
+  testFault(api, {
+    // @ts-expect-error: `op` is a Bucket rule's field, not a DnsApi's.
+    op: 'get',
+  });
 }
