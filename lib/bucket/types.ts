@@ -7,7 +7,7 @@
  * beside the DOM lib has two of each, one declared by the module and one by the DOM, and under its
  * libs neither is assignable to the other, so `Bucket` would not be assignable to the module's
  * `R2Bucket`; both are assignable to these. Results keep the global types, with what workerd's have
- * beyond a DOM lib's (R2BodyStream, R2BodyBlob).
+ * beyond a DOM lib's (R2Stream, R2BodyBlob).
  */
 
 /**
@@ -62,46 +62,52 @@ export interface WritableStreamLike {
 /** A read's outcome as workers-types types it. */
 export type R2ReadResult<T> = { done: false; value: T } | { done: true; value?: undefined };
 
-/** A body's default reader, as workers-types types it. */
-export interface R2BodyReader {
+/** A stream's default reader, as workers-types types it. */
+export interface R2StreamReader<T> {
   readonly closed: Promise<void>;
   cancel(reason?: any): Promise<void>;
-  read(): Promise<R2ReadResult<Uint8Array>>;
+  read(): Promise<R2ReadResult<T>>;
   releaseLock(): void;
 }
 
-/** A body's BYOB reader, as workers-types types it. */
-export interface R2BodyByobReader {
+/** A byte stream's BYOB reader, as workers-types types it. */
+export interface R2StreamByobReader {
   readonly closed: Promise<void>;
   cancel(reason?: any): Promise<void>;
-  read<T extends ArrayBufferView>(view: T): Promise<R2ReadResult<T>>;
+  read<V extends ArrayBufferView>(view: V): Promise<R2ReadResult<V>>;
   /** workerd's own; a BYOB reader of another runtime has no such method. */
-  readAtLeast<T extends ArrayBufferView>(minElements: number, view: T): Promise<R2ReadResult<T>>;
+  readAtLeast<V extends ArrayBufferView>(minElements: number, view: V): Promise<R2ReadResult<V>>;
   releaseLock(): void;
 }
 
 /**
- * A result's body: the runtime's ReadableStream of bytes, with the signatures workers-types gives
- * a body's stream where a DOM lib's ReadableStream has others. A call resolves to the runtime's own
- * signatures first; the ones below are what make the body assignable to the module workers-types'
- * ReadableStream, which a DOM ReadableStream is not (its readers' results, `tee`, `pipeThrough`, the
- * AbortSignal of `pipeTo`, and async iteration without DOM.AsyncIterable all differ). The double's
- * bodies are async iterable wherever the runtime's streams are (workerd, Node, the ponyfill);
- * `readAtLeast` exists on workerd's BYOB readers only.
+ * The runtime's ReadableStream, with the signatures workers-types gives a stream where a DOM lib's
+ * ReadableStream has others. A call resolves to the runtime's own signatures first; the ones below
+ * make the stream assignable to the module workers-types' ReadableStream, which a DOM ReadableStream
+ * is not (its readers' results, `tee`, `pipeThrough`, the AbortSignal of `pipeTo`, and async
+ * iteration without DOM.AsyncIterable all differ), and keep workers-types' own stream assignable to
+ * this one. The double's bodies are async iterable wherever the runtime's streams are (workerd, Node,
+ * the ponyfill); `readAtLeast` exists on workerd's BYOB readers only.
  */
-export type R2BodyStream = ReadableStream<Uint8Array> & {
-  getReader(): R2BodyReader;
-  getReader(options: { mode: 'byob' }): R2BodyByobReader;
-  tee(): [R2BodyStream, R2BodyStream];
-  pipeThrough<R extends ReadableStreamLike>(transform: { readable: R; writable: WritableStreamLike }, options?: R2StreamPipeOptions): R;
+export type R2Stream<T> = ReadableStream<T> & {
+  getReader(): R2StreamReader<T>;
+  getReader(options: { mode: 'byob' }): R2StreamByobReader;
+  tee(): [R2Stream<T>, R2Stream<T>];
+  // `readable` by its async iteration: of a stream's members carrying its chunk type, the one with a
+  // single signature, so U is inferred when assigning this to workers-types' stream or back
+  // (getReader has two, and inference reads the last, the BYOB one, which carries no chunk type).
+  pipeThrough<U>(transform: { readable: AsyncIterable<U>; writable: WritableStreamLike }, options?: R2StreamPipeOptions): R2Stream<U>;
   pipeTo(destination: WritableStreamLike, options?: R2StreamPipeOptions): Promise<void>;
-  values(options?: R2StreamIteratorOptions): AsyncIterableIterator<Uint8Array>;
-  [Symbol.asyncIterator](options?: R2StreamIteratorOptions): AsyncIterableIterator<Uint8Array>;
+  values(options?: R2StreamIteratorOptions): AsyncIterableIterator<T>;
+  [Symbol.asyncIterator](options?: R2StreamIteratorOptions): AsyncIterableIterator<T>;
 };
+
+/** A result's body: a stream of bytes. */
+export type R2BodyStream = R2Stream<Uint8Array>;
 
 /**
  * What `blob()` gives: the runtime's Blob, whose `stream()` (and that of its slices) is typed as a
- * body's, for the same reason as R2BodyStream.
+ * body's, for the same reason as R2Stream.
  */
 export type R2BodyBlob = Blob & {
   stream(): R2BodyStream;
