@@ -12,11 +12,10 @@
 import { expect, onTestFailed, onTestFinished } from 'vitest';
 import type { Bucket } from './bucket/bucket.js';
 import type { DnsApi } from './dns/api.js';
-import type { DnsRecord } from './dns/types.js';
 import type { BucketFault } from './support/bucket-support.js';
 import type { DnsFault } from './support/dns-support.js';
 import type { Fault } from './support/faults.js';
-import { checkDnsRecord, checkObject, checkReceived, type ObjectExpectation, type ReceivedQuery } from './support/matchers.js';
+import { checkDnsRecord, checkObject, checkReceived, type DnsRecordExpectation, type ObjectExpectation, type ReceivedQuery } from './support/matchers.js';
 
 expect.extend({
   toHaveObject(received: unknown, key: string, expected?: ObjectExpectation, ...rest: unknown[]) {
@@ -25,21 +24,26 @@ expect.extend({
   toHaveReceived(received: unknown, query?: ReceivedQuery, ...rest: unknown[]) {
     return checkReceived(received, query, rest.length);
   },
-  toHaveDnsRecord(received: unknown, zone: string, fields: Partial<DnsRecord> & Record<string, unknown>, ...rest: unknown[]) {
+  toHaveDnsRecord(received: unknown, zone: string, fields: DnsRecordExpectation, ...rest: unknown[]) {
     return checkDnsRecord(received, zone, fields, rest.length);
   },
 });
 
+/** The rule a double takes: a bucket's for a Bucket, a DnsApi's for a DnsApi. */
+export type FaultRuleOf<D extends Bucket | DnsApi> = D extends Bucket ? BucketFault : DnsFault;
+
 /**
  * Adds a fault rule for the running test only: it is removed when the test finishes, pass or fail
  * (call it inside a test or a beforeEach).
+ *
+ * One generic signature rather than an overload per double: the rule's type follows the double's,
+ * so a misspelt field is the error TypeScript reports. With overloads it reported the last one's
+ * mismatch instead ("Type 'Bucket' is missing the following properties from type 'DnsApi'").
  */
-export function testFault(bucket: Bucket, rule: BucketFault): Fault<BucketFault>;
-export function testFault(api: DnsApi, rule: DnsFault): Fault<DnsFault>;
-export function testFault(double: Bucket | DnsApi, rule: BucketFault & DnsFault): Fault<BucketFault | DnsFault> {
-  const fault = (double.faults as { add(r: BucketFault & DnsFault): Fault<BucketFault | DnsFault> }).add(rule);
+export function testFault<D extends Bucket | DnsApi>(double: D, rule: FaultRuleOf<D>): Fault<FaultRuleOf<D>> {
+  const fault = (double.faults as { add(r: BucketFault | DnsFault): Fault<BucketFault | DnsFault> }).add(rule);
   onTestFinished(() => fault.remove());
-  return fault;
+  return fault as Fault<FaultRuleOf<D>>;
 }
 
 /**
@@ -59,7 +63,7 @@ export interface EdgeDoublesMatchers<R = unknown> {
   /** The Bucket (or DnsApi) received a call (request) with these fields; `times`: exactly that many. */
   toHaveReceived(query?: ReceivedQuery): R;
   /** The zone (id or name) has a record with these fields (a relative `name` is in the zone). */
-  toHaveDnsRecord(zone: string, fields: Partial<DnsRecord> & Record<string, unknown>): R;
+  toHaveDnsRecord(zone: string, fields: DnsRecordExpectation): R;
 }
 
 declare module 'vitest' {
@@ -68,4 +72,4 @@ declare module 'vitest' {
   interface Matchers<T = any> extends EdgeDoublesMatchers<T> {}
 }
 
-export type { ObjectExpectation, ReceivedQuery };
+export type { DnsRecordExpectation, ObjectExpectation, ReceivedQuery };

@@ -4,7 +4,7 @@
  */
 import { fieldTypeError } from './errors.js';
 import { heldString, isHeaders, isObjectLike, optionalDateField, toStr } from './coerce.js';
-import type { R2HTTPMetadata } from './types.js';
+import type { HeadersLike, R2HTTPMetadata } from './types.js';
 
 /** Stored HTTP metadata: strings and the expiry in epoch ms. */
 export interface HttpFields {
@@ -118,7 +118,7 @@ export function customMetadataObject(f: CustomFields): Record<string, string> {
  * It writes what was stored, not the result's (mutable) `httpMetadata` object, and refuses values a
  * header cannot hold before writing any.
  */
-export function writeHttpFields(key: string, f: HttpFields | undefined, headers: Headers): void {
+export function writeHttpFields(key: string, f: HttpFields | undefined, headers: HeadersLike): void {
   if (f === undefined) {
     throw new TypeError(
       `HTTP metadata unknown for key \`${key}\`. Did you forget to add 'httpMetadata' to \`include\` when listing?`,

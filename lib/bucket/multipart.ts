@@ -11,7 +11,7 @@ import type { PersistentState } from './storage.js';
 import { HeadResult, WRITTEN_OBJECT } from './results.js';
 import type { StoredObject } from './stored.js';
 import { checkSsecKey, convertSsecKey } from './ssec.js';
-import type { R2MultipartUploadLike, R2UploadedPart, R2UploadPartOptions } from './types.js';
+import type { R2MultipartUploadLike, R2UploadedPart, R2UploadPartOptions, R2UploadPartValue } from './types.js';
 import { acceptValue, checkStreamLength, readValue } from './values.js';
 import { tagClass, untag } from './class-tags.js';
 
@@ -59,7 +59,7 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
 
   uploadPart(
     partNumber: number,
-    value: ReadableStream | ArrayBuffer | ArrayBufferView | string | Blob,
+    value: R2UploadPartValue,
     options?: R2UploadPartOptions,
   ): Promise<R2UploadedPart> {
     const { model, run, invoke } = owners.get(this)!;

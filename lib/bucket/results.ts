@@ -13,7 +13,7 @@ import type { BodyBytes } from './storage.js';
 import { markKnownLength } from './values.js';
 import { tagClass } from './class-tags.js';
 import { byteStreamClass } from '../streams.js';
-import type { R2HTTPMetadata, R2ObjectBodyLike, R2ObjectLike } from './types.js';
+import type { HeadersLike, R2BodyBlob, R2BodyStream, R2HTTPMetadata, R2ObjectBodyLike, R2ObjectLike } from './types.js';
 
 /** Which metadata a result carries (list entries may leave either out), and its range if any. */
 export interface Shape {
@@ -112,7 +112,7 @@ export class HeadResult implements R2ObjectLike {
     this.key = o.key;
   }
 
-  writeHttpMetadata(headers: Headers): void {
+  writeHttpMetadata(headers: HeadersLike): void {
     writeHttpFields(this.key, this.#http, headers);
   }
 }
@@ -167,7 +167,7 @@ export class GetResult extends HeadResult implements R2ObjectBodyLike {
     } else this.#state = { chunks: [], range: shape.range, pieces: stored.pieces, contentType, used: false };
   }
 
-  get body(): ReadableStream<Uint8Array> {
+  get body(): R2BodyStream {
     const state = this.#state;
     if (!state.stream && state.pieces) {
       const pieces = state.pieces();
@@ -205,7 +205,8 @@ export class GetResult extends HeadResult implements R2ObjectBodyLike {
       });
       markKnownLength(state.stream);
     }
-    return state.stream;
+    // Async iterable wherever the runtime's streams are (workerd, Node, the ponyfill).
+    return state.stream as R2BodyStream;
   }
 
   get bodyUsed(): boolean {
@@ -232,14 +233,14 @@ export class GetResult extends HeadResult implements R2ObjectBodyLike {
     return JSON.parse(await this.text()) as T;
   }
 
-  async blob(): Promise<Blob> {
+  async blob(): Promise<R2BodyBlob> {
     const bytes = await this.#readAll();
     const type = this.#state.contentType;
     const blob = new Blob([bytes as Uint8Array<ArrayBuffer>], { type });
     // The runtime gives the stored content type as it is; the Blob constructor would normalise it
     // ('' for characters outside U+0020–U+007E, lowercase), so the type is set past it.
     if (blob.type !== type) Object.defineProperty(blob, 'type', { value: type });
-    return blob;
+    return blob as R2BodyBlob;
   }
 
   /** All the bytes, once: straight from the chunks unless a stream was already handed out. */

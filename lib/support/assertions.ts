@@ -3,8 +3,7 @@
  * `AssertionError` (name, `code: 'ERR_ASSERTION'`, `actual`, `expected`, as node:assert's) whose
  * message ends with a line diff of what was expected and what was there.
  */
-import type { DnsRecord } from '../dns/types.js';
-import { checkDnsRecord, checkObject, checkReceived, type CheckResult, type ObjectExpectation, type ReceivedQuery } from './matchers.js';
+import { checkDnsRecord, checkObject, checkReceived, type CheckResult, type DnsRecordExpectation, type ObjectExpectation, type ReceivedQuery } from './matchers.js';
 
 export class AssertionError extends Error {
   readonly code = 'ERR_ASSERTION';
@@ -85,6 +84,6 @@ export function assertNotReceived(double: unknown, query?: ReceivedQuery): void 
 }
 
 /** Throws unless the zone (id or name) has a record with the given fields. */
-export function assertDnsRecord(api: unknown, zone: string, fields: Partial<DnsRecord> & Record<string, unknown>): void {
+export function assertDnsRecord(api: unknown, zone: string, fields: DnsRecordExpectation): void {
   enforce(checkDnsRecord(api, zone, fields, arguments.length > 3 ? 1 : 0), false, 'assertDnsRecord');
 }

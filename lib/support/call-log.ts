@@ -150,7 +150,13 @@ export function copyArgument(v: unknown, depth = 0): unknown {
   }
   if (depth > 8) return '[…]';
   if (v instanceof Date) return new Date(v.getTime());
-  if (typeof Headers !== 'undefined' && v instanceof Headers) return { headers: Object.fromEntries(v) };
+  if (typeof Headers !== 'undefined' && v instanceof Headers) {
+    // forEach, not Object.fromEntries(v): Headers is iterable only under the DOM.Iterable lib, and
+    // spec/types/module-import compiles these sources without it, as a user's Worker project may.
+    const headers: Record<string, string> = {};
+    v.forEach((value, name) => (headers[name] = value));
+    return { headers };
+  }
   if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
   if (v instanceof ArrayBuffer) return new Uint8Array(v.slice(0));
   if (typeof ReadableStream !== 'undefined' && v instanceof ReadableStream) return '[ReadableStream]';

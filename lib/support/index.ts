@@ -4,4 +4,4 @@ export type { BucketCall, BucketCallQuery, BucketFault, BucketOperation, BucketR
 export type { CallLog, LoggedCall } from './call-log.js';
 export type { DnsAuthScheme, DnsFault, DnsRequest, DnsRequestQuery } from './dns-support.js';
 export type { Fault, FaultList, FaultSchedule, Injected } from './faults.js';
-export type { ObjectExpectation, ReceivedQuery } from './matchers.js';
+export type { DnsRecordExpectation, ObjectExpectation, ReceivedQuery } from './matchers.js';

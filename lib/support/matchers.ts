@@ -38,6 +38,22 @@ export interface ObjectExpectation {
   checksums?: Record<string, string>;
 }
 
+/** A field's expected value: a string may be a RegExp to test; objects are matched partly, arrays element by element. */
+type FieldExpectation<T> = T extends string
+  ? T | RegExp
+  : T extends readonly (infer E)[]
+    ? readonly FieldExpectation<E>[]
+    : T extends object
+      ? { [K in keyof T]?: FieldExpectation<T[K]> }
+      : T;
+
+/**
+ * What `toHaveDnsRecord` and `assertDnsRecord` may require of a record: any of DnsRecord's fields,
+ * and only those (a misspelt field is a type error, not a check that never passes). Objects (`meta`,
+ * `data`, `settings`) need only the fields named. Vitest's asymmetric matchers fit anywhere.
+ */
+export type DnsRecordExpectation = { [K in keyof DnsRecord]?: FieldExpectation<DnsRecord[K]> };
+
 /** `toHaveReceived`'s query: the double's call fields, plus how many matching calls there must be. */
 export type ReceivedQuery = (BucketCallQuery | DnsRequestQuery) & { times?: number };
 
@@ -215,7 +231,7 @@ export function checkReceived(received: unknown, query: ReceivedQuery = {}, extr
 }
 
 /** A zone (id or name) of the DnsApi has a record with the given fields (as the API shows them). */
-export function checkDnsRecord(received: unknown, zone: string, fields: Partial<DnsRecord> & Record<string, unknown>, extra = 0): CheckResult {
+export function checkDnsRecord(received: unknown, zone: string, fields: DnsRecordExpectation, extra = 0): CheckResult {
   if (extra > 0) throw new TypeError('toHaveDnsRecord(zone, fields) takes exactly 2 arguments');
   if (fields === null || typeof fields !== 'object') throw new TypeError(`toHaveDnsRecord: fields must be an object, got ${describe(fields)}`);
   const d = dnsInsides.get(received as object);

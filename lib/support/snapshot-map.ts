@@ -17,13 +17,32 @@
  * `update` hands out a private copy when a value might be shared.
  */
 import * as btreeModule from 'sorted-btree';
-import type BTreeType from 'sorted-btree';
+
+/**
+ * The part of sorted-btree's `BTree<string, T>` this map uses, written out rather than imported as
+ * that class's type: the snapshot type below is public (in the bucket's and zone's snapshots), and
+ * a consumer's NodeNext project reads sorted-btree, a CommonJS package, through Node's interop, where
+ * its default export is the module object and `BTree<K, V>` is no type (error TS2709).
+ * spec/support/snapshot-map.test.ts checks at compile time that the real class still fits it.
+ */
+export interface SortedTree<T> {
+  readonly size: number;
+  get(key: string): T | undefined;
+  set(key: string, value: T): boolean;
+  delete(key: string): boolean;
+  entries(low?: string): IterableIterator<[string, T]>;
+  keys(): IterableIterator<string>;
+  values(): IterableIterator<T>;
+  nextLowerPair(high: string | undefined): [string, T] | undefined;
+  /** O(1): copy-on-write. */
+  clone(): SortedTree<T>;
+}
 
 // sorted-btree is CommonJS with `exports.default`; bundlers and Node's ESM loader disagree on
 // which object the default import is, so take whichever holds the class.
-type BTreeCtor = typeof BTreeType;
-const mod = btreeModule as unknown as { default: BTreeCtor & { default?: BTreeCtor } };
-export const BTree: BTreeCtor = mod.default.default ?? mod.default;
+type TreeCtor = new <T>(entries: undefined, compare: (a: string, b: string) => number) => SortedTree<T>;
+const mod = btreeModule as unknown as { default: TreeCtor & { default?: TreeCtor } };
+const BTree: TreeCtor = mod.default.default ?? mod.default;
 
 interface Cell<V> {
   value: V;
@@ -36,13 +55,13 @@ let generations = 0;
 /** A frozen state of a SnapshotMap: restore it into any map of the same kind, any number of times. */
 export interface MapSnapshot<V> {
   /** @internal */
-  readonly tree: BTreeType<string, Cell<V>>;
+  readonly tree: SortedTree<Cell<V>>;
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export class SnapshotMap<V> {
-  private tree: BTreeType<string, Cell<V>> = new BTree<string, Cell<V>>(undefined, compare);
+  private tree: SortedTree<Cell<V>> = new BTree<Cell<V>>(undefined, compare);
   private cache = new Map<string, Cell<V>>();
   /** Whether every entry is in the cache (true until a restore): a cache miss is then an absence. */
   private complete = true;
@@ -142,7 +161,7 @@ export class SnapshotMap<V> {
   }
 
   clear(): void {
-    this.tree = new BTree<string, Cell<V>>(undefined, compare);
+    this.tree = new BTree<Cell<V>>(undefined, compare);
     this.cache = new Map();
     this.complete = true;
     this.generation = ++generations;

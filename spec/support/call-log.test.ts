@@ -58,6 +58,14 @@ describe('Bucket call log', () => {
     expect(call!.value).toBe('[Uint8Array 3 bytes]'); // bytes are described; the bucket holds them
   });
 
+  it('keeps Headers options as the header values they held at the call', async () => {
+    const bucket = new Bucket({ log: true });
+    const headers = new Headers({ 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
+    await bucket.put('k', 'v', { httpMetadata: headers });
+    headers.set('content-type', 'image/png');
+    expect(bucket.log.all()[0]!.options).toEqual({ httpMetadata: { headers: { 'cache-control': 'no-store', 'content-type': 'text/plain' } } });
+  });
+
   it('records errors, the faults that acted, and filters by them', async () => {
     const bucket = new Bucket({ log: true });
     bucket.faults.add({ op: 'put', error: 'rateLimit' });

@@ -132,6 +132,15 @@ describe('toHaveDnsRecord', () => {
     // README: end
   });
 
+  it('tests a RegExp against a string field, element by element in tags', () => {
+    const api = new DnsApi({
+      zones: [{ name: 'example.com', plan: 'pro', records: [{ type: 'A', name: 'www', content: '198.51.100.4', tags: ['team:web'] }] }],
+    });
+    expect(api).toHaveDnsRecord('example.com', { name: /^www\./, content: /^198\.51\.100\./, tags: [/^team:/] });
+    expect(api).not.toHaveDnsRecord('example.com', { content: /^203\./ });
+    expect(api).not.toHaveDnsRecord('example.com', { tags: [/^owner:/] });
+  });
+
   it('a failure diffs against the nearest record', () => {
     const api = new DnsApi({ zones: [{ name: 'example.com', records: [{ type: 'A', name: 'www', content: '198.51.100.4' }] }] });
     const e = failure(() => expect(api).toHaveDnsRecord('example.com', { type: 'A', name: 'www', content: '198.51.100.5' }));
