@@ -24,7 +24,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 // A request with its own ctx; what the Worker left to ctx.waitUntil has settled when this returns.
 const call = async (path: string, init?: RequestInit) => {
-  const ctx = createExecutionContext();
+  const ctx = createExecutionContext(); // a Worker typed with workers-types' ExecutionContext: createExecutionContext<ExecutionContext>()
   const response = await worker.fetch(new Request(`https://files.example.com${path}`, init), env, ctx);
   await waitOnExecutionContext(ctx);
   return response;
