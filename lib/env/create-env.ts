@@ -47,7 +47,8 @@ export interface UnfakedBinding {
 export interface CreatedEnv<E> {
   /**
    * Each bucket binding's `Bucket`, under its binding name, and each of the environment's `vars`
-   * as wrangler passes them: a string as it is, any other value as the JSON value it is (a copy).
+   * as wrangler passes them: a string as it is, any other value (a number, a boolean, a table) as
+   * that value, a fresh copy.
    * The default type fits a config of buckets alone: name your `Env` when it has vars.
    */
   env: E;
@@ -77,8 +78,8 @@ export class WranglerConfigError extends Error {
 /**
  * Builds `env` from a parsed wrangler config: each `r2_buckets` / `store_buckets` entry becomes a
  * `Bucket` under its binding, with the config's compatibility date and flags, and each of its
- * `vars` is there as wrangler gives it. Throws
- * `WranglerConfigError` where wrangler refuses the config.
+ * `vars` is there as wrangler gives it. Throws `WranglerConfigError` where wrangler refuses the
+ * config.
  */
 export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, options: CreateEnvOptions = {}): CreatedEnv<E> {
   const { config: resolved, diagnostics } = resolveConfig(config, options);

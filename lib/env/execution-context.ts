@@ -48,10 +48,11 @@ class ExecutionContext<Props> implements TestExecutionContext<Props> {
 /**
  * A new execution context for a handler call. TypeScript: it has the members above; where a handler
  * is typed with workers-types' `ExecutionContext` (which also lists members no test double can
- * honour, such as `tracing`), name it: `createExecutionContext<ExecutionContext>()`.
+ * honour, such as `tracing`), name it: `createExecutionContext<ExecutionContext>()`; props are typed
+ * the same way (`createExecutionContext<TestExecutionContext<MyProps>>({ props })`).
  */
-export function createExecutionContext<Ctx = TestExecutionContext, Props = unknown>(options?: { props?: Props }): Ctx {
-  return new ExecutionContext(options?.props ?? ({} as Props)) as unknown as Ctx;
+export function createExecutionContext<Ctx = TestExecutionContext>(options?: { props?: unknown }): Ctx {
+  return new ExecutionContext(options?.props ?? {}) as unknown as Ctx;
 }
 
 /**

@@ -64,7 +64,7 @@ describe('createExecutionContext', () => {
 
   it("props: {} by default, as in workerd, or what is given", () => {
     expect(createExecutionContext().props).toEqual({});
-    expect(createExecutionContext<TestExecutionContext<{ user: string }>, { user: string }>({ props: { user: 'ann' } }).props).toEqual({ user: 'ann' });
+    expect(createExecutionContext<TestExecutionContext<{ user: string }>>({ props: { user: 'ann' } }).props).toEqual({ user: 'ann' });
   });
 
   it("refuses what it did not make, with cloudflare:test's text, and a detached waitUntil with workerd's", async () => {
