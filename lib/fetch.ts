@@ -1,0 +1,59 @@
+/**
+ * What every `fetch` the library exports shares: a standard fetch never throws synchronously. Bad
+ * arguments (`fetch(123)`, an options object whose getters throw) reject with the error the
+ * platform's `Request` constructor raises, and a request body that fails while it is read rejects
+ * with `TypeError: fetch failed` (its cause the stream's error), as Node's fetch does. A double's
+ * `handle` answers every request it can read; only an unreadable request rejects.
+ */
+
+/** A request handler that may be told the request-target as the client wrote it (see `rawTarget`). */
+export type Handler = (request: Request, target?: string) => Promise<Response>;
+
+export type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+
+/**
+ * The path and query of an absolute URL string exactly as written: `new URL` collapses dot segments
+ * (`/a/../b`, `%2e%2e` too) and turns `\` into `/`, which would hand a double a different key than
+ * the caller named. Undefined when the string is not `scheme://authority...`.
+ */
+export function rawTarget(url: string): string | undefined {
+  const m = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*([^#]*)/.exec(url);
+  if (!m) return undefined;
+  const target = m[1]!;
+  return target === '' || target.startsWith('?') ? `/${target}` : target;
+}
+
+/** Raised while reading a request's body when its stream fails: the surface rejects instead of answering. */
+export class BodyReadError extends TypeError {
+  constructor(cause: unknown) {
+    super('fetch failed', { cause });
+    this.name = 'TypeError';
+  }
+}
+
+/** Reads a body through `read`, turning a stream failure into `BodyReadError`. */
+export async function readingBody<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    throw e instanceof BodyReadError ? e : new BodyReadError(e);
+  }
+}
+
+/**
+ * A standard fetch over `handle`: builds the Request (a thrown error becomes a rejection), passes
+ * the raw target of a string URL, and lets only `BodyReadError` reject.
+ */
+export function fetchOver(handle: Handler): Fetch {
+  return (input, init) => {
+    let request: Request;
+    let target: string | undefined;
+    try {
+      request = input instanceof Request && init === undefined ? input : new Request(input, init);
+      target = typeof input === 'string' ? rawTarget(input) : undefined;
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return handle(request, target);
+  };
+}
