@@ -2,6 +2,7 @@
  * Per-type rules: which types exist, which take `content` and which `data`, how `data` renders into
  * `content` (dns-api.md §7), and which are proxiable.
  */
+import { utf8Length } from '../bytes.js';
 import { canonicalIPv6, isIPv4 } from './addresses.js';
 import { DnsApiError, dnsErrors } from './errors.js';
 import { normaliseHost } from './names.js';
@@ -179,7 +180,7 @@ export function dataFields(type: string): readonly string[] {
 
 /** The 255-byte character-strings a TXT value is served as, for the 4,096 wire-byte limit. */
 function txtWireBytes(content: string): number {
-  const bytes = new TextEncoder().encode(content).length;
+  const bytes = utf8Length(content);
   return bytes + Math.ceil(Math.max(bytes, 1) / 255);
 }
 
