@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_REQUEST_BODY } from '../../lib/dns/body.js';
 import { moreCharactersThan } from '../../lib/dns/record-rules.js';
+import { isQuotedSequence } from '../../lib/dns/record-types.js';
 import { setup, TOKEN } from './helpers.js';
 
 const MiB = 1024 * 1024;
@@ -143,5 +144,30 @@ describe('comment length counts characters without copying the comment', () => {
     const res = await create({ type: 'A', name: 'www', content: '192.0.2.1', comment: 'c'.repeat(5 * MiB) });
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toEqual({ code: 9302, message: 'DNS record comment exceeds the maximum length of 100.' });
+  });
+});
+
+describe('TXT quoting is judged in one pass, whatever the content length', () => {
+  // The rule as a regular expression: clear, but it recurses a step per character.
+  const QUOTED_SEQUENCE = /^\s*"(?:[^"\\]|\\.)*"(?:\s+"(?:[^"\\]|\\.)*")*\s*$/;
+
+  it('agrees with the regular expression on every short string over the characters that matter', () => {
+    const alphabet = ['"', '\\', ' ', '\t', '\n', 'a', '\u2028', '\u00a0'];
+    const check = (s: string) => expect(isQuotedSequence(s), JSON.stringify(s)).toBe(QUOTED_SEQUENCE.test(s));
+    // Every string of up to 5 characters from the alphabet (8^5 = 32768 of them).
+    const walk = (prefix: string, left: number) => {
+      check(prefix);
+      if (left > 0) for (const c of alphabet) walk(prefix + c, left - 1);
+    };
+    walk('', 5);
+    for (const s of ['"a" "b"', ' "a"\t"b" ', '"a""b"', '"a\\"', '"a\\\\" "\\""', '"\\\n"', '"x"y']) check(s);
+  });
+
+  it('a quoted TXT content of 12 MiB gets 9015 (too long), not a 500 from a stack overflow', async () => {
+    const { create, api } = setup();
+    const res = await create({ type: 'TXT', name: 'big', content: `"${'c'.repeat(12 * MiB)}"` });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].code).toBe(9015);
+    expect(api.records('example.com')).toEqual([]);
   });
 });
