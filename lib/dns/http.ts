@@ -191,10 +191,12 @@ const listZones: Handler = (svc, req, { who }) => {
   const name = q.get('name');
   const want = name ? asciiName(name) : undefined;
   const page = positive(q.get('page'), 1, 'page');
-  const perPage = positive(q.get('per_page'), 20, 'per_page');
   // The API's bounds for listing zones: 5 to 50, default 20 (cloudflare/api-schemas openapi.json,
-  // `zones-get`); the records list has its own (request.ts). The error text is ours (unobserved).
-  if (perPage < 5 || perPage > 50) throw dnsErrors.badQuery('per_page', 'must be between 5 and 50');
+  // `zones-get`); the records list has its own (request.ts). Below 5 is not refused: certbot's
+  // dns-cloudflare plugin asks `per_page=1` and works against the API, so the minimum is applied
+  // (a page of 5) rather than answered with an error. Above 50 stays a 400 (text ours, unobserved).
+  const perPage = Math.max(5, positive(q.get('per_page'), 20, 'per_page'));
+  if (perPage > 50) throw dnsErrors.badQuery('per_page', 'must be between 5 and 50');
   const zones = [...svc.allZones()].filter((z) => canSee(who, z) && (want === undefined || z.name === want));
   zones.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const slice = zones.slice((page - 1) * perPage, page * perPage);

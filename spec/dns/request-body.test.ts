@@ -59,7 +59,7 @@ describe('request body size', () => {
 
   it('a declared content-length over the limit is refused with the 413 page before the body is read, even without credentials', async () => {
     const { api, url } = setup();
-    for (const auth of [{ authorization: `Bearer ${TOKEN}` }, {}]) {
+    for (const auth of [{ authorization: `Bearer ${TOKEN}` }, {}] as Record<string, string>[]) {
       const { stream, seen } = untouchable();
       const headers = { ...auth, 'content-type': 'application/json', 'content-length': String(MAX_REQUEST_BODY + 1) };
       await expectTooLarge(await api.handle(new Request(url(), streamed(stream, headers))));

@@ -667,8 +667,9 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     if (pick === 0) {
       const q = rng.pick(['', '?name=example.com', '?name=EXAMPLE.COM.', '?name=sub.example.net', '?per_page=51', '?page=0', '?page=2&per_page=1', '?per_page=4', '?per_page=5']);
       sent = await send('GET', `/zones${q}`, { who });
-      // per_page for zones is 5..50 (the API's documented bounds for listing zones).
-      if (/per_page=([0-4]|5[1-9])$/.test(q) && sent.status < 400) fail('zones per_page out of 5..50 was accepted', sent);
+      // per_page for zones: the API's documented minimum 5 applies below it, over 50 is refused.
+      if (/per_page=51$/.test(q) && sent.status < 400) fail('zones per_page over 50 was accepted', sent);
+      if (/per_page=[1-4]$/.test(q) && (sent.status !== 200 || sent.body.result_info.per_page !== 5)) fail('zones per_page under 5 did not take 5', sent);
       if (sent.status === 200) {
         const visible = zones.filter((o) => mayUse(who, o) && (!q.includes('name=') || o.name === new URLSearchParams(q).get('name')!.toLowerCase().replace(/\.$/, '')));
         const info = sent.body.result_info;
