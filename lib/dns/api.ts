@@ -4,10 +4,12 @@ import type { CallLog } from '../support/call-log.js';
 import { DnsSupport, type DnsFault, type DnsRequest, type DnsRequestQuery } from '../support/dns-support.js';
 import type { FaultList } from '../support/faults.js';
 import { dnsInsides } from '../support/registry.js';
-import { toHex, utf8 } from '../bytes.js';
+import { fromUtf8, toHex, utf8, utf8Length } from '../bytes.js';
+import { fetchOver } from '../fetch.js';
 import { digest } from '../hash.js';
 import { randomHex } from '../random.js';
 import { Credentials } from './auth.js';
+import { declaredLength, readBounded } from './body.js';
 import { respond, type Incoming, type Service } from './http.js';
 import { normaliseZoneName } from './names.js';
 import { presentRecord } from './present.js';
@@ -204,15 +206,34 @@ export class DnsApi {
     return z.sorted().map((r) => presentRecord(r, z, this.service.retiredFields));
   }
 
-  /** Answers one request. */
-  handle(request: Request): Promise<Response> {
-    return this.respond({
-      method: request.method,
-      url: new URL(request.url),
-      headers: request.headers,
-      text: () => request.text(),
-      formData: () => request.formData(),
-    });
+  /**
+   * Answers one request. `target`, the request-target as the client wrote it, is not used: the
+   * DNS routes name nothing by a free-form path (ids are 32 hex, every other segment a literal),
+   * and the API sits behind Cloudflare's edge, whose default URL normalization (type "cloudflare",
+   * scope incoming: dot segments removed, `\\` made `/`; developers.cloudflare.com/rules/normalization/)
+   * routes the same collapsed path `request.url` holds. Only a request whose body cannot be read
+   * rejects (`TypeError: fetch failed`); every other request gets an answer.
+   */
+  handle(request: Request, target?: string): Promise<Response> {
+    try {
+      let bytes: Promise<Uint8Array> | undefined;
+      // Read once, within the size limit; the router and the request log share what was read.
+      const read = () => (bytes ??= readBounded(request.body));
+      return this.respond({
+        method: request.method,
+        url: new URL(request.url),
+        headers: request.headers,
+        length: declaredLength(request.headers),
+        text: async () => fromUtf8(await read()),
+        formData: async () => {
+          const headers = { 'content-type': request.headers.get('content-type') ?? '' };
+          // A body stream's chunks are never shared memory.
+          return new Response((await read()) as Uint8Array<ArrayBuffer>, { headers }).formData();
+        },
+      });
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   /** The one way into the router: test support (faults, the request log) wraps it. */
@@ -228,32 +249,67 @@ export class DnsApi {
     return undefined;
   }
 
-  /** Strings and URLs with a string (or no) body skip building a Request: most calls, and the SDK's. */
+  /**
+   * A standard fetch: strings and URLs with a string (or no) body and plain options skip building a
+   * Request (most calls, and the SDK's: it matters for speed); everything else, and anything the
+   * quick path is unsure of, builds one, so bad arguments reject with exactly the platform's error.
+   */
   private dispatch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-    const body = init?.body;
-    if ((typeof input === 'string' || input instanceof URL) && (body === undefined || body === null || typeof body === 'string')) {
-      let url: URL;
-      try {
-        url = new URL(input);
-      } catch {
-        return Promise.reject(new TypeError(`Failed to parse URL from ${String(input)}`));
-      }
-      const given = init?.headers instanceof Headers ? init.headers : new Headers(init?.headers);
-      // A real fetch labels a string body text/plain when the caller did not say; so must we.
-      const headers =
-        typeof body === 'string' && !given.has('content-type')
-          ? { get: (name: string) => (name.toLowerCase() === 'content-type' ? 'text/plain;charset=UTF-8' : given.get(name)) }
-          : given;
-      const text = body ?? '';
-      const incoming: Incoming = {
-        method: init?.method ?? 'GET',
-        url,
-        headers,
-        text: async () => text,
-        formData: () => new Request(url, { method: 'POST', headers: given, body: text }).formData(),
-      };
-      return this.respond(incoming);
+    let incoming: Incoming | undefined;
+    try {
+      incoming = quickIncoming(input, init);
+    } catch {
+      incoming = undefined; // the Request constructor below raises the platform's own error
     }
-    return this.handle(new Request(input, init));
+    return incoming ? this.respond(incoming) : this.viaRequest(input, init);
   }
+
+  private readonly viaRequest = fetchOver((request, target) => this.handle(request, target));
+}
+
+/** Options the quick path understands; any other set option goes through a Request. */
+const QUICK_OPTIONS = new Set(['method', 'headers', 'body', 'signal']);
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const NORMALISED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/**
+ * The request a string or URL with plain options describes, without building a Request; undefined
+ * (or a throw) where `new Request(input, init)` might see it otherwise, which then decides.
+ */
+function quickIncoming(input: RequestInfo | URL, init: RequestInit | undefined): Incoming | undefined {
+  if (typeof input !== 'string' && !(input instanceof URL)) return undefined;
+  if (init !== undefined) {
+    if (typeof init !== 'object' || init === null) return undefined;
+    const proto = Object.getPrototypeOf(init);
+    if (proto !== Object.prototype && proto !== null) return undefined;
+    for (const key of Object.keys(init)) {
+      if (!QUICK_OPTIONS.has(key) && (init as Record<string, unknown>)[key] !== undefined) return undefined;
+    }
+  }
+  const body = init?.body;
+  if (body !== undefined && body !== null && typeof body !== 'string') return undefined;
+  const signal = init?.signal;
+  if (signal !== undefined && signal !== null && !(signal instanceof AbortSignal)) return undefined;
+  const rawMethod = init?.method ?? 'GET';
+  if (typeof rawMethod !== 'string' || !TOKEN.test(rawMethod) || FORBIDDEN_METHODS.has(rawMethod.toUpperCase())) return undefined;
+  const method = NORMALISED_METHODS.has(rawMethod.toUpperCase()) ? rawMethod.toUpperCase() : rawMethod;
+  if (typeof body === 'string' && (method === 'GET' || method === 'HEAD')) return undefined;
+  const url = new URL(input);
+  const given = init?.headers instanceof Headers ? init.headers : new Headers(init?.headers);
+  // A real fetch labels a string body text/plain when the caller did not say; so must we.
+  const headers =
+    typeof body === 'string' && !given.has('content-type')
+      ? { get: (name: string) => (name.toLowerCase() === 'content-type' ? 'text/plain;charset=UTF-8' : given.get(name)) }
+      : given;
+  const text = body ?? '';
+  return {
+    method,
+    url,
+    headers,
+    // What a fetch would send as content-length, so an oversized body is refused before it is used.
+    length: utf8Length(text),
+    text: async () => text,
+    formData: () => new Request(url, { method: 'POST', headers: given, body: text }).formData(),
+  };
 }

@@ -104,7 +104,7 @@ export function recordFields(input: RecordInput, zone: ZoneFacts, opts: RuleOpti
   const comment = input.comment === undefined || input.comment === null || input.comment === '' ? null : input.comment;
   if (comment !== null) {
     if (/[\r\n]/.test(comment)) throw dnsErrors.commentInvalid();
-    if ([...comment].length > zone.limits.commentLength) throw dnsErrors.commentTooLong(zone.limits.commentLength);
+    if (moreCharactersThan(comment, zone.limits.commentLength)) throw dnsErrors.commentTooLong(zone.limits.commentLength);
   }
 
   const tags = [...new Set(input.tags ?? [])];
@@ -124,6 +124,23 @@ export function recordFields(input: RecordInput, zone: ZoneFacts, opts: RuleOpti
   if (input.privateRouting && address !== undefined) fields.privateRouting = true;
   fields.key = `${type}\n${name}\n${identity}\n${priority ?? ''}`;
   return fields;
+}
+
+/**
+ * Whether `s` holds more than `max` characters (code points, a pair of surrogates being one), without
+ * copying it: spreading a 60 MB comment into an array to count it cost over a GiB. n code units hold
+ * between n/2 and n code points, so most strings are judged by their length alone.
+ */
+export function moreCharactersThan(s: string, max: number): boolean {
+  if (s.length <= max) return false;
+  if (s.length > 2 * max) return true;
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    if (++n > max) return true;
+  }
+  return false;
 }
 
 function checkPriority(p: number | undefined): number {

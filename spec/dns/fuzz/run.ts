@@ -662,11 +662,14 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
   async function zonesOp() {
     const who = caller();
     const z = pickZone();
-    const pick = rng.int(4);
+    const pick = rng.int(5);
     let sent: Sent;
     if (pick === 0) {
-      const q = rng.pick(['', '?name=example.com', '?name=EXAMPLE.COM.', '?name=sub.example.net', '?per_page=51', '?page=0', '?page=2&per_page=1']);
+      const q = rng.pick(['', '?name=example.com', '?name=EXAMPLE.COM.', '?name=sub.example.net', '?per_page=51', '?page=0', '?page=2&per_page=1', '?per_page=4', '?per_page=5']);
       sent = await send('GET', `/zones${q}`, { who });
+      // per_page for zones: the API's documented minimum 5 applies below it, over 50 is refused.
+      if (/per_page=51$/.test(q) && sent.status < 400) fail('zones per_page over 50 was accepted', sent);
+      if (/per_page=[1-4]$/.test(q) && (sent.status !== 200 || sent.body.result_info.per_page !== 5)) fail('zones per_page under 5 did not take 5', sent);
       if (sent.status === 200) {
         const visible = zones.filter((o) => mayUse(who, o) && (!q.includes('name=') || o.name === new URLSearchParams(q).get('name')!.toLowerCase().replace(/\.$/, '')));
         const info = sent.body.result_info;
@@ -678,6 +681,11 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
       refusedIfNotAllowed(who, z, sent);
     } else if (pick === 2) {
       sent = await send('GET', '/user/tokens/verify', { who });
+    } else if (pick === 3) {
+      // Zone-sync tools read page rules around records (octodns-cloudflare): none here, ever.
+      sent = await send('GET', `/zones/${z.id}/pagerules${rng.pick(['', '?status=active'])}`, { who });
+      refusedIfNotAllowed(who, z, sent);
+      if (sent.status === 200 && canon(sent.body.result) !== '[]') fail('page rules listed where the double has none', sent);
     } else {
       sent = await send('POST', dnsPath(z, rng.pick(['/scan', '/scan/trigger', '/scan/review'])), { who, body: rng.chance(0.5) ? '{}' : JSON.stringify({ rejects: [], accepts: [] }), headers: jsonHeaders });
       refusedIfNotAllowed(who, z, sent);
