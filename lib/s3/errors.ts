@@ -26,6 +26,11 @@ export const s3Errors = {
   noSuchKey: e(404, 'NoSuchKey', 'The specified key does not exist.'),
   noSuchBucket: e(404, 'NoSuchBucket', 'The specified bucket does not exist.'),
   noSuchUpload: e(404, 'NoSuchUpload', 'The specified multipart upload does not exist.'),
+  // R2's error-code reference lists 10073 with S3 code `BucketConflict`, 409, "Bucket name already
+  // exists." (cloudflare-docs src/content/docs/r2/api/error-codes.mdx, "Bucket errors"); bucket names are
+  // per account on R2, so AWS's BucketAlreadyExists/BucketAlreadyOwnedByYou split does not arise.
+  // The message is that table's text: R2's exact wording on the S3 endpoint is not published.
+  bucketConflict: e(409, 'BucketConflict', 'Bucket name already exists.'),
   routeNotFound: e(404, 'RouteNotFound', 'No route matches this url.'),
   preconditionFailed: e(412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold.'),
   invalidRange: e(416, 'InvalidRange', 'The requested range is not satisfiable'),
