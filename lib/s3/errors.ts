@@ -34,6 +34,10 @@ export const s3Errors = {
   routeNotFound: e(404, 'RouteNotFound', 'No route matches this url.'),
   preconditionFailed: e(412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold.'),
   invalidRange: e(416, 'InvalidRange', 'The requested range is not satisfiable'),
+  // S3's answers for `GET ?partNumber=` past the last part, and with a Range besides (GetObject API
+  // reference; minio and Ceph RGW match AWS's texts, ceph/ceph#66780). R2's own texts are not published.
+  invalidPartNumber: e(416, 'InvalidPartNumber', 'The requested partnumber is not satisfiable'),
+  rangeWithPartNumber: e(400, 'InvalidRequest', 'Cannot specify both Range header and partNumber query parameter'),
   unauthorized: e(401, 'Unauthorized', 'Unauthorized'),
   requestTimeTooSkewed: e(403, 'RequestTimeTooSkewed', "The difference between the request time and the server's time is too large."),
   expiredRequest: e(403, 'ExpiredRequest', 'Request has expired'),

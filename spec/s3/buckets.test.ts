@@ -50,9 +50,9 @@ describe('buckets', () => {
     const { api } = setup();
     const signer = new AwsClient({ ...CREDENTIALS, service: 's3', region: 'auto' });
     expect(await errorOf(await api.fetch(await signer.sign(`${ENDPOINT}/`, { method: 'DELETE' })))).toMatchObject({ status: 404, code: 'RouteNotFound' });
-    expect(await errorOf(await api.fetch(await signer.sign(`${ENDPOINT}/photos/k?partNumber=1`)))).toMatchObject({
+    expect(await errorOf(await api.fetch(await signer.sign(`${ENDPOINT}/photos/k?torrent`)))).toMatchObject({
       status: 501,
-      message: 'partNumber not implemented',
+      message: 'GetObjectTorrent not implemented',
     });
   });
 });
