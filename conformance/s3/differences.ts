@@ -34,6 +34,12 @@ export const s3Differences = {
     shownBy: "Miniflare's local S3 endpoint",
     why: 'Unequal part sizes (binding error 10048) are not mapped: the Complete handler answers 404 NoSuchUpload; production 400 InvalidPart (reference §3.7, §6).',
   },
+  'miniflare-lenient-xml': {
+    shownBy: "Miniflare's local S3 endpoint",
+    why:
+      'A DeleteObjects body naming an entity XML does not define (`&nbsp;`) is accepted with 200; an XML processor must refuse it ' +
+      '(XML 1.0 §4.1, well-formedness constraint "Entity Declared"), and S3 answers MalformedXML for a body that is not well formed (reference §3.7).',
+  },
   'miniflare-no-upload-listing': {
     shownBy: "Miniflare's local S3 endpoint",
     why: 'ListParts and ListMultipartUploads are answered 501; production implements both (R2 S3 compatibility page).',

@@ -15,6 +15,7 @@ export const miniflareS3Differences: readonly S3DifferenceId[] = [
   'miniflare-parts-unsorted',
   'miniflare-unequal-parts-404',
   'miniflare-no-upload-listing',
+  'miniflare-lenient-xml',
   'miniflare-no-bucket-region',
   'miniflare-no-creation-date',
   'miniflare-ssec-writes',

@@ -26,7 +26,7 @@ import { linkedParts, type ModelSnapshot, type Part, type Upload } from './model
 import type { CustomFields, HttpFields } from './metadata.js';
 import { SnapshotMap } from '../support/snapshot-map.js';
 import { BucketStorage, type AttachedStorage, type BodyBytes, type BodyReader, type ModelState, type PersistentState } from './storage.js';
-import { StoredObject, type Digests, type ObjectMetadata } from './stored.js';
+import { StoredObject, type Digests, type ObjectMetadata, type PartLayout } from './stored.js';
 import type { HashAlgorithm } from '../hash.js';
 import type { IdbDatabase, IdbFactory, IdbObjectStore, IdbRequest, IdbTransaction } from './idb-types.js';
 
@@ -60,6 +60,8 @@ interface ObjectRecord {
   /** The md5 hex of a single-part object, or a multipart etag. */
   readonly etag: string;
   readonly multipart: boolean;
+  /** A multipart object's part boundaries (absent from records written before they were kept). */
+  readonly parts?: PartLayout;
   /** A checksum the writer had verified besides the md5 (single-part objects). */
   readonly verified?: { readonly alg: HashAlgorithm; readonly hex: string };
   readonly segments: readonly Segment[];
@@ -416,7 +418,7 @@ class IdbSession implements PersistentState {
 
   #objectOf(rec: ObjectRecord): StoredObject {
     const metadata: ObjectMetadata = { http: rec.http, custom: rec.custom, storageClass: rec.storageClass, ssecKeyMd5: rec.ssecKeyMd5 };
-    const digests: Digests = rec.multipart ? { multipart: true, etag: rec.etag } : { md5: rec.etag, verified: rec.verified };
+    const digests: Digests = rec.multipart ? { multipart: true, etag: rec.etag, parts: rec.parts } : { md5: rec.etag, verified: rec.verified };
     const object = new StoredObject(rec.key, rec.version, rec.size, rec.uploaded, metadata, NO_CHUNKS, digests);
     this.#records.set(object, rec);
     return object;
@@ -455,6 +457,7 @@ class IdbSession implements PersistentState {
       ...(o.ssecKeyMd5 !== undefined && { ssecKeyMd5: o.ssecKeyMd5 }),
       etag: o.etag,
       multipart: parts !== undefined,
+      ...(o.parts !== undefined && { parts: o.parts }),
       ...(alg !== undefined && { verified: { alg, hex: checksums[alg]! } }),
       segments,
     };

@@ -311,7 +311,8 @@ export class BucketModel {
     // R2's multipart etag: the md5 of the parts' binary md5s, then the part count.
     const md5s = concat(sorted.map((p) => fromHex(p.part.etag)!), sorted.length * 16);
     const etag = `${digestHex('md5', md5s)}-${sorted.length}`;
-    const object = new StoredObject(key, randomHex(16), size, this.clock(), u.metadata, chunks, { multipart: true, etag });
+    const parts = { count: sorted.length, size: sorted[0]?.part.size ?? 0 };
+    const object = new StoredObject(key, randomHex(16), size, this.clock(), u.metadata, chunks, { multipart: true, etag, parts });
     linkedParts.set(object, sorted.map((p) => p.part));
     const done = this.owned(id);
     done.state = 'completed';

@@ -24,7 +24,18 @@ export type Digests =
   /** Written whole: the etag is the md5 of the bytes (`md5` when already known), plus any checksum the writer had verified. */
   | { readonly multipart?: false; readonly md5?: string; readonly verified?: { readonly alg: HashAlgorithm; readonly hex: string } }
   /** Completed from parts: the etag is derived from the parts', and no checksum is kept. */
-  | { readonly multipart: true; readonly etag: string };
+  | { readonly multipart: true; readonly etag: string; readonly parts?: PartLayout };
+
+/**
+ * Where a multipart object's parts lie: R2 makes every part but the last one size, and the last no
+ * larger (model.ts, completeUpload), so a count and that size place every part. The S3 view serves
+ * `GET ?partNumber=` from it.
+ */
+export interface PartLayout {
+  readonly count: number;
+  /** The size of every part but the last. */
+  readonly size: number;
+}
 
 export class StoredObject implements ObjectMetadata {
   readonly http: HttpFields;
@@ -35,6 +46,8 @@ export class StoredObject implements ObjectMetadata {
   #etag: string | undefined;
   readonly #verified: { readonly alg: HashAlgorithm; readonly hex: string } | undefined;
   readonly #multipart: boolean;
+  /** A multipart object's part boundaries; undefined for single-part objects (and records that predate them). */
+  readonly parts: PartLayout | undefined;
 
   constructor(
     /** The key as the caller wrote it (its identity). */
@@ -55,10 +68,12 @@ export class StoredObject implements ObjectMetadata {
       this.#etag = digests.etag;
       this.#multipart = true;
       this.#verified = undefined;
+      this.parts = digests.parts;
     } else {
       this.#etag = digests.md5;
       this.#multipart = false;
       this.#verified = digests.verified;
+      this.parts = undefined;
     }
   }
 

@@ -243,9 +243,7 @@ export class S3Api {
 
   #createBucket(name: string): Response {
     if (!VALID_BUCKET.test(name)) throw new S3Error(400, 'InvalidBucketName', 'The specified bucket is not valid.');
-    if (this.#buckets.has(name)) {
-      throw new S3Error(409, 'BucketAlreadyExists', 'The requested bucket name is not available. The bucket namespace is shared by all users of the system. Please select a different name and try again.');
-    }
+    if (this.#buckets.has(name)) throw s3Errors.bucketConflict();
     this.addBucket(name);
     return new Response(null, { status: 200, headers: { location: `/${name}` } });
   }

@@ -26,9 +26,18 @@ export const s3Errors = {
   noSuchKey: e(404, 'NoSuchKey', 'The specified key does not exist.'),
   noSuchBucket: e(404, 'NoSuchBucket', 'The specified bucket does not exist.'),
   noSuchUpload: e(404, 'NoSuchUpload', 'The specified multipart upload does not exist.'),
+  // R2's error-code reference lists 10073 with S3 code `BucketConflict`, 409, "Bucket name already
+  // exists." (cloudflare-docs src/content/docs/r2/api/error-codes.mdx, "Bucket errors"); bucket names are
+  // per account on R2, so AWS's BucketAlreadyExists/BucketAlreadyOwnedByYou split does not arise.
+  // The message is that table's text: R2's exact wording on the S3 endpoint is not published.
+  bucketConflict: e(409, 'BucketConflict', 'Bucket name already exists.'),
   routeNotFound: e(404, 'RouteNotFound', 'No route matches this url.'),
   preconditionFailed: e(412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold.'),
   invalidRange: e(416, 'InvalidRange', 'The requested range is not satisfiable'),
+  // S3's answers for `GET ?partNumber=` past the last part, and with a Range besides (GetObject API
+  // reference; minio and Ceph RGW match AWS's texts, ceph/ceph#66780). R2's own texts are not published.
+  invalidPartNumber: e(416, 'InvalidPartNumber', 'The requested partnumber is not satisfiable'),
+  rangeWithPartNumber: e(400, 'InvalidRequest', 'Cannot specify both Range header and partNumber query parameter'),
   unauthorized: e(401, 'Unauthorized', 'Unauthorized'),
   requestTimeTooSkewed: e(403, 'RequestTimeTooSkewed', "The difference between the request time and the server's time is too large."),
   expiredRequest: e(403, 'ExpiredRequest', 'Request has expired'),

@@ -14,7 +14,8 @@ import { digestHex } from '../hash.js';
 import { checksumBytes, DIGEST_LENGTH, fromBase64, S3_CHECKSUMS, toBase64 } from './checksums.js';
 import { evaluateRead, readConditional, resolveS3Range } from './conditions.js';
 import { bodyText, isoTime, xmlResponse, type S3Context, type RequestBody } from './context.js';
-import { badDigest, invalidArgument, s3Errors } from './errors.js';
+import { badDigest, invalidArgument, notImplemented, s3Errors } from './errors.js';
+import { readPartNumber } from './multipart.js';
 import { customFieldsFromHeaders, httpFieldsFromHeaders, writeObjectHeaders } from './metadata.js';
 import { screenHeaders, storageClassFrom } from './screening.js';
 import { checkReadKey, readSsec } from './ssec.js';
@@ -67,7 +68,15 @@ export function readObject(ctx: S3Context): Response {
     return new Response(null, { status: 304, headers });
   }
   const rangeHeader = ctx.headers.get('range');
-  const range = rangeHeader === null ? undefined : resolveS3Range(rangeHeader, object.size);
+  const partNumber = ctx.query.get('partNumber');
+  let range: ResolvedRange | undefined;
+  if (partNumber !== null) {
+    if (rangeHeader !== null) throw s3Errors.rangeWithPartNumber();
+    range = partRange(object, readPartNumber(partNumber));
+    if (object.parts) headers.set('x-amz-mp-parts-count', String(object.parts.count));
+  } else if (rangeHeader !== null) {
+    range = resolveS3Range(rangeHeader, object.size);
+  }
   writeObjectHeaders(object, headers);
   for (const [param, header] of RESPONSE_OVERRIDES) {
     const v = ctx.query.get(param);
@@ -76,12 +85,31 @@ export function readObject(ctx: S3Context): Response {
   const whole = { offset: 0, length: object.size };
   const served = range ?? whole;
   headers.set('content-length', String(served.length));
+  // An empty range has no `bytes a-b/n` form: it is served whole, as 200.
+  if (range?.length === 0) range = undefined;
   if (range) headers.set('content-range', `bytes ${range.offset}-${range.offset + range.length - 1}/${object.size}`);
   const status = range ? 206 : 200;
   if (head) return new Response(null, { status, headers });
   const bytes = rangeChunks(object.chunks, served);
   const payload = bytes.length === 1 ? bytes[0]! : concat(bytes, served.length);
   return new Response(served.length === 0 ? null : (payload as Uint8Array<ArrayBuffer>), { status, headers });
+}
+
+/**
+ * The bytes of part `n`, served as a range (206, `Content-Range`, the whole object's etag, and
+ * `x-amz-mp-parts-count` for a multipart object), as S3 does: minio/minio#11989 and
+ * seaweedfs/seaweedfs#11166 show AWS's answer. A single-part object is one part: `partNumber=1` is
+ * all of it, still a 206 with `Content-Range` (S3's answer quoted in versitygw/versitygw#2074).
+ */
+function partRange(object: StoredObject, n: number): ResolvedRange {
+  const layout = object.parts;
+  // A multipart object read back from a store that predates part layouts: its boundaries are unknown.
+  if (!layout && object.etag.includes('-')) throw notImplemented('partNumber');
+  const count = layout?.count ?? 1;
+  if (n > count) throw s3Errors.invalidPartNumber();
+  if (!layout) return { offset: 0, length: object.size };
+  const offset = (n - 1) * layout.size;
+  return { offset, length: n === count ? object.size - offset : layout.size };
 }
 
 // ---- writes ----------------------------------------------------------------------------------

@@ -167,8 +167,7 @@ export function objectOperation(method: string, q: URLSearchParams, headers: Hea
   switch (method) {
     case 'GET':
     case 'HEAD':
-      // R2 serves a part's bytes; this double does not keep part boundaries of completed objects.
-      if (q.has('partNumber')) throw notImplemented('partNumber');
+      // `partNumber` reads one part (objects.ts, readObject).
       if (method === 'GET') subresourceError(q, method);
       return { op: method === 'GET' ? 'GetObject' : 'HeadObject' };
     case 'PUT':

@@ -12,7 +12,12 @@ describe('buckets', () => {
     await client.send(new CreateBucketCommand({ Bucket: 'fresh' }));
     await client.send(new PutObjectCommand({ Bucket: 'fresh', Key: 'k', Body: 'v' }));
     expect(await (await api.bucket('fresh')!.get('k'))!.text()).toBe('v');
-    await expect(client.send(new CreateBucketCommand({ Bucket: 'fresh' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 409 } });
+    // R2's code for a name already taken (its error-code reference, 10073), not AWS's BucketAlreadyExists.
+    await expect(client.send(new CreateBucketCommand({ Bucket: 'fresh' }))).rejects.toMatchObject({
+      name: 'BucketConflict',
+      message: 'Bucket name already exists.',
+      $metadata: { httpStatusCode: 409 },
+    });
     await expect(client.send(new DeleteBucketCommand({ Bucket: 'fresh' }))).rejects.toMatchObject({
       name: 'BucketNotEmpty',
       $metadata: { httpStatusCode: 409 },
@@ -45,9 +50,9 @@ describe('buckets', () => {
     const { api } = setup();
     const signer = new AwsClient({ ...CREDENTIALS, service: 's3', region: 'auto' });
     expect(await errorOf(await api.fetch(await signer.sign(`${ENDPOINT}/`, { method: 'DELETE' })))).toMatchObject({ status: 404, code: 'RouteNotFound' });
-    expect(await errorOf(await api.fetch(await signer.sign(`${ENDPOINT}/photos/k?partNumber=1`)))).toMatchObject({
+    expect(await errorOf(await api.fetch(await signer.sign(`${ENDPOINT}/photos/k?torrent`)))).toMatchObject({
       status: 501,
-      message: 'partNumber not implemented',
+      message: 'GetObjectTorrent not implemented',
     });
   });
 });

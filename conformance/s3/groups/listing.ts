@@ -1,5 +1,9 @@
 import { expect } from 'vitest';
+import { XMLParser } from 'fast-xml-parser';
 import { defineGroup, type S3Context } from '../harness.js';
+
+/** Content-MD5 of a body, which DeleteObjects requires. */
+const md5 = async (s: string) => btoa(String.fromCharCode(...(await import('@noble/hashes/legacy.js')).md5(new TextEncoder().encode(s))));
 
 async function seed(c: S3Context, names: string[]): Promise<string[]> {
   const keys = names.map((n) => c.key(n));
@@ -80,9 +84,29 @@ export const listing = defineGroup('listing', (t) => {
     expect((await c.send(a!, { method: 'HEAD' })).status).toBe(404);
   });
 
+  t.test('DeleteObjects decodes character references in keys and names the decoded key', async (c) => {
+    const key = c.key(`it's "q" & <x>`);
+    await c.client.send(new c.sdk.PutObjectCommand({ Bucket: c.bucket, Key: key, Body: 'x' }));
+    // Go's encoding/xml escaping (rclone, minio-go): `'` as `&#39;`, `"` as `&#34;`.
+    const escaped = key.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll("'", '&#39;').replaceAll('"', '&#34;');
+    const xml = `<Delete><Object><Key>${escaped}</Key></Object></Delete>`;
+    const r = await c.send('', { method: 'POST', query: 'delete', body: xml, headers: { 'content-md5': await md5(xml) } });
+    expect(r.status, r.text).toBe(200);
+    const doc = new XMLParser({ parseTagValue: false, trimValues: false }).parse(r.text) as { DeleteResult: { Deleted: { Key: string } } };
+    expect(doc.DeleteResult.Deleted.Key).toBe(key);
+    expect((await c.send(key, { method: 'HEAD' })).status).toBe(404);
+  });
+
+  t.test('DeleteObjects with an entity XML does not define (`&nbsp;`) is 400 MalformedXML, and nothing is deleted', async (c) => {
+    const [a] = await seed(c, ['a']);
+    const xml = `<Delete><Object><Key>${a}</Key></Object><Object><Key>&nbsp;</Key></Object></Delete>`;
+    const r = await c.send('', { method: 'POST', query: 'delete', body: xml, headers: { 'content-md5': await md5(xml) } });
+    expect([r.status, r.error?.Code]).toEqual([400, 'MalformedXML']);
+    expect((await c.send(a!, { method: 'HEAD' })).status).toBe(200);
+  }, { difference: 'miniflare-lenient-xml' });
+
   t.test('DeleteObjects: no keys, more than 1000, or Quiet TRUE is 400 MalformedXML', async (c) => {
     const body = (objects: string, quiet = '') => `<Delete>${quiet}${objects}</Delete>`;
-    const md5 = async (s: string) => btoa(String.fromCharCode(...(await import('@noble/hashes/legacy.js')).md5(new TextEncoder().encode(s))));
     const many = Array.from({ length: 1001 }, (_, i) => `<Object><Key>${c.key(String(i))}</Key></Object>`).join('');
     for (const xml of [body(''), body(many), body(`<Object><Key>${c.key('x')}</Key></Object>`, '<Quiet>TRUE</Quiet>')]) {
       const r = await c.send('', { method: 'POST', query: 'delete', body: xml, headers: { 'content-md5': await md5(xml) } });
