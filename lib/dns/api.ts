@@ -205,7 +205,7 @@ export class DnsApi {
   }
 
   /** Answers one request. */
-  handle(request: Request): Promise<Response> {
+  handle(request: Request, target?: string): Promise<Response> {
     return this.respond({
       method: request.method,
       url: new URL(request.url),
