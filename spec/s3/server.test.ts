@@ -8,7 +8,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { Agent as HttpsAgent } from 'node:https';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Bucket } from 'edge-doubles/bucket';
@@ -184,6 +186,43 @@ describe('the CLI: edge-doubles r2 serve (run from lib/node/cli.ts through tsx)'
     expect((await cli('s3', 'ls', 's3://photos/docs/').catch((e: { stdout: string }) => e)).stdout).toBe('');
   }, 60_000);
 
+  it('in-process: several key pairs (--credential and paired flags) over --tls, the CA written where --tls-ca-out says', async () => {
+    home = mkdtempSync(join(tmpdir(), 'edge-doubles-tls-'));
+    const caFile = join(home, 'ca.pem');
+    const out: string[] = [];
+    let stop!: () => void;
+    const stopped = new Promise<void>((r) => (stop = r));
+    const io: CliIo = { out: (l) => out.push(l), err: () => {}, stopped: () => stopped };
+    const second = { accessKeyId: 'second-key-id', secretAccessKey: 'second:secret:with:colons' };
+    const running = runCli(
+      ['r2', 'serve', '--port', '0', '--bucket', 'photos', '--tls', '--tls-ca-out', caFile,
+        '--access-key-id', CREDENTIALS.accessKeyId, '--secret-access-key', CREDENTIALS.secretAccessKey,
+        '--credential', `${second.accessKeyId}:${second.secretAccessKey}`],
+      io,
+    );
+    for (let i = 0; i < 500 && out.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(out[0]).toMatch(/^edge-doubles r2: listening on https:\/\/127\.0\.0\.1:\d+$/);
+    expect(out[1]).toBe(`tls: CA certificate in ${caFile}`);
+    const endpoint = /listening on (\S+)/.exec(out[0]!)![1]!;
+    const ca = readFileSync(caFile, 'utf8');
+    const client = (credentials: typeof CREDENTIALS) =>
+      new S3Client({
+        region: 'auto',
+        endpoint,
+        forcePathStyle: true,
+        credentials,
+        requestHandler: new NodeHttpHandler({ httpsAgent: new HttpsAgent({ ca }) }),
+      });
+    await client(CREDENTIALS).send(new PutObjectCommand({ Bucket: 'photos', Key: 'k', Body: 'first pair' }));
+    const got = await client(second).send(new GetObjectCommand({ Bucket: 'photos', Key: 'k' }));
+    expect(await got.Body!.transformToString()).toBe('first pair');
+    await expect(client({ ...second, secretAccessKey: 'wrong' }).send(new GetObjectCommand({ Bucket: 'photos', Key: 'k' }))).rejects.toMatchObject({
+      name: 'SignatureDoesNotMatch',
+    });
+    stop();
+    expect(await running).toBe(0);
+  }, 20_000);
+
   it('reports usage and bad arguments', async () => {
     const out: string[] = [];
     const io: CliIo = { out: (l) => out.push(l), err: () => {}, stopped: () => Promise.resolve() };
@@ -193,5 +232,8 @@ describe('the CLI: edge-doubles r2 serve (run from lib/node/cli.ts through tsx)'
       '--access-key-id and --secret-access-key go together',
     );
     await expect(runCli(['r2', 'serve'], io)).rejects.toThrow('at least one --bucket is needed');
+    await expect(runCli(['r2', 'serve', '--bucket', 'a', '--credential', 'no-colon'], io)).rejects.toThrow('--credential must be ID:SECRET');
+    await expect(runCli(['r2', 'serve', '--bucket', 'a', '--tls-ca-out', 'x.pem'], io)).rejects.toThrow('--tls-ca-out needs --tls');
+    await expect(runCli(['r2', 'serve', '--bucket', 'a', '--tls-cert', 'c.pem'], io)).rejects.toThrow('--tls-cert and --tls-key go together');
   });
 });
