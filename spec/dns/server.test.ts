@@ -1,5 +1,8 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -146,6 +149,31 @@ describe('the CLI: edge-doubles dns serve (run from lib/node/cli.ts through tsx)
     stop();
     expect(await running).toBe(0);
   });
+});
+
+describe('dns serve --tls', () => {
+  it('serves HTTPS to curl --cacert with the CA written to --tls-ca-out; without the CA curl refuses', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'edge-doubles-dns-tls-'));
+    try {
+      const caFile = join(dir, 'ca.pem');
+      const out: string[] = [];
+      let stop!: () => void;
+      const stopped = new Promise<void>((r) => (stop = r));
+      const io: CliIo = { out: (l) => out.push(l), err: () => {}, stopped: () => stopped };
+      const running = runCli(['dns', 'serve', '--port', '0', '--zone', 'example.org', '--token', 't', '--tls', '--tls-ca-out', caFile], io);
+      await waitFor(() => out.length >= 3);
+      expect(out[1]).toBe(`tls: CA certificate in ${caFile}`);
+      const base = /listening on (\S+)/.exec(out[0]!)![1]!;
+      expect(base).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/client\/v4$/);
+      const zones = await run('curl', ['-sS', '--cacert', caFile, `${base}/zones?name=example.org`, '-H', 'Authorization: Bearer t']);
+      expect(JSON.parse(zones.stdout).result[0]).toMatchObject({ name: 'example.org' });
+      await expect(run('curl', ['-sS', `${base}/zones`])).rejects.toMatchObject({ code: 60 }); // curl: peer certificate cannot be authenticated
+      stop();
+      expect(await running).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
 });
 
 async function waitFor(ok: () => boolean): Promise<void> {
