@@ -154,10 +154,10 @@ async function writeResponse(res: ServerResponse, response: Response, method: st
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers['set-cookie'] = cookies;
   if (closeAfter) headers['connection'] = 'close';
-  const bodiless = method === 'HEAD' || response.status === 204 || response.status === 304 || response.status < 200;
-  if (bodiless || response.body === null) {
+  const noContent = response.status === 204 || response.status === 304 || response.status < 200;
+  if (noContent || method === 'HEAD' || response.body === null) {
     // A HEAD answer describes the body it leaves out (the S3 view's HeadObject): keep its length.
-    if (!bodiless && headers['content-length'] === undefined) headers['content-length'] = '0';
+    if (!noContent && headers['content-length'] === undefined) headers['content-length'] = '0';
     res.writeHead(response.status, headers);
     res.end();
     await response.body?.cancel();
