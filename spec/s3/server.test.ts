@@ -103,10 +103,11 @@ describe('startS3Server: the S3 view over HTTP on 127.0.0.1', () => {
   });
 });
 
-/** The Debian package's `aws` (awscli), else one on PATH. */
+/** The Debian package's `aws` (awscli), else one on PATH. Missing under CI (which installs it): the file fails. */
 function findAws(): string | undefined {
   if (existsSync('/usr/bin/aws')) return '/usr/bin/aws';
   for (const dir of (process.env.PATH ?? '').split(':')) if (dir && existsSync(join(dir, 'aws'))) return join(dir, 'aws');
+  if (process.env.CI) throw new Error('CI is set, but aws is not installed: install the Debian package awscli');
   return undefined;
 }
 const aws = findAws();
