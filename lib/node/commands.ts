@@ -1,9 +1,14 @@
 /** The CLI's services and their commands; `runCli` returns an exit code, or undefined while serving. */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { DnsCompat, DnsCredential, DnsPlan, DnsZoneInit } from '../dns/index.js';
 import { requestLine } from '../support/dns-support.js';
 import { startDnsServer } from './server.js';
 import { startS3Server } from './s3-server.js';
+import type { RunningServer } from './server.js';
+import type { TlsOption } from './tls.js';
 
 export interface Command {
   summary: string;
@@ -18,13 +23,46 @@ export interface CliIo {
   stopped(): Promise<void>;
 }
 
-/** The options every serve command takes besides its own: where to listen, and --help. */
+/** The options every serve command takes besides its own: where to listen, TLS, and --help. */
 const listenOptions = (port: string) =>
   ({
     port: { type: 'string', default: port },
     host: { type: 'string', default: '127.0.0.1' },
+    tls: { type: 'boolean', default: false },
+    'tls-ca-out': { type: 'string' },
+    'tls-cert': { type: 'string' },
+    'tls-key': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   }) satisfies ParseArgsConfig['options'];
+
+/** The TLS lines every serve command's usage shows. */
+const TLS_USAGE = [
+  '--tls serves HTTPS with a certificate made at start (localhost, 127.0.0.1, ::1 and --host), signed by',
+  'a CA made at start, whose PEM goes to --tls-ca-out FILE (default: a new temporary file; the path',
+  'is printed): point clients at it (curl --cacert, restic --cacert). --tls-cert FILE --tls-key FILE',
+  'serve your own certificate instead. Everything is in memory: stopping the server loses it.',
+];
+
+/** What the TLS flags ask for (undefined: plain HTTP); refuses half-given or contradictory flags. */
+function tlsFromFlags(values: { tls?: boolean; 'tls-ca-out'?: string; 'tls-cert'?: string; 'tls-key'?: string }): TlsOption | undefined {
+  const cert = values['tls-cert'];
+  const key = values['tls-key'];
+  if ((cert === undefined) !== (key === undefined)) throw new Error('--tls-cert and --tls-key go together');
+  if (cert !== undefined) {
+    if (values['tls-ca-out'] !== undefined) throw new Error('--tls-ca-out is for the CA made by --tls, not with --tls-cert');
+    return { cert: readFileSync(cert, 'utf8'), key: readFileSync(key!, 'utf8') };
+  }
+  if (values['tls-ca-out'] !== undefined && !values.tls) throw new Error('--tls-ca-out needs --tls');
+  return values.tls ? true : undefined;
+}
+
+/** Writes the CA a --tls server made where the user asked (or a temporary file) and says where. */
+function announceCa(server: RunningServer, caOut: string | undefined, io: CliIo): void {
+  if (!server.ca) return;
+  const path = caOut ?? join(mkdtempSync(join(tmpdir(), 'edge-doubles-ca-')), 'ca.pem');
+  writeFileSync(path, server.ca);
+  io.out(`tls: CA certificate in ${path}`);
+}
 
 type ListenOptions = ReturnType<typeof listenOptions>;
 type OwnOptions = NonNullable<ParseArgsConfig['options']>;
@@ -38,8 +76,8 @@ interface ServeSpec<O extends OwnOptions> {
   port: string;
   /** The command's own options, besides --port, --host and --help. */
   options: O;
-  /** Starts the server and serves until stopped (--help answered and --port checked already). */
-  serve(values: ServeValues<O>, port: number, io: CliIo): Promise<number>;
+  /** Starts the server and serves until stopped (--help answered, --port and the TLS flags checked already). */
+  serve(values: ServeValues<O>, listen: { port: number; tls?: TlsOption }, io: CliIo): Promise<number>;
 }
 
 /**
@@ -52,16 +90,17 @@ function serveCommand<O extends OwnOptions>(spec: ServeSpec<O>): Command {
     summary: spec.summary,
     usage: spec.usage,
     async run(args, io) {
-      const { port, host, help } = listenOptions(spec.port);
-      const { values } = parseArgs({ args, options: { port, host, ...spec.options, help }, strict: true });
-      const listen = values as { port: string; help?: boolean };
+      const { help, ...listening } = listenOptions(spec.port);
+      const { values } = parseArgs({ args, options: { ...listening, ...spec.options, help }, strict: true });
+      const listen = values as { port: string; help?: boolean; tls?: boolean; 'tls-ca-out'?: string; 'tls-cert'?: string; 'tls-key'?: string };
       if (listen.help) {
         io.out(spec.usage);
         return 0;
       }
       const portNumber = Number(listen.port);
       if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535) throw new Error(`--port must be 0..65535, got ${listen.port}`);
-      return spec.serve(values as ServeValues<O>, portNumber, io);
+      const tls = tlsFromFlags(listen);
+      return spec.serve(values as ServeValues<O>, { port: portNumber, ...(tls ? { tls } : {}) }, io);
     },
   };
 }
@@ -72,10 +111,12 @@ const dnsServe = serveCommand({
     'edge-doubles dns serve [--port 8788] [--host 127.0.0.1] --zone example.com[=<zone id>] ...',
     '                      [--token T ...] [--email E --key K] [--plan free|pro|business|enterprise]',
     '                      [--compat today|document] [--base-path /client/v4] [--log]',
+    '                      [--tls [--tls-ca-out FILE] | --tls-cert FILE --tls-key FILE]',
     '',
     'Without --token/--email, any well-formed credential is accepted. --compat today (default)',
     "follows today's API, document the interface document. --base-path '' serves at the bare origin.",
     '--log prints one line per request: time, method, path and query, status, outcome.',
+    ...TLS_USAGE,
   ].join('\n'),
   port: '8788',
   options: {
@@ -88,7 +129,7 @@ const dnsServe = serveCommand({
     'base-path': { type: 'string', default: '/client/v4' },
     log: { type: 'boolean', default: false },
   },
-  async serve(values, port, io) {
+  async serve(values, { port, tls }, io) {
     if (!['free', 'pro', 'business', 'enterprise'].includes(values.plan!)) throw new Error(`unknown --plan ${values.plan}`);
     if (values.compat !== 'document' && values.compat !== 'today') throw new Error(`--compat must be today or document`);
     const zones: DnsZoneInit[] = values.zone!.map((z) => {
@@ -103,6 +144,7 @@ const dnsServe = serveCommand({
     const server = await startDnsServer({
       port,
       host: values.host!,
+      ...(tls ? { tls } : {}),
       zones,
       compat: values.compat as DnsCompat,
       basePath: values['base-path']!,
@@ -110,6 +152,7 @@ const dnsServe = serveCommand({
       ...(credentials.length ? { credentials } : {}),
     });
     io.out(`edge-doubles dns: listening on ${server.baseURL}`);
+    announceCa(server, values['tls-ca-out'], io);
     for (const z of server.api.zones) io.out(`zone ${z.name} ${z.id}`);
     if (!credentials.length) io.out('auth: any well-formed credential is accepted');
     if (values.log) server.api.log.watch((e) => io.out(requestLine(e)));
@@ -123,28 +166,41 @@ const r2Serve = serveCommand({
   summary: "serve R2's S3-compatible API over in-memory buckets over HTTP",
   usage: [
     'edge-doubles r2 serve [--port 8789] [--host 127.0.0.1] --bucket photos [--bucket more ...]',
-    '                     [--access-key-id ID --secret-access-key SECRET] [--cors-origin ORIGIN ...]',
+    '                     [--credential ID:SECRET ...] [--access-key-id ID --secret-access-key SECRET ...]',
+    '                     [--cors-origin ORIGIN ...] [--tls [--tls-ca-out FILE] | --tls-cert FILE --tls-key FILE]',
     '',
-    'Path-style: http://<host>:<port>/<bucket>/<key>, region auto.',
-    'Without --access-key-id/--secret-access-key, any well-formed signature is accepted.',
+    'Path-style: http://<host>:<port>/<bucket>/<key> (https:// with TLS), region auto.',
+    'Each --credential, or each --access-key-id with the --secret-access-key in the same place, is one',
+    "key pair (an R2 account has many tokens). Without any, any well-formed signature is accepted.",
     '--cors-origin lets browsers on that origin use every method and header on each bucket.',
+    'No interim 100 Continue is sent, as on R2: clients send their body after their own wait.',
+    ...TLS_USAGE,
   ].join('\n'),
   port: '8789',
   options: {
     bucket: { type: 'string', multiple: true, default: [] },
-    'access-key-id': { type: 'string' },
-    'secret-access-key': { type: 'string' },
+    credential: { type: 'string', multiple: true, default: [] },
+    'access-key-id': { type: 'string', multiple: true, default: [] },
+    'secret-access-key': { type: 'string', multiple: true, default: [] },
     'cors-origin': { type: 'string', multiple: true, default: [] },
   },
-  async serve(values, port, io) {
-    const id = values['access-key-id'];
-    const secret = values['secret-access-key'];
-    if ((id === undefined) !== (secret === undefined)) throw new Error('--access-key-id and --secret-access-key go together');
+  async serve(values, { port, tls }, io) {
+    const ids = values['access-key-id']!;
+    const secrets = values['secret-access-key']!;
+    if (ids.length !== secrets.length) throw new Error('--access-key-id and --secret-access-key go together, one of each per key pair');
+    const credentials = ids.map((accessKeyId, i) => ({ accessKeyId, secretAccessKey: secrets[i]! }));
+    for (const pair of values.credential!) {
+      // Access key IDs hold no ':', secrets may: the first ':' splits.
+      const colon = pair.indexOf(':');
+      if (colon <= 0 || colon === pair.length - 1) throw new Error(`--credential must be ID:SECRET, got ${pair}`);
+      credentials.push({ accessKeyId: pair.slice(0, colon), secretAccessKey: pair.slice(colon + 1) });
+    }
     if (values.bucket!.length === 0) throw new Error('at least one --bucket is needed');
     const server = await startS3Server({
       port,
       host: values.host!,
-      ...(id !== undefined ? { credentials: [{ accessKeyId: id, secretAccessKey: secret! }] } : {}),
+      ...(tls ? { tls } : {}),
+      ...(credentials.length ? { credentials } : {}),
     });
     const origins = values['cors-origin']!;
     for (const name of values.bucket!) {
@@ -156,8 +212,9 @@ const r2Serve = serveCommand({
       }
     }
     io.out(`edge-doubles r2: listening on ${server.origin}`);
+    announceCa(server, values['tls-ca-out'], io);
     for (const name of values.bucket!) io.out(`bucket ${name}`);
-    if (id === undefined) io.out('auth: any well-formed signature is accepted');
+    if (!credentials.length) io.out('auth: any well-formed signature is accepted');
     await io.stopped();
     await server.close();
     return 0;

@@ -1,5 +1,13 @@
 /** edge-doubles/node: the Node-only parts (the HTTP servers and the CLI's command table). */
-export { serveHandler, startDnsServer, type DnsServerOptions, type RequestHandler, type RunningServer } from './server.js';
+export {
+  serveHandler,
+  startDnsServer,
+  type DnsServerOptions,
+  type RequestHandler,
+  type RunningServer,
+  type ServeOptions,
+  type TlsOption,
+} from './server.js';
 export { startS3Server, type S3ServerOptions } from './s3-server.js';
 export { runCli, services, type CliIo, type Command } from './commands.js';
 export { createEnv, findWranglerConfig, readWranglerConfig } from './config.js';

@@ -1,21 +1,50 @@
 /**
- * The S3 view over HTTP, for tools that are not JavaScript (aws CLI, rclone, boto3). Path-style
- * requests at `http://127.0.0.1:<port>/<bucket>/<key>`; binds loopback unless told otherwise.
+ * The S3 view over HTTP(S), for tools that are not JavaScript (aws CLI, rclone, restic, boto3).
+ * Path-style requests at `http://127.0.0.1:<port>/<bucket>/<key>`; binds loopback unless told otherwise.
  */
 import { S3Api, type S3ApiOptions } from '../s3/index.js';
-import { serveHandler, type RunningServer } from './server.js';
+import { errorResponse, invalidArgument, s3Errors } from '../s3/errors.js';
+import { serveHandler, type RunningServer, type TlsOption } from './server.js';
 
 export interface S3ServerOptions extends S3ApiOptions {
   port?: number;
   host?: string;
+  /** Serve HTTPS, as R2 does (HTTPS only): `true` makes a CA and a certificate at start, or give PEMs. */
+  tls?: TlsOption;
   /** Serve this double instead of a new one built from the options. */
   api?: S3Api;
 }
 
-/** Starts the S3 view over HTTP. Point clients at `endpoint` (the origin) with path-style addressing. */
+/**
+ * A request the server cannot build (its Host is not a host, or its bytes are not a request). AWS
+ * S3 answers a request without Host with an empty 400 and `Connection: close` (versitygw/versitygw#1530,
+ * 2025); what R2 answers is not established, so the status is S3's and the body R2's error envelope
+ * with `InvalidArgument`, the code R2 gives the malformed requests it reports (r2-s3-api.md §5).
+ */
+const s3Malformed = (reason: string) => {
+  const response = errorResponse(invalidArgument(`Bad request: ${reason}`), 'GET');
+  response.headers.set('connection', 'close');
+  return response;
+};
+const s3Failed = () => errorResponse(s3Errors.internal(), 'GET');
+
+/**
+ * Starts the S3 view over HTTP (or HTTPS with `tls`). Point clients at `endpoint` (the origin) with
+ * path-style addressing. Everything lives in memory: stopping the server loses it.
+ */
 export async function startS3Server(options: S3ServerOptions = {}): Promise<RunningServer & { api: S3Api; endpoint: string }> {
-  const { port, host, api: given, ...apiOptions } = options;
+  const { port, host, tls, api: given, ...apiOptions } = options;
   const api = given ?? new S3Api(apiOptions);
-  const running = await serveHandler((r) => api.handle(r), { port: port ?? 0, host: host ?? '127.0.0.1' });
+  const running = await serveHandler((r, target) => api.handle(r, target), {
+    port: port ?? 0,
+    host: host ?? '127.0.0.1',
+    ...(tls ? { tls } : {}),
+    malformed: s3Malformed,
+    failed: s3Failed,
+    // "Cloudflare does not support the HTTP 100 response" (developers.cloudflare.com/r2/api/s3/extensions/,
+    // "Auto-creating buckets on upload"), and workerd never sends one (r2-s3-api.md §6): clients send
+    // their body after their own wait (curl 1 s).
+    interimContinue: false,
+  });
   return { ...running, api, endpoint: running.origin };
 }

@@ -1,88 +1,323 @@
 /**
- * A real HTTP server around any fetch-style handler (the DNS double's `handle`), for tools that are
- * not JavaScript. Node only. Binds 127.0.0.1 unless told otherwise.
+ * A real HTTP(S) server around any fetch-style handler (the DNS double's or the S3 view's `handle`),
+ * for tools that are not JavaScript. Node only. Binds 127.0.0.1 unless told otherwise.
+ *
+ * What it guarantees every surface:
+ * - the handler gets the request-target exactly as the client sent it (`/a/../b` is not `/b`);
+ * - the body is streamed, never buffered here: a handler that refuses before reading costs nothing;
+ * - a request it cannot turn into a `Request` (a Host that is not a host) gets the surface's own 400;
+ * - bytes after a request that are not a request (NUL padding) do not cancel the answer in flight.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { DnsApi } from '../dns/index.js';
 import type { DnsApiOptions } from '../dns/index.js';
+import { DnsApiError } from '../dns/errors.js';
+import { errorResponse as dnsErrorResponse } from '../dns/http.js';
+import { rawTarget } from '../fetch.js';
+import { tlsMaterial, type TlsOption } from './tls.js';
 
-export type RequestHandler = (request: Request) => Promise<Response>;
+/** `target` is the request-target as received (`IncomingMessage#url`): surfaces take the path from it. */
+export type RequestHandler = (request: Request, target: string) => Promise<Response>;
+
+export type { TlsOption } from './tls.js';
+
+export interface ServeOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** 127.0.0.1 unless told otherwise. */
+  host?: string;
+  /** Serve HTTPS: `true` makes a CA and a certificate at start (see `RunningServer.ca`), or give your own PEMs. */
+  tls?: TlsOption;
+  /** The answer to a request that cannot be built (its Host is not a host) or bytes that are not a request. */
+  malformed?: (reason: string) => Response;
+  /** The answer when the handler throws. */
+  failed?: (error: unknown) => Response;
+  /**
+   * Answer `Expect: 100-continue` with an interim `100 Continue` before the handler runs (Node's
+   * default, true). With false none is ever sent: the client sends its body after its own wait.
+   */
+  interimContinue?: boolean;
+}
 
 export interface RunningServer {
-  /** `http://host:port` (no path). */
+  /** `http://host:port` or `https://host:port` (no path). */
   origin: string;
   port: number;
   host: string;
+  /** With `tls: true`: the PEM of the CA that signed the server's certificate, for clients to trust. */
+  ca?: string;
   close(): Promise<void>;
 }
 
-async function toRequest(req: IncomingMessage, origin: string): Promise<Request> {
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-  const method = req.method ?? 'GET';
-  const init: RequestInit = { method, headers };
-  if (method !== 'GET' && method !== 'HEAD') {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    if (chunks.length) init.body = Buffer.concat(chunks);
+/**
+ * After answering a request whose body was not read, up to this much more of it is read and thrown
+ * away so the connection can serve the next request; a larger rest closes the connection instead,
+ * as servers do rather than receive a body nobody wants (RFC 9112 §9.6; nginx's lingering close).
+ */
+const DRAIN_LIMIT = 1024 * 1024;
+/** A response body whose end is seen within this many bytes is sent with a Content-Length; a longer one is chunked. */
+const LENGTH_PEEK = 256 * 1024;
+
+const plainMalformed = (reason: string) => new Response(`Bad Request: ${reason}\n`, { status: 400, headers: { 'content-type': 'text/plain' } });
+const plainFailed = (error: unknown) =>
+  new Response(`Internal Server Error: ${String(error)}\n`, { status: 500, headers: { 'content-type': 'text/plain' } });
+
+/**
+ * RFC 3986's host (an IP literal in brackets, or a reg-name) and an optional port. Anything else in a
+ * Host header (`[`, `a b`, `a/b`, `user@h`) is not a host: RFC 9112 §3.2 has the server answer 400.
+ */
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::\d{0,5})?$/;
+
+type Built = { request: Request; target: string; bodyUnread: () => number | undefined } | { malformed: string };
+
+/** The Request a handler sees, or why there cannot be one. Never throws. */
+function buildRequest(req: IncomingMessage, scheme: string, listening: string): Built {
+  const given = req.url ?? '/';
+  const hosts: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') hosts.push(req.rawHeaders[i + 1]!);
+  let url: URL;
+  let target = given;
+  try {
+    if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(given)) {
+      // absolute-form (RFC 9112 §3.2.2): the target's authority wins over Host.
+      url = new URL(given);
+      target = rawTarget(given)!;
+    } else {
+      if (!given.startsWith('/')) return { malformed: `request-target is not a path: ${given}` };
+      if (hosts.length > 1) return { malformed: 'more than one Host header' };
+      let host = hosts[0];
+      if (host === undefined) {
+        // HTTP/1.0 may leave Host out; HTTP/1.1 must send it (RFC 9112 §3.2).
+        if (req.httpVersion !== '1.0') return { malformed: 'missing Host header' };
+        host = listening;
+      }
+      if (host === '') return { malformed: 'empty Host header' };
+      if (!HOST.test(host)) return { malformed: `Host header is not a host: ${host}` };
+      // Origin and target are joined as text: `new URL(target, origin)` would read `//x/y` as another host.
+      url = new URL(`${scheme}://${host}${given}`);
+    }
+  } catch {
+    return { malformed: `cannot make a URL of Host ${JSON.stringify(hosts[0] ?? '')} and target ${JSON.stringify(given)}` };
   }
-  return new Request(new URL(req.url ?? '/', origin), init);
+
+  const headers = new Headers();
+  try {
+    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  } catch {
+    return { malformed: 'a header the Fetch API cannot hold' };
+  }
+  const method = req.method ?? 'GET';
+  const declared = req.headers['content-length'];
+  const hasBody = req.headers['transfer-encoding'] !== undefined || (declared !== undefined && declared !== '0');
+  const init: RequestInit & { duplex?: 'half' } = { method, headers };
+  let received = 0;
+  if (hasBody && method !== 'GET' && method !== 'HEAD') {
+    // Streamed, not buffered: nothing is read until the handler asks (after it has authenticated).
+    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    init.duplex = 'half';
+    req.on('data', (chunk: Buffer) => (received += chunk.length));
+  }
+  let request: Request;
+  try {
+    request = new Request(url, init);
+  } catch (e) {
+    return { malformed: String((e as Error)?.message ?? e) };
+  }
+  // How much of the body has not arrived yet (undefined: unknown, chunked), 0 when it is all in.
+  const bodyUnread = () => (req.complete ? 0 : declared !== undefined && req.headers['transfer-encoding'] === undefined ? Number(declared) - received : undefined);
+  return { request, target, bodyUnread };
 }
 
-async function writeResponse(res: ServerResponse, response: Response, method: string): Promise<void> {
-  const body = Buffer.from(await response.arrayBuffer());
-  const headers: Record<string, string> = {};
-  response.headers.forEach((v, k) => (headers[k] = v));
-  // A HEAD answer describes the body it leaves out (the S3 view's HeadObject): keep its length.
-  if (!(method === 'HEAD' && headers['content-length'] !== undefined)) headers['content-length'] = String(body.length);
-  res.writeHead(response.status, headers);
-  res.end(body);
+/** Reads up to LENGTH_PEEK of a body: all of it (so its length is known) or the start of a longer one. */
+async function peek(body: ReadableStream<Uint8Array>): Promise<{ chunks: Uint8Array[]; done: boolean; rest: ReadableStreamDefaultReader<Uint8Array> }> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size <= LENGTH_PEEK) {
+    const { done, value } = await reader.read();
+    if (done) return { chunks, done: true, rest: reader };
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  return { chunks, done: false, rest: reader };
 }
 
-/** Serves `handler` over HTTP; port 0 picks a free port. */
-export function serveHandler(handler: RequestHandler, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
-  const host = options.host ?? '127.0.0.1';
-  const server = createServer((req, res) => {
-    const origin = `http://${req.headers.host ?? host}`;
-    toRequest(req, origin)
-      .then(handler)
-      .then((response) => writeResponse(res, response, req.method ?? 'GET'))
-      .catch((e: unknown) => {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ result: null, success: false, errors: [{ code: 10001, message: String(e) }], messages: [] }));
-      });
+async function writeResponse(res: ServerResponse, response: Response, method: string, closeAfter: boolean): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((v, k) => {
+    if (k !== 'set-cookie') headers[k] = v;
   });
-  return new Promise((resolve, reject) => {
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers['set-cookie'] = cookies;
+  if (closeAfter) headers['connection'] = 'close';
+  const noContent = response.status === 204 || response.status === 304 || response.status < 200;
+  if (noContent || method === 'HEAD' || response.body === null) {
+    // A HEAD answer describes the body it leaves out (the S3 view's HeadObject): keep its length.
+    if (!noContent && headers['content-length'] === undefined) headers['content-length'] = '0';
+    res.writeHead(response.status, headers);
+    res.end();
+    await response.body?.cancel();
+    return;
+  }
+  const { chunks, done, rest } = await peek(response.body);
+  if (done && headers['content-length'] === undefined) headers['content-length'] = String(chunks.reduce((n, c) => n + c.byteLength, 0));
+  res.writeHead(response.status, headers);
+  for (const c of chunks) res.write(c);
+  if (done) {
+    res.end();
+    return;
+  }
+  rest.releaseLock();
+  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>), res);
+}
+
+/** A raw HTTP/1.1 response, for a connection whose bytes are not a request (no ServerResponse exists). */
+async function rawResponse(response: Response): Promise<Buffer> {
+  const body = Buffer.from(await response.arrayBuffer());
+  const lines = [`HTTP/1.1 ${response.status} ${response.statusText || 'Bad Request'}`];
+  response.headers.forEach((v, k) => lines.push(`${k}: ${v}`));
+  lines.push(`content-length: ${body.length}`, 'connection: close', '', '');
+  return Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), body]);
+}
+
+/**
+ * Serves `handler` over HTTP, or HTTPS with `tls`; port 0 picks a free port. `malformed` and
+ * `failed` answer in the surface's own format (the defaults are plain text).
+ */
+export async function serveHandler(handler: RequestHandler, options: ServeOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const malformed = options.malformed ?? plainMalformed;
+  const failed = options.failed ?? plainFailed;
+  const tls = options.tls ? await tlsMaterial(options.tls, host) : undefined;
+  const scheme = tls ? 'https' : 'http';
+  const shown = host.includes(':') ? `[${host}]` : host;
+
+  /** Responses not yet finished on each connection, and the connections to close once they are. */
+  const inFlight = new WeakMap<Socket, number>();
+  const closing = new WeakSet<Socket>();
+  const settle = (socket: Socket) => {
+    const left = (inFlight.get(socket) ?? 1) - 1;
+    inFlight.set(socket, left);
+    if (left === 0 && closing.has(socket)) socket.end();
+  };
+
+  let port = 0;
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    res.once('close', () => settle(socket));
+    const method = req.method ?? 'GET';
+    const built = buildRequest(req, scheme, `${shown}:${port}`);
+    const answer: Promise<Response> =
+      'malformed' in built ? Promise.resolve(malformed(built.malformed)) : handler(built.request, built.target).catch((e: unknown) => failed(e));
+    answer
+      .then((response) => {
+        const unread = 'malformed' in built ? (req.complete ? 0 : undefined) : built.bodyUnread();
+        // The handler answered without reading the whole body: throw the rest away (never keep it),
+        // keeping the connection when little is left; otherwise say the connection closes.
+        const close = unread !== 0 && (unread === undefined || unread > DRAIN_LIMIT);
+        if (unread !== 0) {
+          req.removeAllListeners('data'); // the body stream stops here; nothing is buffered for it any more
+          req.resume();
+        }
+        if ('malformed' in built) return writeResponse(res, response, method, true);
+        return writeResponse(res, response, method, close);
+      })
+      .catch((e: unknown) => {
+        // The answer could not be written (the client went away, or a response body failed midway).
+        if (!res.headersSent) {
+          void writeResponse(res, failed(e), method, true).catch(() => res.destroy());
+        } else res.destroy();
+      });
+  };
+
+  const serverOptions = { requireHostHeader: false };
+  const server: Server = tls ? createHttpsServer({ ...serverOptions, cert: tls.cert, key: tls.key }, listener) : createHttpServer(serverOptions, listener);
+  if (options.interimContinue === false) {
+    // Handling checkContinue ourselves means Node sends no interim 100: the request is served as is.
+    server.on('checkContinue', listener);
+  }
+  const failedSockets = new WeakSet<Socket>();
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    // Node reports a connection once per parse error, but may call again for bytes after it.
+    if (failedSockets.has(socket)) return;
+    failedSockets.add(socket);
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    if ((inFlight.get(socket) ?? 0) > 0) {
+      // Bytes after a request (a DDNS client pads with NULs to 8 KiB): finish what was asked, then close.
+      closing.add(socket);
+      return;
+    }
+    const answer =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? new Response(null, { status: 431, statusText: 'Request Header Fields Too Large' })
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new Response(null, { status: 408, statusText: 'Request Timeout' })
+          : malformed(`not an HTTP request (${err.code ?? err.message})`);
+    rawResponse(answer).then(
+      (bytes) => socket.end(bytes),
+      () => socket.destroy(),
+    );
+  });
+
+  await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
-      const { port } = server.address() as AddressInfo;
-      const shown = host.includes(':') ? `[${host}]` : host;
-      resolve({
-        origin: `http://${shown}:${port}`,
-        port,
-        host,
-        close: () =>
-          new Promise<void>((done, fail) => {
-            server.close((err) => (err ? fail(err) : done()));
-            server.closeAllConnections?.();
-          }),
-      });
+      server.off('error', reject);
+      resolve();
     });
   });
+  port = (server.address() as AddressInfo).port;
+  return {
+    origin: `${scheme}://${shown}:${port}`,
+    port,
+    host,
+    ...(tls?.ca ? { ca: tls.ca } : {}),
+    close: () =>
+      new Promise<void>((done, fail) => {
+        server.close((err) => (err ? fail(err) : done()));
+        server.closeAllConnections?.();
+      }),
+  };
 }
 
 export interface DnsServerOptions extends DnsApiOptions {
   port?: number;
   host?: string;
+  /** Serve HTTPS (the real API is HTTPS only): `true` makes a CA and a certificate at start, or give PEMs. */
+  tls?: TlsOption;
   /** Serve this double instead of a new one built from the options. */
   api?: DnsApi;
 }
 
-/** Starts the DNS double over HTTP. `baseURL` for clients is the origin plus the base path (`/client/v4`). */
+/**
+ * A request the server cannot build: the API's JSON envelope with a 400. 6003 "Invalid request
+ * headers" is the code and text the API gives for headers it cannot use (lib/dns/errors.ts); what
+ * the API answers for a bad Host itself was not observed.
+ */
+const dnsMalformed = () => dnsErrorResponse(new DnsApiError(400, [{ code: 6003, message: 'Invalid request headers' }]));
+const dnsFailed = (e: unknown) => dnsErrorResponse(new DnsApiError(500, [{ code: 10001, message: String(e) }]));
+
+/**
+ * Starts the DNS double over HTTP (or HTTPS with `tls`). `baseURL` for clients is the origin plus
+ * the base path (`/client/v4`). Everything lives in memory: stopping the server loses it.
+ */
 export async function startDnsServer(options: DnsServerOptions = {}): Promise<RunningServer & { api: DnsApi; baseURL: string }> {
-  const { port, host, api: given, ...apiOptions } = options;
+  const { port, host, tls, api: given, ...apiOptions } = options;
   const api = given ?? new DnsApi(apiOptions);
-  const running = await serveHandler((r) => api.handle(r), { port: port ?? 0, host: host ?? '127.0.0.1' });
+  const running = await serveHandler((r, target) => api.handle(r, target), {
+    port: port ?? 0,
+    host: host ?? '127.0.0.1',
+    ...(tls ? { tls } : {}),
+    malformed: dnsMalformed,
+    failed: dnsFailed,
+  });
   return { ...running, api, baseURL: `${running.origin}${api.basePath}` };
 }

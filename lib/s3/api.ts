@@ -118,7 +118,7 @@ export class S3Api {
   }
 
   /** Answers one request. Never rejects: every failure is an S3 error response. */
-  async handle(request: Request): Promise<Response> {
+  async handle(request: Request, target?: string): Promise<Response> {
     const method = request.method.toUpperCase();
     try {
       return await this.#serve(request, method);

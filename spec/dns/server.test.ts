@@ -1,11 +1,15 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Cloudflare from 'cloudflare';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startDnsServer, type CliIo } from '../../lib/node/index.js';
+import { rawRequest } from '../node/raw-http.js';
 import { schemaErrors } from './support.js';
 
 const run = promisify(execFile);
@@ -32,6 +36,19 @@ describe('startDnsServer: the double over real HTTP on 127.0.0.1', () => {
     const rec = await client.dns.records.create({ zone_id: zoneId, type: 'A', name: 'net', content: '198.51.100.1', ttl: 1 });
     expect((await client.dns.records.get(rec.id, { zone_id: zoneId })).content).toBe('198.51.100.1');
     await expect(client.dns.records.get('0'.repeat(32), { zone_id: zoneId })).rejects.toMatchObject({ status: 404 });
+  });
+
+  it.each([['['], ['a b'], ['']])('a Host of %j gets a 400 in the API\'s JSON envelope, not a 500', async (host) => {
+    const [res] = await rawRequest(server.port, `GET /client/v4/zones HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer http-token\r\n\r\n`);
+    expect(res!.status).toBe(400);
+    expect(JSON.parse(res!.body)).toEqual({ result: null, success: false, errors: [{ code: 6003, message: 'Invalid request headers' }], messages: [] });
+  });
+
+  it('a DDNS client\'s request padded with NULs to 8 KiB gets its answer, not Node\'s 400', async () => {
+    const head = Buffer.from(`GET /client/v4/zones/${zoneId}/dns_records HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer http-token\r\n\r\n`);
+    const responses = await rawRequest(server.port, Buffer.concat([head, Buffer.alloc(8192 - head.length)]));
+    expect(responses.map((r) => r.status)).toEqual([200]);
+    expect(JSON.parse(responses[0]!.body).success).toBe(true);
   });
 
   it('curl: create with -d, list with a query, and the JSON error envelope', async () => {
@@ -132,6 +149,31 @@ describe('the CLI: edge-doubles dns serve (run from lib/node/cli.ts through tsx)
     stop();
     expect(await running).toBe(0);
   });
+});
+
+describe('dns serve --tls', () => {
+  it('serves HTTPS to curl --cacert with the CA written to --tls-ca-out; without the CA curl refuses', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'edge-doubles-dns-tls-'));
+    try {
+      const caFile = join(dir, 'ca.pem');
+      const out: string[] = [];
+      let stop!: () => void;
+      const stopped = new Promise<void>((r) => (stop = r));
+      const io: CliIo = { out: (l) => out.push(l), err: () => {}, stopped: () => stopped };
+      const running = runCli(['dns', 'serve', '--port', '0', '--zone', 'example.org', '--token', 't', '--tls', '--tls-ca-out', caFile], io);
+      await waitFor(() => out.length >= 3);
+      expect(out[1]).toBe(`tls: CA certificate in ${caFile}`);
+      const base = /listening on (\S+)/.exec(out[0]!)![1]!;
+      expect(base).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/client\/v4$/);
+      const zones = await run('curl', ['-sS', '--cacert', caFile, `${base}/zones?name=example.org`, '-H', 'Authorization: Bearer t']);
+      expect(JSON.parse(zones.stdout).result[0]).toMatchObject({ name: 'example.org' });
+      await expect(run('curl', ['-sS', `${base}/zones`])).rejects.toMatchObject({ code: 60 }); // curl: peer certificate cannot be authenticated
+      stop();
+      expect(await running).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
 });
 
 async function waitFor(ok: () => boolean): Promise<void> {
