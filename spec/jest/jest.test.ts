@@ -25,7 +25,7 @@ beforeAll(async () => {
   await Promise.all([esm, cjs].map((options) => build({ ...options, config: false, outDir, silent: true })));
 }, 120_000);
 
-/** Runs this Node in the consumer project; resolves with its exit code and output. */
+/** Runs this Node in the consumer project, without this run's NODE_OPTIONS (its loaders); resolves with the exit code and output. */
 function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, args, { cwd: consumer, env: { ...process.env, NODE_OPTIONS: '', ...env } }, (err, stdout, stderr) =>
