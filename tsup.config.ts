@@ -1,9 +1,12 @@
-import { defineConfig } from 'tsup';
+import { rmSync } from 'node:fs';
+import { defineConfig, type Options } from 'tsup';
+
+const outDir = 'dist';
 
 // One entry per public subpath of package.json "exports"; the CLI is the package's bin.
 // No source maps: they were two thirds of the published package, and the output is readable,
 // unminified ESM and CJS whose stack traces already name the library's own functions.
-export default defineConfig({
+const shared = {
   entry: {
     index: 'lib/index.ts',
     bucket: 'lib/bucket/index.ts',
@@ -14,11 +17,31 @@ export default defineConfig({
     vitest: 'lib/vitest.ts',
     cli: 'lib/node/cli.ts',
   },
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
+  outDir,
   sourcemap: false,
   target: 'es2022',
   // The S3 conformance suite loads its clients at run time; they are the user's (optional peers), never bundled.
   external: ['vitest', '@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner', '@smithy/fetch-http-handler', '@smithy/types', 'aws4fetch'],
+} satisfies Options;
+
+/**
+ * Dependencies published as ES modules only. The CommonJS build bundles them: a CommonJS `require`
+ * of an ES module fails in Jest's default module system ("Must use import to load ES Module") and
+ * in Node before 20.19, where require(esm) is not on. Checked for every dependency with
+ * `node --no-experimental-require-module -e "require(...)"`: only @noble/hashes fails; the others
+ * (fast-xml-parser, smol-toml, jsonc-parser, sorted-btree, web-streams-polyfill, selfsigned and its
+ * @peculiar/x509) ship CommonJS. The ESM build keeps them external, as dependencies.
+ */
+export const esmOnlyDependencies = [/^@noble\/hashes(\/|$)/];
+
+/** The JavaScript of each format, without declarations: what the test builds of the package reuse. */
+export const esm: Options = { ...shared, format: ['esm'] };
+export const cjs: Options = { ...shared, format: ['cjs'], noExternal: esmOnlyDependencies };
+
+// tsup builds the items of an array at once, and each item's `clean` would race the others'
+// output, so the folder is emptied once here, before any of them starts. Declarations are built
+// once for both formats (.d.ts and .d.cts) by an item of their own.
+export default defineConfig(() => {
+  rmSync(outDir, { recursive: true, force: true });
+  return [esm, cjs, { ...shared, format: ['esm', 'cjs'], dts: { only: true } }];
 });

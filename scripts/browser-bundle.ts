@@ -8,8 +8,8 @@ import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build as esbuild, type Metafile, type Plugin } from 'esbuild';
-import { build as tsup, type Options } from 'tsup';
-import tsupConfig from '../tsup.config.js';
+import { build as tsup } from 'tsup';
+import { esm } from '../tsup.config.js';
 
 export { browserEntries } from './package-entries.js';
 
@@ -20,15 +20,7 @@ const root = new URL('..', import.meta.url).pathname;
  * with declarations takes some 30 s here; the JavaScript is the same).
  */
 export async function buildEsm(outDir: string): Promise<void> {
-  await tsup({
-    ...(tsupConfig as Options),
-    config: false,
-    outDir,
-    format: ['esm'],
-    dts: false,
-    sourcemap: false,
-    silent: true,
-  });
+  await tsup({ ...esm, config: false, outDir, clean: true, silent: true });
 }
 
 const builtins = new Set(builtinModules);

@@ -13,9 +13,11 @@ export interface CreateEnvOptions {
   /** The `[env.<name>]` section to use, as `wrangler --env <name>`; the top level by default. */
   environment?: string;
   /**
-   * Bindings of types this package does not fake (KV, D1, services, secrets, ...) are left out of
-   * `env` and listed in `unfaked`. `'warn'` also reports them through `onWarning`; `'error'`
-   * throws instead, for suites that must not run with part of their env missing. Default `'list'`.
+   * Bindings of types this package does not fake (KV, D1, services, secrets, rate limiters, email
+   * senders, ...: every binding kind of wrangler's config schema but buckets and vars) are left out
+   * of `env` and listed in `unfaked`. `'warn'` also reports them through `onWarning`; `'error'`
+   * throws instead, naming each, for suites that must not run with part of their env missing.
+   * Default `'list'`.
    */
   unsupported?: 'list' | 'warn' | 'error';
   /**
@@ -36,9 +38,12 @@ export interface CreateEnvOptions {
 
 /** A binding `createEnv` did not fake: it is absent from `env`. */
 export interface UnfakedBinding {
-  /** The name the Worker reads it under (`env.CACHE`). */
+  /**
+   * The name the Worker reads it under (`env.CACHE`): the entry's `binding`, or its `name` where the
+   * kind names entries so (`send_email`, `ratelimits`, `durable_objects.bindings`, `unsafe.bindings`).
+   */
   binding: string;
-  /** The config field that declares it (`kv_namespaces`, `d1_databases`, `secrets`, ...). */
+  /** The config field that declares it (`kv_namespaces`, `d1_databases`, `secrets`, `ratelimits`, ...). */
   field: string;
   /** Wrangler's name for its type (`KV Namespace`). */
   kind: string;

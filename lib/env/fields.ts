@@ -57,50 +57,63 @@ export const NON_INHERITABLE_FIELDS: readonly string[] = [
 ];
 
 /**
- * Binding fields and the names wrangler gives their type in "X assigned to ... bindings" messages,
- * in wrangler's order (the order of the types in those messages). Secrets (`secrets.required`) are
- * added after these as "Secret".
+ * Binding fields, the names wrangler gives their type in "X assigned to ... bindings" messages, and
+ * where an entry keeps the name the Worker reads it under, in wrangler's order (the order of the
+ * types in those messages). Secrets (`secrets.required`) are added after these as "Secret".
+ *
+ * The name paths are read from wrangler's config schema (4.155.0, `config-schema.json`): `[].binding` a list
+ * of entries named by `binding`; `[].name` a list named by `name` (`send_email`, `ratelimits`);
+ * `bindings[].name` / `producers[].binding` such a list under a key; `binding` one object (`ai`;
+ * `assets` only when it sets one); `*` a map whose keys are the names (`vars`, the blobs).
+ * `spec/env/binding-kinds.test.ts` checks each against the installed wrangler's schema, and that
+ * every binding field of the schema is here.
  */
-export const BINDING_TYPES: ReadonlyArray<readonly [field: string, kind: string]> = [
-  ['data_blobs', 'Data Blob'],
-  ['durable_objects', 'Durable Object'],
-  ['kv_namespaces', 'KV Namespace'],
-  ['send_email', 'Send Email'],
-  ['queues', 'Queue'],
-  ['d1_databases', 'D1 Database'],
-  ['vectorize', 'Vectorize Index'],
-  ['ai_search_namespaces', 'AI Search Namespace'],
-  ['ai_search', 'AI Search Instance'],
-  ['agent_memory', 'Agent Memory'],
-  ['hyperdrive', 'Hyperdrive Config'],
-  ['r2_buckets', 'R2 Bucket'],
-  ['store_buckets', 'Store Bucket'],
-  ['logfwdr', 'logfwdr'],
-  ['services', 'Worker'],
-  ['analytics_engine_datasets', 'Analytics Engine Dataset'],
-  ['text_blobs', 'Text Blob'],
-  ['browser', 'Browser Run'],
-  ['analytics', 'Analytics SQL'],
-  ['ai', 'AI'],
-  ['images', 'Images'],
-  ['stream', 'Stream'],
-  ['media', 'Media'],
-  ['version_metadata', 'Worker Version Metadata'],
-  ['unsafe', 'Unsafe Metadata'],
-  ['vars', 'Environment Variable'],
-  ['wasm_modules', 'Wasm Module'],
-  ['dispatch_namespaces', 'Dispatch Namespace'],
-  ['mtls_certificates', 'mTLS Certificate'],
-  ['workflows', 'Workflow'],
-  ['pipelines', 'Pipeline'],
-  ['k2', 'K2 Stream'],
-  ['secrets_store_secrets', 'Secrets Store Secret'],
-  ['artifacts', 'Artifacts'],
-  ['ratelimits', 'Rate Limit'],
-  ['assets', 'Assets'],
-  ['unsafe_hello_world', 'Hello World'],
-  ['flagship', 'Flagship'],
-  ['worker_loaders', 'Worker Loader'],
-  ['vpc_services', 'VPC Service'],
-  ['vpc_networks', 'VPC Network'],
+export const BINDING_TYPES: ReadonlyArray<readonly [field: string, kind: string, names: BindingNamePath]> = [
+  ['data_blobs', 'Data Blob', '*'],
+  ['durable_objects', 'Durable Object', 'bindings[].name'],
+  ['kv_namespaces', 'KV Namespace', '[].binding'],
+  ['send_email', 'Send Email', '[].name'],
+  ['queues', 'Queue', 'producers[].binding'],
+  ['d1_databases', 'D1 Database', '[].binding'],
+  ['vectorize', 'Vectorize Index', '[].binding'],
+  ['ai_search_namespaces', 'AI Search Namespace', '[].binding'],
+  ['ai_search', 'AI Search Instance', '[].binding'],
+  ['agent_memory', 'Agent Memory', '[].binding'],
+  ['hyperdrive', 'Hyperdrive Config', '[].binding'],
+  ['r2_buckets', 'R2 Bucket', '[].binding'],
+  ['store_buckets', 'Store Bucket', '[].binding'],
+  ['logfwdr', 'logfwdr', 'bindings[].name'],
+  ['services', 'Worker', '[].binding'],
+  ['analytics_engine_datasets', 'Analytics Engine Dataset', '[].binding'],
+  ['text_blobs', 'Text Blob', '*'],
+  ['browser', 'Browser Run', 'binding'],
+  ['analytics', 'Analytics SQL', 'binding'],
+  ['ai', 'AI', 'binding'],
+  ['images', 'Images', 'binding'],
+  ['stream', 'Stream', 'binding'],
+  ['media', 'Media', 'binding'],
+  ['version_metadata', 'Worker Version Metadata', 'binding'],
+  ['unsafe', 'Unsafe Metadata', 'bindings[].name'],
+  ['vars', 'Environment Variable', '*'],
+  ['wasm_modules', 'Wasm Module', '*'],
+  ['dispatch_namespaces', 'Dispatch Namespace', '[].binding'],
+  ['mtls_certificates', 'mTLS Certificate', '[].binding'],
+  ['workflows', 'Workflow', '[].binding'],
+  ['pipelines', 'Pipeline', '[].binding'],
+  ['k2', 'K2 Stream', '[].binding'],
+  ['secrets_store_secrets', 'Secrets Store Secret', '[].binding'],
+  ['artifacts', 'Artifacts', '[].binding'],
+  ['ratelimits', 'Rate Limit', '[].name'],
+  ['assets', 'Assets', 'binding'],
+  ['unsafe_hello_world', 'Hello World', '[].binding'],
+  ['flagship', 'Flagship', '[].binding'],
+  ['worker_loaders', 'Worker Loader', '[].binding'],
+  ['vpc_services', 'VPC Service', '[].binding'],
+  ['vpc_networks', 'VPC Network', '[].binding'],
 ];
+
+/** `secrets.required`: the names of the secrets the Worker needs, each a binding (after BINDING_TYPES). */
+export const SECRETS_TYPE = ['secrets', 'Secret', 'required[]'] as const satisfies readonly [string, string, BindingNamePath];
+
+/** Where a binding kind's entries keep their names: see BINDING_TYPES. */
+export type BindingNamePath = '[].binding' | '[].name' | 'bindings[].name' | 'producers[].binding' | 'binding' | '*' | 'required[]';

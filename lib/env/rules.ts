@@ -4,6 +4,7 @@
  * with `in`, as wrangler does: a key holding `undefined` is present.
  */
 import type { Diagnostics } from './diagnostics.js';
+import type { BindingNamePath } from './fields.js';
 
 export const hasProperty = (target: object, property: string) => property in target;
 
@@ -77,6 +78,27 @@ export function bindingNames(value: unknown): string[] {
     return Object.keys(value).filter((k) => value[k] !== undefined);
   }
   return [];
+}
+
+/**
+ * The names a binding field puts in the Worker's env, read along its path (fields.ts,
+ * BINDING_TYPES). Not `bindingNames`: wrangler's unique-name check finds no names in a `send_email`
+ * or `ratelimits` list (their entries are named by `name`) nor in `secrets`, and takes an `assets`
+ * without a `binding` for a record of names. A value or entry of another shape names nothing.
+ */
+export function namesAt(value: unknown, path: BindingNamePath): string[] {
+  let values: unknown[] = [value];
+  for (const step of path.split('.')) {
+    if (step === '*') {
+      values = values.flatMap((v) => (isRecord(v) ? Object.keys(v).filter((k) => v[k] !== undefined) : []));
+      continue;
+    }
+    const list = step.endsWith('[]');
+    const key = list ? step.slice(0, -2) : step;
+    if (key !== '') values = values.map((v) => (isRecord(v) ? v[key] : undefined));
+    if (list) values = values.flatMap((v) => (Array.isArray(v) ? v : []));
+  }
+  return values.filter((v): v is string => typeof v === 'string');
 }
 
 /**

@@ -12,8 +12,8 @@
  */
 import { validateBucketBinding, type BucketBindingConfig } from './bucket-bindings.js';
 import { Diagnostics } from './diagnostics.js';
-import { BINDING_TYPES, BUCKET_FIELDS, ENVIRONMENT_FIELDS, NON_INHERITABLE_FIELDS, TOP_LEVEL_ONLY_FIELDS, type BucketField } from './fields.js';
-import { bindingNames, experimental, unexpectedFields, validateCompatibilityDate, validateStringArray, validateVars } from './rules.js';
+import { BINDING_TYPES, BUCKET_FIELDS, ENVIRONMENT_FIELDS, NON_INHERITABLE_FIELDS, SECRETS_TYPE, TOP_LEVEL_ONLY_FIELDS, type BucketField } from './fields.js';
+import { bindingNames, experimental, namesAt, unexpectedFields, validateCompatibilityDate, validateStringArray, validateVars } from './rules.js';
 
 /** A wrangler config as parsed from wrangler.toml / wrangler.json(c); fields not used here stay open. */
 export interface WranglerConfig {
@@ -33,7 +33,10 @@ export interface ResolvedConfig {
   buckets: Array<{ field: BucketField; entry: BucketBindingConfig }>;
   /** The environment's `vars` (not inherited: an `[env.<name>]` without them has none). */
   vars: Record<string, unknown>;
-  /** Every binding name per binding type (wrangler's type names), buckets included. */
+  /**
+   * Every binding per binding type (wrangler's type names, in wrangler's order), buckets and vars
+   * included, under the name the Worker reads it by.
+   */
   bindingsByType: Array<{ field: string; kind: string; names: string[] }>;
 }
 
@@ -172,14 +175,16 @@ export function resolveConfig(raw: WranglerConfig, options: ValidateOptions = {}
       (names.length > 0 ? d.errors : d.warnings).push(message);
     }
   }
-  const bindingsByType = BINDING_TYPES.map(([field, kind]) => {
-    const value = TOP_LEVEL_BINDING_FIELDS.includes(field) ? raw[field] : active[field];
-    const names = bindingNames(field === 'queues' ? (value as { producers?: unknown } | undefined)?.producers : value);
-    return { field, kind, names };
+  const valueOf = (field: string) => (TOP_LEVEL_BINDING_FIELDS.includes(field) ? raw[field] : active[field]);
+  // Wrangler's unique-name check reads names its own way (bindingNames), which this keeps for parity.
+  const checked = BINDING_TYPES.map(([field, kind]) => {
+    const value = valueOf(field);
+    return { field, kind, names: bindingNames(field === 'queues' ? (value as { producers?: unknown } | undefined)?.producers : value) };
   });
   const secrets = (active.secrets as { required?: unknown } | undefined)?.required;
-  bindingsByType.push({ field: 'secrets', kind: 'Secret', names: Array.isArray(secrets) ? (secrets as string[]) : [] });
-  uniqueNames(d, bindingsByType);
+  checked.push({ field: 'secrets', kind: 'Secret', names: Array.isArray(secrets) ? (secrets as string[]) : [] });
+  uniqueNames(d, checked);
+  const bindingsByType = [...BINDING_TYPES, SECRETS_TYPE].map(([field, kind, path]) => ({ field, kind, names: namesAt(valueOf(field), path) }));
   unexpectedFields(d, 'top-level', Object.keys(raw), [...ENVIRONMENT_FIELDS, ...TOP_LEVEL_ONLY_FIELDS, ...REMOVED_FIELDS]);
 
   const buckets = BUCKET_FIELDS.flatMap((field) =>

@@ -273,6 +273,39 @@ describe('createEnv: bindings it does not fake', () => {
   });
 });
 
+describe('createEnv: bindings named by `name`, by a nested list, or not at all', () => {
+  // wrangler's config schema: send_email and ratelimits entries are named by `name`, durable objects
+  // and unsafe bindings by `bindings[].name`, queue producers by `producers[].binding`; `assets`
+  // binds only when it sets `binding` (spec/env/binding-kinds.test.ts checks every kind).
+  const config: WranglerConfig = {
+    send_email: [{ name: 'MAILER', destination_address: 'ops@example.com' }],
+    ratelimits: [{ name: 'LIMITER', namespace_id: '1001', simple: { limit: 100, period: 60 } }],
+    durable_objects: { bindings: [{ name: 'ROOMS', class_name: 'Room' }] },
+    queues: { producers: [{ binding: 'JOBS', queue: 'jobs' }], consumers: [{ queue: 'jobs' }] },
+    assets: { directory: './public' },
+  };
+
+  it('lists each under the name the Worker reads it by', () => {
+    expect(createEnv(config, quiet).unfaked).toEqual([
+      { binding: 'ROOMS', field: 'durable_objects', kind: 'Durable Object' },
+      { binding: 'MAILER', field: 'send_email', kind: 'Send Email' },
+      { binding: 'JOBS', field: 'queues', kind: 'Queue' },
+      { binding: 'LIMITER', field: 'ratelimits', kind: 'Rate Limit' },
+    ]);
+    expect(createEnv({ assets: { directory: './public', binding: 'ASSETS' } }, quiet).unfaked).toEqual([
+      { binding: 'ASSETS', field: 'assets', kind: 'Assets' },
+    ]);
+  });
+
+  it("unsupported: 'error' throws for a rate limiter or an email sender alone", () => {
+    expect(() => createEnv({ ratelimits: config.ratelimits }, { unsupported: 'error' })).toThrow(
+      'createEnv: this binding is not faked by edge-doubles and is missing from env: LIMITER (Rate Limit, ratelimits)',
+    );
+    expect(() => createEnv({ send_email: config.send_email }, { unsupported: 'error' })).toThrow('MAILER (Send Email, send_email)');
+    expect(() => createEnv({ assets: { directory: './public' } }, { unsupported: 'error' })).not.toThrow();
+  });
+});
+
 describe('createEnv: vars', () => {
   const config: WranglerConfig = {
     r2_buckets: [{ binding: 'FILES' }],
