@@ -12,7 +12,7 @@ import { timeSource, type Clock } from '../clock.js';
 import { toHex, utf8 } from '../bytes.js';
 import { digest } from '../hash.js';
 import { BodyReadError, fetchOver } from '../fetch.js';
-import { readBody } from './body.js';
+import { readBody, refuseDeclaredTooLarge } from './body.js';
 import { bucketConfig, listBuckets } from './buckets.js';
 import { corsConfigurationResponse, parseCorsConfiguration, preflight, withCorsHeaders, type CorsRule } from './cors.js';
 import type { RequestBody, S3Context } from './context.js';
@@ -170,6 +170,7 @@ export class S3Api {
     if (operation.op === 'CreateBucket') return this.#createBucket(bucketName);
     const held = this.#buckets.get(bucketName);
     if (!held) throw s3Errors.noSuchBucket();
+    if (operation.op === 'PutObject' || operation.op === 'UploadPart' || operation.op === 'UploadPartCopy') refuseDeclaredTooLarge(request.headers);
     let body: Promise<RequestBody> | undefined;
     const ctx: S3Context = {
       method,

@@ -64,6 +64,21 @@ function declaredTooLarge(value: string | null, limit = MAX_UPLOAD_BYTES): boole
 }
 
 /**
+ * Refuses an upload whose declared length is over the cap, before its body is read: R2 answers
+ * EntityTooLarge for PutObject, UploadPart and UploadPartCopy over 5 GiB − 5 MiB (r2-s3-api.md §4, §5).
+ * Returns the cap the raw body is then read under (aws-chunked framing gets its slack).
+ */
+export function refuseDeclaredTooLarge(h: Headers, chunked = isAwsChunked(h)): number {
+  const limit = chunked ? MAX_UPLOAD_BYTES + CHUNKED_SLACK : MAX_UPLOAD_BYTES;
+  if (declaredTooLarge(h.get('x-amz-decoded-content-length')) || declaredTooLarge(h.get('content-length'), limit)) throw s3Errors.entityTooLarge();
+  return limit;
+}
+
+/** An aws-chunked body: framed chunks and trailers, decoded before it is stored. */
+const isAwsChunked = (h: Headers): boolean =>
+  h.get('x-amz-content-sha256') === 'STREAMING-UNSIGNED-PAYLOAD-TRAILER' || h.get('content-encoding')?.split(',').some((e) => e.trim() === 'aws-chunked') === true;
+
+/**
  * The body's bytes, read after authentication (the caller's order) and bounded: a declared length
  * over the cap is refused before anything is read, and a body that grows past it while streaming
  * (no Content-Length, or one that lies) stops being read. A stream that fails rejects with
@@ -95,11 +110,8 @@ async function readBounded(request: Request, limit: number): Promise<Uint8Array>
 }
 
 export async function readBody(request: Request, payload: Authenticated['payload']): Promise<RequestBody> {
-  const h = request.headers;
-  if (declaredTooLarge(h.get('x-amz-decoded-content-length'))) throw s3Errors.entityTooLarge();
-  const chunked = payload.kind === 'aws-chunked' || h.get('content-encoding')?.split(',').some((e) => e.trim() === 'aws-chunked') === true;
-  const limit = chunked ? MAX_UPLOAD_BYTES + CHUNKED_SLACK : MAX_UPLOAD_BYTES;
-  if (declaredTooLarge(h.get('content-length'), limit)) throw s3Errors.entityTooLarge();
+  const chunked = payload.kind === 'aws-chunked' || isAwsChunked(request.headers);
+  const limit = refuseDeclaredTooLarge(request.headers, chunked);
   const raw = await readBounded(request, limit);
   let chunks: Uint8Array[];
   let trailers = new Headers();

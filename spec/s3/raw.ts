@@ -8,7 +8,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SignatureV4 } from '@smithy/signature-v4';
-import type { HttpHandler, HttpRequest, HttpResponse } from '@smithy/types';
+import type { HttpRequest, HttpResponse } from '@smithy/types';
 import type { S3Api } from 'edge-doubles/s3';
 import { CREDENTIALS, ENDPOINT } from './support.js';
 
@@ -108,7 +108,7 @@ export function rawSdk(api: S3Api): S3Client {
     },
     updateHttpClientConfig() {},
     httpHandlerConfigs: () => ({}),
-  } as unknown as HttpHandler;
+  } as unknown as NonNullable<ConstructorParameters<typeof S3Client>[0]>['requestHandler'];
   return new S3Client({
     region: 'auto',
     endpoint: ENDPOINT,
