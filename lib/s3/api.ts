@@ -32,6 +32,7 @@ import { copyObject, deleteObject, deleteObjects, putObject, readObject } from '
 import { bucketOperation, objectOperation, type Operation } from './routes.js';
 import { screenHeaders } from './screening.js';
 import { decodeBucketName, decodeKey, splitTarget, type RawTarget } from './paths.js';
+import { carriable } from './header-values.js';
 import { Verifier, type S3Credential } from './sigv4.js';
 
 export type { S3Credential };
@@ -99,6 +100,9 @@ export class S3Api {
    */
   setBucketCors(name: string, rules: readonly CorsRule[] | undefined): void {
     if (!this.#buckets.has(name)) throw new TypeError(`S3Api: no bucket "${name}"`);
+    for (const value of rules?.flatMap((r) => r.expose) ?? []) {
+      if (!carriable(value)) throw new TypeError(`S3Api: ExposeHeader ${JSON.stringify(value)} cannot be sent as a header value`);
+    }
     if (rules) this.#cors.set(name, rules);
     else this.#cors.delete(name);
   }

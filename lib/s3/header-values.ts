@@ -14,8 +14,11 @@ import { S3Error } from './errors.js';
 /** Latin-1 (a byte per character) without NUL, CR or LF: what an HTTP header value can carry. */
 const CARRIABLE = /^[^\0\r\n\u0100-\u{10FFFF}]*$/u;
 
+/** Whether a header value can carry `value` as it is. */
+export const carriable = (value: string): boolean => CARRIABLE.test(value);
+
 export function checkHeaderValue(argumentName: string, value: string): string {
-  if (CARRIABLE.test(value)) return value;
+  if (carriable(value)) return value;
   throw new S3Error(400, 'InvalidArgument', 'Header value cannot be represented using ISO-8859-1.', [
     ['ArgumentName', argumentName],
     ['ArgumentValue', value],
