@@ -57,6 +57,13 @@ describe('dot segments are part of the key', () => {
     expect(await (await photos.get('x/../keep'))!.text()).toBe('dots');
   });
 
+  it('an absolute-form target (what a client speaking to a proxy sends) is read from its path on', async () => {
+    const { api, photos } = setup();
+    const { request, target } = await rawSigned({ method: 'PUT', path: '/photos/p/../q', body: 'abs' });
+    expect((await api.handle(request, `http://127.0.0.1:9000${target}`)).status).toBe(200);
+    expect(await keysOf(photos)).toEqual(['p/../q']);
+  });
+
   it('the AWS SDK (signing the raw path) puts, copies, lists and deletes dotted keys', async () => {
     const { api, photos } = setup();
     const client = rawSdk(api);
