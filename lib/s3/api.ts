@@ -11,7 +11,8 @@ import { bucketInternals, type BucketInternals } from '../bucket/internal.js';
 import { timeSource, type Clock } from '../clock.js';
 import { toHex, utf8 } from '../bytes.js';
 import { digest } from '../hash.js';
-import { readBody } from './body.js';
+import { BodyReadError, fetchOver } from '../fetch.js';
+import { readBody, refuseDeclaredTooLarge } from './body.js';
 import { bucketConfig, listBuckets } from './buckets.js';
 import { corsConfigurationResponse, parseCorsConfiguration, preflight, withCorsHeaders, type CorsRule } from './cors.js';
 import type { RequestBody, S3Context } from './context.js';
@@ -30,6 +31,8 @@ import {
 import { copyObject, deleteObject, deleteObjects, putObject, readObject } from './objects.js';
 import { bucketOperation, objectOperation, type Operation } from './routes.js';
 import { screenHeaders } from './screening.js';
+import { decodeBucketName, decodeKey, splitTarget, type RawTarget } from './paths.js';
+import { carriable } from './header-values.js';
 import { Verifier, type S3Credential } from './sigv4.js';
 
 export type { S3Credential };
@@ -58,13 +61,10 @@ const VALID_BUCKET = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
 
 const asS3Error = (err: unknown): S3Error => (err instanceof S3Error ? err : (fromBindingError(err) ?? s3Errors.internal()));
 
-function decodeOnce(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
+/** A request body that failed while read is not answered: the fetch rejects (lib/fetch.ts). */
+const rethrowBodyFailure = (err: unknown): void => {
+  if (err instanceof BodyReadError) throw err;
+};
 
 export class S3Api {
   /** A standard fetch, already bound: hand it to an S3 client's request handler, or call it. */
@@ -83,15 +83,7 @@ export class S3Api {
     this.#clock = timeSource(options.clock).now;
     this.#verifier = new Verifier(options.credentials, () => this.#clock());
     for (const [name, bucket] of Object.entries(options.buckets ?? {})) this.addBucket(name, bucket);
-    this.fetch = (input, init) => {
-      let request: Request;
-      try {
-        request = input instanceof Request && init === undefined ? input : new Request(input, init);
-      } catch (e) {
-        return Promise.reject(e); // as a real fetch does for a URL it cannot parse
-      }
-      return this.handle(request);
-    };
+    this.fetch = fetchOver((request, target) => this.handle(request, target));
   }
 
   /** Serves one more bucket under `name` (a new, empty `Bucket` when none is given); returns it. */
@@ -108,6 +100,9 @@ export class S3Api {
    */
   setBucketCors(name: string, rules: readonly CorsRule[] | undefined): void {
     if (!this.#buckets.has(name)) throw new TypeError(`S3Api: no bucket "${name}"`);
+    for (const value of rules?.flatMap((r) => r.expose) ?? []) {
+      if (!carriable(value)) throw new TypeError(`S3Api: ExposeHeader ${JSON.stringify(value)} cannot be sent as a header value`);
+    }
     if (rules) this.#cors.set(name, rules);
     else this.#cors.delete(name);
   }
@@ -117,56 +112,74 @@ export class S3Api {
     return this.#buckets.get(name)?.bucket;
   }
 
-  /** Answers one request. Never rejects: every failure is an S3 error response. */
+  /**
+   * Answers one request: every failure is an S3 error response, except a body stream that fails
+   * while read, which rejects (`TypeError: fetch failed`). `target` is the request-target as the
+   * client wrote it (the HTTP server's `IncomingMessage#url`); when given, the path and query are
+   * taken from it, never from `request.url`, whose parsing collapses `..` and `%2e%2e` and would
+   * name another key.
+   */
   async handle(request: Request, target?: string): Promise<Response> {
     const method = request.method.toUpperCase();
     try {
-      return await this.#serve(request, method);
+      return await this.#serve(request, method, target);
     } catch (err) {
+      rethrowBodyFailure(err);
       return errorResponse(asS3Error(err), method);
     }
   }
 
-  /** `{bucket}.<host>` when the first label names a served bucket (or on R2's own host names), else path style. */
-  #route(url: URL): { bucketName?: string; key: string } {
+  /**
+   * `{bucket}.<host>` when the first label names a served bucket (or on R2's own host names), else
+   * path style. The bucket segment and key come back as sent (percent-encoded): they are decoded
+   * after authentication, so an undecodable name is refused only for a request that may see it.
+   */
+  #route(url: URL, raw: RawTarget): { bucket?: { name: string; encoded: boolean }; key: string } {
     const host = url.hostname;
     const first = host.split('.')[0]!;
     const virtual = host.includes('.') && !IP.test(host) && (this.#buckets.has(first) || R2_HOST.test(host));
-    if (virtual) return { bucketName: first, key: decodeOnce(url.pathname.slice(1)) };
-    const path = url.pathname.slice(1);
+    if (virtual) return { bucket: { name: first, encoded: false }, key: raw.path.slice(1) };
+    const path = raw.path.slice(1);
     if (path === '') return { key: '' };
     const slash = path.indexOf('/');
-    if (slash < 0) return { bucketName: decodeOnce(path), key: '' };
-    return { bucketName: decodeOnce(path.slice(0, slash)), key: decodeOnce(path.slice(slash + 1)) };
+    if (slash < 0) return { bucket: { name: path, encoded: true }, key: '' };
+    return { bucket: { name: path.slice(0, slash), encoded: true }, key: path.slice(slash + 1) };
   }
 
-  async #serve(request: Request, method: string): Promise<Response> {
+  async #serve(request: Request, method: string, target: string | undefined): Promise<Response> {
     const url = new URL(request.url);
-    const { bucketName, key } = this.#route(url);
+    const raw = (target !== undefined ? splitTarget(target) : undefined) ?? { path: url.pathname, search: url.search };
+    const query = new URLSearchParams(raw.search);
+    const route = this.#route(url, raw);
+    const decodeBucket = () => (route.bucket === undefined ? undefined : route.bucket.encoded ? decodeBucketName(route.bucket.name) : route.bucket.name);
     // Browsers send preflights unsigned: answered from the bucket's CORS rules, before auth.
-    if (method === 'OPTIONS' && bucketName !== undefined) {
-      if (!this.#buckets.has(bucketName)) throw s3Errors.noSuchBucket();
-      return preflight(this.#cors.get(bucketName), request.headers);
+    if (method === 'OPTIONS' && route.bucket !== undefined) {
+      const name = decodeBucket()!;
+      if (!this.#buckets.has(name)) throw s3Errors.noSuchBucket();
+      return preflight(this.#cors.get(name), request.headers);
     }
-    const authRequest = { method, url, headers: request.headers };
-    if (method === 'POST' && bucketName !== undefined && key === '' && !url.searchParams.has('delete') && !Verifier.carriesAuth(authRequest)) {
+    const authRequest = { method, url, path: raw.path, search: raw.search, query, headers: request.headers };
+    if (method === 'POST' && route.bucket !== undefined && route.key === '' && !query.has('delete') && !Verifier.carriesAuth(authRequest)) {
       throw notImplemented('Presigned post requests are not yet implemented'); // R2's doubled wording, verbatim
     }
     const auth = await this.#verifier.verify(authRequest);
+    const bucketName = decodeBucket();
+    const key = decodeKey(route.key);
     if (bucketName === undefined) {
       if (method !== 'GET') throw s3Errors.routeNotFound();
       const all = [...this.#buckets].map(([name, h]) => ({ name, created: h.created }));
-      return listBuckets(all, url.searchParams, request.headers, this.#owner);
+      return listBuckets(all, query, request.headers, this.#owner);
     }
-    const operation: Operation = key === '' ? bucketOperation(method, url.searchParams) : objectOperation(method, url.searchParams, request.headers);
+    const operation: Operation = key === '' ? bucketOperation(method, query) : objectOperation(method, query, request.headers);
     if (operation.op === 'CreateBucket') return this.#createBucket(bucketName);
     const held = this.#buckets.get(bucketName);
     if (!held) throw s3Errors.noSuchBucket();
+    if (operation.op === 'PutObject' || operation.op === 'UploadPart' || operation.op === 'UploadPartCopy') refuseDeclaredTooLarge(request.headers);
     let body: Promise<RequestBody> | undefined;
     const ctx: S3Context = {
       method,
       url,
-      query: url.searchParams,
+      query,
       headers: request.headers,
       bucketName,
       bucket: held.internals,
@@ -179,6 +192,7 @@ export class S3Api {
     try {
       response = await this.#dispatch(ctx, operation);
     } catch (err) {
+      rethrowBodyFailure(err);
       response = errorResponse(asS3Error(err), method);
     }
     const cors = this.#cors.get(bucketName);

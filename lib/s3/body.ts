@@ -4,6 +4,7 @@
  * payload hash checked (`XAmzContentSHA256Mismatch`).
  */
 import { fromUtf8 } from '../bytes.js';
+import { readingBody } from '../fetch.js';
 import { digestHex } from '../hash.js';
 import { invalidArgument, s3Errors } from './errors.js';
 import type { RequestBody } from './context.js';
@@ -45,19 +46,85 @@ export function decodeAwsChunked(b: Uint8Array): { chunks: Uint8Array[]; trailer
   return { chunks, trailers };
 }
 
+/**
+ * R2's cap on one upload request, a PutObject, UploadPart or UploadPartCopy: 5 GiB − 5 MiB
+ * (r2-s3-api.md §4, Cloudflare's limits page). Every body read here is bounded by it.
+ */
+export const MAX_UPLOAD_BYTES = 5 * 1024 ** 3 - 5 * 1024 ** 2;
+
+/**
+ * Room for aws-chunked framing (chunk sizes, CRLFs, trailers) above the decoded cap: the SDKs send
+ * 64 KiB chunks, about 0.01% overhead, so a sixteenth is generous and still bounds memory.
+ */
+const CHUNKED_SLACK = MAX_UPLOAD_BYTES >> 4;
+
+/** A declared length (Content-Length, x-amz-decoded-content-length) over the cap. */
+function declaredTooLarge(value: string | null, limit = MAX_UPLOAD_BYTES): boolean {
+  return value !== null && /^\s*\d+\s*$/.test(value) && Number(value) > limit;
+}
+
+/**
+ * Refuses an upload whose declared length is over the cap, before its body is read: R2 answers
+ * EntityTooLarge for PutObject, UploadPart and UploadPartCopy over 5 GiB − 5 MiB (r2-s3-api.md §4, §5).
+ * Returns the cap the raw body is then read under (aws-chunked framing gets its slack).
+ */
+export function refuseDeclaredTooLarge(h: Headers, chunked = isAwsChunked(h)): number {
+  const limit = chunked ? MAX_UPLOAD_BYTES + CHUNKED_SLACK : MAX_UPLOAD_BYTES;
+  if (declaredTooLarge(h.get('x-amz-decoded-content-length')) || declaredTooLarge(h.get('content-length'), limit)) throw s3Errors.entityTooLarge();
+  return limit;
+}
+
+/** An aws-chunked body: framed chunks and trailers, decoded before it is stored. */
+const isAwsChunked = (h: Headers): boolean =>
+  h.get('x-amz-content-sha256') === 'STREAMING-UNSIGNED-PAYLOAD-TRAILER' || h.get('content-encoding')?.split(',').some((e) => e.trim() === 'aws-chunked') === true;
+
+/**
+ * The body's bytes, read after authentication (the caller's order) and bounded: a declared length
+ * over the cap is refused before anything is read, and a body that grows past it while streaming
+ * (no Content-Length, or one that lies) stops being read. A stream that fails rejects with
+ * `BodyReadError`, as a fetch whose body fails does.
+ */
+async function readBounded(request: Request, limit: number): Promise<Uint8Array> {
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await readingBody(() => reader.read());
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      reader.cancel().catch(() => {});
+      throw s3Errors.entityTooLarge();
+    }
+    chunks.push(value);
+  }
+  // One fresh copy: the caller's chunks may be reused by whoever wrote them, a stored object may not.
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
 export async function readBody(request: Request, payload: Authenticated['payload']): Promise<RequestBody> {
-  const raw = request.body === null ? new Uint8Array(0) : new Uint8Array(await request.arrayBuffer());
+  const chunked = payload.kind === 'aws-chunked' || isAwsChunked(request.headers);
+  const limit = refuseDeclaredTooLarge(request.headers, chunked);
+  const raw = await readBounded(request, limit);
   let chunks: Uint8Array[];
   let trailers = new Headers();
-  if (payload.kind === 'aws-chunked' || request.headers.get('content-encoding')?.split(',').some((e) => e.trim() === 'aws-chunked')) {
+  if (chunked) {
     ({ chunks, trailers } = decodeAwsChunked(raw));
   } else {
     chunks = raw.byteLength ? [raw] : [];
   }
+  let size = 0;
+  for (const c of chunks) size += c.byteLength;
+  if (size > MAX_UPLOAD_BYTES) throw s3Errors.entityTooLarge();
   if (payload.kind === 'sha256' && digestHex('sha256', chunks.length ? chunks : [new Uint8Array(0)]) !== payload.hex) {
     throw s3Errors.contentSha256Mismatch();
   }
-  let size = 0;
-  for (const c of chunks) size += c.byteLength;
   return { chunks, size, trailers };
 }

@@ -10,6 +10,7 @@
 import { S3Error, s3Errors } from './errors.js';
 import { parseXml } from './xml.js';
 import { xmlResponse } from './context.js';
+import { carriable } from './header-values.js';
 
 export interface CorsRule {
   readonly id?: string;
@@ -45,6 +46,9 @@ export function parseCorsConfiguration(text: string): CorsRule[] {
     const headers = list(rec.AllowedHeader);
     const expose = list(rec.ExposeHeader);
     if (!origins?.length || !methods?.length || !headers || !expose) throw s3Errors.malformedXml();
+    // Expose-headers are echoed in every matching answer: one no header can carry would turn each of
+    // them into a 500, so the document is refused as malformed now (R2's and S3's answers are not established).
+    if (!expose.every(carriable)) throw s3Errors.malformedXml();
     for (const m of methods) {
       if (!METHODS.has(m)) throw new S3Error(400, 'InvalidRequest', `Found unsupported HTTP method in CORS config. Unsupported method is ${m}`);
     }

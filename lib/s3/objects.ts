@@ -18,6 +18,8 @@ import { badDigest, invalidArgument, notImplemented, s3Errors } from './errors.j
 import { readPartNumber } from './multipart.js';
 import { customFieldsFromHeaders, httpFieldsFromHeaders, writeObjectHeaders } from './metadata.js';
 import { screenHeaders, storageClassFrom } from './screening.js';
+import { decodeBucketName, decodeKey } from './paths.js';
+import { checkHeaderValue } from './header-values.js';
 import { checkReadKey, readSsec } from './ssec.js';
 import { parseXml, textOf } from './xml.js';
 
@@ -55,6 +57,12 @@ export function rangeChunks(chunks: readonly Uint8Array[], range: ResolvedRange)
 export function readObject(ctx: S3Context): Response {
   const head = ctx.method === 'HEAD';
   screenHeaders(head ? 'HeadObject' : 'GetObject', ctx.headers);
+  // Arguments first: a value no header can carry is refused whether or not the object exists.
+  const overrides: [string, string][] = [];
+  for (const [param, header] of RESPONSE_OVERRIDES) {
+    const v = ctx.query.get(param);
+    if (v !== null) overrides.push([header, checkHeaderValue(param, v)]);
+  }
   const model = ctx.bucket.model;
   const object = model.head(ctx.key);
   if (!object) throw s3Errors.noSuchKey();
@@ -78,10 +86,7 @@ export function readObject(ctx: S3Context): Response {
     range = resolveS3Range(rangeHeader, object.size);
   }
   writeObjectHeaders(object, headers);
-  for (const [param, header] of RESPONSE_OVERRIDES) {
-    const v = ctx.query.get(param);
-    if (v !== null) headers.set(header, v);
-  }
+  for (const [header, v] of overrides) headers.set(header, v);
   const whole = { offset: 0, length: object.size };
   const served = range ?? whole;
   headers.set('content-length', String(served.length));
@@ -229,14 +234,8 @@ export function copySource(ctx: S3Context): { bucket: string; key: string } {
   if (v.startsWith('/')) v = v.slice(1);
   const slash = v.indexOf('/');
   if (slash <= 0) throw invalidArgument('copy source bucket name');
-  const decode = (s: string) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  };
-  return { bucket: decode(v.slice(0, slash)), key: decode(v.slice(slash + 1)) };
+  // Decoded as a path is (paths.ts): a name that is not UTF-8 is refused, never kept as typed.
+  return { bucket: decodeBucketName(v.slice(0, slash)), key: decodeKey(v.slice(slash + 1)) };
 }
 
 /** The source object of a copy, its SSE-C key checked and its `x-amz-copy-source-if-*` honoured. */

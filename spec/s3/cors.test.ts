@@ -87,3 +87,15 @@ describe('bucket CORS', () => {
     });
   });
 });
+
+describe('bucket CORS: values echoed as headers', () => {
+  it('an ExposeHeader no header can carry is refused when set (MalformedXML, or a TypeError from setBucketCors), so later answers never 500', async () => {
+    const { api } = setup();
+    const xml = `<CORSConfiguration><CORSRule><AllowedOrigin>${APP}</AllowedOrigin><AllowedMethod>GET</AllowedMethod><ExposeHeader>x-😀</ExposeHeader></CORSRule></CORSConfiguration>`;
+    const e = await errorOf(await api.fetch(await signer.sign(`${ENDPOINT}/photos?cors`, { method: 'PUT', body: xml })));
+    expect(e).toMatchObject({ status: 400, code: 'MalformedXML' });
+    expect(() => api.setBucketCors('photos', [{ origins: [APP], methods: ['GET'], headers: [], expose: ['x-\u0100'] }])).toThrow(TypeError);
+    const res = await api.fetch(await signer.sign(`${ENDPOINT}/photos/none`, { headers: { origin: APP } }));
+    expect(res.status).toBe(404);
+  });
+});
