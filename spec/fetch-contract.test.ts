@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DnsApi } from '../lib/dns/index.js';
+import { S3Api } from '../lib/s3/index.js';
 
 type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 
@@ -23,6 +24,25 @@ const ROWS: [string, Row][] = [
         const api = new DnsApi({ zones: [{ name: 'example.com' }], credentials: [{ token: 'contract' }] });
         const url = `https://api.cloudflare.com/client/v4/zones/${api.zones[0]!.id}/dns_records`;
         return { fetch: api.fetch, url, headers: { authorization: 'Bearer contract', 'content-type': 'application/json' } };
+      },
+    },
+  ],
+  [
+    'S3Api',
+    {
+      make() {
+        // Without configured credentials any well-formed signature is accepted, so a header-auth
+        // request with a fixed signature reaches the body read (a PutObject of UNSIGNED-PAYLOAD).
+        const api = new S3Api();
+        api.addBucket('contract');
+        const amzDate = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+        const scope = `contract-key/${amzDate.slice(0, 8)}/auto/s3/aws4_request`;
+        const authorization = `AWS4-HMAC-SHA256 Credential=${scope}, SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature=${'0'.repeat(64)}`;
+        return {
+          fetch: api.fetch,
+          url: 'https://0123456789abcdef0123456789abcdef.r2.cloudflarestorage.com/contract/key.txt',
+          headers: { authorization, 'x-amz-date': amzDate, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
+        };
       },
     },
   ],
