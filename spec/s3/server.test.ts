@@ -1,7 +1,7 @@
 /** The S3 view over real HTTP: startS3Server with the SDK's own Node handler, and the CLI with the aws CLI. */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -18,6 +18,7 @@ import type { S3Api } from 'edge-doubles/s3';
 import { runCli, startS3Server, type CliIo } from 'edge-doubles/node';
 import { parseResponses, rawConnection, rawRequest } from '../node/raw-http.js';
 import { CREDENTIALS, sdk } from './support.js';
+import { debianCommand } from '../helpers/debian-command.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -103,14 +104,7 @@ describe('startS3Server: the S3 view over HTTP on 127.0.0.1', () => {
   });
 });
 
-/** The Debian package's `aws` (awscli), else one on PATH. Missing under CI (which installs it): the file fails. */
-function findAws(): string | undefined {
-  if (existsSync('/usr/bin/aws')) return '/usr/bin/aws';
-  for (const dir of (process.env.PATH ?? '').split(':')) if (dir && existsSync(join(dir, 'aws'))) return join(dir, 'aws');
-  if (process.env.CI) throw new Error('CI is set, but aws is not installed: install the Debian package awscli');
-  return undefined;
-}
-const aws = findAws();
+const aws = debianCommand('aws', 'awscli');
 
 describe('the CLI: edge-doubles r2 serve (run from lib/node/cli.ts through tsx)', () => {
   let child: ChildProcess | undefined;

@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -14,16 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bucket } from 'edge-doubles/bucket';
 import { startS3Server } from 'edge-doubles/node';
 import { CREDENTIALS } from '../support.js';
+import { debianCommand } from '../../helpers/debian-command.js';
 
 const run = promisify(execFile);
 
-/** Debian's rclone. Missing: the tests skip naming the package, except under CI, where the file fails. */
-function findRclone(): string | undefined {
-  const found = ['/usr/bin/rclone', ...(process.env.PATH ?? '').split(':').filter(Boolean).map((d) => join(d, 'rclone'))].find(existsSync);
-  if (!found && process.env.CI) throw new Error('CI is set, but rclone is not installed: install the Debian package rclone');
-  return found;
-}
-const rclone = findRclone();
+const rclone = debianCommand('rclone', 'rclone');
 
 const MiB = 1024 * 1024;
 /** Deterministic bytes that differ from part to part (a part swapped or repeated would show). */

@@ -5,23 +5,18 @@
  * TLS is what makes restic usable against the double at all.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3Server } from 'edge-doubles/node';
 import { CREDENTIALS } from '../support.js';
+import { debianCommand } from '../../helpers/debian-command.js';
 
 const run = promisify(execFile);
 
-/** Debian's restic, else one on PATH. Missing: the tests skip naming the package, but fail under CI, which installs it. */
-function findRestic(): string | undefined {
-  for (const dir of ['/usr/bin', ...(process.env.PATH ?? '').split(':')]) if (dir && existsSync(join(dir, 'restic'))) return join(dir, 'restic');
-  if (process.env.CI) throw new Error('CI is set, but restic is not installed: install the Debian package restic');
-  return undefined;
-}
-const restic = findRestic();
+const restic = debianCommand('restic', 'restic');
 
 describe.skipIf(!restic)('restic (Debian package restic) against startS3Server({ tls: true }) (skipped where the restic package is not installed)', () => {
   let server: Awaited<ReturnType<typeof startS3Server>>;
