@@ -5,7 +5,7 @@
  */
 import Cloudflare from 'cloudflare';
 import { describe, expect, it } from 'vitest';
-import { Account, DnsApi, ManualClock, createEnv } from '../../lib/index.js';
+import { Account, DnsApi, ManualClock, createEnv, type Bucket } from '../../lib/index.js';
 
 const BASE = 'https://api.cloudflare.com/client/v4';
 const ACME = 'a'.repeat(32);
@@ -22,6 +22,22 @@ async function get(api: DnsApi, path: string, headers: Record<string, string> = 
 }
 
 describe('Account shared between views', () => {
+  it('the README example: one account behind the DNS API and the Worker', async () => {
+    // README: account-shared
+    const account = new Account({ name: 'Acme', credentials: [{ token: 'ci', accounts: ['Acme'] }] });
+    const api = new DnsApi({ account, zones: [{ name: 'example.com' }] });
+    const files = account.createBucket('files');
+    const { env } = createEnv<{ FILES: Bucket }>(
+      { compatibility_date: '2025-01-01', r2_buckets: [{ binding: 'FILES', bucket_name: 'files' }] },
+      { account },
+    );
+    // env.FILES is `files`; GET /zones?account.id=<another id> lists nothing.
+    // README: end
+    expect(env.FILES).toBe(files);
+    expect((await get(api, `/zones?account.id=${account.id}`, { authorization: 'Bearer ci' })).body.result).toHaveLength(1);
+    expect((await get(api, `/zones?account.id=${OTHER}`, { authorization: 'Bearer ci' })).body.result).toEqual([]);
+  });
+
   it('two DnsApi over one account see the same zones and records; each alone keeps a private account', async () => {
     const account = new Account({ name: 'Team' });
     const a = new DnsApi({ account, zones: [{ name: 'alpha.example' }] });
