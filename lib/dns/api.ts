@@ -1,4 +1,4 @@
-/** `DnsApi`: the double's state (zones, credentials, options) and its two entry points, `fetch` and `handle`. */
+/** `DnsApi`: a view over an account's zones (its own unless one is given), its options, and its two entry points, `fetch` and `handle`. */
 import { timeSource, type TimeSource } from '../clock.js';
 import type { CallLog } from '../support/call-log.js';
 import { DnsSupport, type DnsFault, type DnsRequest, type DnsRequestQuery } from '../support/dns-support.js';

@@ -1,7 +1,9 @@
 /**
- * The DNS API's error catalogue: one home for every code, message and HTTP status the double
- * answers with. Texts are the real API's, byte for byte, where one was observed (dns-api.md §8);
- * entries marked `placeholder` had no observed modern response and are our choice (README.md, "Choices between conflicting sources").
+ * The DNS API's error catalogue: the v4 API's shared errors (routing, auth, bodies, rate limit;
+ * lib/api/errors.ts) spread in, then the DNS routes' own, so `dnsErrors` stays one public list of
+ * every code, message and HTTP status the double answers with. Texts are the real API's, byte for
+ * byte, where one was observed (dns-api.md §8); entries marked `placeholder` had no observed modern
+ * response and are our choice (README.md, "Choices between conflicting sources").
  */
 import { apiErrors, fail } from '../api/errors.js';
 

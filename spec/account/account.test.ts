@@ -5,7 +5,7 @@
  */
 import Cloudflare from 'cloudflare';
 import { describe, expect, it } from 'vitest';
-import { Account, DnsApi, ManualClock, createEnv, type Bucket } from '../../lib/index.js';
+import { Account, DnsApi, ManualClock, createEnv, type AccountOptions, type Bucket } from '../../lib/index.js';
 
 const BASE = 'https://api.cloudflare.com/client/v4';
 const ACME = 'a'.repeat(32);
@@ -106,7 +106,7 @@ describe('Account shared between views', () => {
 });
 
 describe('the account in the API', () => {
-  const build = (credentials?: ConstructorParameters<typeof Account>[0]['credentials']) => {
+  const build = (credentials?: AccountOptions['credentials']) => {
     const clock = new ManualClock(Date.UTC(2026, 0, 2, 3, 4, 5));
     const account = new Account({ id: ACME, name: 'Acme', clock, ...(credentials ? { credentials } : {}) });
     const api = new DnsApi({ account, clock, zones: [{ name: 'alpha.example' }, { name: 'beta.example' }] });
