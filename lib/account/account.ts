@@ -3,7 +3,8 @@
  * credentials that reach them. Each surface is a view over one: `DnsApi` serves its zones at
  * `/client/v4`, `createEnv` binds a Worker to its buckets. A double built without one makes its own.
  */
-import { Bucket, type BucketOptions } from '../bucket/bucket.js';
+// Type only: the DNS entry point must not pull the bucket model into its bundle (bench/bundle-size.ts).
+import type { Bucket } from '../bucket/bucket.js';
 import { timeSource, type Clock } from '../clock.js';
 import { Credentials } from '../api/auth.js';
 import type { DnsCredential } from '../dns/types.js';
@@ -71,16 +72,18 @@ export class Account {
   }
 
   /**
-   * Makes a bucket in the account: the one a Worker's binding of that bucket name sees
-   * (`createEnv(config, { account })`). Names follow R2's rule; a name already taken throws.
+   * Puts a bucket in the account under `name`: the one a Worker's binding of that bucket name sees
+   * (`createEnv(config, { account })`). Names follow R2's rule; a name already taken throws. The
+   * bucket is given (`new Bucket(options)`) rather than made here, so an account costs the DNS
+   * entry point nothing of the bucket model.
    */
-  createBucket(name: string, options?: BucketOptions): Bucket {
+  addBucket(name: string, bucket: Bucket): Bucket {
     if (typeof name !== 'string' || !BUCKET_NAME.test(name)) {
       throw new Error(`Account: bucket name ${JSON.stringify(name)} is invalid: it must be 3 to 63 lowercase letters, digits and hyphens, beginning and ending with a letter or digit`);
     }
     const { buckets } = accountState(this);
     if (buckets.has(name)) throw new Error(`Account: a bucket named ${name} already exists`);
-    const bucket = new Bucket(options);
+    if ([...buckets.values()].includes(bucket)) throw new Error('Account: that bucket is already in the account under another name');
     buckets.set(name, bucket);
     return bucket;
   }

@@ -5,7 +5,7 @@
  */
 import Cloudflare from 'cloudflare';
 import { describe, expect, it } from 'vitest';
-import { Account, DnsApi, ManualClock, createEnv, type AccountOptions, type Bucket } from '../../lib/index.js';
+import { Account, Bucket, DnsApi, ManualClock, createEnv, type AccountOptions } from '../../lib/index.js';
 
 const BASE = 'https://api.cloudflare.com/client/v4';
 const ACME = 'a'.repeat(32);
@@ -26,7 +26,7 @@ describe('Account shared between views', () => {
     // README: account-shared
     const account = new Account({ name: 'Acme', credentials: [{ token: 'ci', accounts: ['Acme'] }] });
     const api = new DnsApi({ account, zones: [{ name: 'example.com' }] });
-    const files = account.createBucket('files');
+    const files = account.addBucket('files', new Bucket());
     const { env } = createEnv<{ FILES: Bucket }>(
       { compatibility_date: '2025-01-01', r2_buckets: [{ binding: 'FILES', bucket_name: 'files' }] },
       { account },
@@ -67,7 +67,7 @@ describe('Account shared between views', () => {
 
   it("createEnv({ account }) binds the account's buckets by bucket name; buckets it lacks are made and added", async () => {
     const account = new Account();
-    const files = account.createBucket('files');
+    const files = account.addBucket('files', new Bucket());
     const config = {
       compatibility_date: '2025-01-01',
       r2_buckets: [
@@ -97,10 +97,11 @@ describe('Account shared between views', () => {
     expect(() => new Account({ name: ' ' })).toThrow(/non-empty/);
     const account = new Account();
     for (const bad of ['Files', 'ab', '-files', 'files-', 'a'.repeat(64), 'with_underscore']) {
-      expect(() => account.createBucket(bad), bad).toThrow(/invalid/);
+      expect(() => account.addBucket(bad, new Bucket()), bad).toThrow(/invalid/);
     }
-    account.createBucket('files');
-    expect(() => account.createBucket('files')).toThrow(/already exists/);
+    const files = account.addBucket('files', new Bucket());
+    expect(() => account.addBucket('files', new Bucket())).toThrow(/already exists/);
+    expect(() => account.addBucket('other', files)).toThrow(/another name/);
     expect(account.buckets).toEqual(['files']);
   });
 });
