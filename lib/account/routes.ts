@@ -12,7 +12,8 @@ import { HEX32 } from './ids.js';
 import { presentAccount } from './present.js';
 
 export const accountRoutes: RouteTable<ApiService> = (segments): Route<ApiService> | undefined => {
-  const [first, second, third] = segments;
+  const first = segments[0];
+  const second = segments[1];
   if (first === 'accounts') {
     if (segments.length === 1) return { methods: { GET: listAccounts } };
     // Account ids are 32 hex, as zone ids: anything else is the route error (7003).
@@ -21,7 +22,7 @@ export const accountRoutes: RouteTable<ApiService> = (segments): Route<ApiServic
   }
   if (first !== 'user') return undefined;
   if (segments.length === 1) return { methods: { GET: getUser } };
-  if (segments.length === 3 && second === 'tokens' && third === 'verify') return { methods: { GET: verifyToken }, endpoint: 'verify' };
+  if (segments.length === 3 && second === 'tokens' && segments[2] === 'verify') return { methods: { GET: verifyToken }, endpoint: 'verify' };
   return undefined;
 };
 

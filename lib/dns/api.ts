@@ -32,8 +32,8 @@ const NS_NAMES = ['ada', 'bob', 'cruz', 'dana', 'ezra', 'fay', 'gus', 'hana', 'i
 /** Record ids: 32 lowercase hex from the platform's CSPRNG (records are made inside handlers). */
 const newId = (): string => randomHex(16);
 
-/** The routes a DnsApi answers: its account's, then its zones' (the account's come first, as `user` was matched before `zones`). */
-const ROUTES: readonly RouteTable<DnsService>[] = [accountRoutes, dnsRoutes];
+/** The routes a DnsApi answers: its zones' (first: nearly every request is one), then its account's. No path matches both. */
+const ROUTES: readonly RouteTable<DnsService>[] = [dnsRoutes, accountRoutes];
 
 /** Where the real API answers; clients' base URLs end in it. */
 export const DEFAULT_BASE_PATH = '/client/v4';
