@@ -1,20 +1,22 @@
-/** `DnsApi`: the double's state (zones, credentials, options) and its two entry points, `fetch` and `handle`. */
+/** `DnsApi`: a view over an account's zones (its own unless one is given), its options, and its two entry points, `fetch` and `handle`. */
 import { timeSource, type TimeSource } from '../clock.js';
 import type { CallLog } from '../support/call-log.js';
 import { DnsSupport, type DnsFault, type DnsRequest, type DnsRequestQuery } from '../support/dns-support.js';
 import type { FaultList } from '../support/faults.js';
 import { dnsInsides } from '../support/registry.js';
-import { fromUtf8, toHex, utf8, utf8Length } from '../bytes.js';
+import { fromUtf8, utf8Length } from '../bytes.js';
 import { fetchOver } from '../fetch.js';
-import { digest } from '../hash.js';
 import { randomHex } from '../random.js';
-import { Credentials } from './auth.js';
-import { declaredLength, readBounded } from './body.js';
-import { respond, type Incoming, type Service } from './http.js';
+import { Account, accountState, type AccountState } from '../account/account.js';
+import { derivedId } from '../account/ids.js';
+import { accountRoutes } from '../account/routes.js';
+import { declaredLength, readBounded } from '../api/body.js';
+import { API_RATE_LIMIT, RateLimiter } from '../api/rate-limit.js';
+import { respond, type Incoming, type RouteTable } from '../api/router.js';
 import { normaliseZoneName } from './names.js';
 import { presentRecord } from './present.js';
 import { recordInput } from './request.js';
-import { API_RATE_LIMIT, RateLimiter } from './rate-limit.js';
+import { dnsRoutes, type DnsService } from './routes.js';
 import type { DnsApiOptions, DnsCredential, DnsLimits, DnsPlan, DnsRecord, DnsRecordSeed, DnsZoneInit } from './types.js';
 import { Zone, type ModelOptions, type ZoneSnapshot } from './zone.js';
 
@@ -30,12 +32,8 @@ const NS_NAMES = ['ada', 'bob', 'cruz', 'dana', 'ezra', 'fay', 'gus', 'hana', 'i
 /** Record ids: 32 lowercase hex from the platform's CSPRNG (records are made inside handlers). */
 const newId = (): string => randomHex(16);
 
-/**
- * Zone and account ids are made when the double is built, which in workerd is often module scope,
- * where random values are refused: derive them from a hash of the name and a sequence instead.
- */
-let sequence = 0;
-const derivedId = (seed: string): string => toHex(digest('md5', utf8(`edge-doubles ${seed} ${++sequence}`)));
+/** The routes a DnsApi answers: its zones' (first: nearly every request is one), then its account's. No path matches both. */
+const ROUTES: readonly RouteTable<DnsService>[] = [dnsRoutes, accountRoutes];
 
 /** Where the real API answers; clients' base URLs end in it. */
 export const DEFAULT_BASE_PATH = '/client/v4';
@@ -60,12 +58,13 @@ const snapshotState = new WeakMap<object, { owner: DnsApi; zones: [Zone, ZoneSna
 export class DnsApi {
   /** A standard fetch, already bound: pass it to the SDK, stub the global with it, or call it. */
   readonly fetch: DnsFetch;
-  private readonly zonesById = new Map<string, Zone>();
-  private readonly credentials: Credentials;
+  /** The account's zones, by id: shared with every other view of the account. */
+  private readonly zonesById: Map<string, Zone>;
+  private readonly account: AccountState;
   private readonly clock: () => number;
   private readonly time: TimeSource;
   private readonly model: ModelOptions;
-  private readonly service: Service;
+  private readonly service: DnsService;
   private readonly support: DnsSupport;
 
   constructor(options: DnsApiOptions = {}) {
@@ -73,8 +72,14 @@ export class DnsApi {
     const today = options.compat !== 'document';
     this.time = timeSource(options.clock);
     this.clock = this.time.now;
-    this.support = new DnsSupport(this.time, options.log ?? false);
-    this.credentials = new Credentials(options.credentials);
+    const basePath = normaliseBasePath(options.basePath ?? DEFAULT_BASE_PATH);
+    this.support = new DnsSupport(this.time, options.log ?? false, basePath);
+    if (options.account !== undefined && options.credentials !== undefined) {
+      // One table of credentials per account: a second one here would silently disagree with it.
+      throw new Error('DnsApi: give credentials to the Account (new Account({ credentials }) or account.addCredential) when sharing one');
+    }
+    this.account = accountState(options.account ?? new Account({ credentials: options.credentials, clock: options.clock }));
+    this.zonesById = this.account.zones;
     this.model = {
       quoteTxt: options.quoteTxt ?? !today,
       providerAddresses: options.providerAddresses ?? (today ? 'refuse-proxied' : 'refuse'),
@@ -85,13 +90,10 @@ export class DnsApi {
     };
     const retiredFields = options.retiredFields ?? !today;
     this.service = {
-      basePath: normaliseBasePath(options.basePath ?? DEFAULT_BASE_PATH),
-      credentials: this.credentials,
-      zoneById: (id) => this.zonesById.get(id),
-      allZones: () => this.zonesById.values(),
+      basePath,
+      account: this.account,
       retiredFields,
       now: () => this.clock(),
-      accountId: derivedId('account'),
     };
     if (options.rateLimit) this.service.limiter = new RateLimiter(options.rateLimit === true ? API_RATE_LIMIT : options.rateLimit);
     dnsInsides.set(this, {
@@ -180,7 +182,7 @@ export class DnsApi {
 
   /** Accepts one more credential (switches off "any well-formed credential" if it was on). */
   addCredential(c: DnsCredential): void {
-    this.credentials.add(c);
+    this.account.credentials.add(c);
   }
 
   /** Where the API answers (`/client/v4` unless `basePath` said otherwise; `''` for a bare origin). */
@@ -238,7 +240,7 @@ export class DnsApi {
 
   /** The one way into the router: test support (faults, the request log) wraps it. */
   private respond(incoming: Incoming): Promise<Response> {
-    return this.support.respond(incoming, (req) => respond(this.service, req));
+    return this.support.respond(incoming, (req) => respond(this.service, ROUTES, req));
   }
 
   private findZone(idOrName: string): Zone | undefined {

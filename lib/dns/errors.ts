@@ -1,64 +1,18 @@
 /**
- * The DNS API's error catalogue: one home for every code, message and HTTP status the double
- * answers with. Texts are the real API's, byte for byte, where one was observed (dns-api.md §8);
- * entries marked `placeholder` had no observed modern response and are our choice (README.md, "Choices between conflicting sources").
+ * The DNS API's error catalogue: the v4 API's shared errors (routing, auth, bodies, rate limit;
+ * lib/api/errors.ts) spread in, then the DNS routes' own, so `dnsErrors` stays one public list of
+ * every code, message and HTTP status the double answers with. Texts are the real API's, byte for
+ * byte, where one was observed (dns-api.md §8); entries marked `placeholder` had no observed modern
+ * response and are our choice (README.md, "Choices between conflicting sources").
  */
+import { apiErrors, fail } from '../api/errors.js';
 
-export interface DnsErrorItem {
-  code: number;
-  message: string;
-  error_chain?: { code: number; message: string }[];
-}
-
-/** A failed request: the HTTP layer turns it into `{result:null, success:false, errors, messages:[]}`. */
-export class DnsApiError extends Error {
-  readonly status: number;
-  readonly errors: DnsErrorItem[];
-  /** Extra response headers (`retry-after` on 429). */
-  readonly headers: Record<string, string>;
-  constructor(status: number, errors: DnsErrorItem[], headers: Record<string, string> = {}) {
-    super(errors.map((e) => `${e.code}: ${e.message}`).join('; '));
-    this.name = 'DnsApiError';
-    this.status = status;
-    this.errors = errors;
-    this.headers = headers;
-  }
-}
-
-const fail = (status: number, code: number, message: string) => new DnsApiError(status, [{ code, message }]);
-const headerError = (code: number, message: string) =>
-  new DnsApiError(400, [{ code: 6003, message: 'Invalid request headers', error_chain: [{ code, message }] }]);
+export { DnsApiError, type DnsErrorItem } from '../api/errors.js';
 
 export const dnsErrors = {
-  // Routing
-  noRoute: (path: string) => fail(404, 7003, `Could not route to ${path}, perhaps your object identifier is invalid?`),
-  /**
-   * A path outside the configured base path. 7000 "No route for that URI" is the API's older
-   * no-route error; the rest of the text is ours, so a misconfigured base URL says what to fix.
-   */
-  outsideBasePath: (path: string, base: string) =>
-    fail(404, 7000, `No route for that URI: ${path} is not under ${base || '/'}${base ? '/' : ''}, where this API answers (DnsApi basePath option).`),
-  /** placeholder: the 405 body was never observed; 7001 is the code the v4 API uses for it elsewhere. */
-  methodNotAllowed: (method: string) => fail(405, 7001, `Method ${method} not available for that URI.`),
+  ...apiErrors,
 
-  // Auth
-  missingAuth: () => fail(400, 9106, 'Missing X-Auth-Key, X-Auth-Email or Authorization headers'),
-  badAuthorizationHeader: () => headerError(6111, 'Invalid format for Authorization header'),
-  badAuthKeyHeader: () => headerError(6103, 'Invalid format for X-Auth-Key header'),
-  badAuthEmailHeader: () => headerError(6102, 'Invalid format for X-Auth-Email header'),
-  unknownKey: () => fail(403, 9103, 'Unknown X-Auth-Key or X-Auth-Email'),
-  /** An unknown token on `/user/tokens/verify` (status: REF shows 400/401/403; 401 is our choice). */
-  invalidToken: () => fail(401, 1000, 'Invalid API Token'),
-  /** An unknown token on zones, records and the user (observed 403, e.g. jeessy2/ddns-go#890, 2023). */
-  invalidAccessToken: () => fail(403, 9109, 'Invalid access token'),
-  /** A valid token without the permission a non-zone resource needs (observed for account/user routes). */
-  unauthorizedResource: () => fail(403, 9109, 'Unauthorized to access requested resource'),
-  notAuthorized: () => fail(403, 10000, 'Authentication error'),
-
-  // Request body
-  badContentType: () =>
-    headerError(6105, 'Invalid Content-Type header, valid values are application/json,multipart/form-data'),
-  invalidBody: () => fail(400, 9207, 'Request body is invalid.'),
+  // Zone files and record lists
   /** code placeholder (not recorded); the text is observed. */
   notMultipart: () => fail(400, 9207, 'Failed to parse form data. Make sure the Content-Type is multipart/form-data.'),
   /** placeholder */
@@ -69,8 +23,6 @@ export const dnsErrors = {
   importParse: (line: number, why: string) => fail(400, 1004, `Failed to parse zone file at line ${line}: ${why}`),
   /** Observed (2020, mumi/CloudFlare-Dynamic-DNS#2). */
   badOrder: () => fail(400, 9201, 'Order must be one of type, name, content, ttl or proxied.'),
-  /** placeholder */
-  badQuery: (param: string, why: string) => fail(400, 1004, `Invalid query parameter ${param}: ${why}`),
 
   // Records
   recordNotFound: () => fail(404, 81044, 'Record does not exist.'),
@@ -133,7 +85,6 @@ export const dnsErrors = {
   /** Seen only in third-party reproductions. */
   combinedTooLong: () =>
     fail(400, 81061, 'Combined content length of records with this name and type must not exceed 8192 characters.'),
-  rateLimited: () => fail(429, 971, 'Please wait and consider throttling your request speed'),
   /** placeholder */
   batchTooLarge: (n: number, max: number) => fail(400, 81060, `Batch contains ${n} changes, exceeding the limit of ${max}.`),
   /** placeholder */

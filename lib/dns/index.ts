@@ -4,6 +4,8 @@
  */
 export { DnsApi, DEFAULT_BASE_PATH, type DnsFetch, type DnsSnapshot } from './api.js';
 export { DnsApiError, dnsErrors, type DnsErrorItem } from './errors.js';
+// The account a DnsApi serves, to share between views (`new DnsApi({ account })`).
+export { Account, type AccountOptions } from '../account/index.js';
 export type {
   DnsApiOptions,
   DnsCompat,

@@ -47,7 +47,7 @@ export function presentRecord(r: StoredRecord, zone: Zone, retiredFields: boolea
 
 const PLAN_NAMES = { free: 'Free Website', pro: 'Pro Website', business: 'Business Website', enterprise: 'Enterprise Website' };
 
-export function presentZone(z: Zone, accountId: string): DnsZone {
+export function presentZone(z: Zone, account: { id: string; name: string }): DnsZone {
   const at = timestamp(z.created);
   return {
     id: z.id,
@@ -65,7 +65,7 @@ export function presentZone(z: Zone, accountId: string): DnsZone {
     activated_on: at,
     meta: { step: 4, custom_certificate_quota: 0, page_rule_quota: 3, phishing_detected: false },
     owner: { id: null, type: 'user', email: null },
-    account: { id: accountId, name: 'edge-doubles account' },
+    account: { id: account.id, name: account.name },
     permissions: ['#dns_records:edit', '#dns_records:read', '#zone:read'],
     plan: {
       id: z.plan, name: PLAN_NAMES[z.plan], price: 0, currency: 'USD', frequency: '', is_subscribed: z.plan !== 'free',

@@ -1,3 +1,4 @@
+import type { Account } from '../account/account.js';
 import type { Clock } from '../clock.js';
 
 /** Plans decide quotas; the numbers are the documented defaults and every one can be overridden. */
@@ -45,13 +46,14 @@ export interface DnsRecordSeed {
 }
 
 /**
- * A credential the double accepts. `zones` (ids or names) limits it; absent means every zone.
- * A token's `user` is the e-mail of the user it belongs to and gives it the User Details Read
+ * A credential the double accepts. `zones` (ids or names) limits it to those zones, `accounts` (ids
+ * or names) to those accounts' zones and the accounts themselves; absent means no limit of that
+ * kind. A token's `user` is the e-mail of the user it belongs to and gives it the User Details Read
  * permission, so `GET /user` answers that user; without it `GET /user` is 403 9109.
  */
 export type DnsCredential =
-  | { email: string; key: string; zones?: readonly string[] }
-  | { token: string; zones?: readonly string[]; user?: string };
+  | { email: string; key: string; zones?: readonly string[]; accounts?: readonly string[] }
+  | { token: string; zones?: readonly string[]; accounts?: readonly string[]; user?: string };
 
 /** `GET /user`'s result (the fields the SDK's `client.user.get()` types). */
 export interface DnsUser {
@@ -80,6 +82,12 @@ export interface DnsUser {
 export type DnsCompat = 'document' | 'today';
 
 export interface DnsApiOptions {
+  /**
+   * The account this API serves: its zones, buckets and credentials, shared with every other view
+   * of it (another DnsApi, `createEnv(config, { account })`). Default: a private account of its own.
+   * `zones` given here are added to it; credentials belong to the account (giving both throws).
+   */
+  account?: Account;
   zones?: readonly DnsZoneInit[];
   /**
    * Accepted credentials. When absent, any well-formed credential is accepted for every zone

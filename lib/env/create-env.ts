@@ -3,6 +3,7 @@
  * by a `Bucket` double, validated as wrangler validates it. Runs everywhere (the config is an
  * object); `edge-doubles/node` adds reading the config from a file.
  */
+import { accountState, type Account } from '../account/account.js';
 import { Bucket } from '../bucket/bucket.js';
 import type { Clock } from '../clock.js';
 import { localIdentity } from './bucket-bindings.js';
@@ -34,6 +35,13 @@ export interface CreateEnvOptions {
   log?: boolean;
   /** The config file's name in messages (set by `edge-doubles/node`); default "wrangler". */
   configPath?: string;
+  /**
+   * The account whose buckets the bindings see, by local bucket name (`preview_bucket_name ??
+   * bucket_name ?? binding`): a bucket the account already has is bound as it is (its own options
+   * stand); one it lacks is made as without an account and added to it, so every other view of the
+   * account (another `createEnv`, the API) sees the same bucket. Default: fresh buckets, in no account.
+   */
+  account?: Account;
 }
 
 /** A binding `createEnv` did not fake: it is absent from `env`. */
@@ -108,9 +116,10 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
 
   const buckets = new Map<string, Bucket>();
   const env: Record<string, unknown> = {};
+  const inAccount = options.account && accountState(options.account).buckets;
   for (const { entry } of resolved.buckets) {
     const identity = localIdentity(entry);
-    let bucket = buckets.get(identity);
+    let bucket = buckets.get(identity) ?? inAccount?.get(identity);
     if (bucket === undefined) {
       bucket = new Bucket({
         compatibilityDate: resolved.compatibilityDate,
@@ -118,8 +127,9 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
         clock: options.clock,
         log: options.log,
       });
-      buckets.set(identity, bucket);
+      inAccount?.set(identity, bucket);
     }
+    buckets.set(identity, bucket);
     env[entry.binding] = bucket;
   }
   // Plain values, not fakes: workerd gets a string var as text and any other as JSON, so each is

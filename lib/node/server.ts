@@ -16,7 +16,7 @@ import { pipeline } from 'node:stream/promises';
 import { DnsApi } from '../dns/index.js';
 import type { DnsApiOptions } from '../dns/index.js';
 import { DnsApiError } from '../dns/errors.js';
-import { errorResponse as dnsErrorResponse } from '../dns/http.js';
+import { errorResponse as dnsErrorResponse } from '../api/envelope.js';
 import { rawTarget } from '../fetch.js';
 import { tlsMaterial, type TlsOption } from './tls.js';
 

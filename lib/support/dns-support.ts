@@ -7,7 +7,7 @@
  */
 import type { TimeSource } from '../clock.js';
 import { dnsErrors } from '../dns/errors.js';
-import type { Incoming } from '../dns/http.js';
+import type { Incoming } from '../api/router.js';
 import { ArrayStore, CallLog, partialMatch, show, type LoggedCall } from './call-log.js';
 import { FaultList, type FaultSchedule, type Injected } from './faults.js';
 
@@ -16,9 +16,10 @@ export interface DnsFault extends FaultSchedule {
   /** HTTP method(s) caught (any case). Default: every method. */
   method?: string | readonly string[];
   /**
-   * The path caught: a string is matched against the path under `/client/v4/` (`*` stands for one
-   * segment, so `zones/*\/dns_records` catches creates and lists in any zone); a RegExp is tested
-   * against the whole path (`/client/v4/...`). Default: every path.
+   * The path caught: a string is matched against the path under the base path (`/client/v4/`
+   * unless `basePath` says otherwise; `*` stands for one segment, so `zones/*\/dns_records` catches
+   * creates and lists in any zone); a RegExp is tested against the whole path (`/client/v4/...`).
+   * Default: every path.
    */
   path?: string | RegExp;
   /**
@@ -39,7 +40,7 @@ export type DnsAuthScheme = 'bearer' | 'global-key' | 'none';
 
 export interface DnsRequest extends LoggedCall {
   readonly method: string;
-  /** The URL's path, `/client/v4/...`. */
+  /** The URL's path, `/client/v4/...` (under the configured base path). */
   readonly path: string;
   /** Query parameters (a name given more than once keeps every value, in an array). */
   readonly query: Readonly<Record<string, string | string[]>>;
@@ -66,17 +67,22 @@ export interface DnsRequestQuery {
   injected?: boolean;
 }
 
-const PREFIX = '/client/v4/';
-
-/** A rule's or query's `path` against a request path. */
-export function pathMatches(want: string | RegExp | undefined, path: string): boolean {
+/**
+ * A rule's or query's `path` against a request path. A string is relative to `basePath` (the
+ * DnsApi's, `/client/v4` by default, `''` at a bare origin): both the request path and the pattern
+ * lose it, and the pattern's leading slash, before they are compared.
+ */
+export function pathMatches(want: string | RegExp | undefined, path: string, basePath: string): boolean {
   if (want === undefined) return true;
   if (want instanceof RegExp) {
     want.lastIndex = 0;
     return want.test(path);
   }
-  const under = path.startsWith(PREFIX) ? path.slice(PREFIX.length) : path;
-  const pattern = want.replace(/^\/?(client\/v4\/)?/, '').replace(/\/$/, '');
+  const prefix = `${basePath}/`;
+  const under = path.startsWith(prefix) ? path.slice(prefix.length) : path;
+  let pattern = want.startsWith('/') ? want : `/${want}`;
+  if (pattern.startsWith(prefix)) pattern = pattern.slice(prefix.length);
+  pattern = pattern.replace(/^\//, '').replace(/\/$/, '');
   const re = new RegExp(`^${pattern.split('*').map(escape).join('[^/]+')}/?$`);
   return re.test(under);
 }
@@ -113,9 +119,9 @@ function queryOf(url: URL): Record<string, string | string[]> {
   return out;
 }
 
-function matchesRequest(e: DnsRequest, q: DnsRequestQuery): boolean {
+function matchesRequest(e: DnsRequest, q: DnsRequestQuery, basePath: string): boolean {
   if (q.method !== undefined && q.method.toUpperCase() !== e.method) return false;
-  if (q.path !== undefined && !pathMatches(q.path, e.path)) return false;
+  if (q.path !== undefined && !pathMatches(q.path, e.path, basePath)) return false;
   if (q.query !== undefined && !partialMatch(e.query, q.query)) return false;
   if (q.body !== undefined && !partialMatch(e.body, q.body)) return false;
   if (q.auth !== undefined && q.auth !== e.auth) return false;
@@ -146,11 +152,11 @@ export function requestLine(e: DnsRequest): string {
   return `${new Date(e.at).toISOString()} ${e.method} ${e.path}${q ? `?${q}` : ''} ${e.status} ${outcomeCell(e)}${e.injected ? ` (fault #${e.injected.fault})` : ''}`;
 }
 
-const row = (e: DnsRequest): Record<string, string> => ({
+const row = (e: DnsRequest, basePath: string): Record<string, string> => ({
   at: new Date(e.at).toISOString(),
   method: e.method,
-  // Under /client/v4, with ids cut to their first characters: the path stays readable in a column.
-  path: e.path.replace(/^\/client\/v4/, '').replace(/[0-9a-f]{32}/g, (id) => `${id.slice(0, 6)}…`),
+  // Under the base path, with ids cut to their first characters: the path stays readable in a column.
+  path: (basePath && e.path.startsWith(`${basePath}/`) ? e.path.slice(basePath.length) : e.path).replace(/[0-9a-f]{32}/g, (id) => `${id.slice(0, 6)}…`),
   auth: e.auth,
   body: show(e.body),
   status: String(e.status),
@@ -179,9 +185,11 @@ export class DnsSupport {
   constructor(
     private readonly time: TimeSource,
     recording: boolean,
+    /** The DnsApi's base path: rules' and queries' string paths are relative to it. */
+    basePath: string,
   ) {
     this.faults = new FaultList<DnsFault, { method: string; path: string }>(
-      (rule, call) => methodMatches(rule.method, call.method) && pathMatches(rule.path, call.path),
+      (rule, call) => methodMatches(rule.method, call.method) && pathMatches(rule.path, call.path, basePath),
       (rule) => {
         if (rule.status !== undefined && !(Number.isInteger(rule.status) && rule.status >= 200 && rule.status <= 599)) {
           throw new RangeError(`dns fault: status must be an HTTP status, got ${rule.status}`);
@@ -193,7 +201,12 @@ export class DnsSupport {
         status: rule.status === undefined && rule.delay !== undefined ? '' : String(rule.status ?? 500),
       }),
     );
-    this.log = new CallLog<DnsRequest, DnsRequestQuery>(recording, this.store, matchesRequest, row);
+    this.log = new CallLog<DnsRequest, DnsRequestQuery>(
+      recording,
+      this.store,
+      (e, q) => matchesRequest(e, q, basePath),
+      (e) => row(e, basePath),
+    );
   }
 
   clear(): void {

@@ -2,7 +2,7 @@
  * The API's per-user rate limit (1,200 requests per 5 minutes; over it, 429 with code 971), off by
  * default so heavy test suites are not throttled; `rateLimit` switches it on to test backoff.
  */
-import { DnsApiError, dnsErrors } from './errors.js';
+import { DnsApiError, apiErrors as dnsErrors } from './errors.js';
 
 export interface RateLimit {
   requests: number;

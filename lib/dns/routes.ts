@@ -1,82 +1,33 @@
 /**
- * The HTTP surface: routing under the base path (`/client/v4` unless configured), auth, the `{result, success, errors, messages}`
- * envelope and status codes. Everything it knows about records it asks the model (zone.ts, list.ts,
- * bind.ts); nothing here throws past `respond`: every failure becomes the API's error envelope.
+ * The DNS routes of the `/client/v4` router (lib/api/router.ts): zones, their page rules and their
+ * records. Everything they know about records they ask the model (zone.ts, list.ts, bind.ts); the
+ * envelope, auth, scopes and errors are the router's.
  */
-import { canSee, type Credentials, type Principal } from './auth.js';
 import { utf8Length } from '../bytes.js';
 import { BodyReadError } from '../fetch.js';
+import { BodyTooLarge } from '../api/body.js';
+import { canSee } from '../api/auth.js';
+import { json, ok, paging } from '../api/envelope.js';
+import { positiveParam as positive, type ApiService, type Handler as ApiHandler, type Incoming, type Route, type RouteTable } from '../api/router.js';
+import { zoneAccount } from '../account/present.js';
 import { exportZone, parseZoneFile } from './bind.js';
-import { BodyTooLarge, MAX_REQUEST_BODY, payloadTooLarge } from './body.js';
 import { DnsApiError, dnsErrors } from './errors.js';
 import { listRecords } from './list.js';
 import { asciiName } from './names.js';
-import { presentRecord, presentUser, presentZone, timestamp } from './present.js';
+import { presentRecord, presentZone, timestamp } from './present.js';
 import { batchOps, boolParam, listQuery, parseJsonObject, recordInput } from './request.js';
-import type { RateLimiter } from './rate-limit.js';
-import type { Zone } from './zone.js';
 
-/** What the router needs of a request; a `Request` has it, and so does the fast path of `fetch`. */
-export interface Incoming {
-  method: string;
-  url: URL;
-  headers: { get(name: string): string | null };
-  /** The body's size in bytes where known before reading it (`content-length`, a string body's UTF-8 length). */
-  length?: number;
-  /**
-   * The body, read at most once and within MAX_REQUEST_BODY (body.ts): past it these throw
-   * `BodyTooLarge`; a failing stream throws `BodyReadError`, which rejects the fetch.
-   */
-  text(): Promise<string>;
-  formData(): Promise<FormData>;
-}
-
-/** What the router needs of the double's state. */
-export interface Service {
-  /** Where the API answers: `/client/v4` (the API's), or `''` for a bare origin. No trailing slash. */
-  basePath: string;
-  credentials: Credentials;
-  zoneById(id: string): Zone | undefined;
-  allZones(): Iterable<Zone>;
+/** What the DNS routes need beyond every route's service. */
+export interface DnsService extends ApiService {
   retiredFields: boolean;
-  now(): number;
-  accountId: string;
-  limiter?: RateLimiter;
 }
+
+type Handler = ApiHandler<DnsService>;
 
 const HEX32 = /^[0-9a-f]{32}$/;
-const JSON_HEADERS = { 'content-type': 'application/json' };
-
-// Go's encoding/json escapes these; clients see the same characters after parsing.
-const GO_ESCAPED = /[<>&]/g;
-const GO_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026' };
-const goEscape = (s: string) => (s.search(GO_ESCAPED) < 0 ? s : s.replace(GO_ESCAPED, (c) => GO_ESCAPES[c]!));
-
-function json(status: number, body: unknown, headers?: Record<string, string>): Response {
-  return new Response(goEscape(JSON.stringify(body)), { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS });
-}
-
-const ok = (result: unknown, extra?: Record<string, unknown>) =>
-  json(200, { result, success: true, errors: [], messages: [], ...extra });
-
-export function errorResponse(e: DnsApiError): Response {
-  return json(e.status, { result: null, success: false, errors: e.errors, messages: [] }, e.headers);
-}
-
-type Handler = (svc: Service, req: Incoming, params: { zone?: Zone; id?: string; who: Principal }) => Promise<Response> | Response;
-
-interface Route {
-  methods: Record<string, Handler>;
-  /** Unknown tokens get `/user/tokens/verify`'s own error there (auth.ts). */
-  endpoint?: 'verify';
-  zoneId?: string;
-  recordId?: string;
-}
 
 /** Matches literal segments (`batch`, `export`, `import`, `scan`) before `{dns_record_id}`. */
-function match(segments: string[]): Route | undefined {
-  if (segments.join('/') === 'user/tokens/verify') return { methods: { GET: verifyToken }, endpoint: 'verify' };
-  if (segments.length === 1 && segments[0] === 'user') return { methods: { GET: getUser } };
+export const dnsRoutes: RouteTable<DnsService> = (segments): Route<DnsService> | undefined => {
   if (segments[0] !== 'zones') return undefined;
   if (segments.length === 1) return { methods: { GET: listZones } };
   const zoneId = segments[1]!;
@@ -96,93 +47,16 @@ function match(segments: string[]): Route | undefined {
     case 'scan/review': return { methods: { GET: scanReviewList, POST: scanReview }, zoneId };
   }
   if (rest.length === 1 && HEX32.test(rest[0]!)) {
-    return { methods: { GET: getRecord, PUT: putRecord, PATCH: patchRecord, DELETE: deleteRecord }, zoneId, recordId: rest[0]! };
+    return { methods: { GET: getRecord, PUT: putRecord, PATCH: patchRecord, DELETE: deleteRecord }, zoneId, id: rest[0]! };
   }
   return undefined;
-}
-
-export async function respond(svc: Service, req: Incoming): Promise<Response> {
-  // The gateway refuses a declared oversized body before routing or credentials (body.ts).
-  if (req.length !== undefined && req.length > MAX_REQUEST_BODY) return payloadTooLarge();
-  try {
-    const path = req.url.pathname;
-    const prefix = `${svc.basePath}/`;
-    if (!path.startsWith(prefix)) throw dnsErrors.outsideBasePath(path, svc.basePath);
-    const segments = path.slice(prefix.length).split('/');
-    if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
-    const route = match(segments.map(decodeSegment));
-    if (!route) throw dnsErrors.noRoute(path);
-    const method = req.method.toUpperCase();
-    const handler = route.methods[method];
-    if (!handler) throw dnsErrors.methodNotAllowed(method);
-    const who = svc.credentials.authenticate(req.headers, route.endpoint ?? 'resource');
-    svc.limiter?.take(who.caller, svc.now());
-    const params: { zone?: Zone; id?: string; who: Principal } = { who };
-    if (route.zoneId !== undefined) params.zone = visibleZone(svc, route.zoneId, who, path);
-    if (route.recordId !== undefined) params.id = route.recordId;
-    return await handler(svc, req, params);
-  } catch (e) {
-    if (e instanceof DnsApiError) return errorResponse(e);
-    if (e instanceof BodyTooLarge) return payloadTooLarge();
-    // A body that cannot be read has no answer: the fetch rejects, as Node's does.
-    if (e instanceof BodyReadError) throw e;
-    // A bug of ours still answers in the envelope, never as an exception or an HTML page.
-    return json(500, { result: null, success: false, errors: [{ code: 10001, message: `Internal error: ${(e as Error)?.message ?? e}` }], messages: [] });
-  }
-}
-
-const decodeSegment = (s: string) => {
-  if (!s.includes('%')) return s;
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 };
-
-/**
- * A zone the caller may not see answers as the API does for that credential: tokens get 10000
- * "Authentication error"; a global key (which owns every zone of its account) gets the route error.
- */
-function visibleZone(svc: Service, id: string, who: Principal, path: string): Zone {
-  const zone = svc.zoneById(id);
-  if (zone && canSee(who, zone)) return zone;
-  throw who.kind === 'token' ? dnsErrors.notAuthorized() : dnsErrors.noRoute(path);
-}
 
 async function jsonBody(req: Incoming): Promise<Record<string, unknown>> {
   const type = req.headers.get('content-type');
   if (type !== null && !/^application\/json\s*(;|$)/i.test(type.trim())) throw dnsErrors.badContentType();
   return parseJsonObject(await req.text());
 }
-
-const paging = (page: number, perPage: number, count: number, total: number) => ({
-  result_info: { page, per_page: perPage, count, total_count: total, total_pages: Math.ceil(total / perPage) },
-});
-
-// ---- tokens ---------------------------------------------------------------------------------
-
-// Many DNS tools check their token here before touching a zone.
-const verifyToken: Handler = (_svc, _req, { who }) => {
-  if (who.kind !== 'token') throw dnsErrors.invalidToken();
-  return json(200, {
-    result: { id: who.tokenId, status: 'active' },
-    success: true,
-    errors: [],
-    messages: [{ code: 10000, message: 'This API Token is valid and active', type: null }],
-  });
-};
-
-/**
- * Tools check their credentials here before touching records. A global key owns its user; a token
- * sees the user only with User Details Read (the credential's `user`), otherwise 9109, the API's
- * answer to a token without the permission a user or account resource needs.
- */
-const getUser: Handler = (svc, _req, { who }) => {
-  if (who.email === undefined) throw dnsErrors.unauthorizedResource();
-  const plans = new Set([...svc.allZones()].filter((z) => canSee(who, z)).map((z) => z.plan));
-  return ok(presentUser(who.email, plans));
-};
 
 // ---- zones ----------------------------------------------------------------------------------
 
@@ -197,19 +71,22 @@ const listZones: Handler = (svc, req, { who }) => {
   // (a page of 5) rather than answered with an error. Above 50 stays a 400 (text ours, unobserved).
   const perPage = Math.max(5, positive(q.get('per_page'), 20, 'per_page'));
   if (perPage > 50) throw dnsErrors.badQuery('per_page', 'must be between 5 and 50');
-  const zones = [...svc.allZones()].filter((z) => canSee(who, z) && (want === undefined || z.name === want));
+  // `account.id` and `account.name` (the SDK's `account: { id, name }`, sent as dotted keys) keep the
+  // zones of that account: a client configured with another account's id lists none (ZoneListParams,
+  // node_modules/cloudflare/resources/zones/zones.d.ts). `account.name` is matched exactly (the
+  // API's default operator, `equal`); the other operators (`contains:` ...) are not modelled.
+  const accountId = q.get('account.id');
+  const accountName = q.get('account.name');
+  const account = svc.account;
+  const inAccount = (accountId === null || accountId === account.id) && (accountName === null || accountName === account.name);
+  const zones = inAccount ? [...account.zones.values()].filter((z) => canSee(who, z, account) && (want === undefined || z.name === want)) : [];
   zones.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const slice = zones.slice((page - 1) * perPage, page * perPage);
-  return ok(slice.map((z) => presentZone(z, svc.accountId)), paging(page, perPage, slice.length, zones.length));
+  const owner = zoneAccount(account);
+  return ok(slice.map((z) => presentZone(z, owner)), paging(page, perPage, slice.length, zones.length));
 };
 
-const positive = (raw: string | null, fallback: number, key: string) => {
-  if (raw === null || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw dnsErrors.badQuery(key, 'must be a positive integer');
-  return Number(raw);
-};
-
-const getZone: Handler = (svc, _req, { zone }) => ok(presentZone(zone!, svc.accountId));
+const getZone: Handler = (svc, _req, { zone }) => ok(presentZone(zone!, zoneAccount(svc.account)));
 
 /**
  * Zone-sync tools read a zone's page rules around its records (octodns-cloudflare asks

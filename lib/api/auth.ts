@@ -1,17 +1,21 @@
 /**
  * Credentials: `Authorization: Bearer <token>` or `X-Auth-Email` + `X-Auth-Key`, with the API's
- * distinct errors for missing, malformed and unknown credentials, and per-credential zone scopes.
+ * distinct errors for missing, malformed and unknown credentials, and per-credential scopes (the
+ * accounts and the zones a credential reaches). Every route of the `/client/v4` router asks here.
  */
 import { toHex, utf8 } from '../bytes.js';
 import { digest } from '../hash.js';
-import { dnsErrors, type DnsApiError } from './errors.js';
-import { asciiName } from './names.js';
-import type { DnsCredential } from './types.js';
+import { asciiName } from '../dns/names.js';
+import type { DnsCredential } from '../dns/types.js';
+import { apiErrors as dnsErrors, type DnsApiError } from './errors.js';
 
-/** Who is calling, and which zones (ids or names) they may see; `null` = every zone. */
+/** Who is calling, and what they may see; `null` = no limit of that kind. */
 export interface Principal {
   kind: 'token' | 'key';
+  /** The zones (ids or names) the credential is limited to. */
   zones: ReadonlySet<string> | null;
+  /** The accounts (ids or names) the credential is limited to. */
+  accounts: ReadonlySet<string> | null;
   /** A token's id (what `/user/tokens/verify` reports): stable per token, 32 hex. */
   tokenId?: string;
   /** Who is counted for rate limiting: the token, or the account e-mail. */
@@ -41,13 +45,15 @@ export class Credentials {
   add(c: DnsCredential): void {
     // Names as zones are given to the constructor (capitals, trailing dot, Unicode) must still match.
     const zones = c.zones ? new Set(c.zones.map((z) => asciiName(z.trim()) ?? z.toLowerCase())) : null;
+    // Account names are shown as given (`account.name` on a zone), so they match as given.
+    const accounts = c.accounts ? new Set(c.accounts) : null;
     if ('token' in c) {
       const id = tokenId(c.token);
-      const p: Principal = { kind: 'token', zones, tokenId: id, caller: `token ${id}` };
+      const p: Principal = { kind: 'token', zones, accounts, tokenId: id, caller: `token ${id}` };
       if (c.user !== undefined) p.email = c.user;
       this.tokens.set(c.token, p);
     } else {
-      this.keys.set(`${c.email.toLowerCase()}\n${c.key}`, { kind: 'key', zones, caller: `user ${c.email.toLowerCase()}`, email: c.email });
+      this.keys.set(`${c.email.toLowerCase()}\n${c.key}`, { kind: 'key', zones, accounts, caller: `user ${c.email.toLowerCase()}`, email: c.email });
     }
   }
 
@@ -69,7 +75,7 @@ export class Credentials {
       if (!m) failure = dnsErrors.badAuthorizationHeader();
       else {
         const id = this.open ? tokenId(m[1]!) : '';
-        const p = this.open ? { kind: 'token' as const, zones: null, tokenId: id, caller: `token ${id}` } : this.tokens.get(m[1]!);
+        const p = this.open ? { kind: 'token' as const, zones: null, accounts: null, tokenId: id, caller: `token ${id}` } : this.tokens.get(m[1]!);
         if (p) return p;
         failure = endpoint === 'verify' ? dnsErrors.invalidToken() : dnsErrors.invalidAccessToken();
       }
@@ -81,7 +87,7 @@ export class Credentials {
       else {
         const known = this.keys.get(`${email.toLowerCase()}\n${key}`);
         if (known) return known;
-        if (this.open && key !== '' && !/\s/.test(key)) return { kind: 'key', zones: null, caller: `user ${email.toLowerCase()}`, email };
+        if (this.open && key !== '' && !/\s/.test(key)) return { kind: 'key', zones: null, accounts: null, caller: `user ${email.toLowerCase()}`, email };
         keyFailure = GLOBAL_KEY.test(key) ? dnsErrors.unknownKey() : dnsErrors.badAuthKeyHeader();
       }
       failure ??= keyFailure;
@@ -90,5 +96,15 @@ export class Credentials {
   }
 }
 
-export const canSee = (p: Principal, zone: { id: string; name: string }): boolean =>
-  p.zones === null || p.zones.has(zone.id) || p.zones.has(zone.name);
+interface Named {
+  readonly id: string;
+  readonly name: string;
+}
+
+/** Whether the credential reaches an account: no account limit, or the account named in it. */
+export const canSeeAccount = (p: Principal, account: Named): boolean =>
+  p.accounts === null || p.accounts.has(account.id) || p.accounts.has(account.name);
+
+/** Whether the credential reaches a zone of `account`: both its account and its zone limits allow it. */
+export const canSee = (p: Principal, zone: Named, account: Named): boolean =>
+  canSeeAccount(p, account) && (p.zones === null || p.zones.has(zone.id) || p.zones.has(zone.name));

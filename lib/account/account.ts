@@ -1,0 +1,110 @@
+/**
+ * `Account`: what the platform's account holds, once: its zones, its buckets (by name) and the
+ * credentials that reach them. Each surface is a view over one: `DnsApi` serves its zones at
+ * `/client/v4`, `createEnv` binds a Worker to its buckets. A double built without one makes its own.
+ */
+// Type only: the DNS entry point must not pull the bucket model into its bundle (bench/bundle-size.ts).
+import type { Bucket } from '../bucket/bucket.js';
+import { timeSource, type Clock } from '../clock.js';
+import { Credentials } from '../api/auth.js';
+import type { DnsCredential } from '../dns/types.js';
+import type { Zone } from '../dns/zone.js';
+import { derivedId, HEX32 } from './ids.js';
+
+export interface AccountOptions {
+  /** 32 lowercase hex characters; generated when absent. */
+  id?: string;
+  /** As the API shows it (`account.name` on a zone, `GET /accounts`). Default `edge-doubles account`. */
+  name?: string;
+  /**
+   * Accepted credentials, for every view of the account. When absent, any well-formed credential is
+   * accepted for everything (requests still need one: a request with none gets the API's 9106).
+   */
+  credentials?: readonly DnsCredential[];
+  /** "Now" for the account's own timestamps (`created_on`). Default `Date.now()`. */
+  clock?: Clock;
+}
+
+/** What the views share. Internal: reached through `accountState`, never shown on `Account`. */
+export interface AccountState {
+  readonly id: string;
+  readonly name: string;
+  readonly created: number;
+  /** Zones by id, in the order added (the DNS view makes them with its own rules). */
+  readonly zones: Map<string, Zone>;
+  /** Buckets by name. */
+  readonly buckets: Map<string, Bucket>;
+  readonly credentials: Credentials;
+}
+
+const states = new WeakMap<Account, AccountState>();
+
+export const accountState = (account: Account): AccountState => {
+  const s = states.get(account);
+  if (!s) throw new TypeError('not an edge-doubles Account');
+  return s;
+};
+
+/** R2's rule for bucket names (wrangler's text is BUCKET_NAME_RULE, lib/env/bucket-bindings.ts). */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
+
+export const DEFAULT_ACCOUNT_NAME = 'edge-doubles account';
+
+export class Account {
+  readonly id: string;
+  readonly name: string;
+
+  constructor(options: AccountOptions = {}) {
+    const id = options.id ?? derivedId('account');
+    if (!HEX32.test(id)) throw new Error(`Account: id must be 32 lowercase hex characters, got ${JSON.stringify(id)}`);
+    const name = options.name ?? DEFAULT_ACCOUNT_NAME;
+    if (typeof name !== 'string' || name.trim() === '') throw new Error(`Account: name must be a non-empty string, got ${JSON.stringify(name)}`);
+    this.id = id;
+    this.name = name;
+    states.set(this, {
+      id,
+      name,
+      created: timeSource(options.clock).now(),
+      zones: new Map(),
+      buckets: new Map(),
+      credentials: new Credentials(options.credentials),
+    });
+  }
+
+  /**
+   * Puts a bucket in the account under `name`: the one a Worker's binding of that bucket name sees
+   * (`createEnv(config, { account })`). Names follow R2's rule; a name already taken throws. The
+   * bucket is given (`new Bucket(options)`) rather than made here, so an account costs the DNS
+   * entry point nothing of the bucket model.
+   */
+  addBucket(name: string, bucket: Bucket): Bucket {
+    if (typeof name !== 'string' || !BUCKET_NAME.test(name)) {
+      throw new Error(`Account: bucket name ${JSON.stringify(name)} is invalid: it must be 3 to 63 lowercase letters, digits and hyphens, beginning and ending with a letter or digit`);
+    }
+    const { buckets } = accountState(this);
+    if (buckets.has(name)) throw new Error(`Account: a bucket named ${name} already exists`);
+    if ([...buckets.values()].includes(bucket)) throw new Error('Account: that bucket is already in the account under another name');
+    buckets.set(name, bucket);
+    return bucket;
+  }
+
+  /** A bucket by name. */
+  bucket(name: string): Bucket | undefined {
+    return accountState(this).buckets.get(name);
+  }
+
+  /** The buckets' names, in the order made. */
+  get buckets(): string[] {
+    return [...accountState(this).buckets.keys()];
+  }
+
+  /** The zones (made by a `DnsApi` over this account), in the order added. */
+  get zones(): { id: string; name: string }[] {
+    return [...accountState(this).zones.values()].map((z) => ({ id: z.id, name: z.name }));
+  }
+
+  /** Accepts one more credential, in every view of the account. */
+  addCredential(credential: DnsCredential): void {
+    accountState(this).credentials.add(credential);
+  }
+}

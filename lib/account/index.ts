@@ -1,0 +1,2 @@
+export { Account, type AccountOptions } from './account.js';
+export type { AccountInfo } from './present.js';

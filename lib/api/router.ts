@@ -1,0 +1,132 @@
+/**
+ * One `/client/v4` router for every product: the base path, the route tables, the method check,
+ * credentials and their scopes, the rate limit, and the envelope every failure becomes. A product
+ * brings its routes as a table in its own home (lib/dns/routes.ts, lib/account/routes.ts); nothing
+ * here throws past `respond`.
+ */
+import type { AccountState } from '../account/account.js';
+import { BodyReadError } from '../fetch.js';
+import type { Zone } from '../dns/zone.js';
+import { canSee, canSeeAccount, type Principal } from './auth.js';
+import { BodyTooLarge, MAX_REQUEST_BODY, payloadTooLarge } from './body.js';
+import { apiErrors, DnsApiError } from './errors.js';
+import { errorResponse, json } from './envelope.js';
+import type { RateLimiter } from './rate-limit.js';
+
+/** What the router needs of a request; a `Request` has it, and so does the fast path of `fetch`. */
+export interface Incoming {
+  method: string;
+  url: URL;
+  headers: { get(name: string): string | null };
+  /** The body's size in bytes where known before reading it (`content-length`, a string body's UTF-8 length). */
+  length?: number;
+  /**
+   * The body, read at most once and within MAX_REQUEST_BODY (body.ts): past it these throw
+   * `BodyTooLarge`; a failing stream throws `BodyReadError`, which rejects the fetch.
+   */
+  text(): Promise<string>;
+  formData(): Promise<FormData>;
+}
+
+/** What every route may ask of the double's state. Products extend it with their own switches. */
+export interface ApiService {
+  /** Where the API answers: `/client/v4` (the API's), or `''` for a bare origin. No trailing slash. */
+  basePath: string;
+  /** The account served: its zones, buckets and credentials. */
+  account: AccountState;
+  now(): number;
+  limiter?: RateLimiter;
+}
+
+/** What the router resolved for a handler: the caller, and the zone and account the path names. */
+export interface RouteParams {
+  who: Principal;
+  zone?: Zone;
+  account?: AccountState;
+  /** The path's last identifier (a record id), as matched. */
+  id?: string;
+}
+
+export type Handler<S extends ApiService> = (svc: S, req: Incoming, params: RouteParams) => Promise<Response> | Response;
+
+/** A matched route: its handlers by method, and the identifiers the router checks before them. */
+export interface Route<S extends ApiService> {
+  methods: Record<string, Handler<S>>;
+  /** Unknown tokens get `/user/tokens/verify`'s own error there (auth.ts). */
+  endpoint?: 'verify';
+  zoneId?: string;
+  accountId?: string;
+  id?: string;
+}
+
+/** A product's routes: the route for the path's (decoded) segments under the base path, or undefined. */
+export type RouteTable<S extends ApiService> = (segments: string[]) => Route<S> | undefined;
+
+export async function respond<S extends ApiService>(svc: S, tables: readonly RouteTable<S>[], req: Incoming): Promise<Response> {
+  // The gateway refuses a declared oversized body before routing or credentials (body.ts).
+  if (req.length !== undefined && req.length > MAX_REQUEST_BODY) return payloadTooLarge();
+  try {
+    const path = req.url.pathname;
+    const prefix = `${svc.basePath}/`;
+    if (!path.startsWith(prefix)) throw apiErrors.outsideBasePath(path, svc.basePath);
+    const segments = path.slice(prefix.length).split('/');
+    if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
+    const decoded = segments.map(decodeSegment);
+    let route: Route<S> | undefined;
+    for (const table of tables) if ((route = table(decoded))) break;
+    if (!route) throw apiErrors.noRoute(path);
+    const method = req.method.toUpperCase();
+    const handler = route.methods[method];
+    if (!handler) throw apiErrors.methodNotAllowed(method);
+    const who = svc.account.credentials.authenticate(req.headers, route.endpoint ?? 'resource');
+    svc.limiter?.take(who.caller, svc.now());
+    const params: RouteParams = { who };
+    if (route.accountId !== undefined) params.account = visibleAccount(svc, route.accountId, who);
+    if (route.zoneId !== undefined) params.zone = visibleZone(svc, route.zoneId, who, path);
+    if (route.id !== undefined) params.id = route.id;
+    return await handler(svc, req, params);
+  } catch (e) {
+    if (e instanceof DnsApiError) return errorResponse(e);
+    if (e instanceof BodyTooLarge) return payloadTooLarge();
+    // A body that cannot be read has no answer: the fetch rejects, as Node's does.
+    if (e instanceof BodyReadError) throw e;
+    // A bug of ours still answers in the envelope, never as an exception or an HTML page.
+    return json(500, { result: null, success: false, errors: [{ code: 10001, message: `Internal error: ${(e as Error)?.message ?? e}` }], messages: [] });
+  }
+}
+
+const decodeSegment = (s: string) => {
+  if (!s.includes('%')) return s;
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
+/**
+ * A zone the caller may not see answers as the API does for that credential: tokens get 10000
+ * "Authentication error"; a global key (which owns every zone of its account) gets the route error.
+ */
+function visibleZone(svc: ApiService, id: string, who: Principal, path: string): Zone {
+  const zone = svc.account.zones.get(id);
+  if (zone && canSee(who, zone, svc.account)) return zone;
+  throw who.kind === 'token' ? apiErrors.notAuthorized() : apiErrors.noRoute(path);
+}
+
+/**
+ * An account the caller may not reach (another account's id, or one outside the token's scope):
+ * 403 9109 "Unauthorized to access requested resource", the API's answer to a credential without
+ * access to an account resource (errors.ts, `unauthorizedResource`).
+ */
+function visibleAccount(svc: ApiService, id: string, who: Principal): AccountState {
+  if (id === svc.account.id && canSeeAccount(who, svc.account)) return svc.account;
+  throw apiErrors.unauthorizedResource();
+}
+
+/** A positive integer query parameter (`page`, `per_page`), or the fallback when absent or empty. */
+export const positiveParam = (raw: string | null, fallback: number, key: string) => {
+  if (raw === null || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw apiErrors.badQuery(key, 'must be a positive integer');
+  return Number(raw);
+};
