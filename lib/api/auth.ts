@@ -32,8 +32,11 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const GLOBAL_KEY = /^[0-9a-f]{37}$/i;
 
 export class Credentials {
-  /** No table: any well-formed credential passes (the default when `credentials` is not given). */
-  private readonly open: boolean;
+  /**
+   * No table: any well-formed credential passes (the default when `credentials` is not given) until
+   * the first credential is added, which makes the table the only way in.
+   */
+  private open: boolean;
   private readonly tokens = new Map<string, Principal>();
   private readonly keys = new Map<string, Principal>();
 
@@ -43,6 +46,7 @@ export class Credentials {
   }
 
   add(c: DnsCredential): void {
+    this.open = false;
     // Names as zones are given to the constructor (capitals, trailing dot, Unicode) must still match.
     const zones = c.zones ? new Set(c.zones.map((z) => asciiName(z.trim()) ?? z.toLowerCase())) : null;
     // Account names are shown as given (`account.name` on a zone), so they match as given.

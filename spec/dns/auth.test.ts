@@ -22,6 +22,16 @@ function twoZones(credentials?: DnsCredential[]) {
 }
 
 describe('auth', () => {
+  it('addCredential on a double that accepted any credential makes its table the only way in', async () => {
+    const { api, alpha, call } = twoZones();
+    expect((await call(alpha.id, { authorization: 'Bearer anything' })).status).toBe(200);
+    api.addCredential({ token: 'added' });
+    expect((await call(alpha.id, { authorization: 'Bearer added' })).status).toBe(200);
+    const refused = await call(alpha.id, { authorization: 'Bearer anything' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors[0].code).toBe(9109);
+  });
+
   it('every route needs credentials, including zone look-ups and export', async () => {
     const { api, alpha } = twoZones([{ token: 't' }]);
     for (const path of ['/zones', `/zones/${alpha.id}`, `/zones/${alpha.id}/dns_records/export`, `/zones/${alpha.id}/dns_records/${'a'.repeat(32)}`]) {
