@@ -115,6 +115,11 @@ export type Special =
   | { $$: 'date'; ms: number | 'invalid' }
   /** A time relative to `key`'s `uploaded` on this implementation (truncated to seconds if `seconds`). */
   | { $$: 'uploaded'; key: string; delta: number; seconds: boolean; form: 'date' | 'number' | 'http' | 'iso' }
+  /**
+   * `key`'s size on this implementation plus `delta` (at least 0; `delta` alone when the key is
+   * missing), or `template` with `{s}` replaced by that number: ranges at, before and past the end.
+   */
+  | { $$: 'size'; key: string; delta: number; template?: string }
   /** A string template where `{e}` is `key`'s etag on this implementation. */
   | { $$: 'etag'; key: string; template: string }
   /** The {partNumber, etag} an uploadPart op returned on this implementation, optionally altered. */
@@ -424,13 +429,32 @@ function putOptions(r: Rng, k: string, bytes: Uint8Array | undefined): Spec {
   return o;
 }
 
-function rangeSpec(r: Rng): Spec {
+/**
+ * A `range` for a get of `k`. Besides small numbers (0–11, most objects here are short), windows
+ * placed against the object's own size (`{$$: 'size'}`, resolved on each implementation): at the end,
+ * one before, one past, with lengths that reach past the end (Infinity included), and Range headers
+ * built the same way; empty objects (and zero-part multipart ones) make "at the end" offset 0.
+ */
+function rangeSpec(r: Rng, k: string): Spec {
+  const size = (delta: number, template?: string): Spec => ({ $$: 'size', key: k, delta, ...(template ? { template } : {}) });
+  const past = (): Spec => r.pick<Spec>([1, 2, 6, { $$: 'number', v: 'Infinity' }, size(0), size(1), 2 ** 53]);
   const n = (): Spec =>
     r.weighted<Spec>([
       [8, () => r.int(12)],
       [r.badness, () => r.pick<Spec>([-1, 1.5, '3', { $$: 'number', v: 'NaN' }, { $$: 'number', v: 'Infinity' }, { $$: 'number', v: '-0' }, null, U, 2 ** 40, 2 ** 53, -(2 ** 31), 2 ** 32, true, ...WRONG])],
     ]);
   return r.weighted<Spec>([
+    [3, () => r.weighted<Spec>([
+      [3, () => ({ offset: size(r.pick([0, 0, -1, 1])), length: past() })],
+      [2, () => ({ length: past() })],
+      [1, () => ({ offset: size(r.pick([0, -1, 1])) })],
+      [1, () => ({ offset: r.pick<Spec>([0, size(-1), size(0)]), length: { $$: 'number', v: 'Infinity' } })],
+      [1, () => ({ suffix: r.pick<Spec>([size(0), size(1), { $$: 'number', v: 'Infinity' }, 1]) })],
+      [1, () => ({
+        $$: 'headers',
+        entries: [['Range', size(r.pick([-1, 0, 1]), r.pick(['bytes={s}-', 'bytes={s}-{s}', 'bytes=0-{s}', 'bytes=-{s}', 'bytes={s}-99']))]],
+      })],
+    ])],
     [6, () => {
       const o: Record<string, Spec> = {};
       if (r.chance(0.6)) o.offset = n();
@@ -455,7 +479,7 @@ function getOptions(r: Rng, k: string): Spec {
   if (r.bad(0.03)) return r.pick<Spec>(['x', 5, null, ...WRONG]);
   const o: Record<string, Spec> = {};
   if (r.chance(0.4)) o.onlyIf = conditional(r, k);
-  if (r.chance(0.5)) o.range = rangeSpec(r);
+  if (r.chance(0.5)) o.range = rangeSpec(r, k);
   if (r.bad(0.03)) o.ssecKey = r.pick(SSEC_BAD);
   if (r.bad(0.02)) o.bogus = 1;
   return o;
@@ -545,6 +569,8 @@ export function generate(seed: number, count: number, mix: MixName = 'default'):
   const ended: number[] = [];
   const partsOf = new Map<number, number[]>();
   const lists: { op: number; options: Spec }[] = [];
+  /** Keys put ops wrote (or tried to). */
+  const written: string[] = [];
   let emptyPartUsed = false;
   const bigAt = r.chance(m.big) ? r.int(Math.max(1, count - 6)) : -1;
 
@@ -619,6 +645,7 @@ export function generate(seed: number, count: number, mix: MixName = 'default'):
   const kinds: Record<OpKind, () => void> = {
     put() {
       const k = key(r);
+      written.push(k);
       const v = putValue(r);
       const args: Spec[] = [keyArg(r, k), v.spec, putOptions(r, k, v.bytes)];
       if (r.bad(0.03)) args.length = r.int(3); // missing arguments
@@ -626,7 +653,8 @@ export function generate(seed: number, count: number, mix: MixName = 'default'):
       push({ target: 'bucket', method: 'put', args });
     },
     get() {
-      const k = key(r);
+      // Often a key a put wrote (most likely still there), so ranged reads meet the object's real size.
+      const k = written.length > 0 && r.chance(0.4) ? r.pick(written) : key(r);
       const args: Spec[] = [keyArg(r, k), getOptions(r, k)];
       if (r.bad(0.02)) args.length = 0;
       push({ target: 'bucket', method: 'get', args, read: r.pick<Read>(['text', 'text', 'arrayBuffer', 'bytes', 'blob', 'json', 'stream', 'twice', 'none']) });
@@ -688,7 +716,7 @@ export function generate(seed: number, count: number, mix: MixName = 'default'):
       // What completing made (maybe a zero-part object), read at once, often with a range.
       const k = keyOf(h);
       if (typeof k === 'string' && r.chance(0.3)) {
-        push({ target: 'bucket', method: 'get', args: [k, r.chance(0.7) ? { range: rangeSpec(r) } : U], read: r.pick<Read>(['text', 'bytes', 'stream']) });
+        push({ target: 'bucket', method: 'get', args: [k, r.chance(0.7) ? { range: rangeSpec(r, k) } : U], read: r.pick<Read>(['text', 'bytes', 'stream']) });
       }
     },
     abort() {
