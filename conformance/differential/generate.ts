@@ -296,11 +296,15 @@ const HTTP_VALUES = ['text/plain', 'Text/HTML', 'application/json; charset=utf-8
  * reads back rounded or fails with "internal error" (a simulator artefact, left out; see README).
  */
 function dateSpec(r: Rng, preEpoch = true): Spec {
-  const pre = preEpoch ? [-1000, -5, -9_223_372_036_854] : [];
+  const pre = preEpoch ? [-1000, -5, -2, -2.5, -9_223_372_036_854] : [];
+  // -1 ms is the wire's "no date" (coerce.ts `sentDate`), and numbers are truncated toward zero, so
+  // -1.5 is -1 and -0.5 is 0: safe for cacheExpiry too. Finite numbers past a Date's range hit the
+  // range check, not the invalid-date one.
+  const edge = [-1, -1.5, -0.5, -0.9];
   return r.weighted<Spec>([
-    [4, () => ({ $$: 'date', ms: r.pick([0, 1, 1_700_000_000_000, 4_102_444_800_000, 8.64e15, -8.64e15, 9_223_372_036_854, 9_223_372_036_855, -9_223_372_036_855, ...pre]) })],
+    [4, () => ({ $$: 'date', ms: r.pick([0, 1, -1, 1_700_000_000_000, 4_102_444_800_000, 8.64e15, -8.64e15, 9_223_372_036_854, 9_223_372_036_855, -9_223_372_036_855, ...pre]) })],
     [1, () => ({ $$: 'date', ms: 'invalid' })],
-    [2, () => r.pick<Spec>([0, 1_700_000_000_123, 1.5, ...pre])],
+    [2, () => r.pick<Spec>([0, 1_700_000_000_123, 1.5, ...edge, 8.64e15 + 2, -1e300, ...pre])],
     [r.badness, () => r.pick<Spec>(['2020-01-01', '', null, true, { $$: 'number', v: 'NaN' }, ...WRONG.filter((w) => preEpoch || !(typeof w === 'number' && w < 0))])],
   ]);
 }
@@ -318,7 +322,7 @@ function httpMetadata(r: Rng): Spec {
       $$: 'headers',
       entries: Array.from({ length: 1 + r.int(3) }, (): [string, Spec] => {
         const h = r.pick(HTTP_HEADERS);
-        return [h, h === 'Expires' ? r.pick(['Wed, 21 Oct 2015 07:28:00 GMT', 'garbage', '2020-01-01T00:00:00.123Z', '0', '1e3']) : r.pick(HTTP_VALUES.filter((v) => !/[\r\n]/.test(v)))];
+        return [h, h === 'Expires' ? r.pick(['Wed, 21 Oct 2015 07:28:00 GMT', 'garbage', '2020-01-01T00:00:00.123Z', '0', '1e3', '1969-12-31T23:59:59.999Z']) : r.pick(HTTP_VALUES.filter((v) => !/[\r\n]/.test(v)))];
       }),
     })],
     [r.badness, () => r.pick<Spec>(['text/plain', 5, null, U, [], ...WRONG])],
@@ -398,7 +402,7 @@ function conditional(r: Rng, k: string): Spec {
       const httpRel = (): Spec =>
         r.chance(0.85)
           ? { $$: 'uploaded', key: k, delta: r.pick([-2000, -1000, 0, 999, 1000, 2000]), seconds: true, form: r.pick(['http', 'http', 'iso'] as const) }
-          : r.pick(['garbage', '', 'Thu, 01 Jan 1970 00:00:00 GMT', 'Fri, 01 Jan 2100 00:00:00 GMT']);
+          : r.pick(['garbage', '', 'Thu, 01 Jan 1970 00:00:00 GMT', 'Fri, 01 Jan 2100 00:00:00 GMT', '1969-12-31T23:59:59.999Z', '1969-12-31T23:59:59.998Z']);
       if (r.chance(0.35)) entries.push(['If-Modified-Since', httpRel()]);
       if (r.chance(0.35)) entries.push(['If-Unmodified-Since', httpRel()]);
       if (r.chance(0.1)) entries.push(['If-Range', '"x"']);
