@@ -66,7 +66,6 @@ export function parseHttpMetadata(v: unknown, struct: string): HttpFields {
   return out;
 }
 
-/** `customMetadata`: a plain dictionary whose values become strings. */
 /**
  * The fields R2 receives, and so stores: a cacheExpiry of -1 ms is not sent (`sentDate`). The put
  * result still shows the fields as given: workerd builds it from them (measured on 1.20261117.1:
@@ -74,10 +73,11 @@ export function parseHttpMetadata(v: unknown, struct: string): HttpFields {
  */
 export function sentHttpFields(f: HttpFields): HttpFields {
   if (f.cacheExpiry === undefined || sentDate(f.cacheExpiry) !== undefined) return f;
-  const { cacheExpiry: _notSent, ...rest } = f;
-  return rest;
+  const { cacheExpiry: _, ...sent } = f;
+  return sent;
 }
 
+/** `customMetadata`: a plain dictionary whose values become strings. */
 export function parseCustomMetadata(v: unknown, struct: string): CustomFields | undefined {
   if (v === undefined) return undefined;
   if (!isObjectLike(v) || Array.isArray(v)) throw fieldTypeError('customMetadata', struct, 'object');
