@@ -11,13 +11,6 @@ export const bucketDifferences = {
     shownBy: 'the local simulator (workerd under Miniflare)',
     why: 'The simulator never returns a storage class, so `storageClass` is "" instead of production\'s "Standard" default (r2-semantics §13.2).',
   },
-  'simulator-range-at-end': {
-    shownBy: 'the local simulator (workerd under Miniflare)',
-    why:
-      '`get` of a single-part object with `{offset: size, length > 0}` gives "get: Unspecified error (0)": the simulator\'s own ' +
-      'range rule accepts that window as `{size, 0}` (and answers it so for multipart objects), but its blob store fails on the ' +
-      'empty window (r2-semantics §4.4, §13.9; issue 9). The double reads it as the rule says: an empty body, range `{size, 0}`.',
-  },
   'simulator-list-unrequested-metadata': {
     shownBy: 'the local simulator (workerd under Miniflare)',
     why: 'List entries carry `{}` for metadata that `include` did not ask for; production leaves it undefined (r2-semantics §8.5, §13.5).',
@@ -83,7 +76,6 @@ export type BucketDifferenceId = keyof typeof bucketDifferences;
 /** What the local simulator (the workerd targets) shows. */
 export const simulatorDifferences: readonly BucketDifferenceId[] = [
   'simulator-storage-class',
-  'simulator-range-at-end',
   'simulator-list-unrequested-metadata',
   'simulator-ssec-ignored',
   'simulator-random-part-etags',

@@ -41,20 +41,6 @@ function includeOf(op: Op): string[] {
   return Array.isArray(inc) ? inc.filter((v): v is string => typeof v === 'string') : [];
 }
 
-/** Whether a get op's range is an R2Range object with a length (the only way to ask past the end). */
-function asksLength(op: Op): boolean {
-  const opts: Spec | undefined = op.args[1];
-  if (opts === null || typeof opts !== 'object' || Array.isArray(opts) || '$$' in opts) return false;
-  const range = (opts as Record<string, Spec>).range;
-  // An array is read as a range dictionary like any object, so it asks for `length` = its element
-  // count (['a'] asks for one byte; found by the fuzzer's bad mix, seed 251).
-  if (Array.isArray(range)) return range.length > 0;
-  return range !== null && typeof range === 'object' && !('$$' in range) && 'length' in range;
-}
-
-const UNSPECIFIED_RANGE = 'get: Unspecified error (0)';
-const RANGE_AT_END = '<a range that starts at the end and asks for bytes>';
-
 export const NORMALISATIONS: readonly Normalisation[] = [
   {
     // A version is random and `uploaded` is each implementation's own clock: compared as "the
@@ -110,24 +96,6 @@ export const NORMALISATIONS: readonly Normalisation[] = [
     id: 'simulator-ssec-ignored',
     apply(outcome) {
       for (const o of objects(resolved(outcome))) o.ssecKeyMd5 = '<ssecKeyMd5>';
-    },
-  },
-  {
-    // `{offset: size, length > 0}`: the simulator's range rule reads it as `{size, 0}` (a multipart
-    // object answers an empty body so), but reading a single-part object's blob with that window fails
-    // with "Unspecified error (0)". The double answers the rule's empty read for every object. Both
-    // answers become one marker on both sides, so the rest of the outcome is still compared.
-    id: 'simulator-range-at-end',
-    apply(outcome, { op }) {
-      if (op.method !== 'get') return;
-      const v = outcome.value;
-      const failed = outcome.how === 'rejected' && isObj(v) && v.message === UNSPECIFIED_RANGE;
-      const emptyAtEnd =
-        outcome.how === 'resolved' && isObj(v) && v.hasBody === true && asksLength(op) && isObj(v.range) && v.range.length === 0 && v.range.offset === v.size;
-      if (failed || emptyAtEnd) {
-        outcome.how = 'rejected';
-        outcome.value = { class: 'Error', message: RANGE_AT_END, props: ['message'] };
-      }
     },
   },
   {

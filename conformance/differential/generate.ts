@@ -115,6 +115,11 @@ export type Special =
   | { $$: 'date'; ms: number | 'invalid' }
   /** A time relative to `key`'s `uploaded` on this implementation (truncated to seconds if `seconds`). */
   | { $$: 'uploaded'; key: string; delta: number; seconds: boolean; form: 'date' | 'number' | 'http' | 'iso' }
+  /**
+   * `key`'s size on this implementation plus `delta` (at least 0; `delta` alone when the key is
+   * missing), or `template` with `{s}` replaced by that number: ranges at, before and past the end.
+   */
+  | { $$: 'size'; key: string; delta: number; template?: string }
   /** A string template where `{e}` is `key`'s etag on this implementation. */
   | { $$: 'etag'; key: string; template: string }
   /** The {partNumber, etag} an uploadPart op returned on this implementation, optionally altered. */
@@ -291,11 +296,15 @@ const HTTP_VALUES = ['text/plain', 'Text/HTML', 'application/json; charset=utf-8
  * reads back rounded or fails with "internal error" (a simulator artefact, left out; see README).
  */
 function dateSpec(r: Rng, preEpoch = true): Spec {
-  const pre = preEpoch ? [-1000, -5, -9_223_372_036_854] : [];
+  const pre = preEpoch ? [-1000, -5, -2, -2.5, -9_223_372_036_854] : [];
+  // -1 ms is the wire's "no date" (coerce.ts `sentDate`), and numbers are truncated toward zero, so
+  // -1.5 is -1 and -0.5 is 0: safe for cacheExpiry too. Finite numbers past a Date's range hit the
+  // range check, not the invalid-date one.
+  const edge = [-1, -1.5, -0.5, -0.9];
   return r.weighted<Spec>([
-    [4, () => ({ $$: 'date', ms: r.pick([0, 1, 1_700_000_000_000, 4_102_444_800_000, 8.64e15, -8.64e15, 9_223_372_036_854, 9_223_372_036_855, -9_223_372_036_855, ...pre]) })],
+    [4, () => ({ $$: 'date', ms: r.pick([0, 1, -1, 1_700_000_000_000, 4_102_444_800_000, 8.64e15, -8.64e15, 9_223_372_036_854, 9_223_372_036_855, -9_223_372_036_855, ...pre]) })],
     [1, () => ({ $$: 'date', ms: 'invalid' })],
-    [2, () => r.pick<Spec>([0, 1_700_000_000_123, 1.5, ...pre])],
+    [2, () => r.pick<Spec>([0, 1_700_000_000_123, 1.5, ...edge, 8.64e15 + 2, -1e300, ...pre])],
     [r.badness, () => r.pick<Spec>(['2020-01-01', '', null, true, { $$: 'number', v: 'NaN' }, ...WRONG.filter((w) => preEpoch || !(typeof w === 'number' && w < 0))])],
   ]);
 }
@@ -313,7 +322,7 @@ function httpMetadata(r: Rng): Spec {
       $$: 'headers',
       entries: Array.from({ length: 1 + r.int(3) }, (): [string, Spec] => {
         const h = r.pick(HTTP_HEADERS);
-        return [h, h === 'Expires' ? r.pick(['Wed, 21 Oct 2015 07:28:00 GMT', 'garbage', '2020-01-01T00:00:00.123Z', '0', '1e3']) : r.pick(HTTP_VALUES.filter((v) => !/[\r\n]/.test(v)))];
+        return [h, h === 'Expires' ? r.pick(['Wed, 21 Oct 2015 07:28:00 GMT', 'garbage', '2020-01-01T00:00:00.123Z', '0', '1e3', '1969-12-31T23:59:59.999Z']) : r.pick(HTTP_VALUES.filter((v) => !/[\r\n]/.test(v)))];
       }),
     })],
     [r.badness, () => r.pick<Spec>(['text/plain', 5, null, U, [], ...WRONG])],
@@ -393,7 +402,7 @@ function conditional(r: Rng, k: string): Spec {
       const httpRel = (): Spec =>
         r.chance(0.85)
           ? { $$: 'uploaded', key: k, delta: r.pick([-2000, -1000, 0, 999, 1000, 2000]), seconds: true, form: r.pick(['http', 'http', 'iso'] as const) }
-          : r.pick(['garbage', '', 'Thu, 01 Jan 1970 00:00:00 GMT', 'Fri, 01 Jan 2100 00:00:00 GMT']);
+          : r.pick(['garbage', '', 'Thu, 01 Jan 1970 00:00:00 GMT', 'Fri, 01 Jan 2100 00:00:00 GMT', '1969-12-31T23:59:59.999Z', '1969-12-31T23:59:59.998Z']);
       if (r.chance(0.35)) entries.push(['If-Modified-Since', httpRel()]);
       if (r.chance(0.35)) entries.push(['If-Unmodified-Since', httpRel()]);
       if (r.chance(0.1)) entries.push(['If-Range', '"x"']);
@@ -424,13 +433,32 @@ function putOptions(r: Rng, k: string, bytes: Uint8Array | undefined): Spec {
   return o;
 }
 
-function rangeSpec(r: Rng): Spec {
+/**
+ * A `range` for a get of `k`. Besides small numbers (0–11, most objects here are short), windows
+ * placed against the object's own size (`{$$: 'size'}`, resolved on each implementation): at the end,
+ * one before, one past, with lengths that reach past the end (Infinity included), and Range headers
+ * built the same way; empty objects (and zero-part multipart ones) make "at the end" offset 0.
+ */
+function rangeSpec(r: Rng, k: string): Spec {
+  const size = (delta: number, template?: string): Spec => ({ $$: 'size', key: k, delta, ...(template ? { template } : {}) });
+  const past = (): Spec => r.pick<Spec>([1, 2, 6, { $$: 'number', v: 'Infinity' }, size(0), size(1), 2 ** 53]);
   const n = (): Spec =>
     r.weighted<Spec>([
       [8, () => r.int(12)],
       [r.badness, () => r.pick<Spec>([-1, 1.5, '3', { $$: 'number', v: 'NaN' }, { $$: 'number', v: 'Infinity' }, { $$: 'number', v: '-0' }, null, U, 2 ** 40, 2 ** 53, -(2 ** 31), 2 ** 32, true, ...WRONG])],
     ]);
   return r.weighted<Spec>([
+    [3, () => r.weighted<Spec>([
+      [3, () => ({ offset: size(r.pick([0, 0, -1, 1])), length: past() })],
+      [2, () => ({ length: past() })],
+      [1, () => ({ offset: size(r.pick([0, -1, 1])) })],
+      [1, () => ({ offset: r.pick<Spec>([0, size(-1), size(0)]), length: { $$: 'number', v: 'Infinity' } })],
+      [1, () => ({ suffix: r.pick<Spec>([size(0), size(1), { $$: 'number', v: 'Infinity' }, 1]) })],
+      [1, () => ({
+        $$: 'headers',
+        entries: [['Range', size(r.pick([-1, 0, 1]), r.pick(['bytes={s}-', 'bytes={s}-{s}', 'bytes=0-{s}', 'bytes=-{s}', 'bytes={s}-99']))]],
+      })],
+    ])],
     [6, () => {
       const o: Record<string, Spec> = {};
       if (r.chance(0.6)) o.offset = n();
@@ -455,7 +483,7 @@ function getOptions(r: Rng, k: string): Spec {
   if (r.bad(0.03)) return r.pick<Spec>(['x', 5, null, ...WRONG]);
   const o: Record<string, Spec> = {};
   if (r.chance(0.4)) o.onlyIf = conditional(r, k);
-  if (r.chance(0.5)) o.range = rangeSpec(r);
+  if (r.chance(0.5)) o.range = rangeSpec(r, k);
   if (r.bad(0.03)) o.ssecKey = r.pick(SSEC_BAD);
   if (r.bad(0.02)) o.bogus = 1;
   return o;
@@ -545,6 +573,8 @@ export function generate(seed: number, count: number, mix: MixName = 'default'):
   const ended: number[] = [];
   const partsOf = new Map<number, number[]>();
   const lists: { op: number; options: Spec }[] = [];
+  /** Keys put ops wrote (or tried to). */
+  const written: string[] = [];
   let emptyPartUsed = false;
   const bigAt = r.chance(m.big) ? r.int(Math.max(1, count - 6)) : -1;
 
@@ -619,6 +649,7 @@ export function generate(seed: number, count: number, mix: MixName = 'default'):
   const kinds: Record<OpKind, () => void> = {
     put() {
       const k = key(r);
+      written.push(k);
       const v = putValue(r);
       const args: Spec[] = [keyArg(r, k), v.spec, putOptions(r, k, v.bytes)];
       if (r.bad(0.03)) args.length = r.int(3); // missing arguments
@@ -626,7 +657,8 @@ export function generate(seed: number, count: number, mix: MixName = 'default'):
       push({ target: 'bucket', method: 'put', args });
     },
     get() {
-      const k = key(r);
+      // Often a key a put wrote (most likely still there), so ranged reads meet the object's real size.
+      const k = written.length > 0 && r.chance(0.4) ? r.pick(written) : key(r);
       const args: Spec[] = [keyArg(r, k), getOptions(r, k)];
       if (r.bad(0.02)) args.length = 0;
       push({ target: 'bucket', method: 'get', args, read: r.pick<Read>(['text', 'text', 'arrayBuffer', 'bytes', 'blob', 'json', 'stream', 'twice', 'none']) });
@@ -688,7 +720,7 @@ export function generate(seed: number, count: number, mix: MixName = 'default'):
       // What completing made (maybe a zero-part object), read at once, often with a range.
       const k = keyOf(h);
       if (typeof k === 'string' && r.chance(0.3)) {
-        push({ target: 'bucket', method: 'get', args: [k, r.chance(0.7) ? { range: rangeSpec(r) } : U], read: r.pick<Read>(['text', 'bytes', 'stream']) });
+        push({ target: 'bucket', method: 'get', args: [k, r.chance(0.7) ? { range: rangeSpec(r, k) } : U], read: r.pick<Read>(['text', 'bytes', 'stream']) });
       }
     },
     abort() {

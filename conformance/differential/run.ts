@@ -173,6 +173,11 @@ async function special(s: Special, side: Side): Promise<unknown> {
       }
       break;
     }
+    case 'size': {
+      const o = await quietHead(side, s.key);
+      const n = Math.max(0, (o ? o.size : 0) + s.delta);
+      return s.template === undefined ? n : s.template.replaceAll('{s}', String(n));
+    }
     case 'etag': {
       const o = await quietHead(side, s.key);
       const e = o ? o.etag : MISSING_ETAG;

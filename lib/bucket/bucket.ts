@@ -22,7 +22,7 @@ import { fieldTypeError, parameterTypeError, putValueTypeError, r2Error } from '
 import { invoker, type Invoke } from './invoke.js';
 import { defaultStorage, resolveOptions, type BucketOptions, type BucketSeed, type BucketSeedValue } from './options.js';
 import { tagClass, untag } from './class-tags.js';
-import { NO_CUSTOM_FIELDS, parseCustomMetadata, parseHttpMetadata } from './metadata.js';
+import { NO_CUSTOM_FIELDS, parseCustomMetadata, parseHttpMetadata, sentHttpFields, type HttpFields } from './metadata.js';
 import { BucketModel, type GetOutcome, type ModelSnapshot } from './model.js';
 import type { BodyReader, PersistentState } from './storage.js';
 import { R2MultipartUpload } from './multipart.js';
@@ -307,12 +307,12 @@ export class Bucket implements R2BucketLike {
         const checksum = requestedChecksum(a.hashes);
         const ssec = checkSsecKey(a.ssecKey);
         checkStreamLength(a.accepted);
-        const metadata = { http: a.http, custom: a.custom, storageClass: a.storageClass, ssecKeyMd5: md5OfKey(ssec) };
+        const metadata = { http: sentHttpFields(a.http), custom: a.custom, storageClass: a.storageClass, ssecKeyMd5: md5OfKey(ssec) };
         // Bytes already copied are stored in this same turn; Blobs and streams are read first.
         const read = readValue(a.accepted);
         return read instanceof Promise
-          ? read.then((body) => this.#store(a.name, body, metadata, checksum, cond))
-          : this.#store(a.name, read, metadata, checksum, cond);
+          ? read.then((body) => this.#store(a.name, body, metadata, checksum, cond, a.http))
+          : this.#store(a.name, read, metadata, checksum, cond, a.http);
       },
       value,
     );
@@ -324,9 +324,10 @@ export class Bucket implements R2BucketLike {
     metadata: ObjectMetadata,
     checksum: RequestedChecksum | undefined,
     cond: Conditional | undefined,
+    givenHttp?: HttpFields,
   ): HeadResult | null | Promise<HeadResult | null> {
-    if (this.#persistent) return this.#persistent.transact(true, () => this.#storeNow(key, body, metadata, checksum, cond));
-    return this.#storeNow(key, body, metadata, checksum, cond);
+    if (this.#persistent) return this.#persistent.transact(true, () => this.#storeNow(key, body, metadata, checksum, cond, givenHttp));
+    return this.#storeNow(key, body, metadata, checksum, cond, givenHttp);
   }
 
   #storeNow(
@@ -335,9 +336,12 @@ export class Bucket implements R2BucketLike {
     metadata: ObjectMetadata,
     checksum: RequestedChecksum | undefined,
     cond: Conditional | undefined,
+    givenHttp?: HttpFields,
   ): HeadResult | null {
     const stored = this.#model.put(key, body, metadata, checksum, cond);
-    return stored && this.#result(new HeadResult(stored, WRITTEN_OBJECT));
+    // The put result shows the HTTP metadata as given (sentHttpFields says where that differs).
+    const shape = givenHttp && givenHttp !== metadata.http ? { ...WRITTEN_OBJECT, httpAsGiven: givenHttp } : WRITTEN_OBJECT;
+    return stored && this.#result(new HeadResult(stored, shape));
   }
 
   delete(keys: string | string[]): Promise<void> {
@@ -416,7 +420,7 @@ export class Bucket implements R2BucketLike {
       },
       (a) => {
         const ssec = checkSsecKey(a.ssecKey);
-        const metadata = { http: a.http, custom: a.custom, storageClass: a.storageClass, ssecKeyMd5: md5OfKey(ssec) };
+        const metadata = { http: sentHttpFields(a.http), custom: a.custom, storageClass: a.storageClass, ssecKeyMd5: md5OfKey(ssec) };
         const handle = (id: string) => new R2MultipartUpload(this.#model, this.#persistent, this.#invoke, a.name, id, this.#tagged);
         const p = this.#persistent;
         if (!p) return handle(this.#model.createUpload(a.name, metadata));

@@ -3,7 +3,7 @@
  * rules: RFC 7232 without If-Range, with R2's precedence between etag and date conditions).
  */
 import { fieldTypeError } from './errors.js';
-import { isHeaders, isObjectLike, optionalDateField, optionalStringField } from './coerce.js';
+import { isHeaders, isObjectLike, optionalDateField, optionalStringField, sentDate } from './coerce.js';
 import { parseHeaderDate } from './metadata.js';
 
 export type Etag = { readonly kind: 'wildcard' } | { readonly kind: 'strong' | 'weak'; readonly value: string };
@@ -21,9 +21,12 @@ const WILDCARD: Etag = { kind: 'wildcard' };
 
 /**
  * The binding sends dates as unsigned 64-bit ms: a pre-1970 date wraps to a value beyond any Date,
- * so every comparison with it fails. NaN models exactly that.
+ * so every comparison with it fails. NaN models exactly that. -1 ms is not sent at all (`sentDate`).
  */
-const wireDate = (ms: number | undefined) => (ms === undefined ? undefined : ms < 0 ? NaN : ms);
+const wireDate = (ms: number | undefined) => {
+  const sent = sentDate(ms);
+  return sent === undefined ? undefined : sent < 0 ? NaN : sent;
+};
 
 /**
  * An If-Match / If-None-Match list, read as workerd reads it: elements separated by commas (empty

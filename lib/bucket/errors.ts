@@ -31,6 +31,10 @@ export const R2_ERRORS = {
   // Production's answer to reading an SSE-C object without its key (not in the local simulator).
   ssecKeyMismatch: [10001, 'We encountered an internal error. Please try again.'],
   invalidRange: [10039, 'The requested range is not satisfiable'],
+  // What the binding's caller sees when the R2 behind it answers an error without its CF-R2-Error
+  // header: workerd's client then reports code 0. The local simulator answers so for the one case
+  // the double copies (range.ts, `readsEmptyWindow`); production's answer there is not established.
+  unspecified: [0, 'Unspecified error'],
   invalidPartSizes: [10048, 'There was a problem with the multipart upload.'],
   entityTooLarge: [100100, 'Your proposed upload exceeds the maximum allowed object size.'],
   // Production's per-key write limit (1 write per second per key; docs: r2/api/error-codes, 10058

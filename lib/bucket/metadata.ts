@@ -3,7 +3,7 @@
  * immutable data), how they are handed out (fresh copies) and `writeHttpMetadata`.
  */
 import { fieldTypeError } from './errors.js';
-import { heldString, isHeaders, isObjectLike, optionalDateField, toStr } from './coerce.js';
+import { heldString, isHeaders, isObjectLike, optionalDateField, sentDate, toStr } from './coerce.js';
 import type { HeadersLike, R2HTTPMetadata } from './types.js';
 
 /** Stored HTTP metadata: strings and the expiry in epoch ms. */
@@ -64,6 +64,17 @@ export function parseHttpMetadata(v: unknown, struct: string): HttpFields {
   const expiry = optionalDateField(v, 'cacheExpiry', 'HttpMetadata');
   if (expiry !== undefined) out.cacheExpiry = expiry;
   return out;
+}
+
+/**
+ * The fields R2 receives, and so stores: a cacheExpiry of -1 ms is not sent (`sentDate`). The put
+ * result still shows the fields as given: workerd builds it from them (measured on 1.20261117.1:
+ * the result says 1969-12-31T23:59:59.999Z, head says nothing).
+ */
+export function sentHttpFields(f: HttpFields): HttpFields {
+  if (f.cacheExpiry === undefined || sentDate(f.cacheExpiry) !== undefined) return f;
+  const { cacheExpiry: _, ...sent } = f;
+  return sent;
 }
 
 /** `customMetadata`: a plain dictionary whose values become strings. */

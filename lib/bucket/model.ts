@@ -8,7 +8,7 @@ import { randomBase64Url, randomHex } from '../random.js';
 import { digestHex } from '../hash.js';
 import { checksumMismatch, r2Error, type R2Action } from './errors.js';
 import { conditionHolds, conditionHoldsWhenAbsent, type Conditional } from './conditional.js';
-import { resolveRange, type RangeRequest, type ResolvedRange } from './range.js';
+import { readsEmptyWindow, resolveRange, type RangeRequest, type ResolvedRange } from './range.js';
 import { CUSTOM_METADATA_LIMIT, customMetadataSize } from './metadata.js';
 import type { RequestedChecksum } from './checksums.js';
 import type { Body } from './values.js';
@@ -154,6 +154,7 @@ export class BucketModel {
     if (cond && !conditionHolds(cond, object)) return { kind: 'precondition-failed', object };
     const resolved = resolveRange(range, object.size);
     if (!resolved) throw r2Error('get', 'invalidRange');
+    if (!readsEmptyWindow(range, resolved, object.multipart)) throw r2Error('get', 'unspecified');
     return { kind: 'found', object, range: resolved };
   }
 

@@ -67,9 +67,8 @@ export function checkRange(c: ConvertedRange | undefined): RangeRequest | undefi
  * R2's resolution of a range against an object of `size` bytes; undefined: not satisfiable (10039).
  * The rule is the one workerd's local R2 applies (its validator, adapted from R2's gateway): a
  * window must start at or before the end and ask for at least one byte; it is then clamped to the
- * object. So `{offset: size, length > 0}` is satisfiable and reads nothing, range `{size, 0}`: what
- * workerd answers for a multipart object (a zero-part one included); for a single-part object its
- * blob store fails on that empty window instead ('simulator-range-at-end').
+ * object. So `{offset: size, length > 0}` (on an empty object also `{length > 0}`) is satisfiable
+ * and resolves to the empty window `{size, 0}`; whether it can be read is `readsEmptyWindow`'s.
  */
 export function resolveRange(r: RangeRequest | undefined, size: number): ResolvedRange | undefined {
   if (r === undefined) return { offset: 0, length: size };
@@ -86,6 +85,20 @@ export function resolveRange(r: RangeRequest | undefined, size: number): Resolve
   }
   if (offset > size || !(length > 0)) return undefined;
   return { offset, length: Math.min(length, size - offset) };
+}
+
+/**
+ * Whether an R2Range that resolved to an empty window (it starts at the end and asks for bytes) is
+ * read as an empty body: for an object completed from parts, yes; for a single-part object the local
+ * simulator's blob store fails on that window and the binding's caller gets "get: Unspecified error
+ * (0)", a plain Error, neither 10039 nor 10001 (Miniflare 5.20261023.2-beta's fetchSingleRange
+ * asserts and answers without a CF-R2-Error header). Production's answer is not established
+ * (r2-semantics §4.4, §13.9), so the double follows the newest workerd, 1.20261117.1, whose answer is
+ * the one 1.20261023.1 gave too; a passing onlyIf changes nothing (conformance ranges group). A Range
+ * header never resolves to an empty window: one that starts at the end means the whole object.
+ */
+export function readsEmptyWindow(r: RangeRequest | undefined, resolved: ResolvedRange, multipart: boolean): boolean {
+  return multipart || resolved.length > 0 || r?.kind !== 'object';
 }
 
 const BYTES_RANGE = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i;

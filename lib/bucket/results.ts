@@ -21,6 +21,8 @@ export interface Shape {
   readonly range?: ResolvedRange | 'whole';
   readonly http: boolean;
   readonly custom: boolean;
+  /** A put result's HTTP metadata as the caller gave it, where it differs from what was stored. */
+  readonly httpAsGiven?: HttpFields;
 }
 
 /** head and a failed conditional get: the whole object's range, both metadata. */
@@ -89,7 +91,8 @@ export class HeadResult implements R2ObjectLike {
 
   /** @internal results are made by the bucket */
   constructor(o: StoredObject, shape: Shape) {
-    this.#http = shape.http ? o.http : undefined;
+    const http = shape.httpAsGiven ?? o.http;
+    this.#http = shape.http ? http : undefined;
     // Assigned in the runtime's enumeration order.
     this.ssecKeyMd5 = o.ssecKeyMd5;
     this.storageClass = o.storageClass;
@@ -97,7 +100,7 @@ export class HeadResult implements R2ObjectLike {
     this.range =
       range === undefined ? undefined : range === 'whole' ? { offset: 0, length: o.size } : { offset: range.offset, length: range.length };
     this.customMetadata = shape.custom ? customMetadataObject(o.custom) : undefined;
-    this.httpMetadata = shape.http ? httpMetadataObject(o.http) : undefined;
+    this.httpMetadata = shape.http ? httpMetadataObject(http) : undefined;
     this.uploaded = new Date(o.uploaded);
     this.checksums = new Checksums(o);
     if (o.etagKnown) {

@@ -77,6 +77,11 @@ export class StoredObject implements ObjectMetadata {
     }
   }
 
+  /** Completed from parts (a multipart upload), rather than written by one put. */
+  get multipart(): boolean {
+    return this.#multipart;
+  }
+
   /** Lowercase hex, unquoted. */
   get etag(): string {
     return (this.#etag ??= digestHex('md5', this.chunks));

@@ -289,6 +289,47 @@ export const conditionals = defineGroup('conditionals', (t) => {
     ]);
   });
 
+  // Found by the differential fuzzer on workerd 1.20261117.1 (bad mix, seed 295): workerd sends a
+  // date as unsigned 64-bit ms in a field whose declared default, all ones, means "not given"
+  // (r2-api.capnp: `uploadedBefore @2 :UInt64 = 0xffffffffffffffff`), and its JSON encoder leaves a
+  // default value out. So -1 ms reaches R2 as no condition at all. Client side: production behaviour.
+  t.test('a date of -1 ms is no condition at all (Date, number, -1.9 ms, or an ISO header ending .999Z before 1970)', async () => {
+    const { b } = await stored(t);
+    await expectGet(b, [
+      ['after Date(-1)', { uploadedAfter: new Date(-1) }, 'body'],
+      ['before Date(-1)', { uploadedBefore: new Date(-1) }, 'body'],
+      ['after -1', { uploadedAfter: ms(-1) }, 'body'],
+      ['before -1.9', { uploadedBefore: ms(-1.9) }, 'body'],
+      ['after -1 with seconds', { uploadedAfter: ms(-1), secondsGranularity: true }, 'body'],
+      ['If-Modified-Since .999Z', H({ 'If-Modified-Since': '1969-12-31T23:59:59.999Z' }), 'body'],
+      ['If-Unmodified-Since .999Z', H({ 'If-Unmodified-Since': '1969-12-31T23:59:59.999Z' }), 'body'],
+      // -2 ms is a date before 1970 like any other: it fails both ways.
+      ['before -2', { uploadedBefore: ms(-2) }, 'no body'],
+      ['If-Unmodified-Since .998Z', H({ 'If-Unmodified-Since': '1969-12-31T23:59:59.998Z' }), 'no body'],
+    ]);
+    // The other conditions still apply.
+    await expectGet(b, [['after -1 and a wrong etag', { uploadedAfter: ms(-1), etagMatches: 'other' }, 'no body']]);
+  });
+
+  t.test('a number of ms is truncated toward zero: -0.5 is the epoch itself (after holds, before fails)', async () => {
+    const { b } = await stored(t);
+    await expectGet(b, [
+      ['after -0.5', { uploadedAfter: ms(-0.5) }, 'body'],
+      ['before -0.9', { uploadedBefore: ms(-0.9) }, 'no body'],
+      ['before -2.5', { uploadedBefore: ms(-2.5) }, 'no body'],
+    ]);
+  });
+
+  t.test('a finite number beyond ±8.64e15 ms rejects as out of range ("after 2189" / "before 1687"), not as an invalid Date', async () => {
+    const { b } = await stored(t);
+    await expectRejection(() => b.get('k', { onlyIf: { uploadedAfter: ms(8.64e15 + 2) } }), TypeError, "This API doesn't support dates after 2189.");
+    await expectRejection(() => b.get('k', { onlyIf: { uploadedBefore: ms(1e300) } }), TypeError, "This API doesn't support dates after 2189.");
+    await expectRejection(() => b.get('k', { onlyIf: { uploadedBefore: ms(-1e300) } }), TypeError, "This API doesn't support dates before 1687.");
+    const invalid = 'The value cannot be converted because it is not a valid Date.';
+    await expectRejection(() => b.get('k', { onlyIf: { uploadedAfter: ms(Infinity) } }), TypeError, invalid);
+    await expectRejection(() => b.get('k', { onlyIf: { uploadedAfter: ms(-Infinity) } }), TypeError, invalid);
+  });
+
   t.test('secondsGranularity: any date in the upload second fails both uploadedBefore and uploadedAfter', async () => {
     const { b, sec } = await stored(t);
     await expectGet(b, [
