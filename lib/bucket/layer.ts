@@ -106,8 +106,12 @@ export class BucketLayer {
 
   // ---- R2's operations ---------------------------------------------------------------------------
 
+  // head, put, delete and list are a binding's hot path: on memory they call the model without
+  // making a closure (a small put is a few hundred nanoseconds).
+
   head(key: string): Maybe<StoredObject | undefined> {
-    return this.#read(() => this.model.head(key));
+    const p = this.persistent;
+    return p ? p.transact(false, () => this.model.head(key)) : this.model.head(key);
   }
 
   /** The binding's get: R2's conditional and range rules; `shape` makes the result from the outcome and, on a persistent storage, the bytes read. */
@@ -159,15 +163,18 @@ export class BucketLayer {
   }
 
   put(key: string, body: Body, metadata: ObjectMetadata, checksum: RequestedChecksum | undefined, cond: Conditional | undefined): Maybe<StoredObject | null> {
-    return this.#write(() => this.model.put(key, body, metadata, checksum, cond));
+    const p = this.persistent;
+    return p ? p.transact(true, () => this.model.put(key, body, metadata, checksum, cond)) : this.model.put(key, body, metadata, checksum, cond);
   }
 
   delete(keys: readonly string[]): Maybe<void> {
-    return this.#write(() => this.model.delete(keys));
+    const p = this.persistent;
+    return p ? p.transact(true, () => this.model.delete(keys)) : this.model.delete(keys);
   }
 
   list(query: ListQuery): Maybe<ListPage> {
-    return this.#read(() => this.model.list(query));
+    const p = this.persistent;
+    return p ? p.transact(false, () => this.model.list(query)) : this.model.list(query);
   }
 
   /**
