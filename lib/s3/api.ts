@@ -1,7 +1,8 @@
 /**
  * `S3Api`: R2's S3-compatible API over the same `Bucket` objects a Worker's `env` holds. A second
- * surface over the bucket model (DESIGN.md): one state, one set of rules; this layer routes,
- * authenticates, reads S3 headers and writes S3's XML.
+ * surface over the bucket (DESIGN.md), reaching it through the bucket's layer (lib/bucket/layer.ts)
+ * as the binding does: one state, one set of rules, one storage transaction per operation, the
+ * bucket's faults and call log. This view routes, authenticates, reads S3 headers and writes S3's XML.
  *
  * The pipeline is R2's: route → authenticate (auth errors come before NoSuchBucket) → resolve the
  * bucket → detect the operation and screen its headers → touch state.

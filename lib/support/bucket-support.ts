@@ -1,6 +1,8 @@
 /**
- * Test support for a Bucket: its fault rules and its call log, wrapped around the bucket's entry
- * point (every binding method goes through one `Invoke`), never inside its rules.
+ * Test support for a Bucket: its fault rules and its call log, wrapped around each surface's entry
+ * point into the bucket's layer (every binding method, and every S3 request that reaches R2, goes
+ * through one `Invoke`: lib/bucket/layer.ts), never inside its rules. One set of rules and one log
+ * per bucket, whichever surface a call came through (each entry says which: `surface`).
  *
  * With no fault and recording off, the wrapper costs one check per call. A fault acts after the
  * call's arguments were converted (a call the runtime refuses never reaches R2, so it never meets
