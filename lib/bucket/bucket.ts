@@ -7,10 +7,12 @@
  * every field of an options struct is type-converted (TypeErrors; see invoke.ts for whether they
  * throw or reject), then the method body interprets them (quoted etags, header parsing, ranges,
  * hash lengths, SSE-C key format, stream length) and calls R2. Each method below is written as
- * those two phases.
+ * those two phases. The second phase ends in the bucket layer (layer.ts), which every surface goes
+ * through: storage transactions, faults and the call log live there.
  */
 import { timeSource } from '../clock.js';
 import { BucketSupport, type BucketCall, type BucketCallQuery, type BucketFault } from '../support/bucket-support.js';
+import { BucketLayer } from './layer.js';
 import type { CallLog } from '../support/call-log.js';
 import type { FaultList } from '../support/faults.js';
 import { bucketInsides } from '../support/registry.js';
@@ -18,19 +20,19 @@ import { checkSsecKey, convertSsecKey, ssecKeyMd5 } from './ssec.js';
 import { convertConditional, unwrapConditional, type Conditional } from './conditional.js';
 import { convertHashFields, requestedChecksum, type RequestedChecksum } from './checksums.js';
 import { optionalStringField, structOrEmpty, toInt32, toStr } from './coerce.js';
-import { fieldTypeError, parameterTypeError, putValueTypeError, r2Error } from './errors.js';
-import { invoker, type Invoke } from './invoke.js';
+import { bindingError, fieldTypeError, parameterTypeError, putValueTypeError, r2Error } from './errors.js';
+import type { Invoke } from './invoke.js';
 import { defaultStorage, resolveOptions, type BucketOptions, type BucketSeed, type BucketSeedValue } from './options.js';
 import { tagClass, untag } from './class-tags.js';
 import { NO_CUSTOM_FIELDS, parseCustomMetadata, parseHttpMetadata, sentHttpFields, type HttpFields } from './metadata.js';
-import { BucketModel, type GetOutcome, type ModelSnapshot } from './model.js';
-import type { BodyReader, PersistentState } from './storage.js';
+import { BucketModel, type GetOutcome, type ListPage, type ModelSnapshot } from './model.js';
+import type { BodyBytes, PersistentState } from './storage.js';
 import { R2MultipartUpload } from './multipart.js';
 import { checkRange, convertRange } from './range.js';
 import { GetResult, HeadResult, WHOLE_OBJECT, WRITTEN_OBJECT } from './results.js';
 import { byteStreamsReady } from '../streams.js';
 import { acceptValue, checkStreamLength, readValue, type AcceptedValue, type Body } from './values.js';
-import type { ObjectMetadata } from './stored.js';
+import type { ObjectMetadata, StoredObject } from './stored.js';
 import type {
   R2BucketLike,
   R2GetOptions,
@@ -59,8 +61,14 @@ const isBody = (v: unknown): v is string | ArrayBuffer | ArrayBufferView =>
   typeof v === 'string' || v instanceof ArrayBuffer || ArrayBuffer.isView(v);
 
 /** Runs a method's phases at once and returns its result as is (seeding: string and byte bodies only). */
-const direct: Invoke = ((_op: unknown, _key: unknown, _options: unknown, convert: () => unknown, body: (a: unknown) => unknown) =>
-  body(convert())) as unknown as Invoke;
+const direct: Invoke = ((_op: unknown, _key: unknown, _options: unknown, convert: () => unknown, body: (a: unknown) => unknown) => {
+  const args = convert();
+  try {
+    return body(args);
+  } catch (e) {
+    throw bindingError(e);
+  }
+}) as unknown as Invoke;
 
 /** At most this many entries per page whenever metadata is sent along (the local R2's rule). */
 const INCLUDE_PAGE_CAP = 100;
@@ -96,11 +104,10 @@ const SUBSTITUTED_NULL = (): AcceptedValue => ({ kind: 'bytes', chunks: [] });
  * `Bucket` is the short name it is exported under.
  */
 export class Bucket implements R2BucketLike {
-  readonly #model: BucketModel;
-  /** Set when the storage is not memory: each model operation then runs as one of its transactions. */
-  readonly #persistent: PersistentState | undefined;
+  /** The one way into this bucket's model, shared with the S3 view (layer.ts). */
+  readonly #layer: BucketLayer;
+  /** The layer's binding entry (swapped for `direct` while seeding). */
   #invoke: Invoke;
-  readonly #support: BucketSupport;
   readonly #defaultStorageClass: string;
   readonly #honorsInclude: boolean;
   readonly #substitutesNull: boolean;
@@ -111,18 +118,18 @@ export class Bucket implements R2BucketLike {
   constructor(options?: BucketOptions) {
     const { defaultStorageClass, clock, compat, seed, log, storage } = resolveOptions(options);
     const time = timeSource(clock);
-    this.#support = new BucketSupport(time, log);
-    this.#invoke = this.#support.around(invoker(compat.throwsSynchronously), compat.throwsSynchronously);
+    const support = new BucketSupport(time, log);
     const attached = (storage ?? defaultStorage()).attach();
-    this.#model = new BucketModel(time.now, attached.state);
-    this.#persistent = attached.persistent;
+    const model = new BucketModel(time.now, attached.state);
+    this.#layer = new BucketLayer(model, attached.persistent, support, defaultStorageClass, compat.throwsSynchronously);
+    this.#invoke = this.#layer.binding;
     this.#defaultStorageClass = defaultStorageClass;
     this.#honorsInclude = compat.honorsInclude;
     this.#substitutesNull = compat.substitutesNull;
     this.#tagged = compat.setsToStringTag;
     if (!this.#tagged) untag(this);
-    // The test support (lib/support) and the S3 view (lib/s3) reach this same model: one state, one set of rules.
-    bucketInsides.set(this, { model: () => this.#model, support: this.#support, defaultStorageClass });
+    // The test support (lib/support) and the S3 view (lib/s3) reach this same layer: one state, one set of rules.
+    bucketInsides.set(this, { model: () => model, support, layer: this.#layer });
     if (seed) this.seed(seed);
   }
 
@@ -152,7 +159,8 @@ export class Bucket implements R2BucketLike {
         if (!isBody(body)) throw new TypeError(`Bucket seed ${JSON.stringify(key)}: a body must be a string, an ArrayBuffer or an ArrayBufferView`);
         const stored = this.put(key, body, options);
         // On a persistent storage the write is queued: an error it meets reaches the next call.
-        if (this.#persistent) stored.catch((e: unknown) => this.#persistent!.fail(e));
+        const p = this.#layer.persistent;
+        if (p) stored.catch((e: unknown) => p.fail(e));
       }
     } finally {
       this.#invoke = saved;
@@ -166,9 +174,9 @@ export class Bucket implements R2BucketLike {
    * (each body it references is kept in the database from then on).
    */
   snapshot(): BucketSnapshot {
-    const s = { objects: this.#model.size };
-    const p = this.#persistent;
-    snapshotState.set(s, p ? { from: p, state: p.snapshot() } : this.#model.snapshot());
+    const { model, persistent: p } = this.#layer;
+    const s = { objects: model.size };
+    snapshotState.set(s, p ? { from: p, state: p.snapshot() } : model.snapshot());
     return Object.freeze(s);
   }
 
@@ -179,32 +187,30 @@ export class Bucket implements R2BucketLike {
   restore(snapshot: BucketSnapshot): void {
     const s = snapshotState.get(snapshot);
     if (!s) throw new TypeError('Bucket.restore: not a snapshot taken by Bucket.snapshot()');
-    const p = this.#persistent;
+    const { model, persistent: p, support } = this.#layer;
     if ('from' in s) {
       if (s.from !== p) throw new TypeError('Bucket.restore: a snapshot of a bucket on IndexedDbStorage can be restored only into that bucket');
-      p.restore(s.state);
+      p!.restore(s.state);
     } else {
       if (p) throw new TypeError('Bucket.restore: a snapshot of a bucket in memory cannot be restored into a bucket on IndexedDbStorage');
-      this.#model.restore(s);
+      model.restore(s);
     }
-    this.#support.clear();
+    support.clear();
   }
 
   /** Empties the bucket (objects and uploads) and clears fault rules and the call log. */
   reset(): void {
-    if (this.#persistent) this.#persistent.clear();
-    else this.#model.clear();
-    this.#support.clear();
+    this.#layer.reset();
   }
 
   /** Fault rules: `bucket.faults.add({ op: 'put', times: 2, error: 'internal' })`. */
   get faults(): FaultList<BucketFault, unknown> {
-    return this.#support.faults as FaultList<BucketFault, unknown>;
+    return this.#layer.support.faults as FaultList<BucketFault, unknown>;
   }
 
   /** The call log (`log: true`, or `bucket.log.start()`). */
   get log(): CallLog<BucketCall, BucketCallQuery> {
-    return this.#support.log;
+    return this.#layer.support.log;
   }
 
   head(key: string): Promise<HeadResult | null> {
@@ -215,12 +221,14 @@ export class Bucket implements R2BucketLike {
         if (given < 1) throw parameterTypeError('head', 'R2Bucket', 1, 'string');
         return toStr(key);
       },
-      (name) => (this.#persistent ? this.#persistent.transact(false, () => this.#head(name)) : this.#head(name)),
+      (name) => {
+        const object = this.#layer.head(name);
+        return object instanceof Promise ? object.then((o) => this.#headResult(o)) : this.#headResult(object);
+      },
     );
   }
 
-  #head(name: string): HeadResult | null {
-    const object = this.#model.head(name);
+  #headResult(object: StoredObject | undefined): HeadResult | null {
     return object ? this.#result(new HeadResult(object, WHOLE_OBJECT)) : null;
   }
 
@@ -245,38 +253,27 @@ export class Bucket implements R2BucketLike {
         const cond = onlyIf && unwrapConditional(onlyIf);
         const range = checkRange(convertedRange);
         const ssec = checkSsecKey(ssecKey);
-        const keyMd5 = md5OfKey(ssec);
-        const p = this.#persistent;
-        if (!p) return this.#getResult(this.#model.get(name, cond, range, keyMd5));
-        return p.transact(false, () => this.#model.get(name, cond, range, keyMd5), (o, reader) => this.#getResult(o, reader));
+        return this.#layer.get(name, cond, range, md5OfKey(ssec), this.#getResult);
       },
     );
   }
 
-  /** A get's result; on a persistent storage, its body read (or opened) by `reader`. */
-  #getResult(outcome: GetOutcome): GetResult | HeadResult | null | Promise<GetResult>;
-  #getResult(outcome: GetOutcome, reader: BodyReader): Promise<GetResult | HeadResult | null>;
-  #getResult(outcome: GetOutcome, reader?: BodyReader): GetResult | HeadResult | null | Promise<GetResult | HeadResult | null> {
+  /** A get's result; on a persistent storage, with the bytes read in the get's transaction. */
+  readonly #getResult = (outcome: GetOutcome, bytes?: BodyBytes): GetResult | HeadResult | null | Promise<GetResult> => {
     switch (outcome.kind) {
       case 'missing':
-        return reader ? Promise.resolve(null) : null;
-      case 'precondition-failed': {
-        const r = this.#result(new HeadResult(outcome.object, WHOLE_OBJECT));
-        return reader ? Promise.resolve(r) : r;
-      }
+        return null;
+      case 'precondition-failed':
+        return this.#result(new HeadResult(outcome.object, WHOLE_OBJECT));
       case 'found': {
         const shape = { range: outcome.range, http: true, custom: true };
         // Only a runtime without byte streams waits here, once, for the ponyfill (streams.ts).
         const ready = byteStreamsReady();
-        if (!reader) {
-          const result = this.#result(new GetResult(outcome.object, shape));
-          return ready ? ready.then(() => result) : result;
-        }
-        const read = reader.read(outcome.object, outcome.range.offset, outcome.range.length);
-        return (ready ? ready.then(() => read) : read).then((bytes) => this.#result(new GetResult(outcome.object, shape, bytes)));
+        const result = this.#result(new GetResult(outcome.object, shape, bytes));
+        return ready ? ready.then(() => result) : result;
       }
     }
-  }
+  };
 
   put(key: string, value: R2PutValue, options: R2PutOptions & { onlyIf: NonNullable<R2PutOptions['onlyIf']> }): Promise<HeadResult | null>;
   put(key: string, value: R2PutValue, options?: R2PutOptions): Promise<HeadResult>;
@@ -326,23 +323,17 @@ export class Bucket implements R2BucketLike {
     cond: Conditional | undefined,
     givenHttp?: HttpFields,
   ): HeadResult | null | Promise<HeadResult | null> {
-    if (this.#persistent) return this.#persistent.transact(true, () => this.#storeNow(key, body, metadata, checksum, cond, givenHttp));
-    return this.#storeNow(key, body, metadata, checksum, cond, givenHttp);
+    const stored = this.#layer.put(key, body, metadata, checksum, cond);
+    // The put result shows the HTTP metadata as given (sentHttpFields says where that differs).
+    if (givenHttp !== undefined && givenHttp !== metadata.http) {
+      const shape = { ...WRITTEN_OBJECT, httpAsGiven: givenHttp };
+      const written = (s: StoredObject | null) => s && this.#result(new HeadResult(s, shape));
+      return stored instanceof Promise ? stored.then(written) : written(stored);
+    }
+    return stored instanceof Promise ? stored.then(this.#written) : this.#written(stored);
   }
 
-  #storeNow(
-    key: string,
-    body: Body,
-    metadata: ObjectMetadata,
-    checksum: RequestedChecksum | undefined,
-    cond: Conditional | undefined,
-    givenHttp?: HttpFields,
-  ): HeadResult | null {
-    const stored = this.#model.put(key, body, metadata, checksum, cond);
-    // The put result shows the HTTP metadata as given (sentHttpFields says where that differs).
-    const shape = givenHttp && givenHttp !== metadata.http ? { ...WRITTEN_OBJECT, httpAsGiven: givenHttp } : WRITTEN_OBJECT;
-    return stored && this.#result(new HeadResult(stored, shape));
-  }
+  readonly #written = (stored: StoredObject | null): HeadResult | null => stored && this.#result(new HeadResult(stored, WRITTEN_OBJECT));
 
   delete(keys: string | string[]): Promise<void> {
     const given = arguments.length;
@@ -352,7 +343,7 @@ export class Bucket implements R2BucketLike {
         if (given < 1) throw parameterTypeError('delete', 'R2Bucket', 1, 'string or Array');
         return Array.isArray(keys) ? keys.map(toStr) : [toStr(keys)];
       },
-      (names) => (this.#persistent ? this.#persistent.transact(true, () => this.#model.delete(names)) : this.#model.delete(names)),
+      (names) => this.#layer.delete(names),
     );
   }
 
@@ -370,7 +361,7 @@ export class Bucket implements R2BucketLike {
           include: convertInclude(o.include),
         };
       },
-      (args) => (this.#persistent ? this.#persistent.transact(false, () => this.#list(args)) : this.#list(args)),
+      (args) => this.#list(args),
     );
   }
 
@@ -381,7 +372,7 @@ export class Bucket implements R2BucketLike {
     delimiter: string | undefined;
     startAfter: string | undefined;
     include: string[] | undefined;
-  }): R2ObjectsLike {
+  }): R2ObjectsLike | Promise<R2ObjectsLike> {
     for (const v of include ?? []) {
       if (v !== 'httpMetadata' && v !== 'customMetadata') throw new RangeError(`Unsupported include value ${v}`);
     }
@@ -394,13 +385,16 @@ export class Bucket implements R2BucketLike {
     if (!this.#honorsInclude || (include !== undefined && include.length > 0)) {
       pageSize = Math.min(pageSize, INCLUDE_PAGE_CAP);
     }
-    const page = this.#model.list({ limit: pageSize, prefix: prefix ?? '', cursor, delimiter, startAfter });
+    const page = this.#layer.list({ limit: pageSize, prefix: prefix ?? '', cursor, delimiter, startAfter });
     const shape = { http, custom };
-    const objects = page.objects.map((obj) => this.#result(new HeadResult(obj, shape)));
-    const { delimitedPrefixes } = page;
-    return page.cursor === undefined
-      ? { objects, truncated: false, delimitedPrefixes }
-      : { objects, truncated: true, cursor: page.cursor, delimitedPrefixes };
+    const result = (page: ListPage): R2ObjectsLike => {
+      const objects = page.objects.map((obj) => this.#result(new HeadResult(obj, shape)));
+      const { delimitedPrefixes } = page;
+      return page.cursor === undefined
+        ? { objects, truncated: false, delimitedPrefixes }
+        : { objects, truncated: true, cursor: page.cursor, delimitedPrefixes };
+    };
+    return page instanceof Promise ? page.then(result) : result(page);
   }
 
   createMultipartUpload(key: string, options?: R2MultipartOptions): Promise<R2MultipartUpload> {
@@ -421,10 +415,9 @@ export class Bucket implements R2BucketLike {
       (a) => {
         const ssec = checkSsecKey(a.ssecKey);
         const metadata = { http: sentHttpFields(a.http), custom: a.custom, storageClass: a.storageClass, ssecKeyMd5: md5OfKey(ssec) };
-        const handle = (id: string) => new R2MultipartUpload(this.#model, this.#persistent, this.#invoke, a.name, id, this.#tagged);
-        const p = this.#persistent;
-        if (!p) return handle(this.#model.createUpload(a.name, metadata));
-        return p.transact(true, () => this.#model.createUpload(a.name, metadata)).then(handle);
+        const handle = (id: string | null) => new R2MultipartUpload(this.#layer, a.name, id!, this.#tagged);
+        const id = this.#layer.createUpload(a.name, metadata);
+        return id instanceof Promise ? id.then(handle) : handle(id);
       },
     );
   }
@@ -436,7 +429,7 @@ export class Bucket implements R2BucketLike {
     if (given < 1) throw parameterTypeError('resumeMultipartUpload', 'R2Bucket', 1, 'string');
     const name = toStr(key);
     if (given < 2) throw parameterTypeError('resumeMultipartUpload', 'R2Bucket', 2, 'string');
-    return new R2MultipartUpload(this.#model, this.#persistent, this.#invoke, name, toStr(uploadId), this.#tagged);
+    return new R2MultipartUpload(this.#layer, name, toStr(uploadId), this.#tagged);
   }
 }
 

@@ -42,25 +42,63 @@ export const R2_ERRORS = {
   tooManyRequests: [10058, 'Reduce your concurrent request rate for the same object.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
-export type R2ErrorName = keyof typeof R2_ERRORS;
-
-/** A backend error, shaped exactly as workerd surfaces it. */
-export function r2Error(action: R2Action, name: R2ErrorName): Error {
-  const [code, message] = R2_ERRORS[name];
-  return new Error(`${action}: ${message} (${code})`);
-}
+export type R2ErrorName = keyof typeof R2_ERRORS | 'checksumMismatch';
 
 export const HASH_LABEL = { md5: 'MD5', sha1: 'SHA-1', sha256: 'SHA-256', sha384: 'SHA-384', sha512: 'SHA-512' } as const;
 
+/** What a checksum mismatch knows: the algorithm, the hex the caller gave, the hex of the body. */
+export interface ChecksumFacts {
+  readonly alg: keyof typeof HASH_LABEL;
+  readonly provided: string;
+  readonly actual: string;
+}
+
+/**
+ * An error of R2 itself, as the model raises it: which rule refused (`reason`), R2's numeric `code`,
+ * the operation, and the facts a surface needs to phrase it (a checksum mismatch's values). Each
+ * surface formats it: the binding as workerd's plain Error (`bindingError`), the S3 view as its XML
+ * code and status (lib/s3/errors.ts `fromModelError`); no surface reads another's message text.
+ * `message` is the binding's text, so an error that escapes unformatted still reads as R2's.
+ */
+export class R2ModelError extends Error {
+  override readonly name = 'R2ModelError';
+  readonly code: number;
+
+  constructor(
+    readonly action: R2Action,
+    readonly reason: R2ErrorName,
+    readonly facts?: ChecksumFacts,
+  ) {
+    super(reason === 'checksumMismatch' ? checksumText(facts!) : `${action}: ${R2_ERRORS[reason][1]} (${R2_ERRORS[reason][0]})`);
+    this.code = reason === 'checksumMismatch' ? 10037 : R2_ERRORS[reason][0];
+  }
+}
+
+/** A backend error, as the model raises it. */
+export function r2Error(action: R2Action, name: keyof typeof R2_ERRORS): R2ModelError {
+  return new R2ModelError(action, name);
+}
+
 /** 10037: the one backend error whose message spans three lines. */
-export function checksumMismatch(alg: keyof typeof HASH_LABEL, provided: string, actual: string): Error {
+export function checksumMismatch(alg: keyof typeof HASH_LABEL, provided: string, actual: string): R2ModelError {
+  return new R2ModelError('put', 'checksumMismatch', { alg, provided, actual });
+}
+
+function checksumText({ alg, provided, actual }: ChecksumFacts): string {
   const a = HASH_LABEL[alg];
-  return new Error(
+  return (
     `put: The ${a} checksum you specified did not match what we received.\n` +
-      `You provided a ${a} checksum with value: ${provided}\n` +
-      `Actual ${a} was: ${actual} (10037)`,
+    `You provided a ${a} checksum with value: ${provided}\n` +
+    `Actual ${a} was: ${actual} (10037)`
   );
 }
+
+/**
+ * A model error as the binding shows it: a plain `Error` (not a subclass) whose message is
+ * `"<action>: <message> (<code>)"`, with no `code` property (workerd's R2Error throw path is compiled
+ * out, so callers only ever see the string: r2-semantics §1.1). Anything else passes as it is.
+ */
+export const bindingError = (e: unknown): unknown => (e instanceof R2ModelError ? new Error(e.message) : e);
 
 // ---- client side (workerd) -------------------------------------------------------------------
 

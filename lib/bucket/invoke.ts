@@ -19,20 +19,40 @@ export type Invoke = <A, R>(
 /** The binding's methods that reach R2 (resumeMultipartUpload does not: it only makes a handle). */
 export type BucketOperation = R2Action;
 
+/** Which surface a call came in through: the call log records it, and each formats model errors its way. */
+export type Surface = 'binding' | 's3';
+
+/** How a surface shows an error of the model (R2ModelError); anything else it returns as it is. */
+export type ErrorFormat = (e: unknown) => unknown;
+
 // A body's promise is awaited (`return await`, not `return`): one that rejects at once would
 // otherwise go without a handler for a tick, which workerd reports as an unhandled rejection. A
 // plain value is returned as it is, which saves a turn of the microtask queue on head and get.
-const asyncInvoke: Invoke = async (_op, _key, _options, convert, body) => {
-  const r = body(convert());
-  return r instanceof Promise ? await r : r;
-};
+// An error is formatted for the surface here, on its way out (a try costs nothing until it throws).
+const asyncInvoke =
+  (format: ErrorFormat): Invoke =>
+  async (_op, _key, _options, convert, body) => {
+    try {
+      const r = body(convert());
+      return r instanceof Promise ? await r : r;
+    } catch (e) {
+      throw format(e);
+    }
+  };
 
-const syncInvoke: Invoke = (_op, _key, _options, convert, body) => {
-  const args = convert(); // throws synchronously
-  return (async () => {
-    const r = body(args);
-    return r instanceof Promise ? await r : r;
-  })();
-};
+const syncInvoke =
+  (format: ErrorFormat): Invoke =>
+  (_op, _key, _options, convert, body) => {
+    const args = convert(); // throws synchronously
+    return (async () => {
+      try {
+        const r = body(args);
+        return r instanceof Promise ? await r : r;
+      } catch (e) {
+        throw format(e);
+      }
+    })();
+  };
 
-export const invoker = (syncConversionErrors: boolean): Invoke => (syncConversionErrors ? syncInvoke : asyncInvoke);
+export const invoker = (syncConversionErrors: boolean, format: ErrorFormat): Invoke =>
+  syncConversionErrors ? syncInvoke(format) : asyncInvoke(format);

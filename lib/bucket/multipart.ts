@@ -5,9 +5,8 @@
  */
 import { isObjectLike, structOrEmpty, toInt32, toStr } from './coerce.js';
 import { parameterTypeError, partNumberRange, partValueTypeError } from './errors.js';
-import type { Invoke } from './invoke.js';
-import type { BucketModel, UploadedPartRef } from './model.js';
-import type { PersistentState } from './storage.js';
+import type { BucketLayer } from './layer.js';
+import type { UploadedPartRef } from './model.js';
 import { HeadResult, WRITTEN_OBJECT } from './results.js';
 import type { StoredObject } from './stored.js';
 import { checkSsecKey, convertSsecKey } from './ssec.js';
@@ -16,11 +15,7 @@ import { acceptValue, checkStreamLength, readValue } from './values.js';
 import { tagClass, untag } from './class-tags.js';
 
 // Kept off the instance: the handle's only own properties are `key` and `uploadId`.
-const owners = new WeakMap<R2MultipartUpload, { model: BucketModel; run: Run; invoke: Invoke; tagged: boolean }>();
-
-/** Runs a model operation that writes: at once in memory, as one transaction on a persistent storage. */
-type Run = <R>(op: () => R) => R | Promise<R>;
-const now: Run = (op) => op();
+const owners = new WeakMap<R2MultipartUpload, { layer: BucketLayer; tagged: boolean }>();
 
 function checkPartNumber(n: number): void {
   if (n < 1 || n > 10000) throw partNumberRange(n);
@@ -46,14 +41,13 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
   declare readonly uploadId: string;
 
   /** @internal handles are made by the bucket */
-  constructor(model: BucketModel, persistent: PersistentState | undefined, invoke: Invoke, key: string, uploadId: string, tagged = true) {
+  constructor(layer: BucketLayer, key: string, uploadId: string, tagged = true) {
     // In the runtime's order: Object.keys(handle) is ['uploadId', 'key'].
     Object.defineProperties(this, {
       uploadId: { value: uploadId, enumerable: true, configurable: true },
       key: { value: key, enumerable: true, configurable: true },
     });
-    const run: Run = persistent ? (op) => persistent.transact(true, op) : now;
-    owners.set(this, { model, run, invoke, tagged });
+    owners.set(this, { layer, tagged });
     if (!tagged) untag(this);
   }
 
@@ -62,9 +56,9 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
     value: R2UploadPartValue,
     options?: R2UploadPartOptions,
   ): Promise<R2UploadedPart> {
-    const { model, run, invoke } = owners.get(this)!;
+    const { layer } = owners.get(this)!;
     const given = arguments.length;
-    return invoke(
+    return layer.binding(
       'uploadPart', this.key, { uploadId: this.uploadId, partNumber, options },
       () => {
         // A missing argument is refused; an explicit undefined converts (to 0, refused later as a part number).
@@ -81,7 +75,7 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
         checkStreamLength(accepted);
         const read = readValue(accepted);
         const body = read instanceof Promise ? await read : read;
-        const stored = run(() => model.uploadPart(this.key, this.uploadId, n, body));
+        const stored = layer.uploadPart(this.key, this.uploadId, n, body);
         const etag = stored instanceof Promise ? await stored : stored;
         return { partNumber: n, etag };
       },
@@ -90,17 +84,17 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
   }
 
   abort(): Promise<void> {
-    const { model, run, invoke } = owners.get(this)!;
-    return invoke(
+    const { layer } = owners.get(this)!;
+    return layer.binding(
       'abortMultipartUpload', this.key, { uploadId: this.uploadId },
       () => undefined,
-      () => run(() => model.abortUpload(this.key, this.uploadId)),
+      () => layer.abortUpload(this.key, this.uploadId),
     );
   }
 
   complete(uploadedParts: R2UploadedPart[]): Promise<HeadResult> {
-    const { model, run, invoke, tagged } = owners.get(this)!;
-    return invoke(
+    const { layer, tagged } = owners.get(this)!;
+    return layer.binding(
       'completeMultipartUpload', this.key, { uploadId: this.uploadId, parts: uploadedParts },
       () => {
         if (!Array.isArray(uploadedParts)) throw parameterTypeError('complete', 'R2MultipartUpload', 1, 'Array');
@@ -108,7 +102,8 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
       },
       (refs) => {
         for (const r of refs) checkPartNumber(r.partNumber);
-        const shape = (object: StoredObject) => {
+        const shape = (completed: StoredObject | null) => {
+          const object = completed!; // null only for a condition, which the binding never gives
           const result = new HeadResult(object, WRITTEN_OBJECT);
           if (!tagged) {
             untag(result);
@@ -116,7 +111,7 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
           }
           return result;
         };
-        const object = run(() => model.completeUpload(this.key, this.uploadId, refs));
+        const object = layer.completeUpload(this.key, this.uploadId, refs);
         return object instanceof Promise ? object.then(shape) : shape(object);
       },
     );

@@ -128,7 +128,7 @@ Object.defineProperty(HeadResult.prototype, Symbol.for('nodejs.util.inspect.cust
 });
 
 /** The bytes of a stored object's range, as views (no copy) over its chunks. */
-function* rangeViews(chunks: readonly Uint8Array[], range: ResolvedRange): Generator<Uint8Array> {
+export function* rangeViews(chunks: readonly Uint8Array[], range: ResolvedRange): Generator<Uint8Array> {
   let skip = range.offset;
   let left = range.length;
   for (const c of chunks) {

@@ -9,11 +9,11 @@
  * purpose: a 1 KiB put, get or head on the memory storage is a few hundred nanoseconds, and an
  * `await` per storage access (or a generator per operation) would cost more than the operation.
  *
- * - `MemoryStorage` (the default) is those maps and nothing else: the Bucket calls the model
+ * - `MemoryStorage` (the default) is those maps and nothing else: the bucket layer (layer.ts) calls the model
  *   directly, as it always did, so the memory path is unchanged in speed and behaviour.
  * - A persistent storage (`IndexedDbStorage`) also provides those maps, but as a cache of the
  *   database's object and upload records (metadata only: bodies stay in the database), and adds
- *   `transact`: the Bucket runs each model operation inside it. `transact` opens one IndexedDB
+ *   `transact`: the bucket layer runs each model operation inside it, whichever surface asked. `transact` opens one IndexedDB
  *   transaction, brings the cache up to date in it (a sequence number says whether anything wrote
  *   since; if so the records are reloaded), runs the model operation synchronously, and writes what
  *   the operation changed (the maps journal the keys they were asked to write) in the same
@@ -68,7 +68,7 @@ export type BodyBytes =
 /** A storage, as a Bucket takes it over. */
 export interface AttachedStorage {
   readonly state: ModelState;
-  /** Undefined for memory: the Bucket then calls the model directly, synchronously. */
+  /** Undefined for memory: the bucket layer then calls the model directly, synchronously. */
   readonly persistent?: PersistentState;
 }
 

@@ -1,13 +1,15 @@
 /**
  * `S3Api`: R2's S3-compatible API over the same `Bucket` objects a Worker's `env` holds. A second
- * surface over the bucket model (DESIGN.md): one state, one set of rules; this layer routes,
- * authenticates, reads S3 headers and writes S3's XML.
+ * surface over the bucket (DESIGN.md), reaching it through the bucket's layer (lib/bucket/layer.ts)
+ * as the binding does: one state, one set of rules, one storage transaction per operation, the
+ * bucket's faults and call log. This view routes, authenticates, reads S3 headers and writes S3's XML.
  *
  * The pipeline is R2's: route → authenticate (auth errors come before NoSuchBucket) → resolve the
  * bucket → detect the operation and screen its headers → touch state.
  */
 import { Bucket } from '../bucket/bucket.js';
-import { bucketInternals, type BucketInternals } from '../bucket/internal.js';
+import { bucketLayer } from '../bucket/internal.js';
+import type { BucketLayer } from '../bucket/layer.js';
 import { timeSource, type Clock } from '../clock.js';
 import { toHex, utf8 } from '../bytes.js';
 import { digest } from '../hash.js';
@@ -17,7 +19,7 @@ import { bucketConfig, listBuckets } from './buckets.js';
 import { corsConfigurationResponse, parseCorsConfiguration, preflight, withCorsHeaders, type CorsRule } from './cors.js';
 import type { RequestBody, S3Context } from './context.js';
 import { bodyText, xmlResponse } from './context.js';
-import { errorResponse, fromBindingError, notImplemented, S3Error, s3Errors } from './errors.js';
+import { errorResponse, fromModelError, notImplemented, S3Error, s3Errors } from './errors.js';
 import { listObjects } from './listing.js';
 import {
   abortMultipartUpload,
@@ -50,7 +52,7 @@ export type S3Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<
 
 interface Held {
   readonly bucket: Bucket;
-  readonly internals: BucketInternals;
+  readonly layer: BucketLayer;
   readonly created: number;
 }
 
@@ -59,7 +61,7 @@ const R2_HOST = /^([^.]+)\.[0-9a-f]{32}\.(?:(?:eu|fedramp|us)\.)?r2\.cloudflares
 const IP = /^(\d+\.){3}\d+$|^\[|:/;
 const VALID_BUCKET = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
 
-const asS3Error = (err: unknown): S3Error => (err instanceof S3Error ? err : (fromBindingError(err) ?? s3Errors.internal()));
+const asS3Error = (err: unknown): S3Error => (err instanceof S3Error ? err : (fromModelError(err) ?? s3Errors.internal()));
 
 /** A request body that failed while read is not answered: the fetch rejects (lib/fetch.ts). */
 const rethrowBodyFailure = (err: unknown): void => {
@@ -88,9 +90,9 @@ export class S3Api {
 
   /** Serves one more bucket under `name` (a new, empty `Bucket` when none is given); returns it. */
   addBucket(name: string, bucket: Bucket = new Bucket({ clock: this.#clockOption })): Bucket {
-    const internals = bucketInternals(bucket);
-    if (!internals) throw new TypeError(`S3Api: bucket "${name}" is not an edge-doubles Bucket`);
-    this.#buckets.set(name, { bucket, internals, created: this.#clock() });
+    const layer = bucketLayer(bucket);
+    if (!layer) throw new TypeError(`S3Api: bucket "${name}" is not an edge-doubles Bucket`);
+    this.#buckets.set(name, { bucket, layer, created: this.#clock() });
     return bucket;
   }
 
@@ -182,11 +184,11 @@ export class S3Api {
       query,
       headers: request.headers,
       bucketName,
-      bucket: held.internals,
+      bucket: held.layer,
       key,
       now: this.#clock,
       body: () => (body ??= readBody(request, auth.payload)),
-      lookup: (name) => this.#buckets.get(name)?.internals,
+      lookup: (name) => this.#buckets.get(name)?.layer,
     };
     let response: Response;
     try {
@@ -262,9 +264,8 @@ export class S3Api {
     return new Response(null, { status: 200, headers: { location: `/${name}` } });
   }
 
-  #deleteBucket(ctx: S3Context): Response {
-    const model = ctx.bucket.model;
-    if (model.list({ limit: 1, prefix: '' }).objects.length > 0 || model.activeUploads().length > 0) {
+  async #deleteBucket(ctx: S3Context): Promise<Response> {
+    if (await ctx.bucket.holdsAnything()) {
       throw new S3Error(409, 'BucketNotEmpty', 'The bucket you tried to delete is not empty.');
     }
     this.#buckets.delete(ctx.bucketName);

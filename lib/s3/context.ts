@@ -1,5 +1,5 @@
 /** What every S3 operation handler receives: the request as parsed, the bucket, and the body on demand. */
-import type { BucketInternals } from '../bucket/internal.js';
+import type { BucketLayer } from '../bucket/layer.js';
 import { fromUtf8 } from '../bytes.js';
 import type { Body } from '../bucket/values.js';
 import { xmlDocument } from './xml.js';
@@ -15,14 +15,15 @@ export interface S3Context {
   readonly query: URLSearchParams;
   readonly headers: Headers;
   readonly bucketName: string;
-  readonly bucket: BucketInternals;
+  /** The bucket's layer: every read and write goes through it (transactions, faults, the call log). */
+  readonly bucket: BucketLayer;
   /** Decoded once; '' on a bucket route. */
   readonly key: string;
   readonly now: () => number;
   /** The body, read once, decoded and checked against the signed payload hash. */
   body(): Promise<RequestBody>;
   /** Another bucket by name (copy sources). */
-  lookup(name: string): BucketInternals | undefined;
+  lookup(name: string): BucketLayer | undefined;
 }
 
 export async function bodyText(ctx: S3Context): Promise<string> {

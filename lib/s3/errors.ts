@@ -3,6 +3,7 @@
  * and the envelope R2 sends them in: `<Error><Code/><Message/></Error>` with no RequestId, no
  * HostId and no xmlns (../shared/reference/r2-s3-api.md §5).
  */
+import { HASH_LABEL, R2ModelError, type R2ErrorName } from '../bucket/errors.js';
 import { xmlDocument } from './xml.js';
 
 export class S3Error extends Error {
@@ -54,6 +55,9 @@ export const s3Errors = {
   metadataTooLarge: e(400, 'MetadataTooLarge', 'Your metadata headers exceed the maximum allowed metadata size.'),
   invalidObjectName: e(400, 'InvalidObjectName', 'The specified object name is not valid.'),
   internal: e(500, 'InternalError', 'We encountered an internal error. Please try again.'),
+  // R2's per-key write limit on the S3 API: 429 TooManyRequests, code 10058 (R2 docs, r2/api/error-codes;
+  // reference r2-s3-api.md §4, §5). The text is the binding's for 10058 (lib/bucket/errors.ts).
+  tooManyRequests: e(429, 'TooManyRequests', 'Reduce your concurrent request rate for the same object.'),
   encryptionNotApplicable: e(400, 'InvalidRequest', 'The encryption parameters are not applicable to this object.'),
   invalidEncryptionAlgorithm: e(
     400,
@@ -99,29 +103,38 @@ export function badDigest(kind: 'MD5' | string, provided: string, actual: string
 }
 
 /**
- * A binding (model) error as the S3 API reports it. The model throws workerd's strings,
- * `"<action>: <message> (<code>)"`; the code decides (the mapping of Miniflare's BINDING_ERRORS and
- * R2's error-code page, reference §4).
+ * A model error as the S3 API reports it: the rule that refused decides (the mapping of Miniflare's
+ * BINDING_ERRORS and R2's error-code page, reference r2-s3-api.md §4 and §5). Not a model error:
+ * undefined (the caller answers InternalError).
  */
-export function fromBindingError(err: unknown): S3Error | undefined {
-  if (!(err instanceof Error) || err instanceof S3Error) return undefined;
-  const code = /\((\d+)\)$/.exec(err.message)?.[1];
-  return code !== undefined && Object.hasOwn(BY_BINDING_CODE, code) ? BY_BINDING_CODE[code]!() : undefined;
+export function fromModelError(err: unknown): S3Error | undefined {
+  if (!(err instanceof R2ModelError)) return undefined;
+  if (err.reason === 'checksumMismatch') {
+    const { alg, provided, actual } = err.facts!;
+    return badDigest(HASH_LABEL[alg], provided, actual);
+  }
+  return BY_REASON[err.reason]();
 }
 
-/** R2's binding error codes and the S3 error each becomes (a code not listed is not translated). */
-const BY_BINDING_CODE: Record<string, () => S3Error> = {
-  '10001': s3Errors.internal,
-  '10007': s3Errors.noSuchKey,
-  '10011': s3Errors.entityTooSmall,
-  '10012': s3Errors.metadataTooLarge,
-  '10020': s3Errors.invalidObjectName,
-  '10024': s3Errors.noSuchUpload,
-  '10025': s3Errors.invalidPartMissing,
-  '10031': s3Errors.preconditionFailed,
-  '10039': s3Errors.invalidRange,
-  '10048': s3Errors.invalidPartSizes,
-  '100100': s3Errors.entityTooLarge,
+/** R2's refusals and the S3 error each becomes. */
+const BY_REASON: Record<Exclude<R2ErrorName, 'checksumMismatch'>, () => S3Error> = {
+  internal: s3Errors.internal, // 10001
+  // Production answers a read of an SSE-C object without its key with 10001 (errors.ts); the S3
+  // view checks the key itself first (ssec.ts), so this is only a backstop.
+  ssecKeyMismatch: s3Errors.internal,
+  entityTooSmall: s3Errors.entityTooSmall, // 10011
+  metadataTooLarge: s3Errors.metadataTooLarge, // 10012
+  invalidObjectName: s3Errors.invalidObjectName, // 10020
+  invalidMaxKeys: s3Errors.invalidMaxKeys, // 10022
+  noSuchUpload: s3Errors.noSuchUpload, // 10024
+  invalidPart: s3Errors.invalidPartMissing, // 10025
+  invalidRange: s3Errors.invalidRange, // 10039
+  // The simulator's failure on an empty window at an object's end (lib/bucket/range.ts); the S3 view
+  // answers such ranges itself (416 InvalidRange), so this is only a backstop.
+  unspecified: s3Errors.internal, // 0
+  invalidPartSizes: s3Errors.invalidPartSizes, // 10048
+  entityTooLarge: s3Errors.entityTooLarge, // 100100
+  tooManyRequests: s3Errors.tooManyRequests, // 10058
 };
 
 /** The XML body of an error. */

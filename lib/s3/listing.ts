@@ -40,7 +40,7 @@ function entry(o: StoredObject, enc: (s: string) => string) {
   return { Key: enc(o.key), LastModified: isoTime(o.uploaded), ETag: `"${o.etag}"`, Size: o.size, StorageClass: s3StorageClass(o.storageClass) };
 }
 
-export function listObjects(ctx: S3Context): Response {
+export async function listObjects(ctx: S3Context): Promise<Response> {
   screenHeaders('ListObjects', ctx.headers);
   const q = ctx.query;
   const listType = q.get('list-type');
@@ -56,7 +56,8 @@ export function listObjects(ctx: S3Context): Response {
   const prefix = q.get('prefix') ?? '';
   const delimiter = q.get('delimiter') || undefined;
   const { echo, limit } = readMaxKeys(q.get('max-keys'));
-  const model = ctx.bucket.model;
+  const bucket = ctx.bucket;
+  const logged = { operation: v2 ? 'ListObjectsV2' : 'ListObjects' };
 
   let startAfter: string | undefined;
   let cursor: string | undefined;
@@ -75,10 +76,10 @@ export function listObjects(ctx: S3Context): Response {
   let truncated = false;
   if (limit === 0) {
     // Nothing is listed, but the answer still says whether anything matches.
-    const probe = model.list({ limit: 1, prefix, startAfter, cursor, delimiter });
+    const probe = await bucket.viaS3('list', undefined, logged, () => bucket.list({ limit: 1, prefix, startAfter, cursor, delimiter }));
     truncated = probe.objects.length + probe.delimitedPrefixes.length > 0;
   } else {
-    const page = model.list({ limit, prefix, startAfter, cursor, delimiter });
+    const page = await bucket.viaS3('list', undefined, logged, () => bucket.list({ limit, prefix, startAfter, cursor, delimiter }));
     objects = page.objects;
     prefixes = page.delimitedPrefixes;
     truncated = page.cursor !== undefined;

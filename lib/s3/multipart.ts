@@ -1,7 +1,8 @@
 /**
  * Multipart uploads through S3 (reference §3.7). Upload ids are the bucket model's, so an upload
  * begun by a Worker's `createMultipartUpload` can be continued and completed here, and the other
- * way round; the part-size rules are the model's, checked at Complete.
+ * way round; the part-size rules are the model's, checked at Complete. Every call goes through the
+ * bucket's layer (lib/bucket/layer.ts).
  */
 import { isoTime, bodyText, xmlResponse, type S3Context } from './context.js';
 import { badDigest, invalidArgument, s3Errors } from './errors.js';
@@ -14,7 +15,6 @@ import { readMaxKeys } from './listing.js';
 import { fromBase64 } from './checksums.js';
 import { digestHex } from '../hash.js';
 import { toHex } from '../bytes.js';
-import { conditionHolds, conditionHoldsWhenAbsent } from '../bucket/conditional.js';
 import { readConditional } from './conditions.js';
 
 /** `partNumber`: R2 accepts leading spaces and zeros; the route already refused non-integers. */
@@ -26,28 +26,28 @@ export function readPartNumber(v: string): number {
   return n;
 }
 
-export function createMultipartUpload(ctx: S3Context): Response {
+export async function createMultipartUpload(ctx: S3Context): Promise<Response> {
   screenHeaders('CreateMultipartUpload', ctx.headers);
   const ssec = readSsec(ctx.headers);
   const metadata = metadataFromHeaders(ctx, ssec);
   // R2's extension: the conditional headers are evaluated against the current object.
   const cond = readConditional(ctx.headers);
-  if (cond) {
-    const existing = ctx.bucket.model.head(ctx.key);
-    if (existing ? !conditionHolds(cond, existing) : !conditionHoldsWhenAbsent(cond)) throw s3Errors.preconditionFailed();
-  }
-  const uploadId = ctx.bucket.model.createUpload(ctx.key, metadata);
+  const uploadId = await ctx.bucket.viaS3('createMultipartUpload', ctx.key, { operation: 'CreateMultipartUpload' }, async () => {
+    const id = await ctx.bucket.createUpload(ctx.key, metadata, cond);
+    if (id === null) throw s3Errors.preconditionFailed();
+    return { key: ctx.key, uploadId: id }; // as the binding's handle logs
+  }).then((u) => u.uploadId);
   return xmlResponse('InitiateMultipartUploadResult', { Bucket: ctx.bucketName, Key: ctx.key, UploadId: uploadId });
 }
 
-function requireActive(ctx: S3Context, uploadId: string): void {
-  if (ctx.bucket.model.uploadState(ctx.key, uploadId) !== 'active') throw s3Errors.noSuchUpload();
+async function requireActive(ctx: S3Context, uploadId: string): Promise<void> {
+  if ((await ctx.bucket.uploadState(ctx.key, uploadId)) !== 'active') throw s3Errors.noSuchUpload();
 }
 
 export async function uploadPart(ctx: S3Context, uploadId: string): Promise<Response> {
   screenHeaders('UploadPart', ctx.headers);
   const n = readPartNumber(ctx.query.get('partNumber')!);
-  requireActive(ctx, uploadId);
+  await requireActive(ctx, uploadId);
   const body = await ctx.body();
   let md5: string | undefined;
   const contentMd5 = ctx.headers.get('content-md5');
@@ -57,17 +57,21 @@ export async function uploadPart(ctx: S3Context, uploadId: string): Promise<Resp
     md5 = digestHex('md5', body.chunks);
     if (toHex(given) !== md5) throw badDigest('MD5', toHex(given), md5);
   }
-  const etag = ctx.bucket.model.uploadPart(ctx.key, uploadId, n, md5 ? { ...body, md5 } : body);
+  const { etag } = await ctx.bucket.viaS3('uploadPart', ctx.key, { operation: 'UploadPart', uploadId, partNumber: n }, async () => ({
+    partNumber: n,
+    etag: await ctx.bucket.uploadPart(ctx.key, uploadId, n, md5 ? { ...body, md5 } : body),
+  }));
   return new Response(null, { status: 200, headers: { etag: `"${etag}"` } });
 }
 
 const COPY_RANGE = /^bytes=(\d+)-(\d+)$/;
 
-export function uploadPartCopy(ctx: S3Context, uploadId: string): Response {
+export async function uploadPartCopy(ctx: S3Context, uploadId: string): Promise<Response> {
   screenHeaders('UploadPartCopy', ctx.headers);
   const n = readPartNumber(ctx.query.get('partNumber')!);
-  const source = copySourceObject(ctx, false);
-  requireActive(ctx, uploadId);
+  const copied = await copySourceObject(ctx, false);
+  const source = copied.object;
+  await requireActive(ctx, uploadId);
   const rangeHeader = ctx.headers.get('x-amz-copy-source-range');
   let range: { offset: number; length: number } | undefined;
   if (rangeHeader !== null) {
@@ -79,7 +83,12 @@ export function uploadPartCopy(ctx: S3Context, uploadId: string): Response {
     if (start >= source.size) throw s3Errors.invalidRange();
     range = { offset: start, length: Math.min(end, source.size - 1) - start + 1 };
   }
-  const etag = ctx.bucket.model.uploadPart(ctx.key, uploadId, n, bodyOf(source, range));
+  const body = await bodyOf(copied, range);
+  const operation = { operation: 'UploadPartCopy', uploadId, partNumber: n };
+  const { etag } = await ctx.bucket.viaS3('uploadPart', ctx.key, operation, async () => ({
+    partNumber: n,
+    etag: await ctx.bucket.uploadPart(ctx.key, uploadId, n, body),
+  }));
   return xmlResponse('CopyPartResult', { ETag: `"${etag}"`, LastModified: isoTime(ctx.now()) });
 }
 
@@ -105,19 +114,17 @@ export async function completeMultipartUpload(ctx: S3Context, uploadId: string):
     seen.add(partNumber);
     return { partNumber, etag: unquote(etag.trim()) };
   });
-  requireActive(ctx, uploadId);
+  await requireActive(ctx, uploadId);
   // R2 sorts the parts itself: InvalidPartOrder never happens.
   refs.sort((a, b) => a.partNumber - b.partNumber);
-  // R2's extension: a conditional Complete that fails aborts the upload.
+  // R2's extension: a conditional Complete that fails aborts the upload (in the same transaction).
   const cond = readConditional(ctx.headers);
-  if (cond) {
-    const existing = ctx.bucket.model.head(ctx.key);
-    if (existing ? !conditionHolds(cond, existing) : !conditionHoldsWhenAbsent(cond)) {
-      ctx.bucket.model.abortUpload(ctx.key, uploadId);
-      throw s3Errors.preconditionFailed();
-    }
-  }
-  const stored = ctx.bucket.model.completeUpload(ctx.key, uploadId, refs);
+  const operation = { operation: 'CompleteMultipartUpload', uploadId, parts: refs };
+  const stored = await ctx.bucket.viaS3('completeMultipartUpload', ctx.key, operation, async () => {
+    const object = await ctx.bucket.completeUpload(ctx.key, uploadId, refs, cond);
+    if (!object) throw s3Errors.preconditionFailed();
+    return object;
+  });
   const origin = `${ctx.url.protocol}//${ctx.url.host}`;
   return xmlResponse('CompleteMultipartUploadResult', {
     Location: `${origin}/${ctx.bucketName}/${ctx.key.split('/').map(encodeURIComponent).join('/')}`,
@@ -127,17 +134,17 @@ export async function completeMultipartUpload(ctx: S3Context, uploadId: string):
   });
 }
 
-export function abortMultipartUpload(ctx: S3Context, uploadId: string): Response {
+export async function abortMultipartUpload(ctx: S3Context, uploadId: string): Promise<Response> {
   screenHeaders('AbortMultipartUpload', ctx.headers);
   // Aborting twice, or after Complete, is fine (R2 release notes 2022-06-10); an id never issued is not.
-  if (ctx.bucket.model.uploadState(ctx.key, uploadId) === 'unknown') throw s3Errors.noSuchUpload();
-  ctx.bucket.model.abortUpload(ctx.key, uploadId);
+  if ((await ctx.bucket.uploadState(ctx.key, uploadId)) === 'unknown') throw s3Errors.noSuchUpload();
+  await ctx.bucket.viaS3('abortMultipartUpload', ctx.key, { operation: 'AbortMultipartUpload', uploadId }, () => ctx.bucket.abortUpload(ctx.key, uploadId));
   return new Response(null, { status: 204 });
 }
 
-export function listParts(ctx: S3Context, uploadId: string): Response {
+export async function listParts(ctx: S3Context, uploadId: string): Promise<Response> {
   screenHeaders('ListParts', ctx.headers);
-  const upload = ctx.bucket.model.activeUpload(ctx.key, uploadId);
+  const upload = await ctx.bucket.activeUpload(ctx.key, uploadId);
   if (!upload) throw s3Errors.noSuchUpload();
   const { echo, limit } = readMaxKeys(ctx.query.get('max-parts'));
   const marker = Number(ctx.query.get('part-number-marker') ?? '0') || 0;
@@ -158,7 +165,7 @@ export function listParts(ctx: S3Context, uploadId: string): Response {
   return xmlResponse('ListPartsResult', content);
 }
 
-export function listMultipartUploads(ctx: S3Context): Response {
+export async function listMultipartUploads(ctx: S3Context): Promise<Response> {
   screenHeaders('ListMultipartUploads', ctx.headers);
   const q = ctx.query;
   const prefix = q.get('prefix') ?? '';
@@ -171,7 +178,7 @@ export function listMultipartUploads(ctx: S3Context): Response {
   let truncated = false;
   let last: { key: string; id: string } | undefined;
   let passedMarker = keyMarker === '';
-  for (const u of ctx.bucket.model.activeUploads()) {
+  for (const u of await ctx.bucket.activeUploads()) {
     if (!u.key.startsWith(prefix)) continue;
     if (!passedMarker) {
       if (u.key < keyMarker || (u.key === keyMarker && (idMarker === '' || u.uploadId <= idMarker))) continue;

@@ -1,10 +1,13 @@
 /**
  * Object operations: Get / Head / Put / Delete Object, DeleteObjects, CopyObject. Each reads the
- * request's headers into the plain values the bucket model takes, calls the model (the binding's
- * own rules and state), and shapes the answer as R2 does.
+ * request's headers into the plain values the bucket takes, calls the bucket's layer (the binding's
+ * own rules and state, in one storage transaction, with faults and the call log around), and
+ * shapes the answer as R2 does.
  */
 import type { Conditional } from '../bucket/conditional.js';
 import { conditionHolds, conditionHoldsWhenAbsent } from '../bucket/conditional.js';
+import type { BucketLayer } from '../bucket/layer.js';
+import type { BodyBytes } from '../bucket/storage.js';
 import type { RequestedChecksum } from '../bucket/checksums.js';
 import type { StoredObject, ObjectMetadata } from '../bucket/stored.js';
 import type { Body } from '../bucket/values.js';
@@ -34,27 +37,29 @@ const RESPONSE_OVERRIDES = [
   ['response-content-encoding', 'content-encoding'],
 ] as const;
 
-/** The bytes of a range of an object, as views over its chunks (no copy). */
-export function rangeChunks(chunks: readonly Uint8Array[], range: ResolvedRange): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  let skip = range.offset;
-  let left = range.length;
-  for (const c of chunks) {
-    if (left === 0) break;
-    if (skip >= c.byteLength) {
-      skip -= c.byteLength;
-      continue;
-    }
-    const end = Math.min(c.byteLength, skip + left);
-    out.push(c.subarray(skip, end));
-    left -= end - skip;
-    skip = 0;
-  }
-  return out;
+/** A response body from bytes the layer read: one buffer, or a stream pulled from the storage. */
+function responseBody(bytes: BodyBytes, length: number): BodyInit {
+  if (bytes.kind === 'chunks') return (bytes.chunks.length === 1 ? bytes.chunks[0]! : concat(bytes.chunks, length)) as Uint8Array<ArrayBuffer>;
+  const pieces = bytes.pieces();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await pieces.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+  });
+}
+
+/** What a read answers with, decided from the object inside the read's transaction. */
+interface ReadAnswer {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The bytes to send (GET only, and only when there are any). */
+  readonly read?: ResolvedRange;
 }
 
 /** GetObject and HeadObject. */
-export function readObject(ctx: S3Context): Response {
+export async function readObject(ctx: S3Context): Promise<Response> {
   const head = ctx.method === 'HEAD';
   screenHeaders(head ? 'HeadObject' : 'GetObject', ctx.headers);
   // Arguments first: a value no header can carry is refused whether or not the object exists.
@@ -63,8 +68,15 @@ export function readObject(ctx: S3Context): Response {
     const v = ctx.query.get(param);
     if (v !== null) overrides.push([header, checkHeaderValue(param, v)]);
   }
-  const model = ctx.bucket.model;
-  const object = model.head(ctx.key);
+  const { plan: answer, bytes } = await ctx.bucket.viaS3(head ? 'head' : 'get', ctx.key, { operation: head ? 'HeadObject' : 'GetObject' }, () =>
+    ctx.bucket.read(ctx.key, (object) => answerRead(ctx, object, head, overrides)),
+  );
+  if (!bytes) return new Response(null, { status: answer.status, headers: answer.headers });
+  return new Response(responseBody(bytes, answer.read!.length), { status: answer.status, headers: answer.headers });
+}
+
+/** A read's answer from the object found: R2's checks in R2's order (throws to refuse). */
+function answerRead(ctx: S3Context, object: StoredObject | undefined, head: boolean, overrides: readonly [string, string][]): ReadAnswer {
   if (!object) throw s3Errors.noSuchKey();
   const ssec = readSsec(ctx.headers);
   checkReadKey(object.ssecKeyMd5, ssec);
@@ -73,7 +85,7 @@ export function readObject(ctx: S3Context): Response {
   if (verdict === 'failed') throw s3Errors.preconditionFailed();
   if (verdict === 'not-modified') {
     writeObjectHeaders(object, headers);
-    return new Response(null, { status: 304, headers });
+    return { status: 304, headers };
   }
   const rangeHeader = ctx.headers.get('range');
   const partNumber = ctx.query.get('partNumber');
@@ -94,10 +106,7 @@ export function readObject(ctx: S3Context): Response {
   if (range?.length === 0) range = undefined;
   if (range) headers.set('content-range', `bytes ${range.offset}-${range.offset + range.length - 1}/${object.size}`);
   const status = range ? 206 : 200;
-  if (head) return new Response(null, { status, headers });
-  const bytes = rangeChunks(object.chunks, served);
-  const payload = bytes.length === 1 ? bytes[0]! : concat(bytes, served.length);
-  return new Response(served.length === 0 ? null : (payload as Uint8Array<ArrayBuffer>), { status, headers });
+  return head || served.length === 0 ? { status, headers } : { status, headers, read: served };
 }
 
 /**
@@ -187,7 +196,9 @@ export async function putObject(ctx: S3Context): Promise<Response> {
   const cond = readConditional(ctx.headers);
   const body = await ctx.body();
   const { keep, md5, echo } = checkIntegrity(ctx.headers, body, ctx.query);
-  const stored = ctx.bucket.model.put(ctx.key, md5 ? { ...body, md5 } : body, metadata, keep, cond);
+  const stored = await ctx.bucket.viaS3('put', ctx.key, { operation: 'PutObject' }, () =>
+    ctx.bucket.put(ctx.key, md5 ? { ...body, md5 } : body, metadata, keep, cond),
+  );
   if (!stored) throw s3Errors.preconditionFailed();
   const headers = new Headers(echo);
   headers.set('etag', `"${stored.etag}"`);
@@ -198,9 +209,9 @@ export async function putObject(ctx: S3Context): Promise<Response> {
   return new Response(null, { status: 200, headers });
 }
 
-export function deleteObject(ctx: S3Context): Response {
+export async function deleteObject(ctx: S3Context): Promise<Response> {
   screenHeaders('DeleteObject', ctx.headers);
-  ctx.bucket.model.delete([ctx.key]);
+  await ctx.bucket.viaS3('delete', ctx.key, { operation: 'DeleteObject' }, () => ctx.bucket.delete([ctx.key]));
   return new Response(null, { status: 204 });
 }
 
@@ -220,7 +231,7 @@ export async function deleteObjects(ctx: S3Context): Promise<Response> {
     if (key === undefined) throw s3Errors.malformedXml();
     return key;
   });
-  ctx.bucket.model.delete(keys);
+  await ctx.bucket.viaS3('delete', keys, { operation: 'DeleteObjects' }, () => ctx.bucket.delete(keys));
   return xmlResponse('DeleteResult', { Deleted: keys.map((Key) => ({ Key })) });
 }
 
@@ -238,35 +249,52 @@ export function copySource(ctx: S3Context): { bucket: string; key: string } {
   return { bucket: decodeBucketName(v.slice(0, slash)), key: decodeKey(v.slice(slash + 1)) };
 }
 
-/** The source object of a copy, its SSE-C key checked and its `x-amz-copy-source-if-*` honoured. */
-export function copySourceObject(ctx: S3Context, checkConditions: boolean): StoredObject {
-  const src = copySource(ctx);
-  const bucket = ctx.lookup(src.bucket);
-  if (!bucket) throw s3Errors.noSuchBucket();
-  const object = bucket.model.head(src.key);
-  if (!object) throw s3Errors.noSuchKey();
-  checkReadKey(object.ssecKeyMd5, readSsec(ctx.headers, 'x-amz-copy-source-'));
-  if (checkConditions) {
-    const cond = readConditional(ctx.headers, 'x-amz-copy-source-');
-    if (cond && evaluateRead(cond, object) !== 'ok') throw s3Errors.preconditionFailed();
-  }
-  return object;
+/** A copy's source: the object, and the bucket it is in. */
+export interface CopySource {
+  readonly object: StoredObject;
+  readonly from: BucketLayer;
 }
 
-/** A stored object's bytes as a body for another write: its chunks are shared (never mutated). */
-export function bodyOf(object: StoredObject, range?: ResolvedRange): Body {
-  if (range) return { chunks: rangeChunks(object.chunks, range), size: range.length };
+/** The source object of a copy, its SSE-C key checked and its `x-amz-copy-source-if-*` honoured. */
+export async function copySourceObject(ctx: S3Context, checkConditions: boolean): Promise<CopySource> {
+  const src = copySource(ctx);
+  const from = ctx.lookup(src.bucket);
+  if (!from) throw s3Errors.noSuchBucket();
+  const { object } = await from.read(src.key, (object) => {
+    if (!object) throw s3Errors.noSuchKey();
+    checkReadKey(object.ssecKeyMd5, readSsec(ctx.headers, 'x-amz-copy-source-'));
+    if (checkConditions) {
+      const cond = readConditional(ctx.headers, 'x-amz-copy-source-');
+      if (cond && evaluateRead(cond, object) !== 'ok') throw s3Errors.preconditionFailed();
+    }
+    return {};
+  });
+  return { object: object!, from };
+}
+
+/**
+ * A copy source's bytes as a body for another write, read through its bucket (on a persistent
+ * storage the object's bytes are in the database, not in memory). In memory its chunks are shared
+ * (never mutated); a body the storage streams is gathered first.
+ */
+export async function bodyOf({ object, from }: CopySource, range?: ResolvedRange): Promise<Body> {
+  const read = await from.bytes(object, range ?? { offset: 0, length: object.size });
+  const chunks: Uint8Array[] = [];
+  if (read.kind === 'chunks') chunks.push(...read.chunks);
+  else for (let it = read.pieces(), next = await it.next(); !next.done; next = await it.next()) chunks.push(next.value);
+  if (range) return { chunks, size: range.length };
   // A single-part object's md5 is its etag: carried over, not recomputed.
   const md5 = object.etagKnown && !object.etag.includes('-') ? object.etag : undefined;
-  return { chunks: object.chunks, size: object.size, md5 };
+  return { chunks, size: object.size, md5 };
 }
 
 /** CopyObject with COPY / REPLACE / MERGE (R2's extension) metadata directives. */
-export function copyObject(ctx: S3Context): Response {
+export async function copyObject(ctx: S3Context): Promise<Response> {
   screenHeaders('CopyObject', ctx.headers);
   const directive = ctx.headers.get('x-amz-metadata-directive') ?? 'COPY';
   if (directive !== 'COPY' && directive !== 'REPLACE' && directive !== 'MERGE') throw invalidArgument(`metadata directive ${directive}.`);
-  const source = copySourceObject(ctx, true);
+  const copied = await copySourceObject(ctx, true);
+  const source = copied.object;
   const ssec = readSsec(ctx.headers);
   const given = metadataFromHeaders(ctx, ssec);
   let metadata: ObjectMetadata;
@@ -285,14 +313,18 @@ export function copyObject(ctx: S3Context): Response {
   }
   // R2's extension: conditions on the destination (cf-copy-destination-if-*).
   const destination: Conditional | undefined = readConditional(ctx.headers, 'cf-copy-destination-');
-  if (destination) {
-    const existing = ctx.bucket.model.head(ctx.key);
-    if (existing ? !conditionHolds(destination, existing) : !conditionHoldsWhenAbsent(destination)) throw s3Errors.preconditionFailed();
-  }
-  const stored = ctx.bucket.model.put(ctx.key, bodyOf(source), metadata, undefined, undefined)!;
+  const body = await bodyOf(copied);
+  const operation = { operation: 'CopyObject', source: { bucket: copySource(ctx).bucket, key: source.key } };
+  const stored = await ctx.bucket.viaS3('put', ctx.key, operation, async () => {
+    if (destination) {
+      const existing = await ctx.bucket.head(ctx.key);
+      if (existing ? !conditionHolds(destination, existing) : !conditionHoldsWhenAbsent(destination)) throw s3Errors.preconditionFailed();
+    }
+    return ctx.bucket.put(ctx.key, body, metadata, undefined, undefined);
+  });
   // R2 sends both version headers on a copy (release notes 2022-09-06); that their values are the
   // binding's `version` is an inference.
-  const headers = { 'x-amz-version-id': stored.version, 'x-amz-copy-source-version-id': source.version };
-  return xmlResponse('CopyObjectResult', { ETag: `"${stored.etag}"`, LastModified: isoTime(stored.uploaded) }, headers);
+  const headers = { 'x-amz-version-id': stored!.version, 'x-amz-copy-source-version-id': source.version };
+  return xmlResponse('CopyObjectResult', { ETag: `"${stored!.etag}"`, LastModified: isoTime(stored!.uploaded) }, headers);
 }
 

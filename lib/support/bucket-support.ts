@@ -1,6 +1,8 @@
 /**
- * Test support for a Bucket: its fault rules and its call log, wrapped around the bucket's entry
- * point (every binding method goes through one `Invoke`), never inside its rules.
+ * Test support for a Bucket: its fault rules and its call log, wrapped around each surface's entry
+ * point into the bucket's layer (every binding method, and every S3 request that reaches R2, goes
+ * through one `Invoke`: lib/bucket/layer.ts), never inside its rules. One set of rules and one log
+ * per bucket, whichever surface a call came through (each entry says which: `surface`).
  *
  * With no fault and recording off, the wrapper costs one check per call. A fault acts after the
  * call's arguments were converted (a call the runtime refuses never reaches R2, so it never meets
@@ -8,11 +10,11 @@
  */
 import type { TimeSource } from '../clock.js';
 import { r2Error } from '../bucket/errors.js';
-import type { BucketOperation, Invoke } from '../bucket/invoke.js';
+import type { BucketOperation, ErrorFormat, Invoke, Surface } from '../bucket/invoke.js';
 import { CallLog, copyArgument, partialMatch, show, type CallStore, type LoggedCall } from './call-log.js';
 import { FaultList, keyMatches, type Fault, type FaultSchedule, type Injected } from './faults.js';
 
-export type { BucketOperation };
+export type { BucketOperation, Surface };
 
 /** A bucket fault rule. */
 export interface BucketFault extends FaultSchedule {
@@ -41,7 +43,10 @@ export type BucketResult =
   | { partNumber: number; etag: string };
 
 export interface BucketCall extends LoggedCall {
+  /** R2's operation (S3 requests log as the binding operation they perform: lib/bucket/layer.ts). */
   readonly op: BucketOperation;
+  /** Where the call came in: the binding (a Worker's `env`) or the S3 API. */
+  readonly surface: Surface;
   /** The key as given (an array for a delete of several; undefined for list). */
   readonly key: unknown;
   /** The options as given, copied when the call was made (multipart: uploadId, partNumber, parts). */
@@ -58,6 +63,7 @@ export interface BucketCall extends LoggedCall {
 /** Fields a logged bucket call must have; `options`/`result` match partially, strings may be RegExps. */
 export interface BucketCallQuery {
   op?: BucketOperation | readonly BucketOperation[];
+  surface?: Surface;
   key?: unknown;
   options?: unknown;
   value?: unknown;
@@ -80,6 +86,7 @@ const errorOf = (e: unknown) =>
 
 function matchesCall(e: BucketCall, q: BucketCallQuery): boolean {
   if (q.op !== undefined && !(typeof q.op === 'string' ? q.op === e.op : q.op.includes(e.op))) return false;
+  if (q.surface !== undefined && q.surface !== e.surface) return false;
   if (q.key !== undefined && !partialMatch(e.key, q.key)) return false;
   if (q.options !== undefined && !partialMatch(e.options, q.options)) return false;
   if (q.value !== undefined && !partialMatch(e.value, q.value)) return false;
@@ -112,7 +119,7 @@ function outcomeCell(e: BucketCall): string {
 
 const row = (e: BucketCall): Record<string, string> => ({
   at: new Date(e.at).toISOString(),
-  op: e.op,
+  op: e.surface === 'binding' ? e.op : `${e.op} (${e.surface})`,
   key: show(e.key),
   options: show(e.options),
   outcome: outcomeCell(e),
@@ -135,6 +142,7 @@ const OBJECT = Symbol('object result');
 class CallColumns implements CallStore<BucketCall> {
   at: number[] = [];
   op: BucketOperation[] = [];
+  surface: Surface[] = [];
   key: unknown[] = [];
   options: unknown[] = [];
   /**
@@ -163,10 +171,11 @@ class CallColumns implements CallStore<BucketCall> {
   }
 
   /** Appends a pending call; returns its index. Every column is written, old room reused first. */
-  add(at: number, op: BucketOperation, key: unknown, options: unknown, value: unknown): number {
+  add(at: number, op: BucketOperation, surface: Surface, key: unknown, options: unknown, value: unknown): number {
     const i = this.#n++;
     this.at[i] = at;
     this.op[i] = op;
+    this.surface[i] = surface;
     this.key[i] = key;
     this.options[i] = options;
     if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
@@ -212,7 +221,8 @@ class CallColumns implements CallStore<BucketCall> {
         this.result[i] = OBJECT;
         this.size[i] = o.size as number;
         this.version[i] = o.version;
-        this.uploaded[i] = (o.uploaded as Date).getTime();
+        // The binding's results carry a Date; the model's objects (S3 calls), epoch ms.
+        this.uploaded[i] = typeof o.uploaded === 'number' ? o.uploaded : (o.uploaded as Date).getTime();
     }
   }
 
@@ -227,6 +237,7 @@ class CallColumns implements CallStore<BucketCall> {
       seq: i + 1,
       at: this.at[i]!,
       op: this.op[i]!,
+      surface: this.surface[i]!,
       key: this.key[i],
       options: this.options[i],
       status,
@@ -259,13 +270,13 @@ class CallColumns implements CallStore<BucketCall> {
       else column.length = 0;
     }
     if (!keep) {
-      for (const column of [this.at, this.op, this.valueSize, this.status, this.size, this.uploaded]) column.length = 0;
+      for (const column of [this.at, this.op, this.surface, this.valueSize, this.status, this.size, this.uploaded]) column.length = 0;
     }
     this.#n = 0;
   }
 }
 
-/** The most calls whose room a cleared log keeps (13 columns of 8 bytes: about 7 MiB). */
+/** The most calls whose room a cleared log keeps (14 columns of 8 bytes: about 7 MiB). */
 const KEPT_ROOM = 65_536;
 
 export class BucketSupport {
@@ -305,17 +316,19 @@ export class BucketSupport {
   }
 
   /**
-   * The bucket's entry point with faults and the log around it. `base` is the bucket's invoker
-   * (invoke.ts); `syncConversionErrors` is the same switch it was chosen by.
+   * A surface's entry point with faults and the log around it. `base` is the surface's invoker
+   * (invoke.ts), formatting model errors with `format`; `syncConversionErrors` is the switch it was
+   * chosen by. `summary`, when given, turns a body's result into what the log keeps (the S3 view's
+   * results are the model's, not the binding's).
    */
-  around(base: Invoke, syncConversionErrors: boolean): Invoke {
+  around(base: Invoke, syncConversionErrors: boolean, surface: Surface, format: ErrorFormat, summary?: (r: unknown) => unknown): Invoke {
     return (op, key, options, convert, body, value) => {
       if (!this.log.recording) {
         if (!this.faults.active) return base(op, key, options, convert, body);
         return base(op, key, options, convert, (args) => this.faulted(op, key, args, body, -1));
       }
-      const i = this.begin(op, key, options, value);
-      if (!syncConversionErrors) return this.recorded(i, op, key, convert, body);
+      const i = this.begin(op, surface, key, options, value);
+      if (!syncConversionErrors) return this.recorded(i, op, key, convert, body, format, summary);
       let args: unknown;
       try {
         args = convert(); // thrown synchronously, as base would
@@ -323,7 +336,7 @@ export class BucketSupport {
         this.failed(i, e);
         throw e;
       }
-      return this.recorded(i, op, key, () => args as never, body);
+      return this.recorded(i, op, key, () => args as never, body, format, summary);
     };
   }
 
@@ -333,16 +346,25 @@ export class BucketSupport {
    * the log cost a put). It keeps invoke.ts's rule that a body's promise is awaited, so a call
    * settles in the same turn of the microtask queue with the log on or off.
    */
-  private async recorded<A, R>(i: number, op: BucketOperation, key: unknown, convert: () => A, body: (args: A) => R | Promise<R>): Promise<R> {
+  private async recorded<A, R>(
+    i: number,
+    op: BucketOperation,
+    key: unknown,
+    convert: () => A,
+    body: (args: A) => R | Promise<R>,
+    format: ErrorFormat,
+    summary: ((r: unknown) => unknown) | undefined,
+  ): Promise<R> {
     let r: R | Promise<R>;
     try {
       r = this.faulted(op, key, convert(), body, i);
       if (r instanceof Promise) r = await r;
     } catch (e) {
-      this.failed(i, e);
-      throw e;
+      const shown = format(e);
+      this.failed(i, shown);
+      throw shown;
     }
-    this.succeeded(i, op, r);
+    this.succeeded(i, op, summary ? summary(r) : r);
     return r;
   }
 
@@ -370,8 +392,8 @@ export class BucketSupport {
   }
 
   /** Records a call as made: its arguments copied now, so later changes by the caller do not show. */
-  private begin(op: BucketOperation, key: unknown, options: unknown, value: unknown): number {
-    return this.calls.add(this.time.now(), op, copyArgument(key), copyArgument(options), value);
+  private begin(op: BucketOperation, surface: Surface, key: unknown, options: unknown, value: unknown): number {
+    return this.calls.add(this.time.now(), op, surface, copyArgument(key), copyArgument(options), value);
   }
 }
 

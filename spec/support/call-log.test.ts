@@ -155,8 +155,8 @@ describe('Bucket call log', () => {
     await bucket.put('b', new DataView(new ArrayBuffer(2)));
     await bucket.head('c');
     expect(bucket.log.all()).toEqual([
-      { seq: 1, at: expect.any(Number), op: 'put', key: 'b', options: undefined, value: '[DataView 2 bytes]', status: 'ok', result: expect.objectContaining({ key: 'b', size: 2 }) },
-      { seq: 2, at: expect.any(Number), op: 'head', key: 'c', options: undefined, status: 'ok', result: null },
+      { seq: 1, at: expect.any(Number), op: 'put', surface: 'binding', key: 'b', options: undefined, value: '[DataView 2 bytes]', status: 'ok', result: expect.objectContaining({ key: 'b', size: 2 }) },
+      { seq: 2, at: expect.any(Number), op: 'head', surface: 'binding', key: 'c', options: undefined, status: 'ok', result: null },
     ]);
   });
 
