@@ -23,11 +23,45 @@ const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
  * show clients failing on them). Either way the way out is `encoding-type=url`, which
  * percent-encodes them (listing.ts).
  */
-const SPECIAL = /[&<>"']/;
-const SPECIALS = /[&<>"']/g;
-const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+export function escapeXml(text: string): string {
+  // A plain loop: most texts (keys, dates, sizes) have nothing to escape, and for those short
+  // strings this is several times faster than a regular expression's test.
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c <= 62 && entity(c) !== undefined) return escapeFrom(text, i);
+  }
+  return text;
+}
 
-export const escapeXml = (text: string): string => (SPECIAL.test(text) ? text.replace(SPECIALS, (c) => ENTITY[c]!) : text);
+function entity(c: number): string | undefined {
+  switch (c) {
+    case 38:
+      return '&amp;';
+    case 60:
+      return '&lt;';
+    case 62:
+      return '&gt;';
+    case 34:
+      return '&quot;';
+    case 39:
+      return '&apos;';
+  }
+  return undefined;
+}
+
+/** `text` escaped, its first special character at `first`. */
+function escapeFrom(text: string, first: number): string {
+  let out = text.slice(0, first);
+  let from = first;
+  for (let i = first; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const e = c <= 62 ? entity(c) : undefined;
+    if (e === undefined) continue;
+    out += text.slice(from, i) + e;
+    from = i + 1;
+  }
+  return out + text.slice(from);
+}
 
 /** An element's text: strings escaped, numbers as written (`-0` kept), booleans as `true`/`false`. */
 function textFor(v: string | number | boolean | bigint): string {
@@ -39,16 +73,26 @@ function textFor(v: string | number | boolean | bigint): string {
 const element = (name: string, inner: string) => `<${name}>${inner}</${name}>`;
 
 /**
+ * Elements already written by a shape's own writer (a list page's thousand `<Contents>`, written
+ * directly by listing.ts), placed as they are where their name stands in the content. Each writer
+ * is checked byte for byte against the reference builder in spec/s3/xml-serializer.test.ts.
+ */
+export class XmlElements {
+  constructor(readonly xml: string) {}
+}
+
+/**
  * The elements of `content` in key order: a primitive is a text element, an object a nested element,
- * an array repeats its element; undefined is left out. Anything else (null, dates, nested arrays,
- * attributes) is not part of S3's shapes and is refused rather than guessed at.
+ * an array repeats its element, `XmlElements` are copied; undefined is left out. Anything else (null,
+ * dates, nested arrays, attributes) is not part of S3's shapes and is refused rather than guessed at.
  */
 function children(content: Readonly<Record<string, unknown>>): string {
   let out = '';
   for (const name in content) {
     const v = content[name];
     if (v === undefined) continue;
-    if (Array.isArray(v)) {
+    if (v instanceof XmlElements) out += v.xml;
+    else if (Array.isArray(v)) {
       for (const item of v) if (item !== undefined) out += node(name, item);
     } else out += node(name, v);
   }

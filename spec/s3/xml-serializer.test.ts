@@ -11,6 +11,10 @@ import { XMLBuilder } from 'fast-xml-parser';
 import { Bucket } from 'edge-doubles/bucket';
 import { S3Api } from 'edge-doubles/s3';
 import { escapeXml, S3_NAMESPACE, xmlDocument } from '../../lib/s3/xml.js';
+import { contentsXml } from '../../lib/s3/listing.js';
+import { encodeRfc3986 } from '../../lib/s3/sigv4.js';
+import { isoTime } from '../../lib/s3/context.js';
+import type { StoredObject } from '../../lib/bucket/stored.js';
 import { Rng } from '../dns/fuzz/gen.js';
 import { CREDENTIALS, ENDPOINT } from './support.js';
 import { AwsClient } from 'aws4fetch';
@@ -50,6 +54,7 @@ const TRICKY = [
   ' ',
 ];
 const PLAIN = 'abcxyz0189/-_.';
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function randomText(rng: Rng, max = 24): string {
   let s = '';
@@ -145,6 +150,42 @@ describe('xmlDocument: the serializer against the builder it replaced', () => {
     expect(() => xmlDocument('R', { A: null })).toThrow(TypeError);
     expect(() => xmlDocument('R', { A: new Date(0) })).toThrow(TypeError);
     expect(() => xmlDocument('R', { A: [['x']] })).toThrow(TypeError);
+  });
+});
+
+describe("the shape writers: the same bytes as the builder on the objects they replace", () => {
+  it('contentsXml writes what the builder wrote for { Contents: [{ Key, LastModified, ETag, Size, StorageClass }] }', () => {
+    for (let seed = 1; seed <= 1000; seed++) {
+      const rng = new Rng(seed);
+      const all = Array.from({ length: rng.int(5) }, () => ({
+        key: randomText(rng, 40),
+        uploaded: rng.int(2 ** 41),
+        etag: rng.chance(0.8) ? rng.int(2 ** 31).toString(16).padStart(32, '0') : randomText(rng, 8),
+        size: rng.int(2 ** 33),
+        storageClass: rng.pick(['Standard', 'InfrequentAccess']),
+      })) as unknown as StoredObject[];
+      for (const enc of [(s: string) => s, encodeRfc3986]) {
+        // encodeURIComponent refuses a lone surrogate (a key the S3 path's own decoding never yields).
+        const objects = enc === encodeRfc3986 ? all.filter((o) => !LONE_SURROGATE.test(o.key)) : all;
+        // The entry as listing.ts built it before it wrote the elements itself.
+        const Contents = objects.map((o) => ({
+          Key: enc(o.key),
+          LastModified: new Date(o.uploaded).toISOString(),
+          ETag: `"${o.etag}"`,
+          Size: o.size,
+          StorageClass: o.storageClass === 'InfrequentAccess' ? 'STANDARD_IA' : 'STANDARD',
+        }));
+        const got = xmlDocument('ListBucketResult', { Name: 'b', Contents: contentsXml(objects, enc), IsTruncated: false });
+        expect(got, `seed ${seed}`).toBe(referenceDocument('ListBucketResult', { Name: 'b', Contents, IsTruncated: false }));
+      }
+    }
+  });
+
+  it('isoTime is Date#toISOString, across days, years and the edges it hands to Date', () => {
+    const rng = new Rng(7);
+    const times = [0, 1, 999, 86_399_999, 86_400_000, -1, -86_400_001, 1.5, 253402300799999, 253402300800000, 8.64e15];
+    for (let i = 0; i < 20_000; i++) times.push(rng.int(2 ** 31) * 117_000 + rng.int(117_000));
+    for (const ms of times) expect(isoTime(ms), String(ms)).toBe(new Date(ms).toISOString());
   });
 });
 
