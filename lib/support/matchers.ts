@@ -7,6 +7,7 @@
  * would show up in the call log or meet a fault.
  */
 import { concat } from '../bytes.js';
+import { editDistance } from '../edit-distance.js';
 import { HeadResult, WHOLE_OBJECT } from '../bucket/results.js';
 import type { StoredObject } from '../bucket/stored.js';
 import { presentRecord } from '../dns/present.js';
@@ -92,20 +93,6 @@ function nearestKeys(b: BucketInsides, key: string): string[] {
     if (n > 0 && found.size >= 5) break;
   }
   return [...found].sort((a, c) => editDistance(a, key) - editDistance(c, key)).slice(0, 5);
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
 }
 
 /** The object as `expected` looks at it: only the fields it names. */
