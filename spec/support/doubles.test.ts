@@ -106,12 +106,15 @@ describe('S3Api as a double', () => {
     const photos = new Bucket({ log: true });
     const docs = new Bucket({ log: true });
     const { s3, client } = served({ photos, docs });
+    // README: s3-double
+    const seeded = s3.snapshot(); // the buckets served, what each holds, their CORS rules
     await photos.put('binding', 'not an S3 call');
     await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'p', Body: 'abc' }));
     await client.send(new PutObjectCommand({ Bucket: 'docs', Key: 'd', Body: 'abcd' }));
 
-    expect(s3).toHaveReceived({ op: 'put', times: 2 });
+    expect(s3).toHaveReceived({ op: 'put', times: 2 }); // S3 calls only: the binding's put is the bucket's
     expect(s3).toHaveReceived({ op: 'put', bucket: 'docs', key: 'd', result: { size: 4 }, times: 1 });
+    // README: end
     expect(s3).toHaveReceived({ bucket: /^pho/, key: 'p', options: { operation: 'PutObject' } });
     expect(s3).not.toHaveReceived({ key: 'binding' }); // a binding call is the bucket's, not the S3Api's
     expect(s3).not.toHaveReceived({ bucket: 'docs', key: 'p' });
@@ -126,6 +129,8 @@ describe('S3Api as a double', () => {
     expect(table).toMatch(/docs/);
     expect(table).toMatch(/photos/);
     expect(table).not.toMatch(/"binding"/);
+    s3.restore(seeded);
+    expect(await photos.head('p')).toBeNull();
   });
 
   it('says how to turn the log on when no bucket it serves records', () => {
