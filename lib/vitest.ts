@@ -12,9 +12,11 @@
 import { expect, onTestFailed, onTestFinished } from 'vitest';
 import type { Bucket } from './bucket/bucket.js';
 import type { DnsApi } from './dns/api.js';
+import type { S3Api } from './s3/api.js';
 import type { BucketFault } from './support/bucket-support.js';
 import type { DnsFault } from './support/dns-support.js';
 import type { Fault } from './support/faults.js';
+import { describeValue, doubleOf } from './support/registry.js';
 import { checkDnsRecord, checkObject, checkReceived, type DnsRecordExpectation, type ObjectExpectation, type ReceivedQuery } from './support/matchers.js';
 
 expect.extend({
@@ -41,26 +43,34 @@ export type FaultRuleOf<D extends Bucket | DnsApi> = D extends Bucket ? BucketFa
  * mismatch instead ("Type 'Bucket' is missing the following properties from type 'DnsApi'").
  */
 export function testFault<D extends Bucket | DnsApi>(double: D, rule: FaultRuleOf<D>): Fault<FaultRuleOf<D>> {
-  const fault = (double.faults as { add(r: BucketFault | DnsFault): Fault<BucketFault | DnsFault> }).add(rule);
+  const faults = doubleOf(double)?.faults;
+  if (!faults) throw new TypeError(`testFault: expected a Bucket or a DnsApi from edge-doubles, got ${describeValue(double)}`);
+  const fault = faults.add(rule);
   onTestFinished(() => fault.remove());
-  return fault as Fault<FaultRuleOf<D>>;
+  return fault as unknown as Fault<FaultRuleOf<D>>;
 }
 
 /**
  * Prints the call logs of these doubles (as tables) when the running test fails, so a failure
- * shows what the code under test asked. Turns recording on if it was off.
+ * shows what the code under test asked. Turns recording on if it was off (for an S3Api: on every
+ * bucket it serves now, whose logs hold its calls).
  */
-export function logOnFailure(...doubles: (Bucket | DnsApi)[]): void {
-  for (const d of doubles) d.log.start();
+export function logOnFailure(...doubles: (Bucket | DnsApi | S3Api)[]): void {
+  const found = doubles.map((d) => {
+    const double = doubleOf(d);
+    if (!double) throw new TypeError(`logOnFailure: expected a Bucket, a DnsApi or an S3Api from edge-doubles, got ${describeValue(d)}`);
+    return double;
+  });
+  for (const d of found) d.startLog();
   onTestFailed(() => {
-    for (const d of doubles) console.log(`${'handle' in d ? 'DnsApi requests' : 'Bucket calls'}:\n${d.log.table()}`);
+    for (const d of found) console.log(`${d.name} ${d.entry}s:\n${d.log.table()}`);
   });
 }
 
 export interface EdgeDoublesMatchers<R = unknown> {
   /** The bucket has an object at `key`, with the body, metadata, size or checksums given. */
   toHaveObject(key: string, expected?: ObjectExpectation): R;
-  /** The Bucket (or DnsApi) received a call (request) with these fields; `times`: exactly that many. */
+  /** The Bucket, DnsApi or S3Api received a call (request) with these fields; `times`: exactly that many. */
   toHaveReceived(query?: ReceivedQuery): R;
   /** The zone (id or name) has a record with these fields (a relative `name` is in the zone). */
   toHaveDnsRecord(zone: string, fields: DnsRecordExpectation): R;

@@ -11,11 +11,11 @@
  * through: storage transactions, faults and the call log live there.
  */
 import { timeSource } from '../clock.js';
-import { BucketSupport, type BucketCall, type BucketCallQuery, type BucketFault } from '../support/bucket-support.js';
+import { bucketDouble, BucketSupport, type BucketCall, type BucketCallQuery, type BucketFault } from '../support/bucket-support.js';
 import { BucketLayer } from './layer.js';
 import type { CallLog } from '../support/call-log.js';
 import type { FaultList } from '../support/faults.js';
-import { bucketInsides } from '../support/registry.js';
+import { registerDouble } from '../support/registry.js';
 import { checkSsecKey, convertSsecKey, ssecKeyMd5 } from './ssec.js';
 import { convertConditional, unwrapConditional, type Conditional } from './conditional.js';
 import { convertHashFields, requestedChecksum, type RequestedChecksum } from './checksums.js';
@@ -129,7 +129,7 @@ export class Bucket implements R2BucketLike {
     this.#tagged = compat.setsToStringTag;
     if (!this.#tagged) untag(this);
     // The test support (lib/support) and the S3 view (lib/s3) reach this same layer: one state, one set of rules.
-    bucketInsides.set(this, { model: () => model, support, layer: this.#layer });
+    registerDouble(this, bucketDouble(this, this.#layer));
     if (seed) this.seed(seed);
   }
 

@@ -20,11 +20,11 @@
  * no record and no sequence bump behind, so the previous object stays whole and readable.
  */
 import { randomHex } from '../random.js';
-import { entriesIn, valueIn } from '../support/snapshot-map.js';
+import { entriesIn, valueIn } from '../persistent-map.js';
 import { KeyIndex } from './key-index.js';
 import { linkedParts, type ModelSnapshot, type Part, type Upload } from './model.js';
 import type { CustomFields, HttpFields } from './metadata.js';
-import { SnapshotMap } from '../support/snapshot-map.js';
+import { SnapshotMap } from '../persistent-map.js';
 import { BucketStorage, type AttachedStorage, type BodyBytes, type BodyReader, type ModelState, type PersistentState } from './storage.js';
 import { StoredObject, type Digests, type ObjectMetadata, type PartLayout } from './stored.js';
 import type { HashAlgorithm } from '../hash.js';

@@ -6,10 +6,10 @@
  *
  * Internal: not exported from edge-doubles/bucket.
  */
-import { bucketInsides } from '../support/registry.js';
+import { doubleOf } from '../support/registry.js';
 import type { BucketLayer } from './layer.js';
 
 /** The layer behind a Bucket made by this library; undefined for anything else. */
 export function bucketLayer(bucket: object): BucketLayer | undefined {
-  return bucketInsides.get(bucket)?.layer;
+  return doubleOf(bucket)?.bucket;
 }

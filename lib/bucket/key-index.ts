@@ -7,7 +7,7 @@
  * remapped so surrogates (which encode code points above FFFF) sort after E000–FFFF. Most keys have
  * no unit at or above D800 and are their own sort form.
  */
-import { SnapshotMap } from '../support/snapshot-map.js';
+import { SnapshotMap } from '../persistent-map.js';
 
 const HIGH_UNIT = /[\uD800-\uFFFF]/;
 

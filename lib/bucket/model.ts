@@ -15,7 +15,7 @@ import type { Body } from './values.js';
 import { StoredObject, type ObjectMetadata } from './stored.js';
 import { afterPrefix, sortForm } from './key-index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import type { MapSnapshot } from '../support/snapshot-map.js';
+import type { MapSnapshot } from '../persistent-map.js';
 import type { ModelState } from './storage.js';
 
 export type GetOutcome =

@@ -3,6 +3,7 @@
  * wrong value is a TypeError naming the option, never a silent default.
  */
 import type { Clock } from '../clock.js';
+import { editDistance } from '../edit-distance.js';
 import { describe, resolveCompat, type BucketCompat } from './compat.js';
 import type { R2PutOptions } from './types.js';
 import { BucketStorage, MemoryStorage } from './storage.js';
@@ -57,19 +58,6 @@ export interface ResolvedOptions {
 
 const KNOWN = ['defaultStorageClass', 'compatibilityDate', 'compatibilityFlags', 'clock', 'seed', 'log', 'storage'] as const;
 
-/** Levenshtein distance, for "did you mean" (names are short: a plain table is enough). */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
-}
-
 export function resolveOptions(options: unknown): ResolvedOptions {
   if (options === undefined) {
     return { defaultStorageClass: 'Standard', clock: undefined, compat: resolveCompat(undefined, undefined), seed: undefined, log: false, storage: undefined };
@@ -80,7 +68,7 @@ export function resolveOptions(options: unknown): ResolvedOptions {
   const o = options as Record<string, unknown>;
   for (const name of Object.keys(o)) {
     if ((KNOWN as readonly string[]).includes(name)) continue;
-    const near = KNOWN.find((k) => distance(name.toLowerCase(), k.toLowerCase()) <= 3);
+    const near = KNOWN.find((k) => editDistance(name.toLowerCase(), k.toLowerCase()) <= 3);
     throw new TypeError(
       `Unknown Bucket option '${name}'${near ? ` (did you mean '${near}'?)` : ''}; the options are ${KNOWN.map((k) => `'${k}'`).join(', ')}.`,
     );

@@ -26,7 +26,7 @@
  * so a persistent storage only turns a synchronous body into an awaited one. The model, its checks
  * and its error order are the same code on both storages; the conformance suite runs on both.
  */
-import { SnapshotMap } from '../support/snapshot-map.js';
+import { SnapshotMap } from '../persistent-map.js';
 import { KeyIndex } from './key-index.js';
 import type { ModelSnapshot, Upload } from './model.js';
 import type { StoredObject } from './stored.js';

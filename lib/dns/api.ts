@@ -1,9 +1,9 @@
 /** `DnsApi`: a view over an account's zones (its own unless one is given), its options, and its two entry points, `fetch` and `handle`. */
 import { timeSource, type TimeSource } from '../clock.js';
 import type { CallLog } from '../support/call-log.js';
-import { DnsSupport, type DnsFault, type DnsRequest, type DnsRequestQuery } from '../support/dns-support.js';
+import { dnsDouble, DnsSupport, type DnsFault, type DnsRequest, type DnsRequestQuery } from '../support/dns-support.js';
 import type { FaultList } from '../support/faults.js';
-import { dnsInsides } from '../support/registry.js';
+import { registerDouble } from '../support/registry.js';
 import { fromUtf8, utf8Length } from '../bytes.js';
 import { fetchOver } from '../fetch.js';
 import { randomHex } from '../random.js';
@@ -96,12 +96,7 @@ export class DnsApi {
       now: () => this.clock(),
     };
     if (options.rateLimit) this.service.limiter = new RateLimiter(options.rateLimit === true ? API_RATE_LIMIT : options.rateLimit);
-    dnsInsides.set(this, {
-      zone: (idOrName) => this.findZone(idOrName),
-      zones: () => this.zonesById.values(),
-      retiredFields,
-      support: this.support,
-    });
+    registerDouble(this, dnsDouble(this, { zone: (idOrName) => this.findZone(idOrName), retiredFields }, this.support));
     for (const z of options.zones ?? []) this.addZone(z);
     this.fetch = (input, init) => this.dispatch(input, init);
   }

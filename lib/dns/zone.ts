@@ -6,7 +6,7 @@
 import { dnsErrors } from './errors.js';
 import { inputOf, recordFields, type RecordFields, type RecordInput, type RuleOptions } from './record-rules.js';
 import type { DnsLimits, DnsPlan } from './types.js';
-import { SnapshotMap, type MapSnapshot } from '../support/snapshot-map.js';
+import { SnapshotMap, type MapSnapshot } from '../persistent-map.js';
 
 /** A stored record. Never mutated in place: an update stores a new object (the undo log keeps the old). */
 export interface StoredRecord extends RecordFields {

@@ -36,8 +36,10 @@ import { screenHeaders } from './screening.js';
 import { decodeBucketName, decodeKey, splitTarget, type RawTarget } from './paths.js';
 import { carriable } from './header-values.js';
 import { Verifier, type S3Credential } from './sigv4.js';
+import { doubleOf, registerDouble } from '../support/registry.js';
+import { s3Double, type S3Snapshot } from '../support/s3-support.js';
 
-export type { S3Credential };
+export type { S3Credential, S3Snapshot };
 
 export interface S3ApiOptions {
   /** The buckets by name: the same `Bucket` objects the Worker's `env` holds. */
@@ -86,6 +88,25 @@ export class S3Api {
     this.#verifier = new Verifier(options.credentials, () => this.#clock());
     for (const [name, bucket] of Object.entries(options.buckets ?? {})) this.addBucket(name, bucket);
     this.fetch = fetchOver((request, target) => this.handle(request, target));
+    // The test support (snapshot, restore, reset, the matchers) reaches the S3Api through the registry: lib/support/s3-support.ts.
+    registerDouble(this, s3Double(this.#buckets, this.#cors));
+  }
+
+  // ---- test support (not part of the S3 API): lib/support/s3-support.ts says what each covers ----
+
+  /** The buckets served, each one's state and their CORS rules now; later changes never reach it. */
+  snapshot(): S3Snapshot {
+    return doubleOf(this)!.snapshot() as S3Snapshot;
+  }
+
+  /** Brings back a snapshot of this S3Api: the buckets served then, what each held, their CORS rules. */
+  restore(snapshot: S3Snapshot): void {
+    doubleOf(this)!.restore(snapshot);
+  }
+
+  /** Empties every bucket served (each bucket's reset); the buckets and their CORS rules stay. */
+  reset(): void {
+    doubleOf(this)!.reset();
   }
 
   /** Serves one more bucket under `name` (a new, empty `Bucket` when none is given); returns it. */

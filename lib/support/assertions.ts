@@ -73,12 +73,12 @@ export function assertNoObject(bucket: unknown, key: string): void {
   enforce(checkObject(bucket, key, undefined, arguments.length > 2 ? 1 : 0), true, 'assertNoObject');
 }
 
-/** Throws unless the Bucket or DnsApi received a matching call (`times` times when given). */
+/** Throws unless the Bucket, DnsApi or S3Api received a matching call (`times` times when given). */
 export function assertReceived(double: unknown, query?: ReceivedQuery): void {
   enforce(checkReceived(double, query, arguments.length > 2 ? 1 : 0), false, 'assertReceived');
 }
 
-/** Throws if the Bucket or DnsApi received a matching call (any call, without a query). */
+/** Throws if the Bucket, DnsApi or S3Api received a matching call (any call, without a query). */
 export function assertNotReceived(double: unknown, query?: ReceivedQuery): void {
   enforce(checkReceived(double, query, arguments.length > 2 ? 1 : 0), true, 'assertNotReceived');
 }

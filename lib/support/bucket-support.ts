@@ -11,7 +11,9 @@
 import type { TimeSource } from '../clock.js';
 import { r2Error } from '../bucket/errors.js';
 import type { BucketOperation, ErrorFormat, Invoke, Surface } from '../bucket/invoke.js';
+import type { BucketLayer } from '../bucket/layer.js';
 import { CallLog, copyArgument, partialMatch, show, type CallStore, type LoggedCall } from './call-log.js';
+import type { FaultAdder, TestDouble } from './double.js';
 import { FaultList, keyMatches, type Fault, type FaultSchedule, type Injected } from './faults.js';
 
 export type { BucketOperation, Surface };
@@ -84,7 +86,7 @@ function keysOf(key: unknown): string[] {
 const errorOf = (e: unknown) =>
   e instanceof Error ? { name: e.name, message: e.message } : { name: typeof e, message: String(e) };
 
-function matchesCall(e: BucketCall, q: BucketCallQuery): boolean {
+export function matchesCall(e: BucketCall, q: BucketCallQuery): boolean {
   if (q.op !== undefined && !(typeof q.op === 'string' ? q.op === e.op : q.op.includes(e.op))) return false;
   if (q.surface !== undefined && q.surface !== e.surface) return false;
   if (q.key !== undefined && !partialMatch(e.key, q.key)) return false;
@@ -117,7 +119,8 @@ function outcomeCell(e: BucketCall): string {
   return `${r.size} bytes`;
 }
 
-const row = (e: BucketCall): Record<string, string> => ({
+/** One call as a row of the log's table (an S3Api's view of its buckets' logs shows the same). */
+export const bucketCallRow = (e: BucketCall): Record<string, string> => ({
   at: new Date(e.at).toISOString(),
   op: e.surface === 'binding' ? e.op : `${e.op} (${e.surface})`,
   key: show(e.key),
@@ -306,7 +309,7 @@ export class BucketSupport {
         error: rule.error === undefined ? (rule.delay !== undefined ? '' : 'internal') : typeof rule.error === 'string' ? rule.error : rule.error instanceof Error ? rule.error.message : 'fn',
       }),
     );
-    this.log = new CallLog<BucketCall, BucketCallQuery>(recording, this.calls, matchesCall, row);
+    this.log = new CallLog<BucketCall, BucketCallQuery>(recording, this.calls, matchesCall, bucketCallRow);
   }
 
   /** Clears faults and the log (reset, restore). */
@@ -406,4 +409,30 @@ function failureOf(fault: Fault<BucketFault>): Failure | undefined {
   if (error === 'rateLimit') return (op) => r2Error(op, 'tooManyRequests');
   if (error instanceof Error) return () => error;
   return (op, key) => error({ op, key });
+}
+
+/** What a Bucket offers the registry: its own snapshot, restore and reset (bucket.ts keeps their rules). */
+export interface SnapshotOwner {
+  snapshot(): object;
+  restore(snapshot: never): void;
+  reset(): void;
+}
+
+/** The Bucket as a test double (double.ts): its layer holds its objects, its faults and its log. */
+export function bucketDouble(bucket: SnapshotOwner, layer: BucketLayer): TestDouble {
+  const { log, faults } = layer.support;
+  return {
+    name: 'Bucket',
+    label: 'bucket',
+    entry: 'call',
+    logHint: 'Build it with { log: true } or call .log.start() before the code under test runs.',
+    log,
+    startLog: () => void log.start(),
+    sameKind: (e, q) => (e as BucketCall).op === (q as BucketCallQuery).op,
+    faults: faults as unknown as FaultAdder,
+    snapshot: () => bucket.snapshot(),
+    restore: (s) => bucket.restore(s as never),
+    reset: () => bucket.reset(),
+    bucket: layer,
+  };
 }

@@ -9,6 +9,7 @@ import type { TimeSource } from '../clock.js';
 import { dnsErrors } from '../dns/errors.js';
 import type { Incoming } from '../api/router.js';
 import { ArrayStore, CallLog, partialMatch, show, type LoggedCall } from './call-log.js';
+import type { FaultAdder, TestDouble, ZoneReader } from './double.js';
 import { FaultList, type FaultSchedule, type Injected } from './faults.js';
 
 /** A DNS API fault rule: requests it catches get `status` in the API's error envelope. */
@@ -258,4 +259,30 @@ export class DnsSupport {
     }
     return res;
   }
+}
+
+/** What a DnsApi offers the registry: its own snapshot, restore and reset (api.ts keeps their rules). */
+export interface DnsSnapshotOwner {
+  snapshot(): object;
+  restore(snapshot: never): void;
+  reset(): void;
+}
+
+/** The DnsApi as a test double (double.ts): its zones, its fault rules and its request log. */
+export function dnsDouble(api: DnsSnapshotOwner, zones: ZoneReader, support: DnsSupport): TestDouble {
+  const { log, faults } = support;
+  return {
+    name: 'DnsApi',
+    label: 'DnsApi',
+    entry: 'request',
+    logHint: 'Build it with { log: true } or call .log.start() before the code under test runs.',
+    log,
+    startLog: () => void log.start(),
+    sameKind: (e, q) => (e as DnsRequest).method === (q as DnsRequestQuery).method?.toUpperCase(),
+    faults: faults as unknown as FaultAdder,
+    snapshot: () => api.snapshot(),
+    restore: (s) => api.restore(s as never),
+    reset: () => api.reset(),
+    zones,
+  };
 }

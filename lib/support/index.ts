@@ -3,5 +3,6 @@ export { AssertionError, assertDnsRecord, assertNoObject, assertNotReceived, ass
 export type { BucketCall, BucketCallQuery, BucketFault, BucketOperation, BucketResult } from './bucket-support.js';
 export type { CallLog, LoggedCall } from './call-log.js';
 export type { DnsAuthScheme, DnsFault, DnsRequest, DnsRequestQuery } from './dns-support.js';
+export type { S3Call, S3CallQuery, S3Snapshot } from './s3-support.js';
 export type { Fault, FaultList, FaultSchedule, Injected } from './faults.js';
 export type { DnsRecordExpectation, ObjectExpectation, ReceivedQuery } from './matchers.js';

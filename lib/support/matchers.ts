@@ -3,18 +3,23 @@
  * written once, each returns `{ pass, message, actual, expected }`. `actual` is what was there,
  * cut to the fields the expectation names, so a runner's diff shows only what matters.
  *
- * They read the doubles' state directly (synchronously: no `await` needed), never through calls that
- * would show up in the call log or meet a fault.
+ * They find a double through the one registry (registry.ts, double.ts), and read its state
+ * directly (synchronously: no `await` needed), never through calls that would show up in the call
+ * log or meet a fault.
  */
 import { concat } from '../bytes.js';
+import { editDistance } from '../edit-distance.js';
 import { HeadResult, WHOLE_OBJECT } from '../bucket/results.js';
 import type { StoredObject } from '../bucket/stored.js';
 import { presentRecord } from '../dns/present.js';
 import type { DnsRecord } from '../dns/types.js';
+import type { BucketLayer } from '../bucket/layer.js';
 import type { BucketCall, BucketCallQuery } from './bucket-support.js';
-import { bytesOf, partialMatch, show, type CallLog } from './call-log.js';
-import type { DnsRequest, DnsRequestQuery } from './dns-support.js';
-import { bucketInsides, dnsInsides, type BucketInsides } from './registry.js';
+import { bytesOf, partialMatch, show, type CallLog, type LoggedCall } from './call-log.js';
+import type { DnsRequestQuery } from './dns-support.js';
+import type { LogReader } from './double.js';
+import { describeValue as describe, doubleOf } from './registry.js';
+import type { S3CallQuery } from './s3-support.js';
 
 export interface CheckResult {
   pass: boolean;
@@ -55,7 +60,7 @@ type FieldExpectation<T> = T extends string
 export type DnsRecordExpectation = { [K in keyof DnsRecord]?: FieldExpectation<DnsRecord[K]> };
 
 /** `toHaveReceived`'s query: the double's call fields, plus how many matching calls there must be. */
-export type ReceivedQuery = (BucketCallQuery | DnsRequestQuery) & { times?: number };
+export type ReceivedQuery = (BucketCallQuery | DnsRequestQuery | S3CallQuery) & { times?: number };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -75,37 +80,21 @@ function asText(bytes: Uint8Array): string | Uint8Array {
   }
 }
 
-function bucketOf(received: unknown, matcher: string): BucketInsides {
-  const b = bucketInsides.get(received as object);
+function bucketOf(received: unknown, matcher: string): BucketLayer {
+  const b = doubleOf(received)?.bucket;
   if (!b) throw new TypeError(`${matcher}: expected a Bucket from edge-doubles, got ${describe(received)}`);
   return b;
 }
 
-const describe = (v: unknown) => (v === null ? 'null' : typeof v === 'object' ? (v.constructor?.name ?? 'object') : typeof v);
-
 /** Up to 5 stored keys nearest to `key`: those sharing its longest prefix, closest in edits first. */
-function nearestKeys(b: BucketInsides, key: string): string[] {
-  const model = b.model();
+function nearestKeys(b: BucketLayer, key: string): string[] {
+  const model = b.model;
   const found = new Set<string>();
   for (let n = key.length; n >= 0 && found.size < 20; n--) {
     for (const o of model.list({ limit: 20, prefix: key.slice(0, n) }).objects) found.add(o.key);
     if (n > 0 && found.size >= 5) break;
   }
   return [...found].sort((a, c) => editDistance(a, key) - editDistance(c, key)).slice(0, 5);
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
 }
 
 /** The object as `expected` looks at it: only the fields it names. */
@@ -159,7 +148,7 @@ export function checkObject(received: unknown, key: string, expected?: ObjectExp
   if (extra > 0) throw new TypeError('toHaveObject(key, expected?) takes at most 2 arguments');
   if (typeof key !== 'string') throw new TypeError(`toHaveObject: the key must be a string, got ${describe(key)}`);
   const b = bucketOf(received, 'toHaveObject');
-  const o = b.model().head(key);
+  const o = b.model.head(key);
   if (!o) {
     const near = nearestKeys(b, key);
     return {
@@ -191,16 +180,12 @@ export function checkObject(received: unknown, key: string, expected?: ObjectExp
 export function checkReceived(received: unknown, query: ReceivedQuery = {}, extra = 0): CheckResult {
   if (extra > 0) throw new TypeError('toHaveReceived(query?) takes at most 1 argument');
   if (query === null || typeof query !== 'object') throw new TypeError(`toHaveReceived: the query must be an object, got ${describe(query)}`);
-  const bucket = bucketInsides.get(received as object);
-  const dns = dnsInsides.get(received as object);
-  if (!bucket && !dns) throw new TypeError(`toHaveReceived: expected a Bucket or a DnsApi from edge-doubles, got ${describe(received)}`);
-  const log = (bucket ? bucket.support.log : dns!.support.log) as CallLog<BucketCall | DnsRequest, ReceivedQuery>;
-  const what = bucket ? 'call' : 'request';
+  const double = doubleOf(received);
+  if (!double) throw new TypeError(`toHaveReceived: expected a Bucket, a DnsApi or an S3Api from edge-doubles, got ${describe(received)}`);
+  const log = double.log as LogReader<LoggedCall, ReceivedQuery>;
+  const what = double.entry;
   if (!log.recording && log.length === 0) {
-    throw new Error(
-      `toHaveReceived: the ${bucket ? 'bucket' : 'DnsApi'}'s call log is off, so no ${what} can be checked. ` +
-        `Build it with { log: true } or call .log.start() before the code under test runs.`,
-    );
+    throw new Error(`toHaveReceived: the ${double.label}'s call log is off, so no ${what} can be checked. ${double.logHint}`);
   }
   const { times, ...fields } = query;
   const matched = log.filter(fields as ReceivedQuery);
@@ -217,7 +202,7 @@ export function checkReceived(received: unknown, query: ReceivedQuery = {}, extr
     };
   }
   // The nearest entry (the last of the same operation or method, else the last), cut to the query's fields.
-  const sameKind = log.filter((e) => ('op' in e ? e.op === (fields as BucketCallQuery).op : e.method === (fields as DnsRequestQuery).method?.toUpperCase()));
+  const sameKind = log.filter((e) => double.sameKind(e, fields));
   const nearest = sameKind[sameKind.length - 1] ?? log.last();
   return {
     pass,
@@ -234,7 +219,7 @@ export function checkReceived(received: unknown, query: ReceivedQuery = {}, extr
 export function checkDnsRecord(received: unknown, zone: string, fields: DnsRecordExpectation, extra = 0): CheckResult {
   if (extra > 0) throw new TypeError('toHaveDnsRecord(zone, fields) takes exactly 2 arguments');
   if (fields === null || typeof fields !== 'object') throw new TypeError(`toHaveDnsRecord: fields must be an object, got ${describe(fields)}`);
-  const d = dnsInsides.get(received as object);
+  const d = doubleOf(received)?.zones;
   if (!d) throw new TypeError(`toHaveDnsRecord: expected a DnsApi from edge-doubles, got ${describe(received)}`);
   const z = d.zone(zone);
   if (!z) throw new Error(`toHaveDnsRecord: the DnsApi has no zone ${JSON.stringify(zone)}`);

@@ -1,28 +1,24 @@
 /**
- * Where the test-support functions (matchers, plain assertions) and the S3 view (a second surface
- * over a bucket, through its layer) find a double's insides without the double showing them: each double
- * registers itself here when built. Weakly held.
+ * The one registry of doubles: each double registers its `TestDouble` (double.ts) once, when built,
+ * and the test-support functions (matchers, plain assertions, `testFault`, `logOnFailure`) and the
+ * S3 view (a second surface over a bucket, through its layer: lib/bucket/internal.ts) find it here,
+ * without the double showing its insides as members. Weakly held.
  */
-import type { BucketLayer } from '../bucket/layer.js';
-import type { BucketModel } from '../bucket/model.js';
-import type { Zone } from '../dns/zone.js';
-import type { BucketSupport } from './bucket-support.js';
-import type { DnsSupport } from './dns-support.js';
+import type { TestDouble } from './double.js';
 
-export interface BucketInsides {
-  /** The model, read directly by the synchronous matchers (`toHaveObject`). */
-  readonly model: () => BucketModel;
-  readonly support: BucketSupport;
-  /** The one way in for every surface (the S3 view's). */
-  readonly layer: BucketLayer;
+const doubles = new WeakMap<object, TestDouble>();
+
+/** Registers `double` as what the test support reaches behind `owner` (once per owner). */
+export function registerDouble(owner: object, double: TestDouble): void {
+  if (doubles.has(owner)) throw new Error(`registerDouble: this ${double.name} is already registered`);
+  doubles.set(owner, double);
 }
 
-export interface DnsInsides {
-  readonly zone: (idOrName: string) => Zone | undefined;
-  readonly zones: () => Iterable<Zone>;
-  readonly retiredFields: boolean;
-  readonly support: DnsSupport;
+/** The double registered behind `v`; undefined for anything this library did not build. */
+export function doubleOf(v: unknown): TestDouble | undefined {
+  return v !== null && (typeof v === 'object' || typeof v === 'function') ? doubles.get(v as object) : undefined;
 }
 
-export const bucketInsides = new WeakMap<object, BucketInsides>();
-export const dnsInsides = new WeakMap<object, DnsInsides>();
+/** How a message names a value that is no double: its class, or its type. */
+export const describeValue = (v: unknown): string =>
+  v === null ? 'null' : typeof v === 'object' ? ((v as object).constructor?.name ?? 'object') : typeof v;

@@ -23,7 +23,7 @@ import * as btreeModule from 'sorted-btree';
  * that class's type: the snapshot type below is public (in the bucket's and zone's snapshots), and
  * a consumer's NodeNext project reads sorted-btree, a CommonJS package, through Node's interop, where
  * its default export is the module object and `BTree<K, V>` is no type (error TS2709).
- * spec/support/snapshot-map.test.ts checks at compile time that the real class still fits it.
+ * spec/persistent-map.test.ts checks at compile time that the real class still fits it.
  */
 export interface SortedTree<T> {
   readonly size: number;

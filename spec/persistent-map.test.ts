@@ -1,7 +1,7 @@
 /** SnapshotMap, the storage under both doubles' snapshots: the cache beside the tree stays right. */
 import { describe, expect, it } from 'vitest';
 import type BTree from 'sorted-btree';
-import { SnapshotMap, type SortedTree } from '../../lib/support/snapshot-map.js';
+import { SnapshotMap, type SortedTree } from '../lib/persistent-map.js';
 
 // Compile-time (npm run typecheck): the map types its tree with SortedTree, written out so the public
 // d.ts needs no sorted-btree types; the real class must still have each member as declared there.

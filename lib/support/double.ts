@@ -1,0 +1,66 @@
+/**
+ * The one interface through which the test-support functions (the matchers, the plain assertions,
+ * `testFault`, `logOnFailure`) reach a double: each double registers one `TestDouble` when built
+ * (registry.ts), and the functions look it up there instead of asking what class they were given.
+ * A new double (a queue, the API) adds its own file implementing this, not branches in the matchers.
+ *
+ * Snapshot rule, the same for every double: a snapshot restores into the double that took it; any
+ * other restore is a TypeError naming the double. One exception, kept because it is documented and
+ * tested public behaviour: a Bucket in memory holds nothing but values, so its snapshot also
+ * restores into any other Bucket in memory (one seeded state for several buckets). Restore and
+ * reset also clear the fault rules and the call log, as a test's fresh start wants.
+ */
+import type { BucketLayer } from '../bucket/layer.js';
+import type { Zone } from '../dns/zone.js';
+import type { CallFilter, LoggedCall } from './call-log.js';
+import type { Fault, FaultSchedule } from './faults.js';
+
+/** What the matchers read of a call log: `CallLog` has it, and so does a view over several logs. */
+export interface LogReader<E extends LoggedCall = LoggedCall, Q extends object = object> {
+  readonly recording: boolean;
+  readonly length: number;
+  filter(f: CallFilter<E, Q>): E[];
+  last(f?: CallFilter<E, Q>): E | undefined;
+  table(f?: CallFilter<E, Q>): string;
+}
+
+/** What `testFault` needs of a double's fault rules. */
+export interface FaultAdder {
+  add(rule: FaultSchedule): Fault<FaultSchedule>;
+}
+
+/** What `toHaveDnsRecord` reads of a double that serves zones. */
+export interface ZoneReader {
+  zone(idOrName: string): Zone | undefined;
+  /** Whether records are shown with the fields the API retired (the DnsApi's `retiredFields`). */
+  readonly retiredFields: boolean;
+}
+
+export interface TestDouble {
+  /** The double's name in messages: `Bucket`, `DnsApi`, `S3Api`. */
+  readonly name: string;
+  /** How a message calls the double itself ("the bucket's call log is off"). */
+  readonly label: string;
+  /** What one log entry is called in messages. */
+  readonly entry: 'call' | 'request';
+  /** How to turn the log on, said when a matcher finds it off. */
+  readonly logHint: string;
+  /** The call log, as the matchers read it. */
+  readonly log: LogReader;
+  /** Starts recording (`logOnFailure`). */
+  startLog(): void;
+  /**
+   * Whether a logged entry is of the kind a query asks about (the same operation or method): the
+   * nearest such entry is what a failed `toHaveReceived` diffs against.
+   */
+  sameKind(entry: LoggedCall, query: object): boolean;
+  /** Its fault rules, when it has its own (`testFault`). */
+  readonly faults?: FaultAdder;
+  snapshot(): object;
+  restore(snapshot: object): void;
+  reset(): void;
+  /** A bucket's layer: its objects (`toHaveObject`) and the one way into it (the S3 view). */
+  readonly bucket?: BucketLayer;
+  /** A DNS double's zones (`toHaveDnsRecord`). */
+  readonly zones?: ZoneReader;
+}

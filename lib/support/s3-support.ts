@@ -1,0 +1,157 @@
+/**
+ * The S3Api as a test double (double.ts). It holds no objects of its own, only a view over buckets,
+ * so its test support is read through the buckets it serves:
+ *
+ * - snapshot: the set of buckets it serves (by name), each one's state (its own snapshot, O(1)) and
+ *   the CORS rules it holds for them; restore brings all three back (buckets added since are no
+ *   longer served, buckets deleted since are served again, each holding what it held), and only into
+ *   the S3Api that took it (it names that S3Api's buckets). O(buckets), not O(objects).
+ * - reset: empties every bucket it serves (each bucket's own reset: objects, uploads, faults, log);
+ *   the buckets stay served and their CORS rules stay, as a DnsApi's zones stay.
+ * - the call log: no log of its own. S3 requests that reach a bucket are logged on that bucket with
+ *   `surface: 's3'` (lib/bucket/layer.ts); the S3Api's log is those entries from every bucket it
+ *   serves, each with the name it is served under (`bucket`), in time order. Requests refused before
+ *   a bucket is reached (signature, NoSuchBucket, CreateBucket) are in no log.
+ * - faults: none of its own; a bucket's rules (`bucket.faults`) catch its S3 calls too.
+ */
+import type { BucketCall, BucketCallQuery } from './bucket-support.js';
+import { bucketCallRow, matchesCall } from './bucket-support.js';
+import { partialMatch, type CallFilter, type CallLog } from './call-log.js';
+import type { LogReader, TestDouble } from './double.js';
+import { doubleOf } from './registry.js';
+import { table } from './table.js';
+
+/** A bucket call made through the S3 API, with the name of the bucket it was served under. */
+export interface S3Call extends BucketCall {
+  readonly bucket: string;
+}
+
+/** A bucket call's fields, and the bucket's name (a string: exactly; a RegExp: tested). */
+export interface S3CallQuery extends BucketCallQuery {
+  bucket?: string | RegExp;
+}
+
+/** A served bucket, as the S3Api holds it: the test support needs only the Bucket. */
+interface Served {
+  readonly bucket: object;
+}
+
+/** The S3Api's state a snapshot holds: the served map's entries as they were, each bucket's snapshot, the CORS rules. */
+interface S3State<H, C> {
+  readonly owner: TestDouble;
+  readonly served: readonly [string, H][];
+  readonly states: ReadonlyMap<object, object>;
+  readonly cors: readonly [string, C][];
+}
+
+const snapshotState = new WeakMap<object, S3State<unknown, unknown>>();
+
+/** A snapshot of an S3Api. Opaque; restore it with `restore` on the same S3Api. */
+export interface S3Snapshot {
+  readonly buckets: number;
+}
+
+const bucketDoubleOf = (bucket: object): TestDouble => {
+  const d = doubleOf(bucket);
+  if (!d?.bucket) throw new TypeError('S3Api: a served bucket is not an edge-doubles Bucket');
+  return d;
+};
+
+/** Each served Bucket once (a bucket served under two names logs once), with its first name. */
+function distinct(served: ReadonlyMap<string, Served>): [string, object][] {
+  const seen = new Map<object, string>();
+  for (const [name, h] of served) if (!seen.has(h.bucket)) seen.set(h.bucket, name);
+  return [...seen].map(([bucket, name]) => [name, bucket]);
+}
+
+const matchesS3 = (e: S3Call, q: S3CallQuery): boolean => {
+  const { bucket, ...call } = q;
+  return (bucket === undefined || partialMatch(e.bucket, bucket)) && matchesCall(e, call);
+};
+
+const S3_ONLY: BucketCallQuery = { surface: 's3' };
+
+/** The S3 calls in the logs of the buckets an S3Api serves, read afresh at each look. */
+class ServedLog implements LogReader<S3Call, S3CallQuery> {
+  constructor(private readonly served: ReadonlyMap<string, Served>) {}
+
+  #logs(): [string, CallLog<BucketCall, BucketCallQuery>][] {
+    return distinct(this.served).map(([name, bucket]) => [name, bucketDoubleOf(bucket).bucket!.support.log]);
+  }
+
+  get recording(): boolean {
+    return this.#logs().some(([, log]) => log.recording);
+  }
+
+  get length(): number {
+    return this.all().length;
+  }
+
+  /** Every S3 call, oldest first (the same millisecond on two buckets: in the order they are served). */
+  all(): S3Call[] {
+    const out: S3Call[] = [];
+    for (const [name, log] of this.#logs()) for (const e of log.filter(S3_ONLY)) out.push({ ...e, bucket: name });
+    return out.sort((a, b) => a.at - b.at); // stable: each bucket's calls keep their order
+  }
+
+  filter(f: CallFilter<S3Call, S3CallQuery>): S3Call[] {
+    const keep = typeof f === 'function' ? (f as (e: S3Call) => boolean) : (e: S3Call) => matchesS3(e, f as S3CallQuery);
+    return this.all().filter(keep);
+  }
+
+  last(f?: CallFilter<S3Call, S3CallQuery>): S3Call | undefined {
+    const list = f === undefined ? this.all() : this.filter(f);
+    return list[list.length - 1];
+  }
+
+  table(f?: CallFilter<S3Call, S3CallQuery>): string {
+    const list = f === undefined ? this.all() : this.filter(f);
+    if (list.length === 0) return this.recording ? '(no calls)' : '(no calls: recording is off)';
+    // `#` is the call's place in its bucket's own log.
+    return table(list.map((e) => ({ '#': String(e.seq), bucket: e.bucket, ...bucketCallRow(e) })));
+  }
+
+  toString(): string {
+    return this.table();
+  }
+}
+
+/**
+ * The S3Api's test double over its two maps (lib/s3/api.ts): the buckets served by name, and the
+ * CORS rules by bucket name. The maps are the S3Api's own: snapshot copies their entries, restore
+ * writes them back.
+ */
+export function s3Double<H extends Served, C>(served: Map<string, H>, cors: Map<string, C>): TestDouble & { log: ServedLog } {
+  const log = new ServedLog(served);
+  const double: TestDouble & { log: ServedLog } = {
+    name: 'S3Api',
+    label: 'S3Api',
+    entry: 'call',
+    logHint: "Build its buckets with { log: true } or call bucket.log.start() on them (logOnFailure(s3) starts every bucket it serves) before the code under test runs.",
+    log,
+    startLog: () => {
+      for (const [, bucket] of distinct(served)) bucketDoubleOf(bucket).startLog();
+    },
+    sameKind: (e, q) => (e as S3Call).op === (q as S3CallQuery).op,
+    snapshot: () => {
+      const states = new Map<object, object>();
+      for (const [, bucket] of distinct(served)) states.set(bucket, bucketDoubleOf(bucket).snapshot());
+      const s: S3Snapshot = Object.freeze({ buckets: served.size });
+      snapshotState.set(s, { owner: double, served: [...served], states, cors: [...cors] });
+      return s;
+    },
+    restore: (snapshot) => {
+      const s = snapshotState.get(snapshot) as S3State<H, C> | undefined;
+      if (!s || s.owner !== double) throw new TypeError('S3Api.restore: not a snapshot taken by this S3Api');
+      served.clear();
+      for (const [name, h] of s.served) served.set(name, h);
+      for (const [bucket, state] of s.states) bucketDoubleOf(bucket).restore(state);
+      cors.clear();
+      for (const [name, rules] of s.cors) cors.set(name, rules);
+    },
+    reset: () => {
+      for (const [, bucket] of distinct(served)) bucketDoubleOf(bucket).reset();
+    },
+  };
+  return double;
+}
