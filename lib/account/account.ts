@@ -32,8 +32,12 @@ export interface AccountState {
   readonly created: number;
   /** Zones by id, in the order added (the DNS view makes them with its own rules). */
   readonly zones: Map<string, Zone>;
-  /** Buckets by name. */
+  /** Buckets by name. Add with `addAccountBucket`, which records when. */
   readonly buckets: Map<string, Bucket>;
+  /** When each bucket was added (the S3 view's ListBuckets CreationDate), by the account's clock. */
+  readonly bucketCreated: WeakMap<Bucket, number>;
+  /** "Now" by the account's clock. */
+  readonly now: () => number;
   readonly credentials: Credentials;
 }
 
@@ -46,7 +50,14 @@ export const accountState = (account: Account): AccountState => {
 };
 
 /** R2's rule for bucket names (wrangler's text is BUCKET_NAME_RULE, lib/env/bucket-bindings.ts). */
-const BUCKET_NAME = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
+export const BUCKET_NAME = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
+
+/** Puts a bucket in the account's state under a name already checked, recording when. */
+export function addAccountBucket(state: AccountState, name: string, bucket: Bucket): Bucket {
+  state.buckets.set(name, bucket);
+  state.bucketCreated.set(bucket, state.now());
+  return bucket;
+}
 
 export const DEFAULT_ACCOUNT_NAME = 'edge-doubles account';
 
@@ -61,12 +72,15 @@ export class Account {
     if (typeof name !== 'string' || name.trim() === '') throw new Error(`Account: name must be a non-empty string, got ${JSON.stringify(name)}`);
     this.id = id;
     this.name = name;
+    const now = timeSource(options.clock).now;
     states.set(this, {
       id,
       name,
-      created: timeSource(options.clock).now(),
+      created: now(),
       zones: new Map(),
       buckets: new Map(),
+      bucketCreated: new WeakMap(),
+      now,
       credentials: new Credentials(options.credentials),
     });
   }
@@ -84,8 +98,7 @@ export class Account {
     const { buckets } = accountState(this);
     if (buckets.has(name)) throw new Error(`Account: a bucket named ${name} already exists`);
     if ([...buckets.values()].includes(bucket)) throw new Error('Account: that bucket is already in the account under another name');
-    buckets.set(name, bucket);
-    return bucket;
+    return addAccountBucket(accountState(this), name, bucket);
   }
 
   /** A bucket by name. */

@@ -28,6 +28,7 @@
 import type { BucketSupport } from '../support/bucket-support.js';
 import { conditionHolds, conditionHoldsWhenAbsent, type Conditional } from './conditional.js';
 import type { RequestedChecksum } from './checksums.js';
+import { BucketConfig } from './config.js';
 import { bindingError } from './errors.js';
 import { invoker, type BucketOperation, type Invoke } from './invoke.js';
 import type { BucketModel, GetOutcome, ListPage, ListQuery, PartView, UploadedPartRef, UploadView } from './model.js';
@@ -71,21 +72,39 @@ const memoryBytes = (object: StoredObject, range: ResolvedRange): BodyBytes => (
 const noArguments = () => undefined;
 
 export class BucketLayer {
-  /** The binding's entry: faults and the log around it, model errors shown as workerd shows them. */
-  readonly binding: Invoke;
   /** The S3 view's entry: faults and the log around it, model errors left for the view to phrase. */
   readonly s3: Invoke;
+  /** The binding entries made so far, by whether conversion errors throw (see `binding`). */
+  readonly #bindings = new Map<boolean, Invoke>();
+  /**
+   * The bucket's configuration (CORS today; lifecycle, locks, public access next): a setting of the
+   * bucket, not of one surface, so every view reads the same (config.ts).
+   */
+  readonly config = new BucketConfig();
 
   constructor(
     readonly model: BucketModel,
     /** Set when the storage is not memory: each operation then runs as one of its transactions. */
     readonly persistent: PersistentState | undefined,
     readonly support: BucketSupport,
+    /** A setting of the bucket (R2's bucket default storage class), shared by every binding over it. */
     readonly defaultStorageClass: string,
-    syncConversionErrors: boolean,
   ) {
-    this.binding = support.around(invoker(syncConversionErrors, bindingError), syncConversionErrors, 'binding', bindingError);
     this.s3 = support.around(invoker(false, asIs), false, 's3', asIs, s3Summary);
+  }
+
+  /**
+   * A binding's entry: faults and the log around it, model errors shown as workerd shows them.
+   * Whether conversion errors throw synchronously is the binding's compatibility date, not the
+   * bucket's: bindings of Workers with different dates over one bucket each take their own entry.
+   */
+  binding(syncConversionErrors: boolean): Invoke {
+    let entry = this.#bindings.get(syncConversionErrors);
+    if (!entry) {
+      entry = this.support.around(invoker(syncConversionErrors, bindingError), syncConversionErrors, 'binding', bindingError);
+      this.#bindings.set(syncConversionErrors, entry);
+    }
+    return entry;
   }
 
   /**
