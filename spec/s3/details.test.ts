@@ -50,6 +50,19 @@ describe('R2 extensions', () => {
     expect(await (await photos.get('dst'))!.text()).toBe('old');
   });
 
+  it("a copy's destination condition is the model's conditional put: refused, it logs as a refused PutObject does (ok, null)", async () => {
+    const { photos, api } = setup();
+    await photos.put('src', 'new');
+    await photos.put('dst', 'old');
+    photos.log.start();
+    const conditional = { 'x-amz-copy-source': '/photos/src', 'cf-copy-destination-if-none-match': '*' };
+    expect((await api.fetch(await signer.sign(`${ENDPOINT}/photos/dst`, { method: 'PUT', headers: conditional }))).status).toBe(412);
+    expect((await api.fetch(await signer.sign(`${ENDPOINT}/photos/dst`, { method: 'PUT', body: 'x', headers: { 'if-none-match': '*' } }))).status).toBe(412);
+    const [copy, put] = photos.log.all();
+    expect(copy).toMatchObject({ op: 'put', surface: 's3', status: 'ok', result: null, options: { operation: 'CopyObject' } });
+    expect(put).toMatchObject({ op: 'put', surface: 's3', status: 'ok', result: null, options: { operation: 'PutObject' } });
+  });
+
   it('a conditional CompleteMultipartUpload that fails is 412 and aborts the upload', async () => {
     const { photos, client, api } = setup();
     await photos.put('k', 'exists');
