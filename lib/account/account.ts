@@ -10,6 +10,9 @@ import { Credentials } from '../api/auth.js';
 import type { DnsCredential } from '../dns/types.js';
 import type { Zone } from '../dns/zone.js';
 import { derivedId, HEX32 } from './ids.js';
+import { accountState, accountStates, addAccountBucket, BUCKET_NAME } from './state.js';
+
+export { accountState, addAccountBucket, BUCKET_NAME, type AccountState } from './state.js';
 
 export interface AccountOptions {
   /** 32 lowercase hex characters; generated when absent. */
@@ -23,40 +26,6 @@ export interface AccountOptions {
   credentials?: readonly DnsCredential[];
   /** "Now" for the account's own timestamps (`created_on`). Default `Date.now()`. */
   clock?: Clock;
-}
-
-/** What the views share. Internal: reached through `accountState`, never shown on `Account`. */
-export interface AccountState {
-  readonly id: string;
-  readonly name: string;
-  readonly created: number;
-  /** Zones by id, in the order added (the DNS view makes them with its own rules). */
-  readonly zones: Map<string, Zone>;
-  /** Buckets by name. Add with `addAccountBucket`, which records when. */
-  readonly buckets: Map<string, Bucket>;
-  /** When each bucket was added (the S3 view's ListBuckets CreationDate), by the account's clock. */
-  readonly bucketCreated: WeakMap<Bucket, number>;
-  /** "Now" by the account's clock. */
-  readonly now: () => number;
-  readonly credentials: Credentials;
-}
-
-const states = new WeakMap<Account, AccountState>();
-
-export const accountState = (account: Account): AccountState => {
-  const s = states.get(account);
-  if (!s) throw new TypeError('not an edge-doubles Account');
-  return s;
-};
-
-/** R2's rule for bucket names (wrangler's text is BUCKET_NAME_RULE, lib/env/bucket-bindings.ts). */
-export const BUCKET_NAME = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
-
-/** Puts a bucket in the account's state under a name already checked, recording when. */
-export function addAccountBucket(state: AccountState, name: string, bucket: Bucket): Bucket {
-  state.buckets.set(name, bucket);
-  state.bucketCreated.set(bucket, state.now());
-  return bucket;
 }
 
 export const DEFAULT_ACCOUNT_NAME = 'edge-doubles account';
@@ -73,7 +42,7 @@ export class Account {
     this.id = id;
     this.name = name;
     const now = timeSource(options.clock).now;
-    states.set(this, {
+    accountStates.set(this, {
       id,
       name,
       created: now(),

@@ -7,7 +7,8 @@
  * The pipeline is R2's: route → authenticate (auth errors come before NoSuchBucket) → resolve the
  * bucket → detect the operation and screen its headers → touch state.
  */
-import { accountState, BUCKET_NAME, type Account } from '../account/account.js';
+import type { Account } from '../account/account.js';
+import { accountState, BUCKET_NAME } from '../account/state.js';
 import { Bucket } from '../bucket/bucket.js';
 import { bucketLayer } from '../bucket/internal.js';
 import type { BucketLayer } from '../bucket/layer.js';
