@@ -29,6 +29,11 @@ export interface ListQuery {
   readonly startAfter?: string;
   readonly cursor?: string;
   readonly delimiter?: string;
+  /**
+   * Start after every key that begins with this (a delimiter group an S3 v1 marker names), if that
+   * is later than `startAfter` and `cursor`. The binding has no such option.
+   */
+  readonly afterGroup?: string;
 }
 
 export interface ListPage {
@@ -214,6 +219,14 @@ export class BucketModel {
     if (after !== undefined && after >= low) {
       low = after;
       exclusive = after;
+    }
+    if (q.afterGroup !== undefined) {
+      const beyond = afterPrefix(sortForm(q.afterGroup));
+      if (beyond === undefined) return { objects: [], delimitedPrefixes: [] };
+      if (beyond > low) {
+        low = beyond;
+        exclusive = undefined;
+      }
     }
 
     const objects: StoredObject[] = [];

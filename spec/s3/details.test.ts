@@ -5,6 +5,7 @@ import {
   CreateMultipartUploadCommand,
   GetObjectCommand,
   ListMultipartUploadsCommand,
+  ListObjectsCommand,
   ListPartsCommand,
   PutObjectCommand,
   UploadPartCommand,
@@ -77,6 +78,19 @@ describe('R2 extensions', () => {
       name: 'NoSuchUpload',
     });
     expect(await (await photos.get('k'))!.text()).toBe('exists');
+  });
+});
+
+describe('v1 listing markers', () => {
+  it('a marker naming a delimiter group (as NextMarker does) resumes after the whole group, and at the first key past it', async () => {
+    const { photos, client } = setup();
+    // 'a0' is the first string after every 'a/…' key; the astral keys sort last in the group (UTF-8 order).
+    for (const k of ['a/1', 'a/\u{10FFFF}', 'a/\u{10FFFF}z', 'a0', 'b/1', 'c']) await photos.put(k, 'x');
+    const r = await client.send(new ListObjectsCommand({ Bucket: 'photos', Delimiter: '/', Marker: 'a/' }));
+    expect(r.Contents!.map((o) => o.Key)).toEqual(['a0', 'c']);
+    expect(r.CommonPrefixes).toEqual([{ Prefix: 'b/' }]);
+    const plain = await client.send(new ListObjectsCommand({ Bucket: 'photos', Marker: 'a/' }));
+    expect(plain.Contents!.map((o) => o.Key)).toEqual(['a/1', 'a/\u{10FFFF}', 'a/\u{10FFFF}z', 'a0', 'b/1', 'c']);
   });
 });
 
