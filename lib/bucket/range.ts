@@ -2,7 +2,9 @@
  * `range` of get: the object form (validated by workerd, resolved by R2) and the Headers form (a
  * `Range` header; anything but one satisfiable `bytes=` range means the whole object). The binding
  * converts and parses (`convertRange`, `checkRange`: the header's text is read there); the model
- * gets numbers and resolves them against the object (`resolveRange`).
+ * gets numbers and resolves them against the object (`resolveRange`). A resolved range's bytes in
+ * memory are `rangeViews` over the object's chunks, for every surface (IndexedDB reads its own
+ * records: indexeddb-storage.ts, piecesOf).
  */
 import { fieldTypeError } from './errors.js';
 import { formatDouble, isHeaders, isObjectLike, toNumber } from './coerce.js';
@@ -139,4 +141,21 @@ function resolveHeader(r: Extract<RangeRequest, { kind: 'header' }>, size: numbe
   if (r.first >= size) return { offset: 0, length: size };
   const end = Math.min(r.last ?? size - 1, size - 1);
   return { offset: r.first, length: end - r.first + 1 };
+}
+
+/** The bytes of a stored object's range, as views (no copy) over its chunks. */
+export function* rangeViews(chunks: readonly Uint8Array[], range: ResolvedRange): Generator<Uint8Array> {
+  let skip = range.offset;
+  let left = range.length;
+  for (const c of chunks) {
+    if (left === 0) return;
+    if (skip >= c.byteLength) {
+      skip -= c.byteLength;
+      continue;
+    }
+    const end = Math.min(c.byteLength, skip + left);
+    yield c.subarray(skip, end);
+    left -= end - skip;
+    skip = 0;
+  }
 }
