@@ -26,7 +26,7 @@
  * rule names binding operations.
  */
 import type { BucketSupport } from '../support/bucket-support.js';
-import { conditionHolds, conditionHoldsWhenAbsent, type Conditional } from './conditional.js';
+import type { Conditional } from './conditional.js';
 import type { RequestedChecksum } from './checksums.js';
 import { BucketConfig } from './config.js';
 import { bindingError } from './errors.js';
@@ -200,7 +200,7 @@ export class BucketLayer {
    * object now at the key, checked in the same transaction.
    */
   createUpload(key: string, metadata: ObjectMetadata, cond?: Conditional): Maybe<string | null> {
-    return this.#write(() => (cond && !this.#holds(key, cond) ? null : this.model.createUpload(key, metadata)));
+    return this.#write(() => (cond && !this.model.writeConditionHolds('createMultipartUpload', key, cond) ? null : this.model.createUpload(key, metadata)));
   }
 
   uploadPart(key: string, id: string, partNumber: number, body: Body): Maybe<string> {
@@ -213,7 +213,7 @@ export class BucketLayer {
    */
   completeUpload(key: string, id: string, refs: readonly UploadedPartRef[], cond?: Conditional): Maybe<StoredObject | null> {
     return this.#write(() => {
-      if (cond && !this.#holds(key, cond)) {
+      if (cond && !this.model.writeConditionHolds('completeMultipartUpload', key, cond)) {
         this.model.abortUpload(key, id);
         return null;
       }
@@ -225,10 +225,6 @@ export class BucketLayer {
     return this.#write(() => this.model.abortUpload(key, id));
   }
 
-  #holds(key: string, cond: Conditional): boolean {
-    const existing = this.model.head(key);
-    return existing ? conditionHolds(cond, existing) : conditionHoldsWhenAbsent(cond);
-  }
 
   // ---- reads only the S3 view makes ----------------------------------------------------------------
 
