@@ -3,6 +3,7 @@
  * wrong value is a TypeError naming the option, never a silent default.
  */
 import type { Clock } from '../clock.js';
+import type { Bucket } from './bucket.js';
 import { describe, resolveCompat, type BucketCompat } from './compat.js';
 import type { R2PutOptions } from './types.js';
 import { BucketStorage, MemoryStorage } from './storage.js';
@@ -50,7 +51,7 @@ export interface BucketOptions {
    * of one account bind one bucket, each with its own date). What is the bucket's own
    * (`storage`, `clock`, `defaultStorageClass`, `log`, `seed`) cannot be given with it.
    */
-  over?: object;
+  over?: Bucket;
 }
 
 export interface ResolvedOptions {

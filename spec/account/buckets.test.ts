@@ -141,6 +141,6 @@ describe("one bucket, bound by Workers of different compatibility dates", () => 
     for (const own of [{ storage: undefined, log: true }, { defaultStorageClass: 'Standard' }, { seed: {} }, { clock: () => 0 }]) {
       expect(() => new Bucket({ over: first, ...own })).toThrow(/cannot be given with 'over'/);
     }
-    expect(() => new Bucket({ over: {} })).toThrow("Bucket option 'over': expected a Bucket made by edge-doubles");
+    expect(() => new Bucket({ over: {} as Bucket })).toThrow("Bucket option 'over': expected a Bucket made by edge-doubles");
   });
 });
