@@ -10,6 +10,7 @@ import { Credentials } from '../api/auth.js';
 import type { DnsCredential } from '../dns/types.js';
 import type { Zone } from '../dns/zone.js';
 import { derivedId, HEX32 } from './ids.js';
+import { bucketLayer } from '../bucket/internal.js';
 import { accountState, accountStates, addAccountBucket, BUCKET_NAME } from './state.js';
 
 export { accountState, addAccountBucket, BUCKET_NAME, type AccountState } from './state.js';
@@ -66,7 +67,11 @@ export class Account {
     }
     const { buckets } = accountState(this);
     if (buckets.has(name)) throw new Error(`Account: a bucket named ${name} already exists`);
-    if ([...buckets.values()].includes(bucket)) throw new Error('Account: that bucket is already in the account under another name');
+    // A binding over a bucket (`new Bucket({ over })`) is that bucket: one bucket, one name.
+    const layer = bucketLayer(bucket);
+    if ([...buckets.values()].some((b) => b === bucket || (layer !== undefined && bucketLayer(b) === layer))) {
+      throw new Error('Account: that bucket is already in the account under another name');
+    }
     return addAccountBucket(accountState(this), name, bucket);
   }
 

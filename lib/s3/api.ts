@@ -103,7 +103,7 @@ export class S3Api {
    */
   addBucket(name: string, bucket: Bucket = new Bucket({ clock: this.#clockOption })): Bucket {
     if (!bucketLayer(bucket)) throw new TypeError(`S3Api: bucket "${name}" is not an edge-doubles Bucket`);
-    if (this.#account) return this.#account.addBucket(name, bucket);
+    if (this.#account) return this.#account.bucket(name) === bucket ? bucket : this.#account.addBucket(name, bucket);
     this.#buckets.set(name, bucket);
     this.#created.set(bucket, this.#clock());
     return bucket;

@@ -45,6 +45,12 @@ describe('the S3 view over an account', () => {
     expect(() => other.addBucket('Not_Valid')).toThrow(/invalid/);
     other.addBucket('late');
     expect(account.buckets).toEqual(['made-in-code', 'late']);
+    // Given the account's own bucket under its name, a view just serves it; under another, the account refuses.
+    const mine = account.bucket('late')!;
+    expect(new S3Api({ account, buckets: { late: mine } }).bucket('late')).toBe(mine);
+    expect(() => new S3Api({ account, buckets: { again: mine } })).toThrow(/another name/);
+    // A binding over an account's bucket is that bucket: it cannot be added under a second name.
+    expect(() => account.addBucket('alias', new Bucket({ over: mine, compatibilityDate: '2022-01-01' }))).toThrow(/another name/);
   });
 
   it('without an account, each view keeps its own buckets, as before', async () => {
