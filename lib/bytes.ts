@@ -95,8 +95,3 @@ export function concat(chunks: readonly Uint8Array[], total?: number): Uint8Arra
   }
   return out;
 }
-
-/** A fresh ArrayBuffer holding exactly these bytes (callers may keep and mutate it). */
-export function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
-  return bytes.slice().buffer as ArrayBuffer;
-}

@@ -10,6 +10,10 @@ import { Credentials } from '../api/auth.js';
 import type { DnsCredential } from '../dns/types.js';
 import type { Zone } from '../dns/zone.js';
 import { derivedId, HEX32 } from './ids.js';
+import { bucketLayer } from '../bucket/internal.js';
+import { accountState, accountStates, addAccountBucket, BUCKET_NAME } from './state.js';
+
+export { accountState, addAccountBucket, BUCKET_NAME, type AccountState } from './state.js';
 
 export interface AccountOptions {
   /** 32 lowercase hex characters; generated when absent. */
@@ -25,29 +29,6 @@ export interface AccountOptions {
   clock?: Clock;
 }
 
-/** What the views share. Internal: reached through `accountState`, never shown on `Account`. */
-export interface AccountState {
-  readonly id: string;
-  readonly name: string;
-  readonly created: number;
-  /** Zones by id, in the order added (the DNS view makes them with its own rules). */
-  readonly zones: Map<string, Zone>;
-  /** Buckets by name. */
-  readonly buckets: Map<string, Bucket>;
-  readonly credentials: Credentials;
-}
-
-const states = new WeakMap<Account, AccountState>();
-
-export const accountState = (account: Account): AccountState => {
-  const s = states.get(account);
-  if (!s) throw new TypeError('not an edge-doubles Account');
-  return s;
-};
-
-/** R2's rule for bucket names (wrangler's text is BUCKET_NAME_RULE, lib/env/bucket-bindings.ts). */
-const BUCKET_NAME = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
-
 export const DEFAULT_ACCOUNT_NAME = 'edge-doubles account';
 
 export class Account {
@@ -61,12 +42,15 @@ export class Account {
     if (typeof name !== 'string' || name.trim() === '') throw new Error(`Account: name must be a non-empty string, got ${JSON.stringify(name)}`);
     this.id = id;
     this.name = name;
-    states.set(this, {
+    const now = timeSource(options.clock).now;
+    accountStates.set(this, {
       id,
       name,
-      created: timeSource(options.clock).now(),
+      created: now(),
       zones: new Map(),
       buckets: new Map(),
+      bucketCreated: new WeakMap(),
+      now,
       credentials: new Credentials(options.credentials),
     });
   }
@@ -83,9 +67,12 @@ export class Account {
     }
     const { buckets } = accountState(this);
     if (buckets.has(name)) throw new Error(`Account: a bucket named ${name} already exists`);
-    if ([...buckets.values()].includes(bucket)) throw new Error('Account: that bucket is already in the account under another name');
-    buckets.set(name, bucket);
-    return bucket;
+    // A binding over a bucket (`new Bucket({ over })`) is that bucket: one bucket, one name.
+    const layer = bucketLayer(bucket);
+    if ([...buckets.values()].some((b) => b === bucket || (layer !== undefined && bucketLayer(b) === layer))) {
+      throw new Error('Account: that bucket is already in the account under another name');
+    }
+    return addAccountBucket(accountState(this), name, bucket);
   }
 
   /** A bucket by name. */

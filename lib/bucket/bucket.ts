@@ -10,12 +10,14 @@
  * those two phases. The second phase ends in the bucket layer (layer.ts), which every surface goes
  * through: storage transactions, faults and the call log live there.
  */
-import { timeSource } from '../clock.js';
+import { timeSource, type Clock } from '../clock.js';
+import { describe, resolveCompat, type BucketCompat } from './compat.js';
 import { bucketDouble, BucketSupport, type BucketCall, type BucketCallQuery, type BucketFault } from '../support/bucket-support.js';
 import { BucketLayer } from './layer.js';
+import type { ConfigSnapshot } from './config.js';
 import type { CallLog } from '../support/call-log.js';
 import type { FaultList } from '../support/faults.js';
-import { registerDouble } from '../support/registry.js';
+import { doubleOf, registerDouble } from '../support/registry.js';
 import { checkSsecKey, convertSsecKey, ssecKeyMd5 } from './ssec.js';
 import { convertConditional, unwrapConditional, type Conditional } from './conditional.js';
 import { convertHashFields, requestedChecksum, type RequestedChecksum } from './checksums.js';
@@ -26,7 +28,7 @@ import { defaultStorage, resolveOptions, type BucketOptions, type BucketSeed, ty
 import { tagClass, untag } from './class-tags.js';
 import { NO_CUSTOM_FIELDS, parseCustomMetadata, parseHttpMetadata, sentHttpFields, type HttpFields } from './metadata.js';
 import { BucketModel, type GetOutcome, type ListPage, type ModelSnapshot } from './model.js';
-import type { BodyBytes, PersistentState } from './storage.js';
+import type { BodyBytes, BucketStorage, PersistentState } from './storage.js';
 import { R2MultipartUpload } from './multipart.js';
 import { checkRange, convertRange } from './range.js';
 import { GetResult, HeadResult, WHOLE_OBJECT, WRITTEN_OBJECT } from './results.js';
@@ -51,8 +53,10 @@ export type { BucketOptions, BucketSeed, BucketSeedValue };
  * took it (its bodies are in that database).
  */
 const snapshotState = new WeakMap<object, ModelSnapshot | { readonly from: PersistentState; readonly state: Promise<ModelSnapshot> }>();
+/** The bucket's configuration (config.ts) when each snapshot was taken. */
+const snapshotConfig = new WeakMap<object, ConfigSnapshot>();
 
-/** A bucket's state at one moment (objects and multipart uploads). Opaque; restore it with `restore`. */
+/** A bucket's state at one moment (objects, multipart uploads and configuration). Opaque; restore it with `restore`. */
 export interface BucketSnapshot {
   readonly objects: number;
 }
@@ -69,6 +73,34 @@ const direct: Invoke = ((_op: unknown, _key: unknown, _options: unknown, convert
     throw bindingError(e);
   }
 }) as unknown as Invoke;
+
+/** A bucket's state and its one way in: the model on its storage, with its test support. */
+function newLayer(clock: Clock | undefined, log: boolean, storage: BucketStorage | undefined, defaultStorageClass: string): BucketLayer {
+  const time = timeSource(clock);
+  const attached = (storage ?? defaultStorage()).attach();
+  return new BucketLayer(new BucketModel(time.now, attached.state), attached.persistent, new BucketSupport(time, log), defaultStorageClass);
+}
+
+/** The layer of the bucket `over` names (option `over`). */
+function layerOf(over: object): BucketLayer {
+  const layer = doubleOf(over)?.bucket;
+  if (!layer) throw new TypeError(`Bucket option 'over': expected a Bucket made by edge-doubles, got ${describe(over)}.`);
+  return layer;
+}
+
+/** Each bucket's compatibility switches, for `bindingFor`. Kept off the instance, which shows only R2Bucket's members. */
+const compats = new WeakMap<Bucket, BucketCompat>();
+
+/**
+ * A binding of `bucket`'s state for a Worker of this compatibility date and flags: `bucket` itself
+ * when its own switches are the same, else a new `Bucket` over it (option `over`).
+ */
+export function bindingFor(bucket: Bucket, compatibilityDate: string | undefined, compatibilityFlags: readonly string[] | undefined): Bucket {
+  const own = compats.get(bucket);
+  const wanted = resolveCompat(compatibilityDate, compatibilityFlags);
+  const same = own !== undefined && (Object.keys(wanted) as (keyof BucketCompat)[]).every((k) => own[k] === wanted[k]);
+  return same ? bucket : new Bucket({ over: bucket, compatibilityDate, compatibilityFlags });
+}
 
 /** At most this many entries per page whenever metadata is sent along (the local R2's rule). */
 const INCLUDE_PAGE_CAP = 100;
@@ -106,7 +138,9 @@ const SUBSTITUTED_NULL = (): AcceptedValue => ({ kind: 'bytes', chunks: [] });
 export class Bucket implements R2BucketLike {
   /** The one way into this bucket's model, shared with the S3 view (layer.ts). */
   readonly #layer: BucketLayer;
-  /** The layer's binding entry (swapped for `direct` while seeding). */
+  /** The layer's entry for a binding of this compatibility date. */
+  readonly #binding: Invoke;
+  /** `#binding`, swapped for `direct` while seeding. */
   #invoke: Invoke;
   readonly #defaultStorageClass: string;
   readonly #honorsInclude: boolean;
@@ -116,17 +150,15 @@ export class Bucket implements R2BucketLike {
 
   /** Every option is checked here, once (a TypeError naming it), so no call pays for it. */
   constructor(options?: BucketOptions) {
-    const { defaultStorageClass, clock, compat, seed, log, storage } = resolveOptions(options);
-    const time = timeSource(clock);
-    const support = new BucketSupport(time, log);
-    const attached = (storage ?? defaultStorage()).attach();
-    const model = new BucketModel(time.now, attached.state);
-    this.#layer = new BucketLayer(model, attached.persistent, support, defaultStorageClass, compat.throwsSynchronously);
-    this.#invoke = this.#layer.binding;
-    this.#defaultStorageClass = defaultStorageClass;
+    const { defaultStorageClass, clock, compat, seed, log, storage, over } = resolveOptions(options);
+    this.#layer = over === undefined ? newLayer(clock, log, storage, defaultStorageClass) : layerOf(over);
+    this.#binding = this.#layer.binding(compat.throwsSynchronously);
+    this.#invoke = this.#binding;
+    this.#defaultStorageClass = this.#layer.defaultStorageClass;
     this.#honorsInclude = compat.honorsInclude;
     this.#substitutesNull = compat.substitutesNull;
     this.#tagged = compat.setsToStringTag;
+    compats.set(this, compat);
     if (!this.#tagged) untag(this);
     // The test support (lib/support) and the S3 view (lib/s3) reach this same layer: one state, one set of rules.
     registerDouble(this, bucketDouble(this, this.#layer));
@@ -169,7 +201,7 @@ export class Bucket implements R2BucketLike {
   }
 
   /**
-   * The state now (objects and multipart uploads), in O(1): later changes never reach it. On
+   * The state now (objects, multipart uploads and the bucket's configuration), in O(1): later changes never reach it. On
    * IndexedDbStorage it is taken after the calls already made, and costs O(objects + parts) writes
    * (each body it references is kept in the database from then on).
    */
@@ -177,6 +209,7 @@ export class Bucket implements R2BucketLike {
     const { model, persistent: p } = this.#layer;
     const s = { objects: model.size };
     snapshotState.set(s, p ? { from: p, state: p.snapshot() } : model.snapshot());
+    snapshotConfig.set(s, this.#layer.config.snapshot());
     return Object.freeze(s);
   }
 
@@ -195,10 +228,11 @@ export class Bucket implements R2BucketLike {
       if (p) throw new TypeError('Bucket.restore: a snapshot of a bucket in memory cannot be restored into a bucket on IndexedDbStorage');
       model.restore(s);
     }
+    this.#layer.config.restore(snapshotConfig.get(snapshot)!);
     support.clear();
   }
 
-  /** Empties the bucket (objects and uploads) and clears fault rules and the call log. */
+  /** Empties the bucket (objects and uploads; its configuration stays) and clears fault rules and the call log. */
   reset(): void {
     this.#layer.reset();
   }
@@ -415,7 +449,7 @@ export class Bucket implements R2BucketLike {
       (a) => {
         const ssec = checkSsecKey(a.ssecKey);
         const metadata = { http: sentHttpFields(a.http), custom: a.custom, storageClass: a.storageClass, ssecKeyMd5: md5OfKey(ssec) };
-        const handle = (id: string | null) => new R2MultipartUpload(this.#layer, a.name, id!, this.#tagged);
+        const handle = (id: string | null) => new R2MultipartUpload(this.#layer, this.#binding, a.name, id!, this.#tagged);
         const id = this.#layer.createUpload(a.name, metadata);
         return id instanceof Promise ? id.then(handle) : handle(id);
       },
@@ -429,7 +463,7 @@ export class Bucket implements R2BucketLike {
     if (given < 1) throw parameterTypeError('resumeMultipartUpload', 'R2Bucket', 1, 'string');
     const name = toStr(key);
     if (given < 2) throw parameterTypeError('resumeMultipartUpload', 'R2Bucket', 2, 'string');
-    return new R2MultipartUpload(this.#layer, name, toStr(uploadId), this.#tagged);
+    return new R2MultipartUpload(this.#layer, this.#binding, name, toStr(uploadId), this.#tagged);
   }
 }
 

@@ -3,7 +3,7 @@
  * (another tab, a reload, another process with the same fake-indexeddb) sees the previous state.
  * See storage.ts for how it sits under the model.
  *
- * The database has five object stores (out-of-line keys):
+ * The database has six object stores (STORES, out-of-line keys):
  * - `objects`: one record per object, keyed by the key's sort form (key-index.ts), whose plain
  *   string order is R2's order, so the store itself keeps the key order;
  * - `uploads`: one record per multipart upload (its state, metadata and parts), keyed by upload id;

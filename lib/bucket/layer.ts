@@ -26,13 +26,13 @@
  * rule names binding operations.
  */
 import type { BucketSupport } from '../support/bucket-support.js';
-import { conditionHolds, conditionHoldsWhenAbsent, type Conditional } from './conditional.js';
+import type { Conditional } from './conditional.js';
 import type { RequestedChecksum } from './checksums.js';
+import { BucketConfig } from './config.js';
 import { bindingError } from './errors.js';
 import { invoker, type BucketOperation, type Invoke } from './invoke.js';
 import type { BucketModel, GetOutcome, ListPage, ListQuery, PartView, UploadedPartRef, UploadView } from './model.js';
-import type { RangeRequest, ResolvedRange } from './range.js';
-import { rangeViews } from './results.js';
+import { rangeViews, type RangeRequest, type ResolvedRange } from './range.js';
 import type { BodyBytes, PersistentState } from './storage.js';
 import type { ObjectMetadata, StoredObject } from './stored.js';
 import type { Body } from './values.js';
@@ -71,21 +71,39 @@ const memoryBytes = (object: StoredObject, range: ResolvedRange): BodyBytes => (
 const noArguments = () => undefined;
 
 export class BucketLayer {
-  /** The binding's entry: faults and the log around it, model errors shown as workerd shows them. */
-  readonly binding: Invoke;
   /** The S3 view's entry: faults and the log around it, model errors left for the view to phrase. */
   readonly s3: Invoke;
+  /** The binding entries made so far, by whether conversion errors throw (see `binding`). */
+  readonly #bindings = new Map<boolean, Invoke>();
+  /**
+   * The bucket's configuration (CORS today; lifecycle, locks, public access next): a setting of the
+   * bucket, not of one surface, so every view reads the same (config.ts).
+   */
+  readonly config = new BucketConfig();
 
   constructor(
     readonly model: BucketModel,
     /** Set when the storage is not memory: each operation then runs as one of its transactions. */
     readonly persistent: PersistentState | undefined,
     readonly support: BucketSupport,
+    /** A setting of the bucket (R2's bucket default storage class), shared by every binding over it. */
     readonly defaultStorageClass: string,
-    syncConversionErrors: boolean,
   ) {
-    this.binding = support.around(invoker(syncConversionErrors, bindingError), syncConversionErrors, 'binding', bindingError);
     this.s3 = support.around(invoker(false, asIs), false, 's3', asIs, s3Summary);
+  }
+
+  /**
+   * A binding's entry: faults and the log around it, model errors shown as workerd shows them.
+   * Whether conversion errors throw synchronously is the binding's compatibility date, not the
+   * bucket's: bindings of Workers with different dates over one bucket each take their own entry.
+   */
+  binding(syncConversionErrors: boolean): Invoke {
+    let entry = this.#bindings.get(syncConversionErrors);
+    if (!entry) {
+      entry = this.support.around(invoker(syncConversionErrors, bindingError), syncConversionErrors, 'binding', bindingError);
+      this.#bindings.set(syncConversionErrors, entry);
+    }
+    return entry;
   }
 
   /**
@@ -182,7 +200,7 @@ export class BucketLayer {
    * object now at the key, checked in the same transaction.
    */
   createUpload(key: string, metadata: ObjectMetadata, cond?: Conditional): Maybe<string | null> {
-    return this.#write(() => (cond && !this.#holds(key, cond) ? null : this.model.createUpload(key, metadata)));
+    return this.#write(() => (cond && !this.model.writeConditionHolds('createMultipartUpload', key, cond) ? null : this.model.createUpload(key, metadata)));
   }
 
   uploadPart(key: string, id: string, partNumber: number, body: Body): Maybe<string> {
@@ -195,7 +213,7 @@ export class BucketLayer {
    */
   completeUpload(key: string, id: string, refs: readonly UploadedPartRef[], cond?: Conditional): Maybe<StoredObject | null> {
     return this.#write(() => {
-      if (cond && !this.#holds(key, cond)) {
+      if (cond && !this.model.writeConditionHolds('completeMultipartUpload', key, cond)) {
         this.model.abortUpload(key, id);
         return null;
       }
@@ -207,10 +225,6 @@ export class BucketLayer {
     return this.#write(() => this.model.abortUpload(key, id));
   }
 
-  #holds(key: string, cond: Conditional): boolean {
-    const existing = this.model.head(key);
-    return existing ? conditionHolds(cond, existing) : conditionHoldsWhenAbsent(cond);
-  }
 
   // ---- reads only the S3 view makes ----------------------------------------------------------------
 

@@ -29,6 +29,11 @@ export interface ListQuery {
   readonly startAfter?: string;
   readonly cursor?: string;
   readonly delimiter?: string;
+  /**
+   * Start after every key that begins with this (a delimiter group an S3 v1 marker names), if that
+   * is later than `startAfter` and `cursor`. The binding has no such option.
+   */
+  readonly afterGroup?: string;
 }
 
 export interface ListPage {
@@ -177,16 +182,27 @@ export class BucketModel {
     this.checkMetadata('put', metadata);
     if (checksum && actual !== checksum.expected) throw checksumMismatch(checksum.alg, checksum.expected, actual!);
     const sk = sortForm(key);
-    if (cond) {
-      const existing = this.objects.get(sk);
-      const holds = existing ? conditionHolds(cond, existing) : conditionHoldsWhenAbsent(cond);
-      if (!holds) return null;
-    }
+    if (cond && !this.#writeConditionHolds(sk, cond)) return null;
     const verified = checksum && { alg: checksum.alg, hex: actual! };
     const md5 = checksum?.alg === 'md5' ? actual : body.md5;
     const object = new StoredObject(key, randomHex(16), size, this.clock(), metadata, chunks, { md5, verified });
     this.objects.set(sk, object);
     return object;
+  }
+
+  /**
+   * Whether a write under `cond` may go ahead on what is at the key now: R2's rules on an object,
+   * and on none only conditions an absent object can meet. Every conditional write (a put, and R2's
+   * conditional multipart create and complete, which the layer checks for the S3 view) asks here.
+   */
+  writeConditionHolds(action: R2Action, key: string, cond: Conditional): boolean {
+    this.checkKey(action, key);
+    return this.#writeConditionHolds(sortForm(key), cond);
+  }
+
+  #writeConditionHolds(sortKey: string, cond: Conditional): boolean {
+    const existing = this.objects.get(sortKey);
+    return existing ? conditionHolds(cond, existing) : conditionHoldsWhenAbsent(cond);
   }
 
   delete(keys: readonly string[]): void {
@@ -214,6 +230,14 @@ export class BucketModel {
     if (after !== undefined && after >= low) {
       low = after;
       exclusive = after;
+    }
+    if (q.afterGroup !== undefined) {
+      const beyond = afterPrefix(sortForm(q.afterGroup));
+      if (beyond === undefined) return { objects: [], delimitedPrefixes: [] };
+      if (beyond > low) {
+        low = beyond;
+        exclusive = undefined;
+      }
     }
 
     const objects: StoredObject[] = [];

@@ -5,6 +5,7 @@
  */
 import { isObjectLike, structOrEmpty, toInt32, toStr } from './coerce.js';
 import { parameterTypeError, partNumberRange, partValueTypeError } from './errors.js';
+import type { Invoke } from './invoke.js';
 import type { BucketLayer } from './layer.js';
 import type { UploadedPartRef } from './model.js';
 import { HeadResult, WRITTEN_OBJECT } from './results.js';
@@ -15,7 +16,7 @@ import { acceptValue, checkStreamLength, readValue } from './values.js';
 import { tagClass, untag } from './class-tags.js';
 
 // Kept off the instance: the handle's only own properties are `key` and `uploadId`.
-const owners = new WeakMap<R2MultipartUpload, { layer: BucketLayer; tagged: boolean }>();
+const owners = new WeakMap<R2MultipartUpload, { layer: BucketLayer; invoke: Invoke; tagged: boolean }>();
 
 function checkPartNumber(n: number): void {
   if (n < 1 || n > 10000) throw partNumberRange(n);
@@ -41,13 +42,13 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
   declare readonly uploadId: string;
 
   /** @internal handles are made by the bucket */
-  constructor(layer: BucketLayer, key: string, uploadId: string, tagged = true) {
+  constructor(layer: BucketLayer, invoke: Invoke, key: string, uploadId: string, tagged = true) {
     // In the runtime's order: Object.keys(handle) is ['uploadId', 'key'].
     Object.defineProperties(this, {
       uploadId: { value: uploadId, enumerable: true, configurable: true },
       key: { value: key, enumerable: true, configurable: true },
     });
-    owners.set(this, { layer, tagged });
+    owners.set(this, { layer, invoke, tagged });
     if (!tagged) untag(this);
   }
 
@@ -56,9 +57,9 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
     value: R2UploadPartValue,
     options?: R2UploadPartOptions,
   ): Promise<R2UploadedPart> {
-    const { layer } = owners.get(this)!;
+    const { layer, invoke } = owners.get(this)!;
     const given = arguments.length;
-    return layer.binding(
+    return invoke(
       'uploadPart', this.key, { uploadId: this.uploadId, partNumber, options },
       () => {
         // A missing argument is refused; an explicit undefined converts (to 0, refused later as a part number).
@@ -84,8 +85,8 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
   }
 
   abort(): Promise<void> {
-    const { layer } = owners.get(this)!;
-    return layer.binding(
+    const { layer, invoke } = owners.get(this)!;
+    return invoke(
       'abortMultipartUpload', this.key, { uploadId: this.uploadId },
       () => undefined,
       () => layer.abortUpload(this.key, this.uploadId),
@@ -93,8 +94,8 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
   }
 
   complete(uploadedParts: R2UploadedPart[]): Promise<HeadResult> {
-    const { layer, tagged } = owners.get(this)!;
-    return layer.binding(
+    const { layer, invoke, tagged } = owners.get(this)!;
+    return invoke(
       'completeMultipartUpload', this.key, { uploadId: this.uploadId, parts: uploadedParts },
       () => {
         if (!Array.isArray(uploadedParts)) throw parameterTypeError('complete', 'R2MultipartUpload', 1, 'Array');

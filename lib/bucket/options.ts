@@ -4,6 +4,7 @@
  */
 import type { Clock } from '../clock.js';
 import { editDistance } from '../edit-distance.js';
+import type { Bucket } from './bucket.js';
 import { describe, resolveCompat, type BucketCompat } from './compat.js';
 import type { R2PutOptions } from './types.js';
 import { BucketStorage, MemoryStorage } from './storage.js';
@@ -45,6 +46,13 @@ export interface BucketOptions {
    * `new IndexedDbStorage({ name })`, which keeps them in IndexedDB across buckets and reloads.
    */
   storage?: BucketStorage;
+  /**
+   * Another binding of the same bucket: this one shares its objects, uploads, configuration, fault
+   * rules and call log, and differs only in `compatibilityDate` / `compatibilityFlags` (two Workers
+   * of one account bind one bucket, each with its own date). What is the bucket's own
+   * (`storage`, `clock`, `defaultStorageClass`, `log`, `seed`) cannot be given with it.
+   */
+  over?: Bucket;
 }
 
 export interface ResolvedOptions {
@@ -54,13 +62,17 @@ export interface ResolvedOptions {
   readonly seed: BucketSeed | undefined;
   readonly log: boolean;
   readonly storage: BucketStorage | undefined;
+  readonly over: object | undefined;
 }
 
-const KNOWN = ['defaultStorageClass', 'compatibilityDate', 'compatibilityFlags', 'clock', 'seed', 'log', 'storage'] as const;
+const KNOWN = ['defaultStorageClass', 'compatibilityDate', 'compatibilityFlags', 'clock', 'seed', 'log', 'storage', 'over'] as const;
+
+/** The options that describe the bucket itself, not one binding of it: refused beside `over`. */
+const THE_BUCKETS = ['defaultStorageClass', 'clock', 'seed', 'log', 'storage'] as const;
 
 export function resolveOptions(options: unknown): ResolvedOptions {
   if (options === undefined) {
-    return { defaultStorageClass: 'Standard', clock: undefined, compat: resolveCompat(undefined, undefined), seed: undefined, log: false, storage: undefined };
+    return { defaultStorageClass: 'Standard', clock: undefined, compat: resolveCompat(undefined, undefined), seed: undefined, log: false, storage: undefined, over: undefined };
   }
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`Bucket options must be an object, got ${describe(options)}.`);
@@ -73,7 +85,14 @@ export function resolveOptions(options: unknown): ResolvedOptions {
       `Unknown Bucket option '${name}'${near ? ` (did you mean '${near}'?)` : ''}; the options are ${KNOWN.map((k) => `'${k}'`).join(', ')}.`,
     );
   }
-  const { defaultStorageClass = 'Standard', clock, seed, log = false, storage } = o;
+  const { defaultStorageClass = 'Standard', clock, seed, log = false, storage, over } = o;
+  if (over !== undefined) {
+    if (over === null || typeof over !== 'object') throw new TypeError(`Bucket option 'over': expected a Bucket, got ${describe(over)}.`);
+    const given = THE_BUCKETS.find((name) => o[name] !== undefined);
+    if (given) {
+      throw new TypeError(`Bucket option '${given}' cannot be given with 'over': it is a setting of the bucket, which is the one 'over' names.`);
+    }
+  }
   if (typeof defaultStorageClass !== 'string') {
     throw new TypeError(`Bucket option 'defaultStorageClass': expected a string, got ${describe(defaultStorageClass)}.`);
   }
@@ -98,6 +117,7 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     seed: seed as BucketSeed | undefined,
     log,
     storage: storage as BucketStorage | undefined,
+    over: over as object | undefined,
   };
 }
 

@@ -1,13 +1,23 @@
 /**
  * `range` of get: the object form (validated by workerd, resolved by R2) and the Headers form (a
- * `Range` header; anything but one satisfiable `bytes=` range means the whole object).
+ * `Range` header; anything but one satisfiable `bytes=` range means the whole object). The binding
+ * converts and parses (`convertRange`, `checkRange`: the header's text is read there); the model
+ * gets numbers and resolves them against the object (`resolveRange`). A resolved range's bytes in
+ * memory are `rangeViews` over the object's chunks, for every surface (IndexedDB reads its own
+ * records: indexeddb-storage.ts, piecesOf).
  */
 import { fieldTypeError } from './errors.js';
 import { formatDouble, isHeaders, isObjectLike, toNumber } from './coerce.js';
 
+/**
+ * A range as the model gets it: the R2Range struct's checked numbers, or one `bytes=` range read from
+ * a header (`first`-`last`, `last` absent for "to the end"; or the last `suffix` bytes), which R2
+ * reads as the whole object wherever it cannot be satisfied.
+ */
 export type RangeRequest =
   | { readonly kind: 'object'; readonly offset?: number; readonly length?: number; readonly suffix?: number }
-  | { readonly kind: 'header'; readonly value: string };
+  | { readonly kind: 'header'; readonly first: number; readonly last?: number }
+  | { readonly kind: 'header'; readonly suffix: number };
 
 export interface ResolvedRange {
   readonly offset: number;
@@ -51,7 +61,8 @@ function checkNumber(n: number | undefined, label: string, negative: string): nu
  * empty object cannot satisfy.
  */
 export function checkRange(c: ConvertedRange | undefined): RangeRequest | undefined {
-  if (c === undefined || c.kind === 'header') return c;
+  if (c === undefined) return undefined;
+  if (c.kind === 'header') return parseRangeHeader(c.value);
   const offset = checkNumber(c.offset, 'Starting offset', 'Invalid range. Starting offset');
   const length = checkNumber(c.length, 'Length', 'Invalid range. Length');
   let suffix: number | undefined;
@@ -72,7 +83,7 @@ export function checkRange(c: ConvertedRange | undefined): RangeRequest | undefi
  */
 export function resolveRange(r: RangeRequest | undefined, size: number): ResolvedRange | undefined {
   if (r === undefined) return { offset: 0, length: size };
-  if (r.kind === 'header') return resolveHeader(r.value, size);
+  if (r.kind === 'header') return resolveHeader(r, size);
   let offset: number;
   let length: number;
   if (r.suffix !== undefined) {
@@ -103,22 +114,48 @@ export function readsEmptyWindow(r: RangeRequest | undefined, resolved: Resolved
 
 const BYTES_RANGE = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i;
 
-/** One `bytes=` range, clamped; everything else (several ranges, bad syntax, past the end) is the whole. */
-function resolveHeader(value: string, size: number): ResolvedRange {
-  const whole = { offset: 0, length: size };
+/**
+ * A `Range` header's one `bytes=` range; undefined (the whole object) for several ranges, bad
+ * syntax, `bytes=-0` and an end before the start, whatever the object.
+ */
+function parseRangeHeader(value: string): RangeRequest | undefined {
   const m = BYTES_RANGE.exec(value);
-  if (!m) return whole;
+  if (!m) return undefined;
   const [, a, b] = m as unknown as [string, string, string];
-  if (a === '' && b === '') return whole;
   if (a === '') {
-    const n = Number(b);
-    if (n === 0) return whole;
-    const length = Math.min(n, size);
+    const suffix = b === '' ? 0 : Number(b);
+    return suffix === 0 ? undefined : { kind: 'header', suffix };
+  }
+  const first = Number(a);
+  if (b === '') return { kind: 'header', first };
+  const last = Number(b);
+  return last < first ? undefined : { kind: 'header', first, last };
+}
+
+/** A header's range against the object, clamped; one that starts past the end is the whole object. */
+function resolveHeader(r: Extract<RangeRequest, { kind: 'header' }>, size: number): ResolvedRange {
+  if ('suffix' in r) {
+    const length = Math.min(r.suffix, size);
     return { offset: size - length, length };
   }
-  const start = Number(a);
-  if (start >= size) return whole;
-  const end = b === '' ? size - 1 : Math.min(Number(b), size - 1);
-  if (end < start) return whole;
-  return { offset: start, length: end - start + 1 };
+  if (r.first >= size) return { offset: 0, length: size };
+  const end = Math.min(r.last ?? size - 1, size - 1);
+  return { offset: r.first, length: end - r.first + 1 };
+}
+
+/** The bytes of a stored object's range, as views (no copy) over its chunks. */
+export function* rangeViews(chunks: readonly Uint8Array[], range: ResolvedRange): Generator<Uint8Array> {
+  let skip = range.offset;
+  let left = range.length;
+  for (const c of chunks) {
+    if (left === 0) return;
+    if (skip >= c.byteLength) {
+      skip -= c.byteLength;
+      continue;
+    }
+    const end = Math.min(c.byteLength, skip + left);
+    yield c.subarray(skip, end);
+    left -= end - skip;
+    skip = 0;
+  }
 }

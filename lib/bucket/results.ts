@@ -7,7 +7,7 @@ import { concat } from '../bytes.js';
 import { Checksums } from './checksums.js';
 import { bodyUsed } from './errors.js';
 import { customMetadataObject, httpMetadataObject, writeHttpFields, type HttpFields } from './metadata.js';
-import type { ResolvedRange } from './range.js';
+import { rangeViews, type ResolvedRange } from './range.js';
 import type { StoredObject } from './stored.js';
 import type { BodyBytes } from './storage.js';
 import { markKnownLength } from './values.js';
@@ -126,23 +126,6 @@ Object.defineProperty(HeadResult.prototype, Symbol.for('nodejs.util.inspect.cust
     return `${this.constructor.name} ${inspect({ ...this }, options)}`;
   },
 });
-
-/** The bytes of a stored object's range, as views (no copy) over its chunks. */
-export function* rangeViews(chunks: readonly Uint8Array[], range: ResolvedRange): Generator<Uint8Array> {
-  let skip = range.offset;
-  let left = range.length;
-  for (const c of chunks) {
-    if (left === 0) return;
-    if (skip >= c.byteLength) {
-      skip -= c.byteLength;
-      continue;
-    }
-    const end = Math.min(c.byteLength, skip + left);
-    yield c.subarray(skip, end);
-    left -= end - skip;
-    skip = 0;
-  }
-}
 
 /** What a GetResult reads from: kept in a private field, so own keys stay the runtime's. */
 interface BodyState {

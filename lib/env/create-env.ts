@@ -3,8 +3,8 @@
  * by a `Bucket` double, validated as wrangler validates it. Runs everywhere (the config is an
  * object); `edge-doubles/node` adds reading the config from a file.
  */
-import { accountState, type Account } from '../account/account.js';
-import { Bucket } from '../bucket/bucket.js';
+import { accountState, addAccountBucket, type Account } from '../account/account.js';
+import { Bucket, bindingFor } from '../bucket/bucket.js';
 import type { Clock } from '../clock.js';
 import { localIdentity } from './bucket-bindings.js';
 import { BUCKET_FIELDS } from './fields.js';
@@ -38,8 +38,11 @@ export interface CreateEnvOptions {
   /**
    * The account whose buckets the bindings see, by local bucket name (`preview_bucket_name ??
    * bucket_name ?? binding`): a bucket the account already has is bound as it is (its own options
-   * stand); one it lacks is made as without an account and added to it, so every other view of the
-   * account (another `createEnv`, the API) sees the same bucket. Default: fresh buckets, in no account.
+   * stand) when its compatibility switches are this config's, else through a binding over it with
+   * this config's date and flags (`new Bucket({ over })`: the same objects, this Worker's
+   * behaviour); one it lacks is made as without an account and added to it, so every other view of
+   * the account (another `createEnv`, the S3 view, the API) sees the same bucket. Default: fresh
+   * buckets, in no account.
    */
   account?: Account;
 }
@@ -116,18 +119,18 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
 
   const buckets = new Map<string, Bucket>();
   const env: Record<string, unknown> = {};
-  const inAccount = options.account && accountState(options.account).buckets;
+  const account = options.account && accountState(options.account);
+  const { compatibilityDate, compatibilityFlags } = resolved;
   for (const { entry } of resolved.buckets) {
     const identity = localIdentity(entry);
-    let bucket = buckets.get(identity) ?? inAccount?.get(identity);
+    let bucket = buckets.get(identity);
     if (bucket === undefined) {
-      bucket = new Bucket({
-        compatibilityDate: resolved.compatibilityDate,
-        compatibilityFlags: resolved.compatibilityFlags,
-        clock: options.clock,
-        log: options.log,
-      });
-      inAccount?.set(identity, bucket);
+      const held = account?.buckets.get(identity);
+      if (held) bucket = bindingFor(held, compatibilityDate, compatibilityFlags);
+      else {
+        bucket = new Bucket({ compatibilityDate, compatibilityFlags, clock: options.clock, log: options.log });
+        if (account) addAccountBucket(account, identity, bucket);
+      }
     }
     buckets.set(identity, bucket);
     env[entry.binding] = bucket;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { DnsCompat, DnsCredential, DnsPlan, DnsZoneInit } from '../dns/index.js';
 import { requestLine } from '../support/dns-support.js';
-import { startDnsServer } from './server.js';
+import { startDnsApiServer } from './server.js';
 import { startS3Server } from './s3-server.js';
 import type { RunningServer } from './server.js';
 import type { TlsOption } from './tls.js';
@@ -141,7 +141,7 @@ const dnsServe = serveCommand({
       if (!values.email || !values.key) throw new Error('--email and --key go together');
       credentials.push({ email: values.email, key: values.key });
     }
-    const server = await startDnsServer({
+    const server = await startDnsApiServer({
       port,
       host: values.host!,
       ...(tls ? { tls } : {}),

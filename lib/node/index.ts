@@ -1,6 +1,7 @@
 /** edge-doubles/node: the Node-only parts (the HTTP servers and the CLI's command table). */
 export {
   serveHandler,
+  startDnsApiServer,
   startDnsServer,
   type DnsServerOptions,
   type RequestHandler,

@@ -306,10 +306,11 @@ const dnsMalformed = () => dnsErrorResponse(new DnsApiError(400, [{ code: 6003, 
 const dnsFailed = (e: unknown) => dnsErrorResponse(new DnsApiError(500, [{ code: 10001, message: String(e) }]));
 
 /**
- * Starts the DNS double over HTTP (or HTTPS with `tls`). `baseURL` for clients is the origin plus
- * the base path (`/client/v4`). Everything lives in memory: stopping the server loses it.
+ * Starts the DNS double's REST API (`/client/v4`) over HTTP (or HTTPS with `tls`). `baseURL` for
+ * clients is the origin plus the base path. Everything lives in memory: stopping the server loses
+ * it. Named for the API it serves: DNS itself on the wire (UDP/TCP) is another server.
  */
-export async function startDnsServer(options: DnsServerOptions = {}): Promise<RunningServer & { api: DnsApi; baseURL: string }> {
+export async function startDnsApiServer(options: DnsServerOptions = {}): Promise<RunningServer & { api: DnsApi; baseURL: string }> {
   const { port, host, tls, api: given, ...apiOptions } = options;
   const api = given ?? new DnsApi(apiOptions);
   const running = await serveHandler((r, target) => api.handle(r, target), {
@@ -321,3 +322,6 @@ export async function startDnsServer(options: DnsServerOptions = {}): Promise<Ru
   });
   return { ...running, api, baseURL: `${running.origin}${api.basePath}` };
 }
+
+/** The first name of `startDnsApiServer`, kept so existing code goes on working. */
+export const startDnsServer = startDnsApiServer;

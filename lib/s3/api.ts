@@ -7,6 +7,8 @@
  * The pipeline is R2's: route → authenticate (auth errors come before NoSuchBucket) → resolve the
  * bucket → detect the operation and screen its headers → touch state.
  */
+import type { Account } from '../account/account.js';
+import { accountState, BUCKET_NAME } from '../account/state.js';
 import { Bucket } from '../bucket/bucket.js';
 import { bucketLayer } from '../bucket/internal.js';
 import type { BucketLayer } from '../bucket/layer.js';
@@ -16,6 +18,7 @@ import { digest } from '../hash.js';
 import { BodyReadError, fetchOver } from '../fetch.js';
 import { readBody, refuseDeclaredTooLarge } from './body.js';
 import { bucketConfig, listBuckets } from './buckets.js';
+import { frozenCorsRules } from '../bucket/cors.js';
 import { corsConfigurationResponse, parseCorsConfiguration, preflight, withCorsHeaders, type CorsRule } from './cors.js';
 import type { RequestBody, S3Context } from './context.js';
 import { bodyText, xmlResponse } from './context.js';
@@ -42,7 +45,14 @@ import { s3Double, type S3Snapshot } from '../support/s3-support.js';
 export type { S3Credential, S3Snapshot };
 
 export interface S3ApiOptions {
-  /** The buckets by name: the same `Bucket` objects the Worker's `env` holds. */
+  /**
+   * The account whose buckets this view serves: a bucket in the account (`account.addBucket`, a
+   * `createEnv(config, { account })`) is served under its name, and CreateBucket, DeleteBucket and
+   * `addBucket` here change the account's buckets, so every view of the account (the Worker's
+   * bindings, another S3Api) sees the same ones. Default: a list of buckets of this view's own.
+   */
+  account?: Account;
+  /** The buckets by name: the same `Bucket` objects the Worker's `env` holds (added to `account` when given). */
   buckets?: Record<string, Bucket>;
   /** Accepted key pairs. Without any, every well-formed signature is accepted. */
   credentials?: readonly S3Credential[];
@@ -52,16 +62,9 @@ export interface S3ApiOptions {
 
 export type S3Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 
-interface Held {
-  readonly bucket: Bucket;
-  readonly layer: BucketLayer;
-  readonly created: number;
-}
-
 /** `<bucket>.<account id>[.<jurisdiction>].r2.cloudflarestorage.com`: R2's virtual-hosted names (an account id is 32 hex). */
 const R2_HOST = /^([^.]+)\.[0-9a-f]{32}\.(?:(?:eu|fedramp|us)\.)?r2\.cloudflarestorage\.com$/;
 const IP = /^(\d+\.){3}\d+$|^\[|:/;
-const VALID_BUCKET = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
 
 const asS3Error = (err: unknown): S3Error => (err instanceof S3Error ? err : (fromModelError(err) ?? s3Errors.internal()));
 
@@ -73,9 +76,11 @@ const rethrowBodyFailure = (err: unknown): void => {
 export class S3Api {
   /** A standard fetch, already bound: hand it to an S3 client's request handler, or call it. */
   readonly fetch: S3Fetch;
-  readonly #buckets = new Map<string, Held>();
-  /** Bucket CORS rules (S3-only configuration: the binding never sees it). */
-  readonly #cors = new Map<string, readonly CorsRule[]>();
+  /** The buckets served, by name: the account's, or this view's own. */
+  readonly #buckets: Map<string, Bucket>;
+  /** When each was added (ListBuckets' CreationDate): the account's record, or this view's. */
+  readonly #created: WeakMap<Bucket, number>;
+  readonly #account: Account | undefined;
   readonly #verifier: Verifier;
   /** The clock option as given (new buckets share it), and "now" read from it. */
   readonly #clockOption: Clock | undefined;
@@ -86,10 +91,14 @@ export class S3Api {
     this.#clockOption = options.clock;
     this.#clock = timeSource(options.clock).now;
     this.#verifier = new Verifier(options.credentials, () => this.#clock());
+    this.#account = options.account;
+    const shared = options.account && accountState(options.account);
+    this.#buckets = shared?.buckets ?? new Map();
+    this.#created = shared?.bucketCreated ?? new WeakMap();
     for (const [name, bucket] of Object.entries(options.buckets ?? {})) this.addBucket(name, bucket);
     this.fetch = fetchOver((request, target) => this.handle(request, target));
     // The test support (snapshot, restore, reset, the matchers) reaches the S3Api through the registry: lib/support/s3-support.ts.
-    registerDouble(this, s3Double(this.#buckets, this.#cors));
+    registerDouble(this, s3Double(this.#buckets));
   }
 
   // ---- test support (not part of the S3 API): lib/support/s3-support.ts says what each covers ----
@@ -109,11 +118,15 @@ export class S3Api {
     doubleOf(this)!.reset();
   }
 
-  /** Serves one more bucket under `name` (a new, empty `Bucket` when none is given); returns it. */
+  /**
+   * Serves one more bucket under `name` (a new, empty `Bucket` when none is given); returns it.
+   * Over an account, the bucket is added to the account, by its rules (`Account.addBucket`).
+   */
   addBucket(name: string, bucket: Bucket = new Bucket({ clock: this.#clockOption })): Bucket {
-    const layer = bucketLayer(bucket);
-    if (!layer) throw new TypeError(`S3Api: bucket "${name}" is not an edge-doubles Bucket`);
-    this.#buckets.set(name, { bucket, layer, created: this.#clock() });
+    if (!bucketLayer(bucket)) throw new TypeError(`S3Api: bucket "${name}" is not an edge-doubles Bucket`);
+    if (this.#account) return this.#account.bucket(name) === bucket ? bucket : this.#account.addBucket(name, bucket);
+    this.#buckets.set(name, bucket);
+    this.#created.set(bucket, this.#clock());
     return bucket;
   }
 
@@ -122,17 +135,23 @@ export class S3Api {
    * browser uploads to a presigned URL from another origin.
    */
   setBucketCors(name: string, rules: readonly CorsRule[] | undefined): void {
-    if (!this.#buckets.has(name)) throw new TypeError(`S3Api: no bucket "${name}"`);
+    const layer = this.#layer(name);
+    if (!layer) throw new TypeError(`S3Api: no bucket "${name}"`);
     for (const value of rules?.flatMap((r) => r.expose) ?? []) {
       if (!carriable(value)) throw new TypeError(`S3Api: ExposeHeader ${JSON.stringify(value)} cannot be sent as a header value`);
     }
-    if (rules) this.#cors.set(name, rules);
-    else this.#cors.delete(name);
+    layer.config.cors = rules && frozenCorsRules(rules);
+  }
+
+  /** The layer of the bucket served under `name`. */
+  #layer(name: string): BucketLayer | undefined {
+    const bucket = this.#buckets.get(name);
+    return bucket && bucketLayer(bucket);
   }
 
   /** The bucket served under `name`. */
   bucket(name: string): Bucket | undefined {
-    return this.#buckets.get(name)?.bucket;
+    return this.#buckets.get(name);
   }
 
   /**
@@ -177,9 +196,9 @@ export class S3Api {
     const decodeBucket = () => (route.bucket === undefined ? undefined : route.bucket.encoded ? decodeBucketName(route.bucket.name) : route.bucket.name);
     // Browsers send preflights unsigned: answered from the bucket's CORS rules, before auth.
     if (method === 'OPTIONS' && route.bucket !== undefined) {
-      const name = decodeBucket()!;
-      if (!this.#buckets.has(name)) throw s3Errors.noSuchBucket();
-      return preflight(this.#cors.get(name), request.headers);
+      const layer = this.#layer(decodeBucket()!);
+      if (!layer) throw s3Errors.noSuchBucket();
+      return preflight(layer.config.cors, request.headers);
     }
     const authRequest = { method, url, path: raw.path, search: raw.search, query, headers: request.headers };
     if (method === 'POST' && route.bucket !== undefined && route.key === '' && !query.has('delete') && !Verifier.carriesAuth(authRequest)) {
@@ -190,13 +209,13 @@ export class S3Api {
     const key = decodeKey(route.key);
     if (bucketName === undefined) {
       if (method !== 'GET') throw s3Errors.routeNotFound();
-      const all = [...this.#buckets].map(([name, h]) => ({ name, created: h.created }));
+      const all = [...this.#buckets].map(([name, bucket]) => ({ name, created: this.#created.get(bucket) ?? 0 }));
       return listBuckets(all, query, request.headers, this.#owner);
     }
     const operation: Operation = key === '' ? bucketOperation(method, query) : objectOperation(method, query, request.headers);
     if (operation.op === 'CreateBucket') return this.#createBucket(bucketName);
-    const held = this.#buckets.get(bucketName);
-    if (!held) throw s3Errors.noSuchBucket();
+    const layer = this.#layer(bucketName);
+    if (!layer) throw s3Errors.noSuchBucket();
     if (operation.op === 'PutObject' || operation.op === 'UploadPart' || operation.op === 'UploadPartCopy') refuseDeclaredTooLarge(request.headers);
     let body: Promise<RequestBody> | undefined;
     const ctx: S3Context = {
@@ -205,11 +224,11 @@ export class S3Api {
       query,
       headers: request.headers,
       bucketName,
-      bucket: held.layer,
+      bucket: layer,
       key,
       now: this.#clock,
       body: () => (body ??= readBody(request, auth.payload)),
-      lookup: (name) => this.#buckets.get(name)?.layer,
+      lookup: (name) => this.#layer(name),
     };
     let response: Response;
     try {
@@ -218,7 +237,7 @@ export class S3Api {
       rethrowBodyFailure(err);
       response = errorResponse(asS3Error(err), method);
     }
-    const cors = this.#cors.get(bucketName);
+    const cors = layer.config.cors;
     return cors ? withCorsHeaders(cors, request.headers, method, response) : response;
   }
 
@@ -233,14 +252,14 @@ export class S3Api {
       case 'BucketConfig':
         return bucketConfig(o.name);
       case 'GetBucketCors':
-        return corsConfigurationResponse(this.#cors.get(ctx.bucketName));
+        return corsConfigurationResponse(ctx.bucket.config.cors);
       case 'PutBucketCors':
         return bodyText(ctx).then((text) => {
-          this.#cors.set(ctx.bucketName, parseCorsConfiguration(text));
+          ctx.bucket.config.cors = parseCorsConfiguration(text);
           return new Response(null, { status: 200 });
         });
       case 'DeleteBucketCors':
-        this.#cors.delete(ctx.bucketName);
+        ctx.bucket.config.cors = undefined;
         return new Response(null, { status: 204 });
       case 'ListObjects':
         return listObjects(ctx);
@@ -279,7 +298,7 @@ export class S3Api {
   }
 
   #createBucket(name: string): Response {
-    if (!VALID_BUCKET.test(name)) throw new S3Error(400, 'InvalidBucketName', 'The specified bucket is not valid.');
+    if (!BUCKET_NAME.test(name)) throw new S3Error(400, 'InvalidBucketName', 'The specified bucket is not valid.');
     if (this.#buckets.has(name)) throw s3Errors.bucketConflict();
     this.addBucket(name);
     return new Response(null, { status: 200, headers: { location: `/${name}` } });
@@ -290,7 +309,8 @@ export class S3Api {
       throw new S3Error(409, 'BucketNotEmpty', 'The bucket you tried to delete is not empty.');
     }
     this.#buckets.delete(ctx.bucketName);
-    this.#cors.delete(ctx.bucketName);
+    // A bucket made again under the name starts with no settings (the Bucket object may be kept by a test).
+    ctx.bucket.config.clear();
     return new Response(null, { status: 204 });
   }
 }

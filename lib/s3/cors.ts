@@ -1,7 +1,8 @@
 /**
- * Bucket CORS (reference §3.11): PutBucketCors / GetBucketCors / DeleteBucketCors, preflights
+ * Bucket CORS in the S3 view (reference §3.11): PutBucketCors / GetBucketCors / DeleteBucketCors, preflights
  * (OPTIONS, unauthenticated, as browsers send them) and the CORS headers of actual requests, which
- * R2 adds only when the request's Origin matches a rule.
+ * R2 adds only when the request's Origin matches a rule. The rules and their matching are the
+ * bucket's (lib/bucket/cors.ts, kept in its configuration); this reads and writes them as S3 does.
  *
  * R2's error texts for CORS are not established; AWS's are used (NoSuchCORSConfiguration,
  * AccessForbidden for a refused preflight). R2 refuses unknown XML elements in a configuration
@@ -11,15 +12,9 @@ import { S3Error, s3Errors } from './errors.js';
 import { parseXml } from './xml.js';
 import { xmlResponse } from './context.js';
 import { carriable } from './header-values.js';
+import { matchCorsRule, type CorsRule } from '../bucket/cors.js';
 
-export interface CorsRule {
-  readonly id?: string;
-  readonly origins: readonly string[];
-  readonly methods: readonly string[];
-  readonly headers: readonly string[];
-  readonly expose: readonly string[];
-  readonly maxAge?: number;
-}
+export type { CorsRule };
 
 const METHODS = new Set(['GET', 'PUT', 'HEAD', 'POST', 'DELETE']);
 const RULE_FIELDS = new Set(['ID', 'AllowedOrigin', 'AllowedMethod', 'AllowedHeader', 'ExposeHeader', 'MaxAgeSeconds']);
@@ -80,24 +75,6 @@ export function corsConfigurationResponse(rules: readonly CorsRule[] | undefined
   });
 }
 
-/** `*` matches any run of characters (at most one in a rule); case-sensitive for origins. */
-function wildcard(pattern: string, value: string, ignoreCase = false): boolean {
-  const p = ignoreCase ? pattern.toLowerCase() : pattern;
-  const v = ignoreCase ? value.toLowerCase() : value;
-  const star = p.indexOf('*');
-  if (star < 0) return p === v;
-  return v.length >= p.length - 1 && v.startsWith(p.slice(0, star)) && v.endsWith(p.slice(star + 1));
-}
-
-function matchRule(rules: readonly CorsRule[], origin: string, method: string, requestHeaders: readonly string[]): CorsRule | undefined {
-  return rules.find(
-    (r) =>
-      r.origins.some((o) => wildcard(o, origin)) &&
-      r.methods.includes(method) &&
-      requestHeaders.every((h) => r.headers.some((a) => wildcard(a, h, true))),
-  );
-}
-
 /** The answer to a preflight (OPTIONS) request. */
 export function preflight(rules: readonly CorsRule[] | undefined, headers: Headers): Response {
   const origin = headers.get('origin');
@@ -107,7 +84,7 @@ export function preflight(rules: readonly CorsRule[] | undefined, headers: Heade
     .split(',')
     .map((h) => h.trim().toLowerCase())
     .filter(Boolean);
-  const rule = rules && matchRule(rules, origin, method, requested);
+  const rule = rules && matchCorsRule(rules, origin, method, requested);
   if (!rule) throw new S3Error(403, 'AccessForbidden', 'CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, request method / Access-Control-Request-Method or Access-Control-Request-Headers are not whitelisted by the resource\'s CORS spec.');
   const out = new Headers({
     'access-control-allow-origin': origin,
@@ -124,7 +101,7 @@ export function preflight(rules: readonly CorsRule[] | undefined, headers: Heade
 export function withCorsHeaders(rules: readonly CorsRule[] | undefined, request: Headers, method: string, response: Response): Response {
   const origin = request.get('origin');
   if (!rules || origin === null) return response;
-  const rule = matchRule(rules, origin, method, []);
+  const rule = matchCorsRule(rules, origin, method, []);
   if (!rule) return response;
   const h = new Headers(response.headers);
   h.set('access-control-allow-origin', origin);

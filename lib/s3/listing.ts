@@ -34,9 +34,6 @@ function readEncoding(q: URLSearchParams): ((s: string) => string) | undefined {
   return encodeRfc3986;
 }
 
-/** The highest key that starts with `p` in UTF-8 order, for skipping a group a v1 marker names. */
-const pastGroup = (p: string) => p + '\u{10FFFF}'.repeat(256);
-
 /**
  * A page's `<Contents>` elements, written directly: a page holds up to a thousand, and building an
  * object for each to serialize was most of a page's cost. The same bytes xmlDocument writes for
@@ -84,13 +81,16 @@ export async function listObjects(ctx: S3Context): Promise<Response> {
 
   let startAfter: string | undefined;
   let cursor: string | undefined;
+  let afterGroup: string | undefined;
   if (v2) {
     startAfter = q.get('start-after') ?? undefined;
     cursor = q.get('continuation-token') ?? undefined;
   } else {
     const marker = q.get('marker') ?? undefined;
-    // A marker naming a common prefix (our NextMarker can) resumes after the whole group.
-    startAfter = marker !== undefined && delimiter && marker.endsWith(delimiter) && marker.startsWith(prefix) ? pastGroup(marker) : marker;
+    // A marker naming a common prefix (our NextMarker can) resumes after the whole group: the model
+    // skips it as it skips the groups it reports (key-index.ts, afterPrefix).
+    if (marker !== undefined && delimiter && marker.endsWith(delimiter) && marker.startsWith(prefix)) afterGroup = marker;
+    else startAfter = marker;
   }
 
   let objects: StoredObject[] = [];
@@ -99,10 +99,10 @@ export async function listObjects(ctx: S3Context): Promise<Response> {
   let truncated = false;
   if (limit === 0) {
     // Nothing is listed, but the answer still says whether anything matches.
-    const probe = await bucket.viaS3('list', undefined, logged, () => bucket.list({ limit: 1, prefix, startAfter, cursor, delimiter }));
+    const probe = await bucket.viaS3('list', undefined, logged, () => bucket.list({ limit: 1, prefix, startAfter, cursor, delimiter, afterGroup }));
     truncated = probe.objects.length + probe.delimitedPrefixes.length > 0;
   } else {
-    const page = await bucket.viaS3('list', undefined, logged, () => bucket.list({ limit, prefix, startAfter, cursor, delimiter }));
+    const page = await bucket.viaS3('list', undefined, logged, () => bucket.list({ limit, prefix, startAfter, cursor, delimiter, afterGroup }));
     objects = page.objects;
     prefixes = page.delimitedPrefixes;
     truncated = page.cursor !== undefined;

@@ -5,7 +5,6 @@
  * shapes the answer as R2 does.
  */
 import type { Conditional } from '../bucket/conditional.js';
-import { conditionHolds, conditionHoldsWhenAbsent } from '../bucket/conditional.js';
 import type { BucketLayer } from '../bucket/layer.js';
 import type { BodyBytes } from '../bucket/storage.js';
 import type { RequestedChecksum } from '../bucket/checksums.js';
@@ -315,16 +314,13 @@ export async function copyObject(ctx: S3Context): Promise<Response> {
   const destination: Conditional | undefined = readConditional(ctx.headers, 'cf-copy-destination-');
   const body = await bodyOf(copied);
   const operation = { operation: 'CopyObject', source: { bucket: copySource(ctx).bucket, key: source.key } };
-  const stored = await ctx.bucket.viaS3('put', ctx.key, operation, async () => {
-    if (destination) {
-      const existing = await ctx.bucket.head(ctx.key);
-      if (existing ? !conditionHolds(destination, existing) : !conditionHoldsWhenAbsent(destination)) throw s3Errors.preconditionFailed();
-    }
-    return ctx.bucket.put(ctx.key, body, metadata, undefined, undefined);
-  });
+  // Checked by the model's conditional put, as PutObject's conditions are: in the write's own
+  // transaction, so nothing written between a check and the copy can slip through.
+  const stored = await ctx.bucket.viaS3('put', ctx.key, operation, () => ctx.bucket.put(ctx.key, body, metadata, undefined, destination));
+  if (!stored) throw s3Errors.preconditionFailed();
   // R2 sends both version headers on a copy (release notes 2022-09-06); that their values are the
   // binding's `version` is an inference.
-  const headers = { 'x-amz-version-id': stored!.version, 'x-amz-copy-source-version-id': source.version };
-  return xmlResponse('CopyObjectResult', { ETag: `"${stored!.etag}"`, LastModified: isoTime(stored!.uploaded) }, headers);
+  const headers = { 'x-amz-version-id': stored.version, 'x-amz-copy-source-version-id': source.version };
+  return xmlResponse('CopyObjectResult', { ETag: `"${stored.etag}"`, LastModified: isoTime(stored.uploaded) }, headers);
 }
 

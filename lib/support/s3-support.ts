@@ -2,8 +2,8 @@
  * The S3Api as a test double (double.ts). It holds no objects of its own, only a view over buckets,
  * so its test support is read through the buckets it serves:
  *
- * - snapshot: the set of buckets it serves (by name), each one's state (its own snapshot, O(1)) and
- *   the CORS rules it holds for them; restore brings all three back (buckets added since are no
+ * - snapshot: the set of buckets it serves (by name) and each one's state (its own snapshot, O(1),
+ *   which holds its configuration: the CORS rules); restore brings both back (buckets added since are no
  *   longer served, buckets deleted since are served again, each holding what it held), and only into
  *   the S3Api that took it (it names that S3Api's buckets). O(buckets), not O(objects).
  * - reset: empties every bucket it serves (each bucket's own reset: objects, uploads, faults, log);
@@ -31,20 +31,17 @@ export interface S3CallQuery extends BucketCallQuery {
   bucket?: string | RegExp;
 }
 
-/** A served bucket, as the S3Api holds it: the test support needs only the Bucket. */
-interface Served {
-  readonly bucket: object;
-}
+/** The buckets an S3Api serves, by name (the account's map, or the view's own). */
+type Served = ReadonlyMap<string, object>;
 
-/** The S3Api's state a snapshot holds: the served map's entries as they were, each bucket's snapshot, the CORS rules. */
-interface S3State<H, C> {
+/** The S3Api's state a snapshot holds: the served map's entries as they were, each bucket's snapshot (its CORS rules with it). */
+interface S3State {
   readonly owner: TestDouble;
-  readonly served: readonly [string, H][];
+  readonly served: readonly [string, object][];
   readonly states: ReadonlyMap<object, object>;
-  readonly cors: readonly [string, C][];
 }
 
-const snapshotState = new WeakMap<object, S3State<unknown, unknown>>();
+const snapshotState = new WeakMap<object, S3State>();
 
 /** A snapshot of an S3Api. Opaque; restore it with `restore` on the same S3Api. */
 export interface S3Snapshot {
@@ -58,9 +55,9 @@ const bucketDoubleOf = (bucket: object): TestDouble => {
 };
 
 /** Each served Bucket once (a bucket served under two names logs once), with its first name. */
-function distinct(served: ReadonlyMap<string, Served>): [string, object][] {
+function distinct(served: Served): [string, object][] {
   const seen = new Map<object, string>();
-  for (const [name, h] of served) if (!seen.has(h.bucket)) seen.set(h.bucket, name);
+  for (const [name, bucket] of served) if (!seen.has(bucket)) seen.set(bucket, name);
   return [...seen].map(([bucket, name]) => [name, bucket]);
 }
 
@@ -73,7 +70,7 @@ const S3_ONLY: BucketCallQuery = { surface: 's3' };
 
 /** The S3 calls in the logs of the buckets an S3Api serves, read afresh at each look. */
 class ServedLog implements LogReader<S3Call, S3CallQuery> {
-  constructor(private readonly served: ReadonlyMap<string, Served>) {}
+  constructor(private readonly served: Served) {}
 
   #logs(): [string, CallLog<BucketCall, BucketCallQuery>][] {
     return distinct(this.served).map(([name, bucket]) => [name, bucketDoubleOf(bucket).bucket!.support.log]);
@@ -117,11 +114,11 @@ class ServedLog implements LogReader<S3Call, S3CallQuery> {
 }
 
 /**
- * The S3Api's test double over its two maps (lib/s3/api.ts): the buckets served by name, and the
- * CORS rules by bucket name. The maps are the S3Api's own: snapshot copies their entries, restore
+ * The S3Api's test double over the map of buckets it serves by name (lib/s3/api.ts): snapshot
+ * copies its entries and each bucket's state, whose configuration holds the CORS rules; restore
  * writes them back.
  */
-export function s3Double<H extends Served, C>(served: Map<string, H>, cors: Map<string, C>): TestDouble & { log: ServedLog } {
+export function s3Double(served: Map<string, object>): TestDouble & { log: ServedLog } {
   const log = new ServedLog(served);
   const double: TestDouble & { log: ServedLog } = {
     name: 'S3Api',
@@ -137,17 +134,15 @@ export function s3Double<H extends Served, C>(served: Map<string, H>, cors: Map<
       const states = new Map<object, object>();
       for (const [, bucket] of distinct(served)) states.set(bucket, bucketDoubleOf(bucket).snapshot());
       const s: S3Snapshot = Object.freeze({ buckets: served.size });
-      snapshotState.set(s, { owner: double, served: [...served], states, cors: [...cors] });
+      snapshotState.set(s, { owner: double, served: [...served], states });
       return s;
     },
     restore: (snapshot) => {
-      const s = snapshotState.get(snapshot) as S3State<H, C> | undefined;
+      const s = snapshotState.get(snapshot);
       if (!s || s.owner !== double) throw new TypeError('S3Api.restore: not a snapshot taken by this S3Api');
       served.clear();
-      for (const [name, h] of s.served) served.set(name, h);
+      for (const [name, bucket] of s.served) served.set(name, bucket);
       for (const [bucket, state] of s.states) bucketDoubleOf(bucket).restore(state);
-      cors.clear();
-      for (const [name, rules] of s.cors) cors.set(name, rules);
     },
     reset: () => {
       for (const [, bucket] of distinct(served)) bucketDoubleOf(bucket).reset();

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Cloudflare from 'cloudflare';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startDnsServer, type CliIo } from '../../lib/node/index.js';
+import { runCli, startDnsApiServer, startDnsServer, type CliIo } from '../../lib/node/index.js';
 import { rawRequest } from '../node/raw-http.js';
 import { schemaErrors } from './support.js';
 
@@ -24,6 +24,16 @@ describe('startDnsServer: the double over real HTTP on 127.0.0.1', () => {
     zoneId = server.api.zone('example.com')!.id;
   });
   afterAll(() => server.close());
+
+  it('is startDnsApiServer (named for the REST API it serves) under its first name', async () => {
+    expect(startDnsServer).toBe(startDnsApiServer);
+    const other = await startDnsApiServer({ port: 0 });
+    try {
+      expect(other.baseURL).toBe(`http://127.0.0.1:${other.port}/client/v4`);
+    } finally {
+      await other.close();
+    }
+  });
 
   it('binds to loopback on an ephemeral port', () => {
     expect(server.host).toBe('127.0.0.1');

@@ -5,6 +5,7 @@ import {
   CreateMultipartUploadCommand,
   GetObjectCommand,
   ListMultipartUploadsCommand,
+  ListObjectsCommand,
   ListPartsCommand,
   PutObjectCommand,
   UploadPartCommand,
@@ -50,6 +51,19 @@ describe('R2 extensions', () => {
     expect(await (await photos.get('dst'))!.text()).toBe('old');
   });
 
+  it("a copy's destination condition is the model's conditional put: refused, it logs as a refused PutObject does (ok, null)", async () => {
+    const { photos, api } = setup();
+    await photos.put('src', 'new');
+    await photos.put('dst', 'old');
+    photos.log.start();
+    const conditional = { 'x-amz-copy-source': '/photos/src', 'cf-copy-destination-if-none-match': '*' };
+    expect((await api.fetch(await signer.sign(`${ENDPOINT}/photos/dst`, { method: 'PUT', headers: conditional }))).status).toBe(412);
+    expect((await api.fetch(await signer.sign(`${ENDPOINT}/photos/dst`, { method: 'PUT', body: 'x', headers: { 'if-none-match': '*' } }))).status).toBe(412);
+    const [copy, put] = photos.log.all();
+    expect(copy).toMatchObject({ op: 'put', surface: 's3', status: 'ok', result: null, options: { operation: 'CopyObject' } });
+    expect(put).toMatchObject({ op: 'put', surface: 's3', status: 'ok', result: null, options: { operation: 'PutObject' } });
+  });
+
   it('a conditional CompleteMultipartUpload that fails is 412 and aborts the upload', async () => {
     const { photos, client, api } = setup();
     await photos.put('k', 'exists');
@@ -64,6 +78,19 @@ describe('R2 extensions', () => {
       name: 'NoSuchUpload',
     });
     expect(await (await photos.get('k'))!.text()).toBe('exists');
+  });
+});
+
+describe('v1 listing markers', () => {
+  it('a marker naming a delimiter group (as NextMarker does) resumes after the whole group, and at the first key past it', async () => {
+    const { photos, client } = setup();
+    // 'a0' is the first string after every 'a/…' key; the astral keys sort last in the group (UTF-8 order).
+    for (const k of ['a/1', 'a/\u{10FFFF}', 'a/\u{10FFFF}z', 'a0', 'b/1', 'c']) await photos.put(k, 'x');
+    const r = await client.send(new ListObjectsCommand({ Bucket: 'photos', Delimiter: '/', Marker: 'a/' }));
+    expect(r.Contents!.map((o) => o.Key)).toEqual(['a0', 'c']);
+    expect(r.CommonPrefixes).toEqual([{ Prefix: 'b/' }]);
+    const plain = await client.send(new ListObjectsCommand({ Bucket: 'photos', Marker: 'a/' }));
+    expect(plain.Contents!.map((o) => o.Key)).toEqual(['a/1', 'a/\u{10FFFF}', 'a/\u{10FFFF}z', 'a0', 'b/1', 'c']);
   });
 });
 
