@@ -16,7 +16,7 @@ export interface LoggedCall {
   readonly at: number;
 }
 
-/** A filter: a predicate, or fields an entry must have (see `matchesQuery`). */
+/** A filter: a predicate, or fields an entry must have (see `CallLog#filter`). */
 export type CallFilter<E, Q> = Q | ((entry: E) => boolean);
 
 /**
