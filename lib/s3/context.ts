@@ -1,6 +1,6 @@
 /** What every S3 operation handler receives: the request as parsed, the bucket, and the body on demand. */
 import type { BucketLayer } from '../bucket/layer.js';
-import { fromUtf8, utf8 } from '../bytes.js';
+import { fromUtf8 } from '../bytes.js';
 import type { Body } from '../bucket/values.js';
 import { xmlDocument } from './xml.js';
 
@@ -39,7 +39,22 @@ export async function bodyText(ctx: S3Context): Promise<string> {
 export function xmlResponse(root: string, content: Record<string, unknown> | string, headers?: HeadersInit, status = 200): Response {
   const h = new Headers(headers);
   h.set('content-type', 'application/xml');
-  return new Response(utf8(xmlDocument(root, content)) as Uint8Array<ArrayBuffer>, { status, headers: h });
+  return new Response(encodedBody(xmlDocument(root, content)), { status, headers: h });
+}
+
+const encoder = new TextEncoder();
+/** Where bodies are encoded: reused, since making a Response copies its bytes (Fetch: "extract a body"). */
+let scratch = new Uint8Array(64 * 1024);
+
+/**
+ * A body's UTF-8 bytes, written into the reused scratch buffer: a list page is ~200 kB, and a fresh
+ * buffer per answer (allocated, zeroed, collected) was a visible part of its cost. Valid only until
+ * the next call, which is enough for `new Response(...)`, whose constructor copies the bytes.
+ */
+function encodedBody(text: string): Uint8Array<ArrayBuffer> {
+  const most = text.length * 3;
+  if (most > scratch.length) scratch = new Uint8Array(Math.max(most, scratch.length * 2));
+  return scratch.subarray(0, encoder.encodeInto(text, scratch).written);
 }
 
 const DAY_MS = 86_400_000;
