@@ -57,3 +57,30 @@ export function fetchOver(handle: Handler): Fetch {
     return handle(request, target);
   };
 }
+
+/**
+ * A request body's chunks, read one by one and given up (the stream cancelled) as soon as they pass
+ * `limit` bytes, so an endless or oversized stream costs at most the limit; `tooLarge` makes the
+ * surface's own refusal. A stream failure rejects with `BodyReadError`. The chunks are the stream's
+ * own: a caller that keeps them copies them.
+ */
+export async function readCapped(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+  tooLarge: () => Error,
+): Promise<{ chunks: Uint8Array[]; size: number }> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (body === null) return { chunks, size };
+  const reader = await readingBody(async () => body.getReader());
+  for (;;) {
+    const { done, value } = await readingBody(() => reader.read());
+    if (done) return { chunks, size };
+    size += value.byteLength;
+    if (size > limit) {
+      reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+}

@@ -29,3 +29,15 @@ export function randomBase64Url(bytes: number): string {
   for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
   return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
+
+/** A small seeded generator (mulberry32): reproducible fractions without Math.random. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -4,7 +4,7 @@
  * fetch (`BodyReadError`, lib/fetch.ts) instead of becoming an answer.
  */
 import { concat } from '../bytes.js';
-import { readingBody } from '../fetch.js';
+import { readCapped } from '../fetch.js';
 
 /**
  * The largest request body the API takes: 100 MB, the upload limit Cloudflare's docs give for API
@@ -58,19 +58,6 @@ export function declaredLength(headers: { get(name: string): string | null }): n
  * rejects with `BodyReadError`.
  */
 export async function readBounded(body: ReadableStream<Uint8Array> | null): Promise<Uint8Array> {
-  if (body === null) return new Uint8Array(0);
-  const reader = await readingBody(async () => body.getReader());
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await readingBody(() => reader.read());
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_REQUEST_BODY) {
-      reader.cancel().catch(() => {});
-      throw new BodyTooLarge();
-    }
-    chunks.push(value);
-  }
-  return concat(chunks, total);
+  const { chunks, size } = await readCapped(body, MAX_REQUEST_BODY, () => new BodyTooLarge());
+  return concat(chunks, size);
 }

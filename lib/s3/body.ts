@@ -3,8 +3,8 @@
  * SDKs' default for streams since 2025) unframed with its trailing headers kept, and a signed
  * payload hash checked (`XAmzContentSHA256Mismatch`).
  */
-import { fromUtf8 } from '../bytes.js';
-import { readingBody } from '../fetch.js';
+import { concat, fromUtf8 } from '../bytes.js';
+import { readCapped } from '../fetch.js';
 import { digestHex } from '../hash.js';
 import { invalidArgument, s3Errors } from './errors.js';
 import type { RequestBody } from './context.js';
@@ -85,28 +85,9 @@ const isAwsChunked = (h: Headers): boolean =>
  * `BodyReadError`, as a fetch whose body fails does.
  */
 async function readBounded(request: Request, limit: number): Promise<Uint8Array> {
-  if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await readingBody(() => reader.read());
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      reader.cancel().catch(() => {});
-      throw s3Errors.entityTooLarge();
-    }
-    chunks.push(value);
-  }
+  const { chunks, size } = await readCapped(request.body, limit, s3Errors.entityTooLarge);
   // One fresh copy: the caller's chunks may be reused by whoever wrote them, a stored object may not.
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  return chunks.length === 1 ? chunks[0]!.slice() : concat(chunks, size);
 }
 
 export async function readBody(request: Request, payload: Authenticated['payload']): Promise<RequestBody> {

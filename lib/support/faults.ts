@@ -8,6 +8,7 @@
  * wins (a test's rule beats a suite's default), and counters count only the calls a rule catches.
  */
 import { table } from './table.js';
+import { seeded } from '../random.js';
 
 /** When a rule acts, among the calls it catches. */
 export interface FaultSchedule {
@@ -48,17 +49,6 @@ export interface Fault<Rule> {
   remove(): void;
 }
 
-/** A small seeded generator (mulberry32): reproducible fractions without Math.random. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Entry<Rule extends FaultSchedule> implements Fault<Rule> {
   seen = 0;

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { ENDPOINT, errorOf, setup } from './support.js';
 import { rawSdk, rawSigned, sendRaw } from './raw.js';
+import { seeded } from '../../lib/random.js';
 
 const keysOf = async (photos: ReturnType<typeof setup>['photos']) => (await photos.list()).objects.map((o) => o.key);
 
@@ -115,17 +116,8 @@ describe('a path that is not UTF-8 is refused, never kept as typed', () => {
 
 // ---- fuzz: random keys, random spellings ------------------------------------------------------
 
-/** mulberry32: a seeded generator, so a failure names the seed that reproduces it. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator (lib/random.ts), so a failure names the seed that reproduces it. */
+const prng = seeded;
 
 /** Pieces keys are made of: dot segments, slashes, percent signs, XML's specials, non-ASCII. */
 const PIECES = ['.', '..', '/', './', '../', '%', '%2e', '%2F', '%25', '+', ' ', '<', '>', '&', "'", '"', '?', '#', '=', ';', 'a', 'Z', '0', '~', 'é', '😀', '\\', '*', '!', '(', ')', '[', ']', ':', '@', '$', ','];
