@@ -236,7 +236,12 @@ export async function serveHandler(handler: RequestHandler, options: ServeOption
   };
 
   const serverOptions = { requireHostHeader: false };
-  const server: Server = tls ? createHttpsServer({ ...serverOptions, cert: tls.cert, key: tls.key }, listener) : createHttpServer(serverOptions, listener);
+  // TLS 1.2 at most: under TLS 1.3 the server's session tickets arrive after the handshake, and
+  // botocore (the aws CLI), waiting up to a second for a `100 Continue` that r2 serve never sends,
+  // takes their bytes for an answer and then waits forever for a status line (seen with awscli 1.45 /
+  // botocore 1.43: every upload over --tls hung; spec/s3/server.test.ts). R2 accepts TLS 1.2 too.
+  const tlsOptions = tls && { ...serverOptions, cert: tls.cert, key: tls.key, maxVersion: 'TLSv1.2' as const };
+  const server: Server = tlsOptions ? createHttpsServer(tlsOptions, listener) : createHttpServer(serverOptions, listener);
   if (options.interimContinue === false) {
     // Handling checkContinue ourselves means Node sends no interim 100: the request is served as is.
     server.on('checkContinue', listener);
