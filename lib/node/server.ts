@@ -324,6 +324,9 @@ export async function startDnsApiServer(options: DnsServerOptions = {}): Promise
     ...(tls ? { tls } : {}),
     malformed: dnsMalformed,
     failed: dnsFailed,
+    // The API is behind Cloudflare's edge, which never generates a 1xx answer (its support page on
+    // 1xx codes; R2's S3 extensions page says the same of 100): a client's Expect waits out its timer.
+    interimContinue: false,
   });
   return { ...running, api, baseURL: `${running.origin}${api.basePath}` };
 }

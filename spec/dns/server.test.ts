@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import Cloudflare from 'cloudflare';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startDnsApiServer, startDnsServer, type CliIo } from '../../lib/node/index.js';
-import { rawRequest } from '../node/raw-http.js';
+import { parseResponses, rawConnection, rawRequest } from '../node/raw-http.js';
 import { schemaErrors } from './support.js';
 
 const run = promisify(execFile);
@@ -32,6 +32,24 @@ describe('startDnsServer: the double over real HTTP on 127.0.0.1', () => {
       expect(other.baseURL).toBe(`http://127.0.0.1:${other.port}/client/v4`);
     } finally {
       await other.close();
+    }
+  });
+
+  it('Expect: 100-continue gets no interim 100 (Cloudflare never generates 1xx): the body sent after the wait is answered', async () => {
+    const body = JSON.stringify({ type: 'A', name: 'expect', content: '198.51.100.7', ttl: 1 });
+    const c = rawConnection(server.port);
+    try {
+      await c.write(
+        `POST /client/v4/zones/${zoneId}/dns_records HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer http-token\r\n` +
+          `Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
+      expect(await c.read(300)).toBe(''); // nothing while the client waits
+      await c.write(body);
+      const [res] = parseResponses(await c.read());
+      expect(res!.status).toBe(200);
+      expect(JSON.parse(res!.body).result.name).toBe('expect.example.com');
+    } finally {
+      c.close();
     }
   });
 
