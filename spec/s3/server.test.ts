@@ -106,6 +106,18 @@ describe('startS3Server: the S3 view over HTTP on 127.0.0.1', () => {
 
 const aws = debianCommand('aws', 'awscli');
 
+/** `r2 serve --port 0 --bucket photos` plus `args`, run in process until `stop()`; its printed lines and endpoint. */
+async function serveInProcess(args: string[]) {
+  const out: string[] = [];
+  let stop!: () => void;
+  const stopped = new Promise<void>((r) => (stop = r));
+  const io: CliIo = { out: (l) => out.push(l), err: () => {}, stopped: () => stopped };
+  const running = runCli(['r2', 'serve', '--port', '0', '--bucket', 'photos', ...args], io);
+  for (let i = 0; i < 500 && out.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+  const endpoint = /listening on (\S+)/.exec(out[0] ?? '')?.[1] ?? '';
+  return { endpoint, out, stop, running };
+}
+
 describe('the CLI: edge-doubles r2 serve (run from lib/node/cli.ts through tsx)', () => {
   let child: ChildProcess | undefined;
   let home: string | undefined;
@@ -184,17 +196,7 @@ describe('the CLI: edge-doubles r2 serve (run from lib/node/cli.ts through tsx)'
   it.skipIf(!aws)('the aws CLI over --tls: cp up (Expect: 100-continue, answered by no interim 100) and down (skipped where the awscli package is not installed)', async () => {
     home = mkdtempSync(join(tmpdir(), 'edge-doubles-aws-tls-'));
     const caFile = join(home, 'ca.pem');
-    const out: string[] = [];
-    let stop!: () => void;
-    const stopped = new Promise<void>((r) => (stop = r));
-    const io: CliIo = { out: (l) => out.push(l), err: () => {}, stopped: () => stopped };
-    const running = runCli(
-      ['r2', 'serve', '--port', '0', '--bucket', 'photos', '--tls', '--tls-ca-out', caFile,
-        '--credential', `${CREDENTIALS.accessKeyId}:${CREDENTIALS.secretAccessKey}`],
-      io,
-    );
-    for (let i = 0; i < 500 && out.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
-    const endpoint = /listening on (\S+)/.exec(out[0]!)![1]!;
+    const { endpoint, stop, running } = await serveInProcess(['--tls', '--tls-ca-out', caFile, '--credential', `${CREDENTIALS.accessKeyId}:${CREDENTIALS.secretAccessKey}`]);
     writeFileSync(join(home, 'config'), '[default]\nregion = auto\ns3 =\n  addressing_style = path\n');
     writeFileSync(join(home, 'credentials'), `[default]\naws_access_key_id = ${CREDENTIALS.accessKeyId}\naws_secret_access_key = ${CREDENTIALS.secretAccessKey}\n`);
     writeFileSync(join(home, 'hello.txt'), 'hello over TLS\n');
@@ -214,21 +216,14 @@ describe('the CLI: edge-doubles r2 serve (run from lib/node/cli.ts through tsx)'
   it('in-process: several key pairs (--credential and paired flags) over --tls, the CA written where --tls-ca-out says', async () => {
     home = mkdtempSync(join(tmpdir(), 'edge-doubles-tls-'));
     const caFile = join(home, 'ca.pem');
-    const out: string[] = [];
-    let stop!: () => void;
-    const stopped = new Promise<void>((r) => (stop = r));
-    const io: CliIo = { out: (l) => out.push(l), err: () => {}, stopped: () => stopped };
     const second = { accessKeyId: 'second-key-id', secretAccessKey: 'second:secret:with:colons' };
-    const running = runCli(
-      ['r2', 'serve', '--port', '0', '--bucket', 'photos', '--tls', '--tls-ca-out', caFile,
-        '--access-key-id', CREDENTIALS.accessKeyId, '--secret-access-key', CREDENTIALS.secretAccessKey,
-        '--credential', `${second.accessKeyId}:${second.secretAccessKey}`],
-      io,
-    );
-    for (let i = 0; i < 500 && out.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    const { endpoint, out, stop, running } = await serveInProcess([
+      '--tls', '--tls-ca-out', caFile,
+      '--access-key-id', CREDENTIALS.accessKeyId, '--secret-access-key', CREDENTIALS.secretAccessKey,
+      '--credential', `${second.accessKeyId}:${second.secretAccessKey}`,
+    ]);
     expect(out[0]).toMatch(/^edge-doubles r2: listening on https:\/\/127\.0\.0\.1:\d+$/);
     expect(out[1]).toBe(`tls: CA certificate in ${caFile}`);
-    const endpoint = /listening on (\S+)/.exec(out[0]!)![1]!;
     const ca = readFileSync(caFile, 'utf8');
     const client = (credentials: typeof CREDENTIALS) =>
       new S3Client({
