@@ -41,10 +41,6 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<Runn
     ...(tls ? { tls } : {}),
     malformed: s3Malformed,
     failed: s3Failed,
-    // "Cloudflare does not support the HTTP 100 response" (developers.cloudflare.com/r2/api/s3/extensions/,
-    // "Auto-creating buckets on upload"), and workerd never sends one (r2-s3-api.md §6): clients send
-    // their body after their own wait (curl 1 s).
-    interimContinue: false,
   });
   return { ...running, api, endpoint: running.origin };
 }

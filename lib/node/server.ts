@@ -37,8 +37,10 @@ export interface ServeOptions {
   /** The answer when the handler throws. */
   failed?: (error: unknown) => Response;
   /**
-   * Answer `Expect: 100-continue` with an interim `100 Continue` before the handler runs (Node's
-   * default, true). With false none is ever sent: the client sends its body after its own wait.
+   * Answer `Expect: 100-continue` with an interim `100 Continue` before the handler runs. Default
+   * false, as every surface here stands for one behind Cloudflare's edge, which never generates a 1xx
+   * answer (its support page on 1xx codes; R2's S3 extensions page: "Cloudflare does not support the
+   * HTTP 100 response"): the client sends its body after its own wait (curl 1 s).
    */
   interimContinue?: boolean;
 }
@@ -242,7 +244,7 @@ export async function serveHandler(handler: RequestHandler, options: ServeOption
   // botocore 1.43: every upload over --tls hung; spec/s3/server.test.ts). R2 accepts TLS 1.2 too.
   const tlsOptions = tls && { ...serverOptions, cert: tls.cert, key: tls.key, maxVersion: 'TLSv1.2' as const };
   const server: Server = tlsOptions ? createHttpsServer(tlsOptions, listener) : createHttpServer(serverOptions, listener);
-  if (options.interimContinue === false) {
+  if (options.interimContinue !== true) {
     // Handling checkContinue ourselves means Node sends no interim 100: the request is served as is.
     server.on('checkContinue', listener);
   }
@@ -324,9 +326,6 @@ export async function startDnsApiServer(options: DnsServerOptions = {}): Promise
     ...(tls ? { tls } : {}),
     malformed: dnsMalformed,
     failed: dnsFailed,
-    // The API is behind Cloudflare's edge, which never generates a 1xx answer (its support page on
-    // 1xx codes; R2's S3 extensions page says the same of 100): a client's Expect waits out its timer.
-    interimContinue: false,
   });
   return { ...running, api, baseURL: `${running.origin}${api.basePath}` };
 }
