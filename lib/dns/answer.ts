@@ -1,0 +1,40 @@
+/**
+ * What a DNS question gets from the double's zones: the contract between resolution (the model,
+ * lib/dns/resolve*.ts, pure and runtime-neutral) and the wire (lib/node/, which encodes it with
+ * `dns-packet`). Records are in `dns-packet`'s answer shape, so the wire adds nothing but the
+ * header, EDNS and truncation; this file imports nothing, so the model never pulls the wire format in.
+ */
+
+/** The response codes the double gives (RFC 1035 §4.1.1, RFC 6895). */
+export type DnsRcode = 'NOERROR' | 'FORMERR' | 'SERVFAIL' | 'NXDOMAIN' | 'NOTIMP' | 'REFUSED';
+
+/** A question as asked: `name` keeps the asker's case (answers echo it), `type` a mnemonic (`TXT`) or `TYPE65`. */
+export interface DnsQuestion {
+  name: string;
+  type: string;
+  class?: string;
+}
+
+/**
+ * One resource record, as `dns-packet` encodes it: `data` has the shape `dns-packet` expects for
+ * `type` (a string for A/AAAA/CNAME/NS/PTR, `{ preference, exchange }` for MX, an array of
+ * byte strings of at most 255 bytes each for TXT, `{ flags, tag, value }` for CAA, a Uint8Array
+ * for types it has no codec for, and so on).
+ */
+export interface DnsResourceRecord {
+  name: string;
+  type: string;
+  class: 'IN';
+  ttl: number;
+  data: unknown;
+}
+
+/** The sections and flags of one response. */
+export interface DnsAnswer {
+  rcode: DnsRcode;
+  /** AA: set for names inside one of the double's zones (it is their authoritative server). */
+  authoritative: boolean;
+  answers: DnsResourceRecord[];
+  authorities: DnsResourceRecord[];
+  additionals: DnsResourceRecord[];
+}
