@@ -60,11 +60,16 @@ export class DnsApi {
   readonly fetch: DnsFetch;
   /** The account's zones, by id: shared with every other view of the account. */
   private readonly zonesById: Map<string, Zone>;
-  private readonly account: AccountState;
+  /** The account this view serves (the one given, or its own): share it with `S3Api`, `createEnv`. */
+  readonly account: Account;
+  private readonly state: AccountState;
   private readonly clock: () => number;
   private readonly time: TimeSource;
   private readonly model: ModelOptions;
-  private readonly service: DnsService;
+  /** What every route may ask of the double; a product's view (CloudflareApi) adds its own switches. */
+  protected readonly service: DnsService;
+  /** The route tables, in order: a view over more products (CloudflareApi) adds its tables here. */
+  protected routes: readonly RouteTable<DnsService>[] = ROUTES;
   private readonly support: DnsSupport;
 
   constructor(options: DnsApiOptions = {}) {
@@ -78,8 +83,9 @@ export class DnsApi {
       // One table of credentials per account: a second one here would silently disagree with it.
       throw new Error('DnsApi: give credentials to the Account (new Account({ credentials }) or account.addCredential) when sharing one');
     }
-    this.account = accountState(options.account ?? new Account({ credentials: options.credentials, clock: options.clock }));
-    this.zonesById = this.account.zones;
+    this.account = options.account ?? new Account({ credentials: options.credentials, clock: options.clock });
+    this.state = accountState(this.account);
+    this.zonesById = this.state.zones;
     this.model = {
       quoteTxt: options.quoteTxt ?? !today,
       providerAddresses: options.providerAddresses ?? (today ? 'refuse-proxied' : 'refuse'),
@@ -91,7 +97,7 @@ export class DnsApi {
     const retiredFields = options.retiredFields ?? !today;
     this.service = {
       basePath,
-      account: this.account,
+      account: this.state,
       retiredFields,
       now: () => this.clock(),
     };
@@ -177,7 +183,7 @@ export class DnsApi {
 
   /** Accepts one more credential (switches off "any well-formed credential" if it was on). */
   addCredential(c: DnsCredential): void {
-    this.account.credentials.add(c);
+    this.state.credentials.add(c);
   }
 
   /** Where the API answers (`/client/v4` unless `basePath` said otherwise; `''` for a bare origin). */
@@ -235,7 +241,7 @@ export class DnsApi {
 
   /** The one way into the router: test support (faults, the request log) wraps it. */
   private respond(incoming: Incoming): Promise<Response> {
-    return this.support.respond(incoming, (req) => respond(this.service, ROUTES, req));
+    return this.support.respond(incoming, (req) => respond(this.service, this.routes, req));
   }
 
   private findZone(idOrName: string): Zone | undefined {

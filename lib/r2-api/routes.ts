@@ -1,0 +1,37 @@
+/**
+ * R2's control plane in the `/client/v4` router (lib/api/router.ts): everything under
+ * `/accounts/{account_id}/r2/buckets`. Each concern brings its own table in its own file (buckets,
+ * CORS, lifecycle, locks, domains); this file only finds the one that answers the path.
+ *
+ * A table is given the segments after `r2/buckets` (`[]` for the collection, `[name, ...]` for one
+ * bucket and its settings) and returns the handlers by method; the router checks the account (and
+ * the caller's scope) before any of them runs, and `params.id` is the bucket name where there is one.
+ */
+import { HEX32 } from '../account/ids.js';
+import type { Handler, Route, RouteTable } from '../api/router.js';
+import type { R2Service } from './service.js';
+import { bucketRoutes } from './buckets.js';
+import { corsRoutes } from './cors.js';
+import { lifecycleRoutes } from './lifecycle.js';
+import { lockRoutes } from './locks.js';
+import { domainRoutes } from './domains.js';
+
+export type R2Methods = Record<string, Handler<R2Service>>;
+/** One concern's routes: handlers by method for the segments after `r2/buckets`, or undefined. */
+export type R2Table = (rest: readonly string[]) => R2Methods | undefined;
+
+/** The concerns' tables, asked in order; no path matches two. */
+const TABLES: readonly R2Table[] = [bucketRoutes, corsRoutes, lifecycleRoutes, lockRoutes, domainRoutes];
+
+export const r2Routes: RouteTable<R2Service> = (segments): Route<R2Service> | undefined => {
+  if (segments[0] !== 'accounts' || segments[2] !== 'r2' || segments[3] !== 'buckets') return undefined;
+  const accountId = segments[1]!;
+  // Account ids are 32 hex, as zone ids: anything else is the route error (7003).
+  if (!HEX32.test(accountId)) return undefined;
+  const rest = segments.slice(4);
+  for (const table of TABLES) {
+    const methods = table(rest);
+    if (methods) return rest.length > 0 ? { methods, accountId, id: rest[0]! } : { methods, accountId };
+  }
+  return undefined;
+};
