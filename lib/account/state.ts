@@ -8,6 +8,8 @@ import type { Credentials } from '../api/auth.js';
 import type { Bucket } from '../bucket/bucket.js';
 import type { Zone } from '../dns/zone.js';
 import type { Account } from './account.js';
+import type { ObjectEvent } from '../bucket/notifications.js';
+import { bucketLayer } from '../bucket/internal.js';
 
 /** What the views share. Internal: reached through `accountState`, never shown on `Account`. */
 export interface AccountState {
@@ -23,6 +25,12 @@ export interface AccountState {
   /** "Now" by the account's clock. */
   readonly now: () => number;
   readonly credentials: Credentials;
+  /**
+   * Where the account's buckets report object changes (event notifications): installed by the
+   * account's queues (lib/queue/account-queues.ts) when it has any, so an account without queues,
+   * and the DNS entry point, load nothing of them.
+   */
+  onObjectEvent?: (name: string, bucket: Bucket, event: ObjectEvent) => void;
 }
 
 /** Set by the Account constructor. */
@@ -41,5 +49,8 @@ export const BUCKET_NAME = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
 export function addAccountBucket(state: AccountState, name: string, bucket: Bucket): Bucket {
   state.buckets.set(name, bucket);
   state.bucketCreated.set(bucket, state.now());
+  // The bucket's changes notify under this name, in this account (its rules are the bucket's own).
+  const layer = bucketLayer(bucket);
+  if (layer) layer.notifier = (event) => state.onObjectEvent?.(name, bucket, event);
   return bucket;
 }

@@ -10,26 +10,32 @@
  * changed in place, so a snapshot is O(1).
  */
 import type { CorsRule } from './cors.js';
+import type { QueueRules } from './notifications.js';
 
 /** The configuration at one moment. */
 export interface ConfigSnapshot {
   readonly cors: readonly CorsRule[] | undefined;
+  readonly notifications: readonly QueueRules[];
 }
 
 export class BucketConfig {
   /** The CORS rules (PutBucketCors, `S3Api.setBucketCors`); undefined when the bucket has none. */
   cors: readonly CorsRule[] | undefined;
+  /** Event notification rules, by queue (notifications.ts); empty when the bucket notifies nothing. */
+  notifications: readonly QueueRules[] = [];
 
   snapshot(): ConfigSnapshot {
-    return { cors: this.cors };
+    return { cors: this.cors, notifications: this.notifications };
   }
 
   restore(s: ConfigSnapshot): void {
     this.cors = s.cors;
+    this.notifications = s.notifications;
   }
 
   /** No settings at all: a deleted bucket's (DeleteBucket). */
   clear(): void {
     this.cors = undefined;
+    this.notifications = [];
   }
 }

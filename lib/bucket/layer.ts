@@ -33,6 +33,7 @@ import { bindingError } from './errors.js';
 import { invoker, type BucketOperation, type Invoke } from './invoke.js';
 import type { BucketModel, GetOutcome, ListPage, ListQuery, PartView, UploadedPartRef, UploadView } from './model.js';
 import { rangeViews, type RangeRequest, type ResolvedRange } from './range.js';
+import type { NotificationAction, ObjectEvent } from './notifications.js';
 import type { BodyBytes, PersistentState } from './storage.js';
 import type { ObjectMetadata, StoredObject } from './stored.js';
 import type { Body } from './values.js';
@@ -70,6 +71,11 @@ const memoryBytes = (object: StoredObject, range: ResolvedRange): BodyBytes => (
 
 const noArguments = () => undefined;
 
+/** `then` for a result that is a value on memory and a promise on a persistent storage. */
+function after<R, T>(r: Maybe<R>, f: (r: R) => T): Maybe<T> {
+  return r instanceof Promise ? r.then(f) : f(r as R);
+}
+
 export class BucketLayer {
   /** The S3 view's entry: faults and the log around it, model errors left for the view to phrase. */
   readonly s3: Invoke;
@@ -80,6 +86,12 @@ export class BucketLayer {
    * bucket, not of one surface, so every view reads the same (config.ts).
    */
   readonly config = new BucketConfig();
+  /**
+   * Where this bucket's object changes go once they have happened: set by the account that holds
+   * the bucket (lib/account/state.ts), which sends each rule's message to its queue. Called only
+   * while the bucket has notification rules, so a bucket without any pays one length check a write.
+   */
+  notifier: ((event: ObjectEvent) => void) | undefined;
 
   constructor(
     readonly model: BucketModel,
@@ -180,14 +192,49 @@ export class BucketLayer {
     return p.transact(false, () => undefined, (_, reader) => reader.read(object, range.offset, range.length));
   }
 
-  put(key: string, body: Body, metadata: ObjectMetadata, checksum: RequestedChecksum | undefined, cond: Conditional | undefined): Maybe<StoredObject | null> {
+  /** A write; `copySource` names what an S3 CopyObject copied (its notification says so). */
+  put(
+    key: string,
+    body: Body,
+    metadata: ObjectMetadata,
+    checksum: RequestedChecksum | undefined,
+    cond: Conditional | undefined,
+    copySource?: { bucket: string; object: string },
+  ): Maybe<StoredObject | null> {
     const p = this.persistent;
-    return p ? p.transact(true, () => this.model.put(key, body, metadata, checksum, cond)) : this.model.put(key, body, metadata, checksum, cond);
+    const stored = p ? p.transact(true, () => this.model.put(key, body, metadata, checksum, cond)) : this.model.put(key, body, metadata, checksum, cond);
+    if (this.config.notifications.length === 0) return stored;
+    return after(stored, (o) => {
+      if (o) this.#written(copySource ? 'CopyObject' : 'PutObject', o, copySource);
+      return o;
+    });
   }
 
   delete(keys: readonly string[]): Maybe<void> {
     const p = this.persistent;
+    if (this.config.notifications.length !== 0) return this.#deleteNotifying(keys);
     return p ? p.transact(true, () => this.model.delete(keys)) : this.model.delete(keys);
+  }
+
+  /**
+   * A delete that notifies: which keys held an object is read in the same transaction as the
+   * delete, since whether a missing key's delete sends anything is the account's choice.
+   */
+  #deleteNotifying(keys: readonly string[]): Maybe<void> {
+    const run = () => {
+      const held = keys.map((k) => this.model.head(k) !== undefined);
+      this.model.delete(keys);
+      return held;
+    };
+    const p = this.persistent;
+    return after(p ? p.transact(true, run) : run(), (held) => {
+      const time = this.model.clock();
+      keys.forEach((key, i) => this.notifier?.({ action: 'DeleteObject', key, time, existed: held[i]! }));
+    });
+  }
+
+  #written(action: NotificationAction, o: StoredObject, copySource?: { bucket: string; object: string }): void {
+    this.notifier?.({ action, key: o.key, object: { size: o.size, etag: o.etag }, time: o.uploaded, ...(copySource ? { copySource } : {}) });
   }
 
   list(query: ListQuery): Maybe<ListPage> {
@@ -212,12 +259,17 @@ export class BucketLayer {
    * object now at the key, and the upload is then aborted, in the same transaction.
    */
   completeUpload(key: string, id: string, refs: readonly UploadedPartRef[], cond?: Conditional): Maybe<StoredObject | null> {
-    return this.#write(() => {
+    const done = this.#write(() => {
       if (cond && !this.model.writeConditionHolds('completeMultipartUpload', key, cond)) {
         this.model.abortUpload(key, id);
         return null;
       }
       return this.model.completeUpload(key, id, refs);
+    });
+    if (this.config.notifications.length === 0) return done;
+    return after(done, (o) => {
+      if (o) this.#written('CompleteMultipartUpload', o);
+      return o;
     });
   }
 

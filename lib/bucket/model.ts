@@ -106,7 +106,7 @@ export class BucketModel {
 
   /** The state lives in a storage (storage.ts); the rules here are the same whatever holds it. */
   constructor(
-    private readonly clock: () => number,
+    readonly clock: () => number,
     state: ModelState,
   ) {
     this.objects = state.objects;
