@@ -105,6 +105,7 @@ describe('messages from every surface', () => {
   it('a delete of a key that held nothing, a failed conditional put and an aborted upload send nothing', async () => {
     const { photos, sent } = setup();
     await photos.delete('missing');
+    expect(sent).toEqual([]);
     await photos.put('k', 'v');
     sent.length = 0;
     expect(await photos.put('k', 'w', { onlyIf: { etagMatches: 'nope' } })).toBeNull();
