@@ -12,6 +12,7 @@ import { dnsRoutes, type DnsService } from '../dns/routes.js';
 import type { DnsApiOptions } from '../dns/types.js';
 import { notificationRoutes } from '../r2-api/notifications.js';
 import { r2Routes } from '../r2-api/routes.js';
+import { queueRoutes } from '../queue/routes.js';
 import type { R2Service } from '../r2-api/service.js';
 import type { RouteTable } from './router.js';
 
@@ -28,6 +29,6 @@ export class CloudflareApi extends DnsApi {
     service.newBucket = () => new Bucket({ clock });
     // DNS first (nearly every DNS request is one), then R2's, then the account's; no path matches two.
     // The service this view passes every route is a CloudflareService (set just above).
-    this.routes = [dnsRoutes, r2Routes as unknown as RouteTable<DnsService>, notificationRoutes as unknown as RouteTable<DnsService>, accountRoutes];
+    this.routes = [dnsRoutes, r2Routes as unknown as RouteTable<DnsService>, notificationRoutes as unknown as RouteTable<DnsService>, queueRoutes, accountRoutes];
   }
 }

@@ -10,6 +10,7 @@ import type { AccountState } from '../account/state.js';
 import type { NotificationRule, ObjectEvent, QueueRules } from '../bucket/notifications.js';
 import { messageBody, queuesFor } from '../bucket/notifications.js';
 import { bucketLayer } from '../bucket/internal.js';
+import { randomHex } from '../random.js';
 
 /** Queue-level settings (SDK `Queue.Settings`). */
 export interface QueueSettings {
@@ -49,6 +50,25 @@ export const queueById = (state: AccountState, id: string): AccountQueue | undef
 export function queueByName(state: AccountState, name: string): AccountQueue | undefined {
   for (const q of accountQueues(state).values()) if (q.name === name) return q;
   return undefined;
+}
+
+/** Queue ids: 32 hex, as the Queues API's (random: ids are not names). */
+const newQueueId = (): string => randomHex(16);
+
+/**
+ * Makes a queue in the account. MERGE-PENDING: delivery is connected to the Queues double
+ * (lib/queue/queue.ts) when the two branches meet; until then messages are only counted.
+ */
+export function createAccountQueue(state: AccountState, name: string, settings: QueueSettings): AccountQueue {
+  const now = state.now();
+  const held: unknown[] = [];
+  const q: AccountQueue = { id: newQueueId(), name, created: now, modified: now, settings, deliver: (b) => void held.push(b) };
+  accountQueues(state).set(q.id, q);
+  return q;
+}
+
+export function deleteAccountQueue(state: AccountState, id: string): boolean {
+  return accountQueues(state).delete(id);
 }
 
 /**
