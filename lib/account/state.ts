@@ -31,6 +31,8 @@ export interface AccountState {
    * and the DNS entry point, load nothing of them.
    */
   onObjectEvent?: (name: string, bucket: Bucket, event: ObjectEvent) => void;
+  /** `AccountOptions.notifyMissingKeyDeletes`. */
+  readonly notifyMissingKeyDeletes: boolean;
 }
 
 /** Set by the Account constructor. */

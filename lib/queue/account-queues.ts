@@ -73,12 +73,12 @@ export function deleteAccountQueue(state: AccountState, id: string): boolean {
 
 /**
  * Sends the messages `event` in bucket `bucket` causes under the bucket's `rules`. Whether a
- * delete of a key that held nothing notifies is the account's choice (`notifyMissingDeletes`):
+ * delete of a key that held nothing notifies is the account's choice (`notifyMissingKeyDeletes`):
  * production's answer is not documented (r2-bucket-config.md §1.2, "Gaps"); by default it sends
  * nothing, since nothing changed.
  */
-export function deliverEvent(state: AccountState, bucket: string, rules: readonly QueueRules[], event: ObjectEvent, notifyMissingDeletes = false): void {
-  if (event.action === 'DeleteObject' && event.existed === false && !notifyMissingDeletes) return;
+export function deliverEvent(state: AccountState, bucket: string, rules: readonly QueueRules[], event: ObjectEvent): void {
+  if (event.action === 'DeleteObject' && event.existed === false && !state.notifyMissingKeyDeletes) return;
   for (const queueId of queuesFor(rules, event.action, event.key)) {
     queueById(state, queueId)?.deliver(messageBody(state.id, bucket, event));
   }

@@ -63,9 +63,9 @@ describe('rules', () => {
 });
 
 /** An account with queue `uploads` recording what R2 would put on it, and bucket `photos` notifying it. */
-function setup(actions: NotificationRule['actions'] = ['PutObject', 'CopyObject', 'CompleteMultipartUpload', 'DeleteObject'], prefix = '') {
+function setup(actions: NotificationRule['actions'] = ['PutObject', 'CopyObject', 'CompleteMultipartUpload', 'DeleteObject'], prefix = '', notifyMissingKeyDeletes?: boolean) {
   const clock = new ManualClock(Date.parse('2026-11-26T10:00:00.000Z'));
-  const account = new Account({ clock });
+  const account = new Account({ clock, notifyMissingKeyDeletes });
   const photos = account.addBucket('photos', new Bucket({ clock }));
   account.addBucket('archive', new Bucket({ clock }));
   const sent: unknown[] = [];
@@ -112,6 +112,12 @@ describe('messages from every surface', () => {
     const upload = await photos.createMultipartUpload('u');
     await upload.abort();
     expect(sent).toEqual([]);
+  });
+
+  it('with notifyMissingKeyDeletes, a delete of a key that held nothing sends DeleteObject', async () => {
+    const { photos, sent } = setup(undefined, undefined, true);
+    await photos.delete('missing');
+    expect(sent).toMatchObject([{ action: 'DeleteObject', object: { key: 'missing' } }]);
   });
 
   it('only matching rules send, and only their actions', async () => {
