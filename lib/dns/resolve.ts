@@ -36,7 +36,7 @@ export function edgeAddresses(list: readonly string[] = DEFAULT_EDGE): EdgeAddre
 }
 
 export interface ResolveContext {
-  /** The account's zones. */
+  /** The account's zones; iterated once per zone lookup, so not a one-shot iterator. */
   zones: Iterable<Zone>;
   edge: EdgeAddresses;
 }
