@@ -15,9 +15,9 @@ function forPacket(rr: DnsResourceRecord): packet.Answer {
   return rr as packet.Answer;
 }
 
-function roundTrip(records: DnsResourceRecord[]) {
+function roundTrip(records: DnsResourceRecord[]): { type: string; data: unknown }[] {
   const bytes = packet.encode({ type: 'response', id: 1, flags: packet.AUTHORITATIVE_ANSWER, answers: records.map(forPacket) });
-  return packet.decode(bytes).answers!;
+  return packet.decode(bytes).answers as { type: string; data: unknown }[];
 }
 
 const api = new DnsApi({
