@@ -281,6 +281,22 @@ describe('wildcards (RFC 4592)', () => {
     expect((await api().resolve('other.ent.example.com', 'A')).rcode).toBe('NXDOMAIN');
   });
 
+  it('an empty non-terminal goes with the last record below it, and comes back on restore', async () => {
+    const { api, create, call } = setup();
+    const snap = api.snapshot();
+    const made = (await create({ type: 'A', name: 'leaf.mid', content: '192.0.2.1' })).body.result;
+    expect((await api.resolve('mid.example.com')).rcode).toBe('NOERROR');
+    await call('DELETE', `/${made.id}`);
+    expect((await api.resolve('mid.example.com')).rcode).toBe('NXDOMAIN');
+    const withLeaf = (await create({ type: 'A', name: 'leaf.mid', content: '192.0.2.1' }), api.snapshot());
+    api.restore(snap);
+    expect((await api.resolve('mid.example.com')).rcode).toBe('NXDOMAIN');
+    api.restore(withLeaf);
+    expect((await api.resolve('mid.example.com')).rcode).toBe('NOERROR');
+    api.reset();
+    expect((await api.resolve('mid.example.com')).rcode).toBe('NXDOMAIN');
+  });
+
   it('are literal when asked by name', async () => {
     expect(datas(await api().resolve('*.example.com'))).toEqual(['192.0.2.1']);
   });
