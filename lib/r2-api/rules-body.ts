@@ -13,16 +13,16 @@ export async function rulesBody<R>(req: Incoming, validate: (rules: unknown) => 
   try {
     body = JSON.parse(await req.text());
   } catch (e) {
-    if (e instanceof SyntaxError) throw r2ApiErrors.malformedJson();
+    if (e instanceof SyntaxError) throw r2ApiErrors.malformed();
     throw e;
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw r2ApiErrors.malformedJson();
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw r2ApiErrors.malformed();
   // An absent `rules` is an empty set: the SDK's `rules?` (LifecycleUpdateParams, LockUpdateParams).
   const rules = (body as { rules?: unknown }).rules ?? [];
   try {
     return validate(rules);
   } catch (e) {
-    if (e instanceof ruleError) throw r2ApiErrors.malformedJson(e.message);
+    if (e instanceof ruleError) throw r2ApiErrors.malformed(e.message);
     throw e;
   }
 }
