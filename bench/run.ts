@@ -6,7 +6,7 @@
  * Speed is measured here and never asserted in tests; this is not part of `npm test`.
  *
  * `npm run bench -- small list` runs only the named cases (small, list, large, multipart, snapshot,
- * indexeddb); the DNS benchmarks then run only if `dns` is named too, the S3 view's (bench/s3.ts) if
+ * indexeddb, lifecycle); the DNS benchmarks then run only if `dns` is named too, the S3 view's (bench/s3.ts) if
  * `s3` is, and the browser bundle sizes if `size` is. No names: everything.
  */
 import { cpus, loadavg } from 'node:os';
@@ -16,6 +16,7 @@ import { benchDns } from './dns.js';
 import { benchS3 } from './s3.js';
 import { benchIndexedDb } from './indexeddb.js';
 import { benchLargePut } from './large-put.js';
+import { benchLifecycle } from './lifecycle.js';
 import { benchListing } from './listing.js';
 import { benchMultipart } from './multipart.js';
 import { benchSmallOps } from './small-ops.js';
@@ -39,6 +40,7 @@ const CASES = {
   multipart: benchMultipart,
   snapshot: benchSnapshot,
   indexeddb: benchIndexedDb,
+  lifecycle: benchLifecycle,
 } as const;
 const named = process.argv.slice(2);
 const unknown = named.filter((n) => n !== 'dns' && n !== 's3' && n !== 'size' && !(n in CASES));

@@ -8,7 +8,7 @@
  * bucket → detect the operation and screen its headers → touch state.
  */
 import type { Account } from '../account/account.js';
-import { accountState, BUCKET_NAME } from '../account/state.js';
+import { accountState, BUCKET_NAME, chosenAccount, type AccountHolder } from '../account/state.js';
 import { Bucket } from '../bucket/bucket.js';
 import { bucketLayer } from '../bucket/internal.js';
 import type { BucketLayer } from '../bucket/layer.js';
@@ -19,6 +19,7 @@ import { BodyReadError, fetchOver } from '../fetch.js';
 import { readBody, refuseDeclaredTooLarge } from './body.js';
 import { bucketConfig, listBuckets } from './buckets.js';
 import { frozenCorsRules } from '../bucket/cors.js';
+import { lifecycleConfigurationResponse, parseLifecycleConfiguration } from './lifecycle.js';
 import { corsConfigurationResponse, parseCorsConfiguration, preflight, withCorsHeaders, type CorsRule } from './cors.js';
 import type { RequestBody, S3Context } from './context.js';
 import { bodyText, xmlResponse } from './context.js';
@@ -52,6 +53,8 @@ export interface S3ApiOptions {
    * bindings, another S3Api) sees the same ones. Default: a list of buckets of this view's own.
    */
   account?: Account;
+  /** The API double whose account this view serves (`new S3Api({ api })`): the same as `account: api.account`. */
+  api?: AccountHolder;
   /** The buckets by name: the same `Bucket` objects the Worker's `env` holds (added to `account` when given). */
   buckets?: Record<string, Bucket>;
   /** Accepted key pairs. Without any, every well-formed signature is accepted. */
@@ -91,8 +94,8 @@ export class S3Api {
     this.#clockOption = options.clock;
     this.#clock = timeSource(options.clock).now;
     this.#verifier = new Verifier(options.credentials, () => this.#clock());
-    this.#account = options.account;
-    const shared = options.account && accountState(options.account);
+    this.#account = chosenAccount(options, 'S3Api');
+    const shared = this.#account && accountState(this.#account);
     this.#buckets = shared?.buckets ?? new Map();
     this.#created = shared?.bucketCreated ?? new WeakMap();
     for (const [name, bucket] of Object.entries(options.buckets ?? {})) this.addBucket(name, bucket);
@@ -260,6 +263,17 @@ export class S3Api {
         });
       case 'DeleteBucketCors':
         ctx.bucket.config.cors = undefined;
+        return new Response(null, { status: 204 });
+      // The bucket's one rule set, the REST API's `/lifecycle` too (lib/s3/lifecycle.ts).
+      case 'GetBucketLifecycleConfiguration':
+        return lifecycleConfigurationResponse(ctx.bucket.config.lifecycle);
+      case 'PutBucketLifecycleConfiguration':
+        return bodyText(ctx).then((text) => {
+          ctx.bucket.config.lifecycle = parseLifecycleConfiguration(text);
+          return new Response(null, { status: 200 });
+        });
+      case 'DeleteBucketLifecycle':
+        ctx.bucket.config.lifecycle = [];
         return new Response(null, { status: 204 });
       case 'ListObjects':
         return listObjects(ctx);

@@ -143,6 +143,19 @@ describe('messages from every surface', () => {
     expect(sent[0]).not.toHaveProperty('copySource');
   });
 
+  it('a lifecycle expiry sends LifecycleDeletion at the moment it fell due, and only to object-delete rules', async () => {
+    const { account, photos, sent, clock } = setup(['LifecycleDeletion']);
+    await photos.put('logs/a', 'x');
+    bucketLayer(photos)!.config.lifecycle = [
+      { id: 'expire', enabled: true, conditions: { prefix: 'logs/' }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86_400 } } },
+    ];
+    clock.advance(86_400_000 + 5_000); // the bucket is next used a little after the object fell due
+    expect(await photos.head('logs/a')).toBeNull();
+    expect(sent).toEqual([
+      { account: account.id, action: 'LifecycleDeletion', bucket: 'photos', object: { key: 'logs/a' }, eventTime: '2026-11-27T10:00:00.000Z' },
+    ]);
+  });
+
   it('a bucket deleted from the account, or whose name was reused, notifies nothing', async () => {
     const { account, photos, sent } = setup();
     accountState(account).buckets.delete('photos');
