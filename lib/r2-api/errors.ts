@@ -8,4 +8,26 @@ import { fail } from '../api/errors.js';
 export const r2ApiErrors = {
   /** 404 10006: the code wrangler's provisioning treats as "bucket not found". */
   noSuchBucket: () => fail(404, 10006, 'The specified bucket does not exist.'),
+  /**
+   * 400 10040: a body that is not the JSON expected, or a value outside its enum (a bad storage
+   * class: wrangler's tests, r2-bucket-config.md §3.1; an S3-shaped CORS file: workers-sdk#8486).
+   */
+  malformed: () => fail(400, 10040, 'The JSON you provided was not well formed.'),
+
+  // ---- CORS (cors.ts) ----
+  /** 404 10059 on GET for a bucket without a policy (r2-bucket-config.md §3.1, seen third-hand). */
+  noCorsConfiguration: () => fail(404, 10059, 'The CORS configuration does not exist.'),
+
+  // ---- public access (domains.ts) ----
+  /**
+   * placeholder: a custom domain whose zone is not one of the account's, or which is not inside the
+   * zone named. The docs say only that the domain must be in the same account (r2-bucket-config.md
+   * §3.4); the API's answer is not established. 10040 (the body refused) is our choice; the text
+   * says what to fix.
+   */
+  domainNotInZone: (domain: string) => fail(400, 10040, `The custom domain ${domain} is not in a zone of this account (zoneId must name the zone that holds it).`),
+  /** placeholder: a custom domain already connected to a bucket (a host serves one bucket). Not established. */
+  domainTaken: (domain: string) => fail(409, 10040, `The custom domain ${domain} is already connected to a bucket.`),
+  /** placeholder: a custom domain the bucket does not have (GET/PUT/DELETE …/domains/custom/{domain}). Not established. */
+  noSuchDomain: (domain: string) => fail(404, 10040, `The custom domain ${domain} is not connected to this bucket.`),
 } as const;
