@@ -13,6 +13,7 @@ import type { DnsApiOptions } from '../dns/types.js';
 import { r2Routes } from '../r2-api/routes.js';
 import type { R2Service } from '../r2-api/service.js';
 import type { RouteTable } from './router.js';
+import { PublicBuckets } from '../r2-public/public-buckets.js';
 
 export type CloudflareApiOptions = DnsApiOptions;
 
@@ -20,6 +21,9 @@ export type CloudflareApiOptions = DnsApiOptions;
 type CloudflareService = DnsService & R2Service;
 
 export class CloudflareApi extends DnsApi {
+  /** The account's public bucket hosts (r2.dev, custom domains): `api.public.fetch(url)` (lib/r2-public). */
+  readonly public: PublicBuckets;
+
   constructor(options: CloudflareApiOptions = {}) {
     super(options);
     const clock = options.clock;
@@ -28,5 +32,6 @@ export class CloudflareApi extends DnsApi {
     // DNS first (nearly every DNS request is one), then R2's, then the account's; no path matches two.
     // The service this view passes every route is a CloudflareService (set just above).
     this.routes = [dnsRoutes, r2Routes as unknown as RouteTable<DnsService>, accountRoutes];
+    this.public = new PublicBuckets(this.account);
   }
 }

@@ -20,7 +20,7 @@ export type Invoke = <A, R>(
 export type BucketOperation = R2Action;
 
 /** Which surface a call came in through: the call log records it, and each formats model errors its way. */
-export type Surface = 'binding' | 's3';
+export type Surface = 'binding' | 's3' | 'public';
 
 /** How a surface shows an error of the model (R2ModelError); anything else it returns as it is. */
 export type ErrorFormat = (e: unknown) => unknown;
