@@ -49,6 +49,8 @@ export class Account {
       created: now(),
       zones: new Map(),
       buckets: new Map(),
+      jurisdictions: new Map(),
+      bucketInfo: new WeakMap(),
       bucketCreated: new WeakMap(),
       now,
       credentials: new Credentials(options.credentials),

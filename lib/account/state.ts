@@ -8,6 +8,7 @@ import type { Credentials } from '../api/auth.js';
 import type { Bucket } from '../bucket/bucket.js';
 import type { Zone } from '../dns/zone.js';
 import type { Account } from './account.js';
+import type { BucketInfo } from './buckets.js';
 
 /** What the views share. Internal: reached through `accountState`, never shown on `Account`. */
 export interface AccountState {
@@ -16,8 +17,12 @@ export interface AccountState {
   readonly created: number;
   /** Zones by id, in the order added (the DNS view makes them with its own rules). */
   readonly zones: Map<string, Zone>;
-  /** Buckets by name. Add with `addAccountBucket`, which records when. */
+  /** The default jurisdiction's buckets by name. Add with `addAccountBucket`, which records when. */
   readonly buckets: Map<string, Bucket>;
+  /** The other jurisdictions' buckets (`eu`, `fedramp`, ...), by jurisdiction then name (buckets.ts). */
+  readonly jurisdictions: Map<string, Map<string, Bucket>>;
+  /** Jurisdiction and location as the API made them (absent: the defaults, buckets.ts). */
+  readonly bucketInfo: WeakMap<Bucket, BucketInfo>;
   /** When each bucket was added (the S3 view's ListBuckets CreationDate), by the account's clock. */
   readonly bucketCreated: WeakMap<Bucket, number>;
   /** "Now" by the account's clock. */
@@ -37,9 +42,30 @@ export const accountState = (account: Account): AccountState => {
 /** R2's rule for bucket names (wrangler's text is BUCKET_NAME_RULE, lib/env/bucket-bindings.ts). */
 export const BUCKET_NAME = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
 
-/** Puts a bucket in the account's state under a name already checked, recording when. */
-export function addAccountBucket(state: AccountState, name: string, bucket: Bucket): Bucket {
-  state.buckets.set(name, bucket);
+/**
+ * Puts a bucket in the account's state under a name already checked, recording when (and, from the
+ * API, its jurisdiction and location; in `info.jurisdiction`'s map).
+ */
+export function addAccountBucket(state: AccountState, name: string, bucket: Bucket, info?: BucketInfo): Bucket {
+  const jurisdiction = info?.jurisdiction ?? 'default';
+  const map = jurisdiction === 'default' ? state.buckets : state.jurisdictions.get(jurisdiction) ?? new Map<string, Bucket>();
+  if (jurisdiction !== 'default') state.jurisdictions.set(jurisdiction, map);
+  map.set(name, bucket);
   state.bucketCreated.set(bucket, state.now());
+  if (info) state.bucketInfo.set(bucket, info);
   return bucket;
+}
+
+/** Anything that serves an account (`CloudflareApi`, `DnsApi`): what `createEnv(config, { api })` and `new S3Api({ api })` take. */
+export interface AccountHolder {
+  readonly account: Account;
+}
+
+/** The account `options` name, by `account` or by `api` (one, or both the same); `who` names the caller in the error. */
+export function chosenAccount(options: { account?: Account | undefined; api?: AccountHolder | undefined }, who: string): Account | undefined {
+  const fromApi = options.api?.account;
+  if (options.account !== undefined && fromApi !== undefined && options.account !== fromApi) {
+    throw new Error(`${who}: account and api name two accounts; give one (an api's account is api.account)`);
+  }
+  return options.account ?? fromApi;
 }

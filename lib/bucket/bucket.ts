@@ -142,7 +142,6 @@ export class Bucket implements R2BucketLike {
   readonly #binding: Invoke;
   /** `#binding`, swapped for `direct` while seeding. */
   #invoke: Invoke;
-  readonly #defaultStorageClass: string;
   readonly #honorsInclude: boolean;
   readonly #substitutesNull: boolean;
   /** Results, checksums and upload handles report their class to Object.prototype.toString. */
@@ -154,7 +153,6 @@ export class Bucket implements R2BucketLike {
     this.#layer = over === undefined ? newLayer(clock, log, storage, defaultStorageClass) : layerOf(over);
     this.#binding = this.#layer.binding(compat.throwsSynchronously);
     this.#invoke = this.#binding;
-    this.#defaultStorageClass = this.#layer.defaultStorageClass;
     this.#honorsInclude = compat.honorsInclude;
     this.#substitutesNull = compat.substitutesNull;
     this.#tagged = compat.setsToStringTag;
@@ -329,7 +327,7 @@ export class Bucket implements R2BucketLike {
           onlyIf: convertConditional(o.onlyIf, 'PutOptions'),
           ...convertMetadata(o, 'PutOptions'),
           hashes: convertHashFields(o),
-          storageClass: storageClassOf(o, this.#defaultStorageClass),
+          storageClass: storageClassOf(o, this.#layer.defaultStorageClass),
           ssecKey: convertSsecKey(o.ssecKey),
         };
       },
@@ -442,7 +440,7 @@ export class Bucket implements R2BucketLike {
         return {
           name,
           ...convertMetadata(o, 'MultipartOptions'),
-          storageClass: storageClassOf(o, this.#defaultStorageClass),
+          storageClass: storageClassOf(o, this.#layer.defaultStorageClass),
           ssecKey: convertSsecKey(o.ssecKey),
         };
       },

@@ -88,8 +88,11 @@ export class BucketLayer {
     /** Set when the storage is not memory: each operation then runs as one of its transactions. */
     readonly persistent: PersistentState | undefined,
     readonly support: BucketSupport,
-    /** A setting of the bucket (R2's bucket default storage class), shared by every binding over it. */
-    readonly defaultStorageClass: string,
+    /**
+     * A setting of the bucket (R2's bucket default storage class), shared by every binding over it
+     * and read on every put: the API's PATCH changes it (lib/r2-api/buckets.ts).
+     */
+    public defaultStorageClass: string,
   ) {
     this.s3 = support.around(invoker(false, asIs), false, 's3', asIs, s3Summary);
     this.public = support.around(invoker(false, asIs), false, 'public', asIs, s3Summary);

@@ -15,7 +15,7 @@ export interface BucketBindingConfig {
   bucket_name?: string;
   /** The bucket `wrangler dev` (and so every local test) uses instead of `bucket_name`. */
   preview_bucket_name?: string;
-  /** Type-checked only; ignored locally, where `eu` and the default jurisdiction are one store. */
+  /** Over an account (createEnv's `account`/`api`), which jurisdiction's bucket of that name; otherwise ignored, as Miniflare ignores it. */
   jurisdiction?: string;
   remote?: boolean;
   local_dev?: { experimental_s3_credentials?: { accessKeyId: string; secretAccessKey: string } };

@@ -4,6 +4,8 @@
  * object); `edge-doubles/node` adds reading the config from a file.
  */
 import { accountState, addAccountBucket, type Account } from '../account/account.js';
+import { chosenAccount, type AccountHolder } from '../account/state.js';
+import { bucketsIn, homeLocation, isJurisdiction } from '../account/buckets.js';
 import { Bucket, bindingFor } from '../bucket/bucket.js';
 import type { Clock } from '../clock.js';
 import { localIdentity } from './bucket-bindings.js';
@@ -43,8 +45,18 @@ export interface CreateEnvOptions {
    * behaviour); one it lacks is made as without an account and added to it, so every other view of
    * the account (another `createEnv`, the S3 view, the API) sees the same bucket. Default: fresh
    * buckets, in no account.
+   *
+   * Over an account, a binding's `jurisdiction` (`eu`, `fedramp`, ...) names the bucket of that
+   * jurisdiction, as on the platform, where each jurisdiction's buckets are apart (the API's
+   * `cf-r2-jurisdiction`); an unknown value is the default jurisdiction's. Without an account it is
+   * ignored, as Miniflare ignores it.
    */
   account?: Account;
+  /**
+   * The API double whose account the bindings see (`createEnv(config, { api })`): the same as
+   * `account: api.account`, so a bucket made through the API (wrangler, the SDK) is the one bound.
+   */
+  api?: AccountHolder;
 }
 
 /** A binding `createEnv` did not fake: it is absent from `env`. */
@@ -119,17 +131,22 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
 
   const buckets = new Map<string, Bucket>();
   const env: Record<string, unknown> = {};
-  const account = options.account && accountState(options.account);
+  const chosen = chosenAccount(options, 'createEnv');
+  const account = chosen && accountState(chosen);
   const { compatibilityDate, compatibilityFlags } = resolved;
   for (const { entry } of resolved.buckets) {
-    const identity = localIdentity(entry);
+    const name = localIdentity(entry);
+    // Without an account, jurisdiction is ignored as Miniflare ignores it (one local store); over one,
+    // another jurisdiction's bucket of the same name is another bucket, as the API keeps them.
+    const jurisdiction = account && isJurisdiction(entry.jurisdiction) ? entry.jurisdiction : 'default';
+    const identity = jurisdiction === 'default' ? name : `${name} (${jurisdiction})`;
     let bucket = buckets.get(identity);
     if (bucket === undefined) {
-      const held = account?.buckets.get(identity);
+      const held = account && bucketsIn(account, jurisdiction).get(name);
       if (held) bucket = bindingFor(held, compatibilityDate, compatibilityFlags);
       else {
         bucket = new Bucket({ compatibilityDate, compatibilityFlags, clock: options.clock, log: options.log });
-        if (account) addAccountBucket(account, identity, bucket);
+        if (account) addAccountBucket(account, name, bucket, jurisdiction === 'default' ? undefined : { jurisdiction, location: homeLocation(jurisdiction) });
       }
     }
     buckets.set(identity, bucket);

@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { DnsCompat, DnsCredential, DnsPlan, DnsZoneInit } from '../dns/index.js';
+import { Account } from '../account/account.js';
 import { requestLine } from '../support/dns-support.js';
 import { startDnsApiServer } from './server.js';
 import { startS3Server } from './s3-server.js';
+import { startApiServer } from './api-server.js';
 import type { RunningServer } from './server.js';
 import type { TlsOption } from './tls.js';
 
@@ -225,6 +227,57 @@ const r2Serve = serveCommand({
   },
 });
 
+const apiServe = serveCommand({
+  summary: 'serve the Cloudflare API double (/client/v4: DNS, R2 buckets and their settings) over HTTP',
+  usage: [
+    'edge-doubles api serve [--port 8787] [--host 127.0.0.1] [--zone example.com[=<zone id>] ...]',
+    '                      [--bucket photos ...] [--account <32 hex>] [--token T ...] [--email E --key K]',
+    '                      [--plan free|pro|business|enterprise] [--log]',
+    '                      [--tls [--tls-ca-out FILE] | --tls-cert FILE --tls-key FILE]',
+    '',
+    'One account holding the zones and buckets; prints the base URL and the account id. For wrangler:',
+    '  CLOUDFLARE_API_BASE_URL=<base URL> CLOUDFLARE_ACCOUNT_ID=<account id> CLOUDFLARE_API_TOKEN=<any>',
+    'Without --token/--email, any well-formed credential is accepted.',
+    '--log prints one line per request: time, method, path and query, status, outcome.',
+    ...TLS_USAGE,
+  ].join('\n'),
+  port: '8787',
+  options: {
+    zone: { type: 'string', multiple: true, default: [] },
+    bucket: { type: 'string', multiple: true, default: [] },
+    account: { type: 'string' },
+    token: { type: 'string', multiple: true, default: [] },
+    email: { type: 'string' },
+    key: { type: 'string' },
+    plan: { type: 'string', default: 'free' },
+    log: { type: 'boolean', default: false },
+  },
+  async serve(values, { port, tls }, io) {
+    if (!['free', 'pro', 'business', 'enterprise'].includes(values.plan!)) throw new Error(`unknown --plan ${values.plan}`);
+    const zones: DnsZoneInit[] = values.zone!.map((z) => {
+      const [name, id] = z.split('=');
+      return id ? { name: name!, id, plan: values.plan as DnsPlan } : { name: name!, plan: values.plan as DnsPlan };
+    });
+    const credentials: DnsCredential[] = values.token!.map((token) => ({ token }));
+    if (values.email !== undefined || values.key !== undefined) {
+      if (!values.email || !values.key) throw new Error('--email and --key go together');
+      credentials.push({ email: values.email, key: values.key });
+    }
+    const account = new Account({ ...(values.account !== undefined ? { id: values.account } : {}), ...(credentials.length ? { credentials } : {}) });
+    const server = await startApiServer({ port, host: values.host!, ...(tls ? { tls } : {}), account, zones, buckets: values.bucket!, log: values.log });
+    io.out(`edge-doubles api: listening on ${server.baseURL}`);
+    announceCa(server, values['tls-ca-out'], io);
+    io.out(`account ${server.api.account.id}`);
+    for (const z of server.api.zones) io.out(`zone ${z.name} ${z.id}`);
+    for (const name of values.bucket!) io.out(`bucket ${name}`);
+    if (!credentials.length) io.out('auth: any well-formed credential is accepted');
+    if (values.log) server.api.log.watch((e) => io.out(requestLine(e)));
+    await io.stopped();
+    await server.close();
+    return 0;
+  },
+});
+
 /** Whether `value` is exactly an origin as a browser sends it (`http://localhost:5173`). */
 function isOrigin(value: string): boolean {
   try {
@@ -236,6 +289,7 @@ function isOrigin(value: string): boolean {
 
 /** service → command → implementation. */
 export const services: Record<string, Record<string, Command>> = {
+  api: { serve: apiServe },
   dns: { serve: dnsServe },
   r2: { serve: r2Serve },
 };

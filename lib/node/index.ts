@@ -10,5 +10,6 @@ export {
   type TlsOption,
 } from './server.js';
 export { startS3Server, type S3ServerOptions } from './s3-server.js';
+export { startApiServer, type ApiServerOptions, type HostRoute } from './api-server.js';
 export { runCli, services, type CliIo, type Command } from './commands.js';
 export { createEnv, findWranglerConfig, readWranglerConfig } from './config.js';

@@ -8,7 +8,7 @@ import { PublicBuckets } from '../r2-public/index.js';
 import { errorResponse, invalidArgument, s3Errors } from '../s3/errors.js';
 import { serveHandler, type RunningServer, type TlsOption } from './server.js';
 
-export interface S3ServerOptions extends S3ApiOptions {
+export interface S3ServerOptions extends Omit<S3ApiOptions, 'api'> {
   port?: number;
   host?: string;
   /** Serve HTTPS, as R2 does (HTTPS only): `true` makes a CA and a certificate at start, or give PEMs. */

@@ -1,13 +1,30 @@
 /**
- * R2's control-plane errors in the v4 envelope (reference r2-bucket-config.md §3.1, the error-code
+ * R2's control-plane errors, as the API answers them (r2-bucket-config.md §3.1, the error-code
  * table; R2's documented codes, docs `r2/api/error-codes`). The envelope and the router's own errors
- * (routing, auth, body) are lib/api/errors.ts; these are R2's.
+ * (routing, auth, body) are lib/api/errors.ts; these are R2's. Entries are grouped by concern (one
+ * block per route file) so that each concern's additions merge apart.
  */
 import { fail } from '../api/errors.js';
 
 export const r2ApiErrors = {
+  // ---- buckets (buckets.ts) ----
   /** 404 10006: the code wrangler's provisioning treats as "bucket not found". */
   noSuchBucket: () => fail(404, 10006, 'The specified bucket does not exist.'),
+  /**
+   * 400 10005 (R2's error-code table): the text as wrangler printed it from the API for
+   * `preview_bucket_coimages` (cloudflare/workers-sdk#3227, 2023).
+   */
+  invalidBucketName: () => fail(400, 10005, 'The specified bucket name is not valid.'),
+  /**
+   * 409 10004 "…already exists, and you own it." (denoflare's fixture "409 10004"; r2-bucket-config.md
+   * §3.1). The docs' 10073 BucketConflict is another account's name: one account here, so never given.
+   */
+  bucketExists: () => fail(409, 10004, 'The bucket you tried to create already exists, and you own it.'),
+  /**
+   * 409 10008 on DELETE of a bucket that holds objects or uploads (R2's error-code table, "bucket not
+   * empty"); the text is S3's BucketNotEmpty message, which R2's S3 endpoint gives (our reading).
+   */
+  bucketNotEmpty: () => fail(409, 10008, 'The bucket you tried to delete is not empty.'),
   /**
    * 400 10040: a body that is not the JSON expected, or a value outside its enum (a bad storage
    * class: wrangler's tests, r2-bucket-config.md §3.1; an S3-shaped CORS file: workers-sdk#8486).

@@ -1,21 +1,48 @@
 /**
  * What R2's control-plane routes ask of the double, beyond every route's service: a new bucket (the
  * bucket model is loaded only by the views that serve buckets, so the DNS entry point stays small),
- * and the bucket a request names.
+ * the jurisdiction a request addresses, and the bucket a request names.
  */
 import type { Bucket } from '../bucket/bucket.js';
+import type { AccountState } from '../account/state.js';
+import { bucketsIn, isJurisdiction, type Jurisdiction } from '../account/buckets.js';
 import type { ApiService, Incoming, RouteParams } from '../api/router.js';
 import { r2ApiErrors } from './errors.js';
 
 export interface R2Service extends ApiService {
-  /** A new, empty bucket on the double's clock. */
-  newBucket(): Bucket;
+  /** A new, empty bucket on the double's clock, whose puts default to `defaultStorageClass` (`Standard`). */
+  newBucket(defaultStorageClass?: string): Bucket;
 }
 
-/** The bucket the path names (`params.id`), in the account the router resolved, or R2's 10006. */
-export function namedBucket(svc: R2Service, _req: Incoming, params: RouteParams): { name: string; bucket: Bucket } {
+/**
+ * The jurisdiction a request addresses: its `cf-r2-jurisdiction` header (every R2 bucket route takes
+ * it, r2-bucket-config.md §3; values from the SDK's params), `default` when absent or empty (wrangler
+ * sends the header only when `-J` is given). A value outside the API's set is refused as a malformed
+ * request, 10040: what production answers is not established (our choice).
+ */
+export function requestJurisdiction(req: Incoming): Jurisdiction {
+  const raw = req.headers.get('cf-r2-jurisdiction');
+  if (raw === null || raw.trim() === '') return 'default';
+  const value = raw.trim().toLowerCase();
+  if (!isJurisdiction(value)) throw r2ApiErrors.malformed();
+  return value;
+}
+
+/** The buckets of the account the router resolved, in the jurisdiction the request addresses. */
+export function addressedBuckets(svc: R2Service, req: Incoming, params: RouteParams): { account: AccountState; jurisdiction: Jurisdiction; buckets: Map<string, Bucket> } {
+  const account = params.account ?? svc.account;
+  const jurisdiction = requestJurisdiction(req);
+  return { account, jurisdiction, buckets: bucketsIn(account, jurisdiction) };
+}
+
+/**
+ * The bucket the path names (`params.id`), in the account the router resolved and the jurisdiction
+ * the request addresses (`cf-r2-jurisdiction`), or R2's 10006.
+ */
+export function namedBucket(svc: R2Service, req: Incoming, params: RouteParams): { name: string; bucket: Bucket; jurisdiction: Jurisdiction } {
   const name = params.id!;
-  const bucket = (params.account ?? svc.account).buckets.get(name);
+  const { buckets, jurisdiction } = addressedBuckets(svc, req, params);
+  const bucket = buckets.get(name);
   if (!bucket) throw r2ApiErrors.noSuchBucket();
-  return { name, bucket };
+  return { name, bucket, jurisdiction };
 }

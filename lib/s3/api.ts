@@ -8,7 +8,7 @@
  * bucket → detect the operation and screen its headers → touch state.
  */
 import type { Account } from '../account/account.js';
-import { accountState, BUCKET_NAME } from '../account/state.js';
+import { accountState, BUCKET_NAME, chosenAccount, type AccountHolder } from '../account/state.js';
 import { Bucket } from '../bucket/bucket.js';
 import { bucketLayer } from '../bucket/internal.js';
 import type { BucketLayer } from '../bucket/layer.js';
@@ -52,6 +52,8 @@ export interface S3ApiOptions {
    * bindings, another S3Api) sees the same ones. Default: a list of buckets of this view's own.
    */
   account?: Account;
+  /** The API double whose account this view serves (`new S3Api({ api })`): the same as `account: api.account`. */
+  api?: AccountHolder;
   /** The buckets by name: the same `Bucket` objects the Worker's `env` holds (added to `account` when given). */
   buckets?: Record<string, Bucket>;
   /** Accepted key pairs. Without any, every well-formed signature is accepted. */
@@ -91,8 +93,8 @@ export class S3Api {
     this.#clockOption = options.clock;
     this.#clock = timeSource(options.clock).now;
     this.#verifier = new Verifier(options.credentials, () => this.#clock());
-    this.#account = options.account;
-    const shared = options.account && accountState(options.account);
+    this.#account = chosenAccount(options, 'S3Api');
+    const shared = this.#account && accountState(this.#account);
     this.#buckets = shared?.buckets ?? new Map();
     this.#created = shared?.bucketCreated ?? new WeakMap();
     for (const [name, bucket] of Object.entries(options.buckets ?? {})) this.addBucket(name, bucket);
