@@ -1,13 +1,15 @@
 /**
  * Public hosts over HTTP: a server over an account (startS3Server({ account })) answers a request
  * whose Host is an enabled r2.dev or custom domain as that public host, and every other request as
- * the S3 view, as the edge routes by host. curl's `--resolve`, or a Host header, reaches them.
+ * the S3 view (or, for `api serve`, the API), as the edge routes by host. curl's `--resolve`, or a
+ * Host header, reaches them.
  */
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CloudflareApi } from '../../lib/api/cloudflare-api.js';
 import { Bucket } from '../../lib/bucket/index.js';
 import { startS3Server } from '../../lib/node/index.js';
+import { startApiServer } from '../../lib/node/api-server.js';
 
 /** GET `path` on 127.0.0.1:`port` with the Host header given (what a client resolving the host to loopback sends). */
 function getWithHost(port: number, host: string, path: string): Promise<{ status: number; body: string; type: string | undefined }> {
@@ -56,5 +58,24 @@ describe('public hosts, by Host header, on a server over an account', () => {
     expect(await getWithHost(port, 'cdn.example.com', '/cat.txt')).toMatchObject({ status: 200, body: 'meow' });
     expect(await getWithHost(port, 'cdn.example.com', '/none')).toEqual({ status: 404, body: '404 Not Found', type: 'text/plain; charset=UTF-8' });
     expect((await getWithHost(port, `127.0.0.1:${port}`, '/photos/cat.txt')).body).toContain('<Error>');
+  });
+
+  it('api serve (startApiServer) answers the account\'s public hosts by Host on its one port; every other Host is the API', async () => {
+    const server = await startApiServer({ zones: [{ name: 'example.com' }], buckets: ['photos'] });
+    close = () => server.close();
+    const api = server.api;
+    await api.account.bucket('photos')!.put('cat.txt', 'meow');
+    const port = Number(new URL(server.baseURL).port);
+    const dev = api.public.managedDomain('photos');
+    // Not enabled yet: the Host is no public host, so the API answers (its route error, in its envelope).
+    expect((await getWithHost(port, dev, '/cat.txt')).type).toBe('application/json');
+    const res = await fetch(`${server.baseURL}/accounts/${api.account.id}/r2/buckets/photos/domains/managed`, {
+      method: 'PUT',
+      headers: { authorization: 'Bearer any-token-0123456789', 'content-type': 'application/json' },
+      body: JSON.stringify({ enabled: true }),
+    });
+    expect(res.status).toBe(200);
+    expect(await getWithHost(port, `${dev}:${port}`, '/cat.txt')).toEqual({ status: 200, body: 'meow', type: 'application/octet-stream' });
+    expect((await getWithHost(port, `127.0.0.1:${port}`, '/cat.txt')).type).toBe('application/json');
   });
 });
