@@ -125,4 +125,20 @@ describe('test support', () => {
     expect((await client.r2.buckets.domains.managed.list('photos', { account_id })).enabled).toBe(true);
     expect((await client.r2.buckets.cors.get('photos', { account_id })).rules).toHaveLength(1);
   });
+
+  it('a bucket deleted through the API loses its public access and CORS: made again under the name, it has none', async () => {
+    const url = `https://${api.public.managedDomain('photos')}/cat.txt`;
+    await client.r2.buckets.domains.managed.update('photos', { account_id, enabled: true });
+    await client.r2.buckets.domains.custom.create('photos', { account_id, domain: 'cdn.example.com', zoneId, enabled: true });
+    await client.r2.buckets.cors.update('photos', { account_id, rules: [{ allowed: { origins: ['https://app.example'], methods: ['GET'] } }] });
+    await photos.delete('cat.txt');
+    await client.r2.buckets.delete('photos', { account_id });
+    await client.r2.buckets.create({ account_id, name: 'photos' });
+    await api.account.bucket('photos')!.put('cat.txt', 'new');
+    expect((await client.r2.buckets.domains.managed.list('photos', { account_id })).enabled).toBe(false);
+    expect(await client.r2.buckets.domains.custom.list('photos', { account_id })).toEqual({ domains: [] });
+    await expect(client.r2.buckets.cors.get('photos', { account_id })).rejects.toMatchObject({ status: 404 });
+    expect((await api.public.fetch(url)).status).toBe(404);
+    expect((await api.public.fetch('https://cdn.example.com/cat.txt')).status).toBe(404);
+  });
 });
