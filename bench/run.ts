@@ -6,9 +6,9 @@
  * Speed is measured here and never asserted in tests; this is not part of `npm test`.
  *
  * `npm run bench -- small list` runs only the named cases (small, list, large, multipart, snapshot,
- * indexeddb); the DNS benchmarks then run only if `dns` is named too, the S3 view's (bench/s3.ts) if
- * `s3` is, the public-GET comparison (bench/public.ts) if `public` is, and the browser bundle sizes
- * if `size` is. No names: everything.
+ * indexeddb, lifecycle); the DNS benchmarks then run only if `dns` is named too, the S3 view's
+ * (bench/s3.ts) if `s3` is, the public-GET comparison (bench/public.ts) if `public` is, and the
+ * browser bundle sizes if `size` is. No names: everything.
  */
 import { cpus, loadavg } from 'node:os';
 import { hashImplementation } from '../lib/hash.js';
@@ -18,6 +18,7 @@ import { benchS3 } from './s3.js';
 import { benchPublic } from './public.js';
 import { benchIndexedDb } from './indexeddb.js';
 import { benchLargePut } from './large-put.js';
+import { benchLifecycle } from './lifecycle.js';
 import { benchListing } from './listing.js';
 import { benchMultipart } from './multipart.js';
 import { benchSmallOps } from './small-ops.js';
@@ -41,6 +42,7 @@ const CASES = {
   multipart: benchMultipart,
   snapshot: benchSnapshot,
   indexeddb: benchIndexedDb,
+  lifecycle: benchLifecycle,
 } as const;
 const named = process.argv.slice(2);
 const unknown = named.filter((n) => n !== 'dns' && n !== 's3' && n !== 'public' && n !== 'size' && !(n in CASES));

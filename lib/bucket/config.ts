@@ -1,6 +1,6 @@
 /**
- * A bucket's configuration: the settings R2 keeps per bucket, apart from its objects (CORS today;
- * lifecycle rules, locks and public access belong here next). Held by the bucket's layer
+ * A bucket's configuration: the settings R2 keeps per bucket, apart from its objects (CORS,
+ * lifecycle rules, lock rules; public access belongs here next). Held by the bucket's layer
  * (layer.ts), so every surface over the bucket (each binding, whatever its compatibility date, and
  * each S3 view) reads and changes the same settings.
  *
@@ -11,11 +11,15 @@
  */
 import type { CorsRule } from './cors.js';
 import { NO_PUBLIC_ACCESS, type PublicAccess } from './public.js';
+import { DEFAULT_LIFECYCLE_RULES, type LifecycleRule, type LifecycleTiming } from './lifecycle.js';
+import type { LockRule } from './locks.js';
 
 /** The configuration at one moment. */
 export interface ConfigSnapshot {
   readonly cors: readonly CorsRule[] | undefined;
   readonly publicAccess: PublicAccess;
+  readonly lifecycle: readonly LifecycleRule[];
+  readonly locks: readonly LockRule[];
 }
 
 export class BucketConfig {
@@ -23,19 +27,55 @@ export class BucketConfig {
   cors: readonly CorsRule[] | undefined;
   /** The r2.dev domain and the custom domains (public.ts); none on a new bucket. */
   publicAccess: PublicAccess = NO_PUBLIC_ACCESS;
+  #lifecycle: readonly LifecycleRule[] = DEFAULT_LIFECYCLE_RULES;
+  #locks: readonly LockRule[] = [];
+  /**
+   * Counts changes of the rules that act on objects (lifecycle, locks): the layer's lifecycle pass
+   * re-reads the whole bucket when it moved, and otherwise only when an action falls due.
+   */
+  changes = 0;
+  /**
+   * When lifecycle actions fall due (lifecycle.ts): a setting of the double, not of R2, so a
+   * snapshot does not take it and `clear` keeps it.
+   */
+  lifecycleTiming: LifecycleTiming = 'exact';
+
+  /** The lifecycle rules (validated: lifecycle.ts `lifecycleRules`); a new bucket has the default rule. */
+  get lifecycle(): readonly LifecycleRule[] {
+    return this.#lifecycle;
+  }
+
+  set lifecycle(rules: readonly LifecycleRule[]) {
+    this.#lifecycle = rules;
+    this.changes++;
+  }
+
+  /** The lock rules (validated: locks.ts `lockRules`); none on a new bucket. */
+  get locks(): readonly LockRule[] {
+    return this.#locks;
+  }
+
+  set locks(rules: readonly LockRule[]) {
+    this.#locks = rules;
+    this.changes++;
+  }
 
   snapshot(): ConfigSnapshot {
-    return { cors: this.cors, publicAccess: this.publicAccess };
+    return { cors: this.cors, publicAccess: this.publicAccess, lifecycle: this.#lifecycle, locks: this.#locks };
   }
 
   restore(s: ConfigSnapshot): void {
     this.cors = s.cors;
     this.publicAccess = s.publicAccess;
+    this.lifecycle = s.lifecycle;
+    this.locks = s.locks;
   }
 
-  /** No settings at all: a deleted bucket's (DeleteBucket). */
+  /** A new bucket's settings: a deleted bucket's (DeleteBucket). */
   clear(): void {
     this.cors = undefined;
     this.publicAccess = NO_PUBLIC_ACCESS;
+    this.lifecycle = DEFAULT_LIFECYCLE_RULES;
+    this.locks = [];
   }
 }

@@ -40,6 +40,9 @@ export const R2_ERRORS = {
   // Production's per-key write limit (1 write per second per key; docs: r2/api/error-codes, 10058
   // TooManyRequests); the text is production's as users report it. Raised only by injected faults.
   tooManyRequests: [10058, 'Reduce your concurrent request rate for the same object.'],
+  // A delete or overwrite a bucket lock rule refuses (locks.ts): docs r2/api/error-codes lists 10069
+  // ObjectLockedByBucketPolicy, HTTP 403. The text is ours: production's wording is not published.
+  objectLocked: [10069, 'The object is locked by a bucket lock rule and cannot be deleted or overwritten.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type R2ErrorName = keyof typeof R2_ERRORS | 'checksumMismatch';

@@ -29,7 +29,9 @@ import type { BucketSupport } from '../support/bucket-support.js';
 import type { Conditional } from './conditional.js';
 import type { RequestedChecksum } from './checksums.js';
 import { BucketConfig } from './config.js';
-import { bindingError } from './errors.js';
+import { bindingError, r2Error, type R2Action } from './errors.js';
+import { actsOnObjects, objectFate, passPrefixes, uploadAbortAt } from './lifecycle.js';
+import { lockedUntil } from './locks.js';
 import { invoker, type BucketOperation, type Invoke } from './invoke.js';
 import type { BucketModel, GetOutcome, ListPage, ListQuery, PartView, UploadedPartRef, UploadView } from './model.js';
 import { rangeViews, type RangeRequest, type ResolvedRange } from './range.js';
@@ -82,6 +84,13 @@ export class BucketLayer {
    * bucket, not of one surface, so every view reads the same (config.ts).
    */
   readonly config = new BucketConfig();
+  /**
+   * The lifecycle pass (see `#tick`): the config change it last read (-1: none yet), whether the
+   * rules then acted on objects, and when its next action falls due (epoch ms; Infinity: none).
+   */
+  #seen = -1;
+  #acts = false;
+  #due = Infinity;
 
   constructor(
     readonly model: BucketModel,
@@ -96,6 +105,8 @@ export class BucketLayer {
   ) {
     this.s3 = support.around(invoker(false, asIs), false, 's3', asIs, s3Summary);
     this.public = support.around(invoker(false, asIs), false, 'public', asIs, s3Summary);
+    // Uploads expire by the bucket's lifecycle rules (the default rule: 7 days), not by a constant.
+    model.abortAt = (key, created) => uploadAbortAt(this.config.lifecycle, key, created, this.config.lifecycleTiming);
   }
 
   /**
@@ -139,6 +150,7 @@ export class BucketLayer {
   // making a closure (a small put is a few hundred nanoseconds).
 
   head(key: string): Maybe<StoredObject | undefined> {
+    this.#tick();
     const p = this.persistent;
     return p ? p.transact(false, () => this.model.head(key)) : this.model.head(key);
   }
@@ -151,6 +163,7 @@ export class BucketLayer {
     ssecKeyMd5: string | undefined,
     shape: (outcome: GetOutcome, bytes?: BodyBytes) => Maybe<X>,
   ): Maybe<X> {
+    this.#tick();
     const p = this.persistent;
     if (!p) return shape(this.model.get(key, cond, range, ssecKeyMd5));
     return p.transact(
@@ -165,6 +178,7 @@ export class BucketLayer {
    * wants (the S3 view's own conditional, range and partNumber rules). `plan` may throw to refuse.
    */
   read<P extends ReadPlan>(key: string, plan: (object: StoredObject | undefined) => P): Maybe<PlannedRead<P>> {
+    this.#tick();
     const p = this.persistent;
     if (!p) {
       const object = this.model.head(key);
@@ -192,16 +206,31 @@ export class BucketLayer {
   }
 
   put(key: string, body: Body, metadata: ObjectMetadata, checksum: RequestedChecksum | undefined, cond: Conditional | undefined): Maybe<StoredObject | null> {
+    this.#tick();
     const p = this.persistent;
-    return p ? p.transact(true, () => this.model.put(key, body, metadata, checksum, cond)) : this.model.put(key, body, metadata, checksum, cond);
+    if (!this.#acts && this.config.locks.length === 0) {
+      return p ? p.transact(true, () => this.model.put(key, body, metadata, checksum, cond)) : this.model.put(key, body, metadata, checksum, cond);
+    }
+    const run = () => {
+      this.#refuseLocked('put', key);
+      return this.#written(this.model.put(key, body, metadata, checksum, cond));
+    };
+    return p ? p.transact(true, run) : run();
   }
 
   delete(keys: readonly string[]): Maybe<void> {
+    this.#tick();
     const p = this.persistent;
-    return p ? p.transact(true, () => this.model.delete(keys)) : this.model.delete(keys);
+    if (this.config.locks.length === 0) return p ? p.transact(true, () => this.model.delete(keys)) : this.model.delete(keys);
+    const run = () => {
+      for (const k of keys) this.#refuseLocked('delete', k); // all or nothing, as the model's key checks
+      this.model.delete(keys);
+    };
+    return p ? p.transact(true, run) : run();
   }
 
   list(query: ListQuery): Maybe<ListPage> {
+    this.#tick();
     const p = this.persistent;
     return p ? p.transact(false, () => this.model.list(query)) : this.model.list(query);
   }
@@ -211,10 +240,12 @@ export class BucketLayer {
    * object now at the key, checked in the same transaction.
    */
   createUpload(key: string, metadata: ObjectMetadata, cond?: Conditional): Maybe<string | null> {
+    this.#tick();
     return this.#write(() => (cond && !this.model.writeConditionHolds('createMultipartUpload', key, cond) ? null : this.model.createUpload(key, metadata)));
   }
 
   uploadPart(key: string, id: string, partNumber: number, body: Body): Maybe<string> {
+    this.#tick();
     return this.#write(() => this.model.uploadPart(key, id, partNumber, body));
   }
 
@@ -223,16 +254,19 @@ export class BucketLayer {
    * object now at the key, and the upload is then aborted, in the same transaction.
    */
   completeUpload(key: string, id: string, refs: readonly UploadedPartRef[], cond?: Conditional): Maybe<StoredObject | null> {
+    this.#tick();
     return this.#write(() => {
       if (cond && !this.model.writeConditionHolds('completeMultipartUpload', key, cond)) {
         this.model.abortUpload(key, id);
         return null;
       }
-      return this.model.completeUpload(key, id, refs);
+      this.#refuseLocked('completeMultipartUpload', key); // completing over a locked object overwrites it
+      return this.#written(this.model.completeUpload(key, id, refs));
     });
   }
 
   abortUpload(key: string, id: string): Maybe<void> {
+    this.#tick();
     return this.#write(() => this.model.abortUpload(key, id));
   }
 
@@ -240,20 +274,106 @@ export class BucketLayer {
   // ---- reads only the S3 view makes ----------------------------------------------------------------
 
   uploadState(key: string, id: string): Maybe<'unknown' | 'active' | 'completed' | 'aborted'> {
+    this.#tick();
     return this.#read(() => this.model.uploadState(key, id));
   }
 
   activeUploads(): Maybe<UploadView[]> {
+    this.#tick();
     return this.#read(() => this.model.activeUploads());
   }
 
   activeUpload(key: string, id: string): Maybe<{ metadata: ObjectMetadata; initiated: number; parts: PartView[] } | undefined> {
+    this.#tick();
     return this.#read(() => this.model.activeUpload(key, id));
   }
 
   /** Whether the bucket holds an object or an active upload (DeleteBucket refuses then). */
   holdsAnything(): Maybe<boolean> {
+    this.#tick();
     return this.#read(() => this.model.list({ limit: 1, prefix: '' }).objects.length > 0 || this.model.activeUploads().length > 0);
+  }
+
+  // ---- the bucket's configuration acting on its objects: locks and lifecycle --------------------------
+
+  /**
+   * Refuses `action` on `key` while a lock rule keeps the object there (10069, locks.ts). Checked
+   * before the model's own checks: the order among R2's refusals is not established.
+   */
+  #refuseLocked(action: R2Action, key: string): void {
+    const locks = this.config.locks;
+    if (locks.length === 0) return;
+    const o = this.model.storedAt(key);
+    if (o && lockedUntil(locks, key, o.uploaded) > this.model.clock()) throw r2Error(action, 'objectLocked');
+  }
+
+  /** A new object under rules that act on objects: its actions may fall due before the next known one. */
+  #written<O extends StoredObject | null>(o: O): O {
+    if (o && this.#acts) {
+      const fate = objectFate(this.config.lifecycle, o.key, o.uploaded, this.config.lifecycleTiming);
+      this.#due = Math.min(this.#due, fate.deleteAt, fate.infrequentAt);
+    }
+    return o;
+  }
+
+  /**
+   * Applies the lifecycle rules whose time has come, before an operation: lazily, so what the clock
+   * passed is applied when the bucket is next used, never by a timer. Free unless the rules changed
+   * or an action is due (one comparison and a clock read); a pass costs one list of the objects the
+   * rules cover (bench/lifecycle.bench.ts) and finds when the next action falls due.
+   */
+  #tick(): void {
+    if (this.#seen === this.config.changes && (this.#due === Infinity || this.model.clock() < this.#due)) return;
+    const p = this.persistent;
+    if (!p) return this.#pass();
+    // Queued ahead of the operation that asked, as its own transaction; until it has run, nothing
+    // else queues another.
+    this.#seen = this.config.changes;
+    this.#due = Infinity;
+    p.transact(true, () => this.#pass()).catch((e) => p.fail(e));
+  }
+
+  /** One lifecycle pass (see `#tick`). */
+  #pass(): void {
+    const c = this.config;
+    const rules = c.lifecycle;
+    const now = this.model.clock();
+    this.#seen = c.changes;
+    this.#acts = actsOnObjects(rules);
+    let due = Infinity;
+    if (this.#acts) {
+      for (const prefix of passPrefixes(rules)) {
+        for (const o of this.model.list({ limit: Infinity, prefix }).objects) {
+          const fate = objectFate(rules, o.key, o.uploaded, c.lifecycleTiming);
+          if (fate.deleteAt <= now) {
+            // Locks win over lifecycle (docs r2/buckets/bucket-locks): deleted once the lock ends.
+            const until = c.locks.length ? lockedUntil(c.locks, o.key, o.uploaded) : -Infinity;
+            if (until > now) {
+              due = Math.min(due, until);
+              continue;
+            }
+            this.model.delete([o.key]);
+            this.lifecycleDelete(o.key);
+            continue; // a deletion wins over a transition due at the same time (docs)
+          }
+          due = Math.min(due, fate.deleteAt);
+          if (fate.infrequentAt > now) due = Math.min(due, fate.infrequentAt);
+          // Not on a persistent storage: its records are rewritten whole, bytes included, which a
+          // transition must not do (a declared limit, see README).
+          else if (o.storageClass !== 'InfrequentAccess' && !this.persistent) this.model.setStorageClass(o.key, 'InfrequentAccess');
+        }
+      }
+    }
+    this.#due = due;
+  }
+
+  /**
+   * The one place a lifecycle deletion is announced, after the model removed the object: the call
+   * log records it (op `delete`, surface `lifecycle`); event notifications (`LifecycleDeletion`,
+   * reference r2-bucket-config.md §1.2) are to hook in here.
+   */
+  lifecycleDelete(key: string): void {
+    this.support.note('delete', 'lifecycle', key);
   }
 
   // ---- test support ----------------------------------------------------------------------------------

@@ -50,7 +50,6 @@ export interface UploadedPartRef {
 export const MAX_KEY_BYTES = 1024;
 export const MAX_OBJECT_SIZE = 5_363_466_240; // 5 GiB − 5 MiB
 export const MIN_PART_SIZE = 5 * 1024 * 1024;
-export const UPLOAD_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 export interface Part {
   readonly etag: string;
@@ -105,8 +104,16 @@ export class BucketModel {
   private readonly uploads: ModelState['uploads'];
 
   /** The state lives in a storage (storage.ts); the rules here are the same whatever holds it. */
+  /**
+   * When an upload of `key` begun at `created` is aborted (epoch ms; Infinity: never). The bucket's
+   * lifecycle rules decide (lib/bucket/lifecycle.ts, set by the layer); until then, the default
+   * rule's 7 days.
+   */
+  abortAt: (key: string, created: number) => number = (_key, created) => created + 604_800_000;
+
   constructor(
-    private readonly clock: () => number,
+    /** The bucket's clock (epoch ms): the layer's lifecycle pass reads it too. */
+    readonly clock: () => number,
     state: ModelState,
   ) {
     this.objects = state.objects;
@@ -270,6 +277,20 @@ export class BucketModel {
     }
   }
 
+  // ---- for the layer's bucket configuration (locks, lifecycle: layer.ts) -----------------------
+
+  /** The object at `key`, without the key checks of an operation (a key too long holds none). */
+  storedAt(key: string): StoredObject | undefined {
+    return this.objects.get(sortForm(key));
+  }
+
+  /** Moves the object at `key` to `storageClass` (a lifecycle transition): same bytes, etag and version. */
+  setStorageClass(key: string, storageClass: string): void {
+    const sk = sortForm(key);
+    const o = this.objects.get(sk);
+    if (o && o.storageClass !== storageClass) this.objects.set(sk, o.withStorageClass(storageClass));
+  }
+
   // ---- multipart -------------------------------------------------------------------------------
 
   createUpload(key: string, metadata: ObjectMetadata): string {
@@ -280,11 +301,11 @@ export class BucketModel {
     return id;
   }
 
-  /** The upload as R2 sees it now: one past its lifetime has been aborted (lazily: no timers). */
+  /** The upload as R2 sees it now: one its lifecycle rules abort by now has been aborted (lazily: no timers). */
   private upload(key: string, id: string): Upload | undefined {
     let u = this.uploads.get(id);
     if (!u || u.key !== key) return undefined;
-    if (u.state === 'active' && this.clock() >= u.created + UPLOAD_LIFETIME_MS) {
+    if (u.state === 'active' && this.clock() >= this.abortAt(u.key, u.created)) {
       u = this.owned(id);
       u.state = 'aborted';
       u.parts.clear();

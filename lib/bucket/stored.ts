@@ -99,4 +99,14 @@ export class StoredObject implements ObjectMetadata {
     if (this.#verified) out[this.#verified.alg] = this.#verified.hex;
     return out;
   }
+
+  /**
+   * The same object (bytes, etag, version, upload time) in another storage class: what a lifecycle
+   * transition leaves (lib/bucket/lifecycle.ts). A new value, as values are never changed in place.
+   */
+  withStorageClass(storageClass: string): StoredObject {
+    const digests: Digests = this.#multipart ? { multipart: true, etag: this.#etag!, parts: this.parts } : { md5: this.#etag, verified: this.#verified };
+    const metadata: ObjectMetadata = { http: this.http, custom: this.custom, storageClass, ...(this.ssecKeyMd5 !== undefined ? { ssecKeyMd5: this.ssecKeyMd5 } : {}) };
+    return new StoredObject(this.key, this.version, this.size, this.uploaded, metadata, this.chunks, digests);
+  }
 }

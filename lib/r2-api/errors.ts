@@ -4,7 +4,7 @@
  * (routing, auth, body) are lib/api/errors.ts; these are R2's. Entries are grouped by concern (one
  * block per route file) so that each concern's additions merge apart.
  */
-import { fail } from '../api/errors.js';
+import { DnsApiError, fail } from '../api/errors.js';
 
 export const r2ApiErrors = {
   // ---- buckets (buckets.ts) ----
@@ -28,21 +28,19 @@ export const r2ApiErrors = {
   /**
    * 400 10040: a body that is not the JSON expected, or a value outside its enum (a bad storage
    * class: wrangler's tests, r2-bucket-config.md §3.1; an S3-shaped CORS file: workers-sdk#8486).
+   * `why` (ours: a lifecycle or lock rule the validator refused, a custom domain outside the
+   * account's zones) follows as a second error: the API's own text for each refusal is not established.
    */
-  malformed: () => fail(400, 10040, 'The JSON you provided was not well formed.'),
+  malformed: (why?: string) =>
+    why === undefined
+      ? fail(400, 10040, 'The JSON you provided was not well formed.')
+      : new DnsApiError(400, [{ code: 10040, message: 'The JSON you provided was not well formed.' }, { code: 10040, message: why }]),
 
   // ---- CORS (cors.ts) ----
   /** 404 10059 on GET for a bucket without a policy (r2-bucket-config.md §3.1, seen third-hand). */
   noCorsConfiguration: () => fail(404, 10059, 'The CORS configuration does not exist.'),
 
   // ---- public access (domains.ts) ----
-  /**
-   * placeholder: a custom domain whose zone is not one of the account's, or which is not inside the
-   * zone named. The docs say only that the domain must be in the same account (r2-bucket-config.md
-   * §3.4); the API's answer is not established. 10040 (the body refused) is our choice; the text
-   * says what to fix.
-   */
-  domainNotInZone: (domain: string) => fail(400, 10040, `The custom domain ${domain} is not in a zone of this account (zoneId must name the zone that holds it).`),
   /** placeholder: a custom domain already connected to a bucket (a host serves one bucket). Not established. */
   domainTaken: (domain: string) => fail(409, 10040, `The custom domain ${domain} is already connected to a bucket.`),
   /** placeholder: a custom domain the bucket does not have (GET/PUT/DELETE …/domains/custom/{domain}). Not established. */

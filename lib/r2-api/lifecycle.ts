@@ -1,4 +1,28 @@
-// SKELETON (to be replaced before this session ends): the lifecycle routes of R2's control plane.
+/**
+ * R2's lifecycle routes (reference r2-bucket-config.md §2.4; the `cloudflare` SDK's
+ * `r2.buckets.lifecycle.get/update`, wrangler's `r2 bucket lifecycle list/add/remove/set`):
+ * `GET /accounts/{id}/r2/buckets/{bucket}/lifecycle` answers `{ rules }`; `PUT` replaces the whole
+ * set (`{ rules: [] }` clears it, the default multipart rule included). There is no DELETE (§2.4).
+ * The rules are the bucket's (lib/bucket/lifecycle.ts), the same the S3 view's lifecycle calls reach.
+ */
+import { ok } from '../api/envelope.js';
+import type { Handler } from '../api/router.js';
+import { bucketLayer } from '../bucket/internal.js';
+import { lifecycleRules, LifecycleRuleError } from '../bucket/lifecycle.js';
+import type { R2Service } from './service.js';
+import { namedBucket } from './service.js';
 import type { R2Table } from './routes.js';
+import { rulesBody } from './rules-body.js';
 
-export const lifecycleRoutes: R2Table = () => undefined;
+const getLifecycle: Handler<R2Service> = (svc, req, params) => ok({ rules: bucketLayer(namedBucket(svc, req, params).bucket)!.config.lifecycle });
+
+// wrangler sends `cf-r2-data-catalog-check: true` (ws-lifecycle); with no data catalog here it never
+// answers 10081. The answer's `result` is `{}` (the SDK types it `unknown`; wrangler ignores it).
+const putLifecycle: Handler<R2Service> = async (svc, req, params) => {
+  const config = bucketLayer(namedBucket(svc, req, params).bucket)!.config; // 10006 before the body is read
+  config.lifecycle = await rulesBody(req, lifecycleRules, LifecycleRuleError);
+  return ok({});
+};
+
+export const lifecycleRoutes: R2Table = (rest) =>
+  rest.length === 2 && rest[1] === 'lifecycle' ? { GET: getLifecycle, PUT: putLifecycle } : undefined;

@@ -1,4 +1,24 @@
-// SKELETON (to be replaced before this session ends): the locks routes of R2's control plane.
+/**
+ * R2's bucket lock routes (reference r2-bucket-config.md §3.3; the `cloudflare` SDK's
+ * `r2.buckets.locks.get/update`, wrangler's `r2 bucket lock list/add/remove/set`):
+ * `GET /accounts/{id}/r2/buckets/{bucket}/lock` answers `{ rules }`; `PUT` replaces every rule.
+ * The rules are the bucket's (lib/bucket/locks.ts), enforced for the binding and the S3 view alike.
+ */
+import { ok } from '../api/envelope.js';
+import type { Handler } from '../api/router.js';
+import { bucketLayer } from '../bucket/internal.js';
+import { lockRules, LockRuleError } from '../bucket/locks.js';
+import type { R2Service } from './service.js';
+import { namedBucket } from './service.js';
 import type { R2Table } from './routes.js';
+import { rulesBody } from './rules-body.js';
 
-export const lockRoutes: R2Table = () => undefined;
+const getLocks: Handler<R2Service> = (svc, req, params) => ok({ rules: bucketLayer(namedBucket(svc, req, params).bucket)!.config.locks });
+
+const putLocks: Handler<R2Service> = async (svc, req, params) => {
+  const config = bucketLayer(namedBucket(svc, req, params).bucket)!.config; // 10006 before the body is read
+  config.locks = await rulesBody(req, lockRules, LockRuleError);
+  return ok({});
+};
+
+export const lockRoutes: R2Table = (rest) => (rest.length === 2 && rest[1] === 'lock' ? { GET: getLocks, PUT: putLocks } : undefined);

@@ -19,6 +19,7 @@ import { BodyReadError, fetchOver } from '../fetch.js';
 import { readBody, refuseDeclaredTooLarge } from './body.js';
 import { bucketConfig, listBuckets } from './buckets.js';
 import { frozenCorsRules } from '../bucket/cors.js';
+import { lifecycleConfigurationResponse, parseLifecycleConfiguration } from './lifecycle.js';
 import { corsConfigurationResponse, parseCorsConfiguration, preflight, withCorsHeaders, type CorsRule } from './cors.js';
 import type { RequestBody, S3Context } from './context.js';
 import { bodyText, xmlResponse } from './context.js';
@@ -262,6 +263,17 @@ export class S3Api {
         });
       case 'DeleteBucketCors':
         ctx.bucket.config.cors = undefined;
+        return new Response(null, { status: 204 });
+      // The bucket's one rule set, the REST API's `/lifecycle` too (lib/s3/lifecycle.ts).
+      case 'GetBucketLifecycleConfiguration':
+        return lifecycleConfigurationResponse(ctx.bucket.config.lifecycle);
+      case 'PutBucketLifecycleConfiguration':
+        return bodyText(ctx).then((text) => {
+          ctx.bucket.config.lifecycle = parseLifecycleConfiguration(text);
+          return new Response(null, { status: 200 });
+        });
+      case 'DeleteBucketLifecycle':
+        ctx.bucket.config.lifecycle = [];
         return new Response(null, { status: 204 });
       case 'ListObjects':
         return listObjects(ctx);

@@ -58,6 +58,9 @@ export const s3Errors = {
   // R2's per-key write limit on the S3 API: 429 TooManyRequests, code 10058 (R2 docs, r2/api/error-codes;
   // reference r2-s3-api.md §4, §5). The text is the binding's for 10058 (lib/bucket/errors.ts).
   tooManyRequests: e(429, 'TooManyRequests', 'Reduce your concurrent request rate for the same object.'),
+  // A bucket lock rule refusing a delete or overwrite: R2's error-code page lists 10069 with S3 code
+  // ObjectLockedByBucketPolicy, 403 (docs r2/api/error-codes). The message is the binding's (ours).
+  objectLocked: e(403, 'ObjectLockedByBucketPolicy', 'The object is locked by a bucket lock rule and cannot be deleted or overwritten.'),
   encryptionNotApplicable: e(400, 'InvalidRequest', 'The encryption parameters are not applicable to this object.'),
   invalidEncryptionAlgorithm: e(
     400,
@@ -135,6 +138,7 @@ const BY_REASON: Record<Exclude<R2ErrorName, 'checksumMismatch'>, () => S3Error>
   invalidPartSizes: s3Errors.invalidPartSizes, // 10048
   entityTooLarge: s3Errors.entityTooLarge, // 100100
   tooManyRequests: s3Errors.tooManyRequests, // 10058
+  objectLocked: s3Errors.objectLocked, // 10069
 };
 
 /** The XML body of an error. */

@@ -9,6 +9,7 @@ import { isIgnoredParam } from './listing.js';
 export type Operation =
   | { op: 'HeadBucket' | 'GetBucketLocation' | 'ListMultipartUploads' | 'ListObjects' | 'DeleteObjects' | 'PostBucket' | 'CreateBucket' | 'DeleteBucket' }
   | { op: 'GetBucketCors' | 'PutBucketCors' | 'DeleteBucketCors' }
+  | { op: 'GetBucketLifecycleConfiguration' | 'PutBucketLifecycleConfiguration' | 'DeleteBucketLifecycle' }
   | { op: 'BucketConfig'; name: string }
   | { op: 'GetObject' | 'HeadObject' | 'PutObject' | 'CopyObject' | 'DeleteObject' | 'CreateMultipartUpload' }
   | { op: 'UploadPart' | 'UploadPartCopy' | 'CompleteMultipartUpload' | 'AbortMultipartUpload' | 'ListParts'; uploadId: string };
@@ -26,8 +27,8 @@ const OBJECT_SUBRESOURCES: Record<string, Partial<Record<string, string>>> = {
 const BUCKET_GET_FIXED = new Set(['encryption', 'versioning', 'tagging', 'object-lock', 'replication']);
 
 /**
- * Bucket subresources answered 501 here. R2 implements lifecycle and (as a dummy) acl; this double
- * does not keep them yet, and says so rather than pretending.
+ * Bucket subresources answered 501 here. R2 implements (as a dummy) acl; this double does not keep
+ * it, and says so rather than pretending.
  */
 const BUCKET_GET_501: Record<string, string> = {
   versions: 'ListObjectVersions',
@@ -45,7 +46,6 @@ const BUCKET_GET_501: Record<string, string> = {
   analytics: 'GetBucketAnalyticsConfiguration',
   policyStatus: 'GetGetBucketPolicyStatus', // R2's own typo, verbatim
   acl: 'GetBucketAcl',
-  lifecycle: 'GetBucketLifecycleConfiguration',
 };
 
 const BUCKET_PUT_501: Record<string, string> = {
@@ -66,7 +66,6 @@ const BUCKET_PUT_501: Record<string, string> = {
   tagging: 'PutBucketTagging',
   website: 'PutBucketWebsite',
   encryption: 'PutBucketEncryption',
-  lifecycle: 'PutBucketLifecycleConfiguration',
   versioning: 'PutBucketVersioning',
 };
 
@@ -81,7 +80,6 @@ const BUCKET_DELETE_501: Record<string, string> = {
   tagging: 'DeleteBucketTagging',
   website: 'DeleteBucketWebsite',
   encryption: 'DeleteBucketEncryption',
-  lifecycle: 'DeleteBucketLifecycle',
 };
 
 const fail = (e: S3Error): never => {
@@ -92,6 +90,7 @@ const fail = (e: S3Error): never => {
 function bucketMutation(method: 'PUT' | 'DELETE', q: URLSearchParams, table: Record<string, string>, bare: 'CreateBucket' | 'DeleteBucket'): Operation {
   for (const name of q.keys()) {
     if (name === 'cors') return { op: method === 'PUT' ? 'PutBucketCors' : 'DeleteBucketCors' };
+    if (name === 'lifecycle') return { op: method === 'PUT' ? 'PutBucketLifecycleConfiguration' : 'DeleteBucketLifecycle' };
     if (table[name]) throw notImplemented(table[name]!);
   }
   const unsupported = [...new Set(q.keys())].filter((n) => !isIgnoredParam(n));
@@ -121,6 +120,7 @@ export function bucketOperation(method: string, q: URLSearchParams): Operation {
       }
       for (const name of q.keys()) {
         if (name === 'cors') return { op: 'GetBucketCors' };
+        if (name === 'lifecycle') return { op: 'GetBucketLifecycleConfiguration' };
         if (BUCKET_GET_FIXED.has(name)) return { op: 'BucketConfig', name };
         if (BUCKET_GET_501[name]) throw notImplemented(BUCKET_GET_501[name]!);
       }

@@ -394,6 +394,15 @@ export class BucketSupport {
     if (this.log.watched) this.log.done(this.calls.entry(i));
   }
 
+  /**
+   * Records what the bucket did by itself (a lifecycle deletion: surface `lifecycle`), as a call made
+   * and done. Fault rules do not act on it: they stand for failures of calls a client makes.
+   */
+  note(op: BucketOperation, surface: Surface, key: string): void {
+    if (!this.log.recording) return;
+    this.succeeded(this.begin(op, surface, key, undefined, undefined), op, undefined);
+  }
+
   /** Records a call as made: its arguments copied now, so later changes by the caller do not show. */
   private begin(op: BucketOperation, surface: Surface, key: unknown, options: unknown, value: unknown): number {
     return this.calls.add(this.time.now(), op, surface, copyArgument(key), copyArgument(options), value);

@@ -1,0 +1,220 @@
+/**
+ * Lifecycle rules acting on a bucket on the double's clock (lib/bucket/lifecycle.ts, the layer's
+ * pass): the default multipart rule, expiry and InfrequentAccess transitions by age and date, their
+ * precedence, the 'daily' timing, and the bucket's test support (log, snapshot, reset). Rules are set
+ * on the bucket's configuration directly here; the REST API and the S3 view set them in their own tests.
+ */
+import { describe, expect, it } from 'vitest';
+import { Bucket } from '../../lib/bucket/index.js';
+import { bucketLayer } from '../../lib/bucket/internal.js';
+import { DEFAULT_LIFECYCLE_RULES, lifecycleRules, LifecycleRuleError } from '../../lib/bucket/lifecycle.js';
+import { ManualClock } from '../../lib/clock.js';
+
+const DAY = 86_400_000;
+const START = Date.UTC(2030, 0, 1, 12); // noon, so 'daily' timing differs from 'exact'
+
+function setup(rules?: unknown[], log = false) {
+  const clock = new ManualClock(START);
+  const bucket = new Bucket({ clock, log });
+  const config = bucketLayer(bucket)!.config;
+  if (rules) config.lifecycle = lifecycleRules(rules);
+  return { clock, bucket, config };
+}
+
+const expireAfter = (id: string, prefix: string, days: number) => ({
+  id, enabled: true, conditions: { prefix }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: days * 86400 } },
+});
+const keys = async (b: Bucket) => (await b.list()).objects.map((o) => o.key);
+
+describe('the default rule', () => {
+  it('a new bucket has the "Default Multipart Abort Rule" (7 days), in the API\'s JSON', () => {
+    const { config } = setup();
+    // The JSON third-party repositories recorded from the API (reference r2-bucket-config.md §2.1).
+    expect(JSON.parse(JSON.stringify(config.lifecycle))).toEqual([
+      { id: 'Default Multipart Abort Rule', enabled: true, conditions: {}, abortMultipartUploadsTransition: { condition: { type: 'Age', maxAge: 604800 } } },
+    ]);
+  });
+
+  it('rules without it: an upload outlives the week', async () => {
+    const { clock, bucket } = setup([expireAfter('logs', 'logs/', 30)]);
+    const upload = await bucket.createMultipartUpload('big');
+    const part = await upload.uploadPart(1, 'still here');
+    clock.advance(30 * DAY);
+    const done = await upload.complete([part]);
+    expect(done.size).toBe('still here'.length);
+  });
+
+  it('an abort rule of its own: 1 day under tmp/, while the rest keep no limit', async () => {
+    const { clock, bucket } = setup([
+      { id: 'tmp', enabled: true, conditions: { prefix: 'tmp/' }, abortMultipartUploadsTransition: { condition: { type: 'Age', maxAge: 86400 } } },
+    ]);
+    const tmp = await bucket.createMultipartUpload('tmp/a');
+    const other = await bucket.createMultipartUpload('keep/a');
+    clock.advance(DAY - 1);
+    await tmp.uploadPart(1, 'x');
+    clock.advance(1);
+    await expect(tmp.uploadPart(2, 'y')).rejects.toThrow('uploadPart: The specified multipart upload does not exist. (10024)');
+    clock.advance(10 * DAY);
+    await expect(other.uploadPart(1, 'z')).resolves.toMatchObject({ partNumber: 1 });
+  });
+
+  it('overlapping abort rules: the earlier expiry wins (docs, object-lifecycles)', async () => {
+    const { clock, bucket } = setup([
+      ...DEFAULT_LIFECYCLE_RULES,
+      { id: 'short', enabled: true, conditions: { prefix: 'a/' }, abortMultipartUploadsTransition: { condition: { type: 'Age', maxAge: 3600 } } },
+    ]);
+    const u = await bucket.createMultipartUpload('a/x');
+    clock.advance(3600_000);
+    await expect(u.uploadPart(1, 'late')).rejects.toThrow('(10024)');
+  });
+});
+
+describe('object rules on the clock (exact timing, the default)', () => {
+  it('expiry by age: there at maxAge − 1 ms, gone at maxAge, for head, get and list', async () => {
+    const { clock, bucket } = setup([expireAfter('logs', 'logs/', 1)]);
+    await bucket.put('logs/a', 'a');
+    await bucket.put('keep/b', 'b');
+    clock.advance(DAY - 1);
+    expect(await keys(bucket)).toEqual(['keep/b', 'logs/a']);
+    clock.advance(1);
+    expect(await bucket.head('logs/a')).toBeNull();
+    expect(await bucket.get('logs/a')).toBeNull();
+    expect(await keys(bucket)).toEqual(['keep/b']);
+  });
+
+  it('an object written after a pass gets its own due time', async () => {
+    const { clock, bucket } = setup([expireAfter('all', '', 2)]);
+    await bucket.put('first', '1');
+    clock.advance(DAY);
+    await bucket.put('second', '2'); // due at START + 3 days
+    clock.advance(DAY);
+    expect(await keys(bucket)).toEqual(['second']);
+    clock.advance(DAY);
+    expect(await keys(bucket)).toEqual([]);
+  });
+
+  it('expiry by date, whatever the age', async () => {
+    const { clock, bucket } = setup([
+      { id: 'd', enabled: true, conditions: {}, deleteObjectsTransition: { condition: { type: 'Date', date: '2030-01-02T00:00:00.000Z' } } },
+    ]);
+    await bucket.put('k', 'v');
+    clock.set(Date.UTC(2030, 0, 2) - 1);
+    expect(await bucket.head('k')).not.toBeNull();
+    clock.set(Date.UTC(2030, 0, 2));
+    expect(await bucket.head('k')).toBeNull();
+  });
+
+  it('a transition to InfrequentAccess shows in head, get and list; bytes, etag and upload time stay', async () => {
+    const { clock, bucket } = setup([
+      { id: 'ia', enabled: true, conditions: { prefix: 'cold/' }, storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }] },
+    ]);
+    const put = await bucket.put('cold/k', 'bytes');
+    clock.advance(DAY);
+    const head = (await bucket.head('cold/k'))!;
+    expect(head.storageClass).toBe('InfrequentAccess');
+    expect(head.etag).toBe(put.etag);
+    expect(head.uploaded.getTime()).toBe(put.uploaded.getTime());
+    const got = (await bucket.get('cold/k'))!;
+    expect([got.storageClass, await got.text()]).toEqual(['InfrequentAccess', 'bytes']);
+    expect((await bucket.list()).objects[0]!.storageClass).toBe('InfrequentAccess');
+  });
+
+  it('a deletion due with a transition wins (docs: "the delete wins")', async () => {
+    const { clock, bucket, config } = setup([
+      {
+        id: 'both', enabled: true, conditions: {},
+        deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } },
+        storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }],
+      },
+    ]);
+    config.lifecycleTiming = 'exact';
+    await bucket.put('k', 'v');
+    clock.advance(DAY);
+    expect(await bucket.head('k')).toBeNull();
+  });
+
+  it('a disabled rule does nothing', async () => {
+    const { clock, bucket } = setup([{ ...expireAfter('off', '', 1), enabled: false }]);
+    await bucket.put('k', 'v');
+    clock.advance(10 * DAY);
+    expect(await bucket.head('k')).not.toBeNull();
+  });
+
+  it('new rules act on objects already there, at once when already due', async () => {
+    const { clock, bucket, config } = setup();
+    await bucket.put('old', 'v');
+    clock.advance(5 * DAY);
+    expect(await bucket.head('old')).not.toBeNull();
+    config.lifecycle = lifecycleRules([expireAfter('x', '', 1)]);
+    expect(await bucket.head('old')).toBeNull();
+  });
+});
+
+describe("'daily' timing: production's batch, within 24 hours", () => {
+  it('an expiry holding at noon is applied at the next 00:00 UTC', async () => {
+    const { clock, bucket, config } = setup([expireAfter('all', '', 1)]);
+    config.lifecycleTiming = 'daily';
+    await bucket.put('k', 'v'); // holds at START + 1 day (noon)
+    clock.advance(DAY);
+    expect(await bucket.head('k')).not.toBeNull();
+    clock.set(Date.UTC(2030, 0, 3) - 1);
+    expect(await bucket.head('k')).not.toBeNull();
+    clock.set(Date.UTC(2030, 0, 3));
+    expect(await bucket.head('k')).toBeNull();
+  });
+});
+
+describe('test support', () => {
+  it('a lifecycle deletion is logged as such: op delete, surface lifecycle', async () => {
+    const { clock, bucket } = setup([expireAfter('all', '', 1)], true);
+    await bucket.put('k', 'v');
+    clock.advance(DAY);
+    await bucket.head('k');
+    // The deletion is applied when the head arrives, so it is logged just after that call began.
+    expect(bucket.log.all().map((c) => [c.op, c.surface, c.key, c.status])).toEqual([
+      ['put', 'binding', 'k', 'ok'],
+      ['head', 'binding', 'k', 'ok'],
+      ['delete', 'lifecycle', 'k', 'ok'],
+    ]);
+    expect(bucket.log.all()[1]!.result).toBeNull();
+  });
+
+  it('snapshot/restore bring the rules back with the objects; reset keeps them', async () => {
+    const { clock, bucket, config } = setup();
+    await bucket.put('k', 'v');
+    const before = bucket.snapshot();
+    config.lifecycle = lifecycleRules([expireAfter('all', '', 1)]);
+    clock.advance(DAY);
+    expect(await bucket.head('k')).toBeNull();
+    bucket.restore(before);
+    expect(config.lifecycle).toEqual(DEFAULT_LIFECYCLE_RULES);
+    expect(await bucket.head('k')).not.toBeNull(); // the restored rules keep it
+    config.lifecycle = lifecycleRules([expireAfter('all', '', 100)]);
+    bucket.reset();
+    expect(config.lifecycle.map((r) => r.id)).toEqual(['all']);
+  });
+});
+
+describe('validation (lifecycleRules)', () => {
+  it.each([
+    ['not an array', {}],
+    ['a rule without id', [{ enabled: true, conditions: {} }]],
+    ['two rules with one id', [expireAfter('a', '', 1), expireAfter('a', 'x', 1)]],
+    ['enabled not a boolean', [{ id: 'a', enabled: 'yes', conditions: {} }]],
+    ['a Date abort', [{ id: 'a', enabled: true, conditions: {}, abortMultipartUploadsTransition: { condition: { type: 'Date', date: '2030-01-01' } } }]],
+    ['a negative age', [{ ...expireAfter('a', '', 1), deleteObjectsTransition: { condition: { type: 'Age', maxAge: -1 } } }]],
+    ['another storage class', [{ id: 'a', enabled: true, conditions: {}, storageClassTransitions: [{ condition: { type: 'Age', maxAge: 1 }, storageClass: 'Glacier' }] }]],
+    ['a bad date', [{ id: 'a', enabled: true, conditions: {}, deleteObjectsTransition: { condition: { type: 'Date', date: 'soon' } } }]],
+    ['1001 rules', Array.from({ length: 1001 }, (_, i) => expireAfter(`r${i}`, '', 1))],
+  ])('refuses %s', (_, input) => {
+    expect(() => lifecycleRules(input)).toThrow(LifecycleRuleError);
+  });
+
+  it('keeps nothing of the caller\'s objects', () => {
+    const input = [expireAfter('a', 'p/', 1)];
+    const rules = lifecycleRules(input);
+    input[0]!.conditions.prefix = 'changed/';
+    expect(rules[0]!.conditions.prefix).toBe('p/');
+    expect(Object.isFrozen(rules[0])).toBe(true);
+  });
+});
