@@ -19,7 +19,8 @@
  * Where we differ from the simulator, on purpose: CORS follows the bucket's policy (R2's docs:
  * the rules apply to public buckets, r2-bucket-config.md §3.2), where Miniflare allows every
  * origin; a preflight no rule allows is `403` with no body (production's answer is not
- * established: what a browser acts on is the missing Access-Control-Allow-Origin).
+ * established: what a browser acts on is the missing Access-Control-Allow-Origin); an object
+ * written with SSE-C is `400` with no body (not established; the simulator has no SSE-C).
  *
  * Reads go through the bucket's layer (`viaPublic`): the bucket's call log records them (surface
  * `public`) and its fault rules apply, as for the binding and the S3 view.
@@ -104,6 +105,10 @@ async function read(layer: BucketLayer, key: string, request: Request, head: boo
     outcome = await layer.viaPublic(head ? 'head' : 'get', key, () =>
       layer.read(key, (object): Plan => {
         if (!object) throw new Refusal(404);
+        // An object written with SSE-C is not served without its key, which a public host has no way
+        // to take; production's answer is not established: 400 with no body (the S3 view's status
+        // for a read without the key) is our choice.
+        if (object.ssecKeyMd5 !== undefined) throw new Refusal(400);
         const headers = objectHeaders(object);
         const verdict = evaluateRead(cond, object);
         if (verdict === 'failed') throw new Refusal(412);

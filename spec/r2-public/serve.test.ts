@@ -87,6 +87,13 @@ describe('public GET and HEAD', () => {
     expect((await get({ 'if-match': obj.httpEtag })).status).toBe(200);
   });
 
+  it('an object written with SSE-C is not served (400, no body): a public host cannot take its key', async () => {
+    const key = new Uint8Array(32).fill(7);
+    await photos.put('secret', 'classified', { ssecKey: key });
+    const res = await api.public.fetch(`${base}/secret`);
+    expect([res.status, await res.text()]).toEqual([400, '']);
+  });
+
   it('a host that serves no bucket is 404', async () => {
     expect((await api.public.fetch('https://pub-00000000000000000000000000000000.r2.dev/raw')).status).toBe(404);
     expect((await api.public.fetch('https://cdn.example.com/raw')).status).toBe(404);
