@@ -6,7 +6,9 @@
  * inspects CORS headers: the browser decides, and the upload's effect is read back through S3.
  *
  * The policy comes from `--cors-origin`, the shortcut that writes one (lib/node/commands.ts): a
- * server started without it has no policy, and then every origin is refused.
+ * server started without it has no policy, and then every origin is refused. The last test reads a
+ * public bucket at its custom domain (served by `api serve`, Chromium resolving the domain to
+ * loopback) under a policy set through the API: the same policy decides public reads.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AwsClient } from 'aws4fetch';
 import { chromium, type Browser } from 'playwright';
 import { runCli, type CliIo } from '../../../lib/node/commands.js';
+import { startApiServer } from '../../../lib/node/api-server.js';
 import { debianCommand } from '../../helpers/debian-command.js';
 
 const browserPath = process.env.EDGE_DOUBLES_CHROMIUM ?? debianCommand('chromium', 'chromium');
@@ -74,7 +77,9 @@ describe.skipIf(!browserPath)(`Chromium${browserPath ? '' : ' skipped: install t
   let other: { server: Server; origin: string };
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: browserPath!, args: ['--no-sandbox', '--disable-gpu'] });
+    // The public bucket's custom domain resolves to loopback, where `api serve` answers it by Host (no
+    // DNS, no network). Not an r2.dev host: .dev is HSTS-preloaded, so Chromium would ask for https.
+    browser = await chromium.launch({ executablePath: browserPath!, args: ['--no-sandbox', '--disable-gpu', '--host-resolver-rules=MAP cdn.example.com 127.0.0.1'] });
     allowed = await pageServer();
     other = await pageServer();
   }, 30_000);
@@ -107,6 +112,43 @@ describe.skipIf(!browserPath)(`Chromium${browserPath ? '' : ' skipped: install t
       expect(await readBack(serve.endpoint, 'k.txt')).toBe(404);
     } finally {
       await serve.close();
+    }
+  }, 30_000);
+
+  it('a public bucket (a custom domain, over api serve): the policy set through the API lets the allowed origin read, and the browser refuses the other', async () => {
+    const server = await startApiServer({ zones: [{ name: 'example.com' }], buckets: ['photos'] });
+    try {
+      const { api } = server;
+      await api.account.bucket('photos')!.put('cat.txt', 'meow');
+      const call = (path: string, body: unknown, method = 'PUT') =>
+        api.fetch(`https://api.cloudflare.com/client/v4/accounts/${api.account.id}/r2/buckets/photos/${path}`, {
+          method,
+          headers: { authorization: 'Bearer any-token-0123456789', 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      expect((await call('domains/custom', { domain: 'cdn.example.com', zoneId: api.zone('example.com')!.id, enabled: true }, 'POST')).status).toBe(200);
+      expect((await call('cors', { rules: [{ allowed: { origins: [allowed.origin], methods: ['GET'] } }] })).status).toBe(200);
+      const url = `http://cdn.example.com:${new URL(server.baseURL).port}/cat.txt`;
+      const read = async (origin: string) => {
+        const page = await browser.newPage();
+        try {
+          await page.goto(`${origin}/`);
+          return await page.evaluate(async (u) => {
+            try {
+              const res = await fetch(u);
+              return { status: res.status, body: await res.text() };
+            } catch (e) {
+              return { error: (e as Error).name };
+            }
+          }, url);
+        } finally {
+          await page.close();
+        }
+      };
+      expect(await read(allowed.origin)).toEqual({ status: 200, body: 'meow' });
+      expect(await read(other.origin)).toEqual({ error: 'TypeError' });
+    } finally {
+      await server.close();
     }
   }, 30_000);
 });
