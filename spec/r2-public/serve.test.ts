@@ -88,7 +88,7 @@ describe('public GET and HEAD', () => {
   });
 
   it('an object written with SSE-C is not served (400, no body): a public host cannot take its key', async () => {
-    const key = new Uint8Array(32).fill(7);
+    const key = new Uint8Array(32).fill(7).buffer;
     await photos.put('secret', 'classified', { ssecKey: key });
     const res = await api.public.fetch(`${base}/secret`);
     expect([res.status, await res.text()]).toEqual([400, '']);
