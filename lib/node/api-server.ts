@@ -46,11 +46,11 @@ export const hostName = (request: Request): string => {
 export async function startApiServer(options: ApiServerOptions = {}): Promise<RunningServer & { api: CloudflareApi; baseURL: string }> {
   const { port, host, tls, api: given, hosts = [], ...apiOptions } = options;
   const api = given ?? new CloudflareApi(apiOptions);
+  // The account's public bucket hosts (enabled r2.dev and custom domains: lib/r2-public) are always routes.
+  const routes: readonly HostRoute[] = [...hosts, { claims: (name) => api.public.serves(name), handle: (request) => api.public.handle(request) }];
   const handler: RequestHandler = (request, target) => {
-    if (hosts.length > 0) {
-      const name = hostName(request);
-      for (const route of hosts) if (route.claims(name)) return route.handle(request, target);
-    }
+    const name = hostName(request);
+    for (const route of routes) if (route.claims(name)) return route.handle(request, target);
     return api.handle(request, target);
   };
   const running = await serveHandler(handler, {

@@ -174,7 +174,8 @@ const r2Serve = serveCommand({
     'Path-style: http://<host>:<port>/<bucket>/<key> (https:// with TLS), region auto.',
     'Each --credential, or each --access-key-id with the --secret-access-key in the same place, is one',
     "key pair (an R2 account has many tokens). Without any, any well-formed signature is accepted.",
-    '--cors-origin lets browsers on that origin use every method and header on each bucket.',
+    '--cors-origin ORIGIN (scheme://host[:port], or *) writes each bucket a CORS policy letting browsers',
+    'on those origins use every method and header (and read ETag); without it, browsers are refused.',
     'No interim 100 Continue is sent, as on R2: clients send their body after their own wait.',
     ...TLS_USAGE,
   ].join('\n'),
@@ -198,13 +199,16 @@ const r2Serve = serveCommand({
       credentials.push({ accessKeyId: pair.slice(0, colon), secretAccessKey: pair.slice(colon + 1) });
     }
     if (values.bucket!.length === 0) throw new Error('at least one --bucket is needed');
+    const origins = values['cors-origin']!;
+    // R2 matches an Origin exactly, and an origin is scheme://host[:port] with no path (R2's CORS
+    // docs, r2-bucket-config.md §3.2): `http://localhost:5173/` would never match, so it is refused here.
+    for (const o of origins) if (o !== '*' && !isOrigin(o)) throw new Error(`--cors-origin must be an origin, scheme://host[:port] with no path (or *), got ${o}`);
     const server = await startS3Server({
       port,
       host: values.host!,
       ...(tls ? { tls } : {}),
       ...(credentials.length ? { credentials } : {}),
     });
-    const origins = values['cors-origin']!;
     for (const name of values.bucket!) {
       server.api.addBucket(name);
       // A browser on these origins may use every method and header (and read ETag, for multipart).
@@ -273,6 +277,15 @@ const apiServe = serveCommand({
     return 0;
   },
 });
+
+/** Whether `value` is exactly an origin as a browser sends it (`http://localhost:5173`). */
+function isOrigin(value: string): boolean {
+  try {
+    return new URL(value).origin === value;
+  } catch {
+    return false;
+  }
+}
 
 /** service → command → implementation. */
 export const services: Record<string, Record<string, Command>> = {
