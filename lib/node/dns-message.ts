@@ -1,0 +1,234 @@
+/**
+ * One DNS message in, one out: what the double's DNS server (dns-wire.ts) answers to the bytes of a
+ * query, whatever the transport. The model (lib/dns, through a `DnsAnswerer`) decides the sections,
+ * the flags and the response code; this file owns everything about the message itself: decoding
+ * with `dns-packet`, refusing what is not a single-question QUERY, EDNS(0), the UDP size limit and
+ * truncation. It never throws: bytes it cannot read are dropped (undefined), a model that fails
+ * gives SERVFAIL.
+ */
+import packet from 'dns-packet';
+import type { DnsAnswer, DnsQuestion, DnsRcode, DnsResourceRecord } from '../dns/answer.js';
+
+/** What the server asks the model for each question. */
+export type DnsAnswerer = (question: DnsQuestion) => DnsAnswer | Promise<DnsAnswer>;
+
+/**
+ * The EDNS(0) UDP payload the server advertises and the most it sends over UDP: DNS Flag Day 2020's
+ * value, which Cloudflare's authoritative servers met (blog.cloudflare.com/dns-flag-day-2020;
+ * reference/dns-wire.md §1.11).
+ */
+export const EDNS_PAYLOAD = 1232;
+/** A UDP answer's limit without EDNS (RFC 1035 §4.2.1); also the floor of a smaller EDNS size (RFC 6891 §6.2.5). */
+export const CLASSIC_UDP = 512;
+/** A TCP message's 2-byte length prefix caps it (RFC 1035 §4.2.2). */
+export const TCP_MAX = 65535;
+
+/** RFC 1035 §4.1.1 and RFC 6891 §9 (BADVERS, carried in the OPT record's upper bits). */
+const RCODE: Record<DnsRcode | 'BADVERS', number> = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5, BADVERS: 16 };
+const QR = 1 << 15;
+const OPCODE_SHIFT = 11;
+
+/** What happened to one query, for a log line (`dns serve --log`) or a test. */
+export interface DnsExchange {
+  transport: 'udp' | 'tcp';
+  /** The question as asked (undefined when the message had none that could be read). */
+  question?: DnsQuestion;
+  rcode: DnsRcode | 'BADVERS';
+  answers: number;
+  /** Sent with TC set and empty sections: the answer did not fit. */
+  truncated: boolean;
+  /** The size the answer needed before any truncation (bytes). */
+  size: number;
+}
+
+export interface RespondOptions {
+  transport: 'udp' | 'tcp';
+  onExchange?: (exchange: DnsExchange) => void;
+}
+
+/**
+ * Types the double stores that `dns-packet` 5.6.1 has no mnemonic for: sent as RFC 3597 unknown
+ * types with the model's RDATA bytes (reference/dns-wire.md §2: no candidate library encodes them).
+ */
+const TYPE_CODES: Record<string, number> = { SVCB: 64, HTTPS: 65, URI: 256, SMIMEA: 53, OPENPGPKEY: 61 };
+
+/** The type as `dns-packet` spells it: `UNKNOWN_<n>` for `TYPE<n>` and for the types above. */
+function packetType(type: string): string {
+  const upper = type.toUpperCase();
+  const code = TYPE_CODES[upper] ?? (/^TYPE\d+$/.test(upper) ? Number(upper.slice(4)) : undefined);
+  return code === undefined ? upper : `UNKNOWN_${code}`;
+}
+
+/** The type as the model reads it: `dns-packet`'s `UNKNOWN_<n>` becomes `TYPE<n>` (RFC 3597 §5). */
+function questionType(type: string): string {
+  return type.startsWith('UNKNOWN_') ? `TYPE${type.slice(8)}` : type;
+}
+
+const asBuffer = (bytes: string | Uint8Array): Buffer =>
+  typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/**
+ * A model record as `dns-packet` encodes it, copied (the encoder replaces TXT strings in place, and
+ * the model's records are not ours to change). TXT strings over 255 bytes are refused, not sent:
+ * `dns-packet` would wrap the length byte and corrupt the message (reference/dns-wire.md §1.4, §5.2).
+ */
+function packetRecord(record: DnsResourceRecord): packet.Answer {
+  const type = packetType(record.type);
+  let data = record.data;
+  if (type === 'TXT') {
+    const strings = (Array.isArray(data) ? data : [data]).map((s) => asBuffer(s as string | Uint8Array));
+    if (strings.some((s) => s.length > 255)) throw new Error(`TXT character-string over 255 bytes at ${record.name}`);
+    data = strings;
+  } else if (data instanceof Uint8Array) {
+    data = asBuffer(data);
+  }
+  return { name: record.name, type, class: record.class, ttl: record.ttl, data } as packet.Answer;
+}
+
+interface Query {
+  id: number;
+  flags: number;
+  questions: packet.Question[];
+  opt?: packet.OptAnswer;
+}
+
+/** The response's header flags: QR, the query's opcode, RD and CD copied (RFC 1035 §4.1.1, RFC 4035 §3.1.6). */
+function responseFlags(queryFlags: number, rcode: number, aa = false): number {
+  const copied = queryFlags & ((0xf << OPCODE_SHIFT) | packet.RECURSION_DESIRED | packet.CHECKING_DISABLED);
+  return QR | copied | (aa ? packet.AUTHORITATIVE_ANSWER : 0) | (rcode & 0xf);
+}
+
+/** The OPT record of a response to an EDNS query: our payload size, the extended rcode bits, DO copied (RFC 3225 §3). */
+function responseOpt(query: Query, rcode: number): packet.OptAnswer {
+  return {
+    type: 'OPT',
+    name: '.',
+    udpPayloadSize: EDNS_PAYLOAD,
+    extendedRcode: rcode >> 4,
+    ednsVersion: 0,
+    flags: (query.opt!.flags ?? 0) & packet.DNSSEC_OK,
+  } as packet.OptAnswer;
+}
+
+/** A response with no records: an error, or one whose question could not be echoed. */
+function bare(query: Query, rcode: DnsRcode | 'BADVERS', echo: boolean): Buffer {
+  const code = RCODE[rcode];
+  return packet.encode({
+    id: query.id,
+    type: 'response',
+    flags: responseFlags(query.flags, code),
+    questions: echo ? query.questions : [],
+    additionals: query.opt ? [responseOpt(query, code)] : [],
+  });
+}
+
+/** The most a UDP answer to this query may hold. */
+function udpLimit(query: Query): number {
+  if (!query.opt) return CLASSIC_UDP;
+  return Math.max(CLASSIC_UDP, Math.min(query.opt.udpPayloadSize ?? CLASSIC_UDP, EDNS_PAYLOAD));
+}
+
+/**
+ * The response to `bytes` (one DNS message without TCP's length prefix), or undefined when none is
+ * due: fewer than 12 bytes (no header to answer), or a message that is itself a response (answering
+ * it could start a loop between two servers).
+ */
+export async function respond(bytes: Uint8Array, answerer: DnsAnswerer, options: RespondOptions): Promise<Buffer | undefined> {
+  const buf = asBuffer(bytes);
+  if (buf.length < 12) return undefined;
+  const flags = buf.readUInt16BE(2);
+  if (flags & QR) return undefined;
+  const query: Query = { id: buf.readUInt16BE(0), flags, questions: [] };
+  const report = (rcode: DnsRcode | 'BADVERS', size: number, extra: Partial<DnsExchange> = {}) =>
+    options.onExchange?.({ transport: options.transport, rcode, answers: 0, truncated: false, size, ...extra });
+
+  let decoded: packet.DecodedPacket;
+  try {
+    decoded = packet.decode(buf);
+  } catch {
+    // The header was read, the rest was not: FORMERR with no question (RFC 1035 §4.1.1).
+    const out = bare(query, 'FORMERR', false);
+    report('FORMERR', out.length);
+    return out;
+  }
+  query.questions = decoded.questions ?? [];
+  const opts = (decoded.additionals ?? []).filter((r): r is packet.OptAnswer => r.type === 'OPT');
+  if (opts.length === 1) query.opt = opts[0];
+  const opcode = (flags >> OPCODE_SHIFT) & 0xf;
+  const single = query.questions.length === 1;
+
+  let early: DnsRcode | 'BADVERS' | undefined;
+  // Only QUERY is served: NOTIFY, UPDATE and the rest get NOTIMP (RFC 1035 §4.1.1).
+  if (opcode !== 0) early = 'NOTIMP';
+  // One question per message, as every server answers (RFC 9619); more than one OPT is FORMERR (RFC 6891 §6.1.1).
+  else if (!single || opts.length > 1) early = 'FORMERR';
+  // EDNS versions above 0 get BADVERS, with an OPT saying the version we speak (RFC 6891 §6.1.3).
+  else if (query.opt && (query.opt.ednsVersion ?? 0) > 0) early = 'BADVERS';
+  if (early) {
+    const out = bare(query, early, single && opts.length <= 1);
+    report(early, out.length, single ? { question: asQuestion(query.questions[0]!) } : {});
+    return out;
+  }
+
+  const q = query.questions[0]!;
+  const question = asQuestion(q);
+  // The question must go back byte for byte (RFC 1035 §7.3). dns-packet reads labels as UTF-8 and
+  // joins them with dots, so a name with other bytes or a dot inside a label would come back
+  // changed; no zone of the double can hold such a name (the API's label rules), so it is refused.
+  const echo = packet.encode({ id: 0, type: 'response', questions: [q] });
+  if (!buf.subarray(12, echo.length).equals(echo.subarray(12))) {
+    const out = bare(query, 'REFUSED', false);
+    report('REFUSED', out.length, { question });
+    return out;
+  }
+  // Zone transfers are for configured secondaries only; the double has none [INFER from Cloudflare's
+  // zone-transfer docs: outgoing transfers go to the peers set up for them].
+  if (q.type === 'AXFR' || q.type === 'IXFR') {
+    const out = bare(query, 'REFUSED', true);
+    report('REFUSED', out.length, { question });
+    return out;
+  }
+
+  let answer: DnsAnswer;
+  let encoded: Buffer;
+  try {
+    answer = await answerer(question);
+    const code = RCODE[answer.rcode];
+    encoded = packet.encode({
+      id: query.id,
+      type: 'response',
+      flags: responseFlags(flags, code, answer.authoritative),
+      questions: [q],
+      answers: answer.answers.map(packetRecord),
+      authorities: answer.authorities.map(packetRecord),
+      additionals: [...answer.additionals.map(packetRecord), ...(query.opt ? [responseOpt(query, code)] : [])],
+    });
+  } catch {
+    // The model failed, or gave a record that cannot be encoded: the server's failure, not the client's.
+    const out = bare(query, 'SERVFAIL', true);
+    report('SERVFAIL', out.length, { question });
+    return out;
+  }
+
+  const limit = options.transport === 'udp' ? udpLimit(query) : TCP_MAX;
+  if (encoded.length <= limit) {
+    report(answer.rcode, encoded.length, { question, answers: answer.answers.length });
+    return encoded;
+  }
+  // Too large: TC set and no records, so the client asks again over TCP (RFC 2181 §9: a partial
+  // RRset must not be used anyway; reference/dns-wire.md §1.11). The OPT record stays (RFC 6891 §7).
+  const code = RCODE[answer.rcode];
+  const out = packet.encode({
+    id: query.id,
+    type: 'response',
+    flags: responseFlags(flags, code, answer.authoritative) | packet.TRUNCATED_RESPONSE,
+    questions: [q],
+    additionals: query.opt ? [responseOpt(query, code)] : [],
+  });
+  report(answer.rcode, encoded.length, { question, answers: answer.answers.length, truncated: true });
+  return out;
+}
+
+function asQuestion(q: packet.Question): DnsQuestion {
+  return { name: q.name, type: questionType(q.type), class: q.class ?? 'IN' };
+}
