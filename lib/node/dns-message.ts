@@ -122,6 +122,16 @@ function bare(query: Query, rcode: DnsRcode | 'BADVERS', echo: boolean): Buffer 
   });
 }
 
+/**
+ * Whether the header's section counts could fit in the message: a question takes at least 5 bytes, a
+ * record at least 11. `dns-packet` allocates an array of each count before reading, so 12 random
+ * bytes claiming 4 × 65535 entries would cost megabytes per datagram (seen in the fuzz test).
+ */
+function countsFit(buf: Buffer): boolean {
+  const records = buf.readUInt16BE(6) + buf.readUInt16BE(8) + buf.readUInt16BE(10);
+  return buf.readUInt16BE(4) * 5 + records * 11 <= buf.length - 12;
+}
+
 /** The most a UDP answer to this query may hold. */
 function udpLimit(query: Query): number {
   if (!query.opt) return CLASSIC_UDP;
@@ -144,6 +154,7 @@ export async function respond(bytes: Uint8Array, answerer: DnsAnswerer, options:
 
   let decoded: packet.DecodedPacket;
   try {
+    if (!countsFit(buf)) throw new Error('more records counted than bytes to hold them');
     decoded = packet.decode(buf);
   } catch {
     // The header was read, the rest was not: FORMERR with no question (RFC 1035 §4.1.1).
