@@ -20,6 +20,12 @@ export interface DnsQuestion {
  * `type` (a string for A/AAAA/CNAME/NS/PTR, `{ preference, exchange }` for MX, an array of
  * byte strings of at most 255 bytes each for TXT, `{ flags, tag, value }` for CAA, a Uint8Array
  * for types it has no codec for, and so on).
+ *
+ * Bytes are Uint8Arrays, never Buffers (this side runs in browsers and workerd), so the wire wraps
+ * them: a TXT string that is not whole UTF-8 is a Uint8Array; and when `data` itself is a Uint8Array
+ * it is the whole RDATA (RFC 3597), which `dns-packet` encodes with type `UNKNOWN_<n>`, n being
+ * `dnsTypeCode(type)` (lib/dns/rr-types.ts): HTTPS, SVCB, URI, LOC, CERT, SMIMEA, OPENPGPKEY, DS,
+ * DNSKEY, TLSA and SSHFP come this way. `type` is always the mnemonic (`HTTPS`), as dig prints it.
  */
 export interface DnsResourceRecord {
   name: string;

@@ -19,6 +19,9 @@ import { recordInput } from './request.js';
 import { dnsRoutes, type DnsService } from './routes.js';
 import type { DnsApiOptions, DnsCredential, DnsLimits, DnsPlan, DnsRecord, DnsRecordSeed, DnsZoneInit } from './types.js';
 import { Zone, type ModelOptions, type ZoneSnapshot } from './zone.js';
+import type { DnsAnswer, DnsQuestion } from './answer.js';
+import { edgeAddresses, resolve, type EdgeAddresses } from './resolve.js';
+import { questionType } from './rr-types.js';
 
 const PLAN_LIMITS: Record<DnsPlan, DnsLimits> = {
   free: { records: 200, tags: 0, commentLength: 100, batch: 200, minTtl: 60 },
@@ -66,6 +69,7 @@ export class DnsApi {
   private readonly model: ModelOptions;
   private readonly service: DnsService;
   private readonly support: DnsSupport;
+  private readonly edge: EdgeAddresses;
 
   constructor(options: DnsApiOptions = {}) {
     // Today's API is the default: real clients are written against it (README, "The interface document vs today's API").
@@ -88,6 +92,7 @@ export class DnsApi {
       newId,
       now: () => this.clock(),
     };
+    this.edge = edgeAddresses(options.proxyAddresses);
     const retiredFields = options.retiredFields ?? !today;
     this.service = {
       basePath,
@@ -168,11 +173,34 @@ export class DnsApi {
     const plan = init.plan ?? 'free';
     const limits = { ...PLAN_LIMITS[plan], ...init.limits };
     const n = parseInt(id.slice(0, 4), 16);
-    const nameServers = [0, 1].map((k) => `${NS_NAMES[(n + k * 7) % NS_NAMES.length]}.ns.cloudflare.com`);
-    const zone = new Zone({ id, name, plan, limits, nameServers }, this.model);
+    const nameServers = init.nameServers?.map(nameServer) ?? [0, 1].map((k) => `${NS_NAMES[(n + k * 7) % NS_NAMES.length]}.ns.cloudflare.com`);
+    if (nameServers.length === 0) throw new Error('DnsApi: a zone needs at least one nameserver');
+    const zone = new Zone({ id, name, plan, limits, nameServers, flattenAllCnames: init.flattenAllCnames ?? false }, this.model);
     this.zonesById.set(id, zone);
     if (init.records?.length) this.seed(id, init.records);
     return { id, name };
+  }
+
+  // ---- DNS resolution: what the zones answer over DNS (lib/dns/resolve.ts) ---------------------
+
+  /**
+   * The answer Cloudflare's authoritative servers would give to one question, from the account's
+   * zones as they are now: synchronous, never throws (FORMERR for a type it cannot read, REFUSED for
+   * a name in no zone). The DNS server (edge-doubles/node) encodes exactly this.
+   */
+  answer(question: DnsQuestion): DnsAnswer {
+    return resolve({ zones: this.zonesById.values(), edge: this.edge }, question);
+  }
+
+  /**
+   * What a resolver asking the zone's nameservers would see for `name` and `type` (default `A`):
+   * `{ rcode, authoritative, answers, authorities, additionals }`, records with their wire TTLs and
+   * data as `dns-packet` shapes it (TXT as character-strings of at most 255 bytes). No socket.
+   * Rejects with a TypeError for a type it does not know (a typo, not a DNS answer).
+   */
+  async resolve(name: string, type = 'A'): Promise<DnsAnswer> {
+    if (questionType(type) === undefined) throw new TypeError(`DnsApi.resolve: unknown record type ${JSON.stringify(type)}`);
+    return this.answer({ name, type });
   }
 
   /** Accepts one more credential (switches off "any well-formed credential" if it was on). */
@@ -262,6 +290,13 @@ export class DnsApi {
   }
 
   private readonly viaRequest = fetchOver((request, target) => this.handle(request, target));
+}
+
+/** A nameserver name as given to a zone: lower case, no trailing dot. */
+function nameServer(raw: string): string {
+  const n = raw.trim().toLowerCase().replace(/\.$/, '');
+  if (!/^[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})+$/.test(n)) throw new Error(`DnsApi: invalid nameserver name ${JSON.stringify(raw)}`);
+  return n;
 }
 
 /** Options the quick path understands; any other set option goes through a Request. */

@@ -28,6 +28,19 @@ export interface DnsZoneInit {
   limits?: Partial<DnsLimits>;
   /** Records to start with (see `DnsApi.seed`). */
   records?: readonly DnsRecordSeed[];
+  /**
+   * The zone's nameservers (`name_servers` in the API, and the apex NS set and SOA MNAME in DNS
+   * answers). Default: two `<name>.ns.cloudflare.com` names derived from the id, as Cloudflare
+   * assigns. Name them inside one of the account's zones, with A records there, when a client's
+   * propagation check resolves them and asks each one.
+   */
+  nameServers?: readonly string[];
+  /**
+   * The zone's DNS setting "CNAME flattening for all CNAME records" (`flatten_all_cnames`, paid
+   * plans): every DNS-only CNAME is answered as its target's records. Default false (only the apex
+   * and records with `settings.flatten_cname` are flattened).
+   */
+  flattenAllCnames?: boolean;
 }
 
 /** A record to seed: a create's JSON body, plus the `id` to keep (32 lowercase hex; generated when absent). */
@@ -127,6 +140,13 @@ export interface DnsApiOptions {
    * code 971 with `retry-after`. Default off, so test suites are never throttled.
    */
   rateLimit?: boolean | { requests: number; windowMs: number };
+  /**
+   * The edge addresses proxied A/AAAA/CNAME names answer with in DNS (`api.resolve`, `dns serve`),
+   * IPv4 and IPv6 mixed; a family left out answers nothing (NODATA). Default two per family inside
+   * Cloudflare's published ranges: `104.21.0.1`, `172.67.0.1`, `2606:4700:3030::6815:1`,
+   * `2606:4700:3031::ac43:1`. `['127.0.0.1', '::1']` sends an ACME server's HTTP-01 check to loopback.
+   */
+  proxyAddresses?: readonly string[];
 }
 
 /** The record as the API returns it (JSON). Optional keys appear only where the API sends them. */

@@ -63,7 +63,15 @@ export class Zone {
   readonly limits: DnsLimits;
   readonly created: number;
   readonly nameServers: string[];
+  /** The zone's "CNAME flattening for all CNAME records" DNS setting (`flatten_all_cnames`; paid plans). */
+  readonly flattenAllCnames: boolean;
   private readonly opts: ModelOptions;
+  /**
+   * Rises on every change to the records (a create, update, delete or batch that changed something,
+   * a clear, a restore) and never falls, not even on a restore: the SOA serial counts from it, so a
+   * tool polling the SOA sees every change (dns-wire.md §1.6), and resolve.ts keys its caches on it.
+   */
+  private changes = 0;
   // The indexes are SnapshotMaps (O(1) snapshots) and their values are replaced, never mutated.
   readonly records = new SnapshotMap<StoredRecord>();
   private readonly byName = new SnapshotMap<readonly StoredRecord[]>();
@@ -73,18 +81,27 @@ export class Zone {
   /** The listings this zone alone holds; the others may be shared with a snapshot (copied before a change). */
   private sortedOwned = new Set<string>();
 
-  constructor(init: { id: string; name: string; plan: DnsPlan; limits: DnsLimits; nameServers: string[] }, opts: ModelOptions) {
+  constructor(
+    init: { id: string; name: string; plan: DnsPlan; limits: DnsLimits; nameServers: string[]; flattenAllCnames?: boolean },
+    opts: ModelOptions,
+  ) {
     this.id = init.id;
     this.name = init.name;
     this.plan = init.plan;
     this.limits = init.limits;
     this.nameServers = init.nameServers;
+    this.flattenAllCnames = init.flattenAllCnames ?? false;
     this.opts = opts;
     this.created = opts.now();
   }
 
   get size(): number {
     return this.records.size;
+  }
+
+  /** How many times the records have changed (see `changes`). */
+  get version(): number {
+    return this.changes;
   }
 
   get(id: string): StoredRecord {
@@ -116,6 +133,7 @@ export class Zone {
 
   /** Removes every record. */
   clear(): void {
+    this.changes++;
     this.records.clear();
     this.byName.clear();
     this.byType.clear();
@@ -124,6 +142,7 @@ export class Zone {
   }
 
   restore(s: ZoneSnapshot): void {
+    this.changes++; // forward, not back to the snapshot's count: the serial must never repeat
     this.records.restore(s.records);
     this.byName.restore(s.byName);
     this.byType.restore(s.byType);
@@ -201,7 +220,9 @@ export class Zone {
   private transaction<T>(fn: (log: Undo[]) => T): T {
     const log: Undo[] = [];
     try {
-      return fn(log);
+      const out = fn(log);
+      if (log.length) this.changes++;
+      return out;
     } catch (e) {
       for (let i = log.length - 1; i >= 0; i--) log[i]!();
       throw e;

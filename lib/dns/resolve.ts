@@ -1,0 +1,278 @@
+/**
+ * What Cloudflare's authoritative DNS answers for a question, from the double's zones: pure and
+ * runtime-neutral (no sockets, no wire format). The facts and their sources are in
+ * ../shared/reference/dns-wire.md (§ numbers below); the algorithm is RFC 1034 §4.3.2 with RFC 4592
+ * wildcards, plus Cloudflare's proxying and CNAME flattening.
+ */
+import { canonicalIPv6, isIPv4 } from './addresses.js';
+import type { DnsAnswer, DnsQuestion, DnsResourceRecord } from './answer.js';
+import { synthesisedNs, synthesisedSoa, negativeSoa } from './apex.js';
+import { rdataOf } from './rdata.js';
+import { Unencodable } from './rdata-bytes.js';
+import { questionType } from './rr-types.js';
+import { ancestors } from './shadow.js';
+import type { StoredRecord, Zone } from './zone.js';
+
+/** Where proxied names point, by family (dns-wire.md §1.1: two per family). */
+export interface EdgeAddresses {
+  A: readonly string[];
+  AAAA: readonly string[];
+}
+
+/** Two per family inside the published ranges 104.16.0.0/13, 172.64.0.0/13, 2606:4700::/32 (§1.1). */
+const DEFAULT_EDGE = ['104.21.0.1', '172.67.0.1', '2606:4700:3030::6815:1', '2606:4700:3031::ac43:1'];
+
+/** Edge addresses by family from a mixed list (the `proxyAddresses` option); throws on one that is neither. */
+export function edgeAddresses(list: readonly string[] = DEFAULT_EDGE): EdgeAddresses {
+  const A: string[] = [];
+  const AAAA: string[] = [];
+  for (const ip of list) {
+    const v6 = isIPv4(ip) ? undefined : canonicalIPv6(ip);
+    if (isIPv4(ip)) A.push(ip);
+    else if (v6 !== undefined) AAAA.push(v6);
+    else throw new Error(`DnsApi: proxyAddresses holds ${JSON.stringify(ip)}, not an IPv4 or IPv6 address`);
+  }
+  return { A, AAAA };
+}
+
+export interface ResolveContext {
+  /** The account's zones. */
+  zones: Iterable<Zone>;
+  edge: EdgeAddresses;
+}
+
+/** Proxied answers' TTL, and the TTL of "Auto" (`ttl: 1`) records (§1.3). */
+export const AUTO_TTL = 300;
+/** Cloudflare's RFC 8482 answer to ANY: HINFO "RFC8482" "" at TTL 3789, for any name (§1.10). */
+const ANY_TTL = 3789;
+/** Longest CNAME chain followed (a loop stops sooner). */
+const MAX_CHAIN = 16;
+
+const PROXIABLE = new Set(['A', 'AAAA', 'CNAME']);
+
+/** A record's TTL on the wire: proxied and Auto records answer 300 (§1.3). */
+export const wireTtl = (r: StoredRecord): number => (r.proxied || r.ttl === 1 ? AUTO_TTL : r.ttl);
+
+/** ASCII-only lower case: DNS names compare case-insensitively in ASCII only (RFC 4343 §3). */
+const lower = (s: string): string => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
+
+const answerOf = (rcode: DnsAnswer['rcode'], authoritative: boolean): DnsAnswer => ({
+  rcode,
+  authoritative,
+  answers: [],
+  authorities: [],
+  additionals: [],
+});
+
+/**
+ * The answer to one question. Never throws: a question it cannot read gets FORMERR, a name in no
+ * zone REFUSED.
+ */
+export function resolve(ctx: ResolveContext, q: DnsQuestion): DnsAnswer {
+  const type = typeof q.type === 'string' ? questionType(q.type) : undefined;
+  if (typeof q.name !== 'string' || type === undefined) return answerOf('FORMERR', false);
+  // Only the Internet class is served ([INFER]: an authoritative-only server refuses the rest).
+  if (q.class !== undefined && q.class.toUpperCase() !== 'IN') return answerOf('REFUSED', false);
+  // Zone transfers are opt-in on Cloudflare (secondary setups); a plain query for one is refused [INFER].
+  if (type === 'AXFR' || type === 'IXFR') return answerOf('REFUSED', false);
+  const asked = q.name === '.' ? '' : q.name.replace(/\.$/, '');
+  const name = lower(asked);
+  const zone = zoneFor(ctx.zones, name);
+  // A name in no zone the double holds: REFUSED without AA, as authoritative-only servers answer (§1.7).
+  if (!zone) return answerOf('REFUSED', false);
+  const spell = speller(asked, name);
+  if (type === 'ANY') {
+    const out = answerOf('NOERROR', true);
+    out.answers.push({ name: asked, type: 'HINFO', class: 'IN', ttl: ANY_TTL, data: { cpu: 'RFC8482', os: '' } });
+    return out;
+  }
+  return new Lookup(ctx, spell).at(zone, name, asked, type, 0, new Set());
+}
+
+/** The zone holding `name`: the one whose apex is its longest suffix. */
+export function zoneFor(zones: Iterable<Zone>, name: string): Zone | undefined {
+  let best: Zone | undefined;
+  for (const z of zones) {
+    if ((name === z.name || name.endsWith(`.${z.name}`)) && (!best || z.name.length > best.name.length)) best = z;
+  }
+  return best;
+}
+
+/**
+ * Owner names spelled as asked: a name that is the question's name or one of its ancestors keeps
+ * the asker's case (resolvers that randomise case check the echo, RFC 4343 / §1.8); any other
+ * name is given as stored (lower case).
+ */
+function speller(asked: string, name: string): (owner: string) => string {
+  return (owner) => {
+    if (owner === name) return asked;
+    if (name.endsWith(`.${owner}`)) return asked.slice(asked.length - owner.length);
+    return owner;
+  };
+}
+
+interface ZoneIndex {
+  version: number;
+  /** Every name that exists: names with records, and their ancestors up to the apex (empty non-terminals). */
+  names: Set<string>;
+  /** Names below the apex with NS records: zone cuts (delegations). */
+  cuts: Set<string>;
+}
+
+const indexes = new WeakMap<Zone, ZoneIndex>();
+
+/** The zone's names and cuts, rebuilt only after its records change (O(1) per query otherwise). */
+function indexOf(zone: Zone): ZoneIndex {
+  const cached = indexes.get(zone);
+  if (cached && cached.version === zone.version) return cached;
+  const names = new Set<string>([zone.name]);
+  const cuts = new Set<string>();
+  for (const r of zone.records.values()) {
+    if (r.type === 'NS' && r.name !== zone.name) cuts.add(r.name);
+    for (const n of ancestors(r.name, zone.name)) {
+      if (names.has(n)) break;
+      names.add(n);
+    }
+  }
+  const index = { version: zone.version, names, cuts };
+  indexes.set(zone, index);
+  return index;
+}
+
+/** One question's walk through the zones (a CNAME chain may cross into another zone). */
+class Lookup {
+  constructor(
+    private readonly ctx: ResolveContext,
+    private readonly spell: (owner: string) => string,
+  ) {}
+
+  /** The answer for `name` (lower case, inside `zone`), owners spelled `owner`; `depth` counts CNAME hops. */
+  at(zone: Zone, name: string, owner: string, type: string, depth: number, seen: Set<string>): DnsAnswer {
+    const index = indexOf(zone);
+    const cut = index.cuts.size ? topmostCut(zone, index, name) : undefined;
+    // At or below a delegation the parent is not authoritative: a referral, except that DS at the
+    // cut belongs to the parent (RFC 4035 §3.1.4.1; §1.9).
+    if (cut !== undefined && !(cut === name && type === 'DS')) return this.referral(zone, cut);
+    let records = zone.atName(name);
+    let exists = records.length > 0 || index.names.has(name);
+    if (!exists) {
+      // RFC 4592 §3.3.1: the closest encloser is the nearest existing ancestor; only `*.` + it may
+      // answer, so an existing name (or empty non-terminal) between stops a higher wildcard (§1.5).
+      let encloser = name.slice(name.indexOf('.') + 1);
+      while (!index.names.has(encloser)) encloser = encloser.slice(encloser.indexOf('.') + 1);
+      const source = zone.atName(`*.${encloser}`);
+      if (source.length) {
+        records = source;
+        exists = true;
+      }
+    }
+    if (!exists) return this.negative(zone, 'NXDOMAIN');
+    const out = answerOf('NOERROR', true);
+    this.fill(out, zone, name, owner, type, records, depth, seen);
+    if (out.answers.length === 0 && out.authorities.length === 0 && out.rcode === 'NOERROR') return this.negative(zone, 'NOERROR');
+    return out;
+  }
+
+  /** Puts the answer for `records` (at `name`, or the wildcard that covers it) into `out`. */
+  private fill(out: DnsAnswer, zone: Zone, name: string, owner: string, type: string, records: readonly StoredRecord[], depth: number, seen: Set<string>): void {
+    if (name === zone.name && (type === 'SOA' || type === 'NS')) {
+      // Synthesised at the apex; stored apex NS records are not served unless the zone is multi-provider
+      // (developers.cloudflare.com/dns/nameservers/nameserver-options/, "Multi-provider DNS"), which the double has not.
+      out.answers.push(...(type === 'SOA' ? [synthesisedSoa(zone, owner)] : synthesisedNs(zone, owner)));
+      return;
+    }
+    const proxied = records.filter((r) => r.proxied && PROXIABLE.has(r.type));
+    if (proxied.length && (type === 'A' || type === 'AAAA' || type === 'CNAME')) {
+      // A proxied name answers with the edge's addresses, never the origin, and a proxied CNAME is
+      // answered as those addresses, not as a CNAME (§1.1, §1.2). One proxied A/AAAA makes the whole
+      // name proxied. The record's ipv4_only / ipv6_only settings keep the other family out.
+      if (type === 'CNAME') return;
+      const off = type === 'A' ? 'ipv6_only' : 'ipv4_only';
+      if (proxied.some((r) => r.settings[off] === true)) return;
+      for (const ip of this.ctx.edge[type]) out.answers.push({ name: owner, type, class: 'IN', ttl: AUTO_TTL, data: ip });
+      return;
+    }
+    const cname = records.find((r) => r.type === 'CNAME');
+    // A proxied CNAME is the edge (above); a flattened one is never seen as a CNAME [INFER: §1.2 says
+    // flattening answers addresses instead]: both leave nothing else for the CNAME to answer.
+    const hidden = cname !== undefined && (cname.proxied || flattens(zone, name, cname));
+    const own = records.filter((r) => r.type === type && !(hidden && r === cname));
+    if (own.length) {
+      out.answers.push(...this.rrset(own, owner));
+      return;
+    }
+    if (cname && !cname.proxied) this.follow(out, zone, name, owner, type, cname, depth, seen);
+  }
+
+  /**
+   * A DNS-only CNAME: flattened at the apex, or everywhere when the zone or the record asks (§1.2):
+   * the chain's final records of the asked type under the asked name, at the lowest TTL on the way.
+   * Otherwise the CNAME, then what its target answers when the double holds the target (RFC 1034
+   * §4.3.2 step 3.a). A target outside the double's zones ends the chain (flattened: NODATA).
+   */
+  private follow(out: DnsAnswer, zone: Zone, name: string, owner: string, type: string, cname: StoredRecord, depth: number, seen: Set<string>): void {
+    const flatten = flattens(zone, name, cname);
+    const target = cname.content;
+    const targetZone = depth < MAX_CHAIN && !seen.has(target) ? zoneFor(this.ctx.zones, target) : undefined;
+    const next = targetZone && this.at(targetZone, target, target, type, depth + 1, new Set(seen).add(name));
+    if (flatten) {
+      if (!next || next.rcode !== 'NOERROR') return;
+      const ttl = Math.min(wireTtl(cname), ...next.answers.map((rr) => rr.ttl));
+      for (const rr of next.answers) if (rr.type === type) out.answers.push({ ...rr, name: owner, ttl });
+      return;
+    }
+    out.answers.push({ name: owner, type: 'CNAME', class: 'IN', ttl: wireTtl(cname), data: target });
+    if (!next) return;
+    // RFC 6604 §3: the response code is the last name's; the authority section is its zone's.
+    out.rcode = next.rcode;
+    out.answers.push(...next.answers);
+    out.authorities.push(...next.authorities);
+    out.additionals.push(...next.additionals);
+  }
+
+  private rrset(records: readonly StoredRecord[], owner: string): DnsResourceRecord[] {
+    const out: DnsResourceRecord[] = [];
+    for (const r of records) {
+      try {
+        out.push({ name: owner, type: r.type, class: 'IN', ttl: wireTtl(r), data: rdataOf(r) });
+      } catch (e) {
+        // Stored data that has no wire form (hex of odd length, SvcParams that do not parse) is left
+        // out rather than answered corrupt [INFER: the real API refuses such data on input].
+        if (!(e instanceof Unencodable)) throw e;
+      }
+    }
+    return out;
+  }
+
+  /** NXDOMAIN or NODATA: the SOA in authority at the negative-caching TTL (RFC 2308 §3; §1.7). */
+  private negative(zone: Zone, rcode: 'NXDOMAIN' | 'NOERROR'): DnsAnswer {
+    const out = answerOf(rcode, true);
+    out.authorities.push(negativeSoa(zone, this.spell(zone.name)));
+    return out;
+  }
+
+  /** A referral to the delegated `cut`: AA clear, its NS set in authority, glue the zone holds in additional (RFC 1034 §4.3.2 step 3.b; §1.9). */
+  private referral(zone: Zone, cut: string): DnsAnswer {
+    const out = answerOf('NOERROR', false);
+    const ns = zone.atName(cut).filter((r) => r.type === 'NS');
+    out.authorities.push(...this.rrset(ns, this.spell(cut)));
+    for (const r of ns) {
+      const host = r.content;
+      if (host !== zone.name && !host.endsWith(`.${zone.name}`)) continue;
+      const glue = zone.atName(host).filter((g) => g.type === 'A' || g.type === 'AAAA');
+      out.additionals.push(...this.rrset(glue, host));
+    }
+    return out;
+  }
+}
+
+/** Whether a DNS-only CNAME at `name` is flattened: always at the apex, else by the zone's or the record's setting (§1.2). */
+const flattens = (zone: Zone, name: string, cname: StoredRecord): boolean =>
+  name === zone.name || zone.flattenAllCnames || cname.settings.flatten_cname === true;
+
+/** The highest delegation at or above `name` (below the apex), if any. */
+function topmostCut(zone: Zone, index: ZoneIndex, name: string): string | undefined {
+  const path = ancestors(name, zone.name);
+  for (let i = path.length - 1; i >= 0; i--) if (index.cuts.has(path[i]!)) return path[i];
+  return undefined;
+}
