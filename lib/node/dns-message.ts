@@ -8,6 +8,7 @@
  */
 import packet from 'dns-packet';
 import type { DnsAnswer, DnsQuestion, DnsRcode, DnsResourceRecord } from '../dns/answer.js';
+import { dnsTypeCode } from '../dns/rr-types.js';
 
 /** What the server asks the model for each question. */
 export type DnsAnswerer = (question: DnsQuestion) => DnsAnswer | Promise<DnsAnswer>;
@@ -47,16 +48,16 @@ export interface RespondOptions {
 }
 
 /**
- * Types the double stores that `dns-packet` 5.6.1 has no mnemonic for: sent as RFC 3597 unknown
- * types with the model's RDATA bytes (reference/dns-wire.md §2: no candidate library encodes them).
+ * The type as `dns-packet` spells it. A record whose `data` is bytes is whole RDATA (answer.ts), sent
+ * as an RFC 3597 unknown type `UNKNOWN_<n>`: dns-packet has no codec for HTTPS, SVCB, URI and others,
+ * and its own DS/DNSKEY/TLSA/SSHFP codecs want objects (reference/dns-wire.md §2).
  */
-const TYPE_CODES: Record<string, number> = { SVCB: 64, HTTPS: 65, URI: 256, SMIMEA: 53, OPENPGPKEY: 61 };
-
-/** The type as `dns-packet` spells it: `UNKNOWN_<n>` for `TYPE<n>` and for the types above. */
-function packetType(type: string): string {
+function packetType(type: string, rdata: boolean): string {
   const upper = type.toUpperCase();
-  const code = TYPE_CODES[upper] ?? (/^TYPE\d+$/.test(upper) ? Number(upper.slice(4)) : undefined);
-  return code === undefined ? upper : `UNKNOWN_${code}`;
+  if (!rdata) return upper;
+  const code = dnsTypeCode(upper);
+  if (code === undefined) throw new Error(`no type number for ${type}`);
+  return `UNKNOWN_${code}`;
 }
 
 /** The type as the model reads it: `dns-packet`'s `UNKNOWN_<n>` becomes `TYPE<n>` (RFC 3597 §5). */
@@ -73,8 +74,8 @@ const asBuffer = (bytes: string | Uint8Array): Buffer =>
  * `dns-packet` would wrap the length byte and corrupt the message (reference/dns-wire.md §1.4, §5.2).
  */
 function packetRecord(record: DnsResourceRecord): packet.Answer {
-  const type = packetType(record.type);
   let data = record.data;
+  const type = packetType(record.type, data instanceof Uint8Array);
   if (type === 'TXT') {
     const strings = (Array.isArray(data) ? data : [data]).map((s) => asBuffer(s as string | Uint8Array));
     if (strings.some((s) => s.length > 255)) throw new Error(`TXT character-string over 255 bytes at ${record.name}`);
