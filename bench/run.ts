@@ -6,13 +6,15 @@
  * Speed is measured here and never asserted in tests; this is not part of `npm test`.
  *
  * `npm run bench -- small list` runs only the named cases (small, list, large, multipart, snapshot,
- * indexeddb); the DNS benchmarks then run only if `dns` is named too, the S3 view's (bench/s3.ts) if
+ * indexeddb); the DNS benchmarks then run only if `dns` is named too, the DNS wire's (bench/dns-wire.ts)
+ * if `dns-wire` is, the S3 view's (bench/s3.ts) if
  * `s3` is, and the browser bundle sizes if `size` is. No names: everything.
  */
 import { cpus, loadavg } from 'node:os';
 import { hashImplementation } from '../lib/hash.js';
 import { benchBundleSize } from './bundle-size.js';
 import { benchDns } from './dns.js';
+import { benchDnsWire } from './dns-wire.js';
 import { benchS3 } from './s3.js';
 import { benchIndexedDb } from './indexeddb.js';
 import { benchLargePut } from './large-put.js';
@@ -41,9 +43,9 @@ const CASES = {
   indexeddb: benchIndexedDb,
 } as const;
 const named = process.argv.slice(2);
-const unknown = named.filter((n) => n !== 'dns' && n !== 's3' && n !== 'size' && !(n in CASES));
+const unknown = named.filter((n) => n !== 'dns' && n !== 'dns-wire' && n !== 's3' && n !== 'size' && !(n in CASES));
 if (unknown.length) {
-  console.error(`unknown case(s) ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}, dns, s3, size`);
+  console.error(`unknown case(s) ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}, dns, dns-wire, s3, size`);
   process.exit(2);
 }
 const wanted = (name: string) => named.length === 0 || named.includes(name);
@@ -59,5 +61,6 @@ if (results.length > 0) {
   console.log(`\nbucket benches took ${((performance.now() - started) / 1000).toFixed(1)} s (load average now ${load()})`);
 }
 if (wanted('dns')) await benchDns();
+if (wanted('dns-wire')) await benchDnsWire();
 if (wanted('s3')) await benchS3();
 if (wanted('size')) await benchBundleSize();

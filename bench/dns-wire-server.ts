@@ -1,0 +1,44 @@
+/**
+ * The server side of bench/dns-wire.ts, in a process of its own (`tsx bench/dns-wire-server.ts
+ * echo|double`; worker threads do not inherit tsx's loader) so that the load generator and the
+ * server each have a core: a bare UDP echo server (the ceiling: Node's dgram with no work),
+ * or the double's DNS server over a zone of ZONE_SIZE records.
+ */
+import { createSocket } from 'node:dgram';
+import { fileURLToPath } from 'node:url';
+import { DnsApi } from '../lib/dns/index.js';
+import { serveDns } from '../lib/node/dns-wire.js';
+
+export const ZONE_SIZE = 1_000;
+
+/** The zone the bench asks: host-<i> A records, and a TXT at every tenth name. */
+export function benchZone(): DnsApi {
+  const api = new DnsApi({ zones: [{ name: 'bench.example', plan: 'enterprise' }] });
+  api.seed(
+    'bench.example',
+    Array.from({ length: ZONE_SIZE }, (_, i) =>
+      i % 10 === 0 ? { type: 'TXT', name: `host-${i - (i % 20)}`, content: `v=${i}`, ttl: 300 } : { type: 'A', name: `host-${i}`, content: `10.0.${i >> 8}.${i & 255}`, ttl: 300 },
+    ),
+  );
+  return api;
+}
+
+/** Prints the port on a line of its own, then serves until stdin closes. */
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const kind = process.argv[2];
+  let close: () => unknown;
+  if (kind === 'echo') {
+    const socket = createSocket('udp4');
+    socket.on('message', (msg, peer) => socket.send(msg, peer.port, peer.address));
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    process.stdout.write(`${socket.address().port}\n`);
+    close = () => socket.close();
+  } else {
+    const api = benchZone();
+    const server = await serveDns((q) => api.answer(q));
+    process.stdout.write(`${server.port}\n`);
+    close = () => server.close();
+  }
+  process.stdin.resume();
+  process.stdin.on('end', () => close());
+}

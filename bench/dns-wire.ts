@@ -1,0 +1,111 @@
+/**
+ * The DNS wire (issue 20): UDP queries per second against the double's DNS server, as a ratio of a
+ * bare UDP echo server measured in the same run (goal ≥ 0.5×), and the in-process paths per query:
+ * `api.answer` (resolution alone) and `respond` (decode, resolve, encode, no socket). Each server
+ * runs in a process of its own (bench/dns-wire-server.ts); the load generator here keeps WINDOW queries
+ * in flight on one socket. Rounds alternate echo and double, and the median round is reported.
+ */
+import { createSocket } from 'node:dgram';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import packet from 'dns-packet';
+import { respond } from '../lib/node/dns-message.js';
+import { benchZone, ZONE_SIZE } from './dns-wire-server.js';
+
+const WINDOW = 64;
+const ROUND_MS = 2_000;
+const ROUNDS = 3;
+
+/** Queries for names in the zone: mostly A records that exist, some TXT, some names that do not. */
+function queries(): Buffer[] {
+  return Array.from({ length: 1024 }, (_, i) => {
+    const n = (i * 7919) % ZONE_SIZE;
+    const [name, type] = i % 8 === 0 ? [`missing-${n}.bench.example`, 'A'] : i % 8 === 1 ? [`host-${n - (n % 20)}.bench.example`, 'TXT'] : [`host-${n}.bench.example`, 'A'];
+    return packet.encode({ id: i, type: 'query', flags: packet.RECURSION_DESIRED, questions: [{ name, type: type as 'A' }] });
+  });
+}
+
+async function withServer<T>(kind: 'echo' | 'double', fn: (port: number) => Promise<T>): Promise<T> {
+  const script = fileURLToPath(new URL('./dns-wire-server.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script, kind], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  try {
+    return await fn(Number(line));
+  } finally {
+    child.stdin!.end();
+    await once(child, 'exit');
+  }
+}
+
+/** Answers received per second over ROUND_MS with WINDOW queries in flight (a lost one is replaced after 100 ms). */
+function load(port: number, messages: Buffer[]): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = createSocket('udp4');
+    let next = 0;
+    let received = 0;
+    let lastAnswer = performance.now();
+    const send = () => socket.send(messages[next++ % messages.length]!, port, '127.0.0.1');
+    socket.on('message', () => {
+      received++;
+      lastAnswer = performance.now();
+      send();
+    });
+    socket.bind(0, '127.0.0.1', () => {
+      const start = performance.now();
+      for (let i = 0; i < WINDOW; i++) send();
+      const watchdog = setInterval(() => {
+        const now = performance.now();
+        if (now - start >= ROUND_MS) {
+          clearInterval(watchdog);
+          socket.close();
+          resolve(received / ((now - start) / 1000));
+        } else if (now - lastAnswer > 100) {
+          for (let i = 0; i < WINDOW; i++) send();
+          lastAnswer = now;
+        }
+      }, 20);
+    });
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function perQuery(label: string, n: number, fn: (i: number) => unknown): { path: string; 'µs/query': string } {
+  for (let i = 0; i < 2000; i++) fn(i); // warm up
+  const start = performance.now();
+  for (let i = 0; i < n; i++) fn(i);
+  return { path: label, 'µs/query': (((performance.now() - start) * 1000) / n).toFixed(2) };
+}
+
+export async function benchDnsWire(): Promise<void> {
+  const messages = queries();
+  const echo: number[] = [];
+  const double: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    echo.push(await withServer('echo', (port) => load(port, messages)));
+    double.push(await withServer('double', (port) => load(port, messages)));
+  }
+  const e = median(echo);
+  const d = median(double);
+  console.log(`\nDNS wire: UDP queries per second (${WINDOW} in flight, ${ROUNDS} rounds of ${ROUND_MS / 1000} s each, median; zone of ${ZONE_SIZE} records)`);
+  console.table([
+    { server: 'bare UDP echo (dgram)', 'queries/s': Math.round(e).toLocaleString('en'), rounds: echo.map((x) => Math.round(x)).join(' / ') },
+    { server: 'double (serveDns + api.answer)', 'queries/s': Math.round(d).toLocaleString('en'), rounds: double.map((x) => Math.round(x)).join(' / ') },
+  ]);
+  console.log(`ratio double / echo: ${(d / e).toFixed(2)}× (goal ≥ 0.5×)`);
+
+  const api = benchZone();
+  const decoded = messages.map((m) => packet.decode(m).questions![0]!);
+  const answerer = (q: { name: string; type: string }) => api.answer(q);
+  const rows = [perQuery('api.answer (resolution only)', 100_000, (i) => api.answer(decoded[i % decoded.length]!))];
+  // respond() is async (the answerer may be): awaited one at a time, as the server does per datagram.
+  for (let i = 0; i < 2000; i++) await respond(messages[i % messages.length]!, answerer, { transport: 'udp' });
+  const n = 50_000;
+  const start = performance.now();
+  for (let i = 0; i < n; i++) await respond(messages[i % messages.length]!, answerer, { transport: 'udp' });
+  rows.push({ path: 'respond (decode + answer + encode, no socket)', 'µs/query': (((performance.now() - start) * 1000) / n).toFixed(2) });
+  console.log('\nDNS wire: in-process paths per query');
+  console.table(rows);
+}
