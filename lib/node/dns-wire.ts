@@ -118,7 +118,7 @@ function serveConnection(socket: Socket, answerer: DnsAnswerer, idleMs: number, 
   socket.on('error', () => socket.destroy());
   socket.setTimeout(idleMs, () => socket.destroy());
 
-  let pending = Buffer.alloc(0);
+  let pending: Buffer = Buffer.alloc(0);
   let busy = false;
 
   const next = async () => {

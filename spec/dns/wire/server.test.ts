@@ -85,7 +85,7 @@ describe('serveDns: the header and the sections around an answer', () => {
 
   it('EDNS(0): an OPT record in, an OPT record advertising 1232 out, DO copied; none without EDNS', async () => {
     const edns = await udp(server.port, query('www.wire.test', 'A', { edns: 4096 }));
-    const opt = edns.additionals!.find((a) => a.type === 'OPT') as packet.OptAnswer;
+    const opt = edns.additionals.find((a) => a.type === 'OPT')!;
     expect([opt.udpPayloadSize, opt.ednsVersion, opt.flag_do]).toEqual([1232, 0, false]);
     const doQuery = packet.encode({
       id: 1,
@@ -93,7 +93,7 @@ describe('serveDns: the header and the sections around an answer', () => {
       questions: [{ name: 'www.wire.test', type: 'A' }],
       additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 1232, flags: packet.DNSSEC_OK } as packet.OptAnswer],
     });
-    expect(((await udp(server.port, doQuery)).additionals![0] as packet.OptAnswer).flag_do).toBe(true);
+    expect((await udp(server.port, doQuery)).additionals[0]!.flag_do).toBe(true);
     expect((await udp(server.port, query('www.wire.test', 'A'))).additionals).toEqual([]);
   });
 
@@ -105,7 +105,7 @@ describe('serveDns: the header and the sections around an answer', () => {
       additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 1232, ednsVersion: 1 } as packet.OptAnswer],
     });
     const res = await udp(server.port, bytes);
-    const opt = res.additionals![0] as packet.OptAnswer;
+    const opt = res.additionals[0]!;
     expect([res.rcode, opt.extendedRcode, opt.ednsVersion, res.answers]).toEqual(['NOERROR', 1, 0, []]);
   });
 
