@@ -76,6 +76,18 @@ export async function benchDns(): Promise<void> {
     }),
   );
 
+  // The in-process resolve path (api.answer: what `dns serve` encodes), on the same zone.
+  const ask = async (name: string, type: string) => api.answer({ name, type });
+  rows.push(await timed('answer TXT (exact name, hit)', N, (i) => ask(`host-${(i * 2) % ZONE_SIZE}.bench.example`, 'TXT')));
+  rows.push(await timed('answer A (NXDOMAIN + SOA)', N, (i) => ask(`missing-${i}.bench.example`, 'A')));
+  rows.push(
+    await timed('create TXT, answer it, delete it (ACME)', 2_000, async (i) => {
+      const json = await expectOk(api.fetch(url, { method: 'POST', headers, body: JSON.stringify({ type: 'TXT', name: `_acme-challenge.a${i}`, content: `t${i}` }) }));
+      if ((await ask(`_acme-challenge.a${i}.bench.example`, 'TXT')).answers.length !== 1) throw new Error('bench: TXT not answered');
+      await expectOk(api.fetch(`${url}/${json.result.id}`, { method: 'DELETE', headers }));
+    }),
+  );
+
   console.log(`\nDNS double: requests per second through api.fetch (zone of ${ZONE_SIZE.toLocaleString('en')} records)`);
   console.table(
     rows.map((r) => ({

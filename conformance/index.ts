@@ -4,4 +4,5 @@
  */
 export * from './bucket/index.js';
 export * from './dns/index.js';
+export * from './dns-resolve/index.js';
 export * from './s3/index.js';

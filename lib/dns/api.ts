@@ -70,6 +70,8 @@ export class DnsApi {
   private readonly service: DnsService;
   private readonly support: DnsSupport;
   private readonly edge: EdgeAddresses;
+  /** The account's zones as they are whenever iterated (a CNAME chain looks more than once). */
+  private readonly liveZones: Iterable<Zone> = { [Symbol.iterator]: () => this.zonesById.values() };
 
   constructor(options: DnsApiOptions = {}) {
     // Today's API is the default: real clients are written against it (README, "The interface document vs today's API").
@@ -189,7 +191,7 @@ export class DnsApi {
    * a name in no zone). The DNS server (edge-doubles/node) encodes exactly this.
    */
   answer(question: DnsQuestion): DnsAnswer {
-    return resolve({ zones: this.zonesById.values(), edge: this.edge }, question);
+    return resolve({ zones: this.liveZones, edge: this.edge }, question);
   }
 
   /**

@@ -36,7 +36,7 @@ export function edgeAddresses(list: readonly string[] = DEFAULT_EDGE): EdgeAddre
 }
 
 export interface ResolveContext {
-  /** The account's zones. */
+  /** The account's zones; iterated once per zone lookup, so not a one-shot iterator. */
   zones: Iterable<Zone>;
   edge: EdgeAddresses;
 }
@@ -111,34 +111,6 @@ function speller(asked: string, name: string): (owner: string) => string {
   };
 }
 
-interface ZoneIndex {
-  version: number;
-  /** Every name that exists: names with records, and their ancestors up to the apex (empty non-terminals). */
-  names: Set<string>;
-  /** Names below the apex with NS records: zone cuts (delegations). */
-  cuts: Set<string>;
-}
-
-const indexes = new WeakMap<Zone, ZoneIndex>();
-
-/** The zone's names and cuts, rebuilt only after its records change (O(1) per query otherwise). */
-function indexOf(zone: Zone): ZoneIndex {
-  const cached = indexes.get(zone);
-  if (cached && cached.version === zone.version) return cached;
-  const names = new Set<string>([zone.name]);
-  const cuts = new Set<string>();
-  for (const r of zone.records.values()) {
-    if (r.type === 'NS' && r.name !== zone.name) cuts.add(r.name);
-    for (const n of ancestors(r.name, zone.name)) {
-      if (names.has(n)) break;
-      names.add(n);
-    }
-  }
-  const index = { version: zone.version, names, cuts };
-  indexes.set(zone, index);
-  return index;
-}
-
 /** One question's walk through the zones (a CNAME chain may cross into another zone). */
 class Lookup {
   constructor(
@@ -148,18 +120,17 @@ class Lookup {
 
   /** The answer for `name` (lower case, inside `zone`), owners spelled `owner`; `depth` counts CNAME hops. */
   at(zone: Zone, name: string, owner: string, type: string, depth: number, seen: Set<string>): DnsAnswer {
-    const index = indexOf(zone);
-    const cut = index.cuts.size ? topmostCut(zone, index, name) : undefined;
+    const cut = topmostCut(zone, name);
     // At or below a delegation the parent is not authoritative: a referral, except that DS at the
     // cut belongs to the parent (RFC 4035 §3.1.4.1; §1.9).
     if (cut !== undefined && !(cut === name && type === 'DS')) return this.referral(zone, cut);
     let records = zone.atName(name);
-    let exists = records.length > 0 || index.names.has(name);
+    let exists = records.length > 0 || zone.exists(name);
     if (!exists) {
       // RFC 4592 §3.3.1: the closest encloser is the nearest existing ancestor; only `*.` + it may
       // answer, so an existing name (or empty non-terminal) between stops a higher wildcard (§1.5).
       let encloser = name.slice(name.indexOf('.') + 1);
-      while (!index.names.has(encloser)) encloser = encloser.slice(encloser.indexOf('.') + 1);
+      while (!zone.exists(encloser)) encloser = encloser.slice(encloser.indexOf('.') + 1);
       const source = zone.atName(`*.${encloser}`);
       if (source.length) {
         records = source;
@@ -270,9 +241,9 @@ class Lookup {
 const flattens = (zone: Zone, name: string, cname: StoredRecord): boolean =>
   name === zone.name || zone.flattenAllCnames || cname.settings.flatten_cname === true;
 
-/** The highest delegation at or above `name` (below the apex), if any. */
-function topmostCut(zone: Zone, index: ZoneIndex, name: string): string | undefined {
+/** The highest delegation (NS records below the apex) at or above `name`, if any: a few name look-ups. */
+function topmostCut(zone: Zone, name: string): string | undefined {
   const path = ancestors(name, zone.name);
-  for (let i = path.length - 1; i >= 0; i--) if (index.cuts.has(path[i]!)) return path[i];
+  for (let i = path.length - 1; i >= 0; i--) if (zone.atName(path[i]!).some((r) => r.type === 'NS')) return path[i];
   return undefined;
 }

@@ -7,6 +7,7 @@ import { dnsErrors } from './errors.js';
 import { inputOf, recordFields, type RecordFields, type RecordInput, type RuleOptions } from './record-rules.js';
 import type { DnsLimits, DnsPlan } from './types.js';
 import { SnapshotMap, type MapSnapshot } from '../persistent-map.js';
+import { ancestors } from './shadow.js';
 
 /** A stored record. Never mutated in place: an update stores a new object (the undo log keeps the old). */
 export interface StoredRecord extends RecordFields {
@@ -47,6 +48,7 @@ export interface ZoneSnapshot {
   readonly records: MapSnapshot<StoredRecord>;
   readonly byName: MapSnapshot<readonly StoredRecord[]>;
   readonly byType: MapSnapshot<StoredRecord>;
+  readonly names: MapSnapshot<number>;
   readonly sorted: ReadonlyMap<string, StoredRecord[]>;
 }
 
@@ -69,13 +71,15 @@ export class Zone {
   /**
    * Rises on every change to the records (a create, update, delete or batch that changed something,
    * a clear, a restore) and never falls, not even on a restore: the SOA serial counts from it, so a
-   * tool polling the SOA sees every change (dns-wire.md §1.6), and resolve.ts keys its caches on it.
+   * tool polling the SOA sees every change (dns-wire.md §1.6).
    */
   private changes = 0;
   // The indexes are SnapshotMaps (O(1) snapshots) and their values are replaced, never mutated.
   readonly records = new SnapshotMap<StoredRecord>();
   private readonly byName = new SnapshotMap<readonly StoredRecord[]>();
   private readonly byType = new SnapshotMap<StoredRecord>();
+  /** For each name below the apex: how many records are at or below it (a name exists in DNS while it has any). */
+  private readonly names = new SnapshotMap<number>();
   /** Default-order listings by type ('' = all types), built on first use and kept in order after. */
   private sortedCache = new Map<string, StoredRecord[]>();
   /** The listings this zone alone holds; the others may be shared with a snapshot (copied before a change). */
@@ -114,6 +118,14 @@ export class Zone {
     return this.byName.get(name) ?? [];
   }
 
+  /**
+   * Whether `name` exists in DNS: the apex, a name with records, or an empty non-terminal (a name
+   * with none whose descendants have some; RFC 8020). O(1).
+   */
+  exists(name: string): boolean {
+    return name === this.name || this.names.has(name);
+  }
+
   *ofType(type: string): Iterable<StoredRecord> {
     const low = typeKey(type, '');
     const it = this.byType.entriesFrom(low);
@@ -127,6 +139,7 @@ export class Zone {
       records: this.records.snapshot(),
       byName: this.byName.snapshot(),
       byType: this.byType.snapshot(),
+      names: this.names.snapshot(),
       sorted: new Map(this.sortedCache),
     };
   }
@@ -137,6 +150,7 @@ export class Zone {
     this.records.clear();
     this.byName.clear();
     this.byType.clear();
+    this.names.clear();
     this.sortedCache = new Map();
     this.sortedOwned = new Set();
   }
@@ -146,6 +160,7 @@ export class Zone {
     this.records.restore(s.records);
     this.byName.restore(s.byName);
     this.byType.restore(s.byType);
+    this.names.restore(s.names);
     this.sortedCache = new Map(s.sorted);
     this.sortedOwned = new Set();
   }
@@ -307,6 +322,7 @@ export class Zone {
     const named = this.byName.get(r.name);
     this.byName.set(r.name, named ? [...named, r] : [r]);
     this.byType.set(typeKey(r.type, r.id), r);
+    for (const n of ancestors(r.name, this.name)) this.names.set(n, (this.names.get(n) ?? 0) + 1);
     for (const key of ['', r.type]) {
       const list = this.ownSorted(key);
       if (list) list.splice(lowerBound(list, r), 0, r);
@@ -319,6 +335,11 @@ export class Zone {
     if (named.length === 0) this.byName.delete(r.name);
     else this.byName.set(r.name, named);
     this.byType.delete(typeKey(r.type, r.id));
+    for (const n of ancestors(r.name, this.name)) {
+      const left = this.names.get(n)! - 1;
+      if (left === 0) this.names.delete(n);
+      else this.names.set(n, left);
+    }
     for (const key of ['', r.type]) {
       const list = this.ownSorted(key);
       if (!list) continue;

@@ -1,0 +1,19 @@
+/** The DNS resolution conformance suite: records written through the API, then asked over DNS. */
+import { runResolveGroups, type DnsResolveTarget, type ResolveGroup } from './harness.js';
+import { records, proxied, chains, negative, wildcards, apex, delegation, any } from './groups.js';
+
+export const dnsResolveGroups: readonly ResolveGroup[] = [records, proxied, chains, negative, wildcards, apex, delegation, any];
+
+/** Registers the whole resolution suite (Vitest tests) for one target. */
+export function dnsResolveConformance(target: DnsResolveTarget): void {
+  runResolveGroups(dnsResolveGroups, target);
+}
+
+export { dnsResolveDifferences, type DnsResolveDifferenceId } from './differences.js';
+export {
+  ResolveClient as DnsResolveClient,
+  type DnsResolveTarget,
+  type ResolveGroup as DnsResolveGroup,
+  type ResolveGroupContext as DnsResolveGroupContext,
+  type ResolveTestOptions as DnsResolveTestOptions,
+} from './harness.js';
