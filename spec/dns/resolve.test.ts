@@ -479,6 +479,31 @@ describe('other types from their stored fields', () => {
     expect((await api.resolve('example.com', 'HTTPS')).answers[0]!.type).toBe('HTTPS');
   });
 
+  it('encodes SvcParams per RFC 9460: mandatory sorted, quoted alpn with an escaped comma, ech, keyNNNNN, keys in order', async () => {
+    const value = 'key667="hi" ech=AQI= alpn="h2,a\\,b" mandatory=port,alpn port=8443 no-default-alpn';
+    const api = zone([{ type: 'SVCB', name: '_dns', data: { priority: 2, target: 'svc.example.net.', value } }]);
+    const rdata = Array.from((await api.resolve('_dns.example.com', 'SVCB')).answers[0]!.data as Uint8Array);
+    const target = [3, ...new TextEncoder().encode('svc'), 7, ...new TextEncoder().encode('example'), 3, ...new TextEncoder().encode('net'), 0];
+    expect(rdata).toEqual([
+      0, 2, ...target,
+      0, 0, 0, 4, 0, 1, 0, 3, // mandatory=alpn,port (sorted)
+      0, 1, 0, 7, 2, 0x68, 0x32, 3, 0x61, 0x2c, 0x62, // alpn h2, "a,b"
+      0, 2, 0, 0, // no-default-alpn
+      0, 3, 0, 2, 0x20, 0xfb, // port 8443
+      0, 5, 0, 2, 1, 2, // ech (base64 AQI=)
+      0x02, 0x9b, 0, 2, 0x68, 0x69, // key667="hi"
+    ]);
+  });
+
+  it('refuses SvcParams with a key twice or a value where none belongs (record left out)', async () => {
+    const api = zone([
+      { type: 'HTTPS', name: 'a', data: { priority: 1, target: '.', value: 'port=1 port=2' } },
+      { type: 'HTTPS', name: 'b', data: { priority: 1, target: '.', value: 'no-default-alpn=x' } },
+      { type: 'HTTPS', name: 'c', data: { priority: 1, target: '.', value: 'ipv4hint=2001:db8::1' } },
+    ]);
+    for (const n of ['a', 'b', 'c']) expect((await api.resolve(`${n}.example.com`, 'HTTPS')).answers).toEqual([]);
+  });
+
   it('leaves out a record whose stored data has no wire form, instead of answering it corrupt', async () => {
     const api = zone([
       { type: 'DS', name: 'odd', data: { key_tag: 1, algorithm: 13, digest_type: 2, digest: 'abc' } },

@@ -27,6 +27,12 @@ describe('DnsApi inside workerd', () => {
       'x.example.com.\t300\tIN\tTXT\t"hi"',
     ]);
     expect((body.zones as string[])[1]).toMatch(/^[0-9a-f]{32}$/);
+    // api.resolve runs there too: 0x20 echo, TXT unquoted, HTTPS RDATA (RFC 9460) with an IPv6 hint.
+    const v6hint = [0x20, 0x01, 0x0d, 0xb8, ...Array(11).fill(0), 1];
+    expect(body.resolved).toEqual({
+      txt: [['X.example.com', ['hi']]],
+      https: [0, 1, 0, 0, 1, 0, 3, 2, 0x68, 0x32, 0, 6, 0, 16, ...v6hint],
+    });
   });
 
   it('api.handle answers requests dispatched to the Worker, errors in the envelope', async () => {
