@@ -6,8 +6,7 @@
  * Speed is measured here and never asserted in tests; this is not part of `npm test`.
  *
  * `npm run bench -- small list` runs only the named cases (small, list, large, multipart, snapshot,
- * indexeddb); the DNS benchmarks then run only if `dns` is named too, the DNS wire's (bench/dns-wire.ts)
- * if `dns-wire` is, the S3 view's (bench/s3.ts) if
+ * indexeddb); the DNS benchmarks then run only if `dns` is named too, the S3 view's (bench/s3.ts) if
  * `s3` is, and the browser bundle sizes if `size` is. No names: everything.
  */
 import { cpus, loadavg } from 'node:os';
@@ -61,6 +60,6 @@ if (results.length > 0) {
   console.log(`\nbucket benches took ${((performance.now() - started) / 1000).toFixed(1)} s (load average now ${load()})`);
 }
 if (wanted('dns')) await benchDns();
-if (wanted('dns-wire')) await benchDnsWire();
+if (wanted('dns-wire')) await benchDnsWire(); // the DNS server over UDP (bench/dns-wire.ts), when `dns-wire` is named
 if (wanted('s3')) await benchS3();
 if (wanted('size')) await benchBundleSize();
