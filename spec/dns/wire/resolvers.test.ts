@@ -8,7 +8,7 @@ import { Resolver } from 'node:dns/promises';
 import packet from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer, type DnsExchange, type RunningDnsServer } from '../../../lib/node/index.js';
-import { query, tcpSession, udp } from './client.js';
+import { query, tcpSession, udp, udpRaw } from './client.js';
 
 const TOKEN = 'wire-token';
 
@@ -140,5 +140,16 @@ describe('resolvers against startDnsServer({ dnsPort: 0 })', () => {
   it('ANY is answered as RFC 8482 (one HINFO)', async () => {
     const res = await udp(server.dnsPort, query('www.example.com', 'ANY'));
     expect(res.answers!.map((a) => [a.type, (a.data as packet.HInfoData).cpu])).toEqual([['HINFO', 'RFC8482']]);
+  });
+});
+
+describe('startDnsServer({ dnsPort }).close()', () => {
+  it('stops the DNS listeners with the API', async () => {
+    const server = await startDnsServer({ zones: [{ name: 'example.com' }], dnsPort: 0 });
+    expect((await udp(server.dnsPort, query('example.com', 'SOA'))).rcode).toBe('NOERROR');
+    await server.close();
+    expect(await udpRaw(server.dnsPort, query('example.com', 'SOA'), 300)).toBeUndefined();
+    await expect(tcpSession(server.dnsPort)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(fetch(`${server.baseURL}/zones`)).rejects.toThrow();
   });
 });
