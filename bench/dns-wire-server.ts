@@ -43,7 +43,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     close = () => new Promise((resolve) => socket.close(() => resolve(undefined)));
   } else {
     const api = benchZone();
-    const server = await serveDns((q) => api.answer(q), { onExchange: () => answered++ });
+    // Counted in the answerer (every bench query reaches the model): an onExchange record per
+    // message would be work the echo server does not do.
+    const server = await serveDns((q) => {
+      answered++;
+      return api.answer(q);
+    });
     process.stdout.write(`${server.port}\n`);
     close = () => server.close();
   }

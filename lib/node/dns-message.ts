@@ -66,7 +66,7 @@ function questionType(type: string): string {
 }
 
 const asBuffer = (bytes: string | Uint8Array): Buffer =>
-  typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  Buffer.isBuffer(bytes) ? bytes : typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /**
  * A model record as `dns-packet` encodes it, copied (the encoder replaces TXT strings in place, and
@@ -139,19 +139,54 @@ function udpLimit(query: Query): number {
   return Math.max(CLASSIC_UDP, Math.min(query.opt.udpPayloadSize ?? CLASSIC_UDP, EDNS_PAYLOAD));
 }
 
+/** A query that passed every check: what `finish` needs once the model has answered. */
+interface Asked {
+  query: Query;
+  q: packet.Question;
+  question: DnsQuestion;
+  /** The query's bytes, to check the echoed question against. */
+  buf: Buffer;
+}
+
+/** dns-packet's name codec, which its type declarations leave out. */
+const names = (packet as unknown as { name: { encodingLength(name: string): number } }).name;
+/** The classes dns-packet encodes back to their number (others it would send as 0, so they are refused). */
+const CLASSES = new Set(['IN', 'CS', 'CH', 'HS', 'ANY']);
+
 /**
  * The response to `bytes` (one DNS message without TCP's length prefix), or undefined when none is
  * due: fewer than 12 bytes (no header to answer), or a message that is itself a response (answering
- * it could start a loop between two servers).
+ * it could start a loop between two servers). Synchronous when the answerer is (DnsApi.answer is),
+ * so the server's loop pays for no promise per datagram; a promise when the answerer gives one.
  */
-export async function respond(bytes: Uint8Array, answerer: DnsAnswerer, options: RespondOptions): Promise<Buffer | undefined> {
-  const buf = asBuffer(bytes);
-  if (buf.length < 12) return undefined;
+export function respond(bytes: Uint8Array, answerer: DnsAnswerer, options: RespondOptions): Buffer | undefined | Promise<Buffer | undefined> {
+  const asked = check(asBuffer(bytes), options);
+  if (!('q' in asked)) return asked.out;
+  let answer: DnsAnswer | Promise<DnsAnswer>;
+  try {
+    answer = answerer(asked.question);
+  } catch {
+    return failed(asked, options);
+  }
+  if (answer instanceof Promise) {
+    return answer.then(
+      (a) => finish(asked, a, options),
+      () => failed(asked, options),
+    );
+  }
+  return finish(asked, answer, options);
+}
+
+function report(options: RespondOptions, rcode: DnsRcode | 'BADVERS', size: number, extra?: Partial<DnsExchange>): void {
+  options.onExchange?.({ transport: options.transport, rcode, answers: 0, truncated: false, size, ...extra });
+}
+
+/** Everything before the model: the message read, and what is refused without asking it. */
+function check(buf: Buffer, options: RespondOptions): Asked | { out: Buffer | undefined } {
+  if (buf.length < 12) return { out: undefined };
   const flags = buf.readUInt16BE(2);
-  if (flags & QR) return undefined;
+  if (flags & QR) return { out: undefined };
   const query: Query = { id: buf.readUInt16BE(0), flags, questions: [] };
-  const report = (rcode: DnsRcode | 'BADVERS', size: number, extra: Partial<DnsExchange> = {}) =>
-    options.onExchange?.({ transport: options.transport, rcode, answers: 0, truncated: false, size, ...extra });
 
   let decoded: packet.DecodedPacket;
   try {
@@ -160,12 +195,17 @@ export async function respond(bytes: Uint8Array, answerer: DnsAnswerer, options:
   } catch {
     // The header was read, the rest was not: FORMERR with no question (RFC 1035 §4.1.1).
     const out = bare(query, 'FORMERR', false);
-    report('FORMERR', out.length);
-    return out;
+    report(options, 'FORMERR', out.length);
+    return { out };
   }
   query.questions = decoded.questions ?? [];
-  const opts = (decoded.additionals ?? []).filter((r): r is packet.OptAnswer => r.type === 'OPT');
-  if (opts.length === 1) query.opt = opts[0];
+  let opts = 0;
+  for (const r of decoded.additionals ?? []) {
+    if (r.type !== 'OPT') continue;
+    opts++;
+    query.opt = r;
+  }
+  if (opts > 1) delete query.opt;
   const opcode = (flags >> OPCODE_SHIFT) & 0xf;
   const single = query.questions.length === 1;
 
@@ -173,71 +213,94 @@ export async function respond(bytes: Uint8Array, answerer: DnsAnswerer, options:
   // Only QUERY is served: NOTIFY, UPDATE and the rest get NOTIMP (RFC 1035 §4.1.1).
   if (opcode !== 0) early = 'NOTIMP';
   // One question per message, as every server answers (RFC 9619); more than one OPT is FORMERR (RFC 6891 §6.1.1).
-  else if (!single || opts.length > 1) early = 'FORMERR';
+  else if (!single || opts > 1) early = 'FORMERR';
   // EDNS versions above 0 get BADVERS, with an OPT saying the version we speak (RFC 6891 §6.1.3).
   else if (query.opt && (query.opt.ednsVersion ?? 0) > 0) early = 'BADVERS';
   if (early) {
-    const out = bare(query, early, single && opts.length <= 1);
-    report(early, out.length, single ? { question: asQuestion(query.questions[0]!) } : {});
-    return out;
+    let out = bare(query, early, single && opts <= 1);
+    // The question goes back only as it came (see `echoes`).
+    if (single && opts <= 1 && !echoes({ buf, q: query.questions[0]! }, out)) out = bare(query, early, false);
+    report(options, early, out.length, single ? { question: asQuestion(query.questions[0]!) } : undefined);
+    return { out };
   }
 
   const q = query.questions[0]!;
   const question = asQuestion(q);
-  // The question must go back byte for byte (RFC 1035 §7.3). dns-packet reads labels as UTF-8 and
-  // joins them with dots, so a name with other bytes or a dot inside a label would come back
-  // changed; no zone of the double can hold such a name (the API's label rules), so it is refused.
-  const echo = packet.encode({ id: 0, type: 'response', questions: [q] });
-  if (!buf.subarray(12, echo.length).equals(echo.subarray(12))) {
-    const out = bare(query, 'REFUSED', false);
-    report('REFUSED', out.length, { question });
-    return out;
-  }
+  const asked = { query, q, question, buf };
+  if (!CLASSES.has(q.class ?? 'IN')) return { out: refused(asked, options) };
   // Zone transfers are for configured secondaries only; the double has none [INFER from Cloudflare's
   // zone-transfer docs: outgoing transfers go to the peers set up for them].
   if (q.type === 'AXFR' || q.type === 'IXFR') {
     const out = bare(query, 'REFUSED', true);
-    report('REFUSED', out.length, { question });
-    return out;
+    if (!echoes(asked, out)) return { out: refused(asked, options) };
+    report(options, 'REFUSED', out.length, { question });
+    return { out };
   }
+  return asked;
+}
 
-  let answer: DnsAnswer;
+/**
+ * Whether `response` carries the question exactly as the query did (RFC 1035 §7.3): both put it
+ * right after the 12-byte header. dns-packet reads labels as UTF-8 and joins them with dots, so a
+ * name with other bytes or a dot inside a label would go back changed; no zone of the double can
+ * hold such a name (the API's label rules), so it is refused instead.
+ */
+function echoes({ buf, q }: Pick<Asked, 'buf' | 'q'>, response: Buffer): boolean {
+  const length = names.encodingLength(q.name) + 4;
+  return buf.length >= 12 + length && response.length >= 12 + length && buf.compare(response, 12, 12 + length, 12, 12 + length) === 0;
+}
+
+/** REFUSED with no question: the asker's could not be given back as sent. */
+function refused({ query, question }: Asked, options: RespondOptions): Buffer {
+  const out = bare(query, 'REFUSED', false);
+  report(options, 'REFUSED', out.length, { question });
+  return out;
+}
+
+/** The model failed, or gave a record that cannot be encoded: the server's failure, not the client's. */
+function failed(asked: Asked, options: RespondOptions): Buffer {
+  const { query, question } = asked;
+  const out = bare(query, 'SERVFAIL', echoes(asked, bare(query, 'SERVFAIL', true)));
+  report(options, 'SERVFAIL', out.length, { question });
+  return out;
+}
+
+/** The model's answer as a message, truncated when it does not fit the transport. */
+function finish(asked: Asked, answer: DnsAnswer, options: RespondOptions): Buffer {
+  const { query, q, question } = asked;
+  const code = RCODE[answer.rcode];
+  const opt = query.opt ? [responseOpt(query, code)] : [];
   let encoded: Buffer;
   try {
-    answer = await answerer(question);
-    const code = RCODE[answer.rcode];
     encoded = packet.encode({
       id: query.id,
       type: 'response',
-      flags: responseFlags(flags, code, answer.authoritative),
+      flags: responseFlags(query.flags, code, answer.authoritative),
       questions: [q],
       answers: answer.answers.map(packetRecord),
       authorities: answer.authorities.map(packetRecord),
-      additionals: [...answer.additionals.map(packetRecord), ...(query.opt ? [responseOpt(query, code)] : [])],
+      additionals: answer.additionals.length ? [...answer.additionals.map(packetRecord), ...opt] : opt,
     });
   } catch {
-    // The model failed, or gave a record that cannot be encoded: the server's failure, not the client's.
-    const out = bare(query, 'SERVFAIL', true);
-    report('SERVFAIL', out.length, { question });
-    return out;
+    return failed(asked, options);
   }
+  if (!echoes(asked, encoded)) return refused(asked, options);
 
   const limit = options.transport === 'udp' ? udpLimit(query) : TCP_MAX;
   if (encoded.length <= limit) {
-    report(answer.rcode, encoded.length, { question, answers: answer.answers.length });
+    if (options.onExchange) report(options, answer.rcode, encoded.length, { question, answers: answer.answers.length });
     return encoded;
   }
   // Too large: TC set and no records, so the client asks again over TCP (RFC 2181 §9: a partial
   // RRset must not be used anyway; reference/dns-wire.md §1.11). The OPT record stays (RFC 6891 §7).
-  const code = RCODE[answer.rcode];
   const out = packet.encode({
     id: query.id,
     type: 'response',
-    flags: responseFlags(flags, code, answer.authoritative) | packet.TRUNCATED_RESPONSE,
+    flags: responseFlags(query.flags, code, answer.authoritative) | packet.TRUNCATED_RESPONSE,
     questions: [q],
-    additionals: query.opt ? [responseOpt(query, code)] : [],
+    additionals: opt,
   });
-  report(answer.rcode, encoded.length, { question, answers: answer.answers.length, truncated: true });
+  report(options, answer.rcode, encoded.length, { question, answers: answer.answers.length, truncated: true });
   return out;
 }
 

@@ -84,20 +84,32 @@ export async function serveDns(answerer: DnsAnswerer, options: DnsWireOptions = 
 
   let inFlight = 0;
   const udpSocket = udp;
+  const udpOptions = { transport: 'udp' as const, ...(onExchange ? { onExchange } : {}) };
   udpSocket.on('error', () => {
     // A send to a closed port (ICMP unreachable) and the like: the next datagram is unaffected.
   });
   udpSocket.on('message', (message, peer) => {
     if (inFlight >= MAX_UDP_IN_FLIGHT) return;
-    inFlight++;
-    respond(message, answerer, { transport: 'udp', ...(onExchange ? { onExchange } : {}) })
-      .then((out) => {
+    const send = (out: Buffer | undefined) => {
+      if (!out) return;
+      try {
         // No callback: then Node tries the send at once (uv_udp_try_send) instead of queueing it,
         // which halved the server's CPU per query in bench/dns-wire.ts; a failure is an 'error' event.
-        if (out) udpSocket.send(out, peer.port, peer.address);
-      })
-      .catch(() => undefined)
-      .finally(() => inFlight--);
+        udpSocket.send(out, peer.port, peer.address);
+      } catch {
+        // The socket closed while an answer was on its way.
+      }
+    };
+    // Synchronous when the answerer is (DnsApi.answer): no promise per datagram.
+    let out: ReturnType<typeof respond>;
+    try {
+      out = respond(message, answerer, udpOptions);
+    } catch {
+      return; // respond is written not to throw; were it to, one datagram goes unanswered, not the server
+    }
+    if (!(out instanceof Promise)) return send(out);
+    inFlight++;
+    out.then(send, () => undefined).finally(() => inFlight--);
   });
 
   return {
