@@ -5,13 +5,15 @@
  * messages it refuses.
  */
 import { Resolver } from 'node:dns/promises';
-import { connect } from 'node:net';
+import { createSocket } from 'node:dgram';
+import { once } from 'node:events';
+import { connect, createServer } from 'node:net';
 import packet from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DnsAnswer, DnsQuestion, DnsResourceRecord } from '../../../lib/dns/answer.js';
 import { serveDns, type RunningDnsWire } from '../../../lib/node/dns-wire.js';
 import type { DnsExchange } from '../../../lib/node/dns-message.js';
-import { query, tcpSession, udp, udpRaw } from './client.js';
+import { decode, query, tcpSession, udp, udpRaw } from './client.js';
 
 const rr = (name: string, type: string, data: unknown, ttl = 300): DnsResourceRecord => ({ name, type, class: 'IN', ttl, data });
 
@@ -142,6 +144,15 @@ describe('serveDns: the header and the sections around an answer', () => {
     session.close();
   });
 
+  it('TCP: an answer over 65535 bytes (what the length prefix can say) is sent with TC and no records, not cut', async () => {
+    const session = await tcpSession(server.port);
+    session.send(query('big-1300.wire.test', 'TXT', { id: 77 }));
+    const res = await session.next();
+    expect([res.id, res.flag_tc, res.answers.length, res.rcode]).toEqual([77, true, 0, 'NOERROR']);
+    expect(seen.filter((e) => e.question?.name === 'big-1300.wire.test').at(-1)).toMatchObject({ transport: 'tcp', truncated: true });
+    session.close();
+  });
+
   it('TCP: an idle connection is closed by the server', async () => {
     const session = await tcpSession(server.port);
     session.send(query('www.wire.test', 'A'));
@@ -222,5 +233,33 @@ describe('serveDns: the header and the sections around an answer', () => {
         socket.once('error', reject);
       }),
     ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+});
+
+/** Whether this machine has an IPv6 loopback to bind (some containers have none). */
+const ipv6 = await new Promise<boolean>((resolve) => {
+  const probe = createServer();
+  probe.once('error', () => resolve(false));
+  probe.listen(0, '::1', () => probe.close(() => resolve(true)));
+});
+
+(ipv6 ? describe : describe.skip)(`serveDns on ::1${ipv6 ? '' : ' (skipped: this machine cannot bind the IPv6 loopback)'}`, () => {
+  it('answers over UDP6 and TCP on one port', async () => {
+    const server = await serveDns(answerer, { host: '::1' });
+    try {
+      expect(server.host).toBe('::1');
+      const answer = await new Promise<Buffer>((resolve, reject) => {
+        const socket = createSocket('udp6');
+        socket.once('message', (m) => (socket.close(), resolve(m)));
+        socket.once('error', reject);
+        socket.send(query('www.wire.test', 'A'), server.port, '::1');
+      });
+      expect(decode(answer).answers).toHaveLength(2);
+      const tcp = connect(server.port, '::1');
+      await once(tcp, 'connect');
+      tcp.destroy();
+    } finally {
+      await server.close();
+    }
   });
 });
