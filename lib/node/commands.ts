@@ -112,7 +112,7 @@ const dnsServe = serveCommand({
     'edge-doubles dns serve [--port 8788] [--host 127.0.0.1] --zone example.com[=<zone id>] ...',
     '                      [--token T ...] [--email E --key K] [--plan free|pro|business|enterprise]',
     '                      [--compat today|document] [--base-path /client/v4] [--log]',
-    '                      [--dns-port N [--ns-name NAME ...]]',
+    '                      [--dns-port N [--ns-name NAME ...] [--proxy-address IP ...]]',
     '                      [--tls [--tls-ca-out FILE] | --tls-cert FILE --tls-key FILE]',
     '',
     'Without --token/--email, any well-formed credential is accepted. --compat today (default)',
@@ -121,7 +121,9 @@ const dnsServe = serveCommand({
     '--dns-port N also answers the zones over DNS, UDP and TCP on port N of --host (0: any free port;',
     "the port is printed as 'dns: udp+tcp HOST:PORT'): point dig, resolvers or an ACME server at it.",
     '--ns-name NAME (repeatable) names every zone\'s nameservers (the API\'s name_servers, the apex NS',
-    'and SOA); default two <name>.ns.cloudflare.com per zone. With --log, each DNS question gets a line too.',
+    'and SOA); default two <name>.ns.cloudflare.com per zone. --proxy-address IP (repeatable) is what',
+    "proxied names answer with instead of Cloudflare's edge addresses (127.0.0.1 and ::1 send an ACME",
+    "server's HTTP-01 check to this machine). With --log, each DNS question gets a line too.",
     ...TLS_USAGE,
   ].join('\n'),
   port: '8788',
@@ -136,6 +138,7 @@ const dnsServe = serveCommand({
     log: { type: 'boolean', default: false },
     'dns-port': { type: 'string' },
     'ns-name': { type: 'string', multiple: true, default: [] },
+    'proxy-address': { type: 'string', multiple: true, default: [] },
   },
   async serve(values, { port, tls }, io) {
     if (!['free', 'pro', 'business', 'enterprise'].includes(values.plan!)) throw new Error(`unknown --plan ${values.plan}`);
@@ -161,6 +164,7 @@ const dnsServe = serveCommand({
       zones,
       compat: values.compat as DnsCompat,
       basePath: values['base-path']!,
+      ...(values['proxy-address']!.length ? { proxyAddresses: values['proxy-address']! } : {}),
       log: values.log,
       ...(credentials.length ? { credentials } : {}),
     });

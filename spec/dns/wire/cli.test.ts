@@ -50,6 +50,27 @@ describe('dns serve --dns-port 0 --ns-name ... (lib/node/cli.ts through tsx)', {
   });
 });
 
+describe('dns serve --proxy-address', { timeout: 30_000 }, () => {
+  it('proxied names answer with the given addresses (loopback here, for an offline HTTP-01 check)', async () => {
+    const served = await serveCli(['--zone', 'example.org', '--token', TOKEN, '--proxy-address', '127.0.0.1', '--proxy-address', '::1'], 1);
+    try {
+      const id = served.zones.get('example.org')!;
+      const res = await fetch(`${served.baseURL}/zones/${id}/dns_records`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'A', name: 'app', content: '198.51.100.9', proxied: true }),
+      });
+      expect(res.status).toBe(200);
+      const resolver = new Resolver({ timeout: 3000, tries: 1 });
+      resolver.setServers([`127.0.0.1:${served.dnsPort}`]);
+      expect(await resolver.resolve4('app.example.org')).toEqual(['127.0.0.1']);
+      expect(await resolver.resolve6('app.example.org')).toEqual(['::1']);
+    } finally {
+      await served.stop();
+    }
+  });
+});
+
 describe('dns serve: --dns-port is checked like --port, and no DNS is served without it', () => {
   const io = (out: string[]): CliIo => ({ out: (l) => out.push(l), err: () => {}, stopped: () => Promise.resolve() });
 
