@@ -11,6 +11,7 @@
  */
 import type { CorsRule } from './cors.js';
 import type { QueueRules } from './notifications.js';
+import { NO_PUBLIC_ACCESS, type PublicAccess } from './public.js';
 import { DEFAULT_LIFECYCLE_RULES, type LifecycleRule, type LifecycleTiming } from './lifecycle.js';
 import type { LockRule } from './locks.js';
 
@@ -18,6 +19,7 @@ import type { LockRule } from './locks.js';
 export interface ConfigSnapshot {
   readonly cors: readonly CorsRule[] | undefined;
   readonly notifications: readonly QueueRules[];
+  readonly publicAccess: PublicAccess;
   readonly lifecycle: readonly LifecycleRule[];
   readonly locks: readonly LockRule[];
 }
@@ -25,6 +27,8 @@ export interface ConfigSnapshot {
 export class BucketConfig {
   /** The CORS rules (PutBucketCors, `S3Api.setBucketCors`); undefined when the bucket has none. */
   cors: readonly CorsRule[] | undefined;
+  /** The r2.dev domain and the custom domains (public.ts); none on a new bucket. */
+  publicAccess: PublicAccess = NO_PUBLIC_ACCESS;
   #lifecycle: readonly LifecycleRule[] = DEFAULT_LIFECYCLE_RULES;
   #locks: readonly LockRule[] = [];
   /**
@@ -62,12 +66,13 @@ export class BucketConfig {
   notifications: readonly QueueRules[] = [];
 
   snapshot(): ConfigSnapshot {
-    return { cors: this.cors, lifecycle: this.#lifecycle, locks: this.#locks, notifications: this.notifications };
+    return { cors: this.cors, publicAccess: this.publicAccess, lifecycle: this.#lifecycle, locks: this.#locks, notifications: this.notifications };
   }
 
   restore(s: ConfigSnapshot): void {
     this.cors = s.cors;
     this.notifications = s.notifications;
+    this.publicAccess = s.publicAccess;
     this.lifecycle = s.lifecycle;
     this.locks = s.locks;
   }
@@ -76,6 +81,7 @@ export class BucketConfig {
   clear(): void {
     this.cors = undefined;
     this.notifications = [];
+    this.publicAccess = NO_PUBLIC_ACCESS;
     this.lifecycle = DEFAULT_LIFECYCLE_RULES;
     this.locks = [];
   }
