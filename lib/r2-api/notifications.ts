@@ -12,7 +12,8 @@ import type { Handler, Incoming, Route, RouteParams, RouteTable } from '../api/r
 import { bucketLayer } from '../bucket/internal.js';
 import { addRules, removeRules, type NotificationRuleInit, type QueueRules } from '../bucket/notifications.js';
 import { queueById, type AccountQueue } from '../queue/account-queues.js';
-import type { R2Service } from './service.js';
+import { addressedBuckets, type R2Service } from './service.js';
+import { permitted } from './routes.js';
 
 /**
  * Errors of the notification service. Bucket not found is 10085 with the service's message key
@@ -37,17 +38,21 @@ export const notificationRoutes: RouteTable<R2Service> = (segments): Route<R2Ser
   const accountId = segments[1]!;
   if (!HEX32.test(accountId) || segments[5] !== 'configuration') return undefined;
   const bucket = segments[4]!;
-  if (segments.length === 6) return { methods: { GET: getConfiguration(bucket) }, accountId };
+  // The token needs R2 permission, as for every R2 route ("Workers R2 Storage Write": api-en).
+  if (segments.length === 6) return { methods: permitted({ GET: getConfiguration(bucket) }), accountId };
   if (segments.length === 8 && segments[6] === 'queues') {
     const queueId = segments[7]!;
-    return { methods: { GET: getQueueRules(bucket, queueId), PUT: putRules(bucket, queueId), DELETE: deleteRules(bucket, queueId) }, accountId };
+    return { methods: permitted({ GET: getQueueRules(bucket, queueId), PUT: putRules(bucket, queueId), DELETE: deleteRules(bucket, queueId) }), accountId };
   }
   return undefined;
 };
 
-/** The bucket's layer, as the notification service finds it (10085 when the account has no such bucket). */
-function layerOf(svc: R2Service, params: RouteParams, name: string) {
-  const bucket = (params.account ?? svc.account).buckets.get(name);
+/**
+ * The bucket's layer, in the jurisdiction `cf-r2-jurisdiction` addresses (wrangler sends it with
+ * `-J`), as the notification service finds it (10085 when the account has no such bucket).
+ */
+function layerOf(svc: R2Service, req: Incoming, params: RouteParams, name: string) {
+  const bucket = addressedBuckets(svc, req, params).buckets.get(name);
   const layer = bucket && bucketLayer(bucket);
   if (!layer) throw notificationErrors.noSuchBucket();
   return layer;
@@ -65,20 +70,20 @@ const presentQueueRules = (svc: R2Service, params: RouteParams, q: QueueRules) =
   rules: q.rules.map((r) => ({ ...r })),
 });
 
-const getConfiguration = (bucket: string): Handler<R2Service> => (svc, _req, params) => {
-  const layer = layerOf(svc, params, bucket);
+const getConfiguration = (bucket: string): Handler<R2Service> => (svc, req, params) => {
+  const layer = layerOf(svc, req, params, bucket);
   return ok({ bucketName: bucket, queues: layer.config.notifications.map((q) => presentQueueRules(svc, params, q)) });
 };
 
-const getQueueRules = (bucket: string, queueId: string): Handler<R2Service> => (svc, _req, params) => {
-  const layer = layerOf(svc, params, bucket);
+const getQueueRules = (bucket: string, queueId: string): Handler<R2Service> => (svc, req, params) => {
+  const layer = layerOf(svc, req, params, bucket);
   const queue = queueOf(svc, params, queueId);
   const rules = layer.config.notifications.find((q) => q.queueId === queue.id) ?? { queueId: queue.id, rules: [] };
   return ok(presentQueueRules(svc, params, rules));
 };
 
 const putRules = (bucket: string, queueId: string): Handler<R2Service> => async (svc, req, params) => {
-  const layer = layerOf(svc, params, bucket);
+  const layer = layerOf(svc, req, params, bucket);
   const queue = queueOf(svc, params, queueId);
   const body = await jsonObject(req);
   if (!Array.isArray(body.rules)) throw notificationErrors.invalid('rules must be an array');
@@ -93,7 +98,7 @@ const putRules = (bucket: string, queueId: string): Handler<R2Service> => async 
 };
 
 const deleteRules = (bucket: string, queueId: string): Handler<R2Service> => async (svc, req, params) => {
-  const layer = layerOf(svc, params, bucket);
+  const layer = layerOf(svc, req, params, bucket);
   const queue = queueOf(svc, params, queueId);
   const text = await req.text();
   let ruleIds: string[] | undefined;
