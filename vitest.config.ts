@@ -68,6 +68,7 @@ const packageAlias = {
   'edge-doubles/bucket': new URL('./lib/bucket/index.ts', import.meta.url).pathname,
   'edge-doubles/dns': new URL('./lib/dns/index.ts', import.meta.url).pathname,
   'edge-doubles/s3': new URL('./lib/s3/index.ts', import.meta.url).pathname,
+  'edge-doubles/queue': new URL('./lib/queue/index.ts', import.meta.url).pathname,
   'edge-doubles/node': new URL('./lib/node/index.ts', import.meta.url).pathname,
   'edge-doubles/conformance': new URL('./conformance/index.ts', import.meta.url).pathname,
   'edge-doubles/vitest': new URL('./lib/vitest.ts', import.meta.url).pathname,
