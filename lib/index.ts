@@ -5,3 +5,4 @@ export * from './dns/index.js';
 export * from './account/index.js';
 export * from './env/index.js';
 export * from './s3/index.js';
+export * from './queue/index.js';

@@ -468,29 +468,30 @@ export class Queue<Body = unknown> {
   }
 
   #run(force: boolean): Promise<void> {
-    const run = (async () => {
-      try {
-        for (;;) {
-          const now = this.#time.now();
-          const next = this.#nextBatch(now, force);
-          if (!next) break;
-          const batch = this.#ready.slice(this.#head, this.#head + next.take);
-          this.#head += next.take;
-          if (this.#head > 1024 && this.#head * 2 > this.#ready.length) {
-            this.#ready = this.#ready.slice(this.#head);
-            this.#head = 0;
-          }
-          // What is left of the ready messages starts a new window now.
-          if (this.#readyCount > 0) this.#openedAt = next.at;
-          await this.#deliver(batch, next.at);
-        }
-      } finally {
-        this.#running = undefined;
-        this.#schedule();
-      }
-    })();
+    // `.finally` runs after this assignment even when the loop finds nothing to do.
+    const run: Promise<void> = this.#loop(force).finally(() => {
+      if (this.#running === run) this.#running = undefined;
+      this.#schedule();
+    });
     this.#running = run;
     return run;
+  }
+
+  async #loop(force: boolean): Promise<void> {
+    for (;;) {
+      const now = this.#time.now();
+      const next = this.#nextBatch(now, force);
+      if (!next) return;
+      const batch = this.#ready.slice(this.#head, this.#head + next.take);
+      this.#head += next.take;
+      if (this.#head > 1024 && this.#head * 2 > this.#ready.length) {
+        this.#ready = this.#ready.slice(this.#head);
+        this.#head = 0;
+      }
+      // What is left of the ready messages starts a new window then.
+      if (this.#readyCount > 0) this.#openedAt = next.at;
+      await this.#deliver(batch, next.at);
+    }
   }
 
   /** Asks the clock to wake the queue at the next moment something becomes due. */
