@@ -49,6 +49,7 @@ export class Account {
       created: now(),
       zones: new Map(),
       buckets: new Map(),
+      queues: new Map(),
       bucketCreated: new WeakMap(),
       now,
       credentials: new Credentials(options.credentials),

@@ -7,6 +7,7 @@
 import type { Credentials } from '../api/auth.js';
 import type { Bucket } from '../bucket/bucket.js';
 import type { Zone } from '../dns/zone.js';
+import type { Queue } from '../queue/queue.js';
 import type { Account } from './account.js';
 
 /** What the views share. Internal: reached through `accountState`, never shown on `Account`. */
@@ -18,6 +19,11 @@ export interface AccountState {
   readonly zones: Map<string, Zone>;
   /** Buckets by name. Add with `addAccountBucket`, which records when. */
   readonly buckets: Map<string, Bucket>;
+  /**
+   * Queues by name: the queue a Worker's producer binding of that name sends to and its consumer
+   * reads (`createEnv(config, { account })`), dead-letter queues made on demand included.
+   */
+  readonly queues: Map<string, Queue>;
   /** When each bucket was added (the S3 view's ListBuckets CreationDate), by the account's clock. */
   readonly bucketCreated: WeakMap<Bucket, number>;
   /** "Now" by the account's clock. */

@@ -279,12 +279,14 @@ export class Queue<Body = unknown> {
   /**
    * Attaches the consumer (a Worker's `queue` handler, called with `env`), with its settings
    * (`max_batch_size`, ... as `[[queues.consumers]]` names them, in camelCase). Replaces any
-   * consumer attached before. Returns the queue.
+   * consumer attached before. Without settings, those a config gave the queue (`createEnv`'s
+   * `[[queues.consumers]]` entry) apply. Returns the queue.
    */
   consume<Env = unknown>(handler: QueueHandler<Body, Env>, settings?: ConsumerSettings & { env?: Env }): this {
     if (typeof handler !== 'function') throw new TypeError(`Queue.consume: the handler must be a function, got ${typeof handler}`);
     const { env, ...rest } = settings ?? {};
-    this.#consumer = { handler: handler as QueueHandler<never, unknown>, env, settings: resolveConsumerSettings(rest, this.#defaults) };
+    const given = Object.keys(rest).length > 0 ? rest : (presets.get(this) ?? rest);
+    this.#consumer = { handler: handler as QueueHandler<never, unknown>, env, settings: resolveConsumerSettings(given, this.#defaults) };
     this.#schedule();
     return this;
   }
@@ -605,6 +607,15 @@ export class Queue<Body = unknown> {
 }
 
 Object.defineProperty(Queue, 'name', { value: 'WorkerQueue' });
+
+/** Consumer settings a config gave a queue before any consumer was attached (createEnv without a worker). */
+const presets = new WeakMap<Queue, ConsumerSettings>();
+
+/** @internal Remembers a config's consumer settings for a later `consume(handler)` (checked now). */
+export function presetConsumerSettings(queue: Queue, settings: ConsumerSettings): void {
+  resolveConsumerSettings(settings);
+  presets.set(queue, settings);
+}
 
 function metricsOf(m: QueueMetrics): MessageBatchMetadata['metrics'] {
   return m;
