@@ -164,6 +164,8 @@ export default defineConfig({
       { test: { name: 'conformance:s3-r2', include: ['conformance/targets/s3-r2.test.ts'] } },
       { test: { name: 'conformance:s3-miniflare', include: ['conformance/targets/s3-miniflare.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
       { test: { name: 'conformance:dns-api', include: ['conformance/targets/dns-api.test.ts'] } },
+      { test: { name: 'conformance:queue-double', include: ['conformance/targets/queue-double.test.ts'] } },
+      { test: { name: 'conformance:queue-miniflare', include: ['conformance/targets/queue-miniflare.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
       browserProject(),
       // The doubles under Vitest's other environments; each file names its own (a docblock), as a
       // user's test file would. Node's is conformance:double; workerd's is conformance:double-in-workerd.

@@ -5,3 +5,4 @@
 export * from './bucket/index.js';
 export * from './dns/index.js';
 export * from './s3/index.js';
+export * from './queue/index.js';

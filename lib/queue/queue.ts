@@ -451,7 +451,8 @@ export class Queue<Body = unknown> {
       const deadline = this.#readyCount > 0 ? this.#openedAt + timeout : Infinity;
       // A full batch leaves when its last message became visible.
       if (this.#readyCount >= size) return { at: Math.max(this.#openedAt, this.#ready[this.#head + size - 1]!.visibleAt), take: size };
-      if (next && next.visibleAt <= now && next.visibleAt < deadline) {
+      // A message visible at the batch's deadline still joins it (Miniflare's timers fire in that order too).
+      if (next && next.visibleAt <= now && next.visibleAt <= deadline) {
         if (this.#readyCount === 0) this.#openedAt = next.visibleAt;
         this.#ready.push(this.#waiting.shift()!);
         continue;

@@ -47,6 +47,15 @@ describe('batching', () => {
     expect(r.batches[1]).toMatchObject({ bodies: [4], at: T0 + 2000 });
   });
 
+  it('with max_batch_timeout 0, the messages of one sendBatch still leave as one batch (found by the conformance suite)', async () => {
+    const clock = new ManualClock(T0);
+    const r = recorder();
+    const q = new Queue({ clock }).consume(r.handler, { maxBatchTimeout: 0 });
+    await q.sendBatch([{ body: 1 }, { body: 2 }, { body: 3 }]);
+    await q.drain({ waitForBatchTimeout: true });
+    expect(r.batches.map((b) => b.bodies)).toEqual([[1, 2, 3]]);
+  });
+
   it('drain() delivers every visible message now, in batches of max_batch_size, without waiting for the timeout', async () => {
     const r = recorder();
     const q = new Queue({ clock: new ManualClock(T0) }).consume(r.handler, { maxBatchSize: 2 });
