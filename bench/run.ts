@@ -7,13 +7,15 @@
  *
  * `npm run bench -- small list` runs only the named cases (small, list, large, multipart, snapshot,
  * indexeddb); the DNS benchmarks then run only if `dns` is named too, the S3 view's (bench/s3.ts) if
- * `s3` is, and the browser bundle sizes if `size` is. No names: everything.
+ * `s3` is, the Queues double's (bench/queue.ts) if `queue` is, and the browser bundle sizes if `size` is.
+ * No names: everything.
  */
 import { cpus, loadavg } from 'node:os';
 import { hashImplementation } from '../lib/hash.js';
 import { benchBundleSize } from './bundle-size.js';
 import { benchDns } from './dns.js';
 import { benchS3 } from './s3.js';
+import { benchQueue } from './queue.js';
 import { benchIndexedDb } from './indexeddb.js';
 import { benchLargePut } from './large-put.js';
 import { benchListing } from './listing.js';
@@ -41,9 +43,9 @@ const CASES = {
   indexeddb: benchIndexedDb,
 } as const;
 const named = process.argv.slice(2);
-const unknown = named.filter((n) => n !== 'dns' && n !== 's3' && n !== 'size' && !(n in CASES));
+const unknown = named.filter((n) => n !== 'dns' && n !== 's3' && n !== 'size' && n !== 'queue' && !(n in CASES));
 if (unknown.length) {
-  console.error(`unknown case(s) ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}, dns, s3, size`);
+  console.error(`unknown case(s) ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}, dns, s3, queue, size`);
   process.exit(2);
 }
 const wanted = (name: string) => named.length === 0 || named.includes(name);
@@ -60,4 +62,5 @@ if (results.length > 0) {
 }
 if (wanted('dns')) await benchDns();
 if (wanted('s3')) await benchS3();
+if (wanted('queue')) await benchQueue();
 if (wanted('size')) await benchBundleSize();

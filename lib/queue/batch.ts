@@ -34,6 +34,11 @@ export class BatchState {
   readonly acks = new Set<string>();
   readonly retries = new Map<string, number | undefined>();
 
+  /** No call was made on the batch or its messages but `ackAll()`. */
+  get untouched(): boolean {
+    return !this.retryAll && this.retries.size === 0;
+  }
+
   ack(id: string): void {
     if (this.ackAll || this.retryAll || this.retries.has(id)) return;
     this.acks.add(id);
@@ -102,30 +107,52 @@ const states = new WeakMap<object, BatchState>();
 /** The batch's state (for `getQueueResult` and the queue's delivery). */
 export const batchState = (batch: object): BatchState | undefined => states.get(batch);
 
-/** One message as the consumer sees it. */
+/** One message as the consumer sees it. Its fields are read-only accessors, as workerd's. */
 export class Message<Body = unknown> {
   readonly #state: BatchState;
-  readonly id: string;
-  readonly timestamp: Date;
-  readonly body: Body;
-  readonly attempts: number;
+  readonly #id: string;
+  readonly #timestamp: Date;
+  readonly #attempts: number;
+  /** The body, or how to make it: decoded when first read (a consumer that never reads it pays nothing). */
+  #body: Body | undefined;
+  #decode: (() => Body) | undefined;
 
   /** @internal Built by the queue (or `createMessageBatch`). */
-  constructor(state: BatchState, id: string, timestamp: Date, body: Body, attempts: number) {
+  constructor(state: BatchState, id: string, timestamp: Date, body: () => Body, attempts: number) {
     this.#state = state;
-    this.id = id;
-    this.timestamp = timestamp;
-    this.body = body;
-    this.attempts = attempts;
-    Object.freeze(this);
+    this.#id = id;
+    this.#timestamp = timestamp;
+    this.#decode = body;
+    this.#attempts = attempts;
+  }
+
+  get id(): string {
+    return this.#id;
+  }
+
+  get timestamp(): Date {
+    return this.#timestamp;
+  }
+
+  get body(): Body {
+    const decode = this.#decode;
+    if (decode) {
+      this.#body = decode();
+      this.#decode = undefined;
+    }
+    return this.#body as Body;
+  }
+
+  get attempts(): number {
+    return this.#attempts;
   }
 
   ack(): void {
-    this.#state.ack(this.id);
+    this.#state.ack(this.#id);
   }
 
   retry(options?: QueueRetryOptions): void {
-    this.#state.retry(this.id, options);
+    this.#state.retry(this.#id, options);
   }
 }
 

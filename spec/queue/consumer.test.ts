@@ -77,6 +77,21 @@ describe('batching', () => {
     expect(seen!.messages[0]!.attempts).toBe(1);
   });
 
+  it("a message's fields are read-only, and its body is the same value each read", async () => {
+    const q = new Queue();
+    await q.send({ n: 1 });
+    let checked = false;
+    q.consume((b) => {
+      const m = b.messages[0]!;
+      expect(() => ((m as { body: unknown }).body = 2)).toThrow(TypeError);
+      expect(() => ((m as { attempts: number }).attempts = 9)).toThrow(TypeError);
+      expect(m.body).toBe(m.body);
+      checked = true;
+    });
+    await q.drain();
+    expect(checked).toBe(true);
+  });
+
   it('messages wait for a consumer attached later', async () => {
     const q = new Queue();
     await sendAll(q, [1]);
