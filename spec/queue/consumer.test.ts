@@ -278,6 +278,38 @@ describe('snapshot, restore, reset', () => {
   });
 });
 
+describe('restore during a delivery', () => {
+  it('forgets the batch in flight: its outcome changes nothing restored', async () => {
+    const q = new Queue();
+    await q.send('a');
+    const snap = q.snapshot();
+    let release!: () => void;
+    const attempts: number[] = [];
+    q.consume(async (b) => {
+      attempts.push(b.messages[0]!.attempts);
+      if (attempts.length === 1) {
+        await new Promise<void>((r) => (release = r));
+        throw new Error('would retry'); // ignored: the queue was restored meanwhile
+      }
+    });
+    const drained = q.drain();
+    await vi.waitFor(() => expect(release).toBeTypeOf('function'));
+    q.restore(snap); // the message is back, as before the delivery
+    release();
+    await drained;
+    expect(attempts).toEqual([1, 1]);
+    expect(q.pending).toEqual([]);
+  });
+});
+
+describe('options are checked', () => {
+  it('unknown options, a bad date, a bad delivery delay', () => {
+    expect(() => new Queue({ nmae: 'x' } as never)).toThrow("Queue: unknown option 'nmae'");
+    expect(() => new Queue({ compatibilityDate: '2024-3-1' })).toThrow(/compatibilityDate/);
+    expect(() => new Queue({ deliveryDelay: 43_201 })).toThrow(/deliveryDelay/);
+  });
+});
+
 describe('settings are checked', () => {
   it.each([
     [{ maxBatchSize: 0 }, /maxBatchSize/],
