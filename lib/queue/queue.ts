@@ -26,8 +26,8 @@ import { createExecutionContext, waitOnExecutionContext } from '../env/execution
 import { BatchState, Message, MessageBatch, toInteger, type MessageBatchMetadata } from './batch.js';
 import { resolveQueueCompat, type QueueCompat } from './compat.js';
 import { contentTypeOf, decodeBody, encodeBody, unreadable, type Encoded, type HeldBody, type QueueContentType } from './content.js';
-import { Backlog } from './backlog.js';
 import { faultError, serviceError } from './errors.js';
+import { MessageStore, type Batching, type Held, type StoreSnapshot } from './store.js';
 import {
   MAX_BATCH_BYTES,
   MAX_BATCH_MESSAGES,
@@ -100,18 +100,6 @@ export interface QueueOptions {
   queues?: Map<string, Queue>;
 }
 
-/** A message as the queue holds it. Never changed in place (a snapshot shares them). */
-interface Held {
-  readonly id: string;
-  readonly timestamp: number;
-  readonly body: HeldBody;
-  readonly bytes: number;
-  /** Failed deliveries so far (the consumer sees `attempts` = this + 1). */
-  readonly failures: number;
-  readonly visibleAt: number;
-  readonly seq: number;
-}
-
 interface Consumer {
   readonly handler: QueueHandler<never, unknown>;
   readonly env: unknown;
@@ -120,9 +108,7 @@ interface Consumer {
 
 interface QueueSnapshot {
   readonly owner: Queue;
-  readonly waiting: readonly Held[];
-  readonly ready: readonly Held[];
-  readonly openedAt: number;
+  readonly store: StoreSnapshot;
 }
 
 const KNOWN_OPTIONS = ['name', 'compatibilityDate', 'compatibilityFlags', 'clock', 'deliveryDelay', 'log', 'consumerDefaults', 'queues'];
@@ -146,17 +132,8 @@ export class Queue<Body = unknown> {
   readonly #support: QueueSupport;
   #consumer: Consumer | undefined;
 
-  /** Not yet visible, in (visibleAt, seq) order. */
-  #waiting: Held[] = [];
-  #wHead = 0;
-  /** Count, bytes and oldest timestamp of the messages held (not in a batch being delivered). */
-  readonly #backlog = new Backlog();
-  /** Visible, waiting for a batch, oldest first (from #head). */
-  #ready: Held[] = [];
-  #head = 0;
-  /** When the partial batch in #ready began (its first message became visible). */
-  #openedAt = 0;
-  #seq = 0;
+  /** The messages held, and when they leave in batches. */
+  readonly #store = new MessageStore();
   readonly #idPrefix = randomHex(8);
   #idCount = 0;
   /** The delivery loop, while it runs. */
@@ -322,7 +299,7 @@ export class Queue<Body = unknown> {
 
   /** The messages held (visible or delayed, not in a batch being delivered), oldest first: ids, bodies, attempts. */
   get pending(): { id: string; body: unknown; attempts: number; visibleAt: Date }[] {
-    return [...this.#ready.slice(this.#head), ...this.#waiting.slice(this.#wHead)].map((h) => ({
+    return this.#store.all().map((h) => ({
       id: h.id,
       body: decodeBody(h.body),
       attempts: h.failures + 1,
@@ -350,7 +327,7 @@ export class Queue<Body = unknown> {
 
   /** The messages held now (O(messages held)); restore with `restore`. */
   snapshot(): object {
-    return Object.freeze({ owner: this, waiting: this.#waiting.slice(this.#wHead), ready: this.#ready.slice(this.#head), openedAt: this.#openedAt } satisfies QueueSnapshot);
+    return Object.freeze({ owner: this, store: this.#store.snapshot() } satisfies QueueSnapshot);
   }
 
   /** Puts back the messages of a snapshot this queue took; clears fault rules and the call log. */
@@ -358,14 +335,7 @@ export class Queue<Body = unknown> {
     const s = snapshot as QueueSnapshot;
     if (s?.owner !== this) throw new TypeError('Queue.restore: this snapshot was not taken by this queue');
     this.#epoch++;
-    this.#waiting = s.waiting.slice();
-    this.#wHead = 0;
-    this.#ready = s.ready.slice();
-    this.#head = 0;
-    this.#backlog.clear();
-    for (const h of this.#ready) this.#backlog.add(h.timestamp, h.bytes);
-    for (const h of this.#waiting) this.#backlog.add(h.timestamp, h.bytes);
-    this.#openedAt = s.openedAt;
+    this.#store.restore(s.store);
     this.#support.clear();
     this.#wakeAt = Infinity;
     this.#schedule();
@@ -374,11 +344,7 @@ export class Queue<Body = unknown> {
   /** Empties the queue; clears fault rules and the call log (the consumer stays attached). */
   reset(): void {
     this.#epoch++;
-    this.#waiting = [];
-    this.#wHead = 0;
-    this.#ready = [];
-    this.#head = 0;
-    this.#backlog.clear();
+    this.#store.clear();
     this.#support.clear();
     this.#wakeAt = Infinity;
   }
@@ -404,15 +370,15 @@ export class Queue<Body = unknown> {
   }
 
   #metrics(): QueueMetrics {
-    const { count, bytes, oldest } = this.#backlog;
+    const { count, bytes, oldest } = this.#store.backlog;
     return oldest === undefined ? { backlogCount: count, backlogBytes: bytes } : { backlogCount: count, backlogBytes: bytes, oldestMessageTimestamp: new Date(oldest) };
   }
 
   #enqueue(items: { encoded: Encoded; delay: number }[]): Held[] {
     const now = this.#time.now();
     const out = items.map(({ encoded, delay }) => {
-      const h: Held = { id: this.#newId(), timestamp: now, body: encoded.body, bytes: encoded.bytes, failures: 0, visibleAt: now + delay * 1000, seq: ++this.#seq };
-      this.#wait(h);
+      const h: Held = { id: this.#newId(), timestamp: now, body: encoded.body, bytes: encoded.bytes, failures: 0, visibleAt: now + delay * 1000, seq: this.#store.nextSeq() };
+      this.#store.add(h);
       return h;
     });
     this.#schedule();
@@ -428,63 +394,15 @@ export class Queue<Body = unknown> {
     return this.#idPrefix + (n < 0x100000000 ? '00000000' + n.toString(16).padStart(8, '0') : n.toString(16).padStart(16, '0'));
   }
 
-  /** Adds a message to #waiting in (visibleAt, seq) order; appending is the common case. */
-  #wait(h: Held): void {
-    this.#backlog.add(h.timestamp, h.bytes);
-    const w = this.#waiting;
-    const last = w.length > this.#wHead ? w[w.length - 1] : undefined;
-    if (!last || last.visibleAt < h.visibleAt || (last.visibleAt === h.visibleAt && last.seq < h.seq)) {
-      w.push(h);
-      return;
-    }
-    let lo = this.#wHead;
-    let hi = w.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      const m = w[mid]!;
-      if (m.visibleAt < h.visibleAt || (m.visibleAt === h.visibleAt && m.seq < h.seq)) lo = mid + 1;
-      else hi = mid;
-    }
-    w.splice(lo, 0, h);
-  }
-
-  get #readyCount(): number {
-    return this.#ready.length - this.#head;
-  }
-
-  /** The next batch due by `now`, and the moment it became due; undefined when none. */
-  #nextBatch(now: number, force: boolean): { at: number; take: number } | undefined {
-    const c = this.#consumer;
-    if (!c) return undefined;
-    const size = c.settings.maxBatchSize;
-    const timeout = c.settings.maxBatchTimeout * 1000;
-    // Walk events in time order: messages becoming visible, and the partial batch's timeout.
-    for (;;) {
-      const next = this.#waiting[this.#wHead];
-      const deadline = this.#readyCount > 0 ? this.#openedAt + timeout : Infinity;
-      // A full batch leaves when its last message became visible.
-      if (this.#readyCount >= size) return { at: Math.max(this.#openedAt, this.#ready[this.#head + size - 1]!.visibleAt), take: size };
-      // A message visible at the batch's deadline still joins it (Miniflare's timers fire in that order too).
-      if (next && next.visibleAt <= now && next.visibleAt <= deadline) {
-        if (this.#readyCount === 0) this.#openedAt = next.visibleAt;
-        this.#ready.push(next);
-        if (++this.#wHead > 1024 && this.#wHead * 2 > this.#waiting.length) {
-          this.#waiting = this.#waiting.slice(this.#wHead);
-          this.#wHead = 0;
-        }
-        continue;
-      }
-      if (deadline <= now) return { at: deadline, take: Math.min(size, this.#readyCount) };
-      if (force && this.#readyCount > 0) return { at: now, take: Math.min(size, this.#readyCount) };
-      return undefined;
-    }
+  /** The consumer's batching, or undefined without a consumer. */
+  #batching(): Batching | undefined {
+    const c = this.#consumer?.settings;
+    return c && { size: c.maxBatchSize, timeoutMs: c.maxBatchTimeout * 1000 };
   }
 
   #due(now: number, force: boolean): boolean {
-    if (!this.#consumer) return false;
-    if (this.#readyCount > 0 && (force || this.#readyCount >= this.#consumer.settings.maxBatchSize || this.#openedAt + this.#consumer.settings.maxBatchTimeout * 1000 <= now)) return true;
-    const next = this.#waiting[this.#wHead];
-    return next !== undefined && next.visibleAt <= now;
+    const b = this.#batching();
+    return b !== undefined && this.#store.due(now, b, force);
   }
 
   #run(force: boolean): Promise<void> {
@@ -499,30 +417,18 @@ export class Queue<Body = unknown> {
 
   async #loop(force: boolean): Promise<void> {
     for (;;) {
-      const now = this.#time.now();
-      const next = this.#nextBatch(now, force);
+      const batching = this.#batching();
+      const next = batching && this.#store.take(this.#time.now(), batching, force);
       if (!next) return;
-      const batch = this.#ready.slice(this.#head, this.#head + next.take);
-      this.#head += next.take;
-      for (const h of batch) this.#backlog.remove(h.timestamp, h.bytes);
-      if (this.#head > 1024 && this.#head * 2 > this.#ready.length) {
-        this.#ready = this.#ready.slice(this.#head);
-        this.#head = 0;
-      }
-      // What is left of the ready messages starts a new window then.
-      if (this.#readyCount > 0) this.#openedAt = next.at;
-      await this.#deliver(batch, next.at);
+      await this.#deliver(next.messages, next.at);
     }
   }
 
   /** Asks the clock to wake the queue at the next moment something becomes due. */
   #schedule(): void {
-    const c = this.#consumer;
-    if (!c || this.#running) return;
-    let at = Infinity;
-    if (this.#readyCount > 0) at = this.#readyCount >= c.settings.maxBatchSize ? this.#time.now() : this.#openedAt + c.settings.maxBatchTimeout * 1000;
-    const next = this.#waiting[this.#wHead];
-    if (next && next.visibleAt < at) at = next.visibleAt;
+    const batching = this.#batching();
+    if (!batching || this.#running) return;
+    const at = this.#store.nextEvent(this.#time.now(), batching);
     if (at === Infinity || at >= this.#wakeAt) return;
     this.#wakeAt = at;
     const wake = () => {
@@ -594,11 +500,11 @@ export class Queue<Body = unknown> {
       }
       outcomes.push('retried');
       const delay = fate.delaySeconds ?? settings.retryDelay;
-      this.#wait({ ...h, failures, visibleAt: at + Math.max(0, delay) * 1000, seq: ++this.#seq });
+      this.#store.add({ ...h, failures, visibleAt: at + Math.max(0, delay) * 1000, seq: this.#store.nextSeq() });
     }
     if (action === 'duplicate') {
       // At-least-once: the acked messages come once more, as they were.
-      held.forEach((h, i) => outcomes[i] === 'acked' && this.#wait({ ...h, visibleAt: at, seq: ++this.#seq }));
+      held.forEach((h, i) => outcomes[i] === 'acked' && this.#store.add({ ...h, visibleAt: at, seq: this.#store.nextSeq() }));
     }
     if (dead.length) this.#queueNamed(settings.deadLetterQueue!).#acceptDead(dead);
     // Built only when recording: reading a body decodes it.
@@ -620,7 +526,7 @@ export class Queue<Body = unknown> {
   /** Takes messages whose retries ran out on another queue: same id, timestamp and body, attempts afresh. */
   #acceptDead(dead: Held[]): void {
     const now = this.#time.now();
-    for (const h of dead) this.#wait({ ...h, failures: 0, visibleAt: now, seq: ++this.#seq });
+    for (const h of dead) this.#store.add({ ...h, failures: 0, visibleAt: now, seq: this.#store.nextSeq() });
     this.#schedule();
   }
 
