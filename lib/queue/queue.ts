@@ -533,7 +533,14 @@ export class Queue<Body = unknown> {
   #queueNamed(name: string): Queue {
     let q = this.#queues.get(name);
     if (!q) {
-      q = new Queue({ name, clock: this.#manual ? (this.#manual as Clock) : () => this.#time.now(), queues: this.#queues, consumerDefaults: this.#defaults });
+      // Made as Queues makes a missing dead-letter queue: on this queue's clock, recording if this one does.
+      q = new Queue({
+        name,
+        clock: this.#manual ? (this.#manual as Clock) : () => this.#time.now(),
+        queues: this.#queues,
+        consumerDefaults: this.#defaults,
+        log: this.#support.log.recording,
+      });
       this.#queues.set(name, q);
     }
     return q;

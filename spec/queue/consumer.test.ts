@@ -212,6 +212,11 @@ describe('max_retries and dead letters', () => {
     const sentId = q.log.filter({ op: 'send' })[0]!.messages[0]!.id;
     expect(dlq.pending).toMatchObject([{ id: sentId, body: { job: 1 }, attempts: 1 }]);
     expect(q.log.last()).toMatchObject({ op: 'deliver', messages: [{ outcome: 'dead-lettered', attempts: 3 }] });
+    expect(dlq.log.recording).toBe(true); // made recording, as the queue that made it
+    const dead: unknown[] = [];
+    dlq.consume((b) => void dead.push(...b.messages.map((m) => [m.body, m.attempts])));
+    await dlq.drain();
+    expect(dead).toEqual([[{ job: 1 }, 1]]);
   });
 
   it('without a dead-letter queue the message is dropped', async () => {
