@@ -113,6 +113,9 @@ interface QueueSnapshot {
 
 const KNOWN_OPTIONS = ['name', 'compatibilityDate', 'compatibilityFlags', 'clock', 'deliveryDelay', 'log', 'consumerDefaults', 'queues'];
 
+/** How many messages of a `sendBatch` iterable are read before it is refused as too many (the limit is 100). */
+const READ_AT_MOST = 10_000;
+
 function checkDelay(d: number): boolean {
   return d >= 0 && d <= MAX_DELAY_SECONDS;
 }
@@ -207,7 +210,13 @@ export class Queue<Body = unknown> {
     if (messages === null || typeof messages !== 'object' || typeof (messages as Iterable<unknown>)[Symbol.iterator] !== 'function') {
       throw new TypeError("Failed to execute 'sendBatch' on 'WorkerQueue': parameter 1 is not of type 'Sequence'.");
     }
-    const list = [...messages];
+    // workerd reads the whole sequence before the service counts it; the double stops reading far
+    // past the limit, so an endless iterable is refused instead of growing without end.
+    const list: MessageSendRequest<Body>[] = [];
+    for (const m of messages) {
+      if (list.length === READ_AT_MOST) throw serviceError('batch-count', true, this.#compat.exposeErrorCodes);
+      list.push(m);
+    }
     if (list.length === 0) throw new TypeError('sendBatch() requires at least one message');
     const batchDelay = options?.delaySeconds !== undefined ? toInteger(options.delaySeconds) : undefined;
     const items = list.map((m) => {

@@ -127,6 +127,13 @@ describe("the service's refusals", () => {
     await expect(today.send('x' as never, { delaySeconds: 43_200 })).resolves.toBeDefined();
   });
 
+  it('an endless iterable given to sendBatch is refused as too many messages, not read forever', async () => {
+    function* endless() {
+      for (;;) yield { body: 'x' as never };
+    }
+    expect(await rejection(today.sendBatch(endless()))).toMatchObject({ message: 'Batch count out of bounds (10206)' });
+  });
+
   it('a refused send enqueues nothing, and a refused batch none of its messages', async () => {
     const q = new Queue();
     await rejection(q.sendBatch([{ body: 'ok' as never }, { body: 'x' as never, delaySeconds: -1 }]));
