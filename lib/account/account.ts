@@ -51,6 +51,7 @@ export class Account {
       buckets: new Map(),
       jurisdictions: new Map(),
       bucketInfo: new WeakMap(),
+      queues: new Map(),
       bucketCreated: new WeakMap(),
       now,
       credentials: new Credentials(options.credentials),
