@@ -165,6 +165,8 @@ export default defineConfig({
       { test: { name: 'conformance:dns-api', include: ['conformance/targets/dns-api.test.ts'] } },
       { test: { name: 'conformance:dns-resolve-double', include: ['conformance/targets/dns-resolve-double.test.ts'] } },
       { test: { name: 'conformance:dns-resolve-api', include: ['conformance/targets/dns-resolve-api.test.ts'] } },
+      { test: { name: 'conformance:r2-api-double', include: ['conformance/targets/r2-api-double.test.ts'] } },
+      { test: { name: 'conformance:r2-api', include: ['conformance/targets/r2-api.test.ts'] } },
       browserProject(),
       // The doubles under Vitest's other environments; each file names its own (a docblock), as a
       // user's test file would. Node's is conformance:double; workerd's is conformance:double-in-workerd.

@@ -6,3 +6,4 @@ export * from './bucket/index.js';
 export * from './dns/index.js';
 export * from './dns-resolve/index.js';
 export * from './s3/index.js';
+export * from './r2-api/index.js';

@@ -19,6 +19,15 @@ describe('README', () => {
     expect(source).toContain(snippet);
   });
 
+  // The control-plane example is copied from a passing test (examples/control-plane/): it must stay a copy.
+  it('shows the control-plane example exactly as examples/control-plane/worker.test.ts has it', () => {
+    const section = readme.slice(readme.indexOf('## The control plane'));
+    const snippet = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
+    const source = readFileSync(new URL('../examples/control-plane/worker.test.ts', import.meta.url), 'utf8');
+    expect(snippet).toContain("wrangler('r2', 'bucket', 'create', 'uploads'");
+    expect(source).toContain(snippet);
+  });
+
   it('shows the two commands that set up a fresh clone', () => {
     expect(readme).toContain('npm ci && npm run conformance');
     expect(readme).toContain('npm ci && npm test');

@@ -6,7 +6,7 @@
 import { toHex, utf8 } from '../bytes.js';
 import { digest } from '../hash.js';
 import { asciiName } from '../dns/names.js';
-import type { DnsCredential } from '../dns/types.js';
+import type { DnsCredential, R2Permission } from '../dns/types.js';
 import { apiErrors as dnsErrors, type DnsApiError } from './errors.js';
 
 /** Who is calling, and what they may see; `null` = no limit of that kind. */
@@ -22,6 +22,8 @@ export interface Principal {
   caller: string;
   /** The user's e-mail, where `GET /user` may answer it: a global key's, or a token's `user`. */
   email?: string;
+  /** What it may do with R2's control plane (types.ts `R2Permission`); absent: `'write'`. */
+  r2?: R2Permission;
 }
 
 const tokenId = (token: string) => toHex(digest('md5', utf8(`edge-doubles token ${token}`)));
@@ -55,6 +57,7 @@ export class Credentials {
       const id = tokenId(c.token);
       const p: Principal = { kind: 'token', zones, accounts, tokenId: id, caller: `token ${id}` };
       if (c.user !== undefined) p.email = c.user;
+      if (c.r2 !== undefined) p.r2 = c.r2;
       this.tokens.set(c.token, p);
     } else {
       this.keys.set(`${c.email.toLowerCase()}\n${c.key}`, { kind: 'key', zones, accounts, caller: `user ${c.email.toLowerCase()}`, email: c.email });

@@ -18,6 +18,9 @@ import { r2Routes } from '../r2-api/routes.js';
 import type { R2Service } from '../r2-api/service.js';
 import { addAccountBucket } from '../account/state.js';
 import type { RouteTable } from './router.js';
+import { bucketLayer } from '../bucket/internal.js';
+import type { DnsSnapshot } from '../dns/api.js';
+import { doubleOf } from '../support/registry.js';
 
 export interface CloudflareApiOptions extends DnsApiOptions {
   /** Buckets the account has from the start (in the default jurisdiction), as if made through the API. */
@@ -34,6 +37,28 @@ export interface BucketCreateOptions {
 /** The service every CloudflareApi route sees: the DNS routes' and R2's. */
 type CloudflareService = DnsService & R2Service;
 
+/** The zones and the buckets at one moment. Opaque; restore it with `restore` on the same CloudflareApi. */
+export interface CloudflareSnapshot extends DnsSnapshot {
+  readonly buckets: number;
+}
+
+interface BucketsTaken {
+  owner: CloudflareApi;
+  /** Each jurisdiction's buckets by name, as they were. */
+  maps: [string, [string, Bucket][]][];
+  /** Each bucket's own snapshot (objects, uploads, configuration) and its default storage class. */
+  states: Map<Bucket, { state: object; storageClass: string }>;
+}
+const bucketsTaken = new WeakMap<object, BucketsTaken>();
+const zonesTaken = new WeakMap<object, DnsSnapshot>();
+
+/** A bucket's test double (its snapshot, restore and reset), from the registry. */
+const bucketDouble = (bucket: Bucket) => {
+  const d = doubleOf(bucket);
+  if (!d?.bucket) throw new TypeError('CloudflareApi: an account bucket is not an edge-doubles Bucket');
+  return d;
+};
+
 export class CloudflareApi extends DnsApi {
   constructor(options: CloudflareApiOptions = {}) {
     const { buckets, ...dnsOptions } = options;
@@ -45,6 +70,60 @@ export class CloudflareApi extends DnsApi {
     // The service this view passes every route is a CloudflareService (set just above).
     this.routes = [dnsRoutes, r2Routes as unknown as RouteTable<DnsService>, graphqlRoutes as unknown as RouteTable<DnsService>, accountRoutes];
     for (const name of buckets ?? []) this.addBucket(name);
+  }
+
+  // ---- test support: zones (DnsApi's) and the account's buckets, with their configuration ----------
+
+  /**
+   * The zones' records and the account's buckets (which exist in each jurisdiction, what each holds,
+   * its configuration and default storage class) now, in O(1) per bucket: later changes never reach it.
+   */
+  override snapshot(): CloudflareSnapshot {
+    const zones = super.snapshot();
+    const state = accountState(this.account);
+    const maps: BucketsTaken['maps'] = [['default', [...state.buckets]], ...[...state.jurisdictions].map(([j, m]): [string, [string, Bucket][]] => [j, [...m]])];
+    const states: BucketsTaken['states'] = new Map();
+    for (const [, entries] of maps) {
+      for (const [, bucket] of entries) {
+        if (!states.has(bucket)) states.set(bucket, { state: bucketDouble(bucket).snapshot(), storageClass: bucketLayer(bucket)!.defaultStorageClass });
+      }
+    }
+    const s: CloudflareSnapshot = Object.freeze({ zones: zones.zones, buckets: states.size });
+    bucketsTaken.set(s, { owner: this, maps, states });
+    // The zones' part is DnsApi's own snapshot, kept beside ours.
+    zonesTaken.set(s, zones);
+    return s;
+  }
+
+  /**
+   * Brings back a snapshot of this CloudflareApi: its zones (DnsApi's restore) and its buckets
+   * (buckets made since are gone, deleted ones are back with what they held). Fault rules and the
+   * request log are cleared.
+   */
+  override restore(snapshot: DnsSnapshot): void {
+    const taken = bucketsTaken.get(snapshot);
+    const zones = zonesTaken.get(snapshot);
+    if (!taken || taken.owner !== this || !zones) throw new TypeError('CloudflareApi.restore: not a snapshot taken by this CloudflareApi');
+    super.restore(zones);
+    const state = accountState(this.account);
+    state.buckets.clear();
+    state.jurisdictions.clear();
+    for (const [jurisdiction, entries] of taken.maps) {
+      const map = bucketsIn(state, jurisdiction as Jurisdiction);
+      for (const [name, bucket] of entries) map.set(name, bucket);
+    }
+    for (const [bucket, { state: held, storageClass }] of taken.states) {
+      bucketDouble(bucket).restore(held);
+      bucketLayer(bucket)!.defaultStorageClass = storageClass;
+    }
+  }
+
+  /** Empties every zone and every bucket (zones, buckets and their settings stay); clears fault rules and the request log. */
+  override reset(): void {
+    super.reset();
+    const state = accountState(this.account);
+    const all = new Set([...state.buckets.values(), ...[...state.jurisdictions.values()].flatMap((m) => [...m.values()])]);
+    for (const bucket of all) bucketDouble(bucket).reset();
   }
 
   /**

@@ -10,6 +10,7 @@ export type {
   DnsApiOptions,
   DnsCompat,
   DnsCredential,
+  R2Permission,
   DnsLimits,
   DnsPlan,
   DnsRecord,

@@ -62,11 +62,20 @@ export interface DnsRecordSeed {
  * A credential the double accepts. `zones` (ids or names) limits it to those zones, `accounts` (ids
  * or names) to those accounts' zones and the accounts themselves; absent means no limit of that
  * kind. A token's `user` is the e-mail of the user it belongs to and gives it the User Details Read
- * permission, so `GET /user` answers that user; without it `GET /user` is 403 9109.
+ * permission, so `GET /user` answers that user; without it `GET /user` is 403 9109. A token's `r2`
+ * is its R2 permission (below).
  */
 export type DnsCredential =
   | { email: string; key: string; zones?: readonly string[]; accounts?: readonly string[] }
-  | { token: string; zones?: readonly string[]; accounts?: readonly string[]; user?: string };
+  | { token: string; zones?: readonly string[]; accounts?: readonly string[]; user?: string; r2?: R2Permission };
+
+/**
+ * What a token may do with R2's control plane (the `/accounts/{id}/r2/...` routes): `'write'` is
+ * "Workers R2 Storage Write" (every route), `'read'` "Workers R2 Storage Read" (GETs only), `'none'` a
+ * token without either. Absent: `'write'`, so a credential written before R2 keeps its reach. A
+ * global key (email + key) owns its account: always `'write'`.
+ */
+export type R2Permission = 'none' | 'read' | 'write';
 
 /** `GET /user`'s result (the fields the SDK's `client.user.get()` types). */
 export interface DnsUser {

@@ -2,13 +2,17 @@
  * The whole `/client/v4` double (`CloudflareApi`: DNS, R2's control plane, the account) over
  * HTTP(S), for wrangler and the tools that are not JavaScript. Binds loopback unless told otherwise.
  *
- * One port, routed by Host: a request whose Host a `hosts` route claims (R2's public bucket hosts,
- * an S3 endpoint name) goes there; everything else is the API. The seam is here so that other
- * surfaces over the same account join without a second server.
+ * One port, routed by Host: a request whose Host a `hosts` route claims (R2's public bucket hosts)
+ * goes there; R2's S3 host names of the served account (`<account id>[.eu].r2.cloudflarestorage.com`,
+ * and `<bucket>.` before them) go to the S3 view over the same account; everything else is the API.
+ * So a tool that can aim R2's host name at 127.0.0.1 (`curl --resolve`, an HTTP agent's `lookup`)
+ * reaches the buckets wrangler made on the same port. The seam is here so that other surfaces over
+ * the same account join without a second server.
  */
 import { CloudflareApi, type CloudflareApiOptions } from '../api/cloudflare-api.js';
 import { DnsApiError } from '../api/errors.js';
 import { errorResponse } from '../api/envelope.js';
+import { S3Api, type S3Credential } from '../s3/index.js';
 import { serveHandler, type RequestHandler, type RunningServer, type TlsOption } from './server.js';
 
 /** A surface served on the API's port for the hosts it claims (the Host header, without its port, lower-case). */
@@ -26,6 +30,14 @@ export interface ApiServerOptions extends CloudflareApiOptions {
   api?: CloudflareApi;
   /** Surfaces asked first, by Host (public bucket hosts, ...); the API answers the rest. */
   hosts?: readonly HostRoute[];
+  /** Key pairs the S3 view on R2's host names accepts; without any, every well-formed signature. */
+  s3Credentials?: readonly S3Credential[];
+}
+
+/** R2's S3 host names for one account: `[<bucket>.]<account id>[.<jurisdiction>].r2.cloudflarestorage.com`. */
+export function s3HostRoute(s3: S3Api, accountId: string): HostRoute {
+  const host = new RegExp(`(?:^|\\.)${accountId}\\.(?:(?:eu|fedramp|us)\\.)?r2\\.cloudflarestorage\\.com$`);
+  return { claims: (name) => host.test(name), handle: (request, target) => s3.handle(request, target) };
 }
 
 // The API's envelope for what the server cannot build or answer, as startDnsApiServer gives it.
@@ -43,14 +55,14 @@ export const hostName = (request: Request): string => {
  * what clients take: wrangler's `CLOUDFLARE_API_BASE_URL`, the SDK's `baseURL`. Everything lives in
  * memory: stopping the server loses it.
  */
-export async function startApiServer(options: ApiServerOptions = {}): Promise<RunningServer & { api: CloudflareApi; baseURL: string }> {
-  const { port, host, tls, api: given, hosts = [], ...apiOptions } = options;
+export async function startApiServer(options: ApiServerOptions = {}): Promise<RunningServer & { api: CloudflareApi; baseURL: string; s3: S3Api }> {
+  const { port, host, tls, api: given, hosts: extra = [], s3Credentials, ...apiOptions } = options;
   const api = given ?? new CloudflareApi(apiOptions);
+  const s3 = new S3Api({ api, ...(s3Credentials ? { credentials: s3Credentials } : {}) });
+  const hosts = [...extra, s3HostRoute(s3, api.account.id)];
   const handler: RequestHandler = (request, target) => {
-    if (hosts.length > 0) {
-      const name = hostName(request);
-      for (const route of hosts) if (route.claims(name)) return route.handle(request, target);
-    }
+    const name = hostName(request);
+    for (const route of hosts) if (route.claims(name)) return route.handle(request, target);
     return api.handle(request, target);
   };
   const running = await serveHandler(handler, {
@@ -60,5 +72,5 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     malformed: apiMalformed,
     failed: apiFailed,
   });
-  return { ...running, api, baseURL: `${running.origin}${api.basePath}` };
+  return { ...running, api, s3, baseURL: `${running.origin}${api.basePath}` };
 }

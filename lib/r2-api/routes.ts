@@ -9,7 +9,7 @@
  */
 import { HEX32 } from '../account/ids.js';
 import type { Handler, Route, RouteTable } from '../api/router.js';
-import type { R2Service } from './service.js';
+import { requireR2, type R2Service } from './service.js';
 import { bucketRoutes } from './buckets.js';
 import { corsRoutes } from './cors.js';
 import { lifecycleRoutes } from './lifecycle.js';
@@ -30,8 +30,22 @@ export const r2Routes: RouteTable<R2Service> = (segments): Route<R2Service> | un
   if (!HEX32.test(accountId)) return undefined;
   const rest = segments.slice(4);
   for (const table of TABLES) {
-    const methods = table(rest);
-    if (methods) return rest.length > 0 ? { methods, accountId, id: rest[0]! } : { methods, accountId };
+    const found = table(rest);
+    if (!found) continue;
+    const methods = permitted(found);
+    return rest.length > 0 ? { methods, accountId, id: rest[0]! } : { methods, accountId };
   }
   return undefined;
 };
+
+/** Every concern's handlers behind the token's R2 permission (service.ts `requireR2`), checked once here. */
+function permitted(methods: R2Methods): R2Methods {
+  const guarded: R2Methods = {};
+  for (const [method, handler] of Object.entries(methods)) {
+    guarded[method] = (svc, req, params) => {
+      requireR2(params.who, method);
+      return handler(svc, req, params);
+    };
+  }
+  return guarded;
+}

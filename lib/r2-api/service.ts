@@ -6,6 +6,8 @@
 import type { Bucket } from '../bucket/bucket.js';
 import type { AccountState } from '../account/state.js';
 import { bucketsIn, isJurisdiction, type Jurisdiction } from '../account/buckets.js';
+import type { Principal } from '../api/auth.js';
+import { apiErrors } from '../api/errors.js';
 import type { ApiService, Incoming, RouteParams } from '../api/router.js';
 import { r2ApiErrors } from './errors.js';
 
@@ -45,4 +47,19 @@ export function namedBucket(svc: R2Service, req: Incoming, params: RouteParams):
   const bucket = buckets.get(name);
   if (!bucket) throw r2ApiErrors.noSuchBucket();
   return { name, bucket, jurisdiction };
+}
+
+/**
+ * Refuses a token whose R2 permission (`DnsCredential.r2`) does not cover the request: reads need
+ * `read` or `write`, everything else `write`. The answer is the API gateway's for a valid token
+ * without the resource's permission group, 403 10000 "Authentication error" (what clients report
+ * for account resources their token lacks, e.g. gronxb/hot-updater#449 for D1; wrangler prints its
+ * "check your token's permissions" hint on 10000, cloudflare/workers-sdk#4597), not R2's own
+ * 10003 AccessDenied, which its error-code page gives for the object surfaces. Another account's
+ * path was refused before this, by the router (9109).
+ */
+export function requireR2(who: Principal, method: string): void {
+  const granted = who.r2 ?? 'write';
+  const needed = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+  if (granted === 'none' || (needed === 'write' && granted !== 'write')) throw apiErrors.notAuthorized();
 }

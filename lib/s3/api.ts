@@ -8,7 +8,8 @@
  * bucket → detect the operation and screen its headers → touch state.
  */
 import type { Account } from '../account/account.js';
-import { accountState, BUCKET_NAME, chosenAccount, type AccountHolder } from '../account/state.js';
+import { accountState, addAccountBucket, BUCKET_NAME, chosenAccount, type AccountHolder } from '../account/state.js';
+import { bucketsIn, homeLocation, isJurisdiction, type Jurisdiction } from '../account/buckets.js';
 import { Bucket } from '../bucket/bucket.js';
 import { bucketLayer } from '../bucket/internal.js';
 import type { BucketLayer } from '../bucket/layer.js';
@@ -68,6 +69,11 @@ export type S3Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<
 /** `<bucket>.<account id>[.<jurisdiction>].r2.cloudflarestorage.com`: R2's virtual-hosted names (an account id is 32 hex). */
 const R2_HOST = /^([^.]+)\.[0-9a-f]{32}\.(?:(?:eu|fedramp|us)\.)?r2\.cloudflarestorage\.com$/;
 const IP = /^(\d+\.){3}\d+$|^\[|:/;
+/**
+ * The jurisdiction R2's S3 host names (`<account id>.eu.r2.cloudflarestorage.com`, with or without a
+ * bucket label before it): each jurisdiction's buckets are apart (lib/account/buckets.ts).
+ */
+const JURISDICTION_HOST = /(?:^|\.)[0-9a-f]{32}\.(eu|fedramp|us)\.r2\.cloudflarestorage\.com$/;
 
 const asS3Error = (err: unknown): S3Error => (err instanceof S3Error ? err : (fromModelError(err) ?? s3Errors.internal()));
 
@@ -146,10 +152,20 @@ export class S3Api {
     layer.config.cors = rules && frozenCorsRules(rules);
   }
 
-  /** The layer of the bucket served under `name`. */
-  #layer(name: string): BucketLayer | undefined {
-    const bucket = this.#buckets.get(name);
+  /** The layer of the bucket served under `name` (in `served`: a request's jurisdiction's buckets). */
+  #layer(name: string, served = this.#buckets): BucketLayer | undefined {
+    const bucket = served.get(name);
     return bucket && bucketLayer(bucket);
+  }
+
+  /**
+   * The buckets a request addresses: over an account, those of the jurisdiction its host names
+   * (`<account id>.eu.r2.cloudflarestorage.com`), else the default jurisdiction's (or this view's own).
+   */
+  #served(host: string): { buckets: Map<string, Bucket>; jurisdiction: Jurisdiction } {
+    const j = this.#account ? JURISDICTION_HOST.exec(host)?.[1] : undefined;
+    if (j === undefined || !isJurisdiction(j)) return { buckets: this.#buckets, jurisdiction: 'default' };
+    return { buckets: bucketsIn(accountState(this.#account!), j), jurisdiction: j };
   }
 
   /** The bucket served under `name`. */
@@ -179,10 +195,10 @@ export class S3Api {
    * path style. The bucket segment and key come back as sent (percent-encoded): they are decoded
    * after authentication, so an undecodable name is refused only for a request that may see it.
    */
-  #route(url: URL, raw: RawTarget): { bucket?: { name: string; encoded: boolean }; key: string } {
+  #route(url: URL, raw: RawTarget, served: Map<string, Bucket>): { bucket?: { name: string; encoded: boolean }; key: string } {
     const host = url.hostname;
     const first = host.split('.')[0]!;
-    const virtual = host.includes('.') && !IP.test(host) && (this.#buckets.has(first) || R2_HOST.test(host));
+    const virtual = host.includes('.') && !IP.test(host) && (served.has(first) || R2_HOST.test(host));
     if (virtual) return { bucket: { name: first, encoded: false }, key: raw.path.slice(1) };
     const path = raw.path.slice(1);
     if (path === '') return { key: '' };
@@ -195,11 +211,12 @@ export class S3Api {
     const url = new URL(request.url);
     const raw = (target !== undefined ? splitTarget(target) : undefined) ?? { path: url.pathname, search: url.search };
     const query = new URLSearchParams(raw.search);
-    const route = this.#route(url, raw);
+    const { buckets: served, jurisdiction } = this.#served(url.hostname);
+    const route = this.#route(url, raw, served);
     const decodeBucket = () => (route.bucket === undefined ? undefined : route.bucket.encoded ? decodeBucketName(route.bucket.name) : route.bucket.name);
     // Browsers send preflights unsigned: answered from the bucket's CORS rules, before auth.
     if (method === 'OPTIONS' && route.bucket !== undefined) {
-      const layer = this.#layer(decodeBucket()!);
+      const layer = this.#layer(decodeBucket()!, served);
       if (!layer) throw s3Errors.noSuchBucket();
       return preflight(layer.config.cors, request.headers);
     }
@@ -212,12 +229,12 @@ export class S3Api {
     const key = decodeKey(route.key);
     if (bucketName === undefined) {
       if (method !== 'GET') throw s3Errors.routeNotFound();
-      const all = [...this.#buckets].map(([name, bucket]) => ({ name, created: this.#created.get(bucket) ?? 0 }));
+      const all = [...served].map(([name, bucket]) => ({ name, created: this.#created.get(bucket) ?? 0 }));
       return listBuckets(all, query, request.headers, this.#owner);
     }
     const operation: Operation = key === '' ? bucketOperation(method, query) : objectOperation(method, query, request.headers);
-    if (operation.op === 'CreateBucket') return this.#createBucket(bucketName);
-    const layer = this.#layer(bucketName);
+    if (operation.op === 'CreateBucket') return this.#createBucket(bucketName, served, jurisdiction);
+    const layer = this.#layer(bucketName, served);
     if (!layer) throw s3Errors.noSuchBucket();
     if (operation.op === 'PutObject' || operation.op === 'UploadPart' || operation.op === 'UploadPartCopy') refuseDeclaredTooLarge(request.headers);
     let body: Promise<RequestBody> | undefined;
@@ -231,11 +248,11 @@ export class S3Api {
       key,
       now: this.#clock,
       body: () => (body ??= readBody(request, auth.payload)),
-      lookup: (name) => this.#layer(name),
+      lookup: (name) => this.#layer(name, served),
     };
     let response: Response;
     try {
-      response = await this.#dispatch(ctx, operation);
+      response = await this.#dispatch(ctx, operation, { buckets: served, jurisdiction });
     } catch (err) {
       rethrowBodyFailure(err);
       response = errorResponse(asS3Error(err), method);
@@ -244,7 +261,7 @@ export class S3Api {
     return cors ? withCorsHeaders(cors, request.headers, method, response) : response;
   }
 
-  #dispatch(ctx: S3Context, o: Operation): Response | Promise<Response> {
+  #dispatch(ctx: S3Context, o: Operation, scope: { buckets: Map<string, Bucket>; jurisdiction: Jurisdiction }): Response | Promise<Response> {
     // Bucket-level operations refuse what every operation refuses (x-amz-expected-bucket-owner).
     if (ctx.key === '' && o.op !== 'ListObjects' && o.op !== 'ListMultipartUploads' && o.op !== 'DeleteObjects') screenHeaders(o.op, ctx.headers);
     switch (o.op) {
@@ -284,9 +301,9 @@ export class S3Api {
       case 'PostBucket':
         return new Response(null, { status: 200 });
       case 'DeleteBucket':
-        return this.#deleteBucket(ctx);
+        return this.#deleteBucket(ctx, scope.buckets);
       case 'CreateBucket':
-        return this.#createBucket(ctx.bucketName);
+        return this.#createBucket(ctx.bucketName, scope.buckets, scope.jurisdiction);
       case 'GetObject':
       case 'HeadObject':
         return readObject(ctx);
@@ -311,18 +328,19 @@ export class S3Api {
     }
   }
 
-  #createBucket(name: string): Response {
+  #createBucket(name: string, served: Map<string, Bucket>, jurisdiction: Jurisdiction): Response {
     if (!BUCKET_NAME.test(name)) throw new S3Error(400, 'InvalidBucketName', 'The specified bucket is not valid.');
-    if (this.#buckets.has(name)) throw s3Errors.bucketConflict();
-    this.addBucket(name);
+    if (served.has(name)) throw s3Errors.bucketConflict();
+    if (jurisdiction === 'default') this.addBucket(name);
+    else addAccountBucket(accountState(this.#account!), name, new Bucket({ clock: this.#clockOption }), { jurisdiction, location: homeLocation(jurisdiction) });
     return new Response(null, { status: 200, headers: { location: `/${name}` } });
   }
 
-  async #deleteBucket(ctx: S3Context): Promise<Response> {
+  async #deleteBucket(ctx: S3Context, served: Map<string, Bucket>): Promise<Response> {
     if (await ctx.bucket.holdsAnything()) {
       throw new S3Error(409, 'BucketNotEmpty', 'The bucket you tried to delete is not empty.');
     }
-    this.#buckets.delete(ctx.bucketName);
+    served.delete(ctx.bucketName);
     // A bucket made again under the name starts with no settings (the Bucket object may be kept by a test).
     ctx.bucket.config.clear();
     return new Response(null, { status: 204 });

@@ -1,0 +1,185 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { R2ApiDifferenceId } from './differences.js';
+
+/** Something the R2 control-plane suite can run against: a fetch, a base URL, an account and credentials. */
+export interface R2ApiTarget {
+  /** Shown in test names and the summary table; default the base URL's host. */
+  name?: string;
+  /** A standard fetch (the double's `api.fetch`, or `globalThis.fetch` for the real API). */
+  fetch: (input: string, init?: RequestInit) => Promise<Response>;
+  /** Up to and including `/client/v4`, e.g. `https://api.cloudflare.com/client/v4`. */
+  baseUrl: string;
+  accountId: string;
+  /** Headers that authenticate with R2 write permission: `{authorization: 'Bearer …'}`. */
+  auth: Record<string, string>;
+  /**
+   * Puts an object in a bucket (the suite's only need of the data plane: a bucket that is not empty).
+   * Absent: the tests that need one are skipped and say why.
+   */
+  putObject?: (bucket: string, key: string, body: string, jurisdiction?: string) => Promise<void>;
+  /** Removes an object `putObject` put (cleanup). */
+  deleteObject?: (bucket: string, key: string, jurisdiction?: string) => Promise<void>;
+  /** Headers of a valid credential without R2 permission, for the auth tests; absent: skipped. */
+  authWithoutR2?: Record<string, string>;
+  /** Headers of a valid credential with R2 read permission only; absent: skipped. */
+  authReadOnly?: Record<string, string>;
+  /** The known differences this target shows (differences.ts). */
+  differences?: readonly R2ApiDifferenceId[];
+  /** Run only these groups (by name); default all. */
+  groups?: readonly string[];
+  /** Per-test timeout (the real API is slower). */
+  timeout?: number;
+}
+
+export interface ApiReply {
+  status: number;
+  headers: Headers;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+// Digits only, and a fixed prefix, so a real account's own buckets are never touched or listed by a filter.
+const randomName = () => `edt-${Math.floor(Math.random() * 1e10).toString().padStart(10, '0')}`;
+
+/**
+ * One test's view of the target: the buckets it makes are named `<prefix>-<label>` under a random
+ * prefix, and whatever it made (buckets, and objects it put) is deleted after the test, so the
+ * suite is safe on a real account.
+ */
+export class R2ApiClient {
+  readonly prefix: string;
+  /** Buckets made (name, jurisdiction), deleted after the test. */
+  private readonly made: { name: string; jurisdiction?: string }[] = [];
+  private readonly objects: { bucket: string; key: string; jurisdiction?: string }[] = [];
+
+  constructor(readonly target: R2ApiTarget) {
+    this.prefix = randomName();
+  }
+
+  /** A bucket name of this test: `<prefix>-<label>`. */
+  name(label = 'b'): string {
+    return `${this.prefix}-${label}`;
+  }
+
+  /** A path under the account's `r2/buckets` collection. */
+  url(path = '', accountId = this.target.accountId): string {
+    return `${this.target.baseUrl}/accounts/${accountId}/r2/buckets${path}`;
+  }
+
+  async request(
+    method: string,
+    url: string,
+    options: { json?: unknown; body?: BodyInit; headers?: Record<string, string>; auth?: Record<string, string> | false; jurisdiction?: string } = {},
+  ): Promise<ApiReply> {
+    const headers: Record<string, string> = { ...(options.auth === false ? {} : (options.auth ?? this.target.auth)), ...options.headers };
+    if (options.jurisdiction !== undefined) headers['cf-r2-jurisdiction'] = options.jurisdiction;
+    let body = options.body;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await this.target.fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, body: parsed };
+  }
+
+  /** `POST /r2/buckets`; a bucket made is remembered for cleanup. */
+  async create(body: Record<string, unknown>, jurisdiction?: string): Promise<ApiReply> {
+    const r = await this.request('POST', this.url(), { json: body, ...(jurisdiction !== undefined ? { jurisdiction } : {}) });
+    if (r.status === 200 && typeof body.name === 'string') this.made.push({ name: body.name, ...(jurisdiction !== undefined ? { jurisdiction } : {}) });
+    return r;
+  }
+
+  /** Creates and insists on success; returns the bucket. */
+  async make(label = 'b', fields: Record<string, unknown> = {}, jurisdiction?: string) {
+    const name = this.name(label);
+    const r = await this.create({ name, ...fields }, jurisdiction);
+    expect(r.body?.errors, `create ${name}`).toEqual([]);
+    expect(r.status).toBe(200);
+    return name;
+  }
+
+  get(name: string, jurisdiction?: string) {
+    return this.request('GET', this.url(`/${name}`), jurisdiction !== undefined ? { jurisdiction } : {});
+  }
+
+  delete(name: string, jurisdiction?: string) {
+    return this.request('DELETE', this.url(`/${name}`), jurisdiction !== undefined ? { jurisdiction } : {});
+  }
+
+  /** Lists only this test's buckets (`name_contains` its prefix), so a real account's own never show. */
+  list(query = '', jurisdiction?: string): Promise<ApiReply> {
+    const scope = `name_contains=${encodeURIComponent(this.prefix)}`;
+    return this.request('GET', this.url(`?${scope}${query ? '&' + query : ''}`), jurisdiction !== undefined ? { jurisdiction } : {});
+  }
+
+  async putObject(bucket: string, key: string, body: string, jurisdiction?: string): Promise<void> {
+    await this.target.putObject!(bucket, key, body, jurisdiction);
+    this.objects.push({ bucket, key, ...(jurisdiction !== undefined ? { jurisdiction } : {}) });
+  }
+
+  async cleanup(): Promise<void> {
+    for (const o of this.objects.splice(0)) await this.target.deleteObject?.(o.bucket, o.key, o.jurisdiction);
+    for (const b of this.made.splice(0).reverse()) await this.delete(b.name, b.jurisdiction);
+  }
+}
+
+export interface TestOptions {
+  difference?: R2ApiDifferenceId;
+  /** Skip (with this reason in the name) when set. */
+  skip?: string;
+}
+
+export interface GroupContext {
+  target: R2ApiTarget;
+  test(name: string, fn: (c: R2ApiClient) => Promise<void>, options?: TestOptions): void;
+}
+
+export interface Group {
+  name: string;
+  define(t: GroupContext): void;
+}
+
+export const defineGroup = (name: string, define: (t: GroupContext) => void): Group => ({ name, define });
+
+/** One API error: the status, then the first error's code (when given) and message (when given). */
+export function expectError(r: ApiReply, status: number, code: number | undefined, message?: string): void {
+  expect(r.body, r.text).toMatchObject({ success: false, result: null });
+  if (code !== undefined) expect(r.body.errors[0].code, r.text).toBe(code);
+  if (message !== undefined) expect(r.body.errors[0].message, r.text).toBe(message);
+  expect(r.status, r.text).toBe(status);
+}
+
+export function runGroups(groups: readonly Group[], target: R2ApiTarget): void {
+  const shown = new Set(target.differences ?? []);
+  const clients: R2ApiClient[] = [];
+  const ctx: GroupContext = {
+    target,
+    test(name, fn, options = {}) {
+      const run = async () => {
+        const c = new R2ApiClient(target);
+        clients.push(c);
+        await fn(c);
+      };
+      if (options.skip) it.skip(`${name} (skipped: ${options.skip})`, run);
+      else if (options.difference && shown.has(options.difference)) it.fails(`${name} — known difference: ${options.difference}`, run, target.timeout);
+      else it(name, run, target.timeout);
+    },
+  };
+  describe(`r2-api conformance on ${target.name ?? new URL(target.baseUrl).host}`, () => {
+    afterEach(async () => {
+      while (clients.length) await clients.pop()!.cleanup();
+    }, target.timeout);
+    for (const g of groups) {
+      if (target.groups && !target.groups.includes(g.name)) continue;
+      describe(g.name, () => g.define(ctx));
+    }
+  });
+}

@@ -1,0 +1,30 @@
+/**
+ * The R2 control-plane conformance suite (`/accounts/{id}/r2/buckets...`): every group, in the order
+ * the summary prints them. Each concern's cases live in their own file under groups/ and are listed
+ * here, one line each: add yours to R2_API_GROUPS.
+ */
+import { runGroups, type Group, type R2ApiTarget } from './harness.js';
+import { buckets } from './groups/buckets.js';
+import { auth } from './groups/auth.js';
+
+export const r2ApiGroups: readonly Group[] = [
+  buckets,
+  auth,
+];
+
+/** Registers the whole R2 control-plane conformance suite (Vitest tests) for one target. */
+export function r2ApiConformance(target: R2ApiTarget): void {
+  runGroups(r2ApiGroups, target);
+}
+
+export { r2ApiDifferences, realApiDifferences, type R2ApiDifferenceId } from './differences.js';
+export {
+  R2ApiClient,
+  defineGroup as defineR2ApiGroup,
+  expectError as expectR2ApiError,
+  type R2ApiTarget,
+  type ApiReply as R2ApiReply,
+  type Group as R2ApiGroup,
+  type GroupContext as R2ApiGroupContext,
+  type TestOptions as R2ApiTestOptions,
+} from './harness.js';

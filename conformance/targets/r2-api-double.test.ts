@@ -1,0 +1,35 @@
+import { CloudflareApi } from '../../lib/api/index.js';
+import { Account } from '../../lib/account/index.js';
+import { r2ApiConformance } from '../r2-api/index.js';
+
+// The Cloudflare API double in Node: three tokens (R2 write, R2 read, none), and the account's
+// buckets written through the binding for the tests that need a bucket that is not empty.
+const account = new Account({
+  credentials: [
+    { token: 'conformance-writer', r2: 'write' },
+    { token: 'conformance-reader', r2: 'read' },
+    { token: 'conformance-no-r2', r2: 'none' },
+  ],
+});
+const api = new CloudflareApi({ account });
+const bucket = (name: string, jurisdiction?: string) => {
+  const b = jurisdiction === undefined || jurisdiction === 'default' ? account.bucket(name) : undefined;
+  if (!b) throw new Error(`no bucket ${name}${jurisdiction ? ` in ${jurisdiction}` : ''}`);
+  return b;
+};
+
+r2ApiConformance({
+  name: 'r2-api-double',
+  fetch: api.fetch,
+  baseUrl: 'https://api.cloudflare.com/client/v4',
+  accountId: account.id,
+  auth: { authorization: 'Bearer conformance-writer' },
+  authReadOnly: { authorization: 'Bearer conformance-reader' },
+  authWithoutR2: { authorization: 'Bearer conformance-no-r2' },
+  putObject: async (name, key, body, jurisdiction) => {
+    await bucket(name, jurisdiction).put(key, body);
+  },
+  deleteObject: async (name, key, jurisdiction) => {
+    await bucket(name, jurisdiction).delete(key);
+  },
+});
