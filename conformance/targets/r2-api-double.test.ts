@@ -32,4 +32,5 @@ r2ApiConformance({
   deleteObject: async (name, key, jurisdiction) => {
     await bucket(name, jurisdiction).delete(key);
   },
+  objectExists: async (name, key, jurisdiction) => (await bucket(name, jurisdiction).head(key)) !== null,
 });

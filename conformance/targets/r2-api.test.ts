@@ -26,8 +26,16 @@ if (token && accountId) {
       const res = await fetch(objectUrl(bucket, key), { method: 'PUT', headers: { ...bearer(token), ...jurisdictionHeader(j) }, body });
       if (!res.ok) throw new Error(`put ${bucket}/${key}: ${res.status} ${await res.text()}`);
     },
+    // Refused (a lock): rejects with the API's answer; an object already gone is no error.
     deleteObject: async (bucket, key, j) => {
-      await fetch(objectUrl(bucket, key), { method: 'DELETE', headers: { ...bearer(token), ...jurisdictionHeader(j) } });
+      const res = await fetch(objectUrl(bucket, key), { method: 'DELETE', headers: { ...bearer(token), ...jurisdictionHeader(j) } });
+      if (!res.ok && res.status !== 404) throw new Error(`delete ${bucket}/${key}: ${res.status} ${await res.text()}`);
+    },
+    objectExists: async (bucket, key, j) => {
+      const res = await fetch(objectUrl(bucket, key), { headers: { ...bearer(token), ...jurisdictionHeader(j) } });
+      await res.arrayBuffer();
+      if (res.status !== 200 && res.status !== 404) throw new Error(`get ${bucket}/${key}: ${res.status}`);
+      return res.status === 200;
     },
     differences: realApiDifferences,
     timeout: 60_000,
