@@ -34,6 +34,10 @@ export const r2ApiDifferences = {
     shownBy: 'the real API (documented otherwise)',
     why: 'The double applies a rule at the exact moment its condition holds (lib/bucket/lifecycle.ts); R2 removes objects "typically within 24 hours" (docs r2/buckets/object-lifecycles, reference §2.2). Buckets can model that with lifecycleTiming: \'daily\'.',
   },
+  'unestablished-s3-lifecycle-xml': {
+    shownBy: 'the real API (not established)',
+    why: "How R2's S3 lifecycle XML maps onto the API's rules is the double's reading (lib/s3/lifecycle.ts): Days × 86400 as maxAge, STANDARD_IA as InfrequentAccess, an absent prefix as conditions.prefix '', Filter/Prefix written back for every rule, an empty set as AWS's 404 NoSuchLifecycleConfiguration, another class as 400 InvalidStorageClass; R2's own answers were not observed.",
+  },
   'unestablished-locked-text': {
     shownBy: 'the real API (not established)',
     why: 'A delete refused by a lock is 10069 ObjectLockedByBucketPolicy (docs r2/api/error-codes, reference §3.3); the message text is ours (lib/bucket/errors.ts objectLocked).',
@@ -50,5 +54,6 @@ export const realApiDifferences: readonly R2ApiDifferenceId[] = [
   'unestablished-rule-refusal',
   'unestablished-config-not-found',
   'unestablished-lifecycle-timing',
+  'unestablished-s3-lifecycle-xml',
   'unestablished-locked-text',
 ];

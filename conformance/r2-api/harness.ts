@@ -21,6 +21,12 @@ export interface R2ApiTarget {
   deleteObject?: (bucket: string, key: string, jurisdiction?: string) => Promise<void>;
   /** Whether the bucket holds an object at `key` now (the lifecycle and lock tests); absent: they are skipped. */
   objectExists?: (bucket: string, key: string, jurisdiction?: string) => Promise<boolean>;
+  /**
+   * R2's S3 endpoint over the same account (path style, e.g. `https://<account>.r2.cloudflarestorage.com`)
+   * and an R2 key pair, for the tests that set a bucket's configuration through S3 and read it through
+   * the API; `fetch` replaces the network (the double's `S3Api#fetch`). Absent: those tests are skipped.
+   */
+  s3?: { endpoint: string; credentials: { accessKeyId: string; secretAccessKey: string }; fetch?: (request: Request) => Promise<Response> };
   /** Headers of a valid credential without R2 permission, for the auth tests; absent: skipped. */
   authWithoutR2?: Record<string, string>;
   /** Headers of a valid credential with R2 read permission only; absent: skipped. */
@@ -148,6 +154,17 @@ export class R2ApiClient {
   putLocks(name: string, rules: unknown): Promise<ApiReply> {
     this.locked.add(name);
     return this.request('PUT', this.url(`/${name}/lock`), { json: { rules } });
+  }
+
+  /** A request to the S3 endpoint for `bucket`'s `?query` subresource, signed with the target's key pair (aws4fetch). */
+  async s3(bucket: string, query: string, init: { method?: string; body?: string } = {}): Promise<ApiReply> {
+    const s3 = this.target.s3!;
+    // Imported when used, as the S3 suite's harness does: the suite loads without it.
+    const { AwsClient } = await import('aws4fetch');
+    const aws = new AwsClient({ ...s3.credentials, service: 's3', region: 'auto' });
+    const signed = await aws.sign(`${s3.endpoint}/${bucket}?${query}`, { method: init.method ?? 'GET', ...(init.body !== undefined ? { body: init.body } : {}) });
+    const res = await (s3.fetch ?? fetch)(signed);
+    return { status: res.status, headers: res.headers, text: await res.text(), body: undefined };
   }
 
   /** Deletes an object through the target: the error it was refused with, or undefined. */

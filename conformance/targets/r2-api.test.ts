@@ -3,7 +3,8 @@ import { r2ApiConformance, realApiDifferences } from '../r2-api/index.js';
 
 // R2's control plane on the real API, when credentials are in the environment. The suite makes
 // buckets only under a random `edt-<digits>` prefix and deletes them (and the objects it put) after
-// each test. Optional: CLOUDFLARE_R2_READ_TOKEN and CLOUDFLARE_NO_R2_TOKEN run the permission tests.
+// each test. Optional: CLOUDFLARE_R2_READ_TOKEN and CLOUDFLARE_NO_R2_TOKEN run the permission tests;
+// R2_S3_ENDPOINT, R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY (as for conformance:s3-r2) the lifecycle-through-S3 tests.
 const env = process.env;
 const token = env.CLOUDFLARE_API_TOKEN;
 const accountId = env.CLOUDFLARE_ACCOUNT_ID;
@@ -22,6 +23,9 @@ if (token && accountId) {
     auth: bearer(token),
     ...(env.CLOUDFLARE_R2_READ_TOKEN ? { authReadOnly: bearer(env.CLOUDFLARE_R2_READ_TOKEN) } : {}),
     ...(env.CLOUDFLARE_NO_R2_TOKEN ? { authWithoutR2: bearer(env.CLOUDFLARE_NO_R2_TOKEN) } : {}),
+    ...(env.R2_S3_ENDPOINT && env.R2_ACCESS_KEY_ID && env.R2_SECRET_ACCESS_KEY
+      ? { s3: { endpoint: env.R2_S3_ENDPOINT, credentials: { accessKeyId: env.R2_ACCESS_KEY_ID, secretAccessKey: env.R2_SECRET_ACCESS_KEY } } }
+      : {}),
     putObject: async (bucket, key, body, j) => {
       const res = await fetch(objectUrl(bucket, key), { method: 'PUT', headers: { ...bearer(token), ...jurisdictionHeader(j) }, body });
       if (!res.ok) throw new Error(`put ${bucket}/${key}: ${res.status} ${await res.text()}`);
