@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Bucket } from '../../lib/bucket/index.js';
 import { CloudflareApi } from '../../lib/api/index.js';
 import { createEnv } from '../../lib/env/create-env.js';
+import { S3Api } from '../../lib/s3/index.js';
 import { bucketLayer } from '../../lib/bucket/internal.js';
 import { DEFAULT_LIFECYCLE_RULES, lifecycleRules, LifecycleRuleError } from '../../lib/bucket/lifecycle.js';
 import { ManualClock } from '../../lib/clock.js';
@@ -166,7 +167,7 @@ describe("'daily' timing: production's batch, within 24 hours", () => {
   });
 });
 
-describe("the lifecycleTiming option: new Bucket, CloudflareApi and createEnv", () => {
+describe("the lifecycleTiming option: new Bucket, CloudflareApi, createEnv and S3Api", () => {
   /** When `bucket` (clock at START, noon) drops an object whose 1-day expiry holds at noon the next day. */
   async function droppedAt(bucket: Bucket, clock: ManualClock): Promise<'exact' | 'daily'> {
     bucketLayer(bucket)!.config.lifecycle = lifecycleRules([expireAfter('all', '', 1)]);
@@ -218,12 +219,18 @@ describe("the lifecycleTiming option: new Bucket, CloudflareApi and createEnv", 
     expect(await droppedAt(env.B, clock)).toBe('daily');
   });
 
+  it('S3Api({ lifecycleTiming }) gives it to the buckets it makes (addBucket without one)', async () => {
+    const clock = new ManualClock(START);
+    expect(await droppedAt(new S3Api({ clock, lifecycleTiming: 'daily' }).addBucket('made'), clock)).toBe('daily');
+  });
+
   it('any other value is a TypeError naming the option, whoever takes it', () => {
     const expected = (owner: string, got: string) =>
       `${owner} option 'lifecycleTiming': expected 'exact' (the default: a rule acts at the moment its condition holds) or 'daily' (at the next 00:00 UTC, as production's "within 24 hours"), got ${got}.`;
     expect(() => new Bucket({ lifecycleTiming: 'Daily' as never })).toThrow(new TypeError(expected('Bucket', '"Daily"')));
     expect(() => new CloudflareApi({ lifecycleTiming: 24 as never })).toThrow(new TypeError(expected('CloudflareApi', '24')));
     expect(() => createEnv({ r2_buckets: [] }, { lifecycleTiming: null as never })).toThrow(new TypeError(expected('createEnv', 'null')));
+    expect(() => new S3Api({ lifecycleTiming: {} as never })).toThrow(new TypeError(expected('S3Api', 'an object')));
   });
 });
 
