@@ -167,6 +167,7 @@ export default defineConfig({
       { test: { name: 'conformance:dns-resolve-api', include: ['conformance/targets/dns-resolve-api.test.ts'] } },
       { test: { name: 'conformance:r2-api-double', include: ['conformance/targets/r2-api-double.test.ts'] } },
       { test: { name: 'conformance:r2-api', include: ['conformance/targets/r2-api.test.ts'] } },
+      { test: { name: 'conformance:dns-resolve-wire', include: ['conformance/targets/dns-resolve-wire.test.ts'] } },
       browserProject(),
       // The doubles under Vitest's other environments; each file names its own (a docblock), as a
       // user's test file would. Node's is conformance:double; workerd's is conformance:double-in-workerd.

@@ -11,6 +11,12 @@ export type Handler = (request: Request, target?: string) => Promise<Response>;
 
 export type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 
+/** Latin-1 (a byte per character) without NUL, CR or LF: what an HTTP header value can carry (Fetch's header value rules). */
+const CARRIABLE = /^[^\0\r\n\u0100-\u{10FFFF}]*$/u;
+
+/** Whether a header value can carry `value` as it is. */
+export const carriable = (value: string): boolean => CARRIABLE.test(value);
+
 /**
  * The path and query of an absolute URL string exactly as written: `new URL` collapses dot segments
  * (`/a/../b`, `%2e%2e` too) and turns `\` into `/`, which would hand a double a different key than

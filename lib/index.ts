@@ -6,3 +6,4 @@ export * from './account/index.js';
 export * from './env/index.js';
 export * from './s3/index.js';
 export * from './api/index.js';
+export * from './r2-public/index.js';

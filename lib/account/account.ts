@@ -77,12 +77,12 @@ export class Account {
     return addAccountBucket(accountState(this), name, bucket);
   }
 
-  /** A bucket by name. */
+  /** A bucket by name, in the default jurisdiction (another jurisdiction's are the API's: `cf-r2-jurisdiction`). */
   bucket(name: string): Bucket | undefined {
     return accountState(this).buckets.get(name);
   }
 
-  /** The buckets' names, in the order made. */
+  /** The default jurisdiction's buckets' names, in the order made. */
   get buckets(): string[] {
     return [...accountState(this).buckets.keys()];
   }

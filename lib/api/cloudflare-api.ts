@@ -19,6 +19,7 @@ import { r2Routes } from '../r2-api/routes.js';
 import type { R2Service } from '../r2-api/service.js';
 import { addAccountBucket } from '../account/state.js';
 import type { RouteTable } from './router.js';
+import { PublicBuckets } from '../r2-public/public-buckets.js';
 import { bucketLayer } from '../bucket/internal.js';
 import type { DnsSnapshot } from '../dns/api.js';
 import { doubleOf } from '../support/registry.js';
@@ -63,6 +64,9 @@ const bucketDouble = (bucket: Bucket) => {
 };
 
 export class CloudflareApi extends DnsApi {
+  /** The account's public bucket hosts (r2.dev, custom domains): `api.public.fetch(url)` (lib/r2-public). */
+  readonly public: PublicBuckets;
+
   constructor(options: CloudflareApiOptions = {}) {
     const { buckets, lifecycleTiming: timing, ...dnsOptions } = options;
     super(dnsOptions);
@@ -73,6 +77,7 @@ export class CloudflareApi extends DnsApi {
     // DNS first (nearly every DNS request is one), then R2's, the GraphQL metrics wrangler asks, the account's; no path matches two.
     // The service this view passes every route is a CloudflareService (set just above).
     this.routes = [dnsRoutes, r2Routes as unknown as RouteTable<DnsService>, graphqlRoutes as unknown as RouteTable<DnsService>, accountRoutes];
+    this.public = new PublicBuckets(this.account);
     for (const name of buckets ?? []) this.addBucket(name);
   }
 

@@ -10,12 +10,14 @@
  * changed in place, so a snapshot is O(1).
  */
 import type { CorsRule } from './cors.js';
+import { NO_PUBLIC_ACCESS, type PublicAccess } from './public.js';
 import { DEFAULT_LIFECYCLE_RULES, type LifecycleRule, type LifecycleTiming } from './lifecycle.js';
 import type { LockRule } from './locks.js';
 
 /** The configuration at one moment. */
 export interface ConfigSnapshot {
   readonly cors: readonly CorsRule[] | undefined;
+  readonly publicAccess: PublicAccess;
   readonly lifecycle: readonly LifecycleRule[];
   readonly locks: readonly LockRule[];
 }
@@ -23,6 +25,8 @@ export interface ConfigSnapshot {
 export class BucketConfig {
   /** The CORS rules (PutBucketCors, `S3Api.setBucketCors`); undefined when the bucket has none. */
   cors: readonly CorsRule[] | undefined;
+  /** The r2.dev domain and the custom domains (public.ts); none on a new bucket. */
+  publicAccess: PublicAccess = NO_PUBLIC_ACCESS;
   #lifecycle: readonly LifecycleRule[] = DEFAULT_LIFECYCLE_RULES;
   #locks: readonly LockRule[] = [];
   /**
@@ -57,11 +61,12 @@ export class BucketConfig {
   }
 
   snapshot(): ConfigSnapshot {
-    return { cors: this.cors, lifecycle: this.#lifecycle, locks: this.#locks };
+    return { cors: this.cors, publicAccess: this.publicAccess, lifecycle: this.#lifecycle, locks: this.#locks };
   }
 
   restore(s: ConfigSnapshot): void {
     this.cors = s.cors;
+    this.publicAccess = s.publicAccess;
     this.lifecycle = s.lifecycle;
     this.locks = s.locks;
   }
@@ -69,6 +74,7 @@ export class BucketConfig {
   /** A new bucket's settings: a deleted bucket's (DeleteBucket). */
   clear(): void {
     this.cors = undefined;
+    this.publicAccess = NO_PUBLIC_ACCESS;
     this.lifecycle = DEFAULT_LIFECYCLE_RULES;
     this.locks = [];
   }

@@ -1,9 +1,10 @@
 /**
  * A bucket's CORS policy (reference r2-s3-api.md §3.11): its rules, and which rule an origin, a
  * method and a list of request headers match. A setting of the bucket (DESIGN.md: the model holds
- * the bucket's configuration and its effects), so each surface that answers browsers (the S3 view
- * today, public hosts next) applies the one policy; reading and writing the rules' XML stays with
- * the S3 view (lib/s3/cors.ts).
+ * the bucket's configuration and its effects), so each surface that answers browsers (the S3 view,
+ * the public hosts) applies the one policy, and each surface that sets rules (the S3 view's XML,
+ * lib/s3/cors.ts; the API's JSON, lib/r2-api/cors.ts) checks them with the checks below, so a
+ * policy set through one is read through the other.
  */
 
 export interface CorsRule {
@@ -46,4 +47,53 @@ export function matchCorsRule(rules: readonly CorsRule[], origin: string, method
       r.methods.includes(method) &&
       requestHeaders.every((h) => r.headers.some((a) => wildcard(a, h, true))),
   );
+}
+
+// ---- validation shared by every surface that sets rules (the S3 view's XML, the API's JSON) ------
+
+/** The methods a rule may allow (R2's CORS docs and the API's enum: GET, PUT, POST, DELETE, HEAD). */
+export const CORS_METHODS: ReadonlySet<string> = new Set(['GET', 'PUT', 'HEAD', 'POST', 'DELETE']);
+
+/** An origin pattern holds at most one `*` (the matching above handles one). */
+export const oneWildcardAtMost = (origin: string): boolean => origin.split('*').length <= 2;
+
+// ---- what an answer carries (the S3 view and the public hosts apply the same policy) -------------
+
+/**
+ * The headers a preflight gets when the rules allow `origin`, `method` and every one of `requested`
+ * (lowercase), or undefined when no rule does. R2's docs: CORS headers are returned only when the
+ * request's Origin matches a rule exactly (reference r2-bucket-config.md §3.2).
+ */
+export function preflightHeaders(rules: readonly CorsRule[] | undefined, origin: string, method: string, requested: readonly string[]): Headers | undefined {
+  const rule = rules && matchCorsRule(rules, origin, method, requested);
+  if (!rule) return undefined;
+  const out = new Headers({
+    'access-control-allow-origin': origin,
+    'access-control-allow-methods': rule.methods.join(', '),
+    vary: 'Origin, Access-Control-Request-Headers, Access-Control-Request-Method',
+  });
+  if (requested.length) out.set('access-control-allow-headers', requested.join(', '));
+  if (rule.expose.length) out.set('access-control-expose-headers', rule.expose.join(', '));
+  if (rule.maxAge !== undefined) out.set('access-control-max-age', String(rule.maxAge));
+  return out;
+}
+
+/** The requested headers of a preflight (`Access-Control-Request-Headers`), lowercase. */
+export const requestedHeaders = (value: string | null): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+
+/** An actual request's answer with the CORS headers of the rule its Origin and method match (else as it is). */
+export function withCorsHeaders(rules: readonly CorsRule[] | undefined, request: { get(name: string): string | null }, method: string, response: Response): Response {
+  const origin = request.get('origin');
+  if (!rules || origin === null) return response;
+  const rule = matchCorsRule(rules, origin, method, []);
+  if (!rule) return response;
+  const h = new Headers(response.headers);
+  h.set('access-control-allow-origin', origin);
+  h.append('vary', 'Origin');
+  if (rule.expose.length) h.set('access-control-expose-headers', rule.expose.join(', '));
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: h });
 }

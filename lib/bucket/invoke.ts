@@ -21,9 +21,10 @@ export type BucketOperation = R2Action;
 
 /**
  * Which surface a call came in through: the call log records it, and each formats model errors its
- * way. `lifecycle`: the bucket's own lifecycle rules acting (layer.ts, `lifecycleDelete`).
+ * way. `lifecycle`: the bucket's own lifecycle rules acting (layer.ts, `lifecycleDelete`); `public`:
+ * a public host's read (r2.dev, a custom domain: lib/r2-public).
  */
-export type Surface = 'binding' | 's3' | 'lifecycle';
+export type Surface = 'binding' | 's3' | 'public' | 'lifecycle';
 
 /** How a surface shows an error of the model (R2ModelError); anything else it returns as it is. */
 export type ErrorFormat = (e: unknown) => unknown;

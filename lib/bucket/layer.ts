@@ -76,6 +76,8 @@ const noArguments = () => undefined;
 export class BucketLayer {
   /** The S3 view's entry: faults and the log around it, model errors left for the view to phrase. */
   readonly s3: Invoke;
+  /** The public hosts' entry (r2.dev, custom domains; lib/r2-public): as the S3 view's, logged as `public`. */
+  readonly public: Invoke;
   /** The binding entries made so far, by whether conversion errors throw (see `binding`). */
   readonly #bindings = new Map<boolean, Invoke>();
   /**
@@ -103,6 +105,7 @@ export class BucketLayer {
     public defaultStorageClass: string,
   ) {
     this.s3 = support.around(invoker(false, asIs), false, 's3', asIs, s3Summary);
+    this.public = support.around(invoker(false, asIs), false, 'public', asIs, s3Summary);
     // Uploads expire by the bucket's lifecycle rules (the default rule: 7 days), not by a constant.
     model.abortAt = (key, created) => uploadAbortAt(this.config.lifecycle, key, created, this.config.lifecycleTiming);
   }
@@ -127,6 +130,11 @@ export class BucketLayer {
    */
   viaS3<R>(op: BucketOperation, key: unknown, options: Readonly<Record<string, unknown>>, run: () => Maybe<R>): Promise<R> {
     return this.s3(op, key, options, noArguments, run);
+  }
+
+  /** A public host's read (GET, HEAD), logged and faulted as the binding operation `op`. */
+  viaPublic<R>(op: BucketOperation, key: string, run: () => Maybe<R>): Promise<R> {
+    return this.public(op, key, {}, noArguments, run);
   }
 
   #read<R>(run: () => R): Maybe<R> {

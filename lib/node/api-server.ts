@@ -59,10 +59,16 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const { port, host, tls, api: given, hosts: extra = [], s3Credentials, ...apiOptions } = options;
   const api = given ?? new CloudflareApi(apiOptions);
   const s3 = new S3Api({ api, ...(s3Credentials ? { credentials: s3Credentials } : {}) });
-  const hosts = [...extra, s3HostRoute(s3, api.account.id)];
+  // The account's public bucket hosts (enabled r2.dev and custom domains: lib/r2-public) and R2's S3
+  // names for the account are always routes; anything else is the API.
+  const routes: readonly HostRoute[] = [
+    ...extra,
+    { claims: (name) => api.public.serves(name), handle: (request) => api.public.handle(request) },
+    s3HostRoute(s3, api.account.id),
+  ];
   const handler: RequestHandler = (request, target) => {
     const name = hostName(request);
-    for (const route of hosts) if (route.claims(name)) return route.handle(request, target);
+    for (const route of routes) if (route.claims(name)) return route.handle(request, target);
     return api.handle(request, target);
   };
   const running = await serveHandler(handler, {

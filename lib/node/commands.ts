@@ -6,11 +6,12 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { DnsCompat, DnsCredential, DnsPlan, DnsZoneInit } from '../dns/index.js';
 import { Account } from '../account/account.js';
 import { requestLine } from '../support/dns-support.js';
-import { startDnsApiServer } from './server.js';
+import { startDnsServer } from './dns-server.js';
 import { startS3Server } from './s3-server.js';
 import { startApiServer } from './api-server.js';
 import type { RunningServer } from './server.js';
 import type { TlsOption } from './tls.js';
+import type { DnsExchange } from './dns-message.js';
 
 export interface Command {
   summary: string;
@@ -113,11 +114,18 @@ const dnsServe = serveCommand({
     'edge-doubles dns serve [--port 8788] [--host 127.0.0.1] --zone example.com[=<zone id>] ...',
     '                      [--token T ...] [--email E --key K] [--plan free|pro|business|enterprise]',
     '                      [--compat today|document] [--base-path /client/v4] [--log]',
+    '                      [--dns-port N [--ns-name NAME ...] [--proxy-address IP ...]]',
     '                      [--tls [--tls-ca-out FILE] | --tls-cert FILE --tls-key FILE]',
     '',
     'Without --token/--email, any well-formed credential is accepted. --compat today (default)',
     "follows today's API, document the interface document. --base-path '' serves at the bare origin.",
     '--log prints one line per request: time, method, path and query, status, outcome.',
+    '--dns-port N also answers the zones over DNS, UDP and TCP on port N of --host (0: any free port;',
+    "the port is printed as 'dns: udp+tcp HOST:PORT'): point dig, resolvers or an ACME server at it.",
+    '--ns-name NAME (repeatable) names every zone\'s nameservers (the API\'s name_servers, the apex NS',
+    'and SOA); default two <name>.ns.cloudflare.com per zone. --proxy-address IP (repeatable) is what',
+    "proxied names answer with instead of Cloudflare's edge addresses (127.0.0.1 and ::1 send an ACME",
+    "server's HTTP-01 check to this machine). With --log, each DNS question gets a line too.",
     ...TLS_USAGE,
   ].join('\n'),
   port: '8788',
@@ -130,30 +138,40 @@ const dnsServe = serveCommand({
     compat: { type: 'string', default: 'today' },
     'base-path': { type: 'string', default: '/client/v4' },
     log: { type: 'boolean', default: false },
+    'dns-port': { type: 'string' },
+    'ns-name': { type: 'string', multiple: true, default: [] },
+    'proxy-address': { type: 'string', multiple: true, default: [] },
   },
   async serve(values, { port, tls }, io) {
     if (!['free', 'pro', 'business', 'enterprise'].includes(values.plan!)) throw new Error(`unknown --plan ${values.plan}`);
     if (values.compat !== 'document' && values.compat !== 'today') throw new Error(`--compat must be today or document`);
+    const dnsPort = values['dns-port'] === undefined ? undefined : Number(values['dns-port']);
+    if (dnsPort !== undefined && (!/^\d+$/.test(values['dns-port']!) || dnsPort > 65535)) throw new Error(`--dns-port must be 0..65535, got ${values['dns-port']}`);
+    const nameServers = values['ns-name']!;
     const zones: DnsZoneInit[] = values.zone!.map((z) => {
       const [name, id] = z.split('=');
-      return id ? { name: name!, id, plan: values.plan as DnsPlan } : { name: name!, plan: values.plan as DnsPlan };
+      return { name: name!, ...(id ? { id } : {}), plan: values.plan as DnsPlan, ...(nameServers.length ? { nameServers } : {}) };
     });
     const credentials: DnsCredential[] = values.token!.map((token) => ({ token }));
     if (values.email !== undefined || values.key !== undefined) {
       if (!values.email || !values.key) throw new Error('--email and --key go together');
       credentials.push({ email: values.email, key: values.key });
     }
-    const server = await startDnsApiServer({
+    const server = await startDnsServer({
       port,
+      ...(dnsPort !== undefined ? { dnsPort } : {}),
+      ...(values.log ? { onDnsExchange: (e: DnsExchange) => io.out(exchangeLine(e)) } : {}),
       host: values.host!,
       ...(tls ? { tls } : {}),
       zones,
       compat: values.compat as DnsCompat,
       basePath: values['base-path']!,
+      ...(values['proxy-address']!.length ? { proxyAddresses: values['proxy-address']! } : {}),
       log: values.log,
       ...(credentials.length ? { credentials } : {}),
     });
     io.out(`edge-doubles dns: listening on ${server.baseURL}`);
+    if (server.dnsPort !== undefined) io.out(`dns: udp+tcp ${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.dnsPort}`);
     announceCa(server, values['tls-ca-out'], io);
     for (const z of server.api.zones) io.out(`zone ${z.name} ${z.id}`);
     if (!credentials.length) io.out('auth: any well-formed credential is accepted');
@@ -163,6 +181,12 @@ const dnsServe = serveCommand({
     return 0;
   },
 });
+
+/** `--log`'s line for a DNS message: time, transport, question, rcode, answers, TC. */
+function exchangeLine(e: DnsExchange): string {
+  const question = e.question ? `${e.question.name} ${e.question.type}` : '(no question)';
+  return `${new Date().toISOString()} dns ${e.transport} ${question} ${e.rcode} answers ${e.answers}${e.truncated ? ` truncated (${e.size} bytes)` : ''}`;
+}
 
 const r2Serve = serveCommand({
   summary: "serve R2's S3-compatible API over in-memory buckets over HTTP",
@@ -174,7 +198,8 @@ const r2Serve = serveCommand({
     'Path-style: http://<host>:<port>/<bucket>/<key> (https:// with TLS), region auto.',
     'Each --credential, or each --access-key-id with the --secret-access-key in the same place, is one',
     "key pair (an R2 account has many tokens). Without any, any well-formed signature is accepted.",
-    '--cors-origin lets browsers on that origin use every method and header on each bucket.',
+    '--cors-origin ORIGIN (scheme://host[:port], or *) writes each bucket a CORS policy letting browsers',
+    'on those origins use every method and header (and read ETag); without it, browsers are refused.',
     'No interim 100 Continue is sent, as on R2: clients send their body after their own wait.',
     ...TLS_USAGE,
   ].join('\n'),
@@ -198,13 +223,16 @@ const r2Serve = serveCommand({
       credentials.push({ accessKeyId: pair.slice(0, colon), secretAccessKey: pair.slice(colon + 1) });
     }
     if (values.bucket!.length === 0) throw new Error('at least one --bucket is needed');
+    const origins = values['cors-origin']!;
+    // R2 matches an Origin exactly, and an origin is scheme://host[:port] with no path (R2's CORS
+    // docs, r2-bucket-config.md §3.2): `http://localhost:5173/` would never match, so it is refused here.
+    for (const o of origins) if (o !== '*' && !isOrigin(o)) throw new Error(`--cors-origin must be an origin, scheme://host[:port] with no path (or *), got ${o}`);
     const server = await startS3Server({
       port,
       host: values.host!,
       ...(tls ? { tls } : {}),
       ...(credentials.length ? { credentials } : {}),
     });
-    const origins = values['cors-origin']!;
     for (const name of values.bucket!) {
       server.api.addBucket(name);
       // A browser on these origins may use every method and header (and read ETag, for multipart).
@@ -273,6 +301,15 @@ const apiServe = serveCommand({
     return 0;
   },
 });
+
+/** Whether `value` is exactly an origin as a browser sends it (`http://localhost:5173`). */
+function isOrigin(value: string): boolean {
+  try {
+    return new URL(value).origin === value;
+  } catch {
+    return false;
+  }
+}
 
 /** service → command → implementation. */
 export const services: Record<string, Record<string, Command>> = {

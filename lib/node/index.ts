@@ -2,13 +2,15 @@
 export {
   serveHandler,
   startDnsApiServer,
-  startDnsServer,
   type DnsServerOptions,
   type RequestHandler,
   type RunningServer,
   type ServeOptions,
   type TlsOption,
 } from './server.js';
+export { startDnsServer, type DnsServiceOptions, type RunningDnsServer } from './dns-server.js';
+export { serveDns, type DnsWireOptions, type RunningDnsWire } from './dns-wire.js';
+export type { DnsAnswerer, DnsExchange } from './dns-message.js';
 export { startS3Server, type S3ServerOptions } from './s3-server.js';
 export { startApiServer, type ApiServerOptions, type HostRoute } from './api-server.js';
 export { runCli, services, type CliIo, type Command } from './commands.js';

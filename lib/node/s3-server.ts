@@ -1,8 +1,10 @@
 /**
  * The S3 view over HTTP(S), for tools that are not JavaScript (aws CLI, rclone, restic, boto3).
  * Path-style requests at `http://127.0.0.1:<port>/<bucket>/<key>`; binds loopback unless told otherwise.
+ * Given an `account`, its public bucket hosts are served too, chosen by the Host header.
  */
 import { S3Api, type S3ApiOptions } from '../s3/index.js';
+import { PublicBuckets } from '../r2-public/index.js';
 import { errorResponse, invalidArgument, s3Errors } from '../s3/errors.js';
 import { serveHandler, type RunningServer, type TlsOption } from './server.js';
 
@@ -35,7 +37,13 @@ const s3Failed = () => errorResponse(s3Errors.internal(), 'GET');
 export async function startS3Server(options: S3ServerOptions = {}): Promise<RunningServer & { api: S3Api; endpoint: string }> {
   const { port, host, tls, api: given, ...apiOptions } = options;
   const api = given ?? new S3Api(apiOptions);
-  const running = await serveHandler((r, target) => api.handle(r, target), {
+  // Over an account, a request whose Host is one of its public hosts (an enabled r2.dev domain or
+  // custom domain: lib/r2-public) is that host's, as at the edge; every other request is the S3 view's.
+  const hosts = apiOptions.account && new PublicBuckets(apiOptions.account);
+  const handle = hosts
+    ? (r: Request, target?: string) => (hosts.serves(new URL(r.url).hostname) ? hosts.handle(r) : api.handle(r, target))
+    : (r: Request, target?: string) => api.handle(r, target);
+  const running = await serveHandler(handle, {
     port: port ?? 0,
     host: host ?? '127.0.0.1',
     ...(tls ? { tls } : {}),

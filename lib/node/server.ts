@@ -329,6 +329,3 @@ export async function startDnsApiServer(options: DnsServerOptions = {}): Promise
   });
   return { ...running, api, baseURL: `${running.origin}${api.basePath}` };
 }
-
-/** The first name of `startDnsApiServer`, kept so existing code goes on working. */
-export const startDnsServer = startDnsApiServer;

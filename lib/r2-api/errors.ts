@@ -28,11 +28,21 @@ export const r2ApiErrors = {
   /**
    * 400 10040: a body that is not the JSON expected, or a value outside its enum (a bad storage
    * class: wrangler's tests, r2-bucket-config.md §3.1; an S3-shaped CORS file: workers-sdk#8486).
-   * `why` (ours, for a lifecycle or lock rule the validator refused) follows as a second error: the
-   * API's own text for each refusal is not established.
+   * `why` (ours: a lifecycle or lock rule the validator refused, a custom domain outside the
+   * account's zones) follows as a second error: the API's own text for each refusal is not established.
    */
   malformed: (why?: string) =>
     why === undefined
       ? fail(400, 10040, 'The JSON you provided was not well formed.')
       : new DnsApiError(400, [{ code: 10040, message: 'The JSON you provided was not well formed.' }, { code: 10040, message: why }]),
+
+  // ---- CORS (cors.ts) ----
+  /** 404 10059 on GET for a bucket without a policy (r2-bucket-config.md §3.1, seen third-hand). */
+  noCorsConfiguration: () => fail(404, 10059, 'The CORS configuration does not exist.'),
+
+  // ---- public access (domains.ts) ----
+  /** placeholder: a custom domain already connected to a bucket (a host serves one bucket). Not established. */
+  domainTaken: (domain: string) => fail(409, 10040, `The custom domain ${domain} is already connected to a bucket.`),
+  /** placeholder: a custom domain the bucket does not have (GET/PUT/DELETE …/domains/custom/{domain}). Not established. */
+  noSuchDomain: (domain: string) => fail(404, 10040, `The custom domain ${domain} is not connected to this bucket.`),
 } as const;

@@ -11,12 +11,11 @@
 import { S3Error, s3Errors } from './errors.js';
 import { parseXml } from './xml.js';
 import { xmlResponse } from './context.js';
-import { carriable } from './header-values.js';
-import { matchCorsRule, type CorsRule } from '../bucket/cors.js';
+import { carriable } from '../fetch.js';
+import { CORS_METHODS, oneWildcardAtMost, preflightHeaders, requestedHeaders, type CorsRule } from '../bucket/cors.js';
 
 export type { CorsRule };
-
-const METHODS = new Set(['GET', 'PUT', 'HEAD', 'POST', 'DELETE']);
+export { withCorsHeaders } from '../bucket/cors.js';
 const RULE_FIELDS = new Set(['ID', 'AllowedOrigin', 'AllowedMethod', 'AllowedHeader', 'ExposeHeader', 'MaxAgeSeconds']);
 
 const list = (v: unknown): string[] | undefined => {
@@ -45,9 +44,9 @@ export function parseCorsConfiguration(text: string): CorsRule[] {
     // them into a 500, so the document is refused as malformed now (R2's and S3's answers are not established).
     if (!expose.every(carriable)) throw s3Errors.malformedXml();
     for (const m of methods) {
-      if (!METHODS.has(m)) throw new S3Error(400, 'InvalidRequest', `Found unsupported HTTP method in CORS config. Unsupported method is ${m}`);
+      if (!CORS_METHODS.has(m)) throw new S3Error(400, 'InvalidRequest', `Found unsupported HTTP method in CORS config. Unsupported method is ${m}`);
     }
-    for (const o of origins) if (o.split('*').length > 2) throw new S3Error(400, 'InvalidRequest', `AllowedOrigin "${o}" can not have more than one wildcard.`);
+    for (const o of origins) if (!oneWildcardAtMost(o)) throw new S3Error(400, 'InvalidRequest', `AllowedOrigin "${o}" can not have more than one wildcard.`);
     const age = typeof rec.MaxAgeSeconds === 'string' ? rec.MaxAgeSeconds.trim() : undefined;
     if (age !== undefined && !/^\d+$/.test(age)) throw s3Errors.malformedXml();
     return {
@@ -75,37 +74,12 @@ export function corsConfigurationResponse(rules: readonly CorsRule[] | undefined
   });
 }
 
-/** The answer to a preflight (OPTIONS) request. */
+/** The answer to a preflight (OPTIONS) request: the policy's headers, or S3's 403 when no rule allows it. */
 export function preflight(rules: readonly CorsRule[] | undefined, headers: Headers): Response {
   const origin = headers.get('origin');
   const method = headers.get('access-control-request-method');
   if (origin === null || method === null) throw new S3Error(400, 'BadRequest', 'Insufficient information. Origin request header needed.');
-  const requested = (headers.get('access-control-request-headers') ?? '')
-    .split(',')
-    .map((h) => h.trim().toLowerCase())
-    .filter(Boolean);
-  const rule = rules && matchCorsRule(rules, origin, method, requested);
-  if (!rule) throw new S3Error(403, 'AccessForbidden', 'CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, request method / Access-Control-Request-Method or Access-Control-Request-Headers are not whitelisted by the resource\'s CORS spec.');
-  const out = new Headers({
-    'access-control-allow-origin': origin,
-    'access-control-allow-methods': rule.methods.join(', '),
-    vary: 'Origin, Access-Control-Request-Headers, Access-Control-Request-Method',
-  });
-  if (requested.length) out.set('access-control-allow-headers', requested.join(', '));
-  if (rule.expose.length) out.set('access-control-expose-headers', rule.expose.join(', '));
-  if (rule.maxAge !== undefined) out.set('access-control-max-age', String(rule.maxAge));
+  const out = preflightHeaders(rules, origin, method, requestedHeaders(headers.get('access-control-request-headers')));
+  if (!out) throw new S3Error(403, 'AccessForbidden', 'CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, request method / Access-Control-Request-Method or Access-Control-Request-Headers are not whitelisted by the resource\'s CORS spec.');
   return new Response(null, { status: 200, headers: out });
-}
-
-/** CORS headers on an actual request's answer, when its Origin and method match a rule. */
-export function withCorsHeaders(rules: readonly CorsRule[] | undefined, request: Headers, method: string, response: Response): Response {
-  const origin = request.get('origin');
-  if (!rules || origin === null) return response;
-  const rule = matchCorsRule(rules, origin, method, []);
-  if (!rule) return response;
-  const h = new Headers(response.headers);
-  h.set('access-control-allow-origin', origin);
-  h.append('vary', 'Origin');
-  if (rule.expose.length) h.set('access-control-expose-headers', rule.expose.join(', '));
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: h });
 }

@@ -11,11 +11,9 @@
  */
 import { S3Error } from './errors.js';
 
-/** Latin-1 (a byte per character) without NUL, CR or LF: what an HTTP header value can carry. */
-const CARRIABLE = /^[^\0\r\n\u0100-\u{10FFFF}]*$/u;
+import { carriable } from '../fetch.js';
 
-/** Whether a header value can carry `value` as it is. */
-export const carriable = (value: string): boolean => CARRIABLE.test(value);
+export { carriable };
 
 export function checkHeaderValue(argumentName: string, value: string): string {
   if (carriable(value)) return value;

@@ -25,8 +25,9 @@ describe('startDnsServer: the double over real HTTP on 127.0.0.1', () => {
   });
   afterAll(() => server.close());
 
-  it('is startDnsApiServer (named for the REST API it serves) under its first name', async () => {
-    expect(startDnsServer).toBe(startDnsApiServer);
+  it('without dnsPort is the REST API alone, as startDnsApiServer serves it (DNS on the wire: spec/dns/wire/)', async () => {
+    expect(server.dnsPort).toBeUndefined();
+    expect(server.baseURL).toBe(`http://127.0.0.1:${server.port}/client/v4`);
     const other = await startDnsApiServer({ port: 0 });
     try {
       expect(other.baseURL).toBe(`http://127.0.0.1:${other.port}/client/v4`);

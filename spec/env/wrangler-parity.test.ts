@@ -1,7 +1,9 @@
 /**
  * createEnv against wrangler itself: each config below is written to a file and read both by
- * `edge-doubles/node`'s createEnv and by the installed wrangler's `unstable_readConfig` (wrangler is
- * a dev dependency, through @cloudflare/vitest-plugin). Both must refuse the same configs with the
+ * `edge-doubles/node`'s createEnv and by wrangler's own `unstable_readConfig`: the wrangler
+ * @cloudflare/vitest-plugin depends on (the newest, whose config rules createEnv follows), not the
+ * top-level dev dependency, which is the older 4.86 the CLI tests run because it runs on Node 20
+ * (spec/helpers/wrangler.ts). Both must refuse the same configs with the
  * same text, parse errors must carry the same text, line and column, and accepted configs must give
  * the same buckets and the same warnings.
  */
@@ -20,7 +22,9 @@ interface WranglerError extends Error {
 interface Wrangler {
   unstable_readConfig(args: { config: string; env?: string }, options?: { hideWarnings?: boolean }): Record<string, unknown>;
 }
-const wrangler = createRequire(import.meta.url)('wrangler') as Wrangler;
+// The plugin's exports name no CommonJS entry to resolve from, so its folder is found by path.
+const pluginRequire = createRequire(join(import.meta.dirname, '../../node_modules/@cloudflare/vitest-plugin/package.json'));
+const wrangler = pluginRequire('wrangler') as Wrangler;
 
 let dir: string;
 beforeAll(() => {

@@ -1,0 +1,62 @@
+/**
+ * The server side of bench/dns-wire.ts, in a process of its own (`tsx bench/dns-wire-server.ts
+ * echo|double`; worker threads do not inherit tsx's loader) so that the load generator and the
+ * server each have a core: a bare UDP echo server (the ceiling: Node's dgram with no work),
+ * or the double's DNS server over a zone of ZONE_SIZE records.
+ */
+import { createSocket } from 'node:dgram';
+import { fileURLToPath } from 'node:url';
+import { DnsApi } from '../lib/dns/index.js';
+import { serveDns } from '../lib/node/dns-wire.js';
+
+export const ZONE_SIZE = 1_000;
+
+/** The zone the bench asks: host-<i> A records, and a TXT at every tenth name. */
+export function benchZone(): DnsApi {
+  const api = new DnsApi({ zones: [{ name: 'bench.example', plan: 'enterprise' }] });
+  api.seed(
+    'bench.example',
+    Array.from({ length: ZONE_SIZE }, (_, i) =>
+      i % 10 === 0 ? { type: 'TXT', name: `host-${i - (i % 20)}`, content: `v=${i}`, ttl: 300 } : { type: 'A', name: `host-${i}`, content: `10.0.${i >> 8}.${i & 255}`, ttl: 300 },
+    ),
+  );
+  return api;
+}
+
+/**
+ * Prints the port on a line of its own, then serves until stdin closes; then prints the messages it
+ * answered and the CPU time it spent (user + system, µs) as JSON, so the bench can compare servers
+ * by CPU per query, which a busy machine disturbs less than wall-clock throughput.
+ */
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const kind = process.argv[2];
+  let answered = 0;
+  let close: () => Promise<unknown>;
+  if (kind === 'echo') {
+    const socket = createSocket('udp4');
+    socket.on('message', (msg, peer) => {
+      answered++;
+      socket.send(msg, peer.port, peer.address);
+    });
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    process.stdout.write(`${socket.address().port}\n`);
+    close = () => new Promise((resolve) => socket.close(() => resolve(undefined)));
+  } else {
+    const api = benchZone();
+    // Counted in the answerer (every bench query reaches the model): an onExchange record per
+    // message would be work the echo server does not do.
+    const server = await serveDns((q) => {
+      answered++;
+      return api.answer(q);
+    });
+    process.stdout.write(`${server.port}\n`);
+    close = () => server.close();
+  }
+  const cpuAtStart = process.cpuUsage();
+  process.stdin.resume();
+  process.stdin.on('end', async () => {
+    const cpu = process.cpuUsage(cpuAtStart);
+    await close();
+    process.stdout.write(`${JSON.stringify({ answered, cpuMicros: cpu.user + cpu.system })}\n`);
+  });
+}

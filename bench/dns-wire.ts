@@ -1,0 +1,120 @@
+/**
+ * The DNS wire (issue 20): UDP queries per second against the double's DNS server, as a ratio of a
+ * bare UDP echo server measured in the same run (goal ≥ 0.5×), and the in-process paths per query:
+ * `api.answer` (resolution alone) and `respond` (decode, resolve, encode, no socket). Each server
+ * runs in a process of its own (bench/dns-wire-server.ts); the load generator here keeps WINDOW queries
+ * in flight on one socket. Rounds alternate echo and double, and the median round is reported, with
+ * each server's CPU time per query (measured inside it).
+ */
+import { createSocket } from 'node:dgram';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import packet from 'dns-packet';
+import { respond } from '../lib/node/dns-message.js';
+import { benchZone, ZONE_SIZE } from './dns-wire-server.js';
+
+const WINDOW = 64;
+const ROUND_MS = 2_000;
+const ROUNDS = 3;
+
+/** Queries for names in the zone: mostly A records that exist, some TXT, some names that do not. */
+function queries(): Buffer[] {
+  return Array.from({ length: 1024 }, (_, i) => {
+    const n = (i * 7919) % ZONE_SIZE;
+    const [name, type] = i % 8 === 0 ? [`missing-${n}.bench.example`, 'A'] : i % 8 === 1 ? [`host-${n - (n % 20)}.bench.example`, 'TXT'] : [`host-${n}.bench.example`, 'A'];
+    return packet.encode({ id: i, type: 'query', flags: packet.RECURSION_DESIRED, questions: [{ name, type: type as 'A' }] });
+  });
+}
+
+interface Round {
+  /** Answers the load generator received per second. */
+  qps: number;
+  /** The server's CPU time (user + system) per message it answered, µs. */
+  cpuPerQuery: number;
+}
+
+async function round(kind: 'echo' | 'double', messages: Buffer[]): Promise<Round> {
+  const script = fileURLToPath(new URL('./dns-wire-server.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script, kind], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const port = Number((await lines.next()).value);
+  const qps = await load(port, messages);
+  child.stdin!.end();
+  const { answered, cpuMicros } = JSON.parse((await lines.next()).value as string) as { answered: number; cpuMicros: number };
+  await once(child, 'exit');
+  return { qps, cpuPerQuery: cpuMicros / answered };
+}
+
+/** Answers received per second over ROUND_MS with WINDOW queries in flight (a lost one is replaced after 100 ms). */
+function load(port: number, messages: Buffer[]): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = createSocket('udp4');
+    let next = 0;
+    let received = 0;
+    let lastAnswer = performance.now();
+    const send = () => socket.send(messages[next++ % messages.length]!, port, '127.0.0.1');
+    socket.on('message', () => {
+      received++;
+      lastAnswer = performance.now();
+      send();
+    });
+    socket.bind(0, '127.0.0.1', () => {
+      const start = performance.now();
+      for (let i = 0; i < WINDOW; i++) send();
+      const watchdog = setInterval(() => {
+        const now = performance.now();
+        if (now - start >= ROUND_MS) {
+          clearInterval(watchdog);
+          socket.close();
+          resolve(received / ((now - start) / 1000));
+        } else if (now - lastAnswer > 100) {
+          for (let i = 0; i < WINDOW; i++) send();
+          lastAnswer = now;
+        }
+      }, 20);
+    });
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function perQuery(label: string, n: number, fn: (i: number) => unknown): { path: string; 'µs/query': string } {
+  for (let i = 0; i < 2000; i++) fn(i); // warm up
+  const start = performance.now();
+  for (let i = 0; i < n; i++) fn(i);
+  return { path: label, 'µs/query': (((performance.now() - start) * 1000) / n).toFixed(2) };
+}
+
+export async function benchDnsWire(): Promise<void> {
+  const messages = queries();
+  const echo: Round[] = [];
+  const double: Round[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    echo.push(await round('echo', messages));
+    double.push(await round('double', messages));
+  }
+  const row = (server: string, rounds: Round[]) => ({
+    server,
+    'queries/s': Math.round(median(rounds.map((r) => r.qps))).toLocaleString('en'),
+    'server CPU µs/query': median(rounds.map((r) => r.cpuPerQuery)).toFixed(1),
+    'queries/s per round': rounds.map((r) => Math.round(r.qps)).join(' / '),
+  });
+  console.log(`\nDNS wire: UDP queries per second (${WINDOW} in flight, ${ROUNDS} rounds of ${ROUND_MS / 1000} s each, median; zone of ${ZONE_SIZE} records)`);
+  console.table([row('bare UDP echo (dgram)', echo), row('double (serveDns + api.answer)', double)]);
+  const qpsRatio = median(double.map((r) => r.qps)) / median(echo.map((r) => r.qps));
+  const cpuRatio = median(echo.map((r) => r.cpuPerQuery)) / median(double.map((r) => r.cpuPerQuery));
+  // When one load generator cannot saturate the echo server, both reach about the same rate; the
+  // server's CPU per query then says what each could sustain with a core to itself.
+  console.log(`ratio double / echo: ${qpsRatio.toFixed(2)}× in queries/s, ${cpuRatio.toFixed(2)}× in server CPU per query (goal ≥ 0.5×)`);
+
+  const api = benchZone();
+  const decoded = messages.map((m) => packet.decode(m).questions![0]!);
+  const answerer = (q: { name: string; type: string }) => api.answer(q);
+  const rows = [perQuery('api.answer (resolution only)', 100_000, (i) => api.answer(decoded[i % decoded.length]!))];
+  // respond() is synchronous with a synchronous answerer (DnsApi.answer), as the server calls it per datagram.
+  rows.push(perQuery('respond (decode + answer + encode, no socket)', 50_000, (i) => respond(messages[i % messages.length]!, answerer, { transport: 'udp' })));
+  console.log('\nDNS wire: in-process paths per query');
+  console.table(rows);
+}

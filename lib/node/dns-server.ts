@@ -1,0 +1,57 @@
+/**
+ * The DNS double as a running service: its REST API over HTTP (server.ts) and, with `dnsPort`, its
+ * zones over real DNS (dns-wire.ts) from the same `DnsApi`, so a record written through the API is
+ * what a resolver, dig or an ACME server reads a moment later.
+ */
+import type { DnsApi } from '../dns/index.js';
+import type { DnsExchange } from './dns-message.js';
+import { serveDns } from './dns-wire.js';
+import { startDnsApiServer, type DnsServerOptions, type RunningServer } from './server.js';
+
+export interface DnsServiceOptions extends DnsServerOptions {
+  /**
+   * Also answer the zones over DNS, UDP and TCP on this port (0: any free port), on the same host as
+   * the API. Without it only the API is served.
+   */
+  dnsPort?: number;
+  /** Called after each DNS message answered (or refused): transport, question, rcode, answer count, truncation. */
+  onDnsExchange?: (exchange: DnsExchange) => void;
+}
+
+export type RunningDnsServer = RunningServer & {
+  api: DnsApi;
+  baseURL: string;
+  /** The port DNS answers on (UDP and TCP), when `dnsPort` was given. */
+  dnsPort?: number;
+};
+
+/**
+ * Starts the DNS double's API (as `startDnsApiServer`) and, with `dnsPort`, its DNS server too;
+ * `close()` stops both.
+ */
+export function startDnsServer(options: DnsServiceOptions & { dnsPort: number }): Promise<RunningDnsServer & { dnsPort: number }>;
+export function startDnsServer(options?: DnsServiceOptions): Promise<RunningDnsServer>;
+export async function startDnsServer(options: DnsServiceOptions = {}): Promise<RunningDnsServer> {
+  const { dnsPort, onDnsExchange, ...apiOptions } = options;
+  const http = await startDnsApiServer(apiOptions);
+  if (dnsPort === undefined) return http;
+  const api = http.api;
+  let dns;
+  try {
+    dns = await serveDns((question) => api.answer(question), {
+      port: dnsPort,
+      host: http.host,
+      ...(onDnsExchange ? { onExchange: onDnsExchange } : {}),
+    });
+  } catch (e) {
+    await http.close();
+    throw e;
+  }
+  return {
+    ...http,
+    dnsPort: dns.port,
+    close: async () => {
+      await Promise.all([http.close(), dns.close()]);
+    },
+  };
+}
