@@ -320,8 +320,8 @@ export class BucketLayer {
   /**
    * Applies the lifecycle rules whose time has come, before an operation: lazily, so what the clock
    * passed is applied when the bucket is next used, never by a timer. Free unless the rules changed
-   * or an action is due (one comparison and a clock read); a pass costs one list of the objects the
-   * rules cover (bench/lifecycle.ts) and finds when the next action falls due.
+   * or an action is due (one comparison and a clock read); a pass costs less than one list of the
+   * objects the rules cover (bench/lifecycle.ts) and finds when the next action falls due.
    */
   #tick(): void {
     if (this.#seen === this.config.changes && (this.#due === Infinity || this.model.clock() < this.#due)) return;
