@@ -6,6 +6,7 @@
  * through the API is the bucket a Worker's binding and the S3 view see, and the reverse.
  */
 import { Bucket } from '../bucket/bucket.js';
+import { lifecycleTimingOption, type LifecycleTiming } from '../bucket/lifecycle.js';
 import { accountRoutes } from '../account/routes.js';
 import { accountState } from '../account/state.js';
 import { BUCKET_NAME } from '../account/state.js';
@@ -26,6 +27,8 @@ import { doubleOf } from '../support/registry.js';
 export interface CloudflareApiOptions extends DnsApiOptions {
   /** Buckets the account has from the start (in the default jurisdiction), as if made through the API. */
   buckets?: readonly string[];
+  /** When the lifecycle rules of the buckets this API makes act: `new Bucket({ lifecycleTiming })`. Default 'exact'. */
+  lifecycleTiming?: LifecycleTiming;
 }
 
 /** What `addBucket` takes: the create call's body fields and its jurisdiction header. */
@@ -65,11 +68,12 @@ export class CloudflareApi extends DnsApi {
   readonly public: PublicBuckets;
 
   constructor(options: CloudflareApiOptions = {}) {
-    const { buckets, ...dnsOptions } = options;
+    const { buckets, lifecycleTiming: timing, ...dnsOptions } = options;
     super(dnsOptions);
     const clock = options.clock;
+    const lifecycleTiming = lifecycleTimingOption(timing, 'CloudflareApi');
     const service = this.service as CloudflareService;
-    service.newBucket = (defaultStorageClass) => new Bucket({ clock, ...(defaultStorageClass ? { defaultStorageClass } : {}) });
+    service.newBucket = (defaultStorageClass) => new Bucket({ clock, lifecycleTiming, ...(defaultStorageClass ? { defaultStorageClass } : {}) });
     // DNS first (nearly every DNS request is one), then R2's, the GraphQL metrics wrangler asks, the account's; no path matches two.
     // The service this view passes every route is a CloudflareService (set just above).
     this.routes = [dnsRoutes, r2Routes as unknown as RouteTable<DnsService>, graphqlRoutes as unknown as RouteTable<DnsService>, accountRoutes];

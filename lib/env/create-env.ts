@@ -7,6 +7,7 @@ import { accountState, addAccountBucket, type Account } from '../account/account
 import { chosenAccount, type AccountHolder } from '../account/state.js';
 import { bucketsIn, homeLocation, isJurisdiction } from '../account/buckets.js';
 import { Bucket, bindingFor } from '../bucket/bucket.js';
+import { lifecycleTimingOption, type LifecycleTiming } from '../bucket/lifecycle.js';
 import type { Clock } from '../clock.js';
 import { localIdentity } from './bucket-bindings.js';
 import { Queue, presetConsumerSettings, type QueueHandler } from '../queue/queue.js';
@@ -37,6 +38,11 @@ export interface CreateEnvOptions {
    * test asserting calls with `toHaveReceived` then needs no `log.start()` per binding. Default false.
    */
   log?: boolean;
+  /**
+   * When the lifecycle rules of the buckets this call makes act, as `new Bucket({ lifecycleTiming })`:
+   * 'exact' (the default) or 'daily'. A bucket the account already has keeps its own.
+   */
+  lifecycleTiming?: LifecycleTiming;
   /** The config file's name in messages (set by `edge-doubles/node`); default "wrangler". */
   configPath?: string;
   /**
@@ -125,6 +131,7 @@ export class WranglerConfigError extends Error {
  * config.
  */
 export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, options: CreateEnvOptions = {}): CreatedEnv<E> {
+  const lifecycleTiming = lifecycleTimingOption(options.lifecycleTiming, 'createEnv');
   const { config: resolved, diagnostics } = resolveConfig(config, options);
   if (diagnostics.hasErrors()) throw new WranglerConfigError(diagnostics.render('errors'), diagnostics.all('errors'));
   const warnings = diagnostics.all('warnings');
@@ -160,7 +167,7 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
       const held = account && bucketsIn(account, jurisdiction).get(name);
       if (held) bucket = bindingFor(held, compatibilityDate, compatibilityFlags);
       else {
-        bucket = new Bucket({ compatibilityDate, compatibilityFlags, clock: options.clock, log: options.log });
+        bucket = new Bucket({ compatibilityDate, compatibilityFlags, clock: options.clock, log: options.log, lifecycleTiming });
         if (account) addAccountBucket(account, name, bucket, jurisdiction === 'default' ? undefined : { jurisdiction, location: homeLocation(jurisdiction) });
       }
     }
