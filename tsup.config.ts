@@ -12,6 +12,7 @@ const shared = {
     bucket: 'lib/bucket/index.ts',
     dns: 'lib/dns/index.ts',
     s3: 'lib/s3/index.ts',
+    queue: 'lib/queue/index.ts',
     conformance: 'conformance/index.ts',
     node: 'lib/node/index.ts',
     vitest: 'lib/vitest.ts',

@@ -68,6 +68,7 @@ const packageAlias = {
   'edge-doubles/bucket': new URL('./lib/bucket/index.ts', import.meta.url).pathname,
   'edge-doubles/dns': new URL('./lib/dns/index.ts', import.meta.url).pathname,
   'edge-doubles/s3': new URL('./lib/s3/index.ts', import.meta.url).pathname,
+  'edge-doubles/queue': new URL('./lib/queue/index.ts', import.meta.url).pathname,
   'edge-doubles/node': new URL('./lib/node/index.ts', import.meta.url).pathname,
   'edge-doubles/conformance': new URL('./conformance/index.ts', import.meta.url).pathname,
   'edge-doubles/vitest': new URL('./lib/vitest.ts', import.meta.url).pathname,
@@ -168,6 +169,8 @@ export default defineConfig({
       { test: { name: 'conformance:r2-api-double', include: ['conformance/targets/r2-api-double.test.ts'] } },
       { test: { name: 'conformance:r2-api', include: ['conformance/targets/r2-api.test.ts'] } },
       { test: { name: 'conformance:dns-resolve-wire', include: ['conformance/targets/dns-resolve-wire.test.ts'] } },
+      { test: { name: 'conformance:queue-double', include: ['conformance/targets/queue-double.test.ts'] } },
+      { test: { name: 'conformance:queue-miniflare', include: ['conformance/targets/queue-miniflare.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
       browserProject(),
       // The doubles under Vitest's other environments; each file names its own (a docblock), as a
       // user's test file would. Node's is conformance:double; workerd's is conformance:double-in-workerd.

@@ -7,8 +7,8 @@
  *
  * `npm run bench -- small list` runs only the named cases (small, list, large, multipart, snapshot,
  * indexeddb, lifecycle); the DNS benchmarks then run only if `dns` is named too, the S3 view's
- * (bench/s3.ts) if `s3` is, the public-GET comparison (bench/public.ts) if `public` is, and the
- * browser bundle sizes if `size` is. No names: everything.
+ * (bench/s3.ts) if `s3` is, the public-GET comparison (bench/public.ts) if `public` is, the Queues
+ * double's (bench/queue.ts) if `queue` is, and the browser bundle sizes if `size` is. No names: everything.
  */
 import { cpus, loadavg } from 'node:os';
 import { hashImplementation } from '../lib/hash.js';
@@ -17,6 +17,7 @@ import { benchDns } from './dns.js';
 import { benchDnsWire } from './dns-wire.js';
 import { benchS3 } from './s3.js';
 import { benchPublic } from './public.js';
+import { benchQueue } from './queue.js';
 import { benchIndexedDb } from './indexeddb.js';
 import { benchLargePut } from './large-put.js';
 import { benchLifecycle } from './lifecycle.js';
@@ -46,9 +47,9 @@ const CASES = {
   lifecycle: benchLifecycle,
 } as const;
 const named = process.argv.slice(2);
-const unknown = named.filter((n) => n !== 'dns' && n !== 'dns-wire' && n !== 's3' && n !== 'public' && n !== 'size' && !(n in CASES));
+const unknown = named.filter((n) => n !== 'dns' && n !== 'dns-wire' && n !== 's3' && n !== 'public' && n !== 'queue' && n !== 'size' && !(n in CASES));
 if (unknown.length) {
-  console.error(`unknown case(s) ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}, dns, dns-wire, s3, public, size`);
+  console.error(`unknown case(s) ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}, dns, dns-wire, s3, public, queue, size`);
   process.exit(2);
 }
 const wanted = (name: string) => named.length === 0 || named.includes(name);
@@ -67,4 +68,5 @@ if (wanted('dns')) await benchDns();
 if (wanted('dns-wire')) await benchDnsWire(); // the DNS server over UDP (bench/dns-wire.ts), when `dns-wire` is named
 if (wanted('s3')) await benchS3();
 if (wanted('public')) await benchPublic();
+if (wanted('queue')) await benchQueue();
 if (wanted('size')) await benchBundleSize();

@@ -7,3 +7,4 @@ export * from './dns/index.js';
 export * from './dns-resolve/index.js';
 export * from './s3/index.js';
 export * from './r2-api/index.js';
+export * from './queue/index.js';

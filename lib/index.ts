@@ -7,3 +7,4 @@ export * from './env/index.js';
 export * from './s3/index.js';
 export * from './api/index.js';
 export * from './r2-public/index.js';
+export * from './queue/index.js';

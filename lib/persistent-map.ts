@@ -34,6 +34,10 @@ export interface SortedTree<T> {
   keys(): IterableIterator<string>;
   values(): IterableIterator<T>;
   nextLowerPair(high: string | undefined): [string, T] | undefined;
+  /** Visits [low, high) (high included when `includeHigh`) in order, until `onFound` returns `{ break }`. */
+  forRange(low: string, high: string, includeHigh: boolean, onFound: (k: string, v: T) => { break?: unknown } | void): unknown;
+  /** Visits [low, high) (high included when `includeHigh`) in order, replacing or deleting as `onFound` says; copies shared nodes it edits. */
+  editRange(low: string, high: string, includeHigh: boolean, onFound: (k: string, v: T) => { value?: T; delete?: boolean } | void): unknown;
   /** O(1): copy-on-write. */
   clone(): SortedTree<T>;
 }
@@ -57,6 +61,9 @@ export interface MapSnapshot<V> {
   /** @internal */
   readonly tree: SortedTree<Cell<V>>;
 }
+
+/** What an `editRange` visitor returns to delete the entry it was shown. */
+export const REMOVE: unique symbol = Symbol('remove');
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -128,6 +135,50 @@ export class SnapshotMap<V> {
         return n.done ? n : { done: false, value: [n.value[0], n.value[1].value] };
       },
     };
+  }
+
+  /**
+   * Walks the entries from `low` (inclusive) to `high` (exclusive; the last entry when undefined) in
+   * key order, once, and applies what `visit` returns for each: a value to store in its place,
+   * REMOVE to delete it, undefined to keep it. One pass over the tree's leaves, where a `set` or
+   * `delete` per key would each descend from the root (a lifecycle pass edits a whole bucket so:
+   * lib/bucket/layer.ts). `visit` must not write to this map.
+   */
+  editRange(low: string, high: string | undefined, visit: (key: string, value: V) => V | typeof REMOVE | undefined): void {
+    // Read first: an edit walk copies every shared node it passes (after a snapshot or a restore,
+    // all of them), so it starts at the first entry that changes, with that entry's answer.
+    const last = high ?? this.tree.nextLowerPair(undefined)?.[0];
+    if (last === undefined) return; // empty
+    let first: { key: string; next: V | typeof REMOVE } | undefined;
+    this.tree.forRange(low, last, high === undefined, (key, cell) => {
+      const next = visit(key, cell.value);
+      if (next === undefined) return;
+      first = { key, next };
+      return { break: true };
+    });
+    if (!first) return;
+    // The tree reads an answer as soon as it is returned: one object of each kind serves every entry.
+    const removal = { delete: true };
+    const replacement: { value?: Cell<V> } = {};
+    this.tree.editRange(first.key, last, high === undefined, (key, cell) => {
+      const next = key === first!.key ? first!.next : visit(key, cell.value);
+      if (next === undefined) return;
+      if (next === REMOVE) {
+        this.cache.delete(key);
+        return removal;
+      }
+      // As `set`: a cell of this generation is changed in place, an older one (maybe shared) replaced.
+      if (cell.generation === this.generation) {
+        cell.value = next;
+        return;
+      }
+      const fresh = { value: next, generation: this.generation };
+      // Only a key the cache holds is updated (all of them when it is complete): filling it with
+      // every key the walk changes would cost more than the walk.
+      if (this.cache.has(key)) this.cache.set(key, fresh);
+      replacement.value = fresh;
+      return replacement;
+    });
   }
 
   /** Keys in order. */

@@ -13,11 +13,15 @@ import { expect, onTestFailed, onTestFinished } from 'vitest';
 import type { Bucket } from './bucket/bucket.js';
 import type { DnsApi } from './dns/api.js';
 import type { S3Api } from './s3/api.js';
+import type { Queue } from './queue/queue.js';
+import type { QueueFault } from './support/queue-support.js';
 import type { BucketFault } from './support/bucket-support.js';
 import type { DnsFault } from './support/dns-support.js';
 import type { Fault } from './support/faults.js';
 import { describeValue, doubleOf } from './support/registry.js';
 import { checkDnsRecord, checkObject, checkReceived, type DnsRecordExpectation, type ObjectExpectation, type ReceivedQuery } from './support/matchers.js';
+import { checkMessages } from './support/queue-matchers.js';
+import type { MessageQuery } from './support/queue-support.js';
 
 expect.extend({
   toHaveObject(received: unknown, key: string, expected?: ObjectExpectation, ...rest: unknown[]) {
@@ -29,10 +33,22 @@ expect.extend({
   toHaveDnsRecord(received: unknown, zone: string, fields: DnsRecordExpectation, ...rest: unknown[]) {
     return checkDnsRecord(received, zone, fields, rest.length);
   },
+  toHaveSent(received: unknown, query?: MessageQuery, ...rest: unknown[]) {
+    return checkMessages(received, 'sent', query, rest.length);
+  },
+  toHaveAcked(received: unknown, query?: MessageQuery, ...rest: unknown[]) {
+    return checkMessages(received, 'acked', query, rest.length);
+  },
+  toHaveRetried(received: unknown, query?: MessageQuery, ...rest: unknown[]) {
+    return checkMessages(received, 'retried', query, rest.length);
+  },
+  toHaveDeadLettered(received: unknown, query?: MessageQuery, ...rest: unknown[]) {
+    return checkMessages(received, 'dead-lettered', query, rest.length);
+  },
 });
 
 /** The rule a double takes: a bucket's for a Bucket, a DnsApi's for a DnsApi. */
-export type FaultRuleOf<D extends Bucket | DnsApi> = D extends Bucket ? BucketFault : DnsFault;
+export type FaultRuleOf<D extends Bucket | DnsApi | Queue> = D extends Bucket ? BucketFault : D extends Queue ? QueueFault : DnsFault;
 
 /**
  * Adds a fault rule for the running test only: it is removed when the test finishes, pass or fail
@@ -42,9 +58,9 @@ export type FaultRuleOf<D extends Bucket | DnsApi> = D extends Bucket ? BucketFa
  * so a misspelt field is the error TypeScript reports. With overloads it reported the last one's
  * mismatch instead ("Type 'Bucket' is missing the following properties from type 'DnsApi'").
  */
-export function testFault<D extends Bucket | DnsApi>(double: D, rule: FaultRuleOf<D>): Fault<FaultRuleOf<D>> {
+export function testFault<D extends Bucket | DnsApi | Queue>(double: D, rule: FaultRuleOf<D>): Fault<FaultRuleOf<D>> {
   const faults = doubleOf(double)?.faults;
-  if (!faults) throw new TypeError(`testFault: expected a Bucket or a DnsApi from edge-doubles, got ${describeValue(double)}`);
+  if (!faults) throw new TypeError(`testFault: expected a Bucket, a DnsApi or a Queue from edge-doubles, got ${describeValue(double)}`);
   const fault = faults.add(rule);
   onTestFinished(() => fault.remove());
   return fault as unknown as Fault<FaultRuleOf<D>>;
@@ -55,10 +71,10 @@ export function testFault<D extends Bucket | DnsApi>(double: D, rule: FaultRuleO
  * shows what the code under test asked. Turns recording on if it was off (for an S3Api: on every
  * bucket it serves now, whose logs hold its calls).
  */
-export function logOnFailure(...doubles: (Bucket | DnsApi | S3Api)[]): void {
+export function logOnFailure(...doubles: (Bucket | DnsApi | S3Api | Queue)[]): void {
   const found = doubles.map((d) => {
     const double = doubleOf(d);
-    if (!double) throw new TypeError(`logOnFailure: expected a Bucket, a DnsApi or an S3Api from edge-doubles, got ${describeValue(d)}`);
+    if (!double) throw new TypeError(`logOnFailure: expected a Bucket, a DnsApi, an S3Api or a Queue from edge-doubles, got ${describeValue(d)}`);
     return double;
   });
   for (const d of found) d.startLog();
@@ -74,6 +90,14 @@ export interface EdgeDoublesMatchers<R = unknown> {
   toHaveReceived(query?: ReceivedQuery): R;
   /** The zone (id or name) has a record with these fields (a relative `name` is in the zone). */
   toHaveDnsRecord(zone: string, fields: DnsRecordExpectation): R;
+  /** The Queue was sent a message with these fields (`body` matches partially); `times`: exactly that many. */
+  toHaveSent(query?: MessageQuery): R;
+  /** The Queue's consumer acked (explicitly or not) a message with these fields. */
+  toHaveAcked(query?: MessageQuery): R;
+  /** The Queue's consumer had a message with these fields retried (retry(), retryAll(), or by throwing). */
+  toHaveRetried(query?: MessageQuery): R;
+  /** A message with these fields ran out of retries and went to the dead-letter queue. */
+  toHaveDeadLettered(query?: MessageQuery): R;
 }
 
 declare module 'vitest' {
@@ -82,4 +106,4 @@ declare module 'vitest' {
   interface Matchers<T = any> extends EdgeDoublesMatchers<T> {}
 }
 
-export type { DnsRecordExpectation, ObjectExpectation, ReceivedQuery };
+export type { DnsRecordExpectation, MessageQuery, ObjectExpectation, ReceivedQuery };

@@ -1,7 +1,7 @@
 /** SnapshotMap, the storage under both doubles' snapshots: the cache beside the tree stays right. */
 import { describe, expect, it } from 'vitest';
 import type BTree from 'sorted-btree';
-import { SnapshotMap, type SortedTree } from '../lib/persistent-map.js';
+import { REMOVE, SnapshotMap, type SortedTree } from '../lib/persistent-map.js';
 
 // Compile-time (npm run typecheck): the map types its tree with SortedTree, written out so the public
 // d.ts needs no sorted-btree types; the real class must still have each member as declared there.
@@ -54,5 +54,35 @@ describe('SnapshotMap', () => {
     m.restore(s);
     expect(m.get('k051')).toBe(51);
     expect(m.get('k052')).toBe(52);
+  });
+
+  it('editRange: one walk of [low, high) that replaces and removes; snapshots and the cache stay right', () => {
+    const m = new SnapshotMap<number>();
+    for (let i = 0; i < 200; i++) m.set(`k${String(i).padStart(3, '0')}`, i);
+    const before = m.snapshot();
+    m.restore(before); // an empty cache, every cell shared with the snapshot
+    m.get('k011'); // one cached
+    const seen: string[] = [];
+    // Even keys in [k010, k020) removed, odd ones negated; nothing outside the range is shown.
+    m.editRange('k010', 'k020', (k, v) => (seen.push(k), v % 2 === 0 ? REMOVE : -v));
+    expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => `k0${10 + i}`));
+    expect(m.size).toBe(195);
+    expect([m.get('k010'), m.has('k012'), m.get('k011'), m.get('k013'), m.get('k009'), m.get('k020')]).toEqual([undefined, false, -11, -13, 9, 20]);
+    expect(entries(m).slice(9, 12)).toEqual([['k009', 9], ['k011', -11], ['k013', -13]]);
+    // A cell made by the edit is this generation's: edited again in place; the snapshot never changes.
+    m.editRange('k011', 'k012', () => 111);
+    expect(m.get('k011')).toBe(111);
+    // To the end when high is undefined; a visitor that keeps everything changes nothing.
+    const tail: string[] = [];
+    m.editRange('k198', undefined, (k) => void tail.push(k));
+    expect(tail).toEqual(['k198', 'k199']);
+    m.editRange('k190', undefined, () => REMOVE);
+    expect([m.size, m.lastBefore(undefined)]).toEqual([185, ['k189', 189]]);
+    new SnapshotMap<number>().editRange('', undefined, () => {
+      throw new Error('an empty map has nothing to visit');
+    });
+    const other = new SnapshotMap<number>();
+    other.restore(before);
+    expect([other.size, other.get('k010'), other.get('k011'), other.get('k199')]).toEqual([200, 10, 11, 199]);
   });
 });

@@ -21,9 +21,39 @@ export const r2ApiDifferences = {
     shownBy: 'the real API (not established)',
     why: 'Deleting a bucket that holds objects is 409 10008 (R2\'s error-code table); the message "The bucket you tried to delete is not empty." is our reading.',
   },
+  // ---- lifecycle and locks ----
+  'unestablished-rule-refusal': {
+    shownBy: 'the real API (not established)',
+    why: "A lifecycle or lock rule set the API cannot take (a class other than InfrequentAccess, an abort by date, an unknown lock condition, a body that is not JSON) is 400 10040 \"The JSON you provided was not well formed.\" in the double, with our reason as a second error (lib/r2-api/rules-body.ts); R2's codes and texts for each were not observed.",
+  },
+  'unestablished-config-not-found': {
+    shownBy: 'the real API (not established)',
+    why: "An unknown bucket's /lifecycle and /lock answer the bucket routes' 404 10006 in the double; not observed on those routes.",
+  },
+  'unestablished-lifecycle-timing': {
+    shownBy: 'the real API (documented otherwise)',
+    why: 'The double applies a rule at the exact moment its condition holds (lib/bucket/lifecycle.ts); R2 removes objects "typically within 24 hours" (docs r2/buckets/object-lifecycles, reference §2.2). Buckets can model that with lifecycleTiming: \'daily\'.',
+  },
+  'unestablished-s3-lifecycle-xml': {
+    shownBy: 'the real API (not established)',
+    why: "How R2's S3 lifecycle XML maps onto the API's rules is the double's reading (lib/s3/lifecycle.ts): Days × 86400 as maxAge, STANDARD_IA as InfrequentAccess, an absent prefix as conditions.prefix '', Filter/Prefix written back for every rule, an empty set as AWS's 404 NoSuchLifecycleConfiguration, another class as 400 InvalidStorageClass; R2's own answers were not observed.",
+  },
+  'unestablished-locked-text': {
+    shownBy: 'the real API (not established)',
+    why: 'A delete refused by a lock is 10069 ObjectLockedByBucketPolicy (docs r2/api/error-codes, reference §3.3); the message text is ours (lib/bucket/errors.ts objectLocked).',
+  },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 
 export type R2ApiDifferenceId = keyof typeof r2ApiDifferences;
 
 /** What the real API's target declares: every decision of the double not yet confirmed there. */
-export const realApiDifferences: readonly R2ApiDifferenceId[] = ['unestablished-jurisdiction-header', 'unestablished-foreign-account', 'unestablished-not-empty-text'];
+export const realApiDifferences: readonly R2ApiDifferenceId[] = [
+  'unestablished-jurisdiction-header',
+  'unestablished-foreign-account',
+  'unestablished-not-empty-text',
+  'unestablished-rule-refusal',
+  'unestablished-config-not-found',
+  'unestablished-lifecycle-timing',
+  'unestablished-s3-lifecycle-xml',
+  'unestablished-locked-text',
+];

@@ -17,8 +17,16 @@ export interface R2ApiTarget {
    * Absent: the tests that need one are skipped and say why.
    */
   putObject?: (bucket: string, key: string, body: string, jurisdiction?: string) => Promise<void>;
-  /** Removes an object `putObject` put (cleanup). */
+  /** Removes an object `putObject` put (cleanup); rejects when the target refuses (a locked object). */
   deleteObject?: (bucket: string, key: string, jurisdiction?: string) => Promise<void>;
+  /** Whether the bucket holds an object at `key` now (the lifecycle and lock tests); absent: they are skipped. */
+  objectExists?: (bucket: string, key: string, jurisdiction?: string) => Promise<boolean>;
+  /**
+   * R2's S3 endpoint over the same account (path style, e.g. `https://<account>.r2.cloudflarestorage.com`)
+   * and an R2 key pair, for the tests that set a bucket's configuration through S3 and read it through
+   * the API; `fetch` replaces the network (the double's `S3Api#fetch`). Absent: those tests are skipped.
+   */
+  s3?: { endpoint: string; credentials: { accessKeyId: string; secretAccessKey: string }; fetch?: (request: Request) => Promise<Response> };
   /** Headers of a valid credential without R2 permission, for the auth tests; absent: skipped. */
   authWithoutR2?: Record<string, string>;
   /** Headers of a valid credential with R2 read permission only; absent: skipped. */
@@ -52,6 +60,8 @@ export class R2ApiClient {
   /** Buckets made (name, jurisdiction), deleted after the test. */
   private readonly made: { name: string; jurisdiction?: string }[] = [];
   private readonly objects: { bucket: string; key: string; jurisdiction?: string }[] = [];
+  /** Buckets given lock rules: cleared first at cleanup, so their objects can go. */
+  private readonly locked = new Set<string>();
 
   constructor(readonly target: R2ApiTarget) {
     this.prefix = randomName();
@@ -125,7 +135,51 @@ export class R2ApiClient {
     this.objects.push({ bucket, key, ...(jurisdiction !== undefined ? { jurisdiction } : {}) });
   }
 
+  /** `GET /r2/buckets/{name}/lifecycle`. */
+  lifecycle(name: string): Promise<ApiReply> {
+    return this.request('GET', this.url(`/${name}/lifecycle`));
+  }
+
+  /** `PUT /r2/buckets/{name}/lifecycle` with `{ rules }`. */
+  putLifecycle(name: string, rules: unknown): Promise<ApiReply> {
+    return this.request('PUT', this.url(`/${name}/lifecycle`), { json: { rules } });
+  }
+
+  /** `GET /r2/buckets/{name}/lock`. */
+  locks(name: string): Promise<ApiReply> {
+    return this.request('GET', this.url(`/${name}/lock`));
+  }
+
+  /** `PUT /r2/buckets/{name}/lock` with `{ rules }`; the bucket's locks are cleared again at cleanup. */
+  putLocks(name: string, rules: unknown): Promise<ApiReply> {
+    this.locked.add(name);
+    return this.request('PUT', this.url(`/${name}/lock`), { json: { rules } });
+  }
+
+  /** A request to the S3 endpoint for `bucket`'s `?query` subresource, signed with the target's key pair (aws4fetch). */
+  async s3(bucket: string, query: string, init: { method?: string; body?: string } = {}): Promise<ApiReply> {
+    const s3 = this.target.s3!;
+    // Imported when used, as the S3 suite's harness does: the suite loads without it.
+    const { AwsClient } = await import('aws4fetch');
+    const aws = new AwsClient({ ...s3.credentials, service: 's3', region: 'auto' });
+    const signed = await aws.sign(`${s3.endpoint}/${bucket}?${query}`, { method: init.method ?? 'GET', ...(init.body !== undefined ? { body: init.body } : {}) });
+    const res = await (s3.fetch ?? fetch)(signed);
+    return { status: res.status, headers: res.headers, text: await res.text(), body: undefined };
+  }
+
+  /** Deletes an object through the target: the error it was refused with, or undefined. */
+  async deleteObject(bucket: string, key: string): Promise<Error | undefined> {
+    try {
+      await this.target.deleteObject!(bucket, key);
+      return undefined;
+    } catch (e) {
+      return e instanceof Error ? e : new Error(String(e));
+    }
+  }
+
   async cleanup(): Promise<void> {
+    for (const name of this.locked) await this.request('PUT', this.url(`/${name}/lock`), { json: { rules: [] } });
+    this.locked.clear();
     for (const o of this.objects.splice(0)) await this.target.deleteObject?.(o.bucket, o.key, o.jurisdiction);
     for (const b of this.made.splice(0).reverse()) await this.delete(b.name, b.jurisdiction);
   }

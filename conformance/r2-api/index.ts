@@ -6,10 +6,16 @@
 import { runGroups, type Group, type R2ApiTarget } from './harness.js';
 import { buckets } from './groups/buckets.js';
 import { auth } from './groups/auth.js';
+import { lifecycle } from './groups/lifecycle.js';
+import { locks } from './groups/locks.js';
+import { s3Lifecycle } from './groups/s3-lifecycle.js';
 
 export const r2ApiGroups: readonly Group[] = [
   buckets,
   auth,
+  lifecycle,
+  s3Lifecycle,
+  locks,
 ];
 
 /** Registers the whole R2 control-plane conformance suite (Vitest tests) for one target. */

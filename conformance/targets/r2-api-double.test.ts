@@ -1,4 +1,5 @@
 import { CloudflareApi } from '../../lib/api/index.js';
+import { S3Api } from '../../lib/s3/index.js';
 import { Account } from '../../lib/account/index.js';
 import { r2ApiConformance } from '../r2-api/index.js';
 
@@ -12,6 +13,9 @@ const account = new Account({
   ],
 });
 const api = new CloudflareApi({ account });
+// R2's S3 endpoint over the same account, for the lifecycle-through-S3 tests.
+const s3Credentials = { accessKeyId: 'conformance-key', secretAccessKey: 'conformance-secret' };
+const s3 = new S3Api({ api, credentials: [s3Credentials] });
 const bucket = (name: string, jurisdiction?: string) => {
   const b = jurisdiction === undefined || jurisdiction === 'default' ? account.bucket(name) : undefined;
   if (!b) throw new Error(`no bucket ${name}${jurisdiction ? ` in ${jurisdiction}` : ''}`);
@@ -32,4 +36,6 @@ r2ApiConformance({
   deleteObject: async (name, key, jurisdiction) => {
     await bucket(name, jurisdiction).delete(key);
   },
+  s3: { endpoint: `https://${account.id}.r2.cloudflarestorage.com`, credentials: s3Credentials, fetch: s3.fetch },
+  objectExists: async (name, key, jurisdiction) => (await bucket(name, jurisdiction).head(key)) !== null,
 });

@@ -57,6 +57,8 @@ export class Account {
       buckets: new Map(),
       jurisdictions: new Map(),
       bucketInfo: new WeakMap(),
+      queues: new Map(),
+      clock: options.clock,
       bucketCreated: new WeakMap(),
       now,
       credentials: new Credentials(options.credentials),

@@ -7,7 +7,9 @@
 import type { Credentials } from '../api/auth.js';
 import type { Bucket } from '../bucket/bucket.js';
 import type { Zone } from '../dns/zone.js';
+import type { Queue } from '../queue/queue.js';
 import type { Account } from './account.js';
+import type { Clock } from '../clock.js';
 import type { ObjectEvent } from '../bucket/notifications.js';
 import { bucketLayer } from '../bucket/internal.js';
 import type { BucketInfo } from './buckets.js';
@@ -25,6 +27,13 @@ export interface AccountState {
   readonly jurisdictions: Map<string, Map<string, Bucket>>;
   /** Jurisdiction and location as the API made them (absent: the defaults, buckets.ts). */
   readonly bucketInfo: WeakMap<Bucket, BucketInfo>;
+  /**
+   * Queues by name: the queue a Worker's producer binding of that name sends to and its consumer
+   * reads (`createEnv(config, { account })`), dead-letter queues made on demand included.
+   */
+  readonly queues: Map<string, Queue>;
+  /** The clock option the account was made with: queues made for it (the API's) run on it. */
+  readonly clock: Clock | undefined;
   /** When each bucket was added (the S3 view's ListBuckets CreationDate), by the account's clock. */
   readonly bucketCreated: WeakMap<Bucket, number>;
   /** "Now" by the account's clock. */

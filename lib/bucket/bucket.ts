@@ -149,8 +149,9 @@ export class Bucket implements R2BucketLike {
 
   /** Every option is checked here, once (a TypeError naming it), so no call pays for it. */
   constructor(options?: BucketOptions) {
-    const { defaultStorageClass, clock, compat, seed, log, storage, over } = resolveOptions(options);
+    const { defaultStorageClass, clock, compat, seed, log, lifecycleTiming, storage, over } = resolveOptions(options);
     this.#layer = over === undefined ? newLayer(clock, log, storage, defaultStorageClass) : layerOf(over);
+    if (over === undefined) this.#layer.config.lifecycleTiming = lifecycleTiming;
     this.#binding = this.#layer.binding(compat.throwsSynchronously);
     this.#invoke = this.#binding;
     this.#honorsInclude = compat.honorsInclude;

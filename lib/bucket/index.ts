@@ -2,3 +2,4 @@ export { Bucket, type BucketOptions, type BucketSeed, type BucketSeedValue, type
 export { BucketStorage, MemoryStorage } from './storage.js';
 export { IndexedDbStorage, type IndexedDbStorageOptions } from './indexeddb-storage.js';
 export type * from './types.js';
+export type { LifecycleTiming } from './lifecycle.js';

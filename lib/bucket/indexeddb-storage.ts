@@ -107,6 +107,15 @@ function journaled<M extends SnapshotMap<unknown>>(Base: new () => M): new () =>
       this.touched?.add(key);
       return super.update(key, copy);
     }
+    override editRange(low: string, high: string | undefined, visit: (key: string, value: unknown) => unknown): void {
+      const touched = this.touched;
+      if (!touched) return super.editRange(low, high, visit);
+      super.editRange(low, high, (key, value) => {
+        const next = visit(key, value);
+        if (next !== undefined) touched.add(key);
+        return next;
+      });
+    }
   }
   return Journaled as unknown as new () => M & Journal;
 }
@@ -436,10 +445,17 @@ class IdbSession implements PersistentState {
     return part;
   }
 
-  /** An object's record: known when it came from the database, else made now (its bytes written). */
-  #objectRecord(chunks: IdbObjectStore, o: StoredObject): ObjectRecord {
+  /**
+   * An object's record: known when it came from the database; the record of the object it replaces
+   * with a new storage class when it has that object's version (a lifecycle transition keeps the
+   * bytes, and a version is never given to other bytes: only the record is rewritten, its segments
+   * kept); else made now (its bytes written).
+   */
+  #objectRecord(chunks: IdbObjectStore, o: StoredObject, replaced?: StoredObject): ObjectRecord {
     const known = this.#records.get(o);
     if (known) return known;
+    const same = replaced?.version === o.version ? this.#records.get(replaced) : undefined;
+    if (same) return { ...same, storageClass: o.storageClass };
     const parts = linkedParts.get(o);
     const segments = parts
       ? parts.flatMap((p) => this.#partRecord(chunks, p).segments)
@@ -501,7 +517,7 @@ class IdbSession implements PersistentState {
         objectStore.delete(sk);
         continue;
       }
-      const rec = this.#objectRecord(chunks, now);
+      const rec = this.#objectRecord(chunks, now, old);
       for (const s of rec.segments) kept.add(s.id);
       objectStore.put(rec, sk);
       if (!this.#records.has(now)) settle.push(() => objects.set(sk, this.#objectOf(rec)));

@@ -36,6 +36,7 @@ import { invoker, type BucketOperation, type Invoke } from './invoke.js';
 import type { BucketModel, GetOutcome, ListPage, ListQuery, PartView, UploadedPartRef, UploadView } from './model.js';
 import { rangeViews, type RangeRequest, type ResolvedRange } from './range.js';
 import type { NotificationAction, ObjectEvent } from './notifications.js';
+import { REMOVE } from '../persistent-map.js';
 import type { BodyBytes, PersistentState } from './storage.js';
 import type { ObjectMetadata, StoredObject } from './stored.js';
 import type { Body } from './values.js';
@@ -372,8 +373,8 @@ export class BucketLayer {
   /**
    * Applies the lifecycle rules whose time has come, before an operation: lazily, so what the clock
    * passed is applied when the bucket is next used, never by a timer. Free unless the rules changed
-   * or an action is due (one comparison and a clock read); a pass costs one list of the objects the
-   * rules cover (bench/lifecycle.bench.ts) and finds when the next action falls due.
+   * or an action is due (one comparison and a clock read); a pass costs less than one list of the
+   * objects the rules cover (bench/lifecycle.ts) and finds when the next action falls due.
    */
   #tick(): void {
     if (this.#seen === this.config.changes && (this.#due === Infinity || this.model.clock() < this.#due)) return;
@@ -386,39 +387,47 @@ export class BucketLayer {
     p.transact(true, () => this.#pass()).catch((e) => p.fail(e));
   }
 
-  /** One lifecycle pass (see `#tick`). */
+  /**
+   * One lifecycle pass (see `#tick`): one walk of the objects the rules cover, deleting and moving
+   * them in place (model.ts `sweep`), then the deletions announced.
+   */
   #pass(): void {
     const c = this.config;
     const rules = c.lifecycle;
+    const locks = c.locks;
+    const timing = c.lifecycleTiming;
     const now = this.model.clock();
     this.#seen = c.changes;
     this.#acts = actsOnObjects(rules);
     let due = Infinity;
+    /** Keys deleted and when each fell due (the clock may have passed that moment long ago). */
+    const deleted: [string, number][] = [];
     if (this.#acts) {
-      for (const prefix of passPrefixes(rules)) {
-        for (const o of this.model.list({ limit: Infinity, prefix }).objects) {
-          const fate = objectFate(rules, o.key, o.uploaded, c.lifecycleTiming);
-          if (fate.deleteAt <= now) {
-            // Locks win over lifecycle (docs r2/buckets/bucket-locks): deleted once the lock ends.
-            const until = c.locks.length ? lockedUntil(c.locks, o.key, o.uploaded) : -Infinity;
-            if (until > now) {
-              due = Math.min(due, until);
-              continue;
-            }
-            this.model.delete([o.key]);
-            // It happened when it fell due (the clock may have passed that moment long ago).
-            this.lifecycleDelete(o.key, Math.max(fate.deleteAt, until));
-            continue; // a deletion wins over a transition due at the same time (docs)
+      const act = (o: StoredObject): StoredObject | typeof REMOVE | undefined => {
+        const fate = objectFate(rules, o.key, o.uploaded, timing);
+        if (fate.deleteAt <= now) {
+          // Locks win over lifecycle (docs r2/buckets/bucket-locks): deleted once the lock ends.
+          const until = locks.length ? lockedUntil(locks, o.key, o.uploaded) : -Infinity;
+          if (until > now) {
+            due = Math.min(due, until);
+            return undefined;
           }
-          due = Math.min(due, fate.deleteAt);
-          if (fate.infrequentAt > now) due = Math.min(due, fate.infrequentAt);
-          // Not on a persistent storage: its records are rewritten whole, bytes included, which a
-          // transition must not do (a declared limit, see README).
-          else if (o.storageClass !== 'InfrequentAccess' && !this.persistent) this.model.setStorageClass(o.key, 'InfrequentAccess');
+          deleted.push([o.key, Math.max(fate.deleteAt, until)]);
+          return REMOVE; // a deletion wins over a transition due at the same time (docs)
         }
-      }
+        due = Math.min(due, fate.deleteAt);
+        if (fate.infrequentAt > now) {
+          due = Math.min(due, fate.infrequentAt);
+          return undefined;
+        }
+        // Same bytes, etag, version and upload time (a persistent storage then rewrites only the
+        // object's record, not its body: indexeddb-storage.ts).
+        return o.storageClass === 'InfrequentAccess' ? undefined : o.withStorageClass('InfrequentAccess');
+      };
+      for (const prefix of passPrefixes(rules)) this.model.sweep(prefix, act);
     }
     this.#due = due;
+    for (const [key, time] of deleted) this.lifecycleDelete(key, time);
   }
 
   /**

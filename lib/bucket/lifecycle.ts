@@ -15,6 +15,8 @@
  * deterministic.
  */
 
+import { describe } from './compat.js';
+
 /** When an action is due: `maxAge` seconds after the object's upload (or the upload's start), or at `date`. */
 export type LifecycleCondition = { readonly type: 'Age'; readonly maxAge: number } | { readonly type: 'Date'; readonly date: string };
 
@@ -31,6 +33,18 @@ export interface LifecycleRule {
 
 /** How the double times rule actions: at the moment a condition holds, or at the next 00:00 UTC (see above). */
 export type LifecycleTiming = 'exact' | 'daily';
+
+/**
+ * The `lifecycleTiming` option of whatever makes buckets (`new Bucket`, `CloudflareApi`,
+ * `createEnv`), checked once here: undefined is the default, 'exact'; anything else but 'daily' is a
+ * TypeError naming `owner`'s option.
+ */
+export function lifecycleTimingOption(v: unknown, owner: string): LifecycleTiming {
+  if (v === undefined || v === 'exact' || v === 'daily') return v ?? 'exact';
+  throw new TypeError(
+    `${owner} option 'lifecycleTiming': expected 'exact' (the default: a rule acts at the moment its condition holds) or 'daily' (at the next 00:00 UTC, as production's "within 24 hours"), got ${describe(v)}.`,
+  );
+}
 
 /** The docs' limit: "1000 rules" per bucket (r2/buckets/object-lifecycles). */
 export const MAX_LIFECYCLE_RULES = 1000;

@@ -6,6 +6,7 @@ import type { Clock } from '../clock.js';
 import { editDistance } from '../edit-distance.js';
 import type { Bucket } from './bucket.js';
 import { describe, resolveCompat, type BucketCompat } from './compat.js';
+import { lifecycleTimingOption, type LifecycleTiming } from './lifecycle.js';
 import type { R2PutOptions } from './types.js';
 import { BucketStorage, MemoryStorage } from './storage.js';
 
@@ -42,6 +43,12 @@ export interface BucketOptions {
   /** Record every call in `bucket.log` from the start. Default false (`bucket.log.start()` later). */
   log?: boolean;
   /**
+   * When the bucket's lifecycle rules act: `'exact'` (the default), at the moment a rule's condition
+   * holds on the bucket's clock; `'daily'`, at the first 00:00 UTC at or after it, modelling
+   * production's "within 24 hours" deterministically.
+   */
+  lifecycleTiming?: LifecycleTiming;
+  /**
    * Where objects and uploads are kept: `new MemoryStorage()` (the default) or
    * `new IndexedDbStorage({ name })`, which keeps them in IndexedDB across buckets and reloads.
    */
@@ -61,18 +68,19 @@ export interface ResolvedOptions {
   readonly compat: BucketCompat;
   readonly seed: BucketSeed | undefined;
   readonly log: boolean;
+  readonly lifecycleTiming: LifecycleTiming;
   readonly storage: BucketStorage | undefined;
   readonly over: object | undefined;
 }
 
-const KNOWN = ['defaultStorageClass', 'compatibilityDate', 'compatibilityFlags', 'clock', 'seed', 'log', 'storage', 'over'] as const;
+const KNOWN = ['defaultStorageClass', 'compatibilityDate', 'compatibilityFlags', 'clock', 'seed', 'log', 'lifecycleTiming', 'storage', 'over'] as const;
 
 /** The options that describe the bucket itself, not one binding of it: refused beside `over`. */
-const THE_BUCKETS = ['defaultStorageClass', 'clock', 'seed', 'log', 'storage'] as const;
+const THE_BUCKETS = ['defaultStorageClass', 'clock', 'seed', 'log', 'lifecycleTiming', 'storage'] as const;
 
 export function resolveOptions(options: unknown): ResolvedOptions {
   if (options === undefined) {
-    return { defaultStorageClass: 'Standard', clock: undefined, compat: resolveCompat(undefined, undefined), seed: undefined, log: false, storage: undefined, over: undefined };
+    return { defaultStorageClass: 'Standard', clock: undefined, compat: resolveCompat(undefined, undefined), seed: undefined, log: false, lifecycleTiming: 'exact', storage: undefined, over: undefined };
   }
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`Bucket options must be an object, got ${describe(options)}.`);
@@ -116,6 +124,7 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     compat: resolveCompat(o.compatibilityDate, o.compatibilityFlags),
     seed: seed as BucketSeed | undefined,
     log,
+    lifecycleTiming: lifecycleTimingOption(o.lifecycleTiming, 'Bucket'),
     storage: storage as BucketStorage | undefined,
     over: over as object | undefined,
   };

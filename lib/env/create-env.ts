@@ -7,8 +7,11 @@ import { accountState, addAccountBucket, type Account } from '../account/account
 import { chosenAccount, type AccountHolder } from '../account/state.js';
 import { bucketsIn, homeLocation, isJurisdiction } from '../account/buckets.js';
 import { Bucket, bindingFor } from '../bucket/bucket.js';
+import { lifecycleTimingOption, type LifecycleTiming } from '../bucket/lifecycle.js';
 import type { Clock } from '../clock.js';
 import { localIdentity } from './bucket-bindings.js';
+import { Queue, presetConsumerSettings, type QueueHandler } from '../queue/queue.js';
+import { consumerSettings } from './queue-bindings.js';
 import { BUCKET_FIELDS } from './fields.js';
 import { resolveConfig, type WranglerConfig } from './validate.js';
 
@@ -35,6 +38,11 @@ export interface CreateEnvOptions {
    * test asserting calls with `toHaveReceived` then needs no `log.start()` per binding. Default false.
    */
   log?: boolean;
+  /**
+   * When the lifecycle rules of the buckets this call makes act, as `new Bucket({ lifecycleTiming })`:
+   * 'exact' (the default) or 'daily'. A bucket the account already has keeps its own.
+   */
+  lifecycleTiming?: LifecycleTiming;
   /** The config file's name in messages (set by `edge-doubles/node`); default "wrangler". */
   configPath?: string;
   /**
@@ -57,6 +65,14 @@ export interface CreateEnvOptions {
    * `account: api.account`, so a bucket made through the API (wrangler, the SDK) is the one bound.
    */
   api?: AccountHolder;
+  /**
+   * The Worker (its default export): its `queue(batch, env, ctx)` handler becomes the consumer of
+   * every queue the config's `[[queues.consumers]]` lists, with that entry's settings and this
+   * `env`. A Worker without a `queue` handler gets workerd's error for each batch ("Handler does
+   * not export a queue() function."), which fails the delivery. Without `worker`, the consumers'
+   * queues are made with the entry's settings, and nothing consumes them until `queue.consume(handler)`.
+   */
+  worker?: { queue?: QueueHandler<never, never> };
 }
 
 /** A binding `createEnv` did not fake: it is absent from `env`. */
@@ -85,6 +101,11 @@ export interface CreatedEnv<E> {
    * bucket are the same instance, as they share one store under `wrangler dev`.
    */
   buckets: Map<string, Bucket>;
+  /**
+   * One `Queue` per queue name the config names (producers, consumers and their dead-letter
+   * queues): the account's when one is given. Bindings of one queue are the same instance.
+   */
+  queues: Map<string, Queue>;
   /** Bindings left out of `env`, in wrangler's type order. */
   unfaked: UnfakedBinding[];
   /** Wrangler's warnings for this config, one message each. */
@@ -110,6 +131,7 @@ export class WranglerConfigError extends Error {
  * config.
  */
 export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, options: CreateEnvOptions = {}): CreatedEnv<E> {
+  const lifecycleTiming = lifecycleTimingOption(options.lifecycleTiming, 'createEnv');
   const { config: resolved, diagnostics } = resolveConfig(config, options);
   if (diagnostics.hasErrors()) throw new WranglerConfigError(diagnostics.render('errors'), diagnostics.all('errors'));
   const warnings = diagnostics.all('warnings');
@@ -117,7 +139,7 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
   if (diagnostics.hasWarnings()) warn(diagnostics.render('warnings'));
 
   const unfaked = resolved.bindingsByType
-    .filter(({ field }) => field !== 'vars' && !(BUCKET_FIELDS as readonly string[]).includes(field))
+    .filter(({ field }) => field !== 'vars' && field !== 'queues' && !(BUCKET_FIELDS as readonly string[]).includes(field))
     .flatMap(({ field, kind, names }) => names.map((binding) => ({ binding, field, kind })));
   const mode = options.unsupported ?? 'list';
   if (unfaked.length > 0 && mode !== 'list') {
@@ -145,17 +167,49 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
       const held = account && bucketsIn(account, jurisdiction).get(name);
       if (held) bucket = bindingFor(held, compatibilityDate, compatibilityFlags);
       else {
-        bucket = new Bucket({ compatibilityDate, compatibilityFlags, clock: options.clock, log: options.log });
+        bucket = new Bucket({ compatibilityDate, compatibilityFlags, clock: options.clock, log: options.log, lifecycleTiming });
         if (account) addAccountBucket(account, name, bucket, jurisdiction === 'default' ? undefined : { jurisdiction, location: homeLocation(jurisdiction) });
       }
     }
     buckets.set(identity, bucket);
     env[entry.binding] = bucket;
   }
+  // Queues: the account's by name, else this call's own; one Queue per name. A queue the account
+  // already has keeps its own options (date, clock, delivery delay).
+  const queues = account?.queues ?? new Map<string, Queue>();
+  const queueNamed = (name: string, deliveryDelay?: number): Queue => {
+    let q = queues.get(name);
+    if (!q) {
+      q = new Queue({ name, compatibilityDate, compatibilityFlags, clock: options.clock, log: options.log, deliveryDelay, queues });
+      queues.set(name, q);
+    }
+    return q;
+  };
+  const used = new Map<string, Queue>();
+  for (const p of resolved.queues.producers ?? []) {
+    const q = queueNamed(p.queue, p.delivery_delay);
+    used.set(p.queue, q);
+    env[p.binding] = q;
+  }
+  for (const c of resolved.queues.consumers ?? []) {
+    const q = queueNamed(c.queue);
+    used.set(c.queue, q);
+    const settings = consumerSettings(c);
+    presetConsumerSettings(q, settings);
+    if (options.worker) {
+      const worker = options.worker;
+      q.consume((batch, e, ctx) => {
+        // workerd's error for a Worker with no queue handler (src/workerd/api/queue.c++).
+        if (typeof worker.queue !== 'function') throw new Error('Handler does not export a queue() function.');
+        return worker.queue(batch as never, e as never, ctx);
+      }, { ...settings, env });
+    }
+    if (settings.deadLetterQueue !== undefined) used.set(settings.deadLetterQueue, queueNamed(settings.deadLetterQueue));
+  }
   // Plain values, not fakes: workerd gets a string var as text and any other as JSON, so each is
   // given as a copy (a test changing env.LIMITS.max cannot change what the next createEnv gives).
   for (const [name, value] of Object.entries(resolved.vars)) {
     if (value !== undefined) env[name] = typeof value === 'string' ? value : JSON.parse(JSON.stringify(value));
   }
-  return { env: env as E, buckets, unfaked, warnings };
+  return { env: env as E, buckets, queues: used, unfaked, warnings };
 }

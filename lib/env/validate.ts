@@ -11,6 +11,7 @@
  * routes, builds and the other deploy settings.
  */
 import { validateBucketBinding, type BucketBindingConfig } from './bucket-bindings.js';
+import { validateQueues, type QueuesConfig } from './queue-bindings.js';
 import { Diagnostics } from './diagnostics.js';
 import { BINDING_TYPES, BUCKET_FIELDS, ENVIRONMENT_FIELDS, NON_INHERITABLE_FIELDS, SECRETS_TYPE, TOP_LEVEL_ONLY_FIELDS, type BucketField } from './fields.js';
 import { bindingNames, experimental, namesAt, unexpectedFields, validateCompatibilityDate, validateStringArray, validateVars } from './rules.js';
@@ -22,6 +23,7 @@ export interface WranglerConfig {
   r2_buckets?: BucketBindingConfig[];
   /** The interface documents' neutral name for `r2_buckets`. */
   store_buckets?: BucketBindingConfig[];
+  queues?: QueuesConfig;
   env?: Record<string, Omit<WranglerConfig, 'env'>>;
   [field: string]: unknown;
 }
@@ -31,6 +33,8 @@ export interface ResolvedConfig {
   compatibilityDate: string | undefined;
   compatibilityFlags: string[];
   buckets: Array<{ field: BucketField; entry: BucketBindingConfig }>;
+  /** The environment's `queues` (producers and consumers; not inherited). */
+  queues: QueuesConfig;
   /** The environment's `vars` (not inherited: an `[env.<name>]` without them has none). */
   vars: Record<string, unknown>;
   /**
@@ -73,6 +77,7 @@ function environment(d: Diagnostics, raw: Raw, envName?: string, top?: Raw, rawC
     if (value !== undefined) {
       if ((BUCKET_FIELDS as readonly string[]).includes(field)) validateBucketArray(d, field, value, envName, top);
       else if (field === 'vars') validateVars(d, value, envName, top);
+      else if (field === 'queues') validateQueues(d, value, envName);
     } else if (rawConfig?.[field] !== undefined) {
       d.warnings.push(
         `"${field}" exists at the top level, but not on "env.${envName}".\n` +
@@ -194,6 +199,7 @@ export function resolveConfig(raw: WranglerConfig, options: ValidateOptions = {}
     compatibilityDate: active.compatibility_date as string | undefined,
     compatibilityFlags: active.compatibility_flags as string[],
     buckets,
+    queues: (active.queues as QueuesConfig | undefined) ?? {},
     vars: (active.vars as Record<string, unknown> | undefined) ?? {},
     bindingsByType,
   };

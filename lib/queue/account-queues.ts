@@ -1,16 +1,18 @@
 /**
- * An account's queues as the API and R2's event notifications see them: an id (32 hex, as the
- * Queues API's), a name, when made and changed, the queue-level settings, and where a message goes.
- * Kept beside the account's state (lib/account/state.ts), keyed by id; names are unique.
+ * An account's queues as the API and R2's event notifications see them. The queues themselves are
+ * the account's `queues` map (by name: the `Queue` doubles a Worker's producer binding sends to and
+ * its consumer reads, whoever made them: `createEnv`, the API, a dead-letter queue made on demand);
+ * this adds what the API shows of each: an id (32 hex, as the Queues API's), when it was made and
+ * changed, and the queue-level settings.
  *
  * R2 writes notification messages to a queue directly, with no producer binding (cloudflare-docs
- * PR #17269), so delivery here is the queue's own `deliver`, not a Worker's `send`.
+ * PR #17269): through the queue's service entry (`sendAsService`), not a Worker's `send`.
  */
 import type { AccountState } from '../account/state.js';
-import type { NotificationRule, ObjectEvent, QueueRules } from '../bucket/notifications.js';
-import { messageBody, queuesFor } from '../bucket/notifications.js';
 import { bucketLayer } from '../bucket/internal.js';
+import { messageBody, queuesFor, type ObjectEvent, type QueueRules } from '../bucket/notifications.js';
 import { randomHex } from '../random.js';
+import { Queue, sendAsService } from './queue.js';
 
 /** Queue-level settings (SDK `Queue.Settings`). */
 export interface QueueSettings {
@@ -19,69 +21,104 @@ export interface QueueSettings {
   message_retention_period?: number;
 }
 
-export interface AccountQueue {
+/** What the API shows of a queue beside the queue itself. */
+interface QueueRecord {
   readonly id: string;
-  readonly name: string;
   readonly created: number;
   modified: number;
   settings: QueueSettings;
-  /** Puts one message on the queue as R2 does (JSON body); never throws into the writer. */
-  deliver(body: unknown): void;
 }
 
-const registries = new WeakMap<AccountState, Map<string, AccountQueue>>();
+/** An account queue with its API record. */
+export interface AccountQueue extends QueueRecord {
+  readonly name: string;
+  readonly queue: Queue;
+}
 
-/** The account's queues by id, in the order made. */
-export function accountQueues(state: AccountState): Map<string, AccountQueue> {
-  let m = registries.get(state);
-  if (!m) {
-    registries.set(state, (m = new Map()));
-    // A bucket no longer in the account under that name (deleted, or the name reused) notifies nothing.
-    state.onObjectEvent = (name, bucket, event) => {
-      const layer = state.buckets.get(name) === bucket ? bucketLayer(bucket) : undefined;
-      if (layer) deliverEvent(state, name, layer.config.notifications, event);
-    };
+const records = new WeakMap<Queue, QueueRecord>();
+
+/** The API's record of a queue: made when the API first sees it (a queue `createEnv` made included). */
+function recordOf(state: AccountState, queue: Queue): QueueRecord {
+  let r = records.get(queue);
+  if (!r) {
+    const now = state.now();
+    records.set(queue, (r = { id: randomHex(16), created: now, modified: now, settings: {} }));
   }
-  return m;
+  return r;
 }
 
-export const queueById = (state: AccountState, id: string): AccountQueue | undefined => accountQueues(state).get(id);
+const view = (state: AccountState, queue: Queue): AccountQueue => {
+  const r = recordOf(state, queue);
+  return {
+    name: queue.name,
+    queue,
+    id: r.id,
+    created: r.created,
+    get modified() {
+      return r.modified;
+    },
+    set modified(v) {
+      r.modified = v;
+    },
+    get settings() {
+      return r.settings;
+    },
+    set settings(v) {
+      r.settings = v;
+    },
+  };
+};
+
+/** The account's queues, in the order made. */
+export function accountQueues(state: AccountState): AccountQueue[] {
+  deliverNotifications(state);
+  return [...state.queues.values()].map((q) => view(state, q));
+}
+
+export const queueById = (state: AccountState, id: string): AccountQueue | undefined => accountQueues(state).find((q) => q.id === id);
 
 export function queueByName(state: AccountState, name: string): AccountQueue | undefined {
-  for (const q of accountQueues(state).values()) if (q.name === name) return q;
-  return undefined;
+  const q = state.queues.get(name);
+  return q && view(state, q);
 }
 
-/** Queue ids: 32 hex, as the Queues API's (random: ids are not names). */
-const newQueueId = (): string => randomHex(16);
-
-/**
- * Makes a queue in the account. MERGE-PENDING: delivery is connected to the Queues double
- * (lib/queue/queue.ts) when the two branches meet; until then messages are only counted.
- */
+/** Makes a queue in the account (the API's create), on the account's clock. */
 export function createAccountQueue(state: AccountState, name: string, settings: QueueSettings): AccountQueue {
-  const now = state.now();
-  const held: unknown[] = [];
-  const q: AccountQueue = { id: newQueueId(), name, created: now, modified: now, settings, deliver: (b) => void held.push(b) };
-  accountQueues(state).set(q.id, q);
+  deliverNotifications(state);
+  const queue = new Queue({ name, queues: state.queues, ...(state.clock !== undefined ? { clock: state.clock } : {}) });
+  state.queues.set(name, queue);
+  const q = view(state, queue);
+  q.settings = settings;
   return q;
 }
 
 export function deleteAccountQueue(state: AccountState, id: string): boolean {
-  return accountQueues(state).delete(id);
+  const q = queueById(state, id);
+  return q !== undefined && state.queues.delete(q.name);
+}
+
+/**
+ * Lets the account's buckets notify its queues (lib/account/state.ts `onObjectEvent`): installed
+ * by whatever sets rules or serves queues (the API, this module's functions), so an account that
+ * never does loads nothing of them.
+ */
+export function deliverNotifications(state: AccountState): void {
+  state.onObjectEvent ??= (name, bucket, event) => {
+    const layer = bucketLayer(bucket);
+    if (layer) deliverEvent(state, name, layer.config.notifications, event);
+  };
 }
 
 /**
  * Sends the messages `event` in bucket `bucket` causes under the bucket's `rules`. Whether a
  * delete of a key that held nothing notifies is the account's choice (`notifyMissingKeyDeletes`):
  * production's answer is not documented (r2-bucket-config.md §1.2, "Gaps"); by default it sends
- * nothing, since nothing changed.
+ * nothing, since nothing changed. A rule whose queue is gone sends nothing.
  */
 export function deliverEvent(state: AccountState, bucket: string, rules: readonly QueueRules[], event: ObjectEvent): void {
   if (event.action === 'DeleteObject' && event.existed === false && !state.notifyMissingKeyDeletes) return;
   for (const queueId of queuesFor(rules, event.action, event.key)) {
-    queueById(state, queueId)?.deliver(messageBody(state.id, bucket, event));
+    const q = queueById(state, queueId);
+    if (q) sendAsService(q.queue, messageBody(state.id, bucket, event));
   }
 }
-
-export type { NotificationRule };

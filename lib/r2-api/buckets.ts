@@ -15,6 +15,7 @@ import type { Handler } from '../api/router.js';
 import { fromUtf8, utf8 } from '../bytes.js';
 import { r2ApiErrors } from './errors.js';
 import type { R2Methods, R2Table } from './routes.js';
+import { jsonObject } from './rules-body.js';
 import { addressedBuckets, namedBucket, type R2Service } from './service.js';
 
 export const bucketRoutes: R2Table = (rest): R2Methods | undefined => {
@@ -103,18 +104,6 @@ const listBuckets: Handler<R2Service> = (svc, req, params) => {
   return ok({ buckets: page.map((n) => presentBucket(account, n, buckets.get(n)!)) }, { result_info });
 };
 
-/** The JSON object a body holds, or 10040 (R2's "not well formed"). */
-async function jsonObject(text: string): Promise<Record<string, unknown>> {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw r2ApiErrors.malformed();
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw r2ApiErrors.malformed();
-  return body as Record<string, unknown>;
-}
-
 /**
  * `POST /r2/buckets` with `{ name, locationHint?, storageClass? }` (what wrangler's `createR2Bucket`
  * sends) in the jurisdiction of `cf-r2-jurisdiction`. A value outside the enums is 10040 (a bad
@@ -123,7 +112,7 @@ async function jsonObject(text: string): Promise<Record<string, unknown>> {
  */
 const createBucket: Handler<R2Service> = async (svc, req, params) => {
   const { account, jurisdiction, buckets } = addressedBuckets(svc, req, params);
-  const body = await jsonObject(await req.text());
+  const body = await jsonObject(req);
   const { name, locationHint, storageClass } = body;
   if (typeof name !== 'string' || !BUCKET_NAME.test(name)) throw r2ApiErrors.invalidBucketName();
   if (locationHint !== undefined && !isLocation(typeof locationHint === 'string' ? locationHint.toLowerCase() : locationHint)) throw r2ApiErrors.malformed();

@@ -17,6 +17,7 @@ import { CORS_METHODS, frozenCorsRules, oneWildcardAtMost, type CorsRule } from 
 import { carriable } from '../fetch.js';
 import type { Incoming } from '../api/router.js';
 import type { R2Table } from './routes.js';
+import { jsonObject } from './rules-body.js';
 import { namedBucket, type R2Service } from './service.js';
 import type { RouteParams } from '../api/router.js';
 import { r2ApiErrors } from './errors.js';
@@ -82,15 +83,6 @@ export function corsRuleToJson(r: CorsRule): ApiCorsRule {
 
 const configOf = (svc: R2Service, req: Incoming, params: RouteParams) => bucketLayer(namedBucket(svc, req, params).bucket)!.config;
 
-async function jsonBody(req: Incoming): Promise<unknown> {
-  try {
-    return JSON.parse(await req.text());
-  } catch (e) {
-    if (e instanceof SyntaxError) throw r2ApiErrors.malformed();
-    throw e;
-  }
-}
-
 const methods = {
   /** 404 10059 while the bucket has no policy (r2-bucket-config.md §3.1). */
   GET: (svc: R2Service, req: Incoming, params: RouteParams) => {
@@ -101,7 +93,7 @@ const methods = {
   /** Replaces the whole policy (§3.2). The bucket is found before the body is read: a missing bucket is 10006 whatever the body. */
   PUT: async (svc: R2Service, req: Incoming, params: RouteParams) => {
     const config = configOf(svc, req, params);
-    const rules = corsRulesFromJson(await jsonBody(req));
+    const rules = corsRulesFromJson(await jsonObject(req));
     if (!rules) throw r2ApiErrors.malformed();
     config.cors = frozenCorsRules(rules);
     return ok({});

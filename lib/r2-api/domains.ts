@@ -26,6 +26,7 @@ import { frozenPublicAccess, type CustomDomain, type MinTls } from '../bucket/pu
 import { bucketHex, managedDomainOf } from '../r2-public/public-buckets.js';
 import { r2ApiErrors } from './errors.js';
 import type { R2Methods, R2Table } from './routes.js';
+import { jsonObject } from './rules-body.js';
 import { namedBucket, type R2Service } from './service.js';
 
 const MIN_TLS: ReadonlySet<string> = new Set(['1.0', '1.1', '1.2', '1.3']);
@@ -35,18 +36,6 @@ const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 const normalHost = (d: string) => d.toLowerCase().replace(/\.$/, '');
-
-async function jsonBody(req: Incoming): Promise<Record<string, unknown>> {
-  let body: unknown;
-  try {
-    body = JSON.parse(await req.text());
-  } catch (e) {
-    if (e instanceof SyntaxError) throw r2ApiErrors.malformed();
-    throw e;
-  }
-  if (!isRecord(body)) throw r2ApiErrors.malformed();
-  return body;
-}
 
 /** The bucket named by the path, its configuration and where it lives. */
 function target(svc: R2Service, req: Incoming, params: RouteParams) {
@@ -87,7 +76,7 @@ const managed: R2Methods = {
   },
   PUT: async (svc, req, params) => {
     const { name, account, config } = target(svc, req, params);
-    const { enabled } = await jsonBody(req);
+    const { enabled } = await jsonObject(req);
     if (typeof enabled !== 'boolean') throw r2ApiErrors.malformed();
     config.publicAccess = frozenPublicAccess({ managed: enabled, custom: config.publicAccess.custom });
     return ok({ bucketId: bucketHex(account.id, name, 'bucket id'), domain: managedDomainOf(account.id, name), enabled });
@@ -98,7 +87,7 @@ const customCollection: R2Methods = {
   GET: (svc, req, params) => ok({ domains: target(svc, req, params).config.publicAccess.custom.map(shown) }),
   POST: async (svc, req, params) => {
     const { account, config } = target(svc, req, params);
-    const body = await jsonBody(req);
+    const body = await jsonObject(req);
     const { domain: rawDomain, zoneId, enabled = true } = body;
     if (typeof rawDomain !== 'string' || (zoneId !== undefined && typeof zoneId !== 'string') || typeof enabled !== 'boolean') throw r2ApiErrors.malformed();
     const tls = tlsFields(body);
@@ -135,7 +124,7 @@ const customOne = (domainSegment: string): R2Methods => ({
   PUT: async (svc, req, params) => {
     const { config } = target(svc, req, params);
     const current = named(config, domainSegment);
-    const body = await jsonBody(req);
+    const body = await jsonObject(req);
     if (body.enabled !== undefined && typeof body.enabled !== 'boolean') throw r2ApiErrors.malformed();
     const tls = tlsFields(body);
     const updated: CustomDomain = { ...current, ...(body.enabled !== undefined ? { enabled: body.enabled } : {}), ...tls };

@@ -1,14 +1,18 @@
 /**
- * The body of R2's rule-set PUTs (lifecycle, locks: `{ rules: [...] }`, reference r2-bucket-config.md
- * §2.4 and §3.3): JSON, read once, its `rules` handed to the model's validator. Anything the
- * validator refuses, and a body that is not JSON, is R2's 10040 "The JSON you provided was not well
- * formed." (the answer the reference records for an R2 body the API cannot take, §3.1); the API's own
- * texts for each rule refusal are not established, so the validator's reason follows as a second error.
+ * The one reader of R2 API request bodies: JSON, read once. `jsonObject` is the body as an object
+ * (buckets, CORS, domains, lifecycle, locks); `rulesBody` is a rule-set PUT's (lifecycle, locks:
+ * `{ rules: [...] }`, reference r2-bucket-config.md §2.4 and §3.3), its `rules` handed to the model's
+ * validator. A body that is not a JSON object, and anything the validator refuses, is R2's 10040 "The
+ * JSON you provided was not well formed." (the answer the reference records for an R2 body the API
+ * cannot take, §3.1); the API's own texts for each rule refusal are not established, so the
+ * validator's reason follows as a second error. A body that fails while read is not "malformed": its
+ * error goes on.
  */
 import type { Incoming } from '../api/router.js';
 import { r2ApiErrors } from './errors.js';
 
-export async function rulesBody<R>(req: Incoming, validate: (rules: unknown) => R, ruleError: new (...a: never[]) => Error): Promise<R> {
+/** The JSON object a request's body holds, or 10040. */
+export async function jsonObject(req: Incoming): Promise<Record<string, unknown>> {
   let body: unknown;
   try {
     body = JSON.parse(await req.text());
@@ -17,8 +21,12 @@ export async function rulesBody<R>(req: Incoming, validate: (rules: unknown) => 
     throw e;
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw r2ApiErrors.malformed();
+  return body as Record<string, unknown>;
+}
+
+export async function rulesBody<R>(req: Incoming, validate: (rules: unknown) => R, ruleError: new (...a: never[]) => Error): Promise<R> {
   // An absent `rules` is an empty set: the SDK's `rules?` (LifecycleUpdateParams, LockUpdateParams).
-  const rules = (body as { rules?: unknown }).rules ?? [];
+  const rules = (await jsonObject(req)).rules ?? [];
   try {
     return validate(rules);
   } catch (e) {

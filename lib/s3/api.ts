@@ -41,6 +41,7 @@ import { screenHeaders } from './screening.js';
 import { decodeBucketName, decodeKey, splitTarget, type RawTarget } from './paths.js';
 import { carriable } from './header-values.js';
 import { Verifier, type S3Credential } from './sigv4.js';
+import { lifecycleTimingOption, type LifecycleTiming } from '../bucket/lifecycle.js';
 import { doubleOf, registerDouble } from '../support/registry.js';
 import { s3Double, type S3Snapshot } from '../support/s3-support.js';
 
@@ -62,6 +63,8 @@ export interface S3ApiOptions {
   credentials?: readonly S3Credential[];
   /** "Now" in epoch ms (signature expiry and skew, CreationDate). Default `Date.now()` per request. */
   clock?: Clock;
+  /** When the lifecycle rules of the buckets this view makes (CreateBucket, `addBucket` without one) act: `new Bucket({ lifecycleTiming })`. */
+  lifecycleTiming?: LifecycleTiming;
 }
 
 export type S3Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
@@ -91,14 +94,15 @@ export class S3Api {
   readonly #created: WeakMap<Bucket, number>;
   readonly #account: Account | undefined;
   readonly #verifier: Verifier;
-  /** The clock option as given (new buckets share it), and "now" read from it. */
-  readonly #clockOption: Clock | undefined;
+  /** "Now", read from the clock option. */
   readonly #clock: () => number;
+  /** The options of the buckets this view makes (they share its clock). */
+  readonly #newBucket: { clock: Clock | undefined; lifecycleTiming: LifecycleTiming };
   readonly #owner = toHex(digest('md5', utf8('edge-doubles S3 owner')));
 
   constructor(options: S3ApiOptions = {}) {
-    this.#clockOption = options.clock;
     this.#clock = timeSource(options.clock).now;
+    this.#newBucket = { clock: options.clock, lifecycleTiming: lifecycleTimingOption(options.lifecycleTiming, 'S3Api') };
     this.#verifier = new Verifier(options.credentials, () => this.#clock());
     this.#account = chosenAccount(options, 'S3Api');
     const shared = this.#account && accountState(this.#account);
@@ -131,7 +135,7 @@ export class S3Api {
    * Serves one more bucket under `name` (a new, empty `Bucket` when none is given); returns it.
    * Over an account, the bucket is added to the account, by its rules (`Account.addBucket`).
    */
-  addBucket(name: string, bucket: Bucket = new Bucket({ clock: this.#clockOption })): Bucket {
+  addBucket(name: string, bucket: Bucket = new Bucket(this.#newBucket)): Bucket {
     if (!bucketLayer(bucket)) throw new TypeError(`S3Api: bucket "${name}" is not an edge-doubles Bucket`);
     if (this.#account) return this.#account.bucket(name) === bucket ? bucket : this.#account.addBucket(name, bucket);
     this.#buckets.set(name, bucket);
@@ -332,7 +336,7 @@ export class S3Api {
     if (!BUCKET_NAME.test(name)) throw new S3Error(400, 'InvalidBucketName', 'The specified bucket is not valid.');
     if (served.has(name)) throw s3Errors.bucketConflict();
     if (jurisdiction === 'default') this.addBucket(name);
-    else addAccountBucket(accountState(this.#account!), name, new Bucket({ clock: this.#clockOption }), { jurisdiction, location: homeLocation(jurisdiction) });
+    else addAccountBucket(accountState(this.#account!), name, new Bucket(this.#newBucket), { jurisdiction, location: homeLocation(jurisdiction) });
     return new Response(null, { status: 200, headers: { location: `/${name}` } });
   }
 

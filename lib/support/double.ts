@@ -63,4 +63,6 @@ export interface TestDouble {
   readonly bucket?: BucketLayer;
   /** A DNS double's zones (`toHaveDnsRecord`). */
   readonly zones?: ZoneReader;
+  /** A queue's log of sends and deliveries (`toHaveSent`, `toHaveAcked`, `toHaveRetried`, `toHaveDeadLettered`). */
+  readonly queue?: { readonly log: LogReader };
 }

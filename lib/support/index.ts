@@ -4,5 +4,6 @@ export type { BucketCall, BucketCallQuery, BucketFault, BucketOperation, BucketR
 export type { CallLog, LoggedCall } from './call-log.js';
 export type { DnsAuthScheme, DnsFault, DnsRequest, DnsRequestQuery } from './dns-support.js';
 export type { S3Call, S3CallQuery, S3Snapshot } from './s3-support.js';
+export type { LoggedMessage, MessageOutcome, MessageQuery, QueueCall, QueueCallQuery, QueueFault, QueueOperation } from './queue-support.js';
 export type { Fault, FaultList, FaultSchedule, Injected } from './faults.js';
 export type { DnsRecordExpectation, ObjectExpectation, ReceivedQuery } from './matchers.js';

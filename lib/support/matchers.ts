@@ -20,6 +20,7 @@ import type { DnsRequestQuery } from './dns-support.js';
 import type { LogReader } from './double.js';
 import { describeValue as describe, doubleOf } from './registry.js';
 import type { S3CallQuery } from './s3-support.js';
+import type { QueueCallQuery } from './queue-support.js';
 
 export interface CheckResult {
   pass: boolean;
@@ -60,7 +61,7 @@ type FieldExpectation<T> = T extends string
 export type DnsRecordExpectation = { [K in keyof DnsRecord]?: FieldExpectation<DnsRecord[K]> };
 
 /** `toHaveReceived`'s query: the double's call fields, plus how many matching calls there must be. */
-export type ReceivedQuery = (BucketCallQuery | DnsRequestQuery | S3CallQuery) & { times?: number };
+export type ReceivedQuery = (BucketCallQuery | DnsRequestQuery | S3CallQuery | QueueCallQuery) & { times?: number };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 

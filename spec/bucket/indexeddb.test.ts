@@ -1,6 +1,8 @@
 import { IDBFactory, IDBObjectStore } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Bucket, IndexedDbStorage, MemoryStorage } from '../../lib/bucket/index.js';
+import { bucketLayer } from '../../lib/bucket/internal.js';
+import { lifecycleRules } from '../../lib/bucket/lifecycle.js';
 import { ManualClock } from '../../lib/clock.js';
 
 const MiB = 1024 * 1024;
@@ -161,6 +163,63 @@ describe('IndexedDbStorage', () => {
     await bucket.delete('x');
     expect((await records(indexedDB, 'db', 'chunks')).keys).toEqual([]);
     expect((await records(indexedDB, 'db', 'objects')).keys).toEqual([]);
+  });
+});
+
+describe('IndexedDbStorage: lifecycle rules', () => {
+  const DAY = 86_400_000;
+  const toInfrequentAccess = [
+    { id: 'ia', enabled: true, conditions: {}, storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }] },
+  ];
+
+  it('a transition rewrites the object records only: no chunk written or deleted, bytes and etags kept, seen by another bucket', async () => {
+    const indexedDB = new IDBFactory();
+    const clock = new ManualClock(Date.parse('2030-01-01'));
+    const bucket = new Bucket({ clock, storage: new IndexedDbStorage({ name: 'db', indexedDB }) });
+    const single = await bucket.put('single', bytes(300_000, 1)); // two chunk records
+    const upload = await bucket.createMultipartUpload('multi'); // its bytes are its part's records
+    const multi = await upload.complete([await upload.uploadPart(1, bytes(1000, 2))]);
+    bucketLayer(bucket)!.config.lifecycle = lifecycleRules(toInfrequentAccess);
+    const chunksBefore = (await records(indexedDB, 'db', 'chunks')).keys;
+    expect(chunksBefore).toHaveLength(3);
+
+    const writes: string[] = [];
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      writes.push(this.name);
+      return realPut.apply(this, args);
+    } as IDBObjectStore['put'];
+    clock.advance(DAY);
+    const head = await bucket.head('single'); // the pass runs first, in its own transaction
+    IDBObjectStore.prototype.put = realPut;
+
+    expect(head?.storageClass).toBe('InfrequentAccess');
+    expect(writes.filter((w) => w === 'objects')).toHaveLength(2);
+    expect(writes).not.toContain('chunks');
+    expect((await records(indexedDB, 'db', 'chunks')).keys).toEqual(chunksBefore);
+    const stored = (await records(indexedDB, 'db', 'objects')).values as { storageClass: string }[];
+    expect(stored.map((r) => r.storageClass)).toEqual(['InfrequentAccess', 'InfrequentAccess']);
+
+    const again = new Bucket({ clock, storage: new IndexedDbStorage({ name: 'db', indexedDB }) });
+    for (const [key, put, body] of [['single', single, bytes(300_000, 1)], ['multi', multi, bytes(1000, 2)]] as const) {
+      const got = (await again.get(key))!;
+      expect([got.storageClass, got.etag, got.version, got.uploaded.getTime()]).toEqual(['InfrequentAccess', put.etag, put.version, put.uploaded.getTime()]);
+      expect(same(new Uint8Array(await got.arrayBuffer()), body)).toBe(true);
+    }
+  });
+
+  it('an expiry deletes the object record and its chunks', async () => {
+    const indexedDB = new IDBFactory();
+    const clock = new ManualClock(Date.parse('2030-01-01'));
+    const bucket = new Bucket({ clock, storage: new IndexedDbStorage({ name: 'db', indexedDB }) });
+    await bucket.put('gone', bytes(MiB));
+    await bucket.put('kept/x', 'x');
+    bucketLayer(bucket)!.config.lifecycle = lifecycleRules([
+      { id: 'x', enabled: true, conditions: { prefix: 'gone' }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } } },
+    ]);
+    clock.advance(DAY);
+    expect(await keys(bucket)).toEqual(['kept/x']);
+    expect((await records(indexedDB, 'db', 'objects')).keys).toEqual(['kept/x']);
+    expect((await records(indexedDB, 'db', 'chunks')).keys).toHaveLength(1);
   });
 });
 

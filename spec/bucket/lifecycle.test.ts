@@ -6,6 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Bucket } from '../../lib/bucket/index.js';
+import { CloudflareApi } from '../../lib/api/index.js';
+import { createEnv } from '../../lib/env/create-env.js';
+import { S3Api } from '../../lib/s3/index.js';
 import { bucketLayer } from '../../lib/bucket/internal.js';
 import { DEFAULT_LIFECYCLE_RULES, lifecycleRules, LifecycleRuleError } from '../../lib/bucket/lifecycle.js';
 import { ManualClock } from '../../lib/clock.js';
@@ -161,6 +164,73 @@ describe("'daily' timing: production's batch, within 24 hours", () => {
     expect(await bucket.head('k')).not.toBeNull();
     clock.set(Date.UTC(2030, 0, 3));
     expect(await bucket.head('k')).toBeNull();
+  });
+});
+
+describe("the lifecycleTiming option: new Bucket, CloudflareApi, createEnv and S3Api", () => {
+  /** When `bucket` (clock at START, noon) drops an object whose 1-day expiry holds at noon the next day. */
+  async function droppedAt(bucket: Bucket, clock: ManualClock): Promise<'exact' | 'daily'> {
+    bucketLayer(bucket)!.config.lifecycle = lifecycleRules([expireAfter('all', '', 1)]);
+    await bucket.put('k', 'v');
+    clock.set(START + DAY);
+    if ((await bucket.head('k')) === null) return 'exact';
+    clock.set(Date.UTC(2030, 0, 3)); // the next 00:00 UTC
+    expect(await bucket.head('k')).toBeNull();
+    return 'daily';
+  }
+
+  it("new Bucket({ lifecycleTiming }): 'daily' acts at the next 00:00 UTC, 'exact' (the default) at the moment", async () => {
+    for (const lifecycleTiming of ['daily', 'exact', undefined] as const) {
+      const clock = new ManualClock(START);
+      expect(await droppedAt(new Bucket({ clock, lifecycleTiming }), clock)).toBe(lifecycleTiming ?? 'exact');
+    }
+  });
+
+  it('a binding over a bucket shares its timing, and cannot give its own', async () => {
+    const clock = new ManualClock(START);
+    const bucket = new Bucket({ clock, lifecycleTiming: 'daily' });
+    expect(await droppedAt(new Bucket({ over: bucket, compatibilityDate: '2024-01-01' }), clock)).toBe('daily');
+    expect(() => new Bucket({ over: bucket, lifecycleTiming: 'exact' })).toThrow(
+      "Bucket option 'lifecycleTiming' cannot be given with 'over': it is a setting of the bucket, which is the one 'over' names.",
+    );
+  });
+
+  it('CloudflareApi({ lifecycleTiming }) gives it to the buckets it makes, through the API or addBucket', async () => {
+    const clock = new ManualClock(START);
+    const api = new CloudflareApi({ clock, lifecycleTiming: 'daily', buckets: ['first'] });
+    expect(await droppedAt(api.account.bucket('first')!, clock)).toBe('daily');
+    clock.set(START);
+    const res = await api.fetch(`https://api.cloudflare.com/client/v4/accounts/${api.account.id}/r2/buckets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'made' }),
+    });
+    expect(res.status).toBe(200);
+    expect(await droppedAt(api.account.bucket('made')!, clock)).toBe('daily');
+    const exact = new CloudflareApi({ clock });
+    clock.set(START);
+    expect(await droppedAt(exact.addBucket('plain'), clock)).toBe('exact');
+  });
+
+  it('createEnv(config, { lifecycleTiming }) gives it to the buckets it makes', async () => {
+    const clock = new ManualClock(START);
+    const config = { compatibility_date: '2025-01-01', r2_buckets: [{ binding: 'B', bucket_name: 'logs' }] };
+    const { env } = createEnv<{ B: Bucket }>(config, { clock, lifecycleTiming: 'daily' });
+    expect(await droppedAt(env.B, clock)).toBe('daily');
+  });
+
+  it('S3Api({ lifecycleTiming }) gives it to the buckets it makes (addBucket without one)', async () => {
+    const clock = new ManualClock(START);
+    expect(await droppedAt(new S3Api({ clock, lifecycleTiming: 'daily' }).addBucket('made'), clock)).toBe('daily');
+  });
+
+  it('any other value is a TypeError naming the option, whoever takes it', () => {
+    const expected = (owner: string, got: string) =>
+      `${owner} option 'lifecycleTiming': expected 'exact' (the default: a rule acts at the moment its condition holds) or 'daily' (at the next 00:00 UTC, as production's "within 24 hours"), got ${got}.`;
+    expect(() => new Bucket({ lifecycleTiming: 'Daily' as never })).toThrow(new TypeError(expected('Bucket', '"Daily"')));
+    expect(() => new CloudflareApi({ lifecycleTiming: 24 as never })).toThrow(new TypeError(expected('CloudflareApi', '24')));
+    expect(() => createEnv({ r2_buckets: [] }, { lifecycleTiming: null as never })).toThrow(new TypeError(expected('createEnv', 'null')));
+    expect(() => new S3Api({ lifecycleTiming: {} as never })).toThrow(new TypeError(expected('S3Api', 'an object')));
   });
 });
 

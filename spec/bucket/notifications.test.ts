@@ -10,7 +10,7 @@ import { Account, Bucket, CloudflareApi, ManualClock, S3Api } from 'edge-doubles
 import { accountState } from '../../lib/account/state.js';
 import { addRules, overlaps, queuesFor, removeRules, type NotificationRule } from '../../lib/bucket/notifications.js';
 import { bucketLayer } from '../../lib/bucket/internal.js';
-import { accountQueues, type AccountQueue } from '../../lib/queue/account-queues.js';
+import { createAccountQueue } from '../../lib/queue/account-queues.js';
 import { CREDENTIALS, sdk } from '../s3/support.js';
 
 const rule = (actions: NotificationRule['actions'], prefix = '', suffix = '') => ({ actions, prefix, suffix });
@@ -68,68 +68,69 @@ function setup(actions: NotificationRule['actions'] = ['PutObject', 'CopyObject'
   const account = new Account({ clock, notifyMissingKeyDeletes });
   const photos = account.addBucket('photos', new Bucket({ clock }));
   account.addBucket('archive', new Bucket({ clock }));
-  const sent: unknown[] = [];
-  const queue: AccountQueue = { id: 'a'.repeat(32), name: 'uploads', created: 0, modified: 0, settings: {}, deliver: (b) => sent.push(b) };
-  accountQueues(accountState(account)).set(queue.id, queue);
+  // No consumer: what R2 sent waits on the queue, in order (queue.pending).
+  const queue = createAccountQueue(accountState(account), 'uploads', {});
+  const sent = () => queue.queue.pending.map((m) => m.body);
+  const reset = () => queue.queue.reset();
   const layer = bucketLayer(photos)!;
   const added = addRules(layer.config.notifications, queue.id, [{ actions, prefix }], newId, 0);
   if (!('ok' in added)) throw new Error('refused');
   layer.config.notifications = added.ok;
-  return { account, photos, sent, clock };
+  return { account, photos, sent, reset, clock };
 }
 
 describe('messages from every surface', () => {
   it('binding put, delete (each key) and multipart complete send R2s body', async () => {
-    const { account, photos, sent, clock } = setup();
+    const { account, photos, sent, reset, clock } = setup();
     const put = await photos.put('a.txt', 'hello');
-    expect(sent).toEqual([
+    expect(sent()).toEqual([
       { account: account.id, action: 'PutObject', bucket: 'photos', object: { key: 'a.txt', size: 5, eTag: put!.etag }, eventTime: '2026-11-26T10:00:00.000Z' },
     ]);
     clock.advance(1000);
     await photos.put('b.txt', 'x');
-    sent.length = 0;
+    reset();
     clock.advance(1000);
     await photos.delete(['a.txt', 'b.txt']);
-    expect(sent).toEqual(
+    expect(sent()).toEqual(
       ['a.txt', 'b.txt'].map((key) => ({ account: account.id, action: 'DeleteObject', bucket: 'photos', object: { key }, eventTime: '2026-11-26T10:00:02.000Z' })),
     );
-    sent.length = 0;
+    reset();
     const upload = await photos.createMultipartUpload('big.bin');
     const part = await upload.uploadPart(1, 'only part');
     const done = await upload.complete([part]);
-    expect(sent).toEqual([
+    expect(sent()).toEqual([
       { account: account.id, action: 'CompleteMultipartUpload', bucket: 'photos', object: { key: 'big.bin', size: 9, eTag: done.etag }, eventTime: '2026-11-26T10:00:02.000Z' },
     ]);
   });
 
   it('a delete of a key that held nothing, a failed conditional put and an aborted upload send nothing', async () => {
-    const { photos, sent } = setup();
+    const { photos, sent, reset } = setup();
     await photos.delete('missing');
-    expect(sent).toEqual([]);
+    expect(sent()).toEqual([]);
     await photos.put('k', 'v');
-    sent.length = 0;
+    reset();
     expect(await photos.put('k', 'w', { onlyIf: { etagMatches: 'nope' } })).toBeNull();
     const upload = await photos.createMultipartUpload('u');
     await upload.abort();
-    expect(sent).toEqual([]);
+    expect(sent()).toEqual([]);
   });
 
   it('with notifyMissingKeyDeletes, a delete of a key that held nothing sends DeleteObject', async () => {
-    const { photos, sent } = setup(undefined, undefined, true);
+    const { photos, sent, reset } = setup(undefined, undefined, true);
     await photos.delete('missing');
-    expect(sent).toMatchObject([{ action: 'DeleteObject', object: { key: 'missing' } }]);
+    expect(sent()).toMatchObject([{ action: 'DeleteObject', object: { key: 'missing' } }]);
   });
 
   it('only matching rules send, and only their actions', async () => {
-    const { photos, sent } = setup(['PutObject'], 'in/');
+    const { photos, sent, reset } = setup(['PutObject'], 'in/');
     await photos.put('out/a', 'x');
     await photos.put('in/a', 'x');
     await photos.delete('in/a');
-    expect(sent.map((m) => (m as { object: { key: string } }).object.key)).toEqual(['in/a']);
+    expect(sent().map((m) => (m as { object: { key: string } }).object.key)).toEqual(['in/a']);
   });
 
   it('the S3 view: PutObject, CopyObject (with copySource), DeleteObject, DeleteObjects', async () => {
-    const { account, photos, sent } = setup();
+    const { account, photos, sent, reset } = setup();
     await account.bucket('archive')!.put('old.txt', 'archived');
     const client = sdk(new S3Api({ account, credentials: [CREDENTIALS] }).fetch);
     await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'p.txt', Body: 'via s3' }));
@@ -138,30 +139,30 @@ describe('messages from every surface', () => {
     await client.send(new DeleteObjectsCommand({ Bucket: 'photos', Delete: { Objects: [{ Key: 'copy.txt' }] } }));
     const copy = await photos.head('copy.txt');
     expect(copy).toBeNull();
-    expect(sent.map((m) => (m as { action: string }).action)).toEqual(['PutObject', 'CopyObject', 'DeleteObject', 'DeleteObject']);
-    expect(sent[1]).toMatchObject({ object: { key: 'copy.txt', size: 8 }, copySource: { bucket: 'archive', object: 'old.txt' } });
-    expect(sent[0]).not.toHaveProperty('copySource');
+    expect(sent().map((m) => (m as { action: string }).action)).toEqual(['PutObject', 'CopyObject', 'DeleteObject', 'DeleteObject']);
+    expect(sent()[1]).toMatchObject({ object: { key: 'copy.txt', size: 8 }, copySource: { bucket: 'archive', object: 'old.txt' } });
+    expect(sent()[0]).not.toHaveProperty('copySource');
   });
 
   it('a lifecycle expiry sends LifecycleDeletion at the moment it fell due, and only to object-delete rules', async () => {
-    const { account, photos, sent, clock } = setup(['LifecycleDeletion']);
+    const { account, photos, sent, reset, clock } = setup(['LifecycleDeletion']);
     await photos.put('logs/a', 'x');
     bucketLayer(photos)!.config.lifecycle = [
       { id: 'expire', enabled: true, conditions: { prefix: 'logs/' }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86_400 } } },
     ];
     clock.advance(86_400_000 + 5_000); // the bucket is next used a little after the object fell due
     expect(await photos.head('logs/a')).toBeNull();
-    expect(sent).toEqual([
+    expect(sent()).toEqual([
       { account: account.id, action: 'LifecycleDeletion', bucket: 'photos', object: { key: 'logs/a' }, eventTime: '2026-11-27T10:00:00.000Z' },
     ]);
   });
 
   it('a bucket deleted from the account, or whose name was reused, notifies nothing', async () => {
-    const { account, photos, sent } = setup();
+    const { account, photos, sent, reset } = setup();
     accountState(account).buckets.delete('photos');
     account.addBucket('photos', new Bucket());
     await photos.put('a', 'x');
-    expect(sent).toEqual([]);
+    expect(sent()).toEqual([]);
   });
 });
 
@@ -169,9 +170,8 @@ describe('the API routes', () => {
   const auth = { authorization: `Bearer ${'t'.repeat(40)}` };
   function api() {
     const cf = new CloudflareApi();
-    const { sent } = { sent: [] as unknown[] };
-    const queue: AccountQueue = { id: 'b'.repeat(32), name: 'jobs', created: 0, modified: 0, settings: {}, deliver: (b) => sent.push(b) };
-    accountQueues(accountState(cf.account)).set(queue.id, queue);
+    const queue = createAccountQueue(accountState(cf.account), 'jobs', {});
+    const sent = () => queue.queue.pending.map((m) => m.body);
     cf.account.addBucket('photos', new Bucket());
     const base = `https://api.cloudflare.com/client/v4/accounts/${cf.account.id}/event_notifications/r2/photos/configuration`;
     const call = async (method: string, path = '', body?: unknown) => {
@@ -191,7 +191,7 @@ describe('the API routes', () => {
     expect(r.ruleId).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.createdAt).toMatch(/Z$/);
     await cf.account.bucket('photos')!.put('in/x', '1');
-    expect(sent).toHaveLength(1);
+    expect(sent()).toHaveLength(1);
     const del = await call('DELETE', `/queues/${queue.id}`, { ruleIds: [r.ruleId] });
     expect(del.status).toBe(200);
     expect((await call('GET')).body.result.queues).toEqual([]);

@@ -75,7 +75,7 @@ describe('Bucket options', () => {
     it('a misspelt option is a TypeError naming it and suggesting the right one', () => {
       expect(make({ compatibiltyDate: '2022-01-01' })).toThrow(TypeError);
       expect(make({ compatibiltyDate: '2022-01-01' })).toThrow(
-        "Unknown Bucket option 'compatibiltyDate' (did you mean 'compatibilityDate'?); the options are 'defaultStorageClass', 'compatibilityDate', 'compatibilityFlags', 'clock', 'seed', 'log', 'storage', 'over'.",
+        "Unknown Bucket option 'compatibiltyDate' (did you mean 'compatibilityDate'?); the options are 'defaultStorageClass', 'compatibilityDate', 'compatibilityFlags', 'clock', 'seed', 'log', 'lifecycleTiming', 'storage', 'over'.",
       );
       expect(make({ nonsense: 1 })).toThrow("Unknown Bucket option 'nonsense'; the options are");
     });

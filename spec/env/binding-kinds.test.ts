@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Bucket, createEnv } from '../../lib/index.js';
+import { Bucket, Queue, createEnv } from '../../lib/index.js';
 import { BINDING_TYPES, SECRETS_TYPE, type BindingNamePath } from '../../lib/env/fields.js';
 
 interface Schema {
@@ -152,6 +152,8 @@ function declare(path: BindingNamePath, name: string): unknown {
 
 describe('createEnv binds or reports every binding kind', () => {
   const config = Object.fromEntries(known.map(([field, , path]) => [field, declare(path, `${field.toUpperCase()}_BINDING`)]));
+  // A queue producer is faked, so it must name its queue as wrangler requires.
+  config.queues = { producers: [{ binding: 'QUEUES_BINDING', queue: 'queues-binding' }] };
   const quiet = { onWarning: () => {} };
 
   it('each declared binding is in env or in unfaked, under its name', () => {
@@ -160,9 +162,10 @@ describe('createEnv binds or reports every binding kind', () => {
       const name = `${field.toUpperCase()}_BINDING`;
       if (field === 'r2_buckets' || field === 'store_buckets') expect(env[name]).toBeInstanceOf(Bucket);
       else if (field === 'vars') expect(env[name]).toBe('value');
+      else if (field === 'queues') expect(env[name]).toBeInstanceOf(Queue);
       else expect(unfaked).toContainEqual({ binding: name, field, kind });
     }
-    expect(unfaked).toHaveLength(known.length - 3);
+    expect(unfaked).toHaveLength(known.length - 4);
   });
 
   it("unsupported: 'error' names each of them", () => {
@@ -173,7 +176,7 @@ describe('createEnv binds or reports every binding kind', () => {
       message = (e as Error).message;
     }
     for (const [field, kind] of known) {
-      if (['r2_buckets', 'store_buckets', 'vars'].includes(field)) continue;
+      if (['r2_buckets', 'store_buckets', 'vars', 'queues'].includes(field)) continue;
       expect(message).toContain(`${field.toUpperCase()}_BINDING (${kind}, ${field})`);
     }
   });

@@ -289,7 +289,7 @@ describe('createEnv: bindings named by `name`, by a nested list, or not at all',
     expect(createEnv(config, quiet).unfaked).toEqual([
       { binding: 'ROOMS', field: 'durable_objects', kind: 'Durable Object' },
       { binding: 'MAILER', field: 'send_email', kind: 'Send Email' },
-      { binding: 'JOBS', field: 'queues', kind: 'Queue' },
+      // Queue producers are faked (spec/queue/env.test.ts): JOBS is in env, not here.
       { binding: 'LIMITER', field: 'ratelimits', kind: 'Rate Limit' },
     ]);
     expect(createEnv({ assets: { directory: './public', binding: 'ASSETS' } }, quiet).unfaked).toEqual([

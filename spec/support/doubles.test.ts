@@ -180,6 +180,6 @@ describe('the registry', () => {
 
   it('refuses what is no double, naming what it got', () => {
     expect(() => expect({}).toHaveReceived()).toThrow('toHaveReceived: expected a Bucket, a DnsApi or an S3Api from edge-doubles, got Object');
-    expect(() => logOnFailure({} as never)).toThrow('logOnFailure: expected a Bucket, a DnsApi or an S3Api from edge-doubles, got Object');
+    expect(() => logOnFailure({} as never)).toThrow('logOnFailure: expected a Bucket, a DnsApi, an S3Api or a Queue from edge-doubles, got Object');
   });
 });

@@ -1,0 +1,58 @@
+/**
+ * Where a Queues target knowingly differs from production: declared once, here, as data. The suite
+ * asserts production (cloudflare-docs queues pages, ../shared/reference/r2-bucket-config.md §1.7);
+ * a test that meets a difference names it, and a target listing the id runs it as an expected
+ * failure, so a difference that disappears turns red.
+ *
+ * Evidence for Miniflare: node_modules/miniflare 4.20260730.0,
+ * dist/src/workers/queues/broker.worker.js (workers-sdk packages/miniflare/src/workers/queues/).
+ */
+export const queueDifferences = {
+  'miniflare-error-causes': {
+    shownBy: "Miniflare's queue broker",
+    why:
+      'A send the service refuses (size, count, delay) is answered without the cf-queues-error-cause/-code headers, so workerd ' +
+      'says "Unknown Internal Error (15000)" (or "Queue send failed: <broker text>" before 2026-03-12); production names the cause and ' +
+      'its code (10203–10206, cloudflare-docs queues/reference/error-codes).',
+  },
+  'miniflare-batch-288kb': {
+    shownBy: "Miniflare's queue broker",
+    why: 'sendBatch is refused above (256+32)×1000 bytes (MAX_MESSAGE_BATCH_SIZE); production refuses above 256 KB (limits page).',
+  },
+  'miniflare-delay-24h': {
+    shownBy: "Miniflare's queue broker",
+    why: 'Delays up to 86,400 s are accepted (QueueMessageDelaySchema max 86400); production\'s limit is 12 hours (limits page: delaySeconds 12 hours).',
+  },
+  'miniflare-retry-ignores-acks': {
+    shownBy: "Miniflare's queue broker",
+    why:
+      'When the handler throws or calls retryAll(), every message of the batch is retried, explicit ack() calls included ' +
+      '(its flush retries all when retryBatch.retry or outcome != ok); production retries the batch "except messages already acked ' +
+      'explicitly", and a call on a message beats a later retryAll() (batching-retries.mdx).',
+  },
+  'miniflare-consumer-defaults': {
+    shownBy: "Miniflare's queue broker",
+    why:
+      'A consumer with no settings gets batches of 5, a 1 s batch timeout and 2 retries (DEFAULT_BATCH_SIZE, DEFAULT_BATCH_TIMEOUT, ' +
+      'DEFAULT_RETRIES; miniflare PR #618); production\'s defaults are 10, 5 s and 3 (batching-retries.mdx), which the double uses ' +
+      '(SIMULATOR_CONSUMER_DEFAULTS in edge-doubles/queue gives Miniflare\'s).',
+  },
+  'miniflare-bytes-arraybuffer': {
+    shownBy: "Miniflare's queue broker",
+    why:
+      'A bytes body reaches the consumer as an ArrayBuffer (the broker hands it over through Fetcher#queue as it stored it); ' +
+      'workerd delivering from the production service gives a Uint8Array (queue.c++ deserialize: JsUint8Array::create).',
+  },
+} as const satisfies Record<string, { shownBy: string; why: string }>;
+
+export type QueueDifferenceId = keyof typeof queueDifferences;
+
+/** What Miniflare 4's queues show. */
+export const miniflareQueueDifferences: readonly QueueDifferenceId[] = [
+  'miniflare-error-causes',
+  'miniflare-batch-288kb',
+  'miniflare-delay-24h',
+  'miniflare-retry-ignores-acks',
+  'miniflare-consumer-defaults',
+  'miniflare-bytes-arraybuffer',
+];

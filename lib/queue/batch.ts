@@ -1,0 +1,187 @@
+/**
+ * What a consumer receives: `MessageBatch` and `Message` as workers-types declares them, and the
+ * ack/retry state their calls collect, kept as workerd keeps it (src/workerd/api/queue.c++:
+ * `QueueMessage::ack/retry`, `QueueEvent::ackAll/retryAll`, `QueueEventResult`):
+ *
+ * - `retry()` after `ackAll()` or after the message's `ack()` is ignored; `ack()` after `retryAll()`
+ *   or after the message's `retry()` is ignored; `ackAll()` after `retryAll()` and `retryAll()`
+ *   after `ackAll()` are ignored. So the first call on a message wins, and a call on a message made
+ *   before `ackAll()`/`retryAll()` stands against it (cloudflare-docs `batching-retries.mdx`).
+ * - A second `retry()` on a message replaces its delay (workerd upserts).
+ *
+ * workerd logs a warning for each ignored call; the double ignores them silently.
+ */
+
+/** Delay options of `retry()` / `retryAll()`. */
+export interface QueueRetryOptions {
+  delaySeconds?: number;
+}
+
+/** The state a batch's calls collect: the shape `getQueueResult` shows (as `@cloudflare/vitest-plugin`'s). */
+export interface QueueResult {
+  outcome: string;
+  ackAll: boolean;
+  retryBatch: { retry: boolean; delaySeconds?: number };
+  explicitAcks: string[];
+  retryMessages: { msgId: string; delaySeconds?: number }[];
+}
+
+/** Internal: what the calls on one batch recorded. */
+export class BatchState {
+  ackAll = false;
+  retryAll = false;
+  retryAllDelay: number | undefined;
+  readonly acks = new Set<string>();
+  readonly retries = new Map<string, number | undefined>();
+
+  /** No call was made on the batch or its messages but `ackAll()`. */
+  get untouched(): boolean {
+    return !this.retryAll && this.retries.size === 0;
+  }
+
+  ack(id: string): void {
+    if (this.ackAll || this.retryAll || this.retries.has(id)) return;
+    this.acks.add(id);
+  }
+
+  retry(id: string, options: QueueRetryOptions | undefined): void {
+    if (this.ackAll || this.acks.has(id)) return;
+    const prev = this.retries.get(id);
+    this.retries.set(id, delayOption(options) ?? prev);
+  }
+
+  doAckAll(): void {
+    if (this.retryAll) return;
+    this.ackAll = true;
+  }
+
+  doRetryAll(options: QueueRetryOptions | undefined): void {
+    if (this.ackAll) return;
+    this.retryAll = true;
+    const d = delayOption(options);
+    if (d !== undefined) this.retryAllDelay = d;
+  }
+
+  result(ids: readonly string[], outcome: string): QueueResult {
+    return {
+      outcome,
+      ackAll: this.ackAll,
+      retryBatch: this.retryAllDelay === undefined ? { retry: this.retryAll } : { retry: this.retryAll, delaySeconds: this.retryAllDelay },
+      explicitAcks: ids.filter((id) => this.acks.has(id)),
+      retryMessages: ids
+        .filter((id) => this.retries.has(id))
+        .map((msgId) => {
+          const d = this.retries.get(msgId);
+          return d === undefined ? { msgId } : { msgId, delaySeconds: d };
+        }),
+    };
+  }
+
+  /**
+   * What happens to one message when the handler is done: retried (with its delay, when one was
+   * asked) or acked. `failed`: the handler threw (or its waitUntil rejected): the whole batch is
+   * retried except the messages acked explicitly (cloudflare-docs `batching-retries.mdx`).
+   */
+  fate(id: string, failed: boolean): { retry: false } | { retry: true; delaySeconds: number | undefined } {
+    if (this.acks.has(id)) return { retry: false };
+    if (this.retries.has(id)) return { retry: true, delaySeconds: this.retries.get(id) ?? this.retryAllDelay };
+    if (failed || this.retryAll) return { retry: true, delaySeconds: this.retryAllDelay };
+    return { retry: false };
+  }
+}
+
+/** workerd converts `delaySeconds` as an integer (a fraction truncated, NaN as 0). */
+export function delayOption(options: QueueRetryOptions | undefined): number | undefined {
+  if (options === undefined || options === null) return undefined;
+  const d = (options as QueueRetryOptions).delaySeconds;
+  return d === undefined ? undefined : toInteger(d);
+}
+
+export function toInteger(v: unknown): number {
+  const n = Math.trunc(Number(v));
+  return Number.isFinite(n) ? n : Number.isNaN(n) ? 0 : n;
+}
+
+const states = new WeakMap<object, BatchState>();
+
+/** The batch's state (for `getQueueResult` and the queue's delivery). */
+export const batchState = (batch: object): BatchState | undefined => states.get(batch);
+
+/** One message as the consumer sees it. Its fields are read-only accessors, as workerd's. */
+export class Message<Body = unknown> {
+  readonly #state: BatchState;
+  readonly #id: string;
+  readonly #timestamp: Date;
+  readonly #attempts: number;
+  /** The body, or how to make it: decoded when first read (a consumer that never reads it pays nothing). */
+  #body: Body | undefined;
+  #decode: (() => Body) | undefined;
+
+  /** @internal Built by the queue (or `createMessageBatch`). */
+  constructor(state: BatchState, id: string, timestamp: Date, body: () => Body, attempts: number) {
+    this.#state = state;
+    this.#id = id;
+    this.#timestamp = timestamp;
+    this.#decode = body;
+    this.#attempts = attempts;
+  }
+
+  get id(): string {
+    return this.#id;
+  }
+
+  get timestamp(): Date {
+    return this.#timestamp;
+  }
+
+  get body(): Body {
+    const decode = this.#decode;
+    if (decode) {
+      this.#body = decode();
+      this.#decode = undefined;
+    }
+    return this.#body as Body;
+  }
+
+  get attempts(): number {
+    return this.#attempts;
+  }
+
+  ack(): void {
+    this.#state.ack(this.#id);
+  }
+
+  retry(options?: QueueRetryOptions): void {
+    this.#state.retry(this.#id, options);
+  }
+}
+
+/** Queue backlog figures a batch carries (workers-types `MessageBatchMetadata`). */
+export interface MessageBatchMetadata {
+  metrics: { backlogCount: number; backlogBytes: number; oldestMessageTimestamp?: Date };
+}
+
+/** A batch as the consumer's `queue(batch, env, ctx)` receives it. */
+export class MessageBatch<Body = unknown> {
+  readonly #state: BatchState;
+  readonly queue: string;
+  readonly messages: readonly Message<Body>[];
+  readonly metadata: MessageBatchMetadata;
+
+  /** @internal */
+  constructor(state: BatchState, queue: string, messages: readonly Message<Body>[], metadata: MessageBatchMetadata) {
+    this.#state = state;
+    this.queue = queue;
+    this.messages = Object.freeze(messages);
+    this.metadata = metadata;
+    states.set(this, state);
+  }
+
+  ackAll(): void {
+    this.#state.doAckAll();
+  }
+
+  retryAll(options?: QueueRetryOptions): void {
+    this.#state.doRetryAll(options);
+  }
+}

@@ -1,0 +1,613 @@
+/**
+ * The Queues double: the producer binding (`send`, `sendBatch`, `metrics`) and the queue behind it,
+ * which delivers batches to a consumer with Queues' batching, ack, retry and dead-letter rules, on
+ * the double's clock.
+ *
+ * When batches go out: a batch leaves as soon as `maxBatchSize` messages are visible, or
+ * `maxBatchTimeout` seconds after the first message of a partial batch became visible (Miniflare's
+ * broker counts the same way). The queue wakes itself for those moments through the clock: a
+ * `ManualClock`'s `sleep` (so `clock.advance()` delivers), else the global `setTimeout` looked up
+ * when needed (so Vitest's fake timers deliver, and real time does without either; the timer is
+ * unref'd where the platform can, so a pending delay never keeps Node alive). `await drain()`
+ * delivers every message visible now without waiting for batch timeouts, and resolves when the
+ * consumer is done with them, retries that come due meanwhile included: no test sleeps.
+ *
+ * One batch is delivered at a time (production runs up to `max_concurrency` consumers at once;
+ * one at a time keeps tests deterministic and is a behaviour production can show). Messages sent
+ * while no consumer is attached wait for one (production keeps them for the retention period;
+ * Miniflare drops them).
+ */
+import { timeSource, type Clock, type TimeSource } from '../clock.js';
+import { randomHex, seeded } from '../random.js';
+import { copyArgument } from '../support/call-log.js';
+import { registerDouble } from '../support/registry.js';
+import { actionOf, queueDouble, QueueSupport, type LoggedMessage, type MessageOutcome, type MutableQueueCall, type QueueFault } from '../support/queue-support.js';
+import { createExecutionContext, waitOnExecutionContext } from '../env/execution-context.js';
+import { BatchState, Message, MessageBatch, toInteger, type MessageBatchMetadata } from './batch.js';
+import { resolveQueueCompat, type QueueCompat } from './compat.js';
+import { contentTypeOf, decodeBody, encodeBody, unreadable, type Encoded, type HeldBody, type QueueContentType } from './content.js';
+import { faultError, serviceError } from './errors.js';
+import { MessageStore, type Batching, type Held, type StoreSnapshot } from './store.js';
+import {
+  MAX_BATCH_BYTES,
+  MAX_BATCH_MESSAGES,
+  MAX_DELAY_SECONDS,
+  MAX_MESSAGE_BYTES,
+  PRODUCTION_CONSUMER_DEFAULTS,
+  resolveConsumerSettings,
+  type ConsumerSettings,
+  type ResolvedConsumerSettings,
+} from './limits.js';
+
+export interface QueueSendOptions {
+  contentType?: QueueContentType;
+  delaySeconds?: number;
+}
+
+export interface QueueSendBatchOptions {
+  delaySeconds?: number;
+}
+
+export interface MessageSendRequest<Body = unknown> {
+  body: Body;
+  contentType?: QueueContentType;
+  delaySeconds?: number;
+}
+
+export interface QueueMetrics {
+  backlogCount: number;
+  backlogBytes: number;
+  oldestMessageTimestamp?: Date;
+}
+
+/** What `send` and `sendBatch` resolve to (workers-types `QueueSendResponse`, `QueueSendBatchResponse`). */
+export interface QueueSendResponse {
+  metadata: { metrics: QueueMetrics };
+}
+
+/** A consumer: a Worker's `queue(batch, env, ctx)` handler. */
+export type QueueHandler<Body = unknown, Env = unknown> = (batch: MessageBatch<Body>, env: Env, ctx: ExecutionContextLike) => unknown;
+
+/** What the consumer's third argument offers (`createExecutionContext()`'s). */
+export interface ExecutionContextLike {
+  waitUntil(promise: Promise<unknown>): void;
+  passThroughOnException(): void;
+  readonly props: unknown;
+}
+
+export interface QueueOptions {
+  /** The queue's name (`batch.queue`, the dead-letter queue's lookups). Default `queue`. */
+  name?: string;
+  /** The producer Worker's compatibility date: `json` is the default content type from 2024-03-18, `v8` before. Default today. */
+  compatibilityDate?: string;
+  compatibilityFlags?: string[];
+  /** "Now" for timestamps, delays and batch timeouts (default `Date.now()`, so fake timers apply). */
+  clock?: Clock;
+  /** The producer's `delivery_delay`, in seconds: the delay of a send that names none. Default 0. */
+  deliveryDelay?: number;
+  /** Record sends and deliveries in `queue.log` from the start. Default false. */
+  log?: boolean;
+  /**
+   * The consumer defaults settings fall back on. Default production's (batch 10, 5 s, 3 retries);
+   * `SIMULATOR_CONSUMER_DEFAULTS` gives Miniflare's (5, 1 s, 2).
+   */
+  consumerDefaults?: Readonly<Required<Omit<ConsumerSettings, 'deadLetterQueue'>>>;
+  /**
+   * Where queues are found by name (dead-letter queues): an account's, or `createEnv`'s. A
+   * dead-letter queue missing there is made and added (Queues creates it when missing). Default:
+   * the queue's own.
+   */
+  queues?: Map<string, Queue>;
+}
+
+interface Consumer {
+  readonly handler: QueueHandler<never, unknown>;
+  readonly env: unknown;
+  readonly settings: ResolvedConsumerSettings;
+}
+
+interface QueueSnapshot {
+  readonly owner: Queue;
+  readonly store: StoreSnapshot;
+}
+
+const KNOWN_OPTIONS = ['name', 'compatibilityDate', 'compatibilityFlags', 'clock', 'deliveryDelay', 'log', 'consumerDefaults', 'queues'];
+
+/** How many messages of a `sendBatch` iterable are read before it is refused as too many (the limit is 100). */
+const READ_AT_MOST = 10_000;
+
+function checkDelay(d: number): boolean {
+  return d >= 0 && d <= MAX_DELAY_SECONDS;
+}
+
+/**
+ * The queue, through its producer binding. Its `constructor.name` is workerd's for the binding,
+ * 'WorkerQueue'; `Queue` is the name workers-types gives the interface and this package exports it under.
+ */
+export class Queue<Body = unknown> {
+  readonly name: string;
+  readonly #compat: QueueCompat;
+  readonly #time: TimeSource;
+  readonly #manual: { sleep(ms: number): Promise<void> } | undefined;
+  readonly #deliveryDelay: number;
+  readonly #defaults: Readonly<Required<Omit<ConsumerSettings, 'deadLetterQueue'>>>;
+  readonly #queues: Map<string, Queue>;
+  readonly #support: QueueSupport;
+  #consumer: Consumer | undefined;
+
+  /** The messages held, and when they leave in batches. */
+  readonly #store = new MessageStore();
+  readonly #idPrefix = randomHex(8);
+  #idCount = 0;
+  /** The delivery loop, while it runs. */
+  #running: Promise<void> | undefined;
+  /** The moment the queue has asked the clock to wake it at (Infinity: none). */
+  #wakeAt = Infinity;
+  /** Bumped by restore/reset: a delivery in flight then changes nothing. */
+  #epoch = 0;
+
+  constructor(options: QueueOptions = {}) {
+    for (const k of Object.keys(options)) {
+      if (!KNOWN_OPTIONS.includes(k)) throw new TypeError(`Queue: unknown option '${k}' (known: ${KNOWN_OPTIONS.join(', ')})`);
+    }
+    const { name = 'queue', clock, deliveryDelay = 0, log = false } = options;
+    if (typeof name !== 'string' || name === '') throw new TypeError(`Queue option 'name': expected a queue name, got ${String(name)}`);
+    if (!(Number.isInteger(deliveryDelay) && checkDelay(deliveryDelay))) {
+      throw new RangeError(`Queue option 'deliveryDelay': expected an integer from 0 to ${MAX_DELAY_SECONDS} seconds, got ${String(deliveryDelay)}`);
+    }
+    if (typeof log !== 'boolean') throw new TypeError(`Queue option 'log': expected a boolean, got ${String(log)}`);
+    this.name = name;
+    this.#compat = resolveQueueCompat(options.compatibilityDate, options.compatibilityFlags);
+    this.#time = timeSource(clock);
+    this.#manual = typeof clock === 'object' && clock !== null && typeof clock.sleep === 'function' ? (clock as { sleep(ms: number): Promise<void> }) : undefined;
+    this.#deliveryDelay = deliveryDelay;
+    this.#defaults = options.consumerDefaults ?? PRODUCTION_CONSUMER_DEFAULTS;
+    resolveConsumerSettings(this.#defaults as ConsumerSettings);
+    this.#queues = options.queues ?? new Map();
+    this.#support = new QueueSupport(log);
+    serviceSenders.set(this, (body) => this.#fromService(body));
+    registerDouble(
+      this,
+      queueDouble(
+        { snapshot: () => this.snapshot(), restore: (s: never) => this.restore(s), reset: () => this.reset() },
+        this.#support,
+      ),
+    );
+  }
+
+  // ---- the producer binding ------------------------------------------------------------------
+
+  /** Sends one message. Rejects as workerd does: TypeErrors for the body, plain Errors for what the service refuses. */
+  async send(body: Body, options?: QueueSendOptions): Promise<QueueSendResponse> {
+    if (body === undefined) throw new TypeError('Message body cannot be undefined');
+    const type = options?.contentType !== undefined ? contentTypeOf(options.contentType) : undefined;
+    const delay = options?.delaySeconds !== undefined ? toInteger(options.delaySeconds) : undefined;
+    // Copied for the log before encoding: send() detaches a bytes body's buffer.
+    const copy = this.#support.log.recording ? copyArgument(body) : undefined;
+    const encoded = encodeBody(body, type ?? this.#defaultType(), true);
+    const entry = this.#support.log.recording
+      ? this.#support.entry('send', this.name, this.#time.now(), [{ id: '', body: copy, contentType: encoded.body.type, delaySeconds: delay ?? this.#deliveryDelay }])
+      : undefined;
+    try {
+      await this.#fault('send', entry, false);
+      // The service's checks (Miniflare's broker's order: size, then delay).
+      if (encoded.bytes > MAX_MESSAGE_BYTES) throw serviceError('message-size', false, this.#compat.exposeErrorCodes);
+      if (delay !== undefined && !checkDelay(delay)) throw serviceError('metadata', false, this.#compat.exposeErrorCodes);
+      if (unreadable(encoded.body)) throw serviceError('internal', false, this.#compat.exposeErrorCodes);
+      const response = this.#response();
+      const [held] = this.#enqueue([{ encoded, delay: delay ?? this.#deliveryDelay }]);
+      if (entry) entry.messages = [{ ...entry.messages[0]!, id: held!.id }];
+      return response;
+    } catch (e) {
+      if (entry) entry.error = errorText(e);
+      throw e;
+    } finally {
+      if (entry) this.#support.log.done(entry);
+    }
+  }
+
+  /** Sends up to 100 messages (256 KB in all) at once. */
+  async sendBatch(messages: Iterable<MessageSendRequest<Body>>, options?: QueueSendBatchOptions): Promise<QueueSendResponse> {
+    if (messages === null || typeof messages !== 'object' || typeof (messages as Iterable<unknown>)[Symbol.iterator] !== 'function') {
+      throw new TypeError("Failed to execute 'sendBatch' on 'WorkerQueue': parameter 1 is not of type 'Sequence'.");
+    }
+    // workerd reads the whole sequence before the service counts it; the double stops reading far
+    // past the limit, so an endless iterable is refused instead of growing without end.
+    const list: MessageSendRequest<Body>[] = [];
+    for (const m of messages) {
+      if (list.length === READ_AT_MOST) throw serviceError('batch-count', true, this.#compat.exposeErrorCodes);
+      list.push(m);
+    }
+    if (list.length === 0) throw new TypeError('sendBatch() requires at least one message');
+    const batchDelay = options?.delaySeconds !== undefined ? toInteger(options.delaySeconds) : undefined;
+    const items = list.map((m) => {
+      const body = (m as MessageSendRequest | null | undefined)?.body;
+      if (body === undefined) throw new TypeError('Message body cannot be undefined');
+      const type = m.contentType !== undefined ? contentTypeOf(m.contentType) : this.#defaultType();
+      const delay = m.delaySeconds !== undefined ? toInteger(m.delaySeconds) : undefined;
+      return { encoded: encodeBody(body, type, false), delay, original: body };
+    });
+    const entry = this.#support.log.recording
+      ? this.#support.entry(
+          'sendBatch',
+          this.name,
+          this.#time.now(),
+          items.map((i) => ({ id: '', body: copyArgument(i.original), contentType: i.encoded.body.type, delaySeconds: i.delay ?? batchDelay ?? this.#deliveryDelay })),
+        )
+      : undefined;
+    try {
+      await this.#fault('sendBatch', entry, true);
+      const expose = this.#compat.exposeErrorCodes;
+      if (items.length > MAX_BATCH_MESSAGES) throw serviceError('batch-count', true, expose);
+      let total = 0;
+      for (const i of items) {
+        if (i.encoded.bytes > MAX_MESSAGE_BYTES) throw serviceError('message-size', true, expose);
+        total += i.encoded.bytes;
+      }
+      if (total > MAX_BATCH_BYTES) throw serviceError('batch-size', true, expose);
+      if (batchDelay !== undefined && !checkDelay(batchDelay)) throw serviceError('metadata', true, expose);
+      for (const i of items) {
+        if (i.delay !== undefined && !checkDelay(i.delay)) throw serviceError('metadata', true, expose);
+        if (unreadable(i.encoded.body)) throw serviceError('internal', true, expose);
+      }
+      const response = this.#response();
+      const held = this.#enqueue(items.map((i) => ({ encoded: i.encoded, delay: i.delay ?? batchDelay ?? this.#deliveryDelay })));
+      if (entry) entry.messages = entry.messages.map((m, n) => ({ ...m, id: held[n]!.id }));
+      return response;
+    } catch (e) {
+      if (entry) entry.error = errorText(e);
+      throw e;
+    } finally {
+      if (entry) this.#support.log.done(entry);
+    }
+  }
+
+  /** The backlog: messages held and not in a batch being delivered. */
+  async metrics(): Promise<QueueMetrics> {
+    return this.#metrics();
+  }
+
+  // ---- the consumer side ---------------------------------------------------------------------
+
+  /**
+   * Attaches the consumer (a Worker's `queue` handler, called with `env`), with its settings
+   * (`max_batch_size`, ... as `[[queues.consumers]]` names them, in camelCase). Replaces any
+   * consumer attached before. Without settings, those a config gave the queue (`createEnv`'s
+   * `[[queues.consumers]]` entry) apply. Returns the queue.
+   */
+  consume<Env = unknown>(handler: QueueHandler<Body, Env>, settings?: ConsumerSettings & { env?: Env }): this {
+    if (typeof handler !== 'function') throw new TypeError(`Queue.consume: the handler must be a function, got ${typeof handler}`);
+    const { env, ...rest } = settings ?? {};
+    const given = Object.keys(rest).length > 0 ? rest : (presets.get(this) ?? rest);
+    this.#consumer = { handler: handler as QueueHandler<never, unknown>, env, settings: resolveConsumerSettings(given, this.#defaults) };
+    this.#schedule();
+    return this;
+  }
+
+  /** The consumer's settings in force (defaults filled in), or undefined without a consumer. */
+  get consumerSettings(): Readonly<ResolvedConsumerSettings> | undefined {
+    return this.#consumer?.settings;
+  }
+
+  /**
+   * Delivers everything visible now (whole batches or not: batch timeouts are not waited for) and
+   * resolves when the consumer is done with it, retries that come due on the clock meanwhile
+   * included. `{ waitForBatchTimeout: true }` delivers only what the clock makes due (full
+   * batches, and partial ones whose timeout has passed), as production would by now.
+   */
+  async drain(options?: { waitForBatchTimeout?: boolean }): Promise<void> {
+    const force = !options?.waitForBatchTimeout;
+    for (;;) {
+      if (this.#running) {
+        await this.#running;
+        continue;
+      }
+      if (!this.#consumer || !this.#due(this.#time.now(), force)) return;
+      await this.#run(force);
+    }
+  }
+
+  /** The messages held (visible or delayed, not in a batch being delivered), oldest first: ids, bodies, attempts. */
+  get pending(): { id: string; body: unknown; attempts: number; visibleAt: Date }[] {
+    return this.#store.all().map((h) => ({
+      id: h.id,
+      body: decodeBody(h.body),
+      attempts: h.failures + 1,
+      visibleAt: new Date(h.visibleAt),
+    }));
+  }
+
+  /** The queue's dead-letter queue (made when missing, as Queues does), when the consumer names one. */
+  get deadLetterQueue(): Queue | undefined {
+    const name = this.#consumer?.settings.deadLetterQueue;
+    return name === undefined ? undefined : this.#queueNamed(name);
+  }
+
+  // ---- test support --------------------------------------------------------------------------
+
+  /** Fault rules: failed sends, and deliveries that fail, repeat or reorder (QueueFault). */
+  get faults() {
+    return this.#support.faults;
+  }
+
+  /** Sends and deliveries, when recording (`log: true` or `log.start()`). */
+  get log() {
+    return this.#support.log;
+  }
+
+  /** The messages held now (O(messages held)); restore with `restore`. */
+  snapshot(): object {
+    return Object.freeze({ owner: this, store: this.#store.snapshot() } satisfies QueueSnapshot);
+  }
+
+  /** Puts back the messages of a snapshot this queue took; clears fault rules and the call log. */
+  restore(snapshot: object): void {
+    const s = snapshot as QueueSnapshot;
+    if (s?.owner !== this) throw new TypeError('Queue.restore: this snapshot was not taken by this queue');
+    this.#epoch++;
+    this.#store.restore(s.store);
+    this.#support.clear();
+    this.#wakeAt = Infinity;
+    this.#schedule();
+  }
+
+  /** Empties the queue; clears fault rules and the call log (the consumer stays attached). */
+  reset(): void {
+    this.#epoch++;
+    this.#store.clear();
+    this.#support.clear();
+    this.#wakeAt = Infinity;
+  }
+
+  // ---- inside --------------------------------------------------------------------------------
+
+  #defaultType(): QueueContentType {
+    return this.#compat.jsonByDefault ? 'json' : 'v8';
+  }
+
+  async #fault(op: 'send' | 'sendBatch', entry: MutableQueueCall | undefined, batch: boolean): Promise<void> {
+    const fault = this.#support.faults.active ? this.#support.faults.take(op) : undefined;
+    if (!fault) return;
+    const fails = actionOf(fault.rule) === 'fail';
+    if (entry) entry.injected = { fault: fault.id, delay: fault.rule.delay, failed: fails };
+    if (fault.rule.delay) await this.#time.sleep(fault.rule.delay);
+    if (fails) throw faultError(fault.rule.message, batch, this.#compat.exposeErrorCodes);
+  }
+
+  /** The send's answer: the backlog before the send (as Miniflare's broker answers). */
+  #response(): QueueSendResponse {
+    return { metadata: { metrics: this.#metrics() } };
+  }
+
+  #metrics(): QueueMetrics {
+    const { count, bytes, oldest } = this.#store.backlog;
+    return oldest === undefined ? { backlogCount: count, backlogBytes: bytes } : { backlogCount: count, backlogBytes: bytes, oldestMessageTimestamp: new Date(oldest) };
+  }
+
+  /**
+   * A message a Cloudflare service writes (R2's event notifications), not a Worker's producer
+   * binding: JSON, no delay of the producer's, no fault rules of the binding's (they stand for a
+   * Worker's failing send), and never a rejection; logged as a send, so the matchers see it.
+   */
+  #fromService(body: unknown): void {
+    const encoded = encodeBody(body, 'json', false);
+    const [held] = this.#enqueue([{ encoded, delay: 0 }]);
+    if (this.#support.log.recording) {
+      const entry = this.#support.entry('send', this.name, this.#time.now(), [{ id: held!.id, body, contentType: 'json', delaySeconds: 0 }]);
+      if (entry) this.#support.log.done(entry);
+    }
+  }
+
+  #enqueue(items: { encoded: Encoded; delay: number }[]): Held[] {
+    const now = this.#time.now();
+    const out = items.map(({ encoded, delay }) => {
+      const h: Held = { id: this.#newId(), timestamp: now, body: encoded.body, bytes: encoded.bytes, failures: 0, visibleAt: now + delay * 1000, seq: this.#store.nextSeq() };
+      this.#store.add(h);
+      return h;
+    });
+    this.#schedule();
+    return out;
+  }
+
+  /**
+   * A message id: 32 hex digits, as production's and Miniflare's. A random half per queue and a
+   * counter: unique, and cheaper than 16 random bytes a message when a test sends thousands.
+   */
+  #newId(): string {
+    const n = ++this.#idCount;
+    return this.#idPrefix + (n < 0x100000000 ? '00000000' + n.toString(16).padStart(8, '0') : n.toString(16).padStart(16, '0'));
+  }
+
+  /** The consumer's batching, or undefined without a consumer. */
+  #batching(): Batching | undefined {
+    const c = this.#consumer?.settings;
+    return c && { size: c.maxBatchSize, timeoutMs: c.maxBatchTimeout * 1000 };
+  }
+
+  #due(now: number, force: boolean): boolean {
+    const b = this.#batching();
+    return b !== undefined && this.#store.due(now, b, force);
+  }
+
+  #run(force: boolean): Promise<void> {
+    // `.finally` runs after this assignment even when the loop finds nothing to do.
+    const run: Promise<void> = this.#loop(force).finally(() => {
+      if (this.#running === run) this.#running = undefined;
+      this.#schedule();
+    });
+    this.#running = run;
+    return run;
+  }
+
+  async #loop(force: boolean): Promise<void> {
+    for (;;) {
+      const batching = this.#batching();
+      const next = batching && this.#store.take(this.#time.now(), batching, force);
+      if (!next) return;
+      await this.#deliver(next.messages, next.at);
+    }
+  }
+
+  /** Asks the clock to wake the queue at the next moment something becomes due. */
+  #schedule(): void {
+    const batching = this.#batching();
+    if (!batching || this.#running) return;
+    const at = this.#store.nextEvent(this.#time.now(), batching);
+    if (at === Infinity || at >= this.#wakeAt) return;
+    this.#wakeAt = at;
+    const wake = () => {
+      if (this.#wakeAt === at) this.#wakeAt = Infinity;
+      if (this.#running) void this.#running.then(() => this.#schedule());
+      else if (this.#due(this.#time.now(), false)) void this.#run(false).catch(() => {});
+      else this.#schedule();
+    };
+    const ms = Math.max(0, at - this.#time.now());
+    if (this.#manual) void this.#manual.sleep(ms).then(wake);
+    else {
+      const handle = globalThis.setTimeout(wake, ms) as unknown as { unref?: () => void };
+      if (typeof handle === 'object' && handle !== null && typeof handle.unref === 'function') handle.unref();
+    }
+  }
+
+  /** Delivers one batch to the consumer at moment `at`, then acks, retries or dead-letters each message. */
+  async #deliver(held: Held[], at: number): Promise<void> {
+    const consumer = this.#consumer!;
+    const epoch = this.#epoch;
+    const support = this.#support;
+    const fault = support.faults.active ? support.faults.take('deliver') : undefined;
+    const action = fault && actionOf(fault.rule);
+    if (fault?.rule.delay) await this.#time.sleep(fault.rule.delay);
+    if (action === 'reorder') held = shuffled(held, fault!.rule.seed ?? fault!.id);
+    const state = new BatchState();
+    const messages = held.map((h) => new Message(state, h.id, new Date(h.timestamp), () => decodeBody(h.body) as never, h.failures + 1));
+    const batch = new MessageBatch(state, this.name, messages, { metrics: metricsOf(this.#metrics()) });
+    let failed = false;
+    let error: unknown;
+    if (action === 'fail') {
+      failed = true;
+      error = new Error(fault!.rule.message ?? 'delivery failed (fault)');
+    } else {
+      const ctx = createExecutionContext<ExecutionContextLike>();
+      try {
+        await consumer.handler(batch as never, consumer.env, ctx);
+      } catch (e) {
+        failed = true;
+        error = e;
+      }
+      // Acks are implicit when the handler returns and its waitUntil promises settle (a rejection
+      // there does not fail the batch: workerd reports the handler's own outcome).
+      await waitOnExecutionContext(ctx).catch(() => {});
+    }
+    if (epoch !== this.#epoch) return; // restored or reset meanwhile: the batch is forgotten
+    const outcomes: MessageOutcome[] = [];
+    const dead: Held[] = [];
+    const settings = consumer.settings;
+    // The common case, a handler that returned without a call on its messages: all acked.
+    const allAcked = !failed && state.untouched;
+    for (const h of held) {
+      if (allAcked) {
+        outcomes.push('acked');
+        continue;
+      }
+      const fate = state.fate(h.id, failed);
+      if (!fate.retry) {
+        outcomes.push('acked');
+        continue;
+      }
+      const failures = h.failures + 1;
+      if (failures > settings.maxRetries) {
+        if (settings.deadLetterQueue !== undefined) {
+          outcomes.push('dead-lettered');
+          dead.push(h);
+        } else outcomes.push('dropped');
+        continue;
+      }
+      outcomes.push('retried');
+      const delay = fate.delaySeconds ?? settings.retryDelay;
+      this.#store.add({ ...h, failures, visibleAt: at + Math.max(0, delay) * 1000, seq: this.#store.nextSeq() });
+    }
+    if (action === 'duplicate') {
+      // At-least-once: the acked messages come once more, as they were.
+      held.forEach((h, i) => outcomes[i] === 'acked' && this.#store.add({ ...h, visibleAt: at, seq: this.#store.nextSeq() }));
+    }
+    if (dead.length) this.#queueNamed(settings.deadLetterQueue!).#acceptDead(dead);
+    // Built only when recording: reading a body decodes it.
+    const entry = support.log.recording
+      ? support.entry(
+          'deliver',
+          this.name,
+          at,
+          held.map((h, i): LoggedMessage => ({ id: h.id, body: messages[i]!.body, contentType: h.body.type, attempts: h.failures + 1, outcome: outcomes[i] })),
+        )
+      : undefined;
+    if (entry) {
+      if (failed) entry.error = errorText(error);
+      if (fault) entry.injected = { fault: fault.id, delay: fault.rule.delay, failed: action === 'fail' };
+      support.log.done(entry);
+    }
+  }
+
+  /** Takes messages whose retries ran out on another queue: same id, timestamp and body, attempts afresh. */
+  #acceptDead(dead: Held[]): void {
+    const now = this.#time.now();
+    for (const h of dead) this.#store.add({ ...h, failures: 0, visibleAt: now, seq: this.#store.nextSeq() });
+    this.#schedule();
+  }
+
+  #queueNamed(name: string): Queue {
+    let q = this.#queues.get(name);
+    if (!q) {
+      // Made as Queues makes a missing dead-letter queue: on this queue's clock, recording if this one does.
+      q = new Queue({
+        name,
+        clock: this.#manual ? (this.#manual as Clock) : () => this.#time.now(),
+        queues: this.#queues,
+        consumerDefaults: this.#defaults,
+        log: this.#support.log.recording,
+      });
+      this.#queues.set(name, q);
+    }
+    return q;
+  }
+}
+
+Object.defineProperty(Queue, 'name', { value: 'WorkerQueue' });
+
+/** Each queue's way in for a Cloudflare service's messages (see `#fromService`); internal. */
+const serviceSenders = new WeakMap<Queue, (body: unknown) => void>();
+
+/** @internal Puts a message on `queue` as a Cloudflare service does (R2's event notifications: lib/queue/account-queues.ts). */
+export function sendAsService(queue: Queue, body: unknown): void {
+  serviceSenders.get(queue)?.(body);
+}
+
+/** Consumer settings a config gave a queue before any consumer was attached (createEnv without a worker). */
+const presets = new WeakMap<Queue, ConsumerSettings>();
+
+/** @internal Remembers a config's consumer settings for a later `consume(handler)` (checked now). */
+export function presetConsumerSettings(queue: Queue, settings: ConsumerSettings): void {
+  resolveConsumerSettings(settings);
+  presets.set(queue, settings);
+}
+
+function metricsOf(m: QueueMetrics): MessageBatchMetadata['metrics'] {
+  return m;
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/** A seeded shuffle (Fisher–Yates): the same seed, the same order. */
+function shuffled<T>(list: T[], seed: number): T[] {
+  const out = list.slice();
+  const draw = seeded(seed);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(draw() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  // A shuffle that happens to keep the order is no reordering: rotate instead.
+  if (out.length > 1 && out.every((x, i) => x === list[i])) out.push(out.shift()!);
+  return out;
+}
+
