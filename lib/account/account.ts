@@ -27,6 +27,12 @@ export interface AccountOptions {
   credentials?: readonly DnsCredential[];
   /** "Now" for the account's own timestamps (`created_on`). Default `Date.now()`. */
   clock?: Clock;
+  /**
+   * Whether deleting a key that holds no object sends an `object-delete` notification. Production's
+   * answer is not documented (reference r2-bucket-config.md §1.2, "Gaps"); default false: nothing
+   * changed, so nothing is sent. Set it when a consumer must cope with such messages.
+   */
+  notifyMissingKeyDeletes?: boolean;
 }
 
 export const DEFAULT_ACCOUNT_NAME = 'edge-doubles account';
@@ -52,9 +58,11 @@ export class Account {
       jurisdictions: new Map(),
       bucketInfo: new WeakMap(),
       queues: new Map(),
+      clock: options.clock,
       bucketCreated: new WeakMap(),
       now,
       credentials: new Credentials(options.credentials),
+      notifyMissingKeyDeletes: options.notifyMissingKeyDeletes ?? false,
     });
   }
 

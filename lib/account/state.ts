@@ -9,6 +9,9 @@ import type { Bucket } from '../bucket/bucket.js';
 import type { Zone } from '../dns/zone.js';
 import type { Queue } from '../queue/queue.js';
 import type { Account } from './account.js';
+import type { Clock } from '../clock.js';
+import type { ObjectEvent } from '../bucket/notifications.js';
+import { bucketLayer } from '../bucket/internal.js';
 import type { BucketInfo } from './buckets.js';
 
 /** What the views share. Internal: reached through `accountState`, never shown on `Account`. */
@@ -29,11 +32,21 @@ export interface AccountState {
    * reads (`createEnv(config, { account })`), dead-letter queues made on demand included.
    */
   readonly queues: Map<string, Queue>;
+  /** The clock option the account was made with: queues made for it (the API's) run on it. */
+  readonly clock: Clock | undefined;
   /** When each bucket was added (the S3 view's ListBuckets CreationDate), by the account's clock. */
   readonly bucketCreated: WeakMap<Bucket, number>;
   /** "Now" by the account's clock. */
   readonly now: () => number;
   readonly credentials: Credentials;
+  /**
+   * Where the account's buckets report object changes (event notifications): installed by the
+   * account's queues (lib/queue/account-queues.ts) when it has any, so an account without queues,
+   * and the DNS entry point, load nothing of them.
+   */
+  onObjectEvent?: (name: string, bucket: Bucket, event: ObjectEvent) => void;
+  /** `AccountOptions.notifyMissingKeyDeletes`. */
+  readonly notifyMissingKeyDeletes: boolean;
 }
 
 /** Set by the Account constructor. */
@@ -59,6 +72,10 @@ export function addAccountBucket(state: AccountState, name: string, bucket: Buck
   map.set(name, bucket);
   state.bucketCreated.set(bucket, state.now());
   if (info) state.bucketInfo.set(bucket, info);
+  // The bucket's changes notify under this name, in this account, while it is still there under it
+  // (a deleted bucket, or a name reused, notifies nothing; its rules are the bucket's own).
+  const layer = bucketLayer(bucket);
+  if (layer) layer.notifier = (event) => (map.get(name) === bucket ? state.onObjectEvent?.(name, bucket, event) : undefined);
   return bucket;
 }
 

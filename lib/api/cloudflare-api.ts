@@ -14,8 +14,10 @@ import { bucketsIn, homeLocation, isJurisdiction, isLocation, isStorageClass, ty
 import { DnsApi } from '../dns/api.js';
 import { dnsRoutes, type DnsService } from '../dns/routes.js';
 import type { DnsApiOptions } from '../dns/types.js';
+import { notificationRoutes } from '../r2-api/notifications.js';
 import { graphqlRoutes } from '../r2-api/metrics.js';
 import { r2Routes } from '../r2-api/routes.js';
+import { queueRoutes } from '../queue/routes.js';
 import type { R2Service } from '../r2-api/service.js';
 import { addAccountBucket } from '../account/state.js';
 import type { RouteTable } from './router.js';
@@ -23,6 +25,19 @@ import { PublicBuckets } from '../r2-public/public-buckets.js';
 import { bucketLayer } from '../bucket/internal.js';
 import type { DnsSnapshot } from '../dns/api.js';
 import { doubleOf } from '../support/registry.js';
+import { addRules, EVENT_TYPE_ACTIONS, type NotificationAction, type NotificationRule } from '../bucket/notifications.js';
+import { deliverNotifications, queueByName } from '../queue/account-queues.js';
+import type { Queue } from '../queue/queue.js';
+
+/** A rule for `addEventNotification`: the queue by name, and R2's actions or wrangler's event types. */
+export interface EventNotificationInit {
+  queue: string;
+  eventTypes?: readonly ('object-create' | 'object-delete')[];
+  actions?: readonly NotificationAction[];
+  prefix?: string;
+  suffix?: string;
+  description?: string;
+}
 
 export interface CloudflareApiOptions extends DnsApiOptions {
   /** Buckets the account has from the start (in the default jurisdiction), as if made through the API. */
@@ -52,6 +67,8 @@ interface BucketsTaken {
   maps: [string, [string, Bucket][]][];
   /** Each bucket's own snapshot (objects, uploads, configuration) and its default storage class. */
   states: Map<Bucket, { state: object; storageClass: string }>;
+  /** The account's queues by name, and each one's messages (its own snapshot). */
+  queues: [string, Queue, object][];
 }
 const bucketsTaken = new WeakMap<object, BucketsTaken>();
 const zonesTaken = new WeakMap<object, DnsSnapshot>();
@@ -76,8 +93,10 @@ export class CloudflareApi extends DnsApi {
     service.newBucket = (defaultStorageClass) => new Bucket({ clock, lifecycleTiming, ...(defaultStorageClass ? { defaultStorageClass } : {}) });
     // DNS first (nearly every DNS request is one), then R2's, the GraphQL metrics wrangler asks, the account's; no path matches two.
     // The service this view passes every route is a CloudflareService (set just above).
-    this.routes = [dnsRoutes, r2Routes as unknown as RouteTable<DnsService>, graphqlRoutes as unknown as RouteTable<DnsService>, accountRoutes];
+    this.routes = [dnsRoutes, r2Routes as unknown as RouteTable<DnsService>, graphqlRoutes as unknown as RouteTable<DnsService>, notificationRoutes as unknown as RouteTable<DnsService>, queueRoutes, accountRoutes];
     this.public = new PublicBuckets(this.account);
+    // Rules set through this API (or on its buckets) deliver to the account's queues.
+    deliverNotifications(accountState(this.account));
     for (const name of buckets ?? []) this.addBucket(name);
   }
 
@@ -98,7 +117,8 @@ export class CloudflareApi extends DnsApi {
       }
     }
     const s: CloudflareSnapshot = Object.freeze({ zones: zones.zones, buckets: states.size });
-    bucketsTaken.set(s, { owner: this, maps, states });
+    const queues = [...state.queues].map(([name, q]): [string, Queue, object] => [name, q, q.snapshot()]);
+    bucketsTaken.set(s, { owner: this, maps, states, queues });
     // The zones' part is DnsApi's own snapshot, kept beside ours.
     zonesTaken.set(s, zones);
     return s;
@@ -125,6 +145,11 @@ export class CloudflareApi extends DnsApi {
       bucketDouble(bucket).restore(held);
       bucketLayer(bucket)!.defaultStorageClass = storageClass;
     }
+    state.queues.clear();
+    for (const [name, queue, held] of taken.queues) {
+      state.queues.set(name, queue);
+      queue.restore(held);
+    }
   }
 
   /** Empties every zone and every bucket (zones, buckets and their settings stay); clears fault rules and the request log. */
@@ -133,6 +158,33 @@ export class CloudflareApi extends DnsApi {
     const state = accountState(this.account);
     const all = new Set([...state.buckets.values(), ...[...state.jurisdictions.values()].flatMap((m) => [...m.values()])]);
     for (const bucket of all) bucketDouble(bucket).reset();
+    for (const queue of state.queues.values()) queue.reset();
+  }
+
+  /**
+   * Adds an event notification rule to a bucket, as `wrangler r2 bucket notification create` does
+   * through the API (the same checks: an overlapping rule on that queue, more than 100 rules, an
+   * unknown queue or bucket, thrown here as errors); returns the rule. `eventTypes` are wrangler's
+   * (`object-create`, `object-delete`), `actions` R2's own; give either.
+   */
+  addEventNotification(bucket: string, rule: EventNotificationInit, options: { jurisdiction?: Jurisdiction } = {}): NotificationRule {
+    const state = accountState(this.account);
+    const target = bucketsIn(state, options.jurisdiction ?? 'default').get(bucket);
+    if (!target) throw new Error(`CloudflareApi.addEventNotification: no bucket ${bucket}`);
+    const queue = queueByName(state, rule.queue);
+    if (!queue) throw new Error(`CloudflareApi.addEventNotification: no queue ${rule.queue} (wrangler queues create ${rule.queue}, or a [[queues.producers]] entry in createEnv's config)`);
+    const actions = [...(rule.actions ?? []), ...(rule.eventTypes ?? []).flatMap((t) => EVENT_TYPE_ACTIONS[t] ?? [])];
+    const layer = bucketLayer(target)!;
+    const init = { actions, prefix: rule.prefix, suffix: rule.suffix, description: rule.description };
+    const result = addRules(layer.config.notifications, queue.id, [init], () => crypto.randomUUID(), state.now());
+    if ('problem' in result) {
+      const p = result.problem;
+      throw new Error(`CloudflareApi.addEventNotification: ${p.kind === 'invalid' ? p.detail : p.kind === 'overlap' ? `the rule overlaps with rule ${p.with.ruleId} on queue ${rule.queue}` : 'a bucket may have at most 100 rules'}`);
+    }
+    deliverNotifications(state);
+    layer.config.notifications = result.ok;
+    const rules = result.ok.find((q) => q.queueId === queue.id)!.rules;
+    return rules[rules.length - 1]!;
   }
 
   /**

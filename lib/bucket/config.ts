@@ -10,6 +10,7 @@
  * changed in place, so a snapshot is O(1).
  */
 import type { CorsRule } from './cors.js';
+import type { QueueRules } from './notifications.js';
 import { NO_PUBLIC_ACCESS, type PublicAccess } from './public.js';
 import { DEFAULT_LIFECYCLE_RULES, type LifecycleRule, type LifecycleTiming } from './lifecycle.js';
 import type { LockRule } from './locks.js';
@@ -17,6 +18,7 @@ import type { LockRule } from './locks.js';
 /** The configuration at one moment. */
 export interface ConfigSnapshot {
   readonly cors: readonly CorsRule[] | undefined;
+  readonly notifications: readonly QueueRules[];
   readonly publicAccess: PublicAccess;
   readonly lifecycle: readonly LifecycleRule[];
   readonly locks: readonly LockRule[];
@@ -60,12 +62,16 @@ export class BucketConfig {
     this.changes++;
   }
 
+  /** Event notification rules, by queue (notifications.ts); empty when the bucket notifies nothing. */
+  notifications: readonly QueueRules[] = [];
+
   snapshot(): ConfigSnapshot {
-    return { cors: this.cors, publicAccess: this.publicAccess, lifecycle: this.#lifecycle, locks: this.#locks };
+    return { cors: this.cors, publicAccess: this.publicAccess, lifecycle: this.#lifecycle, locks: this.#locks, notifications: this.notifications };
   }
 
   restore(s: ConfigSnapshot): void {
     this.cors = s.cors;
+    this.notifications = s.notifications;
     this.publicAccess = s.publicAccess;
     this.lifecycle = s.lifecycle;
     this.locks = s.locks;
@@ -74,6 +80,7 @@ export class BucketConfig {
   /** A new bucket's settings: a deleted bucket's (DeleteBucket). */
   clear(): void {
     this.cors = undefined;
+    this.notifications = [];
     this.publicAccess = NO_PUBLIC_ACCESS;
     this.lifecycle = DEFAULT_LIFECYCLE_RULES;
     this.locks = [];

@@ -35,6 +35,7 @@ import { lockedUntil } from './locks.js';
 import { invoker, type BucketOperation, type Invoke } from './invoke.js';
 import type { BucketModel, GetOutcome, ListPage, ListQuery, PartView, UploadedPartRef, UploadView } from './model.js';
 import { rangeViews, type RangeRequest, type ResolvedRange } from './range.js';
+import type { NotificationAction, ObjectEvent } from './notifications.js';
 import { REMOVE } from '../persistent-map.js';
 import type { BodyBytes, PersistentState } from './storage.js';
 import type { ObjectMetadata, StoredObject } from './stored.js';
@@ -73,6 +74,11 @@ const memoryBytes = (object: StoredObject, range: ResolvedRange): BodyBytes => (
 
 const noArguments = () => undefined;
 
+/** `then` for a result that is a value on memory and a promise on a persistent storage. */
+function after<R, T>(r: Maybe<R>, f: (r: R) => T): Maybe<T> {
+  return r instanceof Promise ? r.then(f) : f(r as R);
+}
+
 export class BucketLayer {
   /** The S3 view's entry: faults and the log around it, model errors left for the view to phrase. */
   readonly s3: Invoke;
@@ -92,6 +98,12 @@ export class BucketLayer {
   #seen = -1;
   #acts = false;
   #due = Infinity;
+  /**
+   * Where this bucket's object changes go once they have happened: set by the account that holds
+   * the bucket (lib/account/state.ts), which sends each rule's message to its queue. Called only
+   * while the bucket has notification rules, so a bucket without any pays one length check a write.
+   */
+  notifier: ((event: ObjectEvent) => void) | undefined;
 
   constructor(
     readonly model: BucketModel,
@@ -206,28 +218,64 @@ export class BucketLayer {
     return p.transact(false, () => undefined, (_, reader) => reader.read(object, range.offset, range.length));
   }
 
-  put(key: string, body: Body, metadata: ObjectMetadata, checksum: RequestedChecksum | undefined, cond: Conditional | undefined): Maybe<StoredObject | null> {
+  /** A write; `copySource` names what an S3 CopyObject copied (its notification says so). */
+  put(
+    key: string,
+    body: Body,
+    metadata: ObjectMetadata,
+    checksum: RequestedChecksum | undefined,
+    cond: Conditional | undefined,
+    copySource?: { bucket: string; object: string },
+  ): Maybe<StoredObject | null> {
     this.#tick();
     const p = this.persistent;
+    let stored: Maybe<StoredObject | null>;
     if (!this.#acts && this.config.locks.length === 0) {
-      return p ? p.transact(true, () => this.model.put(key, body, metadata, checksum, cond)) : this.model.put(key, body, metadata, checksum, cond);
+      stored = p ? p.transact(true, () => this.model.put(key, body, metadata, checksum, cond)) : this.model.put(key, body, metadata, checksum, cond);
+    } else {
+      const run = () => {
+        this.#refuseLocked('put', key);
+        return this.#written(this.model.put(key, body, metadata, checksum, cond));
+      };
+      stored = p ? p.transact(true, run) : run();
     }
-    const run = () => {
-      this.#refuseLocked('put', key);
-      return this.#written(this.model.put(key, body, metadata, checksum, cond));
-    };
-    return p ? p.transact(true, run) : run();
+    if (this.config.notifications.length === 0) return stored;
+    return after(stored, (o) => {
+      if (o) this.#notifyWritten(copySource ? 'CopyObject' : 'PutObject', o, copySource);
+      return o;
+    });
   }
 
   delete(keys: readonly string[]): Maybe<void> {
     this.#tick();
     const p = this.persistent;
-    if (this.config.locks.length === 0) return p ? p.transact(true, () => this.model.delete(keys)) : this.model.delete(keys);
+    if (this.config.locks.length === 0 && this.config.notifications.length === 0) return p ? p.transact(true, () => this.model.delete(keys)) : this.model.delete(keys);
+    return this.#deleteChecked(keys);
+  }
+
+  /**
+   * A delete under lock rules or notification rules: locked keys refuse the whole delete (as the
+   * model's key checks do), and for notifications which keys held an object is read in the same
+   * transaction, since whether a missing key's delete sends anything is the account's choice.
+   */
+  #deleteChecked(keys: readonly string[]): Maybe<void> {
+    const notify = this.config.notifications.length !== 0;
     const run = () => {
-      for (const k of keys) this.#refuseLocked('delete', k); // all or nothing, as the model's key checks
+      if (this.config.locks.length !== 0) for (const k of keys) this.#refuseLocked('delete', k);
+      const held = notify ? keys.map((k) => this.model.head(k) !== undefined) : undefined;
       this.model.delete(keys);
+      return held;
     };
-    return p ? p.transact(true, run) : run();
+    const p = this.persistent;
+    return after(p ? p.transact(true, run) : run(), (held) => {
+      if (!held) return;
+      const time = this.model.clock();
+      keys.forEach((key, i) => this.notifier?.({ action: 'DeleteObject', key, time, existed: held[i]! }));
+    });
+  }
+
+  #notifyWritten(action: NotificationAction, o: StoredObject, copySource?: { bucket: string; object: string }): void {
+    this.notifier?.({ action, key: o.key, object: { size: o.size, etag: o.etag }, time: o.uploaded, ...(copySource ? { copySource } : {}) });
   }
 
   list(query: ListQuery): Maybe<ListPage> {
@@ -256,13 +304,18 @@ export class BucketLayer {
    */
   completeUpload(key: string, id: string, refs: readonly UploadedPartRef[], cond?: Conditional): Maybe<StoredObject | null> {
     this.#tick();
-    return this.#write(() => {
+    const done = this.#write(() => {
       if (cond && !this.model.writeConditionHolds('completeMultipartUpload', key, cond)) {
         this.model.abortUpload(key, id);
         return null;
       }
       this.#refuseLocked('completeMultipartUpload', key); // completing over a locked object overwrites it
       return this.#written(this.model.completeUpload(key, id, refs));
+    });
+    if (this.config.notifications.length === 0) return done;
+    return after(done, (o) => {
+      if (o) this.#notifyWritten('CompleteMultipartUpload', o);
+      return o;
     });
   }
 
@@ -347,7 +400,8 @@ export class BucketLayer {
     this.#seen = c.changes;
     this.#acts = actsOnObjects(rules);
     let due = Infinity;
-    const deleted: string[] = [];
+    /** Keys deleted and when each fell due (the clock may have passed that moment long ago). */
+    const deleted: [string, number][] = [];
     if (this.#acts) {
       const act = (o: StoredObject): StoredObject | typeof REMOVE | undefined => {
         const fate = objectFate(rules, o.key, o.uploaded, timing);
@@ -358,7 +412,7 @@ export class BucketLayer {
             due = Math.min(due, until);
             return undefined;
           }
-          deleted.push(o.key);
+          deleted.push([o.key, Math.max(fate.deleteAt, until)]);
           return REMOVE; // a deletion wins over a transition due at the same time (docs)
         }
         due = Math.min(due, fate.deleteAt);
@@ -373,16 +427,17 @@ export class BucketLayer {
       for (const prefix of passPrefixes(rules)) this.model.sweep(prefix, act);
     }
     this.#due = due;
-    for (const key of deleted) this.lifecycleDelete(key);
+    for (const [key, time] of deleted) this.lifecycleDelete(key, time);
   }
 
   /**
    * The one place a lifecycle deletion is announced, after the model removed the object: the call
-   * log records it (op `delete`, surface `lifecycle`); event notifications (`LifecycleDeletion`,
-   * reference r2-bucket-config.md §1.2) are to hook in here.
+   * log records it (op `delete`, surface `lifecycle`), and the bucket's notification rules send
+   * `LifecycleDeletion` (reference r2-bucket-config.md §1.2, since GA) with the moment it fell due.
    */
-  lifecycleDelete(key: string): void {
+  lifecycleDelete(key: string, time: number = this.model.clock()): void {
     this.support.note('delete', 'lifecycle', key);
+    if (this.config.notifications.length !== 0) this.notifier?.({ action: 'LifecycleDeletion', key, time });
   }
 
   // ---- test support ----------------------------------------------------------------------------------

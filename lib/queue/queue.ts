@@ -165,6 +165,7 @@ export class Queue<Body = unknown> {
     resolveConsumerSettings(this.#defaults as ConsumerSettings);
     this.#queues = options.queues ?? new Map();
     this.#support = new QueueSupport(log);
+    serviceSenders.set(this, (body) => this.#fromService(body));
     registerDouble(
       this,
       queueDouble(
@@ -383,6 +384,20 @@ export class Queue<Body = unknown> {
     return oldest === undefined ? { backlogCount: count, backlogBytes: bytes } : { backlogCount: count, backlogBytes: bytes, oldestMessageTimestamp: new Date(oldest) };
   }
 
+  /**
+   * A message a Cloudflare service writes (R2's event notifications), not a Worker's producer
+   * binding: JSON, no delay of the producer's, no fault rules of the binding's (they stand for a
+   * Worker's failing send), and never a rejection; logged as a send, so the matchers see it.
+   */
+  #fromService(body: unknown): void {
+    const encoded = encodeBody(body, 'json', false);
+    const [held] = this.#enqueue([{ encoded, delay: 0 }]);
+    if (this.#support.log.recording) {
+      const entry = this.#support.entry('send', this.name, this.#time.now(), [{ id: held!.id, body, contentType: 'json', delaySeconds: 0 }]);
+      if (entry) this.#support.log.done(entry);
+    }
+  }
+
   #enqueue(items: { encoded: Encoded; delay: number }[]): Held[] {
     const now = this.#time.now();
     const out = items.map(({ encoded, delay }) => {
@@ -557,6 +572,14 @@ export class Queue<Body = unknown> {
 }
 
 Object.defineProperty(Queue, 'name', { value: 'WorkerQueue' });
+
+/** Each queue's way in for a Cloudflare service's messages (see `#fromService`); internal. */
+const serviceSenders = new WeakMap<Queue, (body: unknown) => void>();
+
+/** @internal Puts a message on `queue` as a Cloudflare service does (R2's event notifications: lib/queue/account-queues.ts). */
+export function sendAsService(queue: Queue, body: unknown): void {
+  serviceSenders.get(queue)?.(body);
+}
 
 /** Consumer settings a config gave a queue before any consumer was attached (createEnv without a worker). */
 const presets = new WeakMap<Queue, ConsumerSettings>();

@@ -39,7 +39,7 @@ export const r2Routes: RouteTable<R2Service> = (segments): Route<R2Service> | un
 };
 
 /** Every concern's handlers behind the token's R2 permission (service.ts `requireR2`), checked once here. */
-function permitted(methods: R2Methods): R2Methods {
+export function permitted(methods: R2Methods): R2Methods {
   const guarded: R2Methods = {};
   for (const [method, handler] of Object.entries(methods)) {
     guarded[method] = (svc, req, params) => {

@@ -316,7 +316,9 @@ export async function copyObject(ctx: S3Context): Promise<Response> {
   const operation = { operation: 'CopyObject', source: { bucket: copySource(ctx).bucket, key: source.key } };
   // Checked by the model's conditional put, as PutObject's conditions are: in the write's own
   // transaction, so nothing written between a check and the copy can slip through.
-  const stored = await ctx.bucket.viaS3('put', ctx.key, operation, () => ctx.bucket.put(ctx.key, body, metadata, undefined, destination));
+  const stored = await ctx.bucket.viaS3('put', ctx.key, operation, () =>
+    ctx.bucket.put(ctx.key, body, metadata, undefined, destination, { bucket: operation.source.bucket, object: operation.source.key }),
+  );
   if (!stored) throw s3Errors.preconditionFailed();
   // R2 sends both version headers on a copy (release notes 2022-09-06); that their values are the
   // binding's `version` is an inference.
