@@ -28,6 +28,15 @@ describe('README', () => {
     expect(source).toContain(snippet);
   });
 
+  // The DNS-over-the-wire example is copied from a passing test (examples/dns-resolve/): it must stay a copy.
+  it('shows the DNS resolution example exactly as examples/dns-resolve/resolve.test.ts has it', () => {
+    const section = readme.slice(readme.indexOf('### The zone over real DNS'));
+    const snippet = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
+    const source = readFileSync(new URL('../examples/dns-resolve/resolve.test.ts', import.meta.url), 'utf8');
+    expect(snippet).toContain("resolver.resolveTxt('_acme-challenge.example.com')");
+    expect(source).toContain(snippet);
+  });
+
   it('shows the two commands that set up a fresh clone', () => {
     expect(readme).toContain('npm ci && npm run conformance');
     expect(readme).toContain('npm ci && npm test');
