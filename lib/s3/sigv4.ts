@@ -7,10 +7,10 @@
  * Without configured credentials any well-formed request is accepted: every format check runs,
  * the key and signature checks do not.
  */
-import { toHex, utf8 } from '../bytes.js';
+import { utf8 } from '../bytes.js';
 import { digestHex } from '../hash.js';
 import { invalidArgument, invalidRequest, notImplemented, S3Error, s3Errors } from './errors.js';
-import { hmacKey, hmacSha256, type HmacKey } from './hmac.js';
+import { hmacKey, hmacSha256, hmacSha256Hex, type HmacKey } from './hmac.js';
 import { canonicalEncode } from './paths.js';
 
 export interface S3Credential {
@@ -48,10 +48,23 @@ const MAX_SKEW_MS = 15 * 60 * 1000;
 const MAX_PRESIGN_SECONDS = 604800;
 /** R2 treats an empty region and us-east-1 as auto; the location hints also name regions. */
 const REGIONS = new Set(['auto', 'us-east-1', '', 'wnam', 'enam', 'weur', 'eeur', 'apac', 'oc']);
+/** A path of unreserved characters and slashes: canonical as it is. */
+const PLAIN_PATH = /^[A-Za-z0-9\-._~/]*$/;
 const ISO_BASIC = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
+
+/** The last date parsed and its value: a client's requests within one second carry the same date. */
+let lastDate = '';
+let lastDateMs: number | undefined;
 
 /** `YYYYMMDDTHHMMSSZ` as epoch ms; undefined for anything else (RFC 1123, the extended form). */
 function parseAmzDate(v: string): number | undefined {
+  if (v === lastDate) return lastDateMs;
+  lastDateMs = parseAmzDateAnew(v);
+  lastDate = v;
+  return lastDateMs;
+}
+
+function parseAmzDateAnew(v: string): number | undefined {
   const m = ISO_BASIC.exec(v);
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s] = m.map(Number) as [number, number, number, number, number, number, number];
@@ -97,6 +110,7 @@ function canonicalQuery(search: string, omitSignature: boolean): string {
  * the second is not established; accepting both keeps every well-behaved client working.
  */
 function canonicalUris(pathname: string): string[] {
+  if (PLAIN_PATH.test(pathname)) return [pathname];
   const reencoded = pathname.split('/').map(canonicalEncode).join('/');
   return reencoded === pathname ? [pathname] : [pathname, reencoded];
 }
@@ -132,12 +146,18 @@ function signingKey(secret: string, day: string, region: string, service: string
   return key;
 }
 
+/**
+ * The SigV4 signature of a string to sign: lowercase hex; at once (no promise) once the signing key
+ * is derived and the HMAC is native, so a request's check takes no turn of the event loop.
+ */
+function signature(secret: string, day: string, region: string, service: string, stringToSign: string): string | Promise<string> {
+  const key = signingKey(secret, day, region, service);
+  return key instanceof Promise ? key.then((k) => hmacSha256Hex(k, stringToSign)) : hmacSha256Hex(key, stringToSign);
+}
+
 /** The SigV4 signature of a string to sign: lowercase hex. Exported for clients built on it (tests). */
 export async function signString(secret: string, day: string, region: string, service: string, stringToSign: string): Promise<string> {
-  let key = signingKey(secret, day, region, service);
-  if (key instanceof Promise) key = await key;
-  const mac = hmacSha256(key, stringToSign);
-  return toHex(mac instanceof Promise ? await mac : mac);
+  return signature(secret, day, region, service, stringToSign);
 }
 
 const spacedHex = (s: string) => Array.from(utf8(s), (b) => b.toString(16).padStart(2, '0')).join(' ');
@@ -296,8 +316,9 @@ export class Verifier {
     let first: { canonical: string; stringToSign: string } | undefined;
     for (const uri of canonicalUris(req.path)) {
       const canonical = [req.method, uri, query, headers, signed.join(';'), payloadHash].join('\n');
-      const stringToSign = [ALGORITHM, amzDate, credentialScope, digestHex('sha256', utf8(canonical))].join('\n');
-      const expected = await signString(secret, scope.day, scope.region, scope.service, stringToSign);
+      const stringToSign = [ALGORITHM, amzDate, credentialScope, digestHex('sha256', canonical)].join('\n');
+      let expected = signature(secret, scope.day, scope.region, scope.service, stringToSign);
+      if (typeof expected !== 'string') expected = await expected;
       if (expected === provided.toLowerCase()) return refuseUnsignedAmzHeaders(req.headers, signed, presigned);
       first ??= { canonical, stringToSign };
     }
