@@ -66,6 +66,9 @@ export type S3Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<
 const R2_HOST = /^([^.]+)\.[0-9a-f]{32}\.(?:(?:eu|fedramp|us)\.)?r2\.cloudflarestorage\.com$/;
 const IP = /^(\d+\.){3}\d+$|^\[|:/;
 
+/** A routed bucket's name, decoded when it came from the path (decodeBucketName refuses bytes that are not UTF-8). */
+const bucketNameOf = (bucket: { name: string; encoded: boolean }): string => (bucket.encoded ? decodeBucketName(bucket.name) : bucket.name);
+
 const asS3Error = (err: unknown): S3Error => (err instanceof S3Error ? err : (fromModelError(err) ?? s3Errors.internal()));
 
 /** A request body that failed while read is not answered: the fetch rejects (lib/fetch.ts). */
@@ -143,6 +146,9 @@ export class S3Api {
     layer.config.cors = rules && frozenCorsRules(rules);
   }
 
+  /** `#layer`, made once: every request's context carries it (copy sources). */
+  readonly #lookup = (name: string): BucketLayer | undefined => this.#layer(name);
+
   /** The layer of the bucket served under `name`. */
   #layer(name: string): BucketLayer | undefined {
     const bucket = this.#buckets.get(name);
@@ -193,10 +199,9 @@ export class S3Api {
     const raw = (target !== undefined ? splitTarget(target) : undefined) ?? { path: url.pathname, search: url.search };
     const query = new URLSearchParams(raw.search);
     const route = this.#route(url, raw);
-    const decodeBucket = () => (route.bucket === undefined ? undefined : route.bucket.encoded ? decodeBucketName(route.bucket.name) : route.bucket.name);
     // Browsers send preflights unsigned: answered from the bucket's CORS rules, before auth.
     if (method === 'OPTIONS' && route.bucket !== undefined) {
-      const layer = this.#layer(decodeBucket()!);
+      const layer = this.#layer(bucketNameOf(route.bucket));
       if (!layer) throw s3Errors.noSuchBucket();
       return preflight(layer.config.cors, request.headers);
     }
@@ -205,7 +210,7 @@ export class S3Api {
       throw notImplemented('Presigned post requests are not yet implemented'); // R2's doubled wording, verbatim
     }
     const auth = await this.#verifier.verify(authRequest);
-    const bucketName = decodeBucket();
+    const bucketName = route.bucket && bucketNameOf(route.bucket);
     const key = decodeKey(route.key);
     if (bucketName === undefined) {
       if (method !== 'GET') throw s3Errors.routeNotFound();
@@ -228,7 +233,7 @@ export class S3Api {
       key,
       now: this.#clock,
       body: () => (body ??= readBody(request, auth.payload)),
-      lookup: (name) => this.#layer(name),
+      lookup: this.#lookup,
     };
     let response: Response;
     try {

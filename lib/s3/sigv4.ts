@@ -115,10 +115,27 @@ function canonicalUris(pathname: string): string[] {
   return reencoded === pathname ? [pathname] : [pathname, reencoded];
 }
 
-function canonicalHeaders(req: AuthRequest, signed: readonly string[]): string {
+/**
+ * The request's headers read once into a Map (lowercase names, values as `Headers#get` gives them):
+ * the checks below read a dozen of them, and each `Headers#get` validates and lowercases its
+ * argument again, which was a visible part of a small request's cost.
+ */
+type HeaderFields = ReadonlyMap<string, string>;
+
+function headerFields(headers: Headers): HeaderFields {
+  const fields = new Map<string, string>();
+  headers.forEach((value, name) => {
+    const before = fields.get(name);
+    // Only set-cookie comes more than once; `get` joins its values so.
+    fields.set(name, before === undefined ? value : `${before}, ${value}`);
+  });
+  return fields;
+}
+
+function canonicalHeaders(req: AuthRequest, fields: HeaderFields, signed: readonly string[]): string {
   let out = '';
   for (const name of signed) {
-    const raw = name === 'host' ? (req.headers.get('host') ?? req.url.host) : (req.headers.get(name) ?? '');
+    const raw = name === 'host' ? (fields.get('host') ?? req.url.host) : (fields.get(name) ?? '');
     out += `${name}:${raw.trim().replace(/\s+/g, ' ')}\n`;
   }
   return out;
@@ -169,8 +186,19 @@ interface Scope {
   readonly service: string;
 }
 
+/** The last credential that passed, with its day and scope: a client sends the same one all day. */
+let lastCredential = { credential: '', requestDay: '', scope: undefined as Scope | undefined };
+
 /** Checks 6–9 of the header order (shared with presigned URLs, whose message still names the header). */
 function parseCredential(credential: string, requestDay: string): Scope {
+  const last = lastCredential;
+  if (last.scope && credential === last.credential && requestDay === last.requestDay) return last.scope;
+  const scope = parseCredentialAnew(credential, requestDay);
+  lastCredential = { credential, requestDay, scope };
+  return scope;
+}
+
+function parseCredentialAnew(credential: string, requestDay: string): Scope {
   const parts = credential.split('/');
   if (parts.length < 5) {
     throw invalidArgument(`Credential sigv4 header should have at least 5 slash-separated parts, not ${parts.length}`);
@@ -214,10 +242,10 @@ export class Verifier {
    * The secret for a key id and the request's session token. An unknown token is refused as AWS
    * refuses it (R2's answer for a bad token is not established).
    */
-  private secretFor(req: AuthRequest, accessKeyId: string): string {
+  private secretFor(req: AuthRequest, fields: HeaderFields, accessKeyId: string): string {
     const byToken = this.secrets!.get(accessKeyId);
     if (!byToken) throw s3Errors.unauthorized();
-    const token = req.headers.get('x-amz-security-token') ?? req.query.get('X-Amz-Security-Token') ?? '';
+    const token = fields.get('x-amz-security-token') ?? req.query.get('X-Amz-Security-Token') ?? '';
     const secret = byToken.get(token);
     if (secret === undefined) {
       if (token === '') throw s3Errors.unauthorized();
@@ -233,21 +261,20 @@ export class Verifier {
 
   /** Authenticates a request, or throws R2's error for the first check that fails. */
   async verify(req: AuthRequest): Promise<Authenticated> {
-    if (req.headers.has('authorization')) return this.verifyHeader(req);
-    if (req.query.has('X-Amz-Credential')) return this.verifyQuery(req);
+    if (req.headers.has('authorization')) return this.verifyHeader(req, headerFields(req.headers));
+    if (req.query.has('X-Amz-Credential')) return this.verifyQuery(req, headerFields(req.headers));
     throw invalidArgument('Authorization');
   }
 
-  private async verifyHeader(req: AuthRequest): Promise<Authenticated> {
-    const h = req.headers;
+  private async verifyHeader(req: AuthRequest, h: HeaderFields): Promise<Authenticated> {
     const contentSha = h.get('x-amz-content-sha256');
-    if (contentSha === null) throw invalidRequest('Missing x-amz-content-sha256');
+    if (contentSha === undefined) throw invalidRequest('Missing x-amz-content-sha256');
     const amzDate = h.get('x-amz-date');
     const dateValue = amzDate ?? h.get('date');
-    if (dateValue === null) throw invalidArgument('No date provided in x-amz-date nor date header');
+    if (dateValue === undefined) throw invalidArgument('No date provided in x-amz-date nor date header');
     const when = parseAmzDate(dateValue);
     if (when === undefined) {
-      throw invalidArgument(`Date provided in '${amzDate !== null ? 'x-amz-date' : 'date'}' header (${dateValue}) didn't parse successfully`);
+      throw invalidArgument(`Date provided in '${amzDate !== undefined ? 'x-amz-date' : 'date'}' header (${dateValue}) didn't parse successfully`);
     }
     if (Math.abs(this.now() - when) > MAX_SKEW_MS) throw s3Errors.requestTimeTooSkewed();
 
@@ -266,11 +293,11 @@ export class Verifier {
     }
     const scope = parseCredential(credential, dateValue.slice(0, 8));
     const payload = payloadMode(contentSha);
-    await this.checkSignature(req, scope, dateValue, signedHeaders, signature, contentSha, false);
+    await this.checkSignature(req, h, scope, dateValue, signedHeaders, signature, contentSha, false);
     return { accessKeyId: scope.accessKeyId, payload };
   }
 
-  private async verifyQuery(req: AuthRequest): Promise<Authenticated> {
+  private async verifyQuery(req: AuthRequest, fields: HeaderFields): Promise<Authenticated> {
     const q = req.query;
     const required = ['X-Amz-Algorithm', 'X-Amz-Signature', 'X-Amz-Date', 'X-Amz-SignedHeaders', 'X-Amz-Expires'];
     const missing = required.filter((p) => !q.has(p));
@@ -282,7 +309,7 @@ export class Verifier {
     const when = parseAmzDate(dateValue);
     if (when === undefined) throw invalidArgument(`Date provided in X-Amz-Date (${dateValue}) didn't parse successfully`);
     const scope = parseCredential(q.get('X-Amz-Credential')!, dateValue.slice(0, 8));
-    if (this.secrets) this.secretFor(req, scope.accessKeyId);
+    if (this.secrets) this.secretFor(req, fields, scope.accessKeyId);
     const expiresText = q.get('X-Amz-Expires')!;
     if (!/^\s*-?\d+\s*$/.test(expiresText)) throw invalidArgument('X-Amz-Expires should be a number');
     const expires = Number(expiresText);
@@ -292,13 +319,14 @@ export class Verifier {
       );
     }
     if (expires < 1 || this.now() > when + expires * 1000) throw s3Errors.expiredRequest();
-    await this.checkSignature(req, scope, dateValue, q.get('X-Amz-SignedHeaders')!, q.get('X-Amz-Signature')!, 'UNSIGNED-PAYLOAD', true);
+    await this.checkSignature(req, fields, scope, dateValue, q.get('X-Amz-SignedHeaders')!, q.get('X-Amz-Signature')!, 'UNSIGNED-PAYLOAD', true);
     return { accessKeyId: scope.accessKeyId, payload: { kind: 'unsigned' } };
   }
 
   /** Checks 10–12: the key is known, `host` is signed, the signature matches. */
   private async checkSignature(
     req: AuthRequest,
+    fields: HeaderFields,
     scope: Scope,
     amzDate: string,
     signedHeaderList: string,
@@ -307,11 +335,11 @@ export class Verifier {
     presigned: boolean,
   ): Promise<void> {
     const signed = signedHeaderList.split(';').map((s) => s.trim().toLowerCase());
-    if (!this.secrets) return refuseUnsignedAmzHeaders(req.headers, signed, presigned);
-    const secret = this.secretFor(req, scope.accessKeyId);
+    if (!this.secrets) return refuseUnsignedAmzHeaders(fields, signed, presigned);
+    const secret = this.secretFor(req, fields, scope.accessKeyId);
     if (!signed.includes('host')) throw s3Errors.unauthorized();
     const query = canonicalQuery(req.search, presigned);
-    const headers = canonicalHeaders(req, signed);
+    const headers = canonicalHeaders(req, fields, signed);
     const credentialScope = `${scope.day}/${scope.region}/${scope.service}/aws4_request`;
     let first: { canonical: string; stringToSign: string } | undefined;
     for (const uri of canonicalUris(req.path)) {
@@ -319,7 +347,7 @@ export class Verifier {
       const stringToSign = [ALGORITHM, amzDate, credentialScope, digestHex('sha256', canonical)].join('\n');
       let expected = signature(secret, scope.day, scope.region, scope.service, stringToSign);
       if (typeof expected !== 'string') expected = await expected;
-      if (expected === provided.toLowerCase()) return refuseUnsignedAmzHeaders(req.headers, signed, presigned);
+      if (expected === provided.toLowerCase()) return refuseUnsignedAmzHeaders(fields, signed, presigned);
       first ??= { canonical, stringToSign };
     }
     throw new S3Error(
@@ -349,13 +377,13 @@ export class Verifier {
  * is checked against the body anyway. Checked without configured credentials too: which headers
  * are signed is known without the keys.
  */
-function refuseUnsignedAmzHeaders(headers: Headers, signed: readonly string[], presigned: boolean): void {
+function refuseUnsignedAmzHeaders(fields: HeaderFields, signed: readonly string[], presigned: boolean): void {
   const unsigned: string[] = [];
-  headers.forEach((_, name) => {
-    if (!name.startsWith('x-amz-') || signed.includes(name)) return;
-    if (!presigned && name === 'x-amz-content-sha256') return;
+  for (const name of fields.keys()) {
+    if (!name.startsWith('x-amz-') || signed.includes(name)) continue;
+    if (!presigned && name === 'x-amz-content-sha256') continue;
     unsigned.push(name);
-  });
+  }
   if (unsigned.length) {
     throw new S3Error(403, 'AccessDenied', 'There were headers present in the request which were not signed', [['HeadersNotSigned', unsigned.join(', ')]]);
   }
