@@ -38,7 +38,7 @@ import { bucketOperation, objectOperation, type Operation } from './routes.js';
 import { screenHeaders } from './screening.js';
 import { decodeBucketName, decodeKey, splitTarget, type RawTarget } from './paths.js';
 import { carriable } from './header-values.js';
-import { Verifier, type S3Credential } from './sigv4.js';
+import { Verifier, type Authenticated, type S3Credential } from './sigv4.js';
 import { doubleOf, registerDouble } from '../support/registry.js';
 import { s3Double, type S3Snapshot } from '../support/s3-support.js';
 
@@ -65,6 +65,34 @@ export type S3Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<
 /** `<bucket>.<account id>[.<jurisdiction>].r2.cloudflarestorage.com`: R2's virtual-hosted names (an account id is 32 hex). */
 const R2_HOST = /^([^.]+)\.[0-9a-f]{32}\.(?:(?:eu|fedramp|us)\.)?r2\.cloudflarestorage\.com$/;
 const IP = /^(\d+\.){3}\d+$|^\[|:/;
+
+/**
+ * One request's S3Context. A class rather than an object literal: the body getter is a method, not
+ * a closure made (and, under tsx, named) for every request.
+ */
+class RequestContext implements S3Context {
+  readonly headers: Headers;
+  #body: Promise<RequestBody> | undefined;
+
+  constructor(
+    private readonly request: Request,
+    private readonly auth: Authenticated,
+    readonly method: string,
+    readonly url: URL,
+    readonly query: URLSearchParams,
+    readonly bucketName: string,
+    readonly bucket: BucketLayer,
+    readonly key: string,
+    readonly now: () => number,
+    readonly lookup: (name: string) => BucketLayer | undefined,
+  ) {
+    this.headers = request.headers;
+  }
+
+  body(): Promise<RequestBody> {
+    return (this.#body ??= readBody(this.request, this.auth.payload));
+  }
+}
 
 /** A routed bucket's name, decoded when it came from the path (decodeBucketName refuses bytes that are not UTF-8). */
 const bucketNameOf = (bucket: { name: string; encoded: boolean }): string => (bucket.encoded ? decodeBucketName(bucket.name) : bucket.name);
@@ -184,7 +212,8 @@ export class S3Api {
    */
   #route(url: URL, raw: RawTarget): { bucket?: { name: string; encoded: boolean }; key: string } {
     const host = url.hostname;
-    const first = host.split('.')[0]!;
+    const dot = host.indexOf('.');
+    const first = dot < 0 ? host : host.slice(0, dot);
     const virtual = host.includes('.') && !IP.test(host) && (this.#buckets.has(first) || R2_HOST.test(host));
     if (virtual) return { bucket: { name: first, encoded: false }, key: raw.path.slice(1) };
     const path = raw.path.slice(1);
@@ -209,7 +238,8 @@ export class S3Api {
     if (method === 'POST' && route.bucket !== undefined && route.key === '' && !query.has('delete') && !Verifier.carriesAuth(authRequest)) {
       throw notImplemented('Presigned post requests are not yet implemented'); // R2's doubled wording, verbatim
     }
-    const auth = await this.#verifier.verify(authRequest);
+    let auth = this.#verifier.verify(authRequest);
+    if (auth instanceof Promise) auth = await auth; // natively it comes at once: no turn of the microtask queue
     const bucketName = route.bucket && bucketNameOf(route.bucket);
     const key = decodeKey(route.key);
     if (bucketName === undefined) {
@@ -222,19 +252,7 @@ export class S3Api {
     const layer = this.#layer(bucketName);
     if (!layer) throw s3Errors.noSuchBucket();
     if (operation.op === 'PutObject' || operation.op === 'UploadPart' || operation.op === 'UploadPartCopy') refuseDeclaredTooLarge(request.headers);
-    let body: Promise<RequestBody> | undefined;
-    const ctx: S3Context = {
-      method,
-      url,
-      query,
-      headers: request.headers,
-      bucketName,
-      bucket: layer,
-      key,
-      now: this.#clock,
-      body: () => (body ??= readBody(request, auth.payload)),
-      lookup: this.#lookup,
-    };
+    const ctx = new RequestContext(request, auth, method, url, query, bucketName, layer, key, this.#clock, this.#lookup);
     let response: Response;
     try {
       response = await this.#dispatch(ctx, operation);
