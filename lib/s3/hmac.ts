@@ -28,6 +28,18 @@ function findNodeHmac(): NodeHmac | undefined {
 
 const native = findNodeHmac();
 
+/** Whether createHmac takes a KeyObject here (Node's does; another runtime's node:crypto may not): probed once. */
+function takesKeyObjects(mod: NodeHmac): boolean {
+  try {
+    mod.createHmac('sha256', mod.createSecretKey!(new Uint8Array(32))).update('').digest('hex');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const keyObjects = native?.createSecretKey !== undefined && takesKeyObjects(native);
+
 /**
  * A key ready for repeated use: for the native HMAC a KeyObject (Node then skips preparing the key
  * on every request) or raw bytes; an imported CryptoKey for WebCrypto.
@@ -35,7 +47,7 @@ const native = findNodeHmac();
 export type HmacKey = Uint8Array | CryptoKey | NodeSecretKey;
 
 export function hmacKey(raw: Uint8Array): HmacKey | Promise<HmacKey> {
-  if (native) return native.createSecretKey ? native.createSecretKey(raw) : raw;
+  if (native) return keyObjects ? native.createSecretKey!(raw) : raw;
   return globalThis.crypto.subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
 }
 
