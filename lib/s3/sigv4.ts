@@ -262,7 +262,7 @@ export class Verifier {
   /**
    * Authenticates a request, or throws R2's error for the first check that fails. The answer comes
    * at once (no promise) where the HMAC is native and the signing key derived: a promise per step
-   * was a measurable part of a small request's cost. Callers `await` it either way.
+   * was a measurable part of a small request's cost. A caller awaits only a promise.
    */
   verify(req: AuthRequest): Authenticated | Promise<Authenticated> {
     if (req.headers.has('authorization')) return this.verifyHeader(req, headerFields(req.headers));
