@@ -7,7 +7,7 @@
  */
 import { md5, sha1 } from '@noble/hashes/legacy.js';
 import { sha256, sha384, sha512 } from '@noble/hashes/sha2.js';
-import { toHex } from './bytes.js';
+import { toHex, utf8 } from './bytes.js';
 
 export type HashAlgorithm = 'md5' | 'sha1' | 'sha256' | 'sha384' | 'sha512';
 
@@ -20,7 +20,7 @@ interface NodeCrypto {
   createHash(alg: string): { update(b: Uint8Array): unknown; digest(): Uint8Array };
   /** One-shot hashing (Node ≥ 20.12): much cheaper than createHash for small inputs. */
   hash?(alg: string, data: Uint8Array, encoding: 'buffer'): Uint8Array;
-  hash?(alg: string, data: Uint8Array, encoding: 'hex'): string;
+  hash?(alg: string, data: Uint8Array | string, encoding: 'hex'): string;
 }
 
 function findNodeCrypto(): NodeCrypto | undefined {
@@ -88,8 +88,13 @@ export function digest(alg: HashAlgorithm, data: Uint8Array | readonly Uint8Arra
   return h.digest();
 }
 
-/** The digest as lowercase hex: what etags and checksums are made of (one-shot where possible). */
-export function digestHex(alg: HashAlgorithm, data: Uint8Array | readonly Uint8Array[]): string {
+/**
+ * The digest as lowercase hex: what etags and checksums are made of (one-shot where possible). A
+ * string is hashed as its UTF-8 bytes; natively Node encodes it, with no TextEncoder pass in
+ * JavaScript (SigV4 hashes a canonical request on every request).
+ */
+export function digestHex(alg: HashAlgorithm, data: string | Uint8Array | readonly Uint8Array[]): string {
+  if (typeof data === 'string') return nodeCrypto?.hash ? nodeCrypto.hash(alg, data, 'hex') : digestHex(alg, utf8(data));
   const chunks = isBytes(data) ? [data] : data;
   if (chunks.length === 1 && nodeCrypto?.hash) return nodeCrypto.hash(alg, chunks[0]!, 'hex');
   return toHex(digest(alg, chunks));

@@ -69,8 +69,12 @@ function s3Summary(r: unknown): unknown {
 
 const asIs = (e: unknown) => e;
 
-/** An object's bytes in memory: views over its chunks (no copy). */
-const memoryBytes = (object: StoredObject, range: ResolvedRange): BodyBytes => ({ kind: 'chunks', chunks: [...rangeViews(object.chunks, range)] });
+/** An object's bytes in memory: views over its chunks (no copy); one chunk read whole is itself (no generator, a small GET's case). */
+const memoryBytes = (object: StoredObject, range: ResolvedRange): BodyBytes => {
+  const only = object.chunks.length === 1 ? object.chunks[0]! : undefined;
+  if (only && range.offset === 0 && range.length === only.byteLength) return { kind: 'chunks', chunks: [only] };
+  return { kind: 'chunks', chunks: [...rangeViews(object.chunks, range)] };
+};
 
 const noArguments = () => undefined;
 

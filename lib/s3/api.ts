@@ -40,7 +40,7 @@ import { bucketOperation, objectOperation, type Operation } from './routes.js';
 import { screenHeaders } from './screening.js';
 import { decodeBucketName, decodeKey, splitTarget, type RawTarget } from './paths.js';
 import { carriable } from './header-values.js';
-import { Verifier, type S3Credential } from './sigv4.js';
+import { Verifier, type Authenticated, type S3Credential } from './sigv4.js';
 import { lifecycleTimingOption, type LifecycleTiming } from '../bucket/lifecycle.js';
 import { doubleOf, registerDouble } from '../support/registry.js';
 import { s3Double, type S3Snapshot } from '../support/s3-support.js';
@@ -77,6 +77,37 @@ const IP = /^(\d+\.){3}\d+$|^\[|:/;
  * bucket label before it): each jurisdiction's buckets are apart (lib/account/buckets.ts).
  */
 const JURISDICTION_HOST = /(?:^|\.)[0-9a-f]{32}\.(eu|fedramp|us)\.r2\.cloudflarestorage\.com$/;
+
+/**
+ * One request's S3Context. A class rather than an object literal: the body getter is a method, not
+ * a closure made (and, under tsx, named) for every request.
+ */
+class RequestContext implements S3Context {
+  readonly headers: Headers;
+  #body: Promise<RequestBody> | undefined;
+
+  constructor(
+    private readonly request: Request,
+    private readonly auth: Authenticated,
+    readonly method: string,
+    readonly url: URL,
+    readonly query: URLSearchParams,
+    readonly bucketName: string,
+    readonly bucket: BucketLayer,
+    readonly key: string,
+    readonly now: () => number,
+    readonly lookup: (name: string) => BucketLayer | undefined,
+  ) {
+    this.headers = request.headers;
+  }
+
+  body(): Promise<RequestBody> {
+    return (this.#body ??= readBody(this.request, this.auth.payload));
+  }
+}
+
+/** A routed bucket's name, decoded when it came from the path (decodeBucketName refuses bytes that are not UTF-8). */
+const bucketNameOf = (bucket: { name: string; encoded: boolean }): string => (bucket.encoded ? decodeBucketName(bucket.name) : bucket.name);
 
 const asS3Error = (err: unknown): S3Error => (err instanceof S3Error ? err : (fromModelError(err) ?? s3Errors.internal()));
 
@@ -156,6 +187,9 @@ export class S3Api {
     layer.config.cors = rules && frozenCorsRules(rules);
   }
 
+  /** `#layer` over the default jurisdiction's buckets, made once: most requests' contexts carry it (copy sources). */
+  readonly #lookup = (name: string): BucketLayer | undefined => this.#layer(name);
+
   /** The layer of the bucket served under `name` (in `served`: a request's jurisdiction's buckets). */
   #layer(name: string, served = this.#buckets): BucketLayer | undefined {
     const bucket = served.get(name);
@@ -201,7 +235,8 @@ export class S3Api {
    */
   #route(url: URL, raw: RawTarget, served: Map<string, Bucket>): { bucket?: { name: string; encoded: boolean }; key: string } {
     const host = url.hostname;
-    const first = host.split('.')[0]!;
+    const dot = host.indexOf('.');
+    const first = dot < 0 ? host : host.slice(0, dot);
     const virtual = host.includes('.') && !IP.test(host) && (served.has(first) || R2_HOST.test(host));
     if (virtual) return { bucket: { name: first, encoded: false }, key: raw.path.slice(1) };
     const path = raw.path.slice(1);
@@ -217,10 +252,9 @@ export class S3Api {
     const query = new URLSearchParams(raw.search);
     const { buckets: served, jurisdiction } = this.#served(url.hostname);
     const route = this.#route(url, raw, served);
-    const decodeBucket = () => (route.bucket === undefined ? undefined : route.bucket.encoded ? decodeBucketName(route.bucket.name) : route.bucket.name);
     // Browsers send preflights unsigned: answered from the bucket's CORS rules, before auth.
     if (method === 'OPTIONS' && route.bucket !== undefined) {
-      const layer = this.#layer(decodeBucket()!, served);
+      const layer = this.#layer(bucketNameOf(route.bucket), served);
       if (!layer) throw s3Errors.noSuchBucket();
       return preflight(layer.config.cors, request.headers);
     }
@@ -228,8 +262,9 @@ export class S3Api {
     if (method === 'POST' && route.bucket !== undefined && route.key === '' && !query.has('delete') && !Verifier.carriesAuth(authRequest)) {
       throw notImplemented('Presigned post requests are not yet implemented'); // R2's doubled wording, verbatim
     }
-    const auth = await this.#verifier.verify(authRequest);
-    const bucketName = decodeBucket();
+    let auth = this.#verifier.verify(authRequest);
+    if (auth instanceof Promise) auth = await auth; // natively it comes at once: no turn of the microtask queue
+    const bucketName = route.bucket && bucketNameOf(route.bucket);
     const key = decodeKey(route.key);
     if (bucketName === undefined) {
       if (method !== 'GET') throw s3Errors.routeNotFound();
@@ -241,19 +276,8 @@ export class S3Api {
     const layer = this.#layer(bucketName, served);
     if (!layer) throw s3Errors.noSuchBucket();
     if (operation.op === 'PutObject' || operation.op === 'UploadPart' || operation.op === 'UploadPartCopy') refuseDeclaredTooLarge(request.headers);
-    let body: Promise<RequestBody> | undefined;
-    const ctx: S3Context = {
-      method,
-      url,
-      query,
-      headers: request.headers,
-      bucketName,
-      bucket: layer,
-      key,
-      now: this.#clock,
-      body: () => (body ??= readBody(request, auth.payload)),
-      lookup: (name) => this.#layer(name, served),
-    };
+    const lookup = served === this.#buckets ? this.#lookup : (name: string) => this.#layer(name, served);
+    const ctx = new RequestContext(request, auth, method, url, query, bucketName, layer, key, this.#clock, lookup);
     let response: Response;
     try {
       response = await this.#dispatch(ctx, operation, { buckets: served, jurisdiction });

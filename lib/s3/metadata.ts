@@ -69,25 +69,50 @@ function wireValue(v: string): string {
   return s;
 }
 
-/** The headers of a GET / HEAD answer that describe the object. */
-export function writeObjectHeaders(o: StoredObject, out: Headers): void {
-  const set = (name: string, v: string | undefined) => {
-    if (v === undefined) return;
-    try {
-      out.set(name, wireValue(v));
-    } catch {
-      /* a value no header can carry (a line break, written through the binding) is left out */
-    }
-  };
-  set('content-type', o.http.contentType ?? 'application/octet-stream');
-  set('content-language', o.http.contentLanguage);
-  set('content-disposition', o.http.contentDisposition);
-  set('content-encoding', o.http.contentEncoding);
-  set('cache-control', o.http.cacheControl);
-  if (o.http.cacheExpiry !== undefined) out.set('expires', new Date(o.http.cacheExpiry).toUTCString());
-  out.set('etag', `"${o.etag}"`);
-  out.set('last-modified', new Date(o.uploaded).toUTCString());
-  out.set('accept-ranges', 'bytes');
+/** Leading and trailing HTTP whitespace, which `Headers` strips from a value (Fetch: "normalize"). */
+const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+const NOT_CARRIABLE = /[\0\r\n]/;
+
+/**
+ * A value as `Headers` would keep it (normalized), or undefined for one it would refuse: a line
+ * break inside, written through the binding. Checked here so the answer's headers can be a plain
+ * record (below) and a bad value still only drops its header.
+ */
+function headerValue(v: string): string | undefined {
+  const normalized = v.replace(EDGE_WHITESPACE, '');
+  return NOT_CARRIABLE.test(normalized) ? undefined : normalized;
+}
+
+/** The HTTP date of `ms` (toUTCString), the last one kept: objects written together share their second. */
+let lastSecond = NaN;
+let lastHttpDate = '';
+function httpDate(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastHttpDate = new Date(ms).toUTCString();
+    lastSecond = second;
+  }
+  return lastHttpDate;
+}
+
+/**
+ * The headers of a GET / HEAD answer that describe the object, as a plain record (lowercase names,
+ * values as `Headers` keeps them) for `new Response`: filling a `Headers` first, which the Response
+ * then copies (each value checked twice), was a visible part of a small GetObject's cost.
+ */
+export function objectHeaders(o: StoredObject): Record<string, string> {
+  const out: Record<string, string> = {};
+  const http = o.http;
+  for (const [name, field] of HTTP_HEADERS) {
+    const v = field === 'contentType' ? (http.contentType ?? 'application/octet-stream') : http[field];
+    // A value no header can carry (a line break, written through the binding) is left out.
+    const value = v === undefined ? undefined : headerValue(wireValue(v));
+    if (value !== undefined) out[name] = value;
+  }
+  if (http.cacheExpiry !== undefined) out.expires = new Date(http.cacheExpiry).toUTCString();
+  out.etag = `"${o.etag}"`;
+  out['last-modified'] = httpDate(o.uploaded);
+  out['accept-ranges'] = 'bytes';
   // Names S3 cannot carry (non-ASCII, written through the binding) are left out and counted.
   let missing = 0;
   for (const [name, value] of o.custom) {
@@ -96,13 +121,14 @@ export function writeObjectHeaders(o: StoredObject, out: Headers): void {
       continue;
     }
     const wire = PRINTABLE_ASCII.test(value) && value.trim() === value ? value : `=?UTF-8?B?${toBase64(utf8(value))}?=`;
-    out.set(`x-amz-meta-${name.toLowerCase()}`, wire);
+    out[`x-amz-meta-${name.toLowerCase()}`] = wire;
   }
-  if (missing > 0) out.set('x-amz-missing-meta', String(missing));
+  if (missing > 0) out['x-amz-missing-meta'] = String(missing);
   if (o.ssecKeyMd5 !== undefined) {
-    out.set('x-amz-server-side-encryption-customer-algorithm', 'AES256');
-    out.set('x-amz-server-side-encryption-customer-key-md5', o.ssecKeyMd5);
+    out['x-amz-server-side-encryption-customer-algorithm'] = 'AES256';
+    out['x-amz-server-side-encryption-customer-key-md5'] = o.ssecKeyMd5;
   }
+  return out;
 }
 
 /** S3's storage class names for the binding's. */

@@ -18,7 +18,7 @@ import { evaluateRead, readConditional, resolveS3Range } from './conditions.js';
 import { bodyText, isoTime, xmlResponse, type S3Context, type RequestBody } from './context.js';
 import { badDigest, invalidArgument, notImplemented, s3Errors } from './errors.js';
 import { readPartNumber } from './multipart.js';
-import { customFieldsFromHeaders, httpFieldsFromHeaders, writeObjectHeaders } from './metadata.js';
+import { customFieldsFromHeaders, httpFieldsFromHeaders, objectHeaders } from './metadata.js';
 import { screenHeaders, storageClassFrom } from './screening.js';
 import { decodeBucketName, decodeKey } from './paths.js';
 import { checkHeaderValue } from './header-values.js';
@@ -52,7 +52,8 @@ function responseBody(bytes: BodyBytes, length: number): BodyInit {
 /** What a read answers with, decided from the object inside the read's transaction. */
 interface ReadAnswer {
   readonly status: number;
-  readonly headers: Headers;
+  /** Lowercase names (objectHeaders): a plain record, which `new Response` takes as it is. */
+  readonly headers: Record<string, string>;
   /** The bytes to send (GET only, and only when there are any). */
   readonly read?: ResolvedRange;
 }
@@ -79,31 +80,29 @@ function answerRead(ctx: S3Context, object: StoredObject | undefined, head: bool
   if (!object) throw s3Errors.noSuchKey();
   const ssec = readSsec(ctx.headers);
   checkReadKey(object.ssecKeyMd5, ssec);
-  const headers = new Headers();
   const verdict = evaluateRead(readConditional(ctx.headers), object);
   if (verdict === 'failed') throw s3Errors.preconditionFailed();
-  if (verdict === 'not-modified') {
-    writeObjectHeaders(object, headers);
-    return { status: 304, headers };
-  }
+  if (verdict === 'not-modified') return { status: 304, headers: objectHeaders(object) };
   const rangeHeader = ctx.headers.get('range');
   const partNumber = ctx.query.get('partNumber');
   let range: ResolvedRange | undefined;
+  let partsCount: number | undefined;
   if (partNumber !== null) {
     if (rangeHeader !== null) throw s3Errors.rangeWithPartNumber();
     range = partRange(object, readPartNumber(partNumber));
-    if (object.parts) headers.set('x-amz-mp-parts-count', String(object.parts.count));
+    partsCount = object.parts?.count;
   } else if (rangeHeader !== null) {
     range = resolveS3Range(rangeHeader, object.size);
   }
-  writeObjectHeaders(object, headers);
-  for (const [header, v] of overrides) headers.set(header, v);
+  const headers = objectHeaders(object);
+  if (partsCount !== undefined) headers['x-amz-mp-parts-count'] = String(partsCount);
+  for (const [header, v] of overrides) headers[header] = v;
   const whole = { offset: 0, length: object.size };
   const served = range ?? whole;
-  headers.set('content-length', String(served.length));
+  headers['content-length'] = String(served.length);
   // An empty range has no `bytes a-b/n` form: it is served whole, as 200.
   if (range?.length === 0) range = undefined;
-  if (range) headers.set('content-range', `bytes ${range.offset}-${range.offset + range.length - 1}/${object.size}`);
+  if (range) headers['content-range'] = `bytes ${range.offset}-${range.offset + range.length - 1}/${object.size}`;
   const status = range ? 206 : 200;
   return head || served.length === 0 ? { status, headers } : { status, headers, read: served };
 }

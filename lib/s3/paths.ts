@@ -56,6 +56,9 @@ export const invalidBucketName = (): S3Error => new S3Error(400, 'InvalidBucketN
 
 const HEX = '0123456789ABCDEF';
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
+/** Only unreserved characters: already canonical (most keys and every SDK query name), kept as is. */
+const ALL_UNRESERVED = /^[A-Za-z0-9\-._~]*$/;
+const encoder = new TextEncoder();
 
 /**
  * SigV4's `UriEncode` of a component as sent: `%XX` escapes are taken as the bytes they name, other
@@ -64,8 +67,8 @@ const UNRESERVED = /[A-Za-z0-9\-._~]/;
  * signer that encoded those bytes wrote them.
  */
 export function canonicalEncode(s: string): string {
+  if (ALL_UNRESERVED.test(s)) return s;
   let out = '';
-  const utf8 = new TextEncoder();
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;
     if (c === '%' && /^[0-9a-fA-F]{2}$/.test(s.slice(i + 1, i + 3))) {
@@ -81,7 +84,7 @@ export function canonicalEncode(s: string): string {
     }
     const cp = s.codePointAt(i)!;
     if (cp > 0xffff) i++;
-    for (const b of utf8.encode(String.fromCodePoint(cp))) out += `%${HEX[b >> 4]}${HEX[b & 15]}`;
+    for (const b of encoder.encode(String.fromCodePoint(cp))) out += `%${HEX[b >> 4]}${HEX[b & 15]}`;
   }
   return out;
 }

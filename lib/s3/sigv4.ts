@@ -7,10 +7,10 @@
  * Without configured credentials any well-formed request is accepted: every format check runs,
  * the key and signature checks do not.
  */
-import { toHex, utf8 } from '../bytes.js';
+import { utf8 } from '../bytes.js';
 import { digestHex } from '../hash.js';
 import { invalidArgument, invalidRequest, notImplemented, S3Error, s3Errors } from './errors.js';
-import { hmacKey, hmacSha256, type HmacKey } from './hmac.js';
+import { hmacKey, hmacSha256, hmacSha256Hex, type HmacKey } from './hmac.js';
 import { canonicalEncode } from './paths.js';
 
 export interface S3Credential {
@@ -48,10 +48,23 @@ const MAX_SKEW_MS = 15 * 60 * 1000;
 const MAX_PRESIGN_SECONDS = 604800;
 /** R2 treats an empty region and us-east-1 as auto; the location hints also name regions. */
 const REGIONS = new Set(['auto', 'us-east-1', '', 'wnam', 'enam', 'weur', 'eeur', 'apac', 'oc']);
+/** A path of unreserved characters and slashes: canonical as it is. */
+const PLAIN_PATH = /^[A-Za-z0-9\-._~/]*$/;
 const ISO_BASIC = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
+
+/** The last date parsed and its value: a client's requests within one second carry the same date. */
+let lastDate = '';
+let lastDateMs: number | undefined;
 
 /** `YYYYMMDDTHHMMSSZ` as epoch ms; undefined for anything else (RFC 1123, the extended form). */
 function parseAmzDate(v: string): number | undefined {
+  if (v === lastDate) return lastDateMs;
+  lastDateMs = parseAmzDateAnew(v);
+  lastDate = v;
+  return lastDateMs;
+}
+
+function parseAmzDateAnew(v: string): number | undefined {
   const m = ISO_BASIC.exec(v);
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s] = m.map(Number) as [number, number, number, number, number, number, number];
@@ -97,14 +110,32 @@ function canonicalQuery(search: string, omitSignature: boolean): string {
  * the second is not established; accepting both keeps every well-behaved client working.
  */
 function canonicalUris(pathname: string): string[] {
+  if (PLAIN_PATH.test(pathname)) return [pathname];
   const reencoded = pathname.split('/').map(canonicalEncode).join('/');
   return reencoded === pathname ? [pathname] : [pathname, reencoded];
 }
 
-function canonicalHeaders(req: AuthRequest, signed: readonly string[]): string {
+/**
+ * The request's headers read once into a Map (lowercase names, values as `Headers#get` gives them):
+ * the checks below read a dozen of them, and each `Headers#get` validates and lowercases its
+ * argument again, which was a visible part of a small request's cost.
+ */
+type HeaderFields = ReadonlyMap<string, string>;
+
+function headerFields(headers: Headers): HeaderFields {
+  const fields = new Map<string, string>();
+  headers.forEach((value, name) => {
+    const before = fields.get(name);
+    // Only set-cookie comes more than once; `get` joins its values so.
+    fields.set(name, before === undefined ? value : `${before}, ${value}`);
+  });
+  return fields;
+}
+
+function canonicalHeaders(req: AuthRequest, fields: HeaderFields, signed: readonly string[]): string {
   let out = '';
   for (const name of signed) {
-    const raw = name === 'host' ? (req.headers.get('host') ?? req.url.host) : (req.headers.get(name) ?? '');
+    const raw = name === 'host' ? (fields.get('host') ?? req.url.host) : (fields.get(name) ?? '');
     out += `${name}:${raw.trim().replace(/\s+/g, ' ')}\n`;
   }
   return out;
@@ -132,12 +163,18 @@ function signingKey(secret: string, day: string, region: string, service: string
   return key;
 }
 
+/**
+ * The SigV4 signature of a string to sign: lowercase hex; at once (no promise) once the signing key
+ * is derived and the HMAC is native, so a request's check takes no turn of the event loop.
+ */
+function signature(secret: string, day: string, region: string, service: string, stringToSign: string): string | Promise<string> {
+  const key = signingKey(secret, day, region, service);
+  return key instanceof Promise ? key.then((k) => hmacSha256Hex(k, stringToSign)) : hmacSha256Hex(key, stringToSign);
+}
+
 /** The SigV4 signature of a string to sign: lowercase hex. Exported for clients built on it (tests). */
 export async function signString(secret: string, day: string, region: string, service: string, stringToSign: string): Promise<string> {
-  let key = signingKey(secret, day, region, service);
-  if (key instanceof Promise) key = await key;
-  const mac = hmacSha256(key, stringToSign);
-  return toHex(mac instanceof Promise ? await mac : mac);
+  return signature(secret, day, region, service, stringToSign);
 }
 
 const spacedHex = (s: string) => Array.from(utf8(s), (b) => b.toString(16).padStart(2, '0')).join(' ');
@@ -149,8 +186,19 @@ interface Scope {
   readonly service: string;
 }
 
+/** The last credential that passed, with its day and scope: a client sends the same one all day. */
+let lastCredential = { credential: '', requestDay: '', scope: undefined as Scope | undefined };
+
 /** Checks 6–9 of the header order (shared with presigned URLs, whose message still names the header). */
 function parseCredential(credential: string, requestDay: string): Scope {
+  const last = lastCredential;
+  if (last.scope && credential === last.credential && requestDay === last.requestDay) return last.scope;
+  const scope = parseCredentialAnew(credential, requestDay);
+  lastCredential = { credential, requestDay, scope };
+  return scope;
+}
+
+function parseCredentialAnew(credential: string, requestDay: string): Scope {
   const parts = credential.split('/');
   if (parts.length < 5) {
     throw invalidArgument(`Credential sigv4 header should have at least 5 slash-separated parts, not ${parts.length}`);
@@ -194,10 +242,10 @@ export class Verifier {
    * The secret for a key id and the request's session token. An unknown token is refused as AWS
    * refuses it (R2's answer for a bad token is not established).
    */
-  private secretFor(req: AuthRequest, accessKeyId: string): string {
+  private secretFor(req: AuthRequest, fields: HeaderFields, accessKeyId: string): string {
     const byToken = this.secrets!.get(accessKeyId);
     if (!byToken) throw s3Errors.unauthorized();
-    const token = req.headers.get('x-amz-security-token') ?? req.query.get('X-Amz-Security-Token') ?? '';
+    const token = fields.get('x-amz-security-token') ?? req.query.get('X-Amz-Security-Token') ?? '';
     const secret = byToken.get(token);
     if (secret === undefined) {
       if (token === '') throw s3Errors.unauthorized();
@@ -211,23 +259,26 @@ export class Verifier {
     return req.headers.has('authorization') || req.query.has('X-Amz-Credential');
   }
 
-  /** Authenticates a request, or throws R2's error for the first check that fails. */
-  async verify(req: AuthRequest): Promise<Authenticated> {
-    if (req.headers.has('authorization')) return this.verifyHeader(req);
-    if (req.query.has('X-Amz-Credential')) return this.verifyQuery(req);
+  /**
+   * Authenticates a request, or throws R2's error for the first check that fails. The answer comes
+   * at once (no promise) where the HMAC is native and the signing key derived: a promise per step
+   * was a measurable part of a small request's cost. A caller awaits only a promise.
+   */
+  verify(req: AuthRequest): Authenticated | Promise<Authenticated> {
+    if (req.headers.has('authorization')) return this.verifyHeader(req, headerFields(req.headers));
+    if (req.query.has('X-Amz-Credential')) return this.verifyQuery(req, headerFields(req.headers));
     throw invalidArgument('Authorization');
   }
 
-  private async verifyHeader(req: AuthRequest): Promise<Authenticated> {
-    const h = req.headers;
+  private verifyHeader(req: AuthRequest, h: HeaderFields): Authenticated | Promise<Authenticated> {
     const contentSha = h.get('x-amz-content-sha256');
-    if (contentSha === null) throw invalidRequest('Missing x-amz-content-sha256');
+    if (contentSha === undefined) throw invalidRequest('Missing x-amz-content-sha256');
     const amzDate = h.get('x-amz-date');
     const dateValue = amzDate ?? h.get('date');
-    if (dateValue === null) throw invalidArgument('No date provided in x-amz-date nor date header');
+    if (dateValue === undefined) throw invalidArgument('No date provided in x-amz-date nor date header');
     const when = parseAmzDate(dateValue);
     if (when === undefined) {
-      throw invalidArgument(`Date provided in '${amzDate !== null ? 'x-amz-date' : 'date'}' header (${dateValue}) didn't parse successfully`);
+      throw invalidArgument(`Date provided in '${amzDate !== undefined ? 'x-amz-date' : 'date'}' header (${dateValue}) didn't parse successfully`);
     }
     if (Math.abs(this.now() - when) > MAX_SKEW_MS) throw s3Errors.requestTimeTooSkewed();
 
@@ -245,12 +296,12 @@ export class Verifier {
       throw invalidRequest(`Please use ${ALGORITHM}`);
     }
     const scope = parseCredential(credential, dateValue.slice(0, 8));
-    const payload = payloadMode(contentSha);
-    await this.checkSignature(req, scope, dateValue, signedHeaders, signature, contentSha, false);
-    return { accessKeyId: scope.accessKeyId, payload };
+    const authenticated: Authenticated = { accessKeyId: scope.accessKeyId, payload: payloadMode(contentSha) };
+    const checked = this.checkSignature(req, h, scope, dateValue, signedHeaders, signature, contentSha, false);
+    return checked ? checked.then(() => authenticated) : authenticated;
   }
 
-  private async verifyQuery(req: AuthRequest): Promise<Authenticated> {
+  private verifyQuery(req: AuthRequest, fields: HeaderFields): Authenticated | Promise<Authenticated> {
     const q = req.query;
     const required = ['X-Amz-Algorithm', 'X-Amz-Signature', 'X-Amz-Date', 'X-Amz-SignedHeaders', 'X-Amz-Expires'];
     const missing = required.filter((p) => !q.has(p));
@@ -262,7 +313,7 @@ export class Verifier {
     const when = parseAmzDate(dateValue);
     if (when === undefined) throw invalidArgument(`Date provided in X-Amz-Date (${dateValue}) didn't parse successfully`);
     const scope = parseCredential(q.get('X-Amz-Credential')!, dateValue.slice(0, 8));
-    if (this.secrets) this.secretFor(req, scope.accessKeyId);
+    if (this.secrets) this.secretFor(req, fields, scope.accessKeyId);
     const expiresText = q.get('X-Amz-Expires')!;
     if (!/^\s*-?\d+\s*$/.test(expiresText)) throw invalidArgument('X-Amz-Expires should be a number');
     const expires = Number(expiresText);
@@ -272,48 +323,66 @@ export class Verifier {
       );
     }
     if (expires < 1 || this.now() > when + expires * 1000) throw s3Errors.expiredRequest();
-    await this.checkSignature(req, scope, dateValue, q.get('X-Amz-SignedHeaders')!, q.get('X-Amz-Signature')!, 'UNSIGNED-PAYLOAD', true);
-    return { accessKeyId: scope.accessKeyId, payload: { kind: 'unsigned' } };
+    const authenticated: Authenticated = { accessKeyId: scope.accessKeyId, payload: { kind: 'unsigned' } };
+    const checked = this.checkSignature(req, fields, scope, dateValue, q.get('X-Amz-SignedHeaders')!, q.get('X-Amz-Signature')!, 'UNSIGNED-PAYLOAD', true);
+    return checked ? checked.then(() => authenticated) : authenticated;
   }
 
-  /** Checks 10–12: the key is known, `host` is signed, the signature matches. */
-  private async checkSignature(
+  /** Checks 10–12: the key is known, `host` is signed, the signature matches (a promise only when the HMAC is). */
+  private checkSignature(
     req: AuthRequest,
+    fields: HeaderFields,
     scope: Scope,
     amzDate: string,
     signedHeaderList: string,
     provided: string,
     payloadHash: string,
     presigned: boolean,
-  ): Promise<void> {
+  ): void | Promise<void> {
     const signed = signedHeaderList.split(';').map((s) => s.trim().toLowerCase());
-    if (!this.secrets) return refuseUnsignedAmzHeaders(req.headers, signed, presigned);
-    const secret = this.secretFor(req, scope.accessKeyId);
+    if (!this.secrets) return refuseUnsignedAmzHeaders(fields, signed, presigned);
+    const secret = this.secretFor(req, fields, scope.accessKeyId);
     if (!signed.includes('host')) throw s3Errors.unauthorized();
     const query = canonicalQuery(req.search, presigned);
-    const headers = canonicalHeaders(req, signed);
+    const headers = canonicalHeaders(req, fields, signed);
     const credentialScope = `${scope.day}/${scope.region}/${scope.service}/aws4_request`;
-    let first: { canonical: string; stringToSign: string } | undefined;
-    for (const uri of canonicalUris(req.path)) {
+    const attempts = canonicalUris(req.path).map((uri): Attempt => {
       const canonical = [req.method, uri, query, headers, signed.join(';'), payloadHash].join('\n');
-      const stringToSign = [ALGORITHM, amzDate, credentialScope, digestHex('sha256', utf8(canonical))].join('\n');
-      const expected = await signString(secret, scope.day, scope.region, scope.service, stringToSign);
-      if (expected === provided.toLowerCase()) return refuseUnsignedAmzHeaders(req.headers, signed, presigned);
-      first ??= { canonical, stringToSign };
-    }
-    throw new S3Error(
-      403,
-      'SignatureDoesNotMatch',
-      'The request signature we calculated does not match the signature you provided. Check your secret access key and signing method.',
-      [
-        ['StringToSign', first!.stringToSign],
-        ['StringToSignBytes', spacedHex(first!.stringToSign)],
-        ['CanonicalRequest', first!.canonical],
-        ['CanonicalRequestBytes', spacedHex(first!.canonical)],
-        ['SignatureProvided', provided],
-      ],
-    );
+      const stringToSign = [ALGORITHM, amzDate, credentialScope, digestHex('sha256', canonical)].join('\n');
+      return { canonical, stringToSign, expected: signature(secret, scope.day, scope.region, scope.service, stringToSign) };
+    });
+    const verdict = { fields, signed, presigned, provided, attempts };
+    if (attempts.every((a) => typeof a.expected === 'string')) return judgeSignature(verdict, attempts.map((a) => a.expected as string));
+    return Promise.all(attempts.map((a) => a.expected)).then((expected) => judgeSignature(verdict, expected));
   }
+}
+
+/** One canonical form of a request (canonicalUris) and the signature it calls for. */
+interface Attempt {
+  readonly canonical: string;
+  readonly stringToSign: string;
+  readonly expected: string | Promise<string>;
+}
+
+/** Accepts the request when a canonical form's signature is the one provided, else R2's SignatureDoesNotMatch for the first form. */
+function judgeSignature(
+  v: { fields: HeaderFields; signed: readonly string[]; presigned: boolean; provided: string; attempts: readonly Attempt[] },
+  expected: readonly string[],
+): void {
+  if (expected.includes(v.provided.toLowerCase())) return refuseUnsignedAmzHeaders(v.fields, v.signed, v.presigned);
+  const first = v.attempts[0]!;
+  throw new S3Error(
+    403,
+    'SignatureDoesNotMatch',
+    'The request signature we calculated does not match the signature you provided. Check your secret access key and signing method.',
+    [
+      ['StringToSign', first.stringToSign],
+      ['StringToSignBytes', spacedHex(first.stringToSign)],
+      ['CanonicalRequest', first.canonical],
+      ['CanonicalRequestBytes', spacedHex(first.canonical)],
+      ['SignatureProvided', v.provided],
+    ],
+  );
 }
 
 /**
@@ -328,13 +397,13 @@ export class Verifier {
  * is checked against the body anyway. Checked without configured credentials too: which headers
  * are signed is known without the keys.
  */
-function refuseUnsignedAmzHeaders(headers: Headers, signed: readonly string[], presigned: boolean): void {
+function refuseUnsignedAmzHeaders(fields: HeaderFields, signed: readonly string[], presigned: boolean): void {
   const unsigned: string[] = [];
-  headers.forEach((_, name) => {
-    if (!name.startsWith('x-amz-') || signed.includes(name)) return;
-    if (!presigned && name === 'x-amz-content-sha256') return;
+  for (const name of fields.keys()) {
+    if (!name.startsWith('x-amz-') || signed.includes(name)) continue;
+    if (!presigned && name === 'x-amz-content-sha256') continue;
     unsigned.push(name);
-  });
+  }
   if (unsigned.length) {
     throw new S3Error(403, 'AccessDenied', 'There were headers present in the request which were not signed', [['HeadersNotSigned', unsigned.join(', ')]]);
   }

@@ -8,12 +8,29 @@ import { digest } from '../hash.js';
 import { fromBase64 } from './checksums.js';
 import { invalidArgument, s3Errors } from './errors.js';
 
+/**
+ * The three header names per prefix, written out: a name built per call (a template string) made
+ * every `Headers#get` check a fresh string, a tenth of a small GetObject's read.
+ */
+const SSEC_HEADERS = {
+  'x-amz-': {
+    algorithm: 'x-amz-server-side-encryption-customer-algorithm',
+    key: 'x-amz-server-side-encryption-customer-key',
+    keyMd5: 'x-amz-server-side-encryption-customer-key-md5',
+  },
+  'x-amz-copy-source-': {
+    algorithm: 'x-amz-copy-source-server-side-encryption-customer-algorithm',
+    key: 'x-amz-copy-source-server-side-encryption-customer-key',
+    keyMd5: 'x-amz-copy-source-server-side-encryption-customer-key-md5',
+  },
+} as const;
+
 /** `prefix`: 'x-amz-' for the object written or read, 'x-amz-copy-source-' for a copy's source. */
 export function readSsec(h: Headers, prefix: 'x-amz-' | 'x-amz-copy-source-' = 'x-amz-'): string | undefined {
-  const base = `${prefix}server-side-encryption-customer-`;
-  const algorithm = h.get(`${base}algorithm`);
-  const key = h.get(`${base}key`);
-  const keyMd5 = h.get(`${base}key-md5`);
+  const names = SSEC_HEADERS[prefix];
+  const algorithm = h.get(names.algorithm);
+  const key = h.get(names.key);
+  const keyMd5 = h.get(names.keyMd5);
   if (algorithm === null && key === null && keyMd5 === null) return undefined;
   if (key === null) throw s3Errors.sseCustomerKeyMissing();
   if (keyMd5 === null) throw s3Errors.sseCustomerKeyMd5Missing();

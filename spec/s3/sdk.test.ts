@@ -203,4 +203,18 @@ describe('values written through the binding that HTTP headers cannot hold as th
     expect(new TextDecoder().decode(Uint8Array.from(raw, (ch) => ch.charCodeAt(0)))).toBe('attachment; filename="café ☕.txt"');
     expect(got.headers.get('content-language')).toBeNull();
   });
+
+  it('whitespace around a value is trimmed as Headers trims it, a line break at either end included; the other headers stay', async () => {
+    const { photos, api } = setup();
+    await photos.put('g', 'x', { httpMetadata: { contentType: ' text/plain\t', contentLanguage: '\r\nen\n', cacheControl: 'no-cache\0' } });
+    const signer = new AwsClient({ ...CREDENTIALS, service: 's3', region: 'auto' });
+    for (const method of ['GET', 'HEAD']) {
+      const got = await api.fetch(await signer.sign(`${ENDPOINT}/photos/g`, { method }));
+      expect(got.status).toBe(200);
+      expect(got.headers.get('content-type')).toBe('text/plain');
+      expect(got.headers.get('content-language')).toBe('en');
+      expect(got.headers.get('cache-control')).toBeNull();
+      expect(got.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);
+    }
+  });
 });

@@ -92,4 +92,18 @@ describe('header auth', () => {
     expect(e.error?.HeadersNotSigned).toBe('x-amz-copy-source');
     expect((await photos.list()).objects.map((o) => o.key)).toEqual(['k']);
   });
+  it('a header sent twice is signed and read as one value, joined as Headers joins it', async () => {
+    const { api, photos } = setup();
+    const signed = await aws.sign(`${ENDPOINT}/photos/twice`, {
+      method: 'PUT',
+      body: 'x',
+      headers: [
+        ['x-amz-meta-tag', 'a'],
+        ['x-amz-meta-tag', 'b'],
+      ],
+    });
+    expect(signed.headers.get('authorization')).toContain('x-amz-meta-tag');
+    expect((await api.fetch(signed)).status).toBe(200);
+    expect((await photos.head('twice'))?.customMetadata).toEqual({ tag: 'a, b' });
+  });
 });
