@@ -28,7 +28,7 @@ export const r2ApiDifferences = {
   },
   'unestablished-config-not-found': {
     shownBy: 'the real API (not established)',
-    why: "An unknown bucket's /lifecycle and /lock answer the bucket routes' 404 10006 in the double; not observed on those routes.",
+    why: "An unknown bucket's /lifecycle, /lock, /cors and /domains answer the bucket routes' 404 10006 in the double; not observed on those routes.",
   },
   'unestablished-lifecycle-timing': {
     shownBy: 'the real API (documented otherwise)',
@@ -41,6 +41,51 @@ export const r2ApiDifferences = {
   'unestablished-locked-text': {
     shownBy: 'the real API (not established)',
     why: 'A delete refused by a lock is 10069 ObjectLockedByBucketPolicy (docs r2/api/error-codes, reference §3.3); the message text is ours (lib/bucket/errors.ts objectLocked).',
+  },
+  // ---- CORS and public access (groups/cors.ts, groups/domains.ts) ----
+  'unestablished-cors-delete-none': {
+    shownBy: 'the real API (not established)',
+    why: 'DELETE /cors on a bucket without a policy succeeds in the double (lib/r2-api/cors.ts); R2\'s answer (success or 404 10059) was not observed.',
+  },
+  'unestablished-cors-refusal': {
+    shownBy: 'the real API (not established)',
+    why: 'A CORS rule with values the API cannot take (maxAgeSeconds over 86400, the SDK\'s bound; a method outside GET|PUT|POST|DELETE|HEAD) is 400 10040 in the double, the code R2 gave an S3-shaped rule (workers-sdk#8486); the code for these values was not observed.',
+  },
+  'unestablished-domain-body': {
+    shownBy: 'the real API (not established)',
+    why: 'A /domains body the API cannot take (enabled not a boolean, a domain that is not a host name, a minTLS outside 1.0..1.3) is 400 10040 in the double (lib/r2-api/domains.ts); not observed.',
+  },
+  'unestablished-domain-outside-zones': {
+    shownBy: 'the real API (not established)',
+    why: "A custom domain outside the account's zones (or outside the zone zoneId names) is 400 10040 with our reason as a second error (lib/r2-api/domains.ts); the docs say only that the domain must belong to the same account (r2-bucket-config.md §3.4).",
+  },
+  'unestablished-domain-taken': {
+    shownBy: 'the real API (not established)',
+    why: 'A custom domain already connected to another bucket is refused with 409 10040 and our text (lib/r2-api/errors.ts domainTaken); R2\'s code and text were not observed.',
+  },
+  'unestablished-unknown-domain': {
+    shownBy: 'the real API (not established)',
+    why: 'GET/PUT/DELETE of a custom domain the bucket does not have is 404 10040 with our text (lib/r2-api/errors.ts noSuchDomain); not observed.',
+  },
+  'unestablished-domain-active-at-once': {
+    shownBy: 'the real API (documented otherwise)',
+    why: 'A custom domain is { ownership: "active", ssl: "active" } and serves the bucket as soon as it is added (the double provisions nothing); production goes through pending/initializing first (the status enums, r2-bucket-config.md §3.4).',
+  },
+  'unestablished-r2dev-hex': {
+    shownBy: 'the real API (not established)',
+    why: "The r2.dev host's 32 hex are derived from the account id and the bucket's name (lib/r2-public/public-buckets.ts bucketHex): a bucket made again under its name gets the same host. How production picks them is not public.",
+  },
+  'unestablished-public-preflight-refusal': {
+    shownBy: 'the real edge (not established)',
+    why: 'A preflight no CORS rule allows, at a public host, is 403 with no body in the double (lib/r2-public/serve.ts); what a browser acts on is the missing Access-Control-Allow-Origin; the status was not observed.',
+  },
+  'unestablished-public-no-bucket': {
+    shownBy: 'the real edge (not established)',
+    why: 'A public host that serves no bucket (an r2.dev host disabled or unknown, a custom domain removed) is 404 "404 Not Found" in the double, as a missing object (Miniflare\'s public worker); not observed.',
+  },
+  'unestablished-public-ssec': {
+    shownBy: 'the real edge (not established)',
+    why: 'An object written with SSE-C is 400 with no body at a public host in the double (lib/r2-public/serve.ts): the host cannot take its key; not observed.',
   },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 
@@ -56,4 +101,15 @@ export const realApiDifferences: readonly R2ApiDifferenceId[] = [
   'unestablished-lifecycle-timing',
   'unestablished-s3-lifecycle-xml',
   'unestablished-locked-text',
+  'unestablished-cors-delete-none',
+  'unestablished-cors-refusal',
+  'unestablished-domain-body',
+  'unestablished-domain-outside-zones',
+  'unestablished-domain-taken',
+  'unestablished-unknown-domain',
+  'unestablished-domain-active-at-once',
+  'unestablished-r2dev-hex',
+  'unestablished-public-preflight-refusal',
+  'unestablished-public-no-bucket',
+  'unestablished-public-ssec',
 ];

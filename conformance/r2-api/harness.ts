@@ -27,6 +27,14 @@ export interface R2ApiTarget {
    * the API; `fetch` replaces the network (the double's `S3Api#fetch`). Absent: those tests are skipped.
    */
   s3?: { endpoint: string; credentials: { accessKeyId: string; secretAccessKey: string }; fetch?: (request: Request) => Promise<Response> };
+  /**
+   * A fetch that reaches the account's public bucket hosts (`https://pub-<hex>.r2.dev/<key>`, custom
+   * domains): the double's `api.public.fetch`, the global fetch for the real edge. Absent: the tests
+   * of a public GET are skipped.
+   */
+  publicFetch?: (input: string, init?: RequestInit) => Promise<Response>;
+  /** A zone of the account whose subdomains the custom-domain tests may connect (and remove). Absent: skipped. */
+  zone?: { id: string; name: string };
   /** Headers of a valid credential without R2 permission, for the auth tests; absent: skipped. */
   authWithoutR2?: Record<string, string>;
   /** Headers of a valid credential with R2 read permission only; absent: skipped. */
@@ -62,6 +70,9 @@ export class R2ApiClient {
   private readonly objects: { bucket: string; key: string; jurisdiction?: string }[] = [];
   /** Buckets given lock rules: cleared first at cleanup, so their objects can go. */
   private readonly locked = new Set<string>();
+  /** Custom domains connected (bucket, domain) and buckets whose r2.dev domain was enabled: undone at cleanup. */
+  private readonly connected: { bucket: string; domain: string }[] = [];
+  private readonly published = new Set<string>();
 
   constructor(readonly target: R2ApiTarget) {
     this.prefix = randomName();
@@ -156,6 +167,19 @@ export class R2ApiClient {
     return this.request('PUT', this.url(`/${name}/lock`), { json: { rules } });
   }
 
+  /** `PUT /r2/buckets/{name}/domains/managed` with `{ enabled }`; an enabled one is disabled again at cleanup. */
+  setManaged(name: string, enabled: unknown): Promise<ApiReply> {
+    if (enabled === true) this.published.add(name);
+    return this.request('PUT', this.url(`/${name}/domains/managed`), { json: { enabled } });
+  }
+
+  /** `POST /r2/buckets/{name}/domains/custom`; a domain connected is removed again at cleanup. */
+  async addDomain(name: string, body: Record<string, unknown>): Promise<ApiReply> {
+    const r = await this.request('POST', this.url(`/${name}/domains/custom`), { json: body });
+    if (r.status === 200 && typeof body.domain === 'string') this.connected.push({ bucket: name, domain: body.domain });
+    return r;
+  }
+
   /** A request to the S3 endpoint for `bucket`'s `?query` subresource, signed with the target's key pair (aws4fetch). */
   async s3(bucket: string, query: string, init: { method?: string; body?: string } = {}): Promise<ApiReply> {
     const s3 = this.target.s3!;
@@ -180,6 +204,9 @@ export class R2ApiClient {
   async cleanup(): Promise<void> {
     for (const name of this.locked) await this.request('PUT', this.url(`/${name}/lock`), { json: { rules: [] } });
     this.locked.clear();
+    for (const d of this.connected.splice(0)) await this.request('DELETE', this.url(`/${d.bucket}/domains/custom/${d.domain}`));
+    for (const name of this.published) await this.request('PUT', this.url(`/${name}/domains/managed`), { json: { enabled: false } });
+    this.published.clear();
     for (const o of this.objects.splice(0)) await this.target.deleteObject?.(o.bucket, o.key, o.jurisdiction);
     for (const b of this.made.splice(0).reverse()) await this.delete(b.name, b.jurisdiction);
   }

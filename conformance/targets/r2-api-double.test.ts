@@ -12,7 +12,9 @@ const account = new Account({
     { token: 'conformance-no-r2', r2: 'none' },
   ],
 });
-const api = new CloudflareApi({ account });
+// A zone of the account for the custom-domain tests.
+const api = new CloudflareApi({ account, zones: [{ name: 'conformance.example' }] });
+const zone = api.zone('conformance.example')!;
 // R2's S3 endpoint over the same account, for the lifecycle-through-S3 tests.
 const s3Credentials = { accessKeyId: 'conformance-key', secretAccessKey: 'conformance-secret' };
 const s3 = new S3Api({ api, credentials: [s3Credentials] });
@@ -37,5 +39,8 @@ r2ApiConformance({
     await bucket(name, jurisdiction).delete(key);
   },
   s3: { endpoint: `https://${account.id}.r2.cloudflarestorage.com`, credentials: s3Credentials, fetch: s3.fetch },
+  // The account's public hosts (r2.dev, custom domains), answered in process.
+  publicFetch: api.public.fetch,
+  zone: { id: zone.id, name: zone.name },
   objectExists: async (name, key, jurisdiction) => (await bucket(name, jurisdiction).head(key)) !== null,
 });

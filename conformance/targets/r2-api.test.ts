@@ -4,7 +4,9 @@ import { r2ApiConformance, realApiDifferences } from '../r2-api/index.js';
 // R2's control plane on the real API, when credentials are in the environment. The suite makes
 // buckets only under a random `edt-<digits>` prefix and deletes them (and the objects it put) after
 // each test. Optional: CLOUDFLARE_R2_READ_TOKEN and CLOUDFLARE_NO_R2_TOKEN run the permission tests;
-// R2_S3_ENDPOINT, R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY (as for conformance:s3-r2) the lifecycle-through-S3 tests.
+// R2_S3_ENDPOINT, R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY (as for conformance:s3-r2) the lifecycle-through-S3 tests;
+// CLOUDFLARE_R2_ZONE_ID and CLOUDFLARE_R2_ZONE_NAME (a zone of the account) the custom-domain tests, which connect
+// and remove `edt-<digits>-<label>.<zone>` subdomains. Public GETs go to the real r2.dev hosts.
 const env = process.env;
 const token = env.CLOUDFLARE_API_TOKEN;
 const accountId = env.CLOUDFLARE_ACCOUNT_ID;
@@ -26,6 +28,8 @@ if (token && accountId) {
     ...(env.R2_S3_ENDPOINT && env.R2_ACCESS_KEY_ID && env.R2_SECRET_ACCESS_KEY
       ? { s3: { endpoint: env.R2_S3_ENDPOINT, credentials: { accessKeyId: env.R2_ACCESS_KEY_ID, secretAccessKey: env.R2_SECRET_ACCESS_KEY } } }
       : {}),
+    publicFetch: (input, init) => fetch(input, init),
+    ...(env.CLOUDFLARE_R2_ZONE_ID && env.CLOUDFLARE_R2_ZONE_NAME ? { zone: { id: env.CLOUDFLARE_R2_ZONE_ID, name: env.CLOUDFLARE_R2_ZONE_NAME } } : {}),
     putObject: async (bucket, key, body, j) => {
       const res = await fetch(objectUrl(bucket, key), { method: 'PUT', headers: { ...bearer(token), ...jurisdictionHeader(j) }, body });
       if (!res.ok) throw new Error(`put ${bucket}/${key}: ${res.status} ${await res.text()}`);

@@ -4,6 +4,7 @@
  * binding, made by `createEnv(config, { api })` over the same account, sees the bucket and its
  * settings; `wrangler r2 bucket info` then counts what the Worker wrote.
  */
+// README: control-plane
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,9 +14,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createEnv } from 'edge-doubles';
 import { startApiServer } from 'edge-doubles/node';
-import worker, { type Env } from './worker.js';
+import worker, { type Env } from './worker.js'; // examples/control-plane/worker.ts: PUT /<key> stores the body
 
-// README: control-plane
 let server: Awaited<ReturnType<typeof startApiServer>>;
 beforeAll(async () => {
   server = await startApiServer(); // the /client/v4 double on 127.0.0.1, a new account

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { DnsCompat, DnsCredential, DnsPlan, DnsZoneInit } from '../dns/index.js';
 import { Account } from '../account/account.js';
+import { Bucket } from '../bucket/bucket.js';
+import type { LifecycleTiming } from '../bucket/lifecycle.js';
+import { PublicBuckets } from '../r2-public/index.js';
 import { requestLine } from '../support/dns-support.js';
 import { startDnsServer } from './dns-server.js';
 import { startS3Server } from './s3-server.js';
@@ -188,19 +191,54 @@ function exchangeLine(e: DnsExchange): string {
   return `${new Date().toISOString()} dns ${e.transport} ${question} ${e.rcode} answers ${e.answers}${e.truncated ? ` truncated (${e.size} bytes)` : ''}`;
 }
 
+/** The usage lines of the options `r2 serve` and `api serve` share for their buckets. */
+const BUCKET_USAGE = [
+  '--public-bucket NAME (repeatable) makes the bucket as --bucket does and enables its r2.dev domain,',
+  "as 'wrangler r2 bucket dev-url enable' would: a request whose Host is the printed pub-<32 hex>.r2.dev",
+  "gets R2's public answer (GET and HEAD, ranges, CORS by the bucket's policy), e.g.",
+  '  curl --resolve pub-<hex>.r2.dev:PORT:127.0.0.1 http://pub-<hex>.r2.dev:PORT/KEY',
+  'The hex derive from the account id and the name: give --account to keep the host from run to run.',
+  "--lifecycle-timing exact|daily: when the buckets' lifecycle rules act: at the moment a condition",
+  "holds (exact, the default), or at the next 00:00 UTC (daily, production's \"within 24 hours\").",
+];
+
+const bucketOptions = {
+  account: { type: 'string' },
+  'public-bucket': { type: 'string', multiple: true, default: [] },
+  'lifecycle-timing': { type: 'string', default: 'exact' },
+} satisfies ParseArgsConfig['options'];
+
+/** --lifecycle-timing, checked (the option of Bucket, S3Api and CloudflareApi). */
+function lifecycleTimingFlag(value: string | undefined): LifecycleTiming {
+  if (value !== 'exact' && value !== 'daily') throw new Error(`--lifecycle-timing must be exact or daily, got ${value}`);
+  return value;
+}
+
+/** --bucket then --public-bucket names, each once, in the order given. */
+const bucketNames = (values: { bucket?: string[]; 'public-bucket'?: string[] }) => [...new Set([...values.bucket!, ...values['public-bucket']!])];
+
+/** Enables each --public-bucket's r2.dev domain and prints `public <name> <host>`. */
+function publish(account: Account, names: readonly string[], io: CliIo): void {
+  const hosts = new PublicBuckets(account);
+  for (const name of names) io.out(`public ${name} ${hosts.setManagedDomain(name, true)}`);
+}
+
 const r2Serve = serveCommand({
   summary: "serve R2's S3-compatible API over in-memory buckets over HTTP",
   usage: [
     'edge-doubles r2 serve [--port 8789] [--host 127.0.0.1] --bucket photos [--bucket more ...]',
     '                     [--credential ID:SECRET ...] [--access-key-id ID --secret-access-key SECRET ...]',
-    '                     [--cors-origin ORIGIN ...] [--tls [--tls-ca-out FILE] | --tls-cert FILE --tls-key FILE]',
+    '                     [--cors-origin ORIGIN ...] [--public-bucket NAME ...] [--account <32 hex>]',
+    '                     [--lifecycle-timing exact|daily] [--tls [--tls-ca-out FILE] | --tls-cert FILE --tls-key FILE]',
     '',
-    'Path-style: http://<host>:<port>/<bucket>/<key> (https:// with TLS), region auto.',
+    'Path-style: http://<host>:<port>/<bucket>/<key> (https:// with TLS), region auto. The buckets are',
+    "one account's (printed): custom domains need a zone, so they are api serve's (wrangler r2 bucket domain).",
     'Each --credential, or each --access-key-id with the --secret-access-key in the same place, is one',
     "key pair (an R2 account has many tokens). Without any, any well-formed signature is accepted.",
     '--cors-origin ORIGIN (scheme://host[:port], or *) writes each bucket a CORS policy letting browsers',
     'on those origins use every method and header (and read ETag); without it, browsers are refused.',
     'No interim 100 Continue is sent, as on R2: clients send their body after their own wait.',
+    ...BUCKET_USAGE,
     ...TLS_USAGE,
   ].join('\n'),
   port: '8789',
@@ -210,6 +248,7 @@ const r2Serve = serveCommand({
     'access-key-id': { type: 'string', multiple: true, default: [] },
     'secret-access-key': { type: 'string', multiple: true, default: [] },
     'cors-origin': { type: 'string', multiple: true, default: [] },
+    ...bucketOptions,
   },
   async serve(values, { port, tls }, io) {
     const ids = values['access-key-id']!;
@@ -222,28 +261,35 @@ const r2Serve = serveCommand({
       if (colon <= 0 || colon === pair.length - 1) throw new Error(`--credential must be ID:SECRET, got ${pair}`);
       credentials.push({ accessKeyId: pair.slice(0, colon), secretAccessKey: pair.slice(colon + 1) });
     }
-    if (values.bucket!.length === 0) throw new Error('at least one --bucket is needed');
+    const names = bucketNames(values);
+    if (names.length === 0) throw new Error('at least one --bucket is needed (or --public-bucket)');
+    const lifecycleTiming = lifecycleTimingFlag(values['lifecycle-timing']);
     const origins = values['cors-origin']!;
     // R2 matches an Origin exactly, and an origin is scheme://host[:port] with no path (R2's CORS
     // docs, r2-bucket-config.md §3.2): `http://localhost:5173/` would never match, so it is refused here.
     for (const o of origins) if (o !== '*' && !isOrigin(o)) throw new Error(`--cors-origin must be an origin, scheme://host[:port] with no path (or *), got ${o}`);
+    // The buckets are an account's, made (and their names checked) before the server listens: over
+    // an account the server answers its public hosts by Host too (startS3Server).
+    const account = new Account(values.account !== undefined ? { id: values.account } : {});
+    for (const name of names) account.addBucket(name, new Bucket({ lifecycleTiming }));
     const server = await startS3Server({
       port,
       host: values.host!,
       ...(tls ? { tls } : {}),
+      account,
+      lifecycleTiming,
       ...(credentials.length ? { credentials } : {}),
     });
-    for (const name of values.bucket!) {
-      server.api.addBucket(name);
-      // A browser on these origins may use every method and header (and read ETag, for multipart).
-      if (origins.length) {
-        const methods = ['GET', 'PUT', 'HEAD', 'POST', 'DELETE'];
-        server.api.setBucketCors(name, [{ origins, methods, headers: ['*'], expose: ['ETag'] }]);
-      }
+    // A browser on these origins may use every method and header (and read ETag, for multipart).
+    if (origins.length) {
+      const methods = ['GET', 'PUT', 'HEAD', 'POST', 'DELETE'];
+      for (const name of names) server.api.setBucketCors(name, [{ origins, methods, headers: ['*'], expose: ['ETag'] }]);
     }
     io.out(`edge-doubles r2: listening on ${server.origin}`);
     announceCa(server, values['tls-ca-out'], io);
-    for (const name of values.bucket!) io.out(`bucket ${name}`);
+    io.out(`account ${account.id}`);
+    for (const name of names) io.out(`bucket ${name}`);
+    publish(account, values['public-bucket']!, io);
     if (!credentials.length) io.out('auth: any well-formed signature is accepted');
     await io.stopped();
     await server.close();
@@ -256,28 +302,33 @@ const apiServe = serveCommand({
   usage: [
     'edge-doubles api serve [--port 8787] [--host 127.0.0.1] [--zone example.com[=<zone id>] ...]',
     '                      [--bucket photos ...] [--account <32 hex>] [--token T ...] [--email E --key K]',
-    '                      [--plan free|pro|business|enterprise] [--log]',
-    '                      [--tls [--tls-ca-out FILE] | --tls-cert FILE --tls-key FILE]',
+    '                      [--plan free|pro|business|enterprise] [--log] [--public-bucket NAME ...]',
+    '                      [--lifecycle-timing exact|daily] [--tls [--tls-ca-out FILE] | --tls-cert FILE --tls-key FILE]',
     '',
     'One account holding the zones and buckets; prints the base URL and the account id. For wrangler:',
     '  CLOUDFLARE_API_BASE_URL=<base URL> CLOUDFLARE_ACCOUNT_ID=<account id> CLOUDFLARE_API_TOKEN=<any>',
     'Without --token/--email, any well-formed credential is accepted.',
     '--log prints one line per request: time, method, path and query, status, outcome.',
+    "On the same port, a request whose Host is one of the account's public hosts (an enabled r2.dev",
+    'domain or custom domain) gets that host\'s answer, and <account id>.r2.cloudflarestorage.com the S3 view.',
+    ...BUCKET_USAGE,
     ...TLS_USAGE,
   ].join('\n'),
   port: '8787',
   options: {
     zone: { type: 'string', multiple: true, default: [] },
     bucket: { type: 'string', multiple: true, default: [] },
-    account: { type: 'string' },
     token: { type: 'string', multiple: true, default: [] },
     email: { type: 'string' },
     key: { type: 'string' },
     plan: { type: 'string', default: 'free' },
     log: { type: 'boolean', default: false },
+    ...bucketOptions,
   },
   async serve(values, { port, tls }, io) {
     if (!['free', 'pro', 'business', 'enterprise'].includes(values.plan!)) throw new Error(`unknown --plan ${values.plan}`);
+    const lifecycleTiming = lifecycleTimingFlag(values['lifecycle-timing']);
+    const names = bucketNames(values);
     const zones: DnsZoneInit[] = values.zone!.map((z) => {
       const [name, id] = z.split('=');
       return id ? { name: name!, id, plan: values.plan as DnsPlan } : { name: name!, plan: values.plan as DnsPlan };
@@ -288,12 +339,13 @@ const apiServe = serveCommand({
       credentials.push({ email: values.email, key: values.key });
     }
     const account = new Account({ ...(values.account !== undefined ? { id: values.account } : {}), ...(credentials.length ? { credentials } : {}) });
-    const server = await startApiServer({ port, host: values.host!, ...(tls ? { tls } : {}), account, zones, buckets: values.bucket!, log: values.log });
+    const server = await startApiServer({ port, host: values.host!, ...(tls ? { tls } : {}), account, zones, buckets: names, log: values.log, lifecycleTiming });
     io.out(`edge-doubles api: listening on ${server.baseURL}`);
     announceCa(server, values['tls-ca-out'], io);
     io.out(`account ${server.api.account.id}`);
     for (const z of server.api.zones) io.out(`zone ${z.name} ${z.id}`);
-    for (const name of values.bucket!) io.out(`bucket ${name}`);
+    for (const name of names) io.out(`bucket ${name}`);
+    publish(server.api.account, values['public-bucket']!, io);
     if (!credentials.length) io.out('auth: any well-formed credential is accepted');
     if (values.log) server.api.log.watch((e) => io.out(requestLine(e)));
     await io.stopped();

@@ -18,7 +18,7 @@ import { accountState } from '../account/state.js';
 import type { Bucket } from '../bucket/bucket.js';
 import { bucketLayer } from '../bucket/internal.js';
 import type { BucketLayer } from '../bucket/layer.js';
-import { servesCustomDomain } from '../bucket/public.js';
+import { frozenPublicAccess, servesCustomDomain } from '../bucket/public.js';
 import { toHex, utf8 } from '../bytes.js';
 import { fetchOver, type Fetch } from '../fetch.js';
 import { digest } from '../hash.js';
@@ -63,6 +63,19 @@ export class PublicBuckets {
   /** The r2.dev host bucket `name` is (or would be) served at; whether it is on is the bucket's setting. */
   managedDomain(name: string): string {
     return managedDomainOf(this.#account.id, name);
+  }
+
+  /**
+   * Turns bucket `name`'s r2.dev domain on or off, as `PUT …/domains/managed` (`wrangler r2 bucket
+   * dev-url enable|disable`) does, for code and servers that set a bucket public without the API
+   * (`r2 serve --public-bucket`); returns the host. Throws for a bucket the account does not have.
+   */
+  setManagedDomain(name: string, enabled: boolean): string {
+    const bucket = this.#account.bucket(name);
+    const config = bucket && bucketLayer(bucket)?.config;
+    if (!config) throw new TypeError(`PublicBuckets: the account has no bucket "${name}"`);
+    config.publicAccess = frozenPublicAccess({ managed: enabled, custom: config.publicAccess.custom });
+    return this.managedDomain(name);
   }
 
   /** The bucket `host` serves now (its name and bucket), or undefined. Hosts compare without case and a trailing dot. */
