@@ -24,7 +24,8 @@ export interface BucketFault extends FaultSchedule {
   op?: BucketOperation | readonly BucketOperation[];
   /**
    * Only calls on this key (a string: exactly; a RegExp: tested). A `delete` of several keys is
-   * caught when any of them matches; `list` has no key, so a rule with `key` never catches it.
+   * caught when any of them matches; `list` has no key, so a rule with `key` never catches it,
+   * except an S3 ListParts, a `list` of its upload's key.
    */
   key?: string | RegExp;
   /**
@@ -41,6 +42,10 @@ export type BucketResult =
   | undefined
   | { key: string; size: number; version: string; uploaded: number }
   | { objects: string[]; truncated: boolean; cursor?: string; delimitedPrefixes: string[] }
+  /** S3's ListMultipartUploads, logged as a `list` (lib/bucket/layer.ts). */
+  | { uploads: { key: string; uploadId: string }[]; truncated: boolean; delimitedPrefixes: string[] }
+  /** S3's ListParts, logged as a `list` of the upload's key: the part numbers listed. */
+  | { parts: number[]; truncated: boolean }
   | { key: string; uploadId: string }
   | { partNumber: number; etag: string };
 
@@ -63,7 +68,7 @@ export interface BucketCall extends LoggedCall {
   readonly op: BucketOperation;
   /** Where the call came in: the binding (a Worker's `env`) or the S3 API. */
   readonly surface: Surface;
-  /** The key as given (an array for a delete of several; undefined for list). */
+  /** The key as given (an array for a delete of several; undefined for list, except S3's ListParts: the upload's key). */
   readonly key: unknown;
   /** The options as given, copied when the call was made (multipart: uploadId, partNumber, parts). */
   readonly options: unknown;
@@ -147,6 +152,9 @@ function outcomeCell(e: BucketCall): string {
   const r = e.result;
   if (r === null) return 'null';
   if (r === undefined) return 'ok';
+  const more = (r: { truncated: boolean }) => (r.truncated ? ', truncated' : '');
+  if ('parts' in r) return `${r.parts.length} parts${more(r)}`;
+  if ('uploads' in r) return `${r.uploads.length} uploads${r.delimitedPrefixes.length ? `, ${r.delimitedPrefixes.length} prefixes` : ''}${more(r)}`;
   if ('objects' in r) return `${r.objects.length} objects${r.delimitedPrefixes.length ? `, ${r.delimitedPrefixes.length} prefixes` : ''}${r.truncated ? ', truncated' : ''}`;
   if ('uploadId' in r && !('size' in r)) return `upload ${r.uploadId.slice(0, 12)}…`;
   if ('partNumber' in r) return `part ${r.partNumber} ${r.etag}`;
@@ -242,6 +250,15 @@ class CallColumns implements CallStore<BucketCall> {
     const o = r as Record<string, unknown>;
     switch (op) {
       case 'list': {
+        if ('parts' in o) {
+          this.result[i] = { parts: (o.parts as { partNumber: number }[]).map((p) => p.partNumber), truncated: o.truncated as boolean };
+          return;
+        }
+        if ('uploads' in o) {
+          const uploads = (o.uploads as { key: string; uploadId: string }[]).map((u) => ({ key: u.key, uploadId: u.uploadId }));
+          this.result[i] = { uploads, truncated: o.truncated as boolean, delimitedPrefixes: [...(o.delimitedPrefixes as string[])] };
+          return;
+        }
         const page = o as { objects: { key: string }[]; truncated: boolean; cursor?: string; delimitedPrefixes: string[] };
         const out: BucketResult = { objects: page.objects.map((x) => x.key), truncated: page.truncated, delimitedPrefixes: [...page.delimitedPrefixes] };
         if (page.cursor !== undefined) out.cursor = page.cursor;
