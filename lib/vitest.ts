@@ -3,6 +3,7 @@
  * module (put `import 'edge-doubles/vitest'` in a setup file), and typed for `expect(...)`.
  *
  *   expect(bucket).toHaveObject('notes/a.txt', { body: 'hello', httpMetadata: { contentType: 'text/plain' } });
+ *   expect(s3api).toHaveObject('photos/notes/a.txt'); // an S3Api: '<bucket>/<key>'
  *   expect(bucket).toHaveReceived({ op: 'put', key: 'notes/a.txt', times: 1 });
  *   expect(api).toHaveDnsRecord('example.com', { type: 'A', name: 'www', content: '198.51.100.4' });
  *
@@ -68,7 +69,10 @@ export function logOnFailure(...doubles: (Bucket | DnsApi | S3Api)[]): void {
 }
 
 export interface EdgeDoublesMatchers<R = unknown> {
-  /** The bucket has an object at `key`, with the body, metadata, size or checksums given. */
+  /**
+   * The bucket has an object at `key`, with the body, metadata, size or checksums given. On an
+   * S3Api, `key` is `'<bucket>/<key>'`: the first segment names the bucket it serves.
+   */
   toHaveObject(key: string, expected?: ObjectExpectation): R;
   /** The Bucket, DnsApi or S3Api received a call (request) with these fields; `times`: exactly that many. */
   toHaveReceived(query?: ReceivedQuery): R;

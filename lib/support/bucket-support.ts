@@ -486,5 +486,6 @@ export function bucketDouble(bucket: SnapshotOwner, layer: BucketLayer): TestDou
     restore: (s) => bucket.restore(s as never),
     reset: () => bucket.reset(),
     bucket: layer,
+    objects: { locate: (key) => ({ layer, key, label: 'the bucket', onBucket: () => true }) },
   };
 }
