@@ -44,8 +44,9 @@ export type FaultRuleOf<D extends Bucket | DnsApi> = D extends Bucket ? BucketFa
  * mismatch instead ("Type 'Bucket' is missing the following properties from type 'DnsApi'").
  */
 export function testFault<D extends Bucket | DnsApi>(double: D, rule: FaultRuleOf<D>): Fault<FaultRuleOf<D>> {
-  const faults = doubleOf(double)?.faults;
-  if (!faults) throw new TypeError(`testFault: expected a Bucket or a DnsApi from edge-doubles, got ${describeValue(double)}`);
+  const found = doubleOf(double);
+  const faults = found?.faults;
+  if (!faults) throw new TypeError(`testFault: ${found?.faultsHint ?? `expected a Bucket or a DnsApi from edge-doubles, got ${describeValue(double)}`}`);
   const fault = faults.add(rule);
   onTestFinished(() => fault.remove());
   return fault as unknown as Fault<FaultRuleOf<D>>;

@@ -76,6 +76,8 @@ export interface TestDouble {
   sameKind(entry: LoggedCall, query: object): boolean;
   /** Its fault rules, when it has its own (`testFault`). */
   readonly faults?: FaultAdder;
+  /** For a double with no rules of its own: where its faults are armed, said when one is asked of it. */
+  readonly faultsHint?: string;
   snapshot(): object;
   restore(snapshot: object): void;
   reset(): void;

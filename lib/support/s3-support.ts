@@ -12,7 +12,8 @@
  *   `surface: 's3'` (lib/bucket/layer.ts); the S3Api's log is those entries from every bucket it
  *   serves, each with the name it is served under (`bucket`), in time order. Requests refused before
  *   a bucket is reached (signature, NoSuchBucket, CreateBucket) are in no log.
- * - faults: none of its own; a bucket's rules (`bucket.faults`) catch its S3 calls too.
+ * - faults: none of its own; a bucket's rules (`bucket.faults`) catch its S3 calls too (the
+ *   decision and its reasons: lib/s3/api.ts, "Faults").
  * - objects (`toHaveObject`): `'<bucket>/<key>'`, the bucket by the name it is served under.
  */
 import type { BucketCall, BucketCallQuery } from './bucket-support.js';
@@ -155,6 +156,7 @@ export function s3Double(served: Map<string, object>): TestDouble & { log: Serve
       for (const [, bucket] of distinct(served)) bucketDoubleOf(bucket).startLog();
     },
     sameKind: (e, q) => (e as S3Call).op === (q as S3CallQuery).op,
+    faultsHint: "an S3Api has no fault rules of its own: arm them on the bucket (testFault(s3.bucket('name')!, rule)); they catch its S3 calls",
     snapshot: () => {
       const states = new Map<object, object>();
       for (const [, bucket] of distinct(served)) states.set(bucket, bucketDoubleOf(bucket).snapshot());

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { CreateBucketCommand, DeleteBucketCommand, GetObjectCommand, PutBucketCorsCommand, GetBucketCorsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import 'edge-doubles/vitest';
-import { logOnFailure } from 'edge-doubles/vitest';
+import { logOnFailure, testFault } from 'edge-doubles/vitest';
 import { Bucket } from 'edge-doubles/bucket';
 import { DnsApi } from 'edge-doubles/dns';
 import { S3Api } from 'edge-doubles/s3';
@@ -173,6 +173,17 @@ describe('S3Api as a double', () => {
     expect(s3).toHaveObject('two/k');
     await client.send(new DeleteBucketCommand({ Bucket: 'gone' }));
     expect(() => expect(s3).toHaveObject('gone/k')).toThrow('the S3Api serves no bucket "gone"');
+  });
+
+  it('has no fault rules of its own: testFault on it says to arm the bucket, whose rule fails the S3 call', async () => {
+    const photos = new Bucket();
+    const { s3, client } = served({ photos });
+    expect(() => testFault(s3 as never, { op: 'put' })).toThrow(
+      "testFault: an S3Api has no fault rules of its own: arm them on the bucket (testFault(s3.bucket('name')!, rule)); they catch its S3 calls",
+    );
+    testFault(s3.bucket('photos')!, { op: 'put', error: 'rateLimit', times: Infinity });
+    const refused = await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'k', Body: 'v' })).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ name: 'TooManyRequests', $metadata: { httpStatusCode: 429 } });
   });
 
   it('says how to turn the log on when no bucket it serves records', () => {
