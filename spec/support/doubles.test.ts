@@ -178,7 +178,7 @@ describe('S3Api as a double', () => {
   it('has no fault rules of its own: testFault on it says to arm the bucket, whose rule fails the S3 call', async () => {
     const photos = new Bucket();
     const { s3, client } = served({ photos });
-    expect(() => testFault(s3 as never, { op: 'put' })).toThrow(
+    expect(() => testFault(s3 as never, { op: 'put' } as never)).toThrow(
       "testFault: an S3Api has no fault rules of its own: arm them on the bucket (testFault(s3.bucket('name')!, rule)); they catch its S3 calls",
     );
     testFault(s3.bucket('photos')!, { op: 'put', error: 'rateLimit', times: Infinity });
