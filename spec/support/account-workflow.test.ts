@@ -12,15 +12,14 @@ import { Account, Bucket, DnsApi, S3Api } from 'edge-doubles';
 import { createEnv } from 'edge-doubles/node';
 import { sdk } from '../s3/support.js';
 
-const config = (date: string) => ({ compatibility_date: date, r2_buckets: [{ binding: 'FILES', bucket_name: 'files' }] });
-
 describe('one account, many surfaces (the README workflow)', () => {
   // README: account-workflow
   const account = new Account({ name: 'Acme' });
   const dns = new DnsApi({ account, zones: [{ name: 'example.com', records: [{ type: 'A', name: 'www', content: '198.51.100.4' }] }] });
   account.addBucket('files', new Bucket({ seed: { 'config.json': '{"mode":"test"}' } }));
   const s3 = new S3Api({ account }); // serves the account's buckets: files
-  const { env } = createEnv<{ FILES: Bucket }>(config('2025-01-01'), { account }); // env.FILES is files
+  const wrangler = { compatibility_date: '2025-01-01', r2_buckets: [{ binding: 'FILES', bucket_name: 'files' }] };
+  const { env } = createEnv<{ FILES: Bucket }>(wrangler, { account }); // env.FILES is files
 
   const seeded = { dns: dns.snapshot(), s3: s3.snapshot() }; // s3's holds every bucket of the account
   beforeEach(() => {
@@ -69,7 +68,7 @@ describe('one account, many surfaces (the README workflow)', () => {
   });
 
   it('a Worker of another compatibility date binds the same bucket: same objects, same log and faults', async () => {
-    const { env: older } = createEnv<{ FILES: Bucket }>(config('2022-01-01'), { account });
+    const { env: older } = createEnv<{ FILES: Bucket }>({ ...wrangler, compatibility_date: '2022-01-01' }, { account });
     expect(older.FILES).not.toBe(env.FILES); // its own binding over the one state
     await older.FILES.put('old.txt', 'x');
     expect(env.FILES).toHaveObject('old.txt');
