@@ -3,6 +3,7 @@
  * module (put `import 'edge-doubles/vitest'` in a setup file), and typed for `expect(...)`.
  *
  *   expect(bucket).toHaveObject('notes/a.txt', { body: 'hello', httpMetadata: { contentType: 'text/plain' } });
+ *   expect(s3api).toHaveObject('photos/notes/a.txt'); // an S3Api: '<bucket>/<key>'
  *   expect(bucket).toHaveReceived({ op: 'put', key: 'notes/a.txt', times: 1 });
  *   expect(api).toHaveDnsRecord('example.com', { type: 'A', name: 'www', content: '198.51.100.4' });
  *
@@ -59,8 +60,9 @@ export type FaultRuleOf<D extends Bucket | DnsApi | Queue> = D extends Bucket ? 
  * mismatch instead ("Type 'Bucket' is missing the following properties from type 'DnsApi'").
  */
 export function testFault<D extends Bucket | DnsApi | Queue>(double: D, rule: FaultRuleOf<D>): Fault<FaultRuleOf<D>> {
-  const faults = doubleOf(double)?.faults;
-  if (!faults) throw new TypeError(`testFault: expected a Bucket, a DnsApi or a Queue from edge-doubles, got ${describeValue(double)}`);
+  const found = doubleOf(double);
+  const faults = found?.faults;
+  if (!faults) throw new TypeError(`testFault: ${found?.faultsHint ?? `expected a Bucket, a DnsApi or a Queue from edge-doubles, got ${describeValue(double)}`}`);
   const fault = faults.add(rule);
   onTestFinished(() => fault.remove());
   return fault as unknown as Fault<FaultRuleOf<D>>;
@@ -84,7 +86,10 @@ export function logOnFailure(...doubles: (Bucket | DnsApi | S3Api | Queue)[]): v
 }
 
 export interface EdgeDoublesMatchers<R = unknown> {
-  /** The bucket has an object at `key`, with the body, metadata, size or checksums given. */
+  /**
+   * The bucket has an object at `key`, with the body, metadata, size or checksums given. On an
+   * S3Api, `key` is `'<bucket>/<key>'`: the first segment names the bucket it serves.
+   */
   toHaveObject(key: string, expected?: ObjectExpectation): R;
   /** The Bucket, DnsApi or S3Api received a call (request) with these fields; `times`: exactly that many. */
   toHaveReceived(query?: ReceivedQuery): R;

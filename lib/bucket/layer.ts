@@ -20,10 +20,14 @@
  * ListObjects(V2) → list, CreateMultipartUpload / UploadPart / CompleteMultipartUpload /
  * AbortMultipartUpload → the binding's multipart operations, UploadPartCopy → uploadPart.
  * CopyObject → one put of the destination (options.source names the source): R2 copies on the
- * server, and no binding call reads the source, so its read is neither logged nor faulted. Reads
- * the binding has no operation for (ListParts, ListMultipartUploads, an upload's state, the
- * emptiness check of DeleteBucket) run in a transaction but are neither logged nor faulted: a fault
- * rule names binding operations.
+ * server, and no binding call reads the source, so its read is neither logged nor faulted.
+ * ListMultipartUploads → list (no key, as ListObjects) and ListParts → list of the upload's key
+ * (options.uploadId): the binding has no operation for either, and of its operations `list`, R2's
+ * listing read, is the one a test arming "listings fail" means; a rule with a key catches a
+ * ListParts of that key. Their results log as `{ uploads, delimitedPrefixes, truncated }` and
+ * `{ parts, truncated }`. The remaining reads (an upload's state checked before UploadPart,
+ * Complete or Abort, the emptiness check of DeleteBucket) are steps of another operation, run in a
+ * transaction but neither logged nor faulted.
  */
 import type { BucketSupport } from '../support/bucket-support.js';
 import type { Conditional } from './conditional.js';

@@ -146,6 +146,15 @@ export class S3Api {
   }
 
   // ---- test support (not part of the S3 API): lib/support/s3-support.ts says what each covers ----
+  //
+  // Faults: the S3Api has no fault list of its own; the rules of the bucket a request reaches are
+  // the one place (lib/support/bucket-support.ts), and they fail an S3 call with R2's S3 answer for
+  // the error (fromModelError: 'internal' → 500 InternalError, 'rateLimit' → 429 TooManyRequests).
+  // Why: one rule then fails the Worker's call and the S3 client's alike, which is what a test of
+  // "R2 is failing" means; and R2 has no S3-only throttle to model: it answers a hot key with 429
+  // TooManyRequests (10058), not AWS's 503 SlowDown (reference r2-s3-api.md §4, §5). Not faultable
+  // as a result: requests answered before a bucket is reached (signature, ListBuckets,
+  // CreateBucket, NoSuchBucket) and R2's 503 ServiceUnavailable, whose binding text is not known.
 
   /** The buckets served, each one's state and their CORS rules now; later changes never reach it. */
   snapshot(): S3Snapshot {

@@ -144,13 +144,16 @@ export async function abortMultipartUpload(ctx: S3Context, uploadId: string): Pr
 
 export async function listParts(ctx: S3Context, uploadId: string): Promise<Response> {
   screenHeaders('ListParts', ctx.headers);
-  const upload = await ctx.bucket.activeUpload(ctx.key, uploadId);
-  if (!upload) throw s3Errors.noSuchUpload();
   const { echo, limit } = readMaxKeys(ctx.query.get('max-parts'));
   const marker = Number(ctx.query.get('part-number-marker') ?? '0') || 0;
-  const after = upload.parts.filter((p) => p.partNumber > marker);
-  const page = after.slice(0, limit);
-  const truncated = after.length > page.length;
+  // Logged and faulted as a `list` of the upload's key (lib/bucket/layer.ts says why).
+  const { upload, parts, truncated } = await ctx.bucket.viaS3('list', ctx.key, { operation: 'ListParts', uploadId }, async () => {
+    const upload = await ctx.bucket.activeUpload(ctx.key, uploadId);
+    if (!upload) throw s3Errors.noSuchUpload();
+    const after = upload.parts.filter((p) => p.partNumber > marker);
+    const parts = after.slice(0, limit);
+    return { upload, parts, truncated: after.length > parts.length };
+  });
   const content: Record<string, unknown> = {
     Bucket: ctx.bucketName,
     Key: ctx.key,
@@ -158,10 +161,10 @@ export async function listParts(ctx: S3Context, uploadId: string): Promise<Respo
     PartNumberMarker: marker,
     MaxParts: echo,
     IsTruncated: truncated,
-    Part: page.map((p) => ({ PartNumber: p.partNumber, LastModified: isoTime(p.uploaded), ETag: `"${p.etag}"`, Size: p.size })),
+    Part: parts.map((p) => ({ PartNumber: p.partNumber, LastModified: isoTime(p.uploaded), ETag: `"${p.etag}"`, Size: p.size })),
     StorageClass: s3StorageClass(upload.metadata.storageClass),
   };
-  if (truncated) content.NextPartNumberMarker = page[page.length - 1]!.partNumber;
+  if (truncated) content.NextPartNumberMarker = parts[parts.length - 1]!.partNumber;
   return xmlResponse('ListPartsResult', content);
 }
 
@@ -173,12 +176,39 @@ export async function listMultipartUploads(ctx: S3Context): Promise<Response> {
   const keyMarker = q.get('key-marker') ?? '';
   const idMarker = q.get('upload-id-marker') ?? '';
   const { echo, limit } = readMaxKeys(q.get('max-uploads'));
-  const uploads: { Key: string; UploadId: string; Initiated: string; StorageClass: string }[] = [];
-  const prefixes: string[] = [];
+  // Logged and faulted as a `list` of the bucket, as ListObjects is (lib/bucket/layer.ts says why).
+  const page = await ctx.bucket.viaS3('list', undefined, { operation: 'ListMultipartUploads' }, async () =>
+    uploadsPage(await ctx.bucket.activeUploads(), prefix, delimiter, keyMarker, idMarker, limit),
+  );
+  const content: Record<string, unknown> = {
+    Bucket: ctx.bucketName,
+    KeyMarker: keyMarker,
+    UploadIdMarker: idMarker,
+    MaxUploads: echo,
+    IsTruncated: page.truncated,
+    Upload: page.uploads.map((u) => ({ Key: u.key, UploadId: u.uploadId, Initiated: isoTime(u.initiated), StorageClass: s3StorageClass(u.metadata.storageClass) })),
+    Prefix: prefix,
+  };
+  if (delimiter !== undefined) content.Delimiter = delimiter;
+  if (page.delimitedPrefixes.length) content.CommonPrefixes = page.delimitedPrefixes.map((Prefix) => ({ Prefix }));
+  if (page.truncated && page.last) {
+    content.NextKeyMarker = page.last.key;
+    content.NextUploadIdMarker = page.last.id;
+  }
+  return xmlResponse('ListMultipartUploadsResult', content);
+}
+
+/** An active upload as the bucket's layer lists it (lib/s3 reaches the model only through the layer). */
+type UploadView = Awaited<ReturnType<S3Context['bucket']['activeUploads']>>[number];
+
+/** One page of a ListMultipartUploads: the uploads and common prefixes after the markers, up to `limit` of both. */
+function uploadsPage(all: readonly UploadView[], prefix: string, delimiter: string | undefined, keyMarker: string, idMarker: string, limit: number) {
+  const uploads: UploadView[] = [];
+  const delimitedPrefixes: string[] = [];
   let truncated = false;
   let last: { key: string; id: string } | undefined;
   let passedMarker = keyMarker === '';
-  for (const u of await ctx.bucket.activeUploads()) {
+  for (const u of all) {
     if (!u.key.startsWith(prefix)) continue;
     if (!passedMarker) {
       if (u.key < keyMarker || (u.key === keyMarker && (idMarker === '' || u.uploadId <= idMarker))) continue;
@@ -187,36 +217,21 @@ export async function listMultipartUploads(ctx: S3Context): Promise<Response> {
     const at = delimiter ? u.key.indexOf(delimiter, prefix.length) : -1;
     if (at >= 0) {
       const p = u.key.slice(0, at + delimiter!.length);
-      if (prefixes[prefixes.length - 1] === p) continue;
-      if (uploads.length + prefixes.length >= limit) {
+      if (delimitedPrefixes[delimitedPrefixes.length - 1] === p) continue;
+      if (uploads.length + delimitedPrefixes.length >= limit) {
         truncated = true;
         break;
       }
-      prefixes.push(p);
+      delimitedPrefixes.push(p);
       last = { key: u.key, id: u.uploadId };
       continue;
     }
-    if (uploads.length + prefixes.length >= limit) {
+    if (uploads.length + delimitedPrefixes.length >= limit) {
       truncated = true;
       break;
     }
-    uploads.push({ Key: u.key, UploadId: u.uploadId, Initiated: isoTime(u.initiated), StorageClass: s3StorageClass(u.metadata.storageClass) });
+    uploads.push(u);
     last = { key: u.key, id: u.uploadId };
   }
-  const content: Record<string, unknown> = {
-    Bucket: ctx.bucketName,
-    KeyMarker: keyMarker,
-    UploadIdMarker: idMarker,
-    MaxUploads: echo,
-    IsTruncated: truncated,
-    Upload: uploads,
-    Prefix: prefix,
-  };
-  if (delimiter !== undefined) content.Delimiter = delimiter;
-  if (prefixes.length) content.CommonPrefixes = prefixes.map((Prefix) => ({ Prefix }));
-  if (truncated && last) {
-    content.NextKeyMarker = last.key;
-    content.NextUploadIdMarker = last.id;
-  }
-  return xmlResponse('ListMultipartUploadsResult', content);
+  return { uploads, delimitedPrefixes, truncated, last };
 }

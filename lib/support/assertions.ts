@@ -63,12 +63,12 @@ function enforce(result: CheckResult, negate: boolean, operator: string): void {
   throw new AssertionError(result.message() + diff, result.actual, result.expected, operator);
 }
 
-/** Throws unless the bucket has an object at `key` (with the fields given). */
+/** Throws unless the bucket has an object at `key` (with the fields given); an S3Api takes `'<bucket>/<key>'`. */
 export function assertObject(bucket: unknown, key: string, expected?: ObjectExpectation): void {
   enforce(checkObject(bucket, key, expected, arguments.length - 3 > 0 ? 1 : 0), false, 'assertObject');
 }
 
-/** Throws if the bucket has an object at `key`. */
+/** Throws if the bucket has an object at `key` (an S3Api: `'<bucket>/<key>'`). */
 export function assertNoObject(bucket: unknown, key: string): void {
   enforce(checkObject(bucket, key, undefined, arguments.length > 2 ? 1 : 0), true, 'assertNoObject');
 }

@@ -9,7 +9,7 @@
  * a fault) and before the model runs (a failure changes nothing stored).
  */
 import type { TimeSource } from '../clock.js';
-import { r2Error } from '../bucket/errors.js';
+import { R2_ERRORS, r2Error } from '../bucket/errors.js';
 import type { BucketOperation, ErrorFormat, Invoke, Surface } from '../bucket/invoke.js';
 import type { BucketLayer } from '../bucket/layer.js';
 import { CallLog, copyArgument, partialMatch, show, type CallStore, type LoggedCall } from './call-log.js';
@@ -24,7 +24,8 @@ export interface BucketFault extends FaultSchedule {
   op?: BucketOperation | readonly BucketOperation[];
   /**
    * Only calls on this key (a string: exactly; a RegExp: tested). A `delete` of several keys is
-   * caught when any of them matches; `list` has no key, so a rule with `key` never catches it.
+   * caught when any of them matches; `list` has no key, so a rule with `key` never catches it,
+   * except an S3 ListParts, a `list` of its upload's key.
    */
   key?: string | RegExp;
   /**
@@ -41,15 +42,33 @@ export type BucketResult =
   | undefined
   | { key: string; size: number; version: string; uploaded: number }
   | { objects: string[]; truncated: boolean; cursor?: string; delimitedPrefixes: string[] }
+  /** S3's ListMultipartUploads, logged as a `list` (lib/bucket/layer.ts). */
+  | { uploads: { key: string; uploadId: string }[]; truncated: boolean; delimitedPrefixes: string[] }
+  /** S3's ListParts, logged as a `list` of the upload's key: the part numbers listed. */
+  | { parts: number[]; truncated: boolean }
   | { key: string; uploadId: string }
   | { partNumber: number; etag: string };
+
+/** A failed call's error, as the log keeps it. */
+export interface LoggedError {
+  /** As the caller saw it (the binding's errors are plain Errors, as workerd's). */
+  readonly name: string;
+  readonly message: string;
+  /**
+   * The error's code as data, taken from the error the model or the surface raised, before the
+   * surface phrased it: R2's number for an error of R2 (10001, 10058: the binding's own Error
+   * carries it only in its text), S3's code for an S3 answer ('NoSuchUpload', 'PreconditionFailed'),
+   * a thrown error's own `code` otherwise; absent when it has none.
+   */
+  readonly code?: number | string;
+}
 
 export interface BucketCall extends LoggedCall {
   /** R2's operation (S3 requests log as the binding operation they perform: lib/bucket/layer.ts). */
   readonly op: BucketOperation;
   /** Where the call came in: the binding (a Worker's `env`) or the S3 API. */
   readonly surface: Surface;
-  /** The key as given (an array for a delete of several; undefined for list). */
+  /** The key as given (an array for a delete of several; undefined for list, except S3's ListParts: the upload's key). */
   readonly key: unknown;
   /** The options as given, copied when the call was made (multipart: uploadId, partNumber, parts). */
   readonly options: unknown;
@@ -57,7 +76,7 @@ export interface BucketCall extends LoggedCall {
   readonly value?: unknown;
   readonly status: 'pending' | 'ok' | 'error';
   readonly result?: BucketResult;
-  readonly error?: { readonly name: string; readonly message: string };
+  readonly error?: LoggedError;
   /** Set when a fault rule acted on the call. */
   readonly injected?: Injected;
 }
@@ -83,8 +102,26 @@ function keysOf(key: unknown): string[] {
   return Array.isArray(key) ? key.map(String) : [String(key)];
 }
 
-const errorOf = (e: unknown) =>
-  e instanceof Error ? { name: e.name, message: e.message } : { name: typeof e, message: String(e) };
+/**
+ * What the log keeps of an error: the name and message of the error as shown (`shown`), and the
+ * code carried by the error as raised (`raised`): no code is read back out of message text.
+ */
+function errorOf(shown: unknown, raised: unknown): LoggedError {
+  const out: { name: string; message: string; code?: number | string } =
+    shown instanceof Error ? { name: shown.name, message: shown.message } : { name: typeof shown, message: String(shown) };
+  const code = codeOf(raised) ?? codeOf(shown);
+  if (code !== undefined) out.code = code;
+  return Object.freeze(out);
+}
+
+function codeOf(e: unknown): number | string | undefined {
+  if (e === null || typeof e !== 'object') return undefined;
+  const code = (e as { code?: unknown }).code;
+  return typeof code === 'number' || typeof code === 'string' ? code : undefined;
+}
+
+/** R2's text for each of its codes (its catalogue, lib/bucket/errors.ts), for the outcome column. */
+const R2_TEXT = new Map<number, string>(Object.values(R2_ERRORS).map(([code, text]) => [code, text]));
 
 export function matchesCall(e: BucketCall, q: BucketCallQuery): boolean {
   if (q.op !== undefined && !(typeof q.op === 'string' ? q.op === e.op : q.op.includes(e.op))) return false;
@@ -106,13 +143,18 @@ export function matchesCall(e: BucketCall, q: BucketCallQuery): boolean {
 function outcomeCell(e: BucketCall): string {
   if (e.status === 'pending') return 'pending';
   if (e.status === 'error') {
-    // R2's errors end in their code; shown first, it survives the column being cut.
-    const r2 = /^\w+: ([\s\S]*) \((\d+)\)$/.exec(e.error!.message);
-    return r2 ? `${r2[2]} ${r2[1]}` : `${e.error!.name}: ${e.error!.message}`;
+    // The code first, so it survives the column being cut; then R2's text for it (the binding's
+    // message repeats the operation and the code around it), or the message as it was shown.
+    const { name, message, code } = e.error!;
+    if (code === undefined) return `${name}: ${message}`;
+    return `${code} ${(typeof code === 'number' && R2_TEXT.get(code)) || message}`;
   }
   const r = e.result;
   if (r === null) return 'null';
   if (r === undefined) return 'ok';
+  const more = (r: { truncated: boolean }) => (r.truncated ? ', truncated' : '');
+  if ('parts' in r) return `${r.parts.length} parts${more(r)}`;
+  if ('uploads' in r) return `${r.uploads.length} uploads${r.delimitedPrefixes.length ? `, ${r.delimitedPrefixes.length} prefixes` : ''}${more(r)}`;
   if ('objects' in r) return `${r.objects.length} objects${r.delimitedPrefixes.length ? `, ${r.delimitedPrefixes.length} prefixes` : ''}${r.truncated ? ', truncated' : ''}`;
   if ('uploadId' in r && !('size' in r)) return `upload ${r.uploadId.slice(0, 12)}…`;
   if ('partNumber' in r) return `part ${r.partNumber} ${r.etag}`;
@@ -163,7 +205,7 @@ class CallColumns implements CallStore<BucketCall> {
   size: number[] = [];
   version: unknown[] = [];
   uploaded: number[] = [];
-  error: ({ name: string; message: string } | undefined)[] = [];
+  error: (LoggedError | undefined)[] = [];
   injected: (Injected | undefined)[] = [];
 
   /** How many calls the log holds: the columns may be longer (their room is kept across clears). */
@@ -208,6 +250,15 @@ class CallColumns implements CallStore<BucketCall> {
     const o = r as Record<string, unknown>;
     switch (op) {
       case 'list': {
+        if ('parts' in o) {
+          this.result[i] = { parts: (o.parts as { partNumber: number }[]).map((p) => p.partNumber), truncated: o.truncated as boolean };
+          return;
+        }
+        if ('uploads' in o) {
+          const uploads = (o.uploads as { key: string; uploadId: string }[]).map((u) => ({ key: u.key, uploadId: u.uploadId }));
+          this.result[i] = { uploads, truncated: o.truncated as boolean, delimitedPrefixes: [...(o.delimitedPrefixes as string[])] };
+          return;
+        }
         const page = o as { objects: { key: string }[]; truncated: boolean; cursor?: string; delimitedPrefixes: string[] };
         const out: BucketResult = { objects: page.objects.map((x) => x.key), truncated: page.truncated, delimitedPrefixes: [...page.delimitedPrefixes] };
         if (page.cursor !== undefined) out.cursor = page.cursor;
@@ -229,9 +280,10 @@ class CallColumns implements CallStore<BucketCall> {
     }
   }
 
-  fail(i: number, e: unknown): void {
+  /** Records call i's error: `shown` as the caller got it, `raised` as the model or surface raised it (its code). */
+  fail(i: number, shown: unknown, raised: unknown): void {
     this.status[i] = ERROR;
-    this.error[i] = Object.freeze(errorOf(e));
+    this.error[i] = errorOf(shown, raised);
   }
 
   entry(i: number): BucketCall {
@@ -336,7 +388,7 @@ export class BucketSupport {
       try {
         args = convert(); // thrown synchronously, as base would
       } catch (e) {
-        this.failed(i, e);
+        this.failed(i, e, e);
         throw e;
       }
       return this.recorded(i, op, key, () => args as never, body, format, summary);
@@ -364,7 +416,7 @@ export class BucketSupport {
       if (r instanceof Promise) r = await r;
     } catch (e) {
       const shown = format(e);
-      this.failed(i, shown);
+      this.failed(i, shown, e);
       throw shown;
     }
     this.succeeded(i, op, summary ? summary(r) : r);
@@ -389,8 +441,8 @@ export class BucketSupport {
     if (this.log.watched) this.log.done(this.calls.entry(i));
   }
 
-  private failed(i: number, e: unknown): void {
-    this.calls.fail(i, e);
+  private failed(i: number, shown: unknown, raised: unknown): void {
+    this.calls.fail(i, shown, raised);
     if (this.log.watched) this.log.done(this.calls.entry(i));
   }
 
@@ -443,5 +495,6 @@ export function bucketDouble(bucket: SnapshotOwner, layer: BucketLayer): TestDou
     restore: (s) => bucket.restore(s as never),
     reset: () => bucket.reset(),
     bucket: layer,
+    objects: { locate: (key) => ({ layer, key, label: 'the bucket', onBucket: () => true }) },
   };
 }

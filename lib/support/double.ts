@@ -36,6 +36,26 @@ export interface ZoneReader {
   readonly retiredFields: boolean;
 }
 
+/**
+ * Where `toHaveObject` finds an object: the bucket a path names (a Bucket: itself, the path being
+ * the key; an S3Api: the bucket served under the path's first segment), the key in it, and which
+ * of the double's log entries are calls on that bucket (for the failure message).
+ */
+export interface ObjectPlace {
+  readonly layer: BucketLayer;
+  readonly key: string;
+  /** How a message names the bucket: "the bucket", `bucket "docs"`. */
+  readonly label: string;
+  /** Whether an entry of the double's log is a call on this bucket. */
+  readonly onBucket: (entry: LoggedCall) => boolean;
+}
+
+/** What `toHaveObject` reads of a double that holds objects. */
+export interface ObjectReader {
+  /** The place `path` names; throws a TypeError saying why when it names none. */
+  locate(path: string): ObjectPlace;
+}
+
 export interface TestDouble {
   /** The double's name in messages: `Bucket`, `DnsApi`, `S3Api`. */
   readonly name: string;
@@ -56,11 +76,15 @@ export interface TestDouble {
   sameKind(entry: LoggedCall, query: object): boolean;
   /** Its fault rules, when it has its own (`testFault`). */
   readonly faults?: FaultAdder;
+  /** For a double with no rules of its own: where its faults are armed, said when one is asked of it. */
+  readonly faultsHint?: string;
   snapshot(): object;
   restore(snapshot: object): void;
   reset(): void;
-  /** A bucket's layer: its objects (`toHaveObject`) and the one way into it (the S3 view). */
+  /** A bucket's layer: the one way into it for a second surface (the S3 view, lib/bucket/internal.ts). */
   readonly bucket?: BucketLayer;
+  /** The objects of a double that holds some (`toHaveObject`): a Bucket's, an S3Api's buckets'. */
+  readonly objects?: ObjectReader;
   /** A DNS double's zones (`toHaveDnsRecord`). */
   readonly zones?: ZoneReader;
   /** A queue's log of sends and deliveries (`toHaveSent`, `toHaveAcked`, `toHaveRetried`, `toHaveDeadLettered`). */

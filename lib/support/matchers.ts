@@ -15,9 +15,9 @@ import { presentRecord } from '../dns/present.js';
 import type { DnsRecord } from '../dns/types.js';
 import type { BucketLayer } from '../bucket/layer.js';
 import type { BucketCall, BucketCallQuery } from './bucket-support.js';
-import { bytesOf, partialMatch, show, type CallLog, type LoggedCall } from './call-log.js';
+import { bytesOf, partialMatch, show, type LoggedCall } from './call-log.js';
 import type { DnsRequestQuery } from './dns-support.js';
-import type { LogReader } from './double.js';
+import type { LogReader, ObjectPlace, TestDouble } from './double.js';
 import { describeValue as describe, doubleOf } from './registry.js';
 import type { S3CallQuery } from './s3-support.js';
 import type { QueueCallQuery } from './queue-support.js';
@@ -81,10 +81,11 @@ function asText(bytes: Uint8Array): string | Uint8Array {
   }
 }
 
-function bucketOf(received: unknown, matcher: string): BucketLayer {
-  const b = doubleOf(received)?.bucket;
-  if (!b) throw new TypeError(`${matcher}: expected a Bucket from edge-doubles, got ${describe(received)}`);
-  return b;
+/** The double behind `received` and the place `path` names in it (a Bucket: the key; an S3Api: `bucket/key`). */
+function objectPlace(received: unknown, path: string, matcher: string): { double: TestDouble; place: ObjectPlace } {
+  const double = doubleOf(received);
+  if (!double?.objects) throw new TypeError(`${matcher}: expected a Bucket or an S3Api from edge-doubles, got ${describe(received)}`);
+  return { double, place: double.objects.locate(path) };
 }
 
 /** Up to 5 stored keys nearest to `key`: those sharing its longest prefix, closest in edits first. */
@@ -136,32 +137,37 @@ function expectedView(expected: ObjectExpectation): Record<string, unknown> {
   return out;
 }
 
-function recentCalls(log: CallLog<BucketCall, BucketCallQuery>, key: string): string {
+/** The double's last calls on the place's key, as a table (its log read through the one interface). */
+function recentCalls(double: TestDouble, { key, onBucket }: ObjectPlace): string {
+  const log = double.log as LogReader<BucketCall>;
   if (!log.recording && log.length === 0) return '';
-  const calls = log.filter((e) => e.key === key || (Array.isArray(e.key) && e.key.includes(key)));
+  const onKey = (e: BucketCall) => onBucket(e) && (e.key === key || (Array.isArray(e.key) && e.key.includes(key)));
+  const calls = log.filter(onKey);
   if (calls.length === 0) return `\nNo call on "${key}" in the call log.`;
+  // Entries are built afresh at each read: told apart by their place in their bucket's log.
   const shown = new Set(calls.slice(-5).map((c) => c.seq));
-  return `\nCalls on "${key}" (last ${shown.size}):\n${log.table((e) => shown.has(e.seq))}`;
+  return `\nCalls on "${key}" (last ${shown.size}):\n${log.table((e) => onBucket(e) && shown.has(e.seq))}`;
 }
 
-/** An object exists at `key` (with the fields given). */
-export function checkObject(received: unknown, key: string, expected?: ObjectExpectation, extra = 0): CheckResult {
+/** An object exists at `path` (with the fields given): a Bucket's key, or an S3Api's `bucket/key`. */
+export function checkObject(received: unknown, path: string, expected?: ObjectExpectation, extra = 0): CheckResult {
   if (extra > 0) throw new TypeError('toHaveObject(key, expected?) takes at most 2 arguments');
-  if (typeof key !== 'string') throw new TypeError(`toHaveObject: the key must be a string, got ${describe(key)}`);
-  const b = bucketOf(received, 'toHaveObject');
+  if (typeof path !== 'string') throw new TypeError(`toHaveObject: the key must be a string, got ${describe(path)}`);
+  const { double, place } = objectPlace(received, path, 'toHaveObject');
+  const { layer: b, key, label } = place;
   const o = b.model.head(key);
   if (!o) {
     const near = nearestKeys(b, key);
     return {
       pass: false,
       message: () =>
-        `expected the bucket to have an object at "${key}", but there is none.\n` +
-        (near.length ? `Nearest keys: ${near.map((k) => JSON.stringify(k)).join(', ')}` : 'The bucket is empty.') +
-        recentCalls(b.support.log, key),
+        `expected ${label} to have an object at "${key}", but there is none.\n` +
+        (near.length ? `Nearest keys: ${near.map((k) => JSON.stringify(k)).join(', ')}` : `${label[0]!.toUpperCase()}${label.slice(1)} is empty.`) +
+        recentCalls(double, place),
     };
   }
   if (!expected || Object.keys(expected).length === 0) {
-    return { pass: true, message: () => `expected the bucket not to have an object at "${key}", but it has one (${o.size} bytes)` };
+    return { pass: true, message: () => `expected ${label} not to have an object at "${key}", but it has one (${o.size} bytes)` };
   }
   const actual = objectView(o, expected);
   const want = expectedView(expected);
@@ -172,8 +178,8 @@ export function checkObject(received: unknown, key: string, expected?: ObjectExp
     expected: want,
     message: () =>
       pass
-        ? `expected the object at "${key}" not to match ${show(want)}, but it does`
-        : `expected the object at "${key}" to match the expectation; it differs.${recentCalls(b.support.log, key)}`,
+        ? `expected the object at "${path}" not to match ${show(want)}, but it does`
+        : `expected the object at "${path}" to match the expectation; it differs.${recentCalls(double, place)}`,
   };
 }
 

@@ -12,12 +12,14 @@
  *   `surface: 's3'` (lib/bucket/layer.ts); the S3Api's log is those entries from every bucket it
  *   serves, each with the name it is served under (`bucket`), in time order. Requests refused before
  *   a bucket is reached (signature, NoSuchBucket, CreateBucket) are in no log.
- * - faults: none of its own; a bucket's rules (`bucket.faults`) catch its S3 calls too.
+ * - faults: none of its own; a bucket's rules (`bucket.faults`) catch its S3 calls too (the
+ *   decision and its reasons: lib/s3/api.ts, "Faults").
+ * - objects (`toHaveObject`): `'<bucket>/<key>'`, the bucket by the name it is served under.
  */
 import type { BucketCall, BucketCallQuery } from './bucket-support.js';
 import { bucketCallRow, matchesCall } from './bucket-support.js';
 import { partialMatch, type CallFilter, type CallLog } from './call-log.js';
-import type { LogReader, TestDouble } from './double.js';
+import type { LogReader, ObjectPlace, TestDouble } from './double.js';
 import { doubleOf } from './registry.js';
 import { table } from './table.js';
 
@@ -114,6 +116,30 @@ class ServedLog implements LogReader<S3Call, S3CallQuery> {
 }
 
 /**
+ * `toHaveObject(s3, 'docs/notes/a.txt')`: the first segment names the served bucket, the rest is the
+ * key, as a path-style S3 URL and an `s3://docs/notes/a.txt` address do. Unambiguous, since a bucket
+ * name never holds a slash (R2's rule). A path naming no served bucket is a TypeError rather than a
+ * failed (or, under `.not`, passed) assertion, as `toHaveDnsRecord` does for a zone.
+ */
+function locateObject(served: Served, path: string): ObjectPlace {
+  const slash = path.indexOf('/');
+  const name = slash < 0 ? path : path.slice(0, slash);
+  const bucket = slash > 0 ? served.get(name) : undefined;
+  if (!bucket) {
+    const names = [...served.keys()].map((n) => JSON.stringify(n)).join(', ') || 'none';
+    const why = slash <= 0 ? 'it names no bucket: give "<bucket>/<key>"' : `the S3Api serves no bucket ${JSON.stringify(name)}`;
+    throw new TypeError(`toHaveObject: ${JSON.stringify(path)}: ${why} (buckets served: ${names})`);
+  }
+  return {
+    layer: bucketDoubleOf(bucket).bucket!,
+    key: path.slice(slash + 1),
+    label: `bucket ${JSON.stringify(name)}`,
+    // The S3Api's log names each call's bucket by the first name it is served under (distinct()).
+    onBucket: (e) => served.get((e as S3Call).bucket) === bucket,
+  };
+}
+
+/**
  * The S3Api's test double over the map of buckets it serves by name (lib/s3/api.ts): snapshot
  * copies its entries and each bucket's state, whose configuration holds the CORS rules; restore
  * writes them back.
@@ -130,6 +156,7 @@ export function s3Double(served: Map<string, object>): TestDouble & { log: Serve
       for (const [, bucket] of distinct(served)) bucketDoubleOf(bucket).startLog();
     },
     sameKind: (e, q) => (e as S3Call).op === (q as S3CallQuery).op,
+    faultsHint: "an S3Api has no fault rules of its own: arm them on the bucket (testFault(s3.bucket('name')!, rule)); they catch its S3 calls",
     snapshot: () => {
       const states = new Map<object, object>();
       for (const [, bucket] of distinct(served)) states.set(bucket, bucketDoubleOf(bucket).snapshot());
@@ -147,6 +174,7 @@ export function s3Double(served: Map<string, object>): TestDouble & { log: Serve
     reset: () => {
       for (const [, bucket] of distinct(served)) bucketDoubleOf(bucket).reset();
     },
+    objects: { locate: (path) => locateObject(served, path) },
   };
   return double;
 }

@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { Bucket } from 'edge-doubles/bucket';
 import { DnsApi } from 'edge-doubles/dns';
 import { ManualClock } from 'edge-doubles';
+import { S3Api } from 'edge-doubles/s3';
+import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { runCli } from '../../lib/node/commands.js';
+import { sdk } from '../s3/support.js';
 
 describe('Bucket call log', () => {
   it('records operation, key, options as given, outcome and time, in order', async () => {
@@ -79,6 +82,48 @@ describe('Bucket call log', () => {
     expect(bucket.log.filter({ status: 'ok' })).toHaveLength(1);
     expect(bucket.log.filter((c) => c.op === 'head')).toHaveLength(1);
     expect(bucket.log.last()!.op).toBe('head');
+  });
+
+  it('keeps an error\'s code as data, from the error as raised, and never reads one out of message text', async () => {
+    const bucket = new Bucket({ log: true });
+    bucket.faults.add({ op: 'put', error: 'rateLimit' });
+    // A message that only looks like R2's: its "(10001)" is text, not a code.
+    bucket.faults.add({ op: 'get', error: new Error('get: not really R2 (10001)') });
+    bucket.faults.add({ op: 'head', error: Object.assign(new Error('socket closed'), { code: 'ECONNRESET' }) });
+    await bucket.put('k', 'v').catch(() => {});
+    await bucket.get('k').catch(() => {});
+    await bucket.head('k').catch(() => {});
+    await bucket.delete('x'.repeat(1025)).catch(() => {});
+    const [put, get, head, del] = bucket.log.all();
+    // The binding's Error carries R2's code only in its text, as workerd's; the log has it as data.
+    expect(put!.error).toEqual({ name: 'Error', message: 'put: Reduce your concurrent request rate for the same object. (10058)', code: 10058 });
+    expect('code' in (await bucket.put('k', 'v').catch((e: Error) => e) as object)).toBe(false);
+    expect(get!.error).toEqual({ name: 'Error', message: 'get: not really R2 (10001)' });
+    expect(head!.error).toMatchObject({ code: 'ECONNRESET' });
+    expect(del!.error).toMatchObject({ code: 10020 });
+    expect(bucket.log.filter({ error: { code: 10058 } }).map((c) => c.op)).toEqual(['put']);
+    const rows = bucket.log.table().split('\n');
+    expect(rows[2]).toMatch(/put\s+k\s+10058 Reduce your concurrent request rate/);
+    expect(rows[3]).toMatch(/get\s+k\s+Error: get: not really R2 \(10001\)/);
+    expect(rows[4]).toMatch(/head\s+k\s+ECONNRESET socket closed/);
+    expect(rows[5]).toMatch(/delete\s+x+…?\s+10020 The specified object name is not valid\./);
+  });
+
+  it('keeps the code of an S3 call\'s error: R2\'s number for a fault, S3\'s code for an S3 answer', async () => {
+    const photos = new Bucket({ log: true });
+    const client = sdk(new S3Api({ buckets: { photos } }).fetch);
+    await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'k', Body: 'v' }));
+    // A conditional Complete that fails: refused inside the layer's operation, with S3's error.
+    const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: 'photos', Key: 'k' }));
+    const { ETag } = await client.send(new UploadPartCommand({ Bucket: 'photos', Key: 'k', UploadId, PartNumber: 1, Body: 'w' }));
+    const parts = { Parts: [{ PartNumber: 1, ETag }] };
+    await client.send(new CompleteMultipartUploadCommand({ Bucket: 'photos', Key: 'k', UploadId, MultipartUpload: parts, IfNoneMatch: '*' })).catch(() => {});
+    photos.faults.add({ op: 'put', times: 3 }); // the SDK tries a 500 three times
+    await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'k', Body: 'w' })).catch(() => {});
+    const failed = photos.log.filter({ surface: 's3', status: 'error' });
+    expect(failed.map((c) => c.error!.code)).toEqual(['PreconditionFailed', 10001, 10001, 10001]);
+    expect(photos.log.table()).toMatch(/completeMultipartUpload \(s3\)\s+k\s+.*PreconditionFailed At least one of the pre-cond/);
+    expect(photos.log.table()).toMatch(/put \(s3\)\s+k\s+\S+\s+10001 We encountered an internal error/);
   });
 
   it('records synchronously thrown conversion errors (dates before 2022-10-31)', () => {

@@ -6,12 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { CreateBucketCommand, DeleteBucketCommand, GetObjectCommand, PutBucketCorsCommand, GetBucketCorsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import 'edge-doubles/vitest';
-import { logOnFailure } from 'edge-doubles/vitest';
+import { logOnFailure, testFault } from 'edge-doubles/vitest';
 import { Bucket } from 'edge-doubles/bucket';
 import { DnsApi } from 'edge-doubles/dns';
 import { S3Api } from 'edge-doubles/s3';
-import { assertNotReceived, assertReceived } from '../../lib/support/assertions.js';
-import { checkReceived } from '../../lib/support/matchers.js';
+import { assertNoObject, assertNotReceived, assertObject, assertReceived } from '../../lib/support/assertions.js';
+import { checkObject, checkReceived } from '../../lib/support/matchers.js';
 import { ArrayStore, CallLog, type LoggedCall } from '../../lib/support/call-log.js';
 import { doubleOf, registerDouble } from '../../lib/support/registry.js';
 import { bucketLayer } from '../../lib/bucket/internal.js';
@@ -133,6 +133,59 @@ describe('S3Api as a double', () => {
     expect(await photos.head('p')).toBeNull();
   });
 
+  it('toHaveObject and assertObject name the bucket as the first segment of the path: "<bucket>/<key>"', async () => {
+    const photos = new Bucket({ log: true });
+    const docs = new Bucket({ seed: { 'a/b.txt': 'seeded' } });
+    const { s3, client } = served({ photos, docs });
+    // README: s3-objects
+    await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'cats/tom.jpg', Body: 'meow', ContentType: 'image/jpeg' }));
+
+    expect(s3).toHaveObject('photos/cats/tom.jpg', { body: 'meow', httpMetadata: { contentType: 'image/jpeg' } });
+    expect(s3).not.toHaveObject('docs/cats/tom.jpg'); // another bucket
+    expect(s3.bucket('photos')).toHaveObject('cats/tom.jpg'); // the same, through the Bucket itself
+    // README: end
+    assertObject(s3, 'docs/a/b.txt', { body: 'seeded' });
+    assertNoObject(s3, 'docs/a');
+    await photos.put('/lead', 'x'); // a key may begin with a slash: only the first one separates
+    expect(s3).toHaveObject('photos//lead');
+
+    const missing = checkObject(s3, 'photos/cats/tim.jpg');
+    expect(missing.pass).toBe(false);
+    expect(missing.message()).toContain('expected bucket "photos" to have an object at "cats/tim.jpg", but there is none.\nNearest keys: "cats/tom.jpg"');
+    const differs = checkObject(s3, 'photos/cats/tom.jpg', { body: 'purr' });
+    expect(differs.pass).toBe(false);
+    expect(differs.actual).toEqual({ body: 'meow' });
+    // The calls on that key, from the S3Api's log: this bucket's only.
+    expect(differs.message()).toMatch(/expected the object at "photos\/cats\/tom.jpg" to match the expectation; it differs\.\nCalls on "cats\/tom.jpg" \(last 1\):\n.*bucket.*\n.*\n1\s+photos\s+.*put \(s3\)\s+cats\/tom.jpg/);
+
+    // A path that names no served bucket is a mistake, not a missing object (even under .not).
+    expect(() => expect(s3).not.toHaveObject('videos/cats/tom.jpg')).toThrow(
+      'toHaveObject: "videos/cats/tom.jpg": the S3Api serves no bucket "videos" (buckets served: "photos", "docs")',
+    );
+    expect(() => expect(s3).toHaveObject('tom.jpg')).toThrow('toHaveObject: "tom.jpg": it names no bucket: give "<bucket>/<key>"');
+    expect(() => expect(s3).toHaveObject('/photos/cats/tom.jpg')).toThrow(TypeError);
+  });
+
+  it('toHaveObject follows the buckets served now: a bucket served under two names, one deleted by S3', async () => {
+    const shared = new Bucket({ seed: { k: 'v' } });
+    const { s3, client } = served({ one: shared, two: shared, gone: new Bucket() });
+    expect(s3).toHaveObject('one/k');
+    expect(s3).toHaveObject('two/k');
+    await client.send(new DeleteBucketCommand({ Bucket: 'gone' }));
+    expect(() => expect(s3).toHaveObject('gone/k')).toThrow('the S3Api serves no bucket "gone"');
+  });
+
+  it('has no fault rules of its own: testFault on it says to arm the bucket, whose rule fails the S3 call', async () => {
+    const photos = new Bucket();
+    const { s3, client } = served({ photos });
+    expect(() => testFault(s3 as never, { op: 'put' } as never)).toThrow(
+      "testFault: an S3Api has no fault rules of its own: arm them on the bucket (testFault(s3.bucket('name')!, rule)); they catch its S3 calls",
+    );
+    testFault(s3.bucket('photos')!, { op: 'put', error: 'rateLimit', times: Infinity });
+    const refused = await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'k', Body: 'v' })).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ name: 'TooManyRequests', $metadata: { httpStatusCode: 429 } });
+  });
+
   it('says how to turn the log on when no bucket it serves records', () => {
     const { s3 } = served();
     expect(() => expect(s3).toHaveReceived({ op: 'put' })).toThrow(
@@ -173,9 +226,22 @@ describe('the registry', () => {
     store.push({ seq: 1, at: 0, word: 'hello' });
     expect(queue).toHaveReceived({ word: 'hello', times: 1 } as never);
     expect(queue).not.toHaveReceived({ word: 'bye' } as never);
-    expect(() => expect(queue).toHaveObject('k')).toThrow('toHaveObject: expected a Bucket from edge-doubles, got Object');
+    expect(() => expect(queue).toHaveObject('k')).toThrow('toHaveObject: expected a Bucket or an S3Api from edge-doubles, got Object');
     expect(() => registerDouble(queue, doubleOf(queue)!)).toThrow('this Queue is already registered');
     expect(bucketLayer(queue)).toBeUndefined(); // the S3 view reaches only a bucket's layer
+  });
+
+  it('toHaveObject reads any double that says where its objects are, and nothing else of it', () => {
+    const inner = new Bucket({ seed: { 'x.txt': 'inner' } });
+    const layer = bucketLayer(inner)!;
+    const archive = {};
+    registerDouble(archive, {
+      ...doubleOf(new DnsApi())!, // log, snapshot and the rest: not what toHaveObject reads
+      name: 'Archive',
+      objects: { locate: (path) => ({ layer, key: path.replace(/^archive:/, ''), label: 'the archive', onBucket: () => true }) },
+    });
+    expect(archive).toHaveObject('archive:x.txt', { body: 'inner' });
+    expect(checkObject(archive, 'archive:y.txt').message()).toContain('expected the archive to have an object at "y.txt"');
   });
 
   it('refuses what is no double, naming what it got', () => {

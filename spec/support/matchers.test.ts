@@ -61,7 +61,7 @@ describe('toHaveObject', () => {
     const bucket = new Bucket();
     // @ts-expect-error: a third argument is a mistake the types catch too
     expect(() => expect(bucket).toHaveObject('k', {}, 'extra')).toThrow('toHaveObject(key, expected?) takes at most 2 arguments');
-    expect(() => expect({}).toHaveObject('k')).toThrow('toHaveObject: expected a Bucket from edge-doubles, got Object');
+    expect(() => expect({}).toHaveObject('k')).toThrow('toHaveObject: expected a Bucket or an S3Api from edge-doubles, got Object');
     // @ts-expect-error: a misspelt matcher is a compile error (and, at run time, Vitest's own error)
     expect(() => expect(bucket).toHaveObjects('k')).toThrow();
   });
