@@ -25,7 +25,7 @@ import { actionOf, queueDouble, QueueSupport, type LoggedMessage, type MessageOu
 import { createExecutionContext, waitOnExecutionContext } from '../env/execution-context.js';
 import { BatchState, Message, MessageBatch, toInteger, type MessageBatchMetadata } from './batch.js';
 import { resolveQueueCompat, type QueueCompat } from './compat.js';
-import { contentTypeOf, decodeBody, encodeBody, unreadable, type Encoded, type HeldBody, type QueueContentType } from './content.js';
+import { contentTypeOf, decodeBody, deferredJson, encodeBody, unreadable, type Encoded, type HeldBody, type QueueContentType } from './content.js';
 import { faultError, serviceError } from './errors.js';
 import { MessageStore, type Batching, type Held, type StoreSnapshot } from './store.js';
 import {
@@ -165,7 +165,7 @@ export class Queue<Body = unknown> {
     resolveConsumerSettings(this.#defaults as ConsumerSettings);
     this.#queues = options.queues ?? new Map();
     this.#support = new QueueSupport(log);
-    serviceSenders.set(this, (body) => this.#fromService(body));
+    serviceSenders.set(this, (message) => this.#fromService(message));
     registerDouble(
       this,
       queueDouble(
@@ -389,10 +389,11 @@ export class Queue<Body = unknown> {
    * binding: JSON, no delay of the producer's, no fault rules of the binding's (they stand for a
    * Worker's failing send), and never a rejection; logged as a send, so the matchers see it.
    */
-  #fromService(body: unknown): void {
-    const encoded = encodeBody(body, 'json', false);
+  #fromService(message: ServiceMessage): void {
+    const encoded = deferredJson(message.bytes, message);
     const [held] = this.#enqueue([{ encoded, delay: 0 }]);
     if (this.#support.log.recording) {
+      const body = JSON.parse(encoded.body.value) as unknown;
       const entry = this.#support.entry('send', this.name, this.#time.now(), [{ id: held!.id, body, contentType: 'json', delaySeconds: 0 }]);
       if (entry) this.#support.log.done(entry);
     }
@@ -574,11 +575,17 @@ export class Queue<Body = unknown> {
 Object.defineProperty(Queue, 'name', { value: 'WorkerQueue' });
 
 /** Each queue's way in for a Cloudflare service's messages (see `#fromService`); internal. */
-const serviceSenders = new WeakMap<Queue, (body: unknown) => void>();
+const serviceSenders = new WeakMap<Queue, (message: ServiceMessage) => void>();
+
+/** A message a service writes: JSON text made when first read, and its size in bytes (known now). */
+export interface ServiceMessage {
+  readonly bytes: number;
+  text(): string;
+}
 
 /** @internal Puts a message on `queue` as a Cloudflare service does (R2's event notifications: lib/queue/account-queues.ts). */
-export function sendAsService(queue: Queue, body: unknown): void {
-  serviceSenders.get(queue)?.(body);
+export function sendAsService(queue: Queue, message: ServiceMessage): void {
+  serviceSenders.get(queue)?.(message);
 }
 
 /** Consumer settings a config gave a queue before any consumer was attached (createEnv without a worker). */
