@@ -9,6 +9,8 @@ import { auth } from './groups/auth.js';
 import { lifecycle } from './groups/lifecycle.js';
 import { locks } from './groups/locks.js';
 import { s3Lifecycle } from './groups/s3-lifecycle.js';
+import { queues } from './groups/queues.js';
+import { notifications } from './groups/notifications.js';
 
 export const r2ApiGroups: readonly Group[] = [
   buckets,
@@ -16,6 +18,8 @@ export const r2ApiGroups: readonly Group[] = [
   lifecycle,
   s3Lifecycle,
   locks,
+  queues,
+  notifications,
 ];
 
 /** Registers the whole R2 control-plane conformance suite (Vitest tests) for one target. */
