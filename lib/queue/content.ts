@@ -93,7 +93,7 @@ export function encodeBody(body: unknown, type: QueueContentType, detach: boolea
  * A JSON body whose text is made the first time it is read (R2's notifications: lib/bucket/
  * notifications.ts `messageJson`), `bytes` its size, known beforehand. Reads give the same text.
  */
-export function deferredJson(bytes: number, source: { text(): string }): Encoded {
+export function deferredJson(bytes: number, source: { text(): string }): Encoded & { readonly body: Extract<HeldBody, { type: 'json' }> } {
   return { body: new DeferredJson(source), bytes };
 }
 
