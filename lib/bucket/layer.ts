@@ -276,7 +276,9 @@ export class BucketLayer {
 
   #notifyWritten(action: NotificationAction, o: StoredObject, copySource?: { bucket: string; object: string }): void {
     // The object itself: its etag is read only if the message needs it (notifications.ts `messageJson`).
-    this.notifier?.({ action, key: o.key, object: o, time: o.uploaded, ...(copySource ? { copySource } : {}) });
+    const event: ObjectEvent = { action, key: o.key, object: o, time: o.uploaded };
+    if (copySource) event.copySource = copySource;
+    this.notifier?.(event);
   }
 
   list(query: ListQuery): Maybe<ListPage> {

@@ -140,9 +140,15 @@ export function removeRules(current: readonly QueueRules[], queueId: string, rul
 
 /** The queues a change of `key` by `action` notifies: at most one rule per queue can match (no overlaps). */
 export function queuesFor(rules: readonly QueueRules[], action: NotificationAction, key: string): string[] {
+  // Plain loops, no closures: this runs on every write to a bucket with rules.
   const out: string[] = [];
   for (const q of rules) {
-    if (q.rules.some((r) => r.actions.includes(action) && key.startsWith(r.prefix) && key.endsWith(r.suffix))) out.push(q.queueId);
+    for (const r of q.rules) {
+      if (r.actions.includes(action) && key.startsWith(r.prefix) && key.endsWith(r.suffix)) {
+        out.push(q.queueId);
+        break;
+      }
+    }
   }
   return out;
 }
@@ -219,13 +225,24 @@ class NotificationJson implements MessageJson {
  */
 export function messageBytes(account: string, bucket: string, event: ObjectEvent): number {
   // {"account":A,"action":"X","bucket":B,"object":{"key":K[,"size":S,"eTag":E]},"eventTime":T[,"copySource":{"bucket":CB,"object":CO}]}
-  let n = 11 + jsonBytes(account) + 10 + event.action.length + 2 + 10 + jsonBytes(bucket) + 17 + jsonBytes(event.key) + 1;
+  let n = framing(account, bucket) + event.action.length + jsonBytes(event.key);
   const o = event.object;
   if (o) n += 8 + String(o.size).length + 8 + (o.etagKnown === false ? 34 : jsonBytes(o.etag));
   n += 13 + (event.time >= MIN_4_DIGIT_YEAR && event.time < MAX_4_DIGIT_YEAR ? 26 : jsonBytes(new Date(event.time).toISOString()));
   if (event.copySource) n += 24 + jsonBytes(event.copySource.bucket) + 10 + jsonBytes(event.copySource.object) + 1;
   return n + 1;
 }
+
+/**
+ * The bytes of the body's fixed text, account and bucket (the same for every message of a bucket:
+ * the last pair's answer is kept). `{"account":A,"action":""` 11+A+10+2, `,"bucket":B` 10+B,
+ * `,"object":{"key":` 17, and the object's closing brace 1.
+ */
+function framing(account: string, bucket: string): number {
+  if (account !== lastFraming.account || bucket !== lastFraming.bucket) lastFraming = { account, bucket, bytes: 11 + jsonBytes(account) + 10 + 2 + 10 + jsonBytes(bucket) + 17 + 1 };
+  return lastFraming.bytes;
+}
+let lastFraming = { account: '', bucket: '', bytes: 0 };
 
 /** `toISOString` is 24 characters for years 0000 to 9999 (outside them it writes ±YYYYYY). */
 const MIN_4_DIGIT_YEAR = new Date('0000-01-01T00:00:00.000Z').getTime();

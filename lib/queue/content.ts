@@ -91,10 +91,10 @@ export function encodeBody(body: unknown, type: QueueContentType, detach: boolea
 
 /**
  * A JSON body whose text is made the first time it is read (R2's notifications: lib/bucket/
- * notifications.ts `messageJson`), `bytes` its size, known beforehand. Reads give the same text.
+ * notifications.ts `messageJson`, whose size is known beforehand). Reads give the same text.
  */
-export function deferredJson(bytes: number, source: { text(): string }): Encoded & { readonly body: Extract<HeldBody, { type: 'json' }> } {
-  return { body: new DeferredJson(source), bytes };
+export function deferredJson(source: { text(): string }): Extract<HeldBody, { type: 'json' }> {
+  return new DeferredJson(source);
 }
 
 /** A class, not a closure per message: a notified put makes one of these (bench/notifications.ts). */

@@ -390,24 +390,29 @@ export class Queue<Body = unknown> {
    * Worker's failing send), and never a rejection; logged as a send, so the matchers see it.
    */
   #fromService(message: ServiceMessage): void {
-    const encoded = deferredJson(message.bytes, message);
-    const [held] = this.#enqueue([{ encoded, delay: 0 }]);
+    const json = deferredJson(message);
+    // One message, so no arrays: this runs on every notified write (bench/notifications.ts).
+    const held = this.#hold(json, message.bytes, 0, this.#time.now());
+    this.#schedule();
     if (this.#support.log.recording) {
-      const body = JSON.parse(encoded.body.value) as unknown;
-      const entry = this.#support.entry('send', this.name, this.#time.now(), [{ id: held!.id, body, contentType: 'json', delaySeconds: 0 }]);
+      const body = JSON.parse(json.value) as unknown;
+      const entry = this.#support.entry('send', this.name, this.#time.now(), [{ id: held.id, body, contentType: 'json', delaySeconds: 0 }]);
       if (entry) this.#support.log.done(entry);
     }
   }
 
   #enqueue(items: { encoded: Encoded; delay: number }[]): Held[] {
     const now = this.#time.now();
-    const out = items.map(({ encoded, delay }) => {
-      const h: Held = { id: this.#newId(), timestamp: now, body: encoded.body, bytes: encoded.bytes, failures: 0, visibleAt: now + delay * 1000, seq: this.#store.nextSeq() };
-      this.#store.add(h);
-      return h;
-    });
+    const out = items.map(({ encoded, delay }) => this.#hold(encoded.body, encoded.bytes, delay, now));
     this.#schedule();
     return out;
+  }
+
+  /** Puts one message on the queue (the caller schedules delivery). */
+  #hold(body: HeldBody, bytes: number, delay: number, now: number): Held {
+    const h: Held = { id: this.#newId(), timestamp: now, body, bytes, failures: 0, visibleAt: now + delay * 1000, seq: this.#store.nextSeq() };
+    this.#store.add(h);
+    return h;
   }
 
   /**
