@@ -6,7 +6,7 @@
  * Speed is measured here and never asserted in tests; this is not part of `npm test`.
  *
  * `npm run bench -- small list` runs only the named cases (small, list, large, multipart, snapshot,
- * indexeddb, lifecycle); the DNS benchmarks then run only if `dns` is named too, the S3 view's
+ * indexeddb, lifecycle, notifications); the DNS benchmarks then run only if `dns` is named too, the S3 view's
  * (bench/s3.ts) if `s3` is, the public-GET comparison (bench/public.ts) if `public` is, the Queues
  * double's (bench/queue.ts) if `queue` is, and the browser bundle sizes if `size` is. No names: everything.
  */
@@ -23,6 +23,7 @@ import { benchLargePut } from './large-put.js';
 import { benchLifecycle } from './lifecycle.js';
 import { benchListing } from './listing.js';
 import { benchMultipart } from './multipart.js';
+import { benchNotifications } from './notifications.js';
 import { benchSmallOps } from './small-ops.js';
 import { benchSnapshot } from './snapshot.js';
 import { gc } from './stats.js';
@@ -45,6 +46,7 @@ const CASES = {
   snapshot: benchSnapshot,
   indexeddb: benchIndexedDb,
   lifecycle: benchLifecycle,
+  notifications: benchNotifications,
 } as const;
 const named = process.argv.slice(2);
 const unknown = named.filter((n) => n !== 'dns' && n !== 'dns-wire' && n !== 's3' && n !== 'public' && n !== 'queue' && n !== 'size' && !(n in CASES));

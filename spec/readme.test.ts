@@ -37,6 +37,18 @@ describe('README', () => {
     expect(source).toContain(snippet);
   });
 
+  // The Queues and event-notification snippets are copies of passing tests (between their `// README:` markers).
+  it.each([
+    ['## Queues', '../spec/queue/readme.test.ts', 'queues'],
+    ['## Event notifications', '../examples/r2-events/worker.test.ts', 'r2-events'],
+  ])('shows the snippet under %s exactly as %s has it', (heading, file, marker) => {
+    const section = readme.slice(readme.indexOf(heading));
+    const snippet = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
+    const source = readFileSync(new URL(file, import.meta.url), 'utf8');
+    const marked = source.slice(source.indexOf(`// README: ${marker}\n`) + `// README: ${marker}\n`.length, source.indexOf('// README: end'));
+    expect(snippet).toBe(marked);
+  });
+
   it('shows the two commands that set up a fresh clone', () => {
     expect(readme).toContain('npm ci && npm run conformance');
     expect(readme).toContain('npm ci && npm test');

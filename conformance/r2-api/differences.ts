@@ -87,6 +87,19 @@ export const r2ApiDifferences = {
     shownBy: 'the real edge (not established)',
     why: 'An object written with SSE-C is 400 with no body at a public host in the double (lib/r2-public/serve.ts): the host cannot take its key; not observed.',
   },
+  // ---- queues and event notifications ----
+  'unestablished-queue-name-taken': {
+    shownBy: 'the real API (not established)',
+    why: 'Creating a queue whose name is taken is 409 11009 in the double: the code as a deploy script reported it (Trailgenic/workers#59, "already taken"); the status and the message text are ours (lib/queue/routes.ts).',
+  },
+  'unestablished-notification-errors': {
+    shownBy: 'the real API (not established)',
+    why: 'An overlapping rule is refused (cloudflare-docs#17949, PR #19130: "reject any rule that overlaps"), but its code and text were not observed: the double answers 400 10040 "…conflicting event notification rules" (the issue\'s words). An unknown queue (404 10104, the Queues API\'s QueueNotFound) and an invalid rule (400 10040, R2\'s malformed-body code) are our readings too (lib/r2-api/notifications.ts).',
+  },
+  'unestablished-missing-key-delete-notifies': {
+    shownBy: 'the real API (not established)',
+    why: 'Whether deleting a key that holds nothing sends DeleteObject is undocumented (reference r2-bucket-config.md §1.2); the double sends nothing by default, since nothing changed, and Account({ notifyMissingKeyDeletes: true }) sends it. Not observable through the API routes (no consumer there): spec/bucket/notifications.test.ts covers both settings.',
+  },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 
 export type R2ApiDifferenceId = keyof typeof r2ApiDifferences;
@@ -112,4 +125,7 @@ export const realApiDifferences: readonly R2ApiDifferenceId[] = [
   'unestablished-public-preflight-refusal',
   'unestablished-public-no-bucket',
   'unestablished-public-ssec',
+  'unestablished-queue-name-taken',
+  'unestablished-notification-errors',
+  'unestablished-missing-key-delete-notifies',
 ];

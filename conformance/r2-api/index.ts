@@ -11,6 +11,8 @@ import { locks } from './groups/locks.js';
 import { s3Lifecycle } from './groups/s3-lifecycle.js';
 import { cors } from './groups/cors.js';
 import { domains } from './groups/domains.js';
+import { queues } from './groups/queues.js';
+import { notifications } from './groups/notifications.js';
 
 export const r2ApiGroups: readonly Group[] = [
   buckets,
@@ -20,6 +22,8 @@ export const r2ApiGroups: readonly Group[] = [
   locks,
   cors,
   domains,
+  queues,
+  notifications,
 ];
 
 /** Registers the whole R2 control-plane conformance suite (Vitest tests) for one target. */

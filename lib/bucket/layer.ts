@@ -283,7 +283,10 @@ export class BucketLayer {
   }
 
   #notifyWritten(action: NotificationAction, o: StoredObject, copySource?: { bucket: string; object: string }): void {
-    this.notifier?.({ action, key: o.key, object: { size: o.size, etag: o.etag }, time: o.uploaded, ...(copySource ? { copySource } : {}) });
+    // The object itself: its etag is read only if the message needs it (notifications.ts `messageJson`).
+    const event: ObjectEvent = { action, key: o.key, object: o, time: o.uploaded };
+    if (copySource) event.copySource = copySource;
+    this.notifier?.(event);
   }
 
   list(query: ListQuery): Maybe<ListPage> {

@@ -8,6 +8,8 @@
  * (lib/account) delivers the messages to its queues. Values are replaced whole, never changed in
  * place, so a snapshot of the configuration is O(1).
  */
+import { utf8Length } from '../bytes.js';
+import { SLAB_MAX_BYTES } from './slabs.js';
 
 /** The actions R2 notifies (OpenAPI enum; `AbortMultipartUpload` is in wrangler's type but no rule can name it). */
 export const NOTIFICATION_ACTIONS = ['PutObject', 'CopyObject', 'DeleteObject', 'CompleteMultipartUpload', 'LifecycleDeletion'] as const;
@@ -138,9 +140,15 @@ export function removeRules(current: readonly QueueRules[], queueId: string, rul
 
 /** The queues a change of `key` by `action` notifies: at most one rule per queue can match (no overlaps). */
 export function queuesFor(rules: readonly QueueRules[], action: NotificationAction, key: string): string[] {
+  // Plain loops, no closures: this runs on every write to a bucket with rules.
   const out: string[] = [];
   for (const q of rules) {
-    if (q.rules.some((r) => r.actions.includes(action) && key.startsWith(r.prefix) && key.endsWith(r.suffix))) out.push(q.queueId);
+    for (const r of q.rules) {
+      if (r.actions.includes(action) && key.startsWith(r.prefix) && key.endsWith(r.suffix)) {
+        out.push(q.queueId);
+        break;
+      }
+    }
   }
   return out;
 }
@@ -149,8 +157,11 @@ export function queuesFor(rules: readonly QueueRules[], action: NotificationActi
 export interface ObjectEvent {
   action: NotificationAction;
   key: string;
-  /** Size and etag of the object written; absent for deletes ([d-en]: "absent for object-delete events"). */
-  object?: { size: number; etag: string };
+  /**
+   * Size and etag of the object written (the stored object itself: `etagKnown` false when reading
+   * `etag` would hash its bytes); absent for deletes ([d-en]: "absent for object-delete events").
+   */
+  object?: { readonly size: number; readonly etag: string; readonly etagKnown?: boolean };
   /** When it happened (epoch ms): the object's `uploaded` for a write, the clock for a delete. */
   time: number;
   copySource?: { bucket: string; object: string };
@@ -170,3 +181,75 @@ export function messageBody(account: string, bucket: string, event: ObjectEvent)
   if (event.copySource) body.copySource = { ...event.copySource };
   return body;
 }
+
+/** A message as R2 hands it to a queue: its JSON text, made when first read, and that text's size in bytes. */
+export interface MessageJson {
+  readonly bytes: number;
+  text(): string;
+}
+
+/**
+ * The message `event` sends, as JSON made only when the consumer (or a log, or `pending`) reads it:
+ * a notified put then costs little more than a plain one (bench/notifications.ts). The text is
+ * `JSON.stringify(messageBody(...))` whenever it is made, since the event's values never change.
+ * The etag of a small single-part object (one in a shared slab, ≤ SLAB_MAX_BYTES) is hashed then
+ * too; a larger object's is read now, so a waiting message never keeps more than a slab alive.
+ */
+export function messageJson(account: string, bucket: string, event: ObjectEvent): MessageJson {
+  const o = event.object;
+  const kept = o && !(o.etagKnown === false && o.size <= SLAB_MAX_BYTES) ? { ...event, object: { size: o.size, etag: o.etag } } : event;
+  return new NotificationJson(account, bucket, kept);
+}
+
+/** A class, not a closure per message (one is made per notified change). */
+class NotificationJson implements MessageJson {
+  readonly bytes: number;
+  readonly #account: string;
+  readonly #bucket: string;
+  readonly #event: ObjectEvent;
+  constructor(account: string, bucket: string, event: ObjectEvent) {
+    this.#account = account;
+    this.#bucket = bucket;
+    this.#event = event;
+    this.bytes = messageBytes(account, bucket, event);
+  }
+  text(): string {
+    return JSON.stringify(messageBody(this.#account, this.#bucket, this.#event));
+  }
+}
+
+/**
+ * The UTF-8 length of `JSON.stringify(messageBody(account, bucket, event))`, counted without
+ * making it (nor hashing the etag: an unknown one is a single-part md5, 32 hex digits). Follows
+ * messageBody's fields in order; spec/bucket/notifications.test.ts checks the two agree.
+ */
+export function messageBytes(account: string, bucket: string, event: ObjectEvent): number {
+  // {"account":A,"action":"X","bucket":B,"object":{"key":K[,"size":S,"eTag":E]},"eventTime":T[,"copySource":{"bucket":CB,"object":CO}]}
+  let n = framing(account, bucket) + event.action.length + jsonBytes(event.key);
+  const o = event.object;
+  if (o) n += 8 + String(o.size).length + 8 + (o.etagKnown === false ? 34 : jsonBytes(o.etag));
+  n += 13 + (event.time >= MIN_4_DIGIT_YEAR && event.time < MAX_4_DIGIT_YEAR ? 26 : jsonBytes(new Date(event.time).toISOString()));
+  if (event.copySource) n += 24 + jsonBytes(event.copySource.bucket) + 10 + jsonBytes(event.copySource.object) + 1;
+  return n + 1;
+}
+
+/**
+ * The bytes of the body's fixed text, account and bucket (the same for every message of a bucket:
+ * the last pair's answer is kept). `{"account":A,"action":""` 11+A+10+2, `,"bucket":B` 10+B,
+ * `,"object":{"key":` 17, and the object's closing brace 1.
+ */
+function framing(account: string, bucket: string): number {
+  if (account !== lastFraming.account || bucket !== lastFraming.bucket) lastFraming = { account, bucket, bytes: 11 + jsonBytes(account) + 10 + 2 + 10 + jsonBytes(bucket) + 17 + 1 };
+  return lastFraming.bytes;
+}
+let lastFraming = { account: '', bucket: '', bytes: 0 };
+
+/** `toISOString` is 24 characters for years 0000 to 9999 (outside them it writes ±YYYYYY). */
+const MIN_4_DIGIT_YEAR = new Date('0000-01-01T00:00:00.000Z').getTime();
+const MAX_4_DIGIT_YEAR = new Date('+010000-01-01T00:00:00.000Z').getTime();
+
+/** Printable ASCII that JSON writes as itself (no quote, backslash or control character). */
+const PLAIN_JSON = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** The UTF-8 length of `JSON.stringify(s)`. */
+const jsonBytes = (s: string): number => (PLAIN_JSON.test(s) ? s.length + 2 : utf8Length(JSON.stringify(s)));

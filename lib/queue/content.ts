@@ -89,6 +89,31 @@ export function encodeBody(body: unknown, type: QueueContentType, detach: boolea
   }
 }
 
+/**
+ * A JSON body whose text is made the first time it is read (R2's notifications: lib/bucket/
+ * notifications.ts `messageJson`, whose size is known beforehand). Reads give the same text.
+ */
+export function deferredJson(source: { text(): string }): Extract<HeldBody, { type: 'json' }> {
+  return new DeferredJson(source);
+}
+
+/** A class, not a closure per message: a notified put makes one of these (bench/notifications.ts). */
+class DeferredJson {
+  readonly type = 'json' as const;
+  #source: { text(): string } | undefined;
+  #value = '';
+  constructor(source: { text(): string }) {
+    this.#source = source;
+  }
+  get value(): string {
+    if (this.#source) {
+      this.#value = this.#source.text();
+      this.#source = undefined; // what it needed (the stored object, for its etag) is let go
+    }
+    return this.#value;
+  }
+}
+
 /** Whether a held JSON body is one the service could not read (see encodeBody). */
 export const unreadable = (b: HeldBody): boolean => b.type === 'json' && b.value === 'undefined';
 
