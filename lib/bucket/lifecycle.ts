@@ -15,6 +15,7 @@
  * deterministic.
  */
 
+import { isRecord, ruleList } from './rule-list.js';
 import { describe } from './compat.js';
 
 /** When an action is due: `maxAge` seconds after the object's upload (or the upload's start), or at `date`. */
@@ -68,7 +69,6 @@ export class LifecycleRuleError extends Error {
   override readonly name = 'LifecycleRuleError';
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const bad = (why: string) => new LifecycleRuleError(why);
 
 /** A whole number of seconds, as the API's `maxAge` (wrangler sends days × 86400). */
@@ -96,51 +96,40 @@ function condition(v: unknown, where: string, ageOnly: boolean): LifecycleCondit
  * error and this message).
  */
 export function lifecycleRules(input: unknown): readonly LifecycleRule[] {
-  if (!Array.isArray(input)) throw bad('rules must be an array');
-  if (input.length > MAX_LIFECYCLE_RULES) throw bad(`at most ${MAX_LIFECYCLE_RULES} rules`);
-  const ids = new Set<string>();
-  return Object.freeze(
-    input.map((r, i): LifecycleRule => {
-      const at = `rules[${i}]`;
-      if (!isRecord(r)) throw bad(`${at} must be an object`);
-      if (typeof r.id !== 'string' || r.id === '') throw bad(`${at}.id must be a non-empty string`);
-      if (ids.has(r.id)) throw bad(`${at}.id '${r.id}' is used by another rule`);
-      ids.add(r.id);
-      if (typeof r.enabled !== 'boolean') throw bad(`${at}.enabled must be a boolean`);
-      const c = r.conditions ?? {};
-      if (!isRecord(c) || (c.prefix !== undefined && typeof c.prefix !== 'string')) throw bad(`${at}.conditions.prefix must be a string`);
-      const rule: { -readonly [K in keyof LifecycleRule]: LifecycleRule[K] } = {
-        id: r.id,
-        enabled: r.enabled,
-        conditions: Object.freeze(c.prefix === undefined ? {} : { prefix: c.prefix as string }),
-      };
-      if (r.deleteObjectsTransition !== undefined) {
-        const t = r.deleteObjectsTransition;
-        if (!isRecord(t)) throw bad(`${at}.deleteObjectsTransition must be an object`);
-        rule.deleteObjectsTransition = Object.freeze({ condition: condition(t.condition, `${at}.deleteObjectsTransition`, false) });
-      }
-      if (r.storageClassTransitions !== undefined) {
-        const ts = r.storageClassTransitions;
-        if (!Array.isArray(ts)) throw bad(`${at}.storageClassTransitions must be an array`);
-        rule.storageClassTransitions = Object.freeze(
-          ts.map((t, j) => {
-            const w = `${at}.storageClassTransitions[${j}]`;
-            if (!isRecord(t)) throw bad(`${w} must be an object`);
-            // The only class R2 transitions to [cts `storageClass: 'InfrequentAccess'`].
-            if (t.storageClass !== 'InfrequentAccess') throw bad(`${w}.storageClass must be 'InfrequentAccess'`);
-            return Object.freeze({ condition: condition(t.condition, w, false), storageClass: 'InfrequentAccess' as const });
-          }),
-        );
-      }
-      if (r.abortMultipartUploadsTransition !== undefined) {
-        const t = r.abortMultipartUploadsTransition;
-        if (!isRecord(t)) throw bad(`${at}.abortMultipartUploadsTransition must be an object`);
-        const cond = condition(t.condition, `${at}.abortMultipartUploadsTransition`, true) as { type: 'Age'; maxAge: number };
-        rule.abortMultipartUploadsTransition = Object.freeze({ condition: cond });
-      }
-      return Object.freeze(rule);
-    }),
-  );
+  return ruleList(input, MAX_LIFECYCLE_RULES, bad, (r, at): LifecycleRule => {
+    const c = r.conditions ?? {};
+    if (!isRecord(c) || (c.prefix !== undefined && typeof c.prefix !== 'string')) throw bad(`${at}.conditions.prefix must be a string`);
+    const rule: { -readonly [K in keyof LifecycleRule]: LifecycleRule[K] } = {
+      id: r.id,
+      enabled: r.enabled,
+      conditions: Object.freeze(c.prefix === undefined ? {} : { prefix: c.prefix as string }),
+    };
+    if (r.deleteObjectsTransition !== undefined) {
+      const t = r.deleteObjectsTransition;
+      if (!isRecord(t)) throw bad(`${at}.deleteObjectsTransition must be an object`);
+      rule.deleteObjectsTransition = Object.freeze({ condition: condition(t.condition, `${at}.deleteObjectsTransition`, false) });
+    }
+    if (r.storageClassTransitions !== undefined) {
+      const ts = r.storageClassTransitions;
+      if (!Array.isArray(ts)) throw bad(`${at}.storageClassTransitions must be an array`);
+      rule.storageClassTransitions = Object.freeze(
+        ts.map((t, j) => {
+          const w = `${at}.storageClassTransitions[${j}]`;
+          if (!isRecord(t)) throw bad(`${w} must be an object`);
+          // The only class R2 transitions to [cts `storageClass: 'InfrequentAccess'`].
+          if (t.storageClass !== 'InfrequentAccess') throw bad(`${w}.storageClass must be 'InfrequentAccess'`);
+          return Object.freeze({ condition: condition(t.condition, w, false), storageClass: 'InfrequentAccess' as const });
+        }),
+      );
+    }
+    if (r.abortMultipartUploadsTransition !== undefined) {
+      const t = r.abortMultipartUploadsTransition;
+      if (!isRecord(t)) throw bad(`${at}.abortMultipartUploadsTransition must be an object`);
+      const cond = condition(t.condition, `${at}.abortMultipartUploadsTransition`, true) as { type: 'Age'; maxAge: number };
+      rule.abortMultipartUploadsTransition = Object.freeze({ condition: cond });
+    }
+    return Object.freeze(rule);
+  });
 }
 
 // ---- when rules act -----------------------------------------------------------------------------

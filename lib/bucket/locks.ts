@@ -5,6 +5,7 @@
  * its configuration (config.ts) and enforced by its layer (layer.ts) for every surface, and by the
  * lifecycle pass, which waits for a lock to end (docs: "bucket locks take precedence over lifecycle").
  */
+import { isRecord, ruleList } from './rule-list.js';
 
 export type LockCondition =
   | { readonly type: 'Age'; readonly maxAgeSeconds: number }
@@ -27,7 +28,6 @@ export class LockRuleError extends Error {
   override readonly name = 'LockRuleError';
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const bad = (why: string) => new LockRuleError(why);
 
 function condition(v: unknown, at: string): LockCondition {
@@ -49,21 +49,10 @@ function condition(v: unknown, at: string): LockCondition {
 
 /** The rules of a request, validated and frozen. Not established: the API's texts for each refusal. */
 export function lockRules(input: unknown): readonly LockRule[] {
-  if (!Array.isArray(input)) throw bad('rules must be an array');
-  if (input.length > MAX_LOCK_RULES) throw bad(`at most ${MAX_LOCK_RULES} rules`);
-  const ids = new Set<string>();
-  return Object.freeze(
-    input.map((r, i): LockRule => {
-      const at = `rules[${i}]`;
-      if (!isRecord(r)) throw bad(`${at} must be an object`);
-      if (typeof r.id !== 'string' || r.id === '') throw bad(`${at}.id must be a non-empty string`);
-      if (ids.has(r.id)) throw bad(`${at}.id '${r.id}' is used by another rule`);
-      ids.add(r.id);
-      if (typeof r.enabled !== 'boolean') throw bad(`${at}.enabled must be a boolean`);
-      if (r.prefix !== undefined && typeof r.prefix !== 'string') throw bad(`${at}.prefix must be a string`);
-      return Object.freeze({ id: r.id, enabled: r.enabled, ...(r.prefix !== undefined ? { prefix: r.prefix as string } : {}), condition: condition(r.condition, at) });
-    }),
-  );
+  return ruleList(input, MAX_LOCK_RULES, bad, (r, at): LockRule => {
+    if (r.prefix !== undefined && typeof r.prefix !== 'string') throw bad(`${at}.prefix must be a string`);
+    return Object.freeze({ id: r.id, enabled: r.enabled, ...(r.prefix !== undefined ? { prefix: r.prefix as string } : {}), condition: condition(r.condition, at) });
+  });
 }
 
 /**

@@ -16,6 +16,8 @@
  * `Unsupported queue message content type: <as given>`.
  */
 
+import { utf8Length } from '../bytes.js';
+
 export type QueueContentType = 'text' | 'bytes' | 'json' | 'v8';
 
 /** A body as the queue holds it between send and delivery. */
@@ -31,20 +33,6 @@ export interface Encoded {
   readonly bytes: number;
 }
 
-/** UTF-8 length without encoding (a lone surrogate counts as U+FFFD, 3 bytes, as the encoder writes it). */
-export function utf8Length(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 2; // a pair: 4 bytes for 2 code units
-      i++;
-    } else n += 2;
-  }
-  return n;
-}
 
 /** workerd's `validateContentType`: the option as given, converted to a string and lowercased. */
 export function contentTypeOf(given: unknown): QueueContentType {

@@ -157,7 +157,7 @@ describe('what send and sendBatch resolve to', () => {
 
 describe('sizes are UTF-8 bytes', () => {
   it('counts 2-, 3- and 4-byte characters as the encoder writes them', async () => {
-    const { utf8Length } = await import('../../lib/queue/content.js');
+    const { utf8Length } = await import('../../lib/bytes.js');
     for (const s of ['', 'abc', 'é', '€', '😀', 'a😀b', '\ud800', '\udc00x', 'x'.repeat(1000) + '€']) {
       expect(utf8Length(s)).toBe(new TextEncoder().encode(s).byteLength);
     }
