@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DnsDifferenceId } from './differences.js';
+import { v4Request, type ApiReply } from '../v4-request.js';
+
+export type { ApiReply };
 
 /** Something the DNS conformance suite can run against: a fetch, a base URL, credentials and a zone. */
 export interface DnsTarget {
@@ -26,14 +29,6 @@ export interface DnsTarget {
   foreignZoneId?: string;
   /** Per-test timeout (the real API is slower). */
   timeout?: number;
-}
-
-export interface ApiReply {
-  status: number;
-  headers: Headers;
-  text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
 }
 
 // Digits only: a test that filters on letters (name.contains=WW) must not match the subdomain itself.
@@ -66,20 +61,7 @@ export class DnsClient {
     options: { json?: unknown; body?: BodyInit; headers?: Record<string, string>; auth?: boolean } = {},
   ): Promise<ApiReply> {
     const headers: Record<string, string> = { ...(options.auth === false ? {} : this.target.auth), ...options.headers };
-    let body = options.body;
-    if (options.json !== undefined) {
-      body = JSON.stringify(options.json);
-      headers['content-type'] ??= 'application/json';
-    }
-    const res = await this.target.fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, body: parsed };
+    return v4Request(this.target.fetch, method, url, headers, options);
   }
 
   create(record: Record<string, unknown>): Promise<ApiReply> {

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { R2ApiDifferenceId } from './differences.js';
+import { v4Request, type ApiReply } from '../v4-request.js';
+
+export type { ApiReply };
 
 /** Something the R2 control-plane suite can run against: a fetch, a base URL, an account and credentials. */
 export interface R2ApiTarget {
@@ -47,14 +50,6 @@ export interface R2ApiTarget {
   timeout?: number;
 }
 
-export interface ApiReply {
-  status: number;
-  headers: Headers;
-  text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
-}
-
 // Digits only, and a fixed prefix, so a real account's own buckets are never touched or listed by a filter.
 const randomName = () => `edt-${Math.floor(Math.random() * 1e10).toString().padStart(10, '0')}`;
 
@@ -95,20 +90,7 @@ export class R2ApiClient {
   ): Promise<ApiReply> {
     const headers: Record<string, string> = { ...(options.auth === false ? {} : (options.auth ?? this.target.auth)), ...options.headers };
     if (options.jurisdiction !== undefined) headers['cf-r2-jurisdiction'] = options.jurisdiction;
-    let body = options.body;
-    if (options.json !== undefined) {
-      body = JSON.stringify(options.json);
-      headers['content-type'] ??= 'application/json';
-    }
-    const res = await this.target.fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, body: parsed };
+    return v4Request(this.target.fetch, method, url, headers, options);
   }
 
   /** `POST /r2/buckets`; a bucket made is remembered for cleanup. */
