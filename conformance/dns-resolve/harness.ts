@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { registerCase } from '../register.js';
 import type { DnsAnswer, DnsResourceRecord } from '../../lib/dns/answer.js';
 import { DnsClient, type DnsTarget } from '../dns/harness.js';
 import type { DnsResolveDifferenceId } from './differences.js';
@@ -75,9 +76,7 @@ export function runResolveGroups(groups: readonly ResolveGroup[], target: DnsRes
         clients.push(c);
         await fn(c);
       };
-      if (options.skip) it.skip(`${name} (skipped: ${options.skip})`, run);
-      else if (options.difference && shown.has(options.difference)) it.fails(`${name} — known difference: ${options.difference}`, run, target.timeout);
-      else it(name, run, target.timeout);
+      registerCase(name, run, options, shown, target.timeout);
     },
   };
   describe(`dns resolution conformance on ${target.name ?? target.zoneName}`, () => {

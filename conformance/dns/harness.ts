@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { registerCase } from '../register.js';
 import type { DnsDifferenceId } from './differences.js';
 import { v4Request, type ApiReply } from '../v4-request.js';
 
@@ -135,9 +136,7 @@ export function runGroups(groups: readonly Group[], target: DnsTarget): void {
         clients.push(c);
         await fn(c);
       };
-      if (options.skip) it.skip(`${name} (skipped: ${options.skip})`, run);
-      else if (options.difference && shown.has(options.difference)) it.fails(`${name} — known difference: ${options.difference}`, run, target.timeout);
-      else it(name, run, target.timeout);
+      registerCase(name, run, options, shown, target.timeout);
     },
   };
   describe(`dns conformance on ${target.name ?? new URL(target.baseUrl).host}`, () => {

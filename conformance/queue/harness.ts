@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { registerCase } from '../register.js';
 import type { QueueDifferenceId } from './differences.js';
 
 /**
@@ -133,8 +134,7 @@ export function runGroups(groups: readonly Group[], target: QueueTarget): void {
     seen: (queue) => seen.get(queue) ?? [],
     consumer: (queue, plan) => void plans.set(queue, plan),
     test(name, fn, options = {}) {
-      if (options.difference && shown.has(options.difference)) it.fails(`${name} — known difference: ${options.difference}`, fn, target.timeout);
-      else it(name, fn, target.timeout);
+      registerCase(name, fn, options, shown, target.timeout);
     },
   };
   describe(`queue conformance on ${target.name}`, () => {

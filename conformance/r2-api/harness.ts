@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { registerCase } from '../register.js';
 import type { R2ApiDifferenceId } from './differences.js';
 import { v4Request, type ApiReply } from '../v4-request.js';
 
@@ -231,9 +232,7 @@ export function runGroups(groups: readonly Group[], target: R2ApiTarget): void {
         clients.push(c);
         await fn(c);
       };
-      if (options.skip) it.skip(`${name} (skipped: ${options.skip})`, run);
-      else if (options.difference && shown.has(options.difference)) it.fails(`${name} — known difference: ${options.difference}`, run, target.timeout);
-      else it(name, run, target.timeout);
+      registerCase(name, run, options, shown, target.timeout);
     },
   };
   describe(`r2-api conformance on ${target.name ?? new URL(target.baseUrl).host}`, () => {
