@@ -502,7 +502,7 @@ export class Queue<Body = unknown> {
     if (action === 'reorder') held = shuffled(held, fault!.rule.seed ?? fault!.id);
     const state = new BatchState();
     const messages: Message<never>[] = [];
-    for (const h of held) messages.push(new Message<never>(state, h.id, h.timestamp, h.failures + 1, h.body));
+    for (const h of held) messages.push(new Message<never>(state, h, h.failures + 1));
     const batch = new MessageBatch(state, this.name, messages, { metrics: metricsOf(this.#metrics()) });
     let failed = false;
     let error: unknown;

@@ -25,7 +25,8 @@ export function createMessageBatch<Body = unknown>(queueName: string, messages: 
   const list = messages.map((m) => {
     if (m !== null && typeof m === 'object' && 'serializedBody' in m) throw new TypeError('Cannot use `serializedBody` with `createMessageBatch()`');
     const timestamp = m.timestamp instanceof Date ? m.timestamp.getTime() : new Date(m.timestamp).getTime();
-    return new Message<Body>(state, String(m.id), timestamp, Number(m.attempts), undefined, structuredClone(m.body));
+    const source = { id: String(m.id), timestamp, body: undefined };
+    return new Message<Body>(state, source, Number(m.attempts), structuredClone(m.body));
   });
   const batch = new MessageBatch<Body>(state, String(queueName), list, { metrics: { backlogCount: 0, backlogBytes: 0 } });
   built.add(batch);
