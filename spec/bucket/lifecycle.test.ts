@@ -122,6 +122,27 @@ describe('object rules on the clock (exact timing, the default)', () => {
     expect((await bucket.list()).objects[0]!.storageClass).toBe('InfrequentAccess');
   });
 
+  it('a transitioned object keeps version, metadata, checksums and multipart etag; a snapshot from before keeps Standard', async () => {
+    const { clock, bucket } = setup([
+      { id: 'ia', enabled: true, conditions: {}, storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }] },
+    ]);
+    const sha256 = await crypto.subtle.digest('SHA-256', new TextEncoder().encode('bytes'));
+    const put = await bucket.put('k', 'bytes', { httpMetadata: { contentType: 'text/plain' }, customMetadata: { a: '1' }, sha256 });
+    const upload = await bucket.createMultipartUpload('m');
+    const part = await upload.uploadPart(1, 'part');
+    const multi = await upload.complete([part]);
+    const before = bucket.snapshot();
+    clock.advance(DAY);
+    const shape = (o: { storageClass: string; version: string; etag: string; httpMetadata?: unknown; customMetadata?: unknown; checksums: { toJSON(): unknown } } | null) =>
+      o && { storageClass: o.storageClass, version: o.version, etag: o.etag, http: o.httpMetadata, custom: o.customMetadata, checksums: o.checksums.toJSON() };
+    const moved = shape(await bucket.head('k'));
+    expect(moved).toEqual({ ...shape(put), storageClass: 'InfrequentAccess' });
+    expect(shape(await bucket.head('m'))).toEqual({ ...shape(multi), storageClass: 'InfrequentAccess' });
+    bucket.restore(before);
+    clock.set(clock.now() - DAY);
+    expect(shape(await bucket.head('k'))).toEqual({ ...moved, storageClass: 'Standard' });
+  });
+
   it('a deletion due with a transition wins (docs: "the delete wins")', async () => {
     const { clock, bucket, config } = setup([
       {
