@@ -411,8 +411,9 @@ export class BucketLayer {
     this.#seen = c.changes;
     this.#acts = actsOnObjects(rules);
     let due = Infinity;
-    /** Keys deleted and when each fell due (the clock may have passed that moment long ago). */
-    const deleted: [string, number][] = [];
+    /** Keys deleted and when each fell due (the clock may have passed that moment long ago): flat lists, no pair a key. */
+    const deletedKeys: string[] = [];
+    const deletedAt: number[] = [];
     if (this.#acts) {
       let fates: FatesUnder;
       const act = (o: StoredObject): StoredObject | typeof REMOVE | undefined => {
@@ -425,7 +426,8 @@ export class BucketLayer {
             due = Math.min(due, until);
             return undefined;
           }
-          deleted.push([o.key, Math.max(deleteAt, until)]);
+          deletedKeys.push(o.key);
+          deletedAt.push(Math.max(deleteAt, until));
           return REMOVE; // a deletion wins over a transition due at the same time (docs)
         }
         due = Math.min(due, deleteAt);
@@ -446,7 +448,7 @@ export class BucketLayer {
       }
     }
     this.#due = due;
-    for (const [key, time] of deleted) this.lifecycleDelete(key, time);
+    for (let i = 0; i < deletedKeys.length; i++) this.lifecycleDelete(deletedKeys[i]!, deletedAt[i]!);
   }
 
   /**
