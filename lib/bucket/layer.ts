@@ -34,7 +34,7 @@ import type { Conditional } from './conditional.js';
 import type { RequestedChecksum } from './checksums.js';
 import { BucketConfig } from './config.js';
 import { bindingError, r2Error, type R2Action } from './errors.js';
-import { actsOnObjects, objectFate, passPrefixes, uploadAbortAt } from './lifecycle.js';
+import { actsOnObjects, FatesUnder, objectFate, passPrefixes, uploadAbortAt } from './lifecycle.js';
 import { lockedUntil } from './locks.js';
 import { invoker, type BucketOperation, type Invoke } from './invoke.js';
 import type { BucketModel, GetOutcome, ListPage, ListQuery, PartView, UploadedPartRef, UploadView } from './model.js';
@@ -411,34 +411,44 @@ export class BucketLayer {
     this.#seen = c.changes;
     this.#acts = actsOnObjects(rules);
     let due = Infinity;
-    /** Keys deleted and when each fell due (the clock may have passed that moment long ago). */
-    const deleted: [string, number][] = [];
+    /** Keys deleted and when each fell due (the clock may have passed that moment long ago): flat lists, no pair a key. */
+    const deletedKeys: string[] = [];
+    const deletedAt: number[] = [];
     if (this.#acts) {
+      let fates: FatesUnder;
       const act = (o: StoredObject): StoredObject | typeof REMOVE | undefined => {
-        const fate = objectFate(rules, o.key, o.uploaded, timing);
-        if (fate.deleteAt <= now) {
+        const uploaded = o.uploaded;
+        const deleteAt = fates.deleteAt(o.key, uploaded);
+        if (deleteAt <= now) {
           // Locks win over lifecycle (docs r2/buckets/bucket-locks): deleted once the lock ends.
           const until = locks.length ? lockedUntil(locks, o.key, o.uploaded) : -Infinity;
           if (until > now) {
             due = Math.min(due, until);
             return undefined;
           }
-          deleted.push([o.key, Math.max(fate.deleteAt, until)]);
+          deletedKeys.push(o.key);
+          deletedAt.push(Math.max(deleteAt, until));
           return REMOVE; // a deletion wins over a transition due at the same time (docs)
         }
-        due = Math.min(due, fate.deleteAt);
-        if (fate.infrequentAt > now) {
-          due = Math.min(due, fate.infrequentAt);
+        due = Math.min(due, deleteAt);
+        // Already in the class a transition moves to: nothing to wait for, so no pass is woken for it.
+        if (o.storageClass === 'InfrequentAccess') return undefined;
+        const infrequentAt = fates.infrequentAt(o.key, uploaded);
+        if (infrequentAt > now) {
+          due = Math.min(due, infrequentAt);
           return undefined;
         }
         // Same bytes, etag, version and upload time (a persistent storage then rewrites only the
         // object's record, not its body: indexeddb-storage.ts).
-        return o.storageClass === 'InfrequentAccess' ? undefined : o.withStorageClass('InfrequentAccess');
+        return o.withStorageClass('InfrequentAccess');
       };
-      for (const prefix of passPrefixes(rules)) this.model.sweep(prefix, act);
+      for (const prefix of passPrefixes(rules)) {
+        fates = new FatesUnder(rules, prefix, timing);
+        this.model.sweep(prefix, act);
+      }
     }
     this.#due = due;
-    for (const [key, time] of deleted) this.lifecycleDelete(key, time);
+    for (let i = 0; i < deletedKeys.length; i++) this.lifecycleDelete(deletedKeys[i]!, deletedAt[i]!);
   }
 
   /**

@@ -167,6 +167,81 @@ export function objectFate(rules: readonly LifecycleRule[], key: string, uploade
   return { deleteAt, infrequentAt };
 }
 
+/**
+ * `objectFate` for every key under `prefix`, worked out once for a pass over them (layer.ts
+ * `#pass`): a rule whose prefix is a prefix of `prefix` covers every one of those keys, so such
+ * rules fold into the least age and the earliest date of each action, and only rules with longer
+ * prefixes are looked at key by key. The answers are objectFate's: adding the upload time and the
+ * daily rounding both keep order, so the least of the results is the result of the least. (A pass
+ * over 100,000 objects read every rule for each object, which cost a quarter of it.)
+ */
+export class FatesUnder {
+  readonly #daily: boolean;
+  readonly #deleteAge: number;
+  readonly #deleteDate: number;
+  readonly #infrequentAge: number;
+  readonly #infrequentDate: number;
+  /** Enabled rules covering only some keys under the prefix (longer prefixes): checked key by key. */
+  readonly #some: readonly LifecycleRule[];
+  readonly #timing: LifecycleTiming;
+
+  constructor(rules: readonly LifecycleRule[], prefix: string, timing: LifecycleTiming) {
+    this.#timing = timing;
+    this.#daily = timing === 'daily';
+    let deleteAge = Infinity;
+    let deleteDate = Infinity;
+    let infrequentAge = Infinity;
+    let infrequentDate = Infinity;
+    const some: LifecycleRule[] = [];
+    for (const r of rules) {
+      if (!r.enabled) continue;
+      const p = r.conditions.prefix ?? '';
+      if (!prefix.startsWith(p)) {
+        // A longer prefix covers some keys under `prefix`; any other covers none of them.
+        if (p.startsWith(prefix)) some.push(r);
+        continue;
+      }
+      const d = r.deleteObjectsTransition?.condition;
+      if (d) {
+        if (d.type === 'Age') deleteAge = Math.min(deleteAge, d.maxAge * 1000);
+        else deleteDate = Math.min(deleteDate, Date.parse(d.date));
+      }
+      for (const t of r.storageClassTransitions ?? []) {
+        if (t.condition.type === 'Age') infrequentAge = Math.min(infrequentAge, t.condition.maxAge * 1000);
+        else infrequentDate = Math.min(infrequentDate, Date.parse(t.condition.date));
+      }
+    }
+    this.#deleteAge = deleteAge;
+    this.#deleteDate = deleteDate;
+    this.#infrequentAge = infrequentAge;
+    this.#infrequentDate = infrequentDate;
+    this.#some = some;
+  }
+
+  /** When the object at `key` uploaded at `uploaded` is deleted (Infinity: never). */
+  deleteAt(key: string, uploaded: number): number {
+    let at = this.#round(Math.min(uploaded + this.#deleteAge, this.#deleteDate));
+    for (const r of this.#some) {
+      if (r.deleteObjectsTransition && key.startsWith(r.conditions.prefix!)) at = Math.min(at, dueAt(r.deleteObjectsTransition.condition, uploaded, this.#timing));
+    }
+    return at;
+  }
+
+  /** When it moves to InfrequentAccess (Infinity: never). */
+  infrequentAt(key: string, uploaded: number): number {
+    let at = this.#round(Math.min(uploaded + this.#infrequentAge, this.#infrequentDate));
+    for (const r of this.#some) {
+      if (!r.storageClassTransitions || !key.startsWith(r.conditions.prefix!)) continue;
+      for (const t of r.storageClassTransitions) at = Math.min(at, dueAt(t.condition, uploaded, this.#timing));
+    }
+    return at;
+  }
+
+  #round(holds: number): number {
+    return this.#daily ? Math.ceil(holds / DAY_MS) * DAY_MS : holds;
+  }
+}
+
 /** When an upload of `key` started at `created` is aborted by the rules (Infinity: never). */
 export function uploadAbortAt(rules: readonly LifecycleRule[], key: string, created: number, timing: LifecycleTiming): number {
   let at = Infinity;

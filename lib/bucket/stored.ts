@@ -37,76 +37,141 @@ export interface PartLayout {
   readonly size: number;
 }
 
-export class StoredObject implements ObjectMetadata {
+/**
+ * All of an object but its key and storage class: what a lifecycle transition leaves as it was, so
+ * the object before and after share one (bench/lifecycle.ts moves 100,000 objects in a pass, and a
+ * full copy of each cost as much as listing them). The md5, computed when first needed, is then
+ * known to both.
+ */
+class ObjectCore {
   readonly http: HttpFields;
   readonly custom: CustomFields;
-  readonly storageClass: string;
   readonly ssecKeyMd5: string | undefined;
   /** Lowercase hex; undefined until first needed (single-part objects only). */
-  #etag: string | undefined;
-  readonly #verified: { readonly alg: HashAlgorithm; readonly hex: string } | undefined;
-  readonly #multipart: boolean;
-  /** A multipart object's part boundaries; undefined for single-part objects (and records that predate them). */
+  etag: string | undefined;
+  readonly verified: { readonly alg: HashAlgorithm; readonly hex: string } | undefined;
+  readonly multipart: boolean;
   readonly parts: PartLayout | undefined;
 
   constructor(
-    /** The key as the caller wrote it (its identity). */
-    readonly key: string,
     readonly version: string,
     readonly size: number,
     readonly uploaded: number,
     metadata: ObjectMetadata,
-    /** The bytes, as the chunks they arrived in (multipart objects share their parts' chunks). */
     readonly chunks: readonly Uint8Array[],
     digests: Digests,
   ) {
     this.http = metadata.http;
     this.custom = metadata.custom;
-    this.storageClass = metadata.storageClass;
     this.ssecKeyMd5 = metadata.ssecKeyMd5;
     if (digests.multipart) {
-      this.#etag = digests.etag;
-      this.#multipart = true;
-      this.#verified = undefined;
+      this.etag = digests.etag;
+      this.multipart = true;
+      this.verified = undefined;
       this.parts = digests.parts;
     } else {
-      this.#etag = digests.md5;
-      this.#multipart = false;
-      this.#verified = digests.verified;
+      this.etag = digests.md5;
+      this.multipart = false;
+      this.verified = digests.verified;
       this.parts = undefined;
     }
+  }
+}
+
+export class StoredObject implements ObjectMetadata {
+  /** The key as the caller wrote it (its identity). */
+  readonly key: string;
+  readonly storageClass: string;
+  readonly #core: ObjectCore;
+
+  constructor(
+    key: string,
+    version: string,
+    size: number,
+    uploaded: number,
+    metadata: ObjectMetadata,
+    /** The bytes, as the chunks they arrived in (multipart objects share their parts' chunks). */
+    chunks: readonly Uint8Array[],
+    digests: Digests,
+  );
+  /** @internal The same object in another storage class (`withStorageClass`). */
+  constructor(key: string, storageClass: string, core: ObjectCore);
+  constructor(key: string, a: string, b: number | ObjectCore, uploaded?: number, metadata?: ObjectMetadata, chunks?: readonly Uint8Array[], digests?: Digests) {
+    this.key = key;
+    if (b instanceof ObjectCore) {
+      this.storageClass = a;
+      this.#core = b;
+    } else {
+      this.storageClass = metadata!.storageClass;
+      this.#core = new ObjectCore(a, b, uploaded!, metadata!, chunks!, digests!);
+    }
+  }
+
+  get version(): string {
+    return this.#core.version;
+  }
+
+  get size(): number {
+    return this.#core.size;
+  }
+
+  get uploaded(): number {
+    return this.#core.uploaded;
+  }
+
+  get http(): HttpFields {
+    return this.#core.http;
+  }
+
+  get custom(): CustomFields {
+    return this.#core.custom;
+  }
+
+  get ssecKeyMd5(): string | undefined {
+    return this.#core.ssecKeyMd5;
+  }
+
+  /** The bytes, as the chunks they arrived in (multipart objects share their parts' chunks). */
+  get chunks(): readonly Uint8Array[] {
+    return this.#core.chunks;
+  }
+
+  /** A multipart object's part boundaries; undefined for single-part objects (and records that predate them). */
+  get parts(): PartLayout | undefined {
+    return this.#core.parts;
   }
 
   /** Completed from parts (a multipart upload), rather than written by one put. */
   get multipart(): boolean {
-    return this.#multipart;
+    return this.#core.multipart;
   }
 
   /** Lowercase hex, unquoted. */
   get etag(): string {
-    return (this.#etag ??= digestHex('md5', this.chunks));
+    const core = this.#core;
+    return (core.etag ??= digestHex('md5', core.chunks));
   }
 
   /** Whether reading `etag` is free (results then carry it as a plain value). */
   get etagKnown(): boolean {
-    return this.#etag !== undefined;
+    return this.#core.etag !== undefined;
   }
 
   /** md5 for single-part objects, plus the checksum the writer had verified, if any. */
   get checksums(): StoredChecksums {
-    if (this.#multipart) return {};
+    const core = this.#core;
+    if (core.multipart) return {};
     const out: Partial<Record<HashAlgorithm, string>> = { md5: this.etag };
-    if (this.#verified) out[this.#verified.alg] = this.#verified.hex;
+    if (core.verified) out[core.verified.alg] = core.verified.hex;
     return out;
   }
 
   /**
    * The same object (bytes, etag, version, upload time) in another storage class: what a lifecycle
-   * transition leaves (lib/bucket/lifecycle.ts). A new value, as values are never changed in place.
+   * transition leaves (lib/bucket/lifecycle.ts). A new value, as values are never changed in place;
+   * everything but the class is shared with this one, unchecked (it was checked when written).
    */
   withStorageClass(storageClass: string): StoredObject {
-    const digests: Digests = this.#multipart ? { multipart: true, etag: this.#etag!, parts: this.parts } : { md5: this.#etag, verified: this.#verified };
-    const metadata: ObjectMetadata = { http: this.http, custom: this.custom, storageClass, ...(this.ssecKeyMd5 !== undefined ? { ssecKeyMd5: this.ssecKeyMd5 } : {}) };
-    return new StoredObject(this.key, this.version, this.size, this.uploaded, metadata, this.chunks, digests);
+    return new StoredObject(this.key, storageClass, this.#core);
   }
 }

@@ -19,8 +19,8 @@ export interface Held {
   readonly id: string;
   /** When it was sent (epoch ms). */
   readonly timestamp: number;
+  /** The body and its size in bytes. */
   readonly body: HeldBody;
-  readonly bytes: number;
   /** Failed deliveries so far (the consumer sees `attempts` = this + 1). */
   readonly failures: number;
   /** When it becomes (became) visible. */
@@ -63,7 +63,7 @@ export class MessageStore {
 
   /** Holds a message until it is visible (appending is the common case; else a binary search). */
   add(h: Held): void {
-    this.backlog.add(h.timestamp, h.bytes);
+    this.backlog.add(h.timestamp, h.body.bytes);
     const w = this.#waiting;
     const last = w.length > this.#wHead ? w[w.length - 1] : undefined;
     if (!last || before(last, h)) {
@@ -90,6 +90,8 @@ export class MessageStore {
    */
   take(now: number, batching: Batching, force: boolean): { at: number; messages: Held[] } | undefined {
     const { size, timeoutMs } = batching;
+    const full = this.#fullFromWaiting(now, size, timeoutMs);
+    if (full) return full;
     let at: number | undefined;
     for (;;) {
       const next = this.#waiting[this.#wHead];
@@ -120,10 +122,35 @@ export class MessageStore {
       this.#ready = this.#ready.slice(this.#rHead);
       this.#rHead = 0;
     }
-    for (const h of messages) this.backlog.remove(h.timestamp, h.bytes);
+    for (const h of messages) this.backlog.remove(h.timestamp, h.body.bytes);
     // What is left of the ready messages starts a new window then.
     if (this.#readyCount > 0) this.#openedAt = at;
     return { at, messages };
+  }
+
+  /**
+   * The common case of `take`, without moving messages one by one: nothing is ready and the next
+   * `size` waiting messages are all visible by `now` within one batch window. The general loop
+   * forms the same batch (it leaves when its last message became visible), one push at a time.
+   */
+  #fullFromWaiting(now: number, size: number, timeoutMs: number): { at: number; messages: Held[] } | undefined {
+    if (this.#rHead !== this.#ready.length) return undefined;
+    const w = this.#waiting;
+    const head = this.#wHead;
+    const last = w[head + size - 1];
+    if (last === undefined || last.visibleAt > now || last.visibleAt > w[head]!.visibleAt + timeoutMs) return undefined;
+    const messages = w.slice(head, head + size);
+    this.#wHead = head + size;
+    if (this.#wHead > COMPACT_AFTER && this.#wHead * 2 > w.length) {
+      this.#waiting = w.slice(this.#wHead);
+      this.#wHead = 0;
+    }
+    const backlog = this.backlog;
+    for (let i = 0; i < size; i++) {
+      const h = messages[i]!;
+      backlog.remove(h.timestamp, h.body.bytes);
+    }
+    return { at: last.visibleAt, messages };
   }
 
   /** Whether a batch is due by `now` (`force`: any visible message makes one). */
@@ -158,8 +185,8 @@ export class MessageStore {
     this.#waiting = s.waiting.slice();
     this.#ready = s.ready.slice();
     this.#openedAt = s.openedAt;
-    for (const h of this.#ready) this.backlog.add(h.timestamp, h.bytes);
-    for (const h of this.#waiting) this.backlog.add(h.timestamp, h.bytes);
+    for (const h of this.#ready) this.backlog.add(h.timestamp, h.body.bytes);
+    for (const h of this.#waiting) this.backlog.add(h.timestamp, h.body.bytes);
   }
 
   clear(): void {

@@ -24,9 +24,9 @@ export function createMessageBatch<Body = unknown>(queueName: string, messages: 
   const state = new BatchState();
   const list = messages.map((m) => {
     if (m !== null && typeof m === 'object' && 'serializedBody' in m) throw new TypeError('Cannot use `serializedBody` with `createMessageBatch()`');
-    const timestamp = m.timestamp instanceof Date ? new Date(m.timestamp.getTime()) : new Date(m.timestamp);
-    const body = structuredClone(m.body);
-    return new Message<Body>(state, String(m.id), timestamp, () => body, Number(m.attempts));
+    const timestamp = m.timestamp instanceof Date ? m.timestamp.getTime() : new Date(m.timestamp).getTime();
+    const source = { id: String(m.id), timestamp, body: undefined };
+    return new Message<Body>(state, source, Number(m.attempts), structuredClone(m.body));
   });
   const batch = new MessageBatch<Body>(state, String(queueName), list, { metrics: { backlogCount: 0, backlogBytes: 0 } });
   built.add(batch);

@@ -10,7 +10,7 @@ import { CloudflareApi } from '../../lib/api/index.js';
 import { createEnv } from '../../lib/env/create-env.js';
 import { S3Api } from '../../lib/s3/index.js';
 import { bucketLayer } from '../../lib/bucket/internal.js';
-import { DEFAULT_LIFECYCLE_RULES, lifecycleRules, LifecycleRuleError } from '../../lib/bucket/lifecycle.js';
+import { DEFAULT_LIFECYCLE_RULES, FatesUnder, lifecycleRules, LifecycleRuleError, objectFate, passPrefixes } from '../../lib/bucket/lifecycle.js';
 import { ManualClock } from '../../lib/clock.js';
 
 const DAY = 86_400_000;
@@ -120,6 +120,27 @@ describe('object rules on the clock (exact timing, the default)', () => {
     const got = (await bucket.get('cold/k'))!;
     expect([got.storageClass, await got.text()]).toEqual(['InfrequentAccess', 'bytes']);
     expect((await bucket.list()).objects[0]!.storageClass).toBe('InfrequentAccess');
+  });
+
+  it('a transitioned object keeps version, metadata, checksums and multipart etag; a snapshot from before keeps Standard', async () => {
+    const { clock, bucket } = setup([
+      { id: 'ia', enabled: true, conditions: {}, storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }] },
+    ]);
+    const sha256 = await crypto.subtle.digest('SHA-256', new TextEncoder().encode('bytes'));
+    const put = await bucket.put('k', 'bytes', { httpMetadata: { contentType: 'text/plain' }, customMetadata: { a: '1' }, sha256 });
+    const upload = await bucket.createMultipartUpload('m');
+    const part = await upload.uploadPart(1, 'part');
+    const multi = await upload.complete([part]);
+    const before = bucket.snapshot();
+    clock.advance(DAY);
+    const shape = (o: { storageClass: string; version: string; etag: string; httpMetadata?: unknown; customMetadata?: unknown; checksums: { toJSON(): unknown } } | null) =>
+      o && { storageClass: o.storageClass, version: o.version, etag: o.etag, http: o.httpMetadata, custom: o.customMetadata, checksums: o.checksums.toJSON() };
+    const moved = shape(await bucket.head('k'));
+    expect(moved).toEqual({ ...shape(put), storageClass: 'InfrequentAccess' });
+    expect(shape(await bucket.head('m'))).toEqual({ ...shape(multi), storageClass: 'InfrequentAccess' });
+    bucket.restore(before);
+    clock.set(clock.now() - DAY);
+    expect(shape(await bucket.head('k'))).toEqual({ ...moved, storageClass: 'Standard' });
   });
 
   it('a deletion due with a transition wins (docs: "the delete wins")', async () => {
@@ -286,5 +307,38 @@ describe('validation (lifecycleRules)', () => {
     input[0]!.conditions.prefix = 'changed/';
     expect(rules[0]!.conditions.prefix).toBe('p/');
     expect(Object.isFrozen(rules[0])).toBe(true);
+  });
+});
+
+describe('a pass works out fates per prefix (FatesUnder)', () => {
+  it('gives objectFate\'s answer for every key, under overlapping, disabled, Age and Date rules, exact and daily', () => {
+    const age = (days: number) => ({ type: 'Age', maxAge: days * 86400 + 17 });
+    const date = (d: string) => ({ type: 'Date', date: d });
+    const rules = lifecycleRules([
+      { id: 'all', enabled: true, conditions: {}, storageClassTransitions: [{ condition: age(30), storageClass: 'InfrequentAccess' }] },
+      { id: 'logs', enabled: true, conditions: { prefix: 'logs/' }, deleteObjectsTransition: { condition: age(7) } },
+      { id: 'logs-old', enabled: true, conditions: { prefix: 'logs/old/' }, deleteObjectsTransition: { condition: age(1) }, storageClassTransitions: [{ condition: date('2030-01-03T00:00:00Z'), storageClass: 'InfrequentAccess' }] },
+      { id: 'off', enabled: false, conditions: { prefix: 'logs/' }, deleteObjectsTransition: { condition: age(0) } },
+      { id: 'tmp', enabled: true, conditions: { prefix: 'tmp' }, deleteObjectsTransition: { condition: date('2030-02-01T00:00:00Z') }, storageClassTransitions: [{ condition: age(2), storageClass: 'InfrequentAccess' }] },
+      { id: 'tmp2', enabled: true, conditions: { prefix: 'tmp/x' }, deleteObjectsTransition: { condition: age(40) } },
+    ] as never);
+    const keys = ['a', 'logs/', 'logs/a', 'logs/old/b', 'logs/olds', 'tmp', 'tmp/', 'tmp/x', 'tmp/xy', 'tmq', 'zz'];
+    const uploads = [Date.UTC(2030, 0, 1), Date.UTC(2030, 0, 1, 13, 5, 7, 9), Date.UTC(2029, 11, 31, 23, 59, 59)];
+    // Every sweep prefix a pass uses, and the narrower ones a rule names, each over the keys under it.
+    const prefixes = [...new Set([...passPrefixes(rules), 'logs/', 'logs/old/', 'tmp/x'])];
+    let compared = 0;
+    for (const timing of ['exact', 'daily'] as const) {
+      for (const prefix of prefixes) {
+        const fates = new FatesUnder(rules, prefix, timing);
+        for (const key of keys.filter((k) => k.startsWith(prefix))) {
+          for (const uploaded of uploads) {
+            const want = objectFate(rules, key, uploaded, timing);
+            expect({ key, prefix, timing, deleteAt: fates.deleteAt(key, uploaded), infrequentAt: fates.infrequentAt(key, uploaded) }).toEqual({ key, prefix, timing, ...want });
+            compared++;
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(60);
   });
 });

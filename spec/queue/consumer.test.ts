@@ -77,6 +77,27 @@ describe('batching', () => {
     expect(seen!.messages[0]!.attempts).toBe(1);
   });
 
+  it('ids stay 32 hex digits and distinct past every 256th message (the id is made in two parts), and a timestamp is the same Date each read', async () => {
+    const clock = new ManualClock(T0);
+    const q = new Queue({ clock });
+    for (let n = 0; n < 6; n++) await q.sendBatch(Array.from({ length: 100 }, (_, i) => ({ body: n * 100 + i })));
+    const ids: string[] = [];
+    const stamps: boolean[] = [];
+    q.consume((b) => {
+      for (const m of b.messages) {
+        ids.push(m.id);
+        stamps.push(m.timestamp === m.timestamp && m.timestamp.getTime() === T0);
+      }
+    }, { maxBatchSize: 100 });
+    await q.drain();
+    expect(ids).toHaveLength(600);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Set(ids).size).toBe(600);
+    // One counter: ids sort as they were sent, across the 256th and 512th.
+    expect([...ids].sort()).toEqual(ids);
+    expect(stamps.every(Boolean)).toBe(true);
+  });
+
   it("a message's fields are read-only, and its body is the same value each read", async () => {
     const q = new Queue();
     await q.send({ n: 1 });
