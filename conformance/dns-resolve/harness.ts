@@ -1,5 +1,5 @@
-import { afterEach, describe, expect } from 'vitest';
-import { registerCase } from '../register.js';
+import { expect } from 'vitest';
+import { runClientGroups } from '../register.js';
 import type { DnsAnswer, DnsResourceRecord } from '../../lib/dns/answer.js';
 import { DnsClient, type DnsTarget } from '../dns/harness.js';
 import type { DnsResolveDifferenceId } from './differences.js';
@@ -66,24 +66,11 @@ export interface ResolveGroup {
 export const defineResolveGroup = (name: string, define: (t: ResolveGroupContext) => void): ResolveGroup => ({ name, define });
 
 export function runResolveGroups(groups: readonly ResolveGroup[], target: DnsResolveTarget): void {
-  const shown = new Set(target.differences ?? []);
-  const clients: ResolveClient[] = [];
-  const ctx: ResolveGroupContext = {
-    target,
-    test(name, fn, options = {}) {
-      const run = async () => {
-        const c = new ResolveClient(target);
-        clients.push(c);
-        await fn(c);
-      };
-      registerCase(name, run, options, shown, target.timeout);
-    },
-  };
-  describe(`dns resolution conformance on ${target.name ?? target.zoneName}`, () => {
-    afterEach(async () => {
-      while (clients.length) await clients.pop()!.cleanup();
-    }, target.timeout);
-    for (const g of groups) describe(g.name, () => g.define(ctx));
+  runClientGroups(`dns resolution conformance on ${target.name ?? target.zoneName}`, groups, {
+    differences: target.differences,
+    timeout: target.timeout,
+    client: () => new ResolveClient(target),
+    context: (test) => ({ target, test }),
   });
 }
 

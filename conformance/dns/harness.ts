@@ -1,5 +1,5 @@
-import { afterEach, describe, expect } from 'vitest';
-import { registerCase } from '../register.js';
+import { expect } from 'vitest';
+import { runClientGroups } from '../register.js';
 import type { DnsDifferenceId } from './differences.js';
 import { v4Request, type ApiReply } from '../v4-request.js';
 
@@ -126,26 +126,11 @@ export function expectError(r: ApiReply, status: number | number[], code: number
 }
 
 export function runGroups(groups: readonly Group[], target: DnsTarget): void {
-  const shown = new Set(target.differences ?? []);
-  const clients: DnsClient[] = [];
-  const ctx: GroupContext = {
-    target,
-    test(name, fn, options = {}) {
-      const run = async () => {
-        const c = new DnsClient(target);
-        clients.push(c);
-        await fn(c);
-      };
-      registerCase(name, run, options, shown, target.timeout);
-    },
-  };
-  describe(`dns conformance on ${target.name ?? new URL(target.baseUrl).host}`, () => {
-    afterEach(async () => {
-      while (clients.length) await clients.pop()!.cleanup();
-    }, target.timeout);
-    for (const g of groups) {
-      if (target.groups && !target.groups.includes(g.name)) continue;
-      describe(g.name, () => g.define(ctx));
-    }
+  runClientGroups(`dns conformance on ${target.name ?? new URL(target.baseUrl).host}`, groups, {
+    differences: target.differences,
+    timeout: target.timeout,
+    only: target.groups,
+    client: () => new DnsClient(target),
+    context: (test) => ({ target, test }),
   });
 }
