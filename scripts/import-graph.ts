@@ -18,6 +18,24 @@ import ts from 'typescript';
 /** The folder node of files directly in `lib/` (clock, bytes, hashing, ...): the shared parts. */
 export const SHARED = 'lib';
 
+/**
+ * The package's entry files (tsup.config.ts `entry`, by its names): each is a node of its own,
+ * `entry:<name>`, above every folder. An entry gathers a subpath's public names from wherever they
+ * live (edge-doubles/dns exports the DnsApi assembly and the Account beside the zone model), so it
+ * belongs to no layer; nothing in `lib/` may import one.
+ */
+export const ENTRIES: Readonly<Record<string, string>> = {
+  index: 'lib/index.ts',
+  bucket: 'lib/bucket/index.ts',
+  dns: 'lib/dns/index.ts',
+  s3: 'lib/s3/index.ts',
+  queue: 'lib/queue/index.ts',
+  node: 'lib/node/index.ts',
+  vitest: 'lib/vitest.ts',
+  cli: 'lib/node/cli.ts',
+};
+const ENTRY_NODES = new Map(Object.entries(ENTRIES).map(([name, file]) => [file, `entry:${name}`]));
+
 export interface ImportEdge {
   /** The importing file, relative to the repository root. */
   from: string;
@@ -81,8 +99,13 @@ export function runtimeImports(root: string, libDir = join(root, 'lib')): Import
   return edges;
 }
 
-/** The folder a file of `lib/` belongs to: its first folder under `lib/`, or SHARED for `lib/x.ts`. */
+/**
+ * The node a file of `lib/` belongs to: its first folder under `lib/`, SHARED for `lib/x.ts`, or
+ * `entry:<name>` for an entry file (ENTRIES).
+ */
 export function folderOf(path: string): string {
+  const entry = ENTRY_NODES.get(path);
+  if (entry) return entry;
   const parts = path.split('/');
   const at = parts.indexOf('lib');
   const rest = parts.slice(at + 1);

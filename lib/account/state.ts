@@ -4,7 +4,7 @@
  * its bundle stays its own (bench/bundle-size.ts). Internal: never shown on `Account`.
  */
 // Types only: the DNS entry point must not pull the bucket model into its bundle.
-import type { Credentials } from '../api/auth.js';
+import type { Credentials } from './credentials.js';
 import type { Bucket } from '../bucket/bucket.js';
 import type { Zone } from '../dns/zone.js';
 import type { Queue } from '../queue/queue.js';

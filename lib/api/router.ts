@@ -1,15 +1,15 @@
 /**
  * One `/client/v4` router for every product: the base path, the route tables, the method check,
  * credentials and their scopes, the rate limit, and the envelope every failure becomes. A product
- * brings its routes as a table in its own home (lib/dns/routes.ts, lib/account/routes.ts); nothing
+ * brings its routes as a table in its own home (lib/dns/routes.ts, lib/account/routes.ts,
+ * lib/r2-api/routes.ts, lib/queue/routes.ts); nothing
  * here throws past `respond`.
  */
-import type { AccountState } from '../account/account.js';
+import type { AccountState } from '../account/state.js';
 import { BodyReadError } from '../fetch.js';
-import type { Zone } from '../dns/zone.js';
-import { canSee, canSeeAccount, type Principal } from './auth.js';
+import { authenticate, canSee, canSeeAccount, type Principal } from './auth.js';
 import { BodyTooLarge, MAX_REQUEST_BODY, payloadTooLarge } from './body.js';
-import { apiErrors, DnsApiError } from './errors.js';
+import { apiErrors, ApiError } from './errors.js';
 import { errorResponse, json } from './envelope.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -37,6 +37,9 @@ export interface ApiService {
   now(): number;
   limiter?: RateLimiter;
 }
+
+/** A zone of the account, as its model (lib/dns/zone.ts) keeps it: the front door only finds it by id. */
+type Zone = NonNullable<ReturnType<AccountState['zones']['get']>>;
 
 /** What the router resolved for a handler: the caller, and the zone and account the path names. */
 export interface RouteParams {
@@ -78,7 +81,7 @@ export async function respond<S extends ApiService>(svc: S, tables: readonly Rou
     const method = req.method.toUpperCase();
     const handler = route.methods[method];
     if (!handler) throw apiErrors.methodNotAllowed(method);
-    const who = svc.account.credentials.authenticate(req.headers, route.endpoint ?? 'resource');
+    const who = authenticate(svc.account.credentials, req.headers, route.endpoint ?? 'resource');
     svc.limiter?.take(who.caller, svc.now());
     const params: RouteParams = { who };
     if (route.accountId !== undefined) params.account = visibleAccount(svc, route.accountId, who);
@@ -86,7 +89,7 @@ export async function respond<S extends ApiService>(svc: S, tables: readonly Rou
     if (route.id !== undefined) params.id = route.id;
     return await handler(svc, req, params);
   } catch (e) {
-    if (e instanceof DnsApiError) return errorResponse(e);
+    if (e instanceof ApiError) return errorResponse(e);
     if (e instanceof BodyTooLarge) return payloadTooLarge();
     // A body that cannot be read has no answer: the fetch rejects, as Node's does.
     if (e instanceof BodyReadError) throw e;

@@ -29,7 +29,7 @@
  * Complete or Abort, the emptiness check of DeleteBucket) are steps of another operation, run in a
  * transaction but neither logged nor faulted.
  */
-import type { BucketSupport } from '../support/bucket-support.js';
+import type { BucketSupport } from './bucket-support.js';
 import type { Conditional } from './conditional.js';
 import type { RequestedChecksum } from './checksums.js';
 import { BucketConfig } from './config.js';

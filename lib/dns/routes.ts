@@ -9,9 +9,8 @@ import { BodyTooLarge } from '../api/body.js';
 import { canSee } from '../api/auth.js';
 import { json, ok, paging } from '../api/envelope.js';
 import { positiveParam as positive, type ApiService, type Handler as ApiHandler, type Incoming, type Route, type RouteTable } from '../api/router.js';
-import { zoneAccount } from '../account/present.js';
 import { exportZone, parseZoneFile } from './bind.js';
-import { DnsApiError, dnsErrors } from './errors.js';
+import { ApiError, dnsErrors } from './errors.js';
 import { listRecords } from './list.js';
 import { asciiName } from './names.js';
 import { presentRecord, presentZone, timestamp } from './present.js';
@@ -82,11 +81,10 @@ const listZones: Handler = (svc, req, { who }) => {
   const zones = inAccount ? [...account.zones.values()].filter((z) => canSee(who, z, account) && (want === undefined || z.name === want)) : [];
   zones.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const slice = zones.slice((page - 1) * perPage, page * perPage);
-  const owner = zoneAccount(account);
-  return ok(slice.map((z) => presentZone(z, owner)), paging(page, perPage, slice.length, zones.length));
+  return ok(slice.map((z) => presentZone(z, account)), paging(page, perPage, slice.length, zones.length));
 };
 
-const getZone: Handler = (svc, _req, { zone }) => ok(presentZone(zone!, zoneAccount(svc.account)));
+const getZone: Handler = (svc, _req, { zone }) => ok(presentZone(zone!, svc.account));
 
 /**
  * Zone-sync tools read a zone's page rules around its records (octodns-cloudflare asks
@@ -175,7 +173,7 @@ const importRecords: Handler = async (svc, req, { zone }) => {
   const parsed = parseZoneFile(text, zone!, proxied);
   const { added, skipped } = zone!.addAll(parsed.records);
   const messages = [...parsed.skipped, ...skipped].map(({ input, error }) => {
-    const item = error instanceof DnsApiError ? error.errors[0]! : { code: 1000, message: String(error) };
+    const item = error instanceof ApiError ? error.errors[0]! : { code: 1000, message: String(error) };
     const name = typeof input.name === 'string' ? input.name : '';
     return { code: item.code, message: `${name}: ${item.message}` };
   });

@@ -3,7 +3,7 @@
  * Path-style requests at `http://127.0.0.1:<port>/<bucket>/<key>`; binds loopback unless told otherwise.
  * Given an `account`, its public bucket hosts are served too, chosen by the Host header.
  */
-import { S3Api, type S3ApiOptions } from '../s3/index.js';
+import { S3Api, type S3ApiOptions } from '../s3/api.js';
 import { PublicBuckets } from '../r2-public/index.js';
 import { errorResponse, invalidArgument, s3Errors } from '../s3/errors.js';
 import { serveHandler, type RunningServer, type TlsOption } from './server.js';

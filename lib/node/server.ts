@@ -13,9 +13,9 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DnsApi } from '../dns/index.js';
-import type { DnsApiOptions } from '../dns/index.js';
-import { DnsApiError } from '../dns/errors.js';
+import { DnsApi } from '../dns-api/dns-api.js';
+import type { DnsApiOptions } from '../dns/types.js';
+import { ApiError } from '../api/errors.js';
 import { errorResponse as dnsErrorResponse } from '../api/envelope.js';
 import { rawTarget } from '../fetch.js';
 import { tlsMaterial, type TlsOption } from './tls.js';
@@ -309,8 +309,8 @@ export interface DnsServerOptions extends DnsApiOptions {
  * headers" is the code and text the API gives for headers it cannot use (lib/dns/errors.ts); what
  * the API answers for a bad Host itself was not observed.
  */
-const dnsMalformed = () => dnsErrorResponse(new DnsApiError(400, [{ code: 6003, message: 'Invalid request headers' }]));
-const dnsFailed = (e: unknown) => dnsErrorResponse(new DnsApiError(500, [{ code: 10001, message: String(e) }]));
+const dnsMalformed = () => dnsErrorResponse(new ApiError(400, [{ code: 6003, message: 'Invalid request headers' }]));
+const dnsFailed = (e: unknown) => dnsErrorResponse(new ApiError(500, [{ code: 10001, message: String(e) }]));
 
 /**
  * Starts the DNS double's REST API (`/client/v4`) over HTTP (or HTTPS with `tls`). `baseURL` for

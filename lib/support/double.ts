@@ -12,6 +12,9 @@
  */
 import type { BucketLayer } from '../bucket/layer.js';
 import type { Zone } from '../dns/zone.js';
+import type { DnsRecord } from '../dns/types.js';
+import type { StoredObject } from '../bucket/stored.js';
+import type { HeadResult } from '../bucket/results.js';
 import type { CallFilter, LoggedCall } from './call-log.js';
 import type { Fault, FaultSchedule } from './faults.js';
 
@@ -34,6 +37,8 @@ export interface ZoneReader {
   zone(idOrName: string): Zone | undefined;
   /** Whether records are shown with the fields the API retired (the DnsApi's `retiredFields`). */
   readonly retiredFields: boolean;
+  /** The zone's records as the API shows them (the double presents them: test support imports no model). */
+  records(zone: Zone): DnsRecord[];
 }
 
 /**
@@ -48,6 +53,8 @@ export interface ObjectPlace {
   readonly label: string;
   /** Whether an entry of the double's log is a call on this bucket. */
   readonly onBucket: (entry: LoggedCall) => boolean;
+  /** A stored object as the binding shows it (its R2Object), made by the bucket double. */
+  readonly present: (o: StoredObject) => HeadResult;
 }
 
 /** What `toHaveObject` reads of a double that holds objects. */

@@ -1,19 +1,20 @@
 /**
- * Test support for a DnsApi: its fault rules and its request log, wrapped around the double's entry
- * point (`fetch` and `handle` both end in one call to the router), never inside its rules.
+ * Test support for the `/client/v4` front door (a DnsApi, a CloudflareApi): its fault rules and its
+ * request log, wrapped around the double's entry point (`fetch` and `handle` both end in one call to
+ * the router, front-door.ts), never inside its rules. Written on the shared primitives (lib/support/).
  *
  * A failing fault answers before the router runs, in the API's envelope, so it changes nothing
  * stored; a delay waits on the double's clock, then lets the request through.
  */
 import type { TimeSource } from '../clock.js';
-import { dnsErrors } from '../dns/errors.js';
-import type { Incoming } from '../api/router.js';
-import { ArrayStore, CallLog, partialMatch, show, type LoggedCall } from './call-log.js';
-import type { FaultAdder, TestDouble, ZoneReader } from './double.js';
-import { FaultList, type FaultSchedule, type Injected } from './faults.js';
+import { apiErrors } from './errors.js';
+import type { Incoming } from './router.js';
+import { ArrayStore, CallLog, partialMatch, show, type LoggedCall } from '../support/call-log.js';
+import type { FaultAdder, TestDouble, ZoneReader } from '../support/double.js';
+import { FaultList, type FaultSchedule, type Injected } from '../support/faults.js';
 
-/** A DNS API fault rule: requests it catches get `status` in the API's error envelope. */
-export interface DnsFault extends FaultSchedule {
+/** An API fault rule: requests it catches get `status` in the API's error envelope. */
+export interface ApiFault extends FaultSchedule {
   /** HTTP method(s) caught (any case). Default: every method. */
   method?: string | readonly string[];
   /**
@@ -37,9 +38,9 @@ export interface DnsFault extends FaultSchedule {
 }
 
 /** How a request authenticated, as the log shows it (never the secret itself). */
-export type DnsAuthScheme = 'bearer' | 'global-key' | 'none';
+export type ApiAuthScheme = 'bearer' | 'global-key' | 'none';
 
-export interface DnsRequest extends LoggedCall {
+export interface ApiRequest extends LoggedCall {
   readonly method: string;
   /** The URL's path, `/client/v4/...` (under the configured base path). */
   readonly path: string;
@@ -47,7 +48,7 @@ export interface DnsRequest extends LoggedCall {
   readonly query: Readonly<Record<string, string | string[]>>;
   /** The request body: parsed JSON when it is JSON, else its text; undefined when empty. */
   readonly body: unknown;
-  readonly auth: DnsAuthScheme;
+  readonly auth: ApiAuthScheme;
   /** 0 until the response is ready. */
   readonly status: number;
   /** The response body: parsed JSON when it is JSON, else its text. */
@@ -57,12 +58,12 @@ export interface DnsRequest extends LoggedCall {
 }
 
 /** Fields a logged request must have: `path` as in a fault rule; `body`/`response` match partially. */
-export interface DnsRequestQuery {
+export interface ApiRequestQuery {
   method?: string;
   path?: string | RegExp;
   query?: Record<string, unknown>;
   body?: unknown;
-  auth?: DnsAuthScheme;
+  auth?: ApiAuthScheme;
   status?: number;
   response?: unknown;
   injected?: boolean;
@@ -93,7 +94,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const methodMatches = (want: string | readonly string[] | undefined, method: string) =>
   want === undefined || [want].flat().some((m) => m.toUpperCase() === method);
 
-function authScheme(headers: Incoming['headers']): DnsAuthScheme {
+function authScheme(headers: Incoming['headers']): ApiAuthScheme {
   if (headers.get('authorization') !== null) return 'bearer';
   if (headers.get('x-auth-key') !== null || headers.get('x-auth-email') !== null) return 'global-key';
   return 'none';
@@ -120,7 +121,7 @@ function queryOf(url: URL): Record<string, string | string[]> {
   return out;
 }
 
-function matchesRequest(e: DnsRequest, q: DnsRequestQuery, basePath: string): boolean {
+function matchesRequest(e: ApiRequest, q: ApiRequestQuery, basePath: string): boolean {
   if (q.method !== undefined && q.method.toUpperCase() !== e.method) return false;
   if (q.path !== undefined && !pathMatches(q.path, e.path, basePath)) return false;
   if (q.query !== undefined && !partialMatch(e.query, q.query)) return false;
@@ -133,7 +134,7 @@ function matchesRequest(e: DnsRequest, q: DnsRequestQuery, basePath: string): bo
 }
 
 /** The response's first error, or its result's id/name, in a few words. */
-function outcomeCell(e: DnsRequest): string {
+function outcomeCell(e: ApiRequest): string {
   const r = e.response as { success?: boolean; errors?: { code: number; message: string }[]; result?: unknown } | undefined;
   if (r && typeof r === 'object' && r.success === false && r.errors?.[0]) return `${r.errors[0].code} ${r.errors[0].message}`;
   if (r && typeof r === 'object' && 'result' in r) {
@@ -148,12 +149,12 @@ function outcomeCell(e: DnsRequest): string {
 }
 
 /** One line per request (`dns serve --log`): time, method, path, status, outcome. */
-export function requestLine(e: DnsRequest): string {
+export function requestLine(e: ApiRequest): string {
   const q = new URLSearchParams(Object.entries(e.query).flatMap(([k, v]) => [v].flat().map((x) => [k, x]))).toString();
   return `${new Date(e.at).toISOString()} ${e.method} ${e.path}${q ? `?${q}` : ''} ${e.status} ${outcomeCell(e)}${e.injected ? ` (fault #${e.injected.fault})` : ''}`;
 }
 
-const row = (e: DnsRequest, basePath: string): Record<string, string> => ({
+const row = (e: ApiRequest, basePath: string): Record<string, string> => ({
   at: new Date(e.at).toISOString(),
   method: e.method,
   // Under the base path, with ids cut to their first characters: the path stays readable in a column.
@@ -165,23 +166,23 @@ const row = (e: DnsRequest, basePath: string): Record<string, string> => ({
   fault: e.injected ? `#${e.injected.fault}${e.injected.delay ? ` +${e.injected.delay} ms` : ''}` : '',
 });
 
-type MutableRequest = { -readonly [K in keyof DnsRequest]: DnsRequest[K] };
+type MutableRequest = { -readonly [K in keyof ApiRequest]: ApiRequest[K] };
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-function faultResponse(rule: DnsFault): Response {
+function faultResponse(rule: ApiFault): Response {
   const status = rule.status ?? 500;
-  const base = status === 429 ? dnsErrors.rateLimited().errors[0]! : { code: 10001, message: 'Internal error' };
+  const base = status === 429 ? apiErrors.rateLimited().errors[0]! : { code: 10001, message: 'Internal error' };
   const error = { code: rule.code ?? base.code, message: rule.message ?? base.message };
   const headers: Record<string, string> = { ...JSON_HEADERS };
   if (rule.retryAfter !== undefined) headers['retry-after'] = String(rule.retryAfter);
   return new Response(JSON.stringify({ result: null, success: false, errors: [error], messages: [] }), { status, headers });
 }
 
-export class DnsSupport {
-  readonly faults: FaultList<DnsFault, { method: string; path: string }>;
-  readonly log: CallLog<DnsRequest, DnsRequestQuery>;
-  private readonly store = new ArrayStore<DnsRequest>();
+export class ApiSupport {
+  readonly faults: FaultList<ApiFault, { method: string; path: string }>;
+  readonly log: CallLog<ApiRequest, ApiRequestQuery>;
+  private readonly store = new ArrayStore<ApiRequest>();
 
   constructor(
     private readonly time: TimeSource,
@@ -189,7 +190,7 @@ export class DnsSupport {
     /** The DnsApi's base path: rules' and queries' string paths are relative to it. */
     basePath: string,
   ) {
-    this.faults = new FaultList<DnsFault, { method: string; path: string }>(
+    this.faults = new FaultList<ApiFault, { method: string; path: string }>(
       (rule, call) => methodMatches(rule.method, call.method) && pathMatches(rule.path, call.path, basePath),
       (rule) => {
         if (rule.status !== undefined && !(Number.isInteger(rule.status) && rule.status >= 200 && rule.status <= 599)) {
@@ -202,7 +203,7 @@ export class DnsSupport {
         status: rule.status === undefined && rule.delay !== undefined ? '' : String(rule.status ?? 500),
       }),
     );
-    this.log = new CallLog<DnsRequest, DnsRequestQuery>(
+    this.log = new CallLog<ApiRequest, ApiRequestQuery>(
       recording,
       this.store,
       (e, q) => matchesRequest(e, q, basePath),
@@ -262,14 +263,14 @@ export class DnsSupport {
 }
 
 /** What a DnsApi offers the registry: its own snapshot, restore and reset (api.ts keeps their rules). */
-export interface DnsSnapshotOwner {
+export interface ApiSnapshotOwner {
   snapshot(): object;
   restore(snapshot: never): void;
   reset(): void;
 }
 
 /** The DnsApi as a test double (double.ts): its zones, its fault rules and its request log. */
-export function dnsDouble(api: DnsSnapshotOwner, zones: ZoneReader, support: DnsSupport): TestDouble {
+export function apiDouble(api: ApiSnapshotOwner, zones: ZoneReader, support: ApiSupport): TestDouble {
   const { log, faults } = support;
   return {
     name: 'DnsApi',
@@ -278,7 +279,7 @@ export function dnsDouble(api: DnsSnapshotOwner, zones: ZoneReader, support: Dns
     logHint: 'Build it with { log: true } or call .log.start() before the code under test runs.',
     log,
     startLog: () => void log.start(),
-    sameKind: (e, q) => (e as DnsRequest).method === (q as DnsRequestQuery).method?.toUpperCase(),
+    sameKind: (e, q) => (e as ApiRequest).method === (q as ApiRequestQuery).method?.toUpperCase(),
     faults: faults as unknown as FaultAdder,
     snapshot: () => api.snapshot(),
     restore: (s) => api.restore(s as never),
@@ -286,3 +287,9 @@ export function dnsDouble(api: DnsSnapshotOwner, zones: ZoneReader, support: Dns
     zones,
   };
 }
+
+// The names these had when the API served only DNS: the same types.
+export type DnsFault = ApiFault;
+export type DnsAuthScheme = ApiAuthScheme;
+export type DnsRequest = ApiRequest;
+export type DnsRequestQuery = ApiRequestQuery;
