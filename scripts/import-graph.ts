@@ -43,28 +43,29 @@ export interface ImportEdge {
   to: string;
 }
 
-/** Every relative module specifier `source` loads at run time. */
-export function runtimeSpecifiers(fileName: string, source: string): string[] {
+/** Every module specifier `source` loads at run time (with `types`, also those it takes only types from). */
+export function runtimeSpecifiers(fileName: string, source: string, types = false): string[] {
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) {
-      if (!isTypeOnlyImport(node) && ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
+      if ((types || !isTypeOnlyImport(node)) && ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
       return;
     }
     if (ts.isExportDeclaration(node)) {
-      if (!node.isTypeOnly && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
+      if ((types || !node.isTypeOnly) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
       return;
     }
     if (ts.isImportEqualsDeclaration(node)) {
       const ref = node.moduleReference;
-      if (!node.isTypeOnly && ts.isExternalModuleReference(ref) && ts.isStringLiteral(ref.expression)) found.push(ref.expression.text);
+      if ((types || !node.isTypeOnly) && ts.isExternalModuleReference(ref) && ts.isStringLiteral(ref.expression)) found.push(ref.expression.text);
       return;
     }
     if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const arg = node.arguments[0];
       if (arg && ts.isStringLiteralLike(arg)) found.push(arg.text);
     }
+    if (types && ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) found.push(node.argument.literal.text);
     ts.forEachChild(node, visit);
   };
   visit(file);
@@ -78,7 +79,8 @@ function isTypeOnlyImport(node: ts.ImportDeclaration): boolean {
 
 const isSource = (name: string) => name.endsWith('.ts') && !name.endsWith('.d.ts');
 
-function sourceFiles(dir: string): string[] {
+/** The TypeScript sources under `dir`, as absolute paths. */
+export function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
     if (e.isDirectory()) return sourceFiles(path);
@@ -86,11 +88,11 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Every run-time import between files of `libDir` (package imports are left out). */
-export function runtimeImports(root: string, libDir = join(root, 'lib')): ImportEdge[] {
+/** Every run-time import (with `types`, every import) between files of `libDir` (package imports are left out). */
+export function runtimeImports(root: string, libDir = join(root, 'lib'), types = false): ImportEdge[] {
   const edges: ImportEdge[] = [];
   for (const file of sourceFiles(libDir)) {
-    for (const spec of runtimeSpecifiers(file, readFileSync(file, 'utf8'))) {
+    for (const spec of runtimeSpecifiers(file, readFileSync(file, 'utf8'), types)) {
       if (!spec.startsWith('.')) continue;
       const target = resolve(dirname(file), spec).replace(/\.js$/, '.ts');
       edges.push({ from: relative(root, file).split(sep).join('/'), to: relative(root, target).split(sep).join('/') });
