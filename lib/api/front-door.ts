@@ -13,7 +13,7 @@ import { timeSource, type TimeSource } from '../clock.js';
 import { fetchOver, type Fetch } from '../fetch.js';
 import type { CallLog } from '../support/call-log.js';
 import type { FaultList } from '../support/faults.js';
-import { declaredLength, readBounded } from './body.js';
+import { declaredLength, MAX_REQUEST_BODY, readBounded } from './body.js';
 import { API_RATE_LIMIT, RateLimiter } from './rate-limit.js';
 import { respond, type ApiService, type Incoming, type RouteTable } from './router.js';
 import { ApiSupport, type ApiFault, type ApiRequest, type ApiRequestQuery } from './support.js';
@@ -104,8 +104,9 @@ export class FrontDoor<S extends ApiService> {
   handle(request: Request, target?: string): Promise<Response> {
     try {
       let bytes: Promise<Uint8Array> | undefined;
-      // Read once, within the size limit; the router and the request log share what was read.
-      const read = () => (bytes ??= readBounded(request.body));
+      let limit = MAX_REQUEST_BODY;
+      // Read once, within the size limit (the route's, once routed); the router and the request log share what was read.
+      const read = () => (bytes ??= readBounded(request.body, limit));
       return this.respond({
         method: request.method,
         url: new URL(request.url),
@@ -117,6 +118,7 @@ export class FrontDoor<S extends ApiService> {
           // A body stream's chunks are never shared memory.
           return new Response((await read()) as Uint8Array<ArrayBuffer>, { headers }).formData();
         },
+        limit: (bytes) => void (limit = Math.min(limit, bytes)),
       });
     } catch (e) {
       return Promise.reject(e);

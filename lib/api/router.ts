@@ -26,6 +26,11 @@ export interface Incoming {
    */
   text(): Promise<string>;
   formData(): Promise<FormData>;
+  /**
+   * Lowers the body's limit before it is read (the route's own, `Route.maxBody`). Absent where the
+   * whole body is already in hand: then `length` is exact and the router's check is the limit.
+   */
+  limit?(bytes: number): void;
 }
 
 /** What every route may ask of the double's state. Products extend it with their own switches. */
@@ -60,6 +65,12 @@ export interface Route<S extends ApiService> {
   zoneId?: string;
   accountId?: string;
   id?: string;
+  /**
+   * The largest body the route can accept, in bytes (from the zone or account the path names, when a
+   * function): a body declared larger is refused before a byte is read, and a streamed one as soon
+   * as it passes it, with the same 413 as a body over MAX_REQUEST_BODY. Absent: MAX_REQUEST_BODY.
+   */
+  maxBody?: number | ((params: RouteParams) => number);
 }
 
 /** A product's routes: the route for the path's (decoded) segments under the base path, or undefined. */
@@ -87,6 +98,11 @@ export async function respond<S extends ApiService>(svc: S, tables: readonly Rou
     if (route.accountId !== undefined) params.account = visibleAccount(svc, route.accountId, who);
     if (route.zoneId !== undefined) params.zone = visibleZone(svc, route.zoneId, who, path);
     if (route.id !== undefined) params.id = route.id;
+    if (route.maxBody !== undefined) {
+      const bound = Math.min(MAX_REQUEST_BODY, typeof route.maxBody === 'function' ? route.maxBody(params) : route.maxBody);
+      if (req.length !== undefined && req.length > bound) return payloadTooLarge();
+      req.limit?.(bound);
+    }
     return await handler(svc, req, params);
   } catch (e) {
     if (e instanceof ApiError) return errorResponse(e);

@@ -8,7 +8,8 @@ import { BodyReadError } from '../fetch.js';
 import { BodyTooLarge } from '../api/body.js';
 import { canSee } from '../api/auth.js';
 import { json, ok, paging } from '../api/envelope.js';
-import { positiveParam as positive, type ApiService, type Handler as ApiHandler, type Incoming, type Route, type RouteTable } from '../api/router.js';
+import { positiveParam as positive, type ApiService, type Handler as ApiHandler, type Incoming, type Route, type RouteParams, type RouteTable } from '../api/router.js';
+import type { DnsLimits } from './types.js';
 import { exportZone, parseZoneFile } from './bind.js';
 import { ApiError, dnsErrors } from './errors.js';
 import { listRecords } from './list.js';
@@ -25,6 +26,27 @@ type Handler = ApiHandler<DnsService>;
 
 const HEX32 = /^[0-9a-f]{32}$/;
 
+/** The largest zone file `import` reads (a larger one is `1004`, as the API answers). */
+const MAX_ZONE_FILE = 256 * 1024;
+
+/**
+ * The largest request each route can accept, so a larger body is refused (413, router.ts) before
+ * it is read instead of being read and parsed to be refused for what it holds. Our bounds, from the
+ * limits the routes enforce, with room to spare; the API publishes none below its 100 MB gateway:
+ * - one record: content is at most 4096 wire bytes (9015), at most 6 bytes each in JSON however a
+ *   client escapes them (`\u0001`), so 24 KiB, as much again for `data`, a 255-byte name and a
+ *   comment (500 characters at most) escaped the same way: 64 KiB, plus 512 bytes a tag the zone
+ *   allows (0 on Free, up to 500 on Enterprise);
+ * - a batch (or a scan review's accepts): the zone's batch limit (200 on Free, 3,500 on paid plans,
+ *   counted over deletes, patches, puts and posts) times one record's bound, plus 64 KiB;
+ * - an import: the 256 KiB zone file, plus 64 KiB for the form's other fields and boundaries.
+ */
+export const recordBodyLimit = (limits: DnsLimits): number => 64 * 1024 + limits.tags * 512;
+export const batchBodyLimit = (limits: DnsLimits): number => limits.batch * recordBodyLimit(limits) + 64 * 1024;
+export const IMPORT_BODY_LIMIT = MAX_ZONE_FILE + 64 * 1024;
+const recordBody = ({ zone }: RouteParams) => recordBodyLimit(zone!.limits);
+const batchBody = ({ zone }: RouteParams) => batchBodyLimit(zone!.limits);
+
 /** Matches literal segments (`batch`, `export`, `import`, `scan`) before `{dns_record_id}`. */
 export const dnsRoutes: RouteTable<DnsService> = (segments): Route<DnsService> | undefined => {
   if (segments[0] !== 'zones') return undefined;
@@ -35,18 +57,18 @@ export const dnsRoutes: RouteTable<DnsService> = (segments): Route<DnsService> |
   if (segments.length === 3 && segments[2] === 'pagerules') return { methods: { GET: listPageRules }, zoneId };
   if (segments[2] !== 'dns_records') return undefined;
   const rest = segments.slice(3);
-  if (rest.length === 0) return { methods: { GET: list, POST: create }, zoneId };
+  if (rest.length === 0) return { methods: { GET: list, POST: create }, zoneId, maxBody: recordBody };
   const key = rest.join('/');
   switch (key) {
     case 'export': return { methods: { GET: exportRecords }, zoneId };
-    case 'import': return { methods: { POST: importRecords }, zoneId };
-    case 'batch': return { methods: { POST: batch }, zoneId };
-    case 'scan': return { methods: { POST: scan }, zoneId };
-    case 'scan/trigger': return { methods: { POST: scanTrigger }, zoneId };
-    case 'scan/review': return { methods: { GET: scanReviewList, POST: scanReview }, zoneId };
+    case 'import': return { methods: { POST: importRecords }, zoneId, maxBody: IMPORT_BODY_LIMIT };
+    case 'batch': return { methods: { POST: batch }, zoneId, maxBody: batchBody };
+    case 'scan': return { methods: { POST: scan }, zoneId, maxBody: recordBody };
+    case 'scan/trigger': return { methods: { POST: scanTrigger }, zoneId, maxBody: recordBody };
+    case 'scan/review': return { methods: { GET: scanReviewList, POST: scanReview }, zoneId, maxBody: batchBody };
   }
   if (rest.length === 1 && HEX32.test(rest[0]!)) {
-    return { methods: { GET: getRecord, PUT: putRecord, PATCH: patchRecord, DELETE: deleteRecord }, zoneId, id: rest[0]! };
+    return { methods: { GET: getRecord, PUT: putRecord, PATCH: patchRecord, DELETE: deleteRecord }, zoneId, id: rest[0]!, maxBody: recordBody };
   }
   return undefined;
 };
@@ -149,8 +171,6 @@ const batch: Handler = async (svc, req, { zone }) => {
 
 const exportRecords: Handler = (svc, _req, { zone }) =>
   new Response(exportZone(zone!, svc.now()), { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' } });
-
-const MAX_ZONE_FILE = 256 * 1024;
 
 const importRecords: Handler = async (svc, req, { zone }) => {
   const started = svc.now();
