@@ -23,10 +23,10 @@ import type { ApiCredential, ApiOptions } from './types.js';
 export const DEFAULT_BASE_PATH = '/client/v4';
 
 /** `''` or `'/'` is a bare origin; otherwise one leading slash and no trailing one. */
-export function normaliseBasePath(raw: string, who = 'DnsApi'): string {
+export function normaliseBasePath(raw: string): string {
   const trimmed = raw.trim().replace(/\/+$/, '');
   if (trimmed === '') return '';
-  if (/[?#\s]/.test(trimmed)) throw new Error(`${who}: basePath must be a URL path, got ${JSON.stringify(raw)}`);
+  if (/[?#\s]/.test(trimmed)) throw new Error(`DnsApi: basePath must be a URL path, got ${JSON.stringify(raw)}`);
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 

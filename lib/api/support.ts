@@ -262,14 +262,14 @@ export class ApiSupport {
   }
 }
 
-/** What a DnsApi offers the registry: its own snapshot, restore and reset (api.ts keeps their rules). */
+/** What an API double offers the registry: its own snapshot, restore and reset (lib/dns-api/zones-api.ts and lib/cloudflare-api/ keep their rules). */
 export interface ApiSnapshotOwner {
   snapshot(): object;
   restore(snapshot: never): void;
   reset(): void;
 }
 
-/** The DnsApi as a test double (double.ts): its zones, its fault rules and its request log. */
+/** An API double (DnsApi, CloudflareApi) as a test double (double.ts): its zones, its fault rules and its request log. */
 export function apiDouble(api: ApiSnapshotOwner, zones: ZoneReader, support: ApiSupport): TestDouble {
   const { log, faults } = support;
   return {
