@@ -1,7 +1,8 @@
 /**
  * The DNS API's body limits over real HTTP (issue 26, point 12): a body past the largest request a
  * route can accept is refused with the 413 before it is read, whether its length is declared or it
- * streams without one, and the server does not go on reading it. In process: spec/dns/request-body.test.ts.
+ * streams without one, and the answer reaches a client that is still sending (the server lingers
+ * before it closes: lib/node/server.ts). In process: spec/dns/request-body.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsApiServer } from '../../lib/node/index.js';
@@ -51,7 +52,8 @@ describe('the DNS API server bounds request bodies by route', () => {
     answered = await c.read();
     c.close();
     const [res] = parseResponses(answered);
-    expect(res!.status).toBe(413);
+    // Without a lingering close the server's reset could drop the answer before the client read it.
+    expect(res?.status, `sent ${sent} bytes; received ${JSON.stringify(answered.slice(0, 80))}`).toBe(413);
     // The bound is 64 KiB; socket buffers let a client write some MiB more before it notices.
     expect(sent).toBeLessThan(16 * 1024 * 1024);
     expect(recordBodyLimit({ records: 200, tags: 0, commentLength: 100, batch: 200, minTtl: 60 })).toBe(64 * 1024);
