@@ -4,7 +4,13 @@
  * limit (body.ts), the test-support wrapper around the router (support.ts: fault rules and the
  * request log), then the router (router.ts: base path, route tables, credentials, rate limit,
  * envelope). An assembly gives it an account, its service and its route tables; it knows no
- * product. A fault on a route is decided here, in `respond`, before the router runs.
+ * product.
+ *
+ * A request's path, and a fault on a route, in order: `fetch` (`quickIncoming`, or a Request) or
+ * `handle` → `respond` here → `ApiSupport.run` (support.ts: logged; a fault rule matched by method
+ * and path answers in the envelope, or delays, before the router runs) → `respond` in router.ts
+ * (base path, route table, method, credentials, rate limit, the route's body limit) → the product's
+ * handler (DNS: lib/dns/routes.ts) → its model (lib/dns/zone.ts) → the envelope (envelope.ts).
  */
 import type { Account } from '../account/account.js';
 import type { AccountState } from '../account/state.js';
