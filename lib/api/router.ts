@@ -43,6 +43,9 @@ export interface ApiService {
   limiter?: RateLimiter;
 }
 
+/** Identifiers in paths (accounts, zones, records, queues): 32 lowercase hex, as the API's. */
+export const HEX32 = /^[0-9a-f]{32}$/;
+
 /** A zone of the account, as its model (lib/dns/zone.ts) keeps it: the front door only finds it by id. */
 type Zone = NonNullable<ReturnType<AccountState['zones']['get']>>;
 

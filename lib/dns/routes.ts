@@ -8,7 +8,7 @@ import { BodyReadError } from '../fetch.js';
 import { BodyTooLarge } from '../api/body.js';
 import { canSee } from '../api/auth.js';
 import { json, ok, paging } from '../api/envelope.js';
-import { positiveParam as positive, type ApiService, type Handler as ApiHandler, type Incoming, type Route, type RouteParams, type RouteTable } from '../api/router.js';
+import { HEX32, positiveParam as positive, type ApiService, type Handler as ApiHandler, type Incoming, type Route, type RouteParams, type RouteTable } from '../api/router.js';
 import type { DnsLimits } from './types.js';
 import { exportZone, parseZoneFile } from './bind.js';
 import { ApiError, dnsErrors } from './errors.js';
@@ -23,8 +23,6 @@ export interface DnsService extends ApiService {
 }
 
 type Handler = ApiHandler<DnsService>;
-
-const HEX32 = /^[0-9a-f]{32}$/;
 
 /** The largest zone file `import` reads (a larger one is `1004`, as the API answers). */
 const MAX_ZONE_FILE = 256 * 1024;
