@@ -13,7 +13,7 @@ import { CloudflareApi, type CloudflareApiOptions } from '../api/cloudflare-api.
 import { DnsApiError } from '../api/errors.js';
 import { errorResponse } from '../api/envelope.js';
 import { S3Api, type S3Credential } from '../s3/index.js';
-import { serveHandler, type RequestHandler, type RunningServer, type TlsOption } from './server.js';
+import { serveHandler, type ExpectContinue, type RequestHandler, type RunningServer, type TlsOption } from './server.js';
 
 /** A surface served on the API's port for the hosts it claims (the Host header, without its port, lower-case). */
 export interface HostRoute {
@@ -26,6 +26,8 @@ export interface ApiServerOptions extends CloudflareApiOptions {
   host?: string;
   /** Serve HTTPS (the real API is HTTPS only): `true` makes a CA and a certificate at start, or give PEMs. */
   tls?: TlsOption;
+  /** `Expect: 100-continue`: `'send'` (default) or `'silent'`, as at the edge (ServeOptions). */
+  expectContinue?: ExpectContinue;
   /** Serve this double instead of a new one built from the options. */
   api?: CloudflareApi;
   /** Surfaces asked first, by Host (public bucket hosts, ...); the API answers the rest. */
@@ -56,7 +58,7 @@ export const hostName = (request: Request): string => {
  * memory: stopping the server loses it.
  */
 export async function startApiServer(options: ApiServerOptions = {}): Promise<RunningServer & { api: CloudflareApi; baseURL: string; s3: S3Api }> {
-  const { port, host, tls, api: given, hosts: extra = [], s3Credentials, ...apiOptions } = options;
+  const { port, host, tls, expectContinue, api: given, hosts: extra = [], s3Credentials, ...apiOptions } = options;
   const api = given ?? new CloudflareApi(apiOptions);
   const s3 = new S3Api({ api, ...(s3Credentials ? { credentials: s3Credentials } : {}) });
   // The account's public bucket hosts (enabled r2.dev and custom domains: lib/r2-public) and R2's S3
@@ -75,6 +77,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     port: port ?? 0,
     host: host ?? '127.0.0.1',
     ...(tls ? { tls } : {}),
+    ...(expectContinue ? { expectContinue } : {}),
     malformed: apiMalformed,
     failed: apiFailed,
   });

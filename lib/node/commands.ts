@@ -12,7 +12,7 @@ import { requestLine } from '../support/dns-support.js';
 import { startDnsServer } from './dns-server.js';
 import { startS3Server } from './s3-server.js';
 import { startApiServer } from './api-server.js';
-import type { RunningServer } from './server.js';
+import type { ExpectContinue, RunningServer } from './server.js';
 import type { TlsOption } from './tls.js';
 import type { DnsExchange } from './dns-message.js';
 
@@ -38,6 +38,7 @@ const listenOptions = (port: string) =>
     'tls-ca-out': { type: 'string' },
     'tls-cert': { type: 'string' },
     'tls-key': { type: 'string' },
+    'no-continue': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   }) satisfies ParseArgsConfig['options'];
 
@@ -47,6 +48,9 @@ const TLS_USAGE = [
   'a CA made at start, whose PEM goes to --tls-ca-out FILE (default: a new temporary file; the path',
   'is printed): point clients at it (curl --cacert, restic --cacert). --tls-cert FILE --tls-key FILE',
   'serve your own certificate instead. Everything is in memory: stopping the server loses it.',
+  "A request with 'Expect: 100-continue' gets an interim 100 Continue once the body is wanted (a",
+  "refused one gets its error instead); --no-continue sends none, as Cloudflare's edge: clients then",
+  'send their body after their own wait (curl and botocore: 1 s a request).',
 ];
 
 /** What the TLS flags ask for (undefined: plain HTTP); refuses half-given or contradictory flags. */
@@ -75,6 +79,14 @@ type OwnOptions = NonNullable<ParseArgsConfig['options']>;
 /** What parseArgs gives for a serve command's options (its own and the listening ones), parsed strictly. */
 type ServeValues<O extends OwnOptions> = ReturnType<typeof parseArgs<{ args: string[]; options: ListenOptions & O; strict: true }>>['values'];
 
+/** What every serve command hands its server from the shared options. */
+interface Listen {
+  port: number;
+  tls?: TlsOption;
+  /** `--no-continue`: keep the edge's silence on `Expect: 100-continue`. */
+  expectContinue: ExpectContinue;
+}
+
 interface ServeSpec<O extends OwnOptions> {
   summary: string;
   usage: string;
@@ -83,7 +95,7 @@ interface ServeSpec<O extends OwnOptions> {
   /** The command's own options, besides --port, --host and --help. */
   options: O;
   /** Starts the server and serves until stopped (--help answered, --port and the TLS flags checked already). */
-  serve(values: ServeValues<O>, listen: { port: number; tls?: TlsOption }, io: CliIo): Promise<number>;
+  serve(values: ServeValues<O>, listen: Listen, io: CliIo): Promise<number>;
 }
 
 /**
@@ -98,7 +110,7 @@ function serveCommand<O extends OwnOptions>(spec: ServeSpec<O>): Command {
     async run(args, io) {
       const { help, ...listening } = listenOptions(spec.port);
       const { values } = parseArgs({ args, options: { ...listening, ...spec.options, help }, strict: true });
-      const listen = values as { port: string; help?: boolean; tls?: boolean; 'tls-ca-out'?: string; 'tls-cert'?: string; 'tls-key'?: string };
+      const listen = values as { port: string; help?: boolean; tls?: boolean; 'tls-ca-out'?: string; 'tls-cert'?: string; 'tls-key'?: string; 'no-continue'?: boolean };
       if (listen.help) {
         io.out(spec.usage);
         return 0;
@@ -106,7 +118,8 @@ function serveCommand<O extends OwnOptions>(spec: ServeSpec<O>): Command {
       const portNumber = Number(listen.port);
       if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535) throw new Error(`--port must be 0..65535, got ${listen.port}`);
       const tls = tlsFromFlags(listen);
-      return spec.serve(values as ServeValues<O>, { port: portNumber, ...(tls ? { tls } : {}) }, io);
+      const expectContinue: ExpectContinue = listen['no-continue'] ? 'silent' : 'send';
+      return spec.serve(values as ServeValues<O>, { port: portNumber, ...(tls ? { tls } : {}), expectContinue }, io);
     },
   };
 }
@@ -145,7 +158,7 @@ const dnsServe = serveCommand({
     'ns-name': { type: 'string', multiple: true, default: [] },
     'proxy-address': { type: 'string', multiple: true, default: [] },
   },
-  async serve(values, { port, tls }, io) {
+  async serve(values, { port, tls, expectContinue }, io) {
     if (!['free', 'pro', 'business', 'enterprise'].includes(values.plan!)) throw new Error(`unknown --plan ${values.plan}`);
     if (values.compat !== 'document' && values.compat !== 'today') throw new Error(`--compat must be today or document`);
     const dnsPort = values['dns-port'] === undefined ? undefined : Number(values['dns-port']);
@@ -162,6 +175,7 @@ const dnsServe = serveCommand({
     }
     const server = await startDnsServer({
       port,
+      expectContinue,
       ...(dnsPort !== undefined ? { dnsPort } : {}),
       ...(values.log ? { onDnsExchange: (e: DnsExchange) => io.out(exchangeLine(e)) } : {}),
       host: values.host!,
@@ -237,7 +251,6 @@ const r2Serve = serveCommand({
     "key pair (an R2 account has many tokens). Without any, any well-formed signature is accepted.",
     '--cors-origin ORIGIN (scheme://host[:port], or *) writes each bucket a CORS policy letting browsers',
     'on those origins use every method and header (and read ETag); without it, browsers are refused.',
-    'No interim 100 Continue is sent, as on R2: clients send their body after their own wait.',
     ...BUCKET_USAGE,
     ...TLS_USAGE,
   ].join('\n'),
@@ -250,7 +263,7 @@ const r2Serve = serveCommand({
     'cors-origin': { type: 'string', multiple: true, default: [] },
     ...bucketOptions,
   },
-  async serve(values, { port, tls }, io) {
+  async serve(values, { port, tls, expectContinue }, io) {
     const ids = values['access-key-id']!;
     const secrets = values['secret-access-key']!;
     if (ids.length !== secrets.length) throw new Error('--access-key-id and --secret-access-key go together, one of each per key pair');
@@ -274,6 +287,7 @@ const r2Serve = serveCommand({
     for (const name of names) account.addBucket(name, new Bucket({ lifecycleTiming }));
     const server = await startS3Server({
       port,
+      expectContinue,
       host: values.host!,
       ...(tls ? { tls } : {}),
       account,
@@ -325,7 +339,7 @@ const apiServe = serveCommand({
     log: { type: 'boolean', default: false },
     ...bucketOptions,
   },
-  async serve(values, { port, tls }, io) {
+  async serve(values, { port, tls, expectContinue }, io) {
     if (!['free', 'pro', 'business', 'enterprise'].includes(values.plan!)) throw new Error(`unknown --plan ${values.plan}`);
     const lifecycleTiming = lifecycleTimingFlag(values['lifecycle-timing']);
     const names = bucketNames(values);
@@ -339,7 +353,7 @@ const apiServe = serveCommand({
       credentials.push({ email: values.email, key: values.key });
     }
     const account = new Account({ ...(values.account !== undefined ? { id: values.account } : {}), ...(credentials.length ? { credentials } : {}) });
-    const server = await startApiServer({ port, host: values.host!, ...(tls ? { tls } : {}), account, zones, buckets: names, log: values.log, lifecycleTiming });
+    const server = await startApiServer({ port, expectContinue, host: values.host!, ...(tls ? { tls } : {}), account, zones, buckets: names, log: values.log, lifecycleTiming });
     io.out(`edge-doubles api: listening on ${server.baseURL}`);
     announceCa(server, values['tls-ca-out'], io);
     io.out(`account ${server.api.account.id}`);

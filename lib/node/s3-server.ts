@@ -6,13 +6,15 @@
 import { S3Api, type S3ApiOptions } from '../s3/index.js';
 import { PublicBuckets } from '../r2-public/index.js';
 import { errorResponse, invalidArgument, s3Errors } from '../s3/errors.js';
-import { serveHandler, type RunningServer, type TlsOption } from './server.js';
+import { serveHandler, type ExpectContinue, type RunningServer, type TlsOption } from './server.js';
 
 export interface S3ServerOptions extends Omit<S3ApiOptions, 'api'> {
   port?: number;
   host?: string;
   /** Serve HTTPS, as R2 does (HTTPS only): `true` makes a CA and a certificate at start, or give PEMs. */
   tls?: TlsOption;
+  /** `Expect: 100-continue`: `'send'` (default) or `'silent'`, as at the edge (ServeOptions). */
+  expectContinue?: ExpectContinue;
   /** Serve this double instead of a new one built from the options. */
   api?: S3Api;
 }
@@ -35,7 +37,7 @@ const s3Failed = () => errorResponse(s3Errors.internal(), 'GET');
  * path-style addressing. Everything lives in memory: stopping the server loses it.
  */
 export async function startS3Server(options: S3ServerOptions = {}): Promise<RunningServer & { api: S3Api; endpoint: string }> {
-  const { port, host, tls, api: given, ...apiOptions } = options;
+  const { port, host, tls, expectContinue, api: given, ...apiOptions } = options;
   const api = given ?? new S3Api(apiOptions);
   // Over an account, a request whose Host is one of its public hosts (an enabled r2.dev domain or
   // custom domain: lib/r2-public) is that host's, as at the edge; every other request is the S3 view's.
@@ -47,6 +49,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<Runn
     port: port ?? 0,
     host: host ?? '127.0.0.1',
     ...(tls ? { tls } : {}),
+    ...(expectContinue ? { expectContinue } : {}),
     malformed: s3Malformed,
     failed: s3Failed,
   });

@@ -74,7 +74,7 @@ describe('startS3Server: the S3 view over HTTP on 127.0.0.1', () => {
     expect(await (await photos.get('keep/1.txt'))!.text()).toBe('original');
   });
 
-  it('Expect: 100-continue gets no interim 100 (R2 sends none); an unsigned PUT is refused before its body is sent', async () => {
+  it('Expect: 100-continue on an unsigned PUT gets its refusal, not an interim 100: the body is never sent', async () => {
     const c = rawConnection(server.port);
     await c.write(`PUT /photos/e HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nExpect: 100-continue\r\nContent-Length: ${200 * 1024 * 1024}\r\n\r\n`);
     const text = await c.read();
@@ -193,7 +193,7 @@ describe('the CLI: edge-doubles r2 serve (run from lib/node/cli.ts through tsx)'
     expect((await cli('s3', 'ls', 's3://photos/docs/').catch((e: { stdout: string }) => e)).stdout).toBe('');
   }, 60_000);
 
-  it.skipIf(!aws)('the aws CLI over --tls: cp up (Expect: 100-continue, answered by no interim 100) and down (skipped where the awscli package is not installed)', async () => {
+  it.skipIf(!aws)('the aws CLI over --tls: cp up (Expect: 100-continue, answered by an interim 100) and down (skipped where the awscli package is not installed)', async () => {
     home = mkdtempSync(join(tmpdir(), 'edge-doubles-aws-tls-'));
     const caFile = join(home, 'ca.pem');
     const { endpoint, stop, running } = await serveInProcess(['--tls', '--tls-ca-out', caFile, '--credential', `${CREDENTIALS.accessKeyId}:${CREDENTIALS.secretAccessKey}`]);
