@@ -19,6 +19,8 @@ import { DnsApiError } from '../dns/errors.js';
 import { errorResponse as dnsErrorResponse } from '../api/envelope.js';
 import { rawTarget } from '../fetch.js';
 import { tlsMaterial, type TlsOption } from './tls.js';
+import { ManualClock } from '../clock.js';
+import { adminRoutes } from './admin-routes.js';
 
 /** `target` is the request-target as received (`IncomingMessage#url`): surfaces take the path from it. */
 export type RequestHandler = (request: Request, target: string) => Promise<Response>;
@@ -352,6 +354,8 @@ export interface DnsServerOptions extends DnsApiOptions {
   api?: DnsApi;
   /** `Expect: 100-continue`: `'send'` (default) or `'silent'`, as at the edge (ServeOptions). */
   expectContinue?: ExpectContinue;
+  /** The token the test-support endpoints (`/_edge-doubles/`) want; off a loopback address they answer only with it. */
+  adminToken?: string;
 }
 
 /**
@@ -368,11 +372,17 @@ const dnsFailed = (e: unknown) => dnsErrorResponse(new DnsApiError(500, [{ code:
  * it. Named for the API it serves: DNS itself on the wire (UDP/TCP) is another server.
  */
 export async function startDnsApiServer(options: DnsServerOptions = {}): Promise<RunningServer & { api: DnsApi; baseURL: string }> {
-  const { port, host, tls, api: given, expectContinue, ...apiOptions } = options;
+  const { port, host, tls, api: given, expectContinue, adminToken, ...apiOptions } = options;
   const api = given ?? new DnsApi(apiOptions);
-  const running = await serveHandler((r, target) => api.handle(r, target), {
+  const listening = host ?? '127.0.0.1';
+  const clock = apiOptions.clock;
+  const admin = adminRoutes(
+    { server: 'dns', state: api, dns: api, buckets: () => [] },
+    { host: listening, ...(adminToken !== undefined ? { token: adminToken } : {}), ...(clock instanceof ManualClock ? { clock } : {}) },
+  );
+  const running = await serveHandler((r, target) => admin(r, target, () => api.handle(r, target)), {
     port: port ?? 0,
-    host: host ?? '127.0.0.1',
+    host: listening,
     ...(tls ? { tls } : {}),
     ...(expectContinue ? { expectContinue } : {}),
     malformed: dnsMalformed,
