@@ -32,8 +32,8 @@ export interface AdminSubject {
   readonly server: 'r2' | 'dns' | 'api';
   /** The double whose snapshot, restore and reset cover the whole server (S3Api, DnsApi, CloudflareApi). */
   readonly state: { snapshot(): object; restore(snapshot: never): void; reset(): void };
-  /** The buckets served, by name. */
-  buckets(): Iterable<readonly [string, Bucket]>;
+  /** The buckets served, by name (absent: the server serves none, as dns serve). */
+  buckets?: () => Iterable<readonly [string, Bucket]>;
   /** The DNS API, for zones and API fault rules (dns serve, api serve). */
   readonly dns?: DnsApi;
   /** The account, for its queues (api serve). */
@@ -150,13 +150,17 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
   let nextFault = 0;
 
   const queues = (): Map<string, Queue> => (subject.account ? accountState(subject.account).queues : new Map());
-  const bucketMap = (): Map<string, Bucket> => new Map(subject.buckets());
+  const bucketList = (): Iterable<readonly [string, Bucket]> => subject.buckets?.() ?? [];
+  const bucketMap = (): Map<string, Bucket> => new Map(bucketList());
+  const noBuckets = (what: string) => {
+    if (!subject.buckets) throw new AdminError(400, `${what}: ${subject.server} serve holds no buckets`);
+  };
   const zonesOf = () => (subject.dns ? subject.dns.account.zones : []);
   const zoneName = (id: string) => zonesOf().find((z) => z.id === id)?.name;
 
   /** The call log is always on for a server's doubles (a test reads it over HTTP): started at start and on buckets made since. */
   const record = () => {
-    for (const [, bucket] of subject.buckets()) if (!bucket.log.recording) bucket.log.start();
+    for (const [, bucket] of bucketList()) if (!bucket.log.recording) bucket.log.start();
     if (subject.dns && !subject.dns.log.recording) subject.dns.log.start();
     for (const q of queues().values()) if (!q.log.recording) q.log.start();
   };
@@ -226,6 +230,7 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
     const records: [string, DnsRecordSeed[]][] = [];
     const messages: [Queue, unknown[]][] = [];
     if (body.buckets !== undefined) {
+      noBuckets('seed');
       if (!isObject(body.buckets)) throw new AdminError(400, 'seed: "buckets" must be an object of bucket names');
       const served = bucketMap();
       for (const [name, seedObjects] of Object.entries(body.buckets)) {
@@ -310,11 +315,12 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
       zoneId = subject.dns?.zone(zone)?.id;
       if (zoneId === undefined) throw new AdminError(404, `log: no zone ${JSON.stringify(zone)}`);
     }
+    if (bucketName !== undefined) noBuckets('log');
     if (bucketName !== undefined && !bucketMap().has(bucketName)) throw new AdminError(404, `log: no bucket ${JSON.stringify(bucketName)}`);
     const entries: Record<string, unknown>[] = [];
     if (zone === undefined) {
       const seen = new Set<Bucket>();
-      for (const [name, bucket] of subject.buckets()) {
+      for (const [name, bucket] of bucketList()) {
         if (seen.has(bucket) || (bucketName !== undefined && name !== bucketName)) continue;
         seen.add(bucket);
         for (const e of bucket.log.all()) entries.push({ ...e, bucket: name });
@@ -344,6 +350,7 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
     const faults: Fault<unknown>[] = [];
     try {
       if (kind === 'bucket') {
+        noBuckets('faults');
         only(body, ['op', 'key', 'error', 'bucket', ...SCHEDULE], 'faults (a bucket rule)');
         if (body.op !== undefined && typeof body.op !== 'string' && !(Array.isArray(body.op) && body.op.every((o) => typeof o === 'string'))) throw new AdminError(400, 'faults: "op" must be an operation or a list of them');
         if (body.key !== undefined && typeof body.key !== 'string') throw new AdminError(400, 'faults: "key" must be a string (the exact key)');
@@ -381,7 +388,7 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
     if (id === undefined) {
       for (const f of added.values()) for (const fault of f.faults) fault.remove();
       added.clear();
-      for (const [, bucket] of subject.buckets()) bucket.faults.clear();
+      for (const [, bucket] of bucketList()) bucket.faults.clear();
       subject.dns?.faults.clear();
       for (const q of queues().values()) q.faults.clear();
       return { removed: 'all' };

@@ -242,9 +242,9 @@ const dnsServe = serveCommand({
     io.out(`edge-doubles dns: listening on ${server.baseURL}`);
     if (server.dnsPort !== undefined) io.out(`dns: udp+tcp ${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.dnsPort}`);
     announceCa(server, values['tls-ca-out'], io);
-    announceSupport(server, listen, io);
     for (const z of server.api.zones) io.out(`zone ${z.name} ${z.id}`);
     if (!credentials.length) io.out('auth: any well-formed credential is accepted');
+    announceSupport(server, listen, io);
     if (values.log) server.api.log.watch((e) => io.out(requestLine(e)));
     await io.stopped();
     await server.close();
@@ -357,11 +357,11 @@ const r2Serve = serveCommand({
     }
     io.out(`edge-doubles r2: listening on ${server.origin}`);
     announceCa(server, values['tls-ca-out'], io);
-    announceSupport(server, listen, io);
     io.out(`account ${account.id}`);
     for (const name of names) io.out(`bucket ${name}`);
     publish(account, values['public-bucket']!, io);
     if (!credentials.length) io.out('auth: any well-formed signature is accepted');
+    announceSupport(server, listen, io);
     await io.stopped();
     await server.close();
     return 0;
@@ -426,12 +426,12 @@ const apiServe = serveCommand({
     });
     io.out(`edge-doubles api: listening on ${server.baseURL}`);
     announceCa(server, values['tls-ca-out'], io);
-    announceSupport(server, listen, io);
     io.out(`account ${server.api.account.id}`);
     for (const z of server.api.zones) io.out(`zone ${z.name} ${z.id}`);
     for (const name of names) io.out(`bucket ${name}`);
     publish(server.api.account, values['public-bucket']!, io);
     if (!credentials.length) io.out('auth: any well-formed credential is accepted');
+    announceSupport(server, listen, io);
     if (values.log) server.api.log.watch((e) => io.out(requestLine(e)));
     await io.stopped();
     await server.close();

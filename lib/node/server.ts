@@ -377,7 +377,7 @@ export async function startDnsApiServer(options: DnsServerOptions = {}): Promise
   const listening = host ?? '127.0.0.1';
   const clock = apiOptions.clock;
   const admin = adminRoutes(
-    { server: 'dns', state: api, dns: api, buckets: () => [] },
+    { server: 'dns', state: api, dns: api },
     { host: listening, ...(adminToken !== undefined ? { token: adminToken } : {}), ...(clock instanceof ManualClock ? { clock } : {}) },
   );
   const running = await serveHandler((r, target) => admin(r, target, () => api.handle(r, target)), {

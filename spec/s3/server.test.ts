@@ -93,7 +93,7 @@ describe('startS3Server: the S3 view over HTTP on 127.0.0.1', () => {
   });
 
   it('a surface that throws is answered with S3 XML InternalError', async () => {
-    const broken = await startS3Server({ api: { handle: () => Promise.reject(new Error('boom')) } as unknown as S3Api });
+    const broken = await startS3Server({ api: { handle: () => Promise.reject(new Error('boom')), buckets: [] } as unknown as S3Api });
     try {
       const [res] = await rawRequest(broken.port, 'GET /photos/x HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n');
       expect(res!.status).toBe(500);
