@@ -85,6 +85,31 @@ describe('startS3Server: the S3 view over HTTP on 127.0.0.1', () => {
     expect(c.closed).toBe(true);
   });
 
+  it.each([
+    ['send', true],
+    ['silent', false],
+  ] as const)('curl with Expect: 100-continue against expectContinue %s: an interim 100 (%s) before the body, then 200', async (expectContinue, sent) => {
+    const own = await startS3Server({ buckets: { photos }, credentials: [CREDENTIALS], expectContinue });
+    const dir = mkdtempSync(join(tmpdir(), 'edge-doubles-curl-'));
+    try {
+      const file = join(dir, 'body.txt');
+      writeFileSync(file, 'sent after the 100');
+      const { stdout, stderr } = await run('curl', [
+        '-sS', '-v', '-o', '/dev/null', '-w', '%{http_code}', '-H', 'Expect: 100-continue', '--expect100-timeout', '5',
+        '-H', 'x-amz-content-sha256: UNSIGNED-PAYLOAD', // curl 7.88 does not send it itself; R2 requires it
+        '--aws-sigv4', 'aws:amz:auto:s3', '--user', `${CREDENTIALS.accessKeyId}:${CREDENTIALS.secretAccessKey}`,
+        '-T', file, `${own.endpoint}/photos/curl-${expectContinue}.txt`,
+      ]);
+      expect(stdout).toBe('200');
+      // curl -v shows the interim answer as a received line; without it curl waits (5 s here) and sends anyway.
+      expect(/^< HTTP\/1\.1 100 Continue/m.test(stderr)).toBe(sent);
+      expect(await (await photos.get(`curl-${expectContinue}.txt`))!.text()).toBe('sent after the 100');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await own.close();
+    }
+  }, 20_000);
+
   it.each([['[', 'an unclosed bracket'], ['a b', 'a space'], ['', 'nothing']])('a Host of %j (%s) gets a 400 in S3 XML, not a 500 in DNS JSON', async (host) => {
     const [res] = await rawRequest(server.port, `GET /photos/x HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
     expect(res!.status).toBe(400);
