@@ -158,13 +158,18 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
   const zonesOf = () => (subject.dns ? subject.dns.account.zones : []);
   const zoneName = (id: string) => zonesOf().find((z) => z.id === id)?.name;
 
-  /** The call log is always on for a server's doubles (a test reads it over HTTP): started at start and on buckets made since. */
+  /**
+   * The doubles' call logs are on from the first test-support request (a suite's first reset or
+   * seed) until the server stops, and on buckets and queues made since: a server nobody asks for
+   * test support keeps no log, as before (no memory, no cost, the caller's own log settings kept).
+   */
+  let recording = false;
   const record = () => {
+    if (!recording) return;
     for (const [, bucket] of bucketList()) if (!bucket.log.recording) bucket.log.start();
     if (subject.dns && !subject.dns.log.recording) subject.dns.log.start();
     for (const q of queues().values()) if (!q.log.recording) q.log.start();
   };
-  record();
 
   const health = () => ({
     ok: true,
@@ -456,6 +461,8 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
         const given = auth?.startsWith('Bearer ') ? auth.slice(7) : (request.headers.get('x-edge-doubles-token') ?? '');
         if (!tokenMatches(given, options.token)) throw new AdminError(401, 'the test-support endpoints need the --admin-token, as Authorization: Bearer <token>');
       }
+      recording = true;
+      record();
       const q = target.indexOf('?');
       const path = q < 0 ? target : target.slice(0, q);
       const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
@@ -488,7 +495,7 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
   return (request, target, next) => {
     if (target.startsWith(ADMIN_PREFIX) || target === ADMIN_PREFIX.slice(0, -1)) return answer(request, target);
     const method = request.method;
-    if (method === 'GET' || method === 'HEAD') return next();
+    if (!recording || method === 'GET' || method === 'HEAD') return next();
     return next().then((response) => {
       record(); // a bucket or queue this request made (S3 CreateBucket, the API) logs from now on
       return response;
