@@ -361,10 +361,10 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
         if (body.key !== undefined && typeof body.key !== 'string') throw new AdminError(400, 'faults: "key" must be a string (the exact key)');
         if (body.error !== undefined && body.error !== 'internal' && body.error !== 'rateLimit') throw new AdminError(400, 'faults: "error" must be "internal" or "rateLimit"');
         if (body.bucket !== undefined && typeof body.bucket !== 'string') throw new AdminError(400, 'faults: "bucket" must be a bucket name');
-        const { bucket: only_, ...rule } = body;
+        const { bucket: scope, ...rule } = body;
         const served = bucketMap();
-        if (only_ !== undefined && !served.has(only_ as string)) throw new AdminError(404, `faults: no bucket ${JSON.stringify(only_)}`);
-        const targets = new Set(only_ !== undefined ? [served.get(only_ as string)!] : served.values());
+        if (scope !== undefined && !served.has(scope as string)) throw new AdminError(404, `faults: no bucket ${JSON.stringify(scope)}`);
+        const targets = new Set(scope !== undefined ? [served.get(scope as string)!] : served.values());
         for (const bucket of targets) faults.push(bucket.faults.add(rule as BucketFault) as Fault<unknown>);
       } else if (kind === 'api') {
         if (!subject.dns) throw new AdminError(400, `faults: ${subject.server} serve has no /client/v4 API for a rule with method, path or status`);
