@@ -46,6 +46,15 @@ export const bucketDifferences = {
       'byte stream to have a known length (and refuses any other stream): the platform\'s request and response bodies and Blob ' +
       'streams are byte streams built the same way, and no JS code can tell them apart. The double reads such a stream.',
   },
+  'double-default-stream-bodies': {
+    shownBy: "the double on a runtime whose own request and response bodies are default streams (Bun 1.4, Deno 2.9; happy-dom's Response)",
+    why:
+      'There a request or response body, a tee() branch of one (and on Bun a Blob stream) is a default stream of the same class ' +
+      'as one built in JS or the readable side of a TransformStream, with nothing any JS code can read that tells them apart ' +
+      '(checked in Bun 1.4.5 and Deno 2.9.6: no BYOB reader, the same prototype, no public own property). The double asks the ' +
+      "runtime once whether its own Response body is a byte stream; where it is not, the double accepts every unlocked stream, so " +
+      "that `put(key, request.body)` works as on workerd, and reads a stream built in JS instead of refusing it as workerd does.",
+  },
   'happy-dom-bodies': {
     shownBy: "the double under Vitest's happy-dom environment",
     why:
@@ -86,6 +95,12 @@ export const doubleDifferences: readonly BucketDifferenceId[] = ['double-js-byte
 
 /** What the double shows when it runs inside workerd. */
 export const doubleInWorkerdDifferences: readonly BucketDifferenceId[] = [...doubleDifferences, 'double-in-workerd-stream-length'];
+
+/**
+ * What the double shows on a runtime whose bodies are default streams (Bun, Deno): there it cannot
+ * tell a body from a stream built in JS, and accepts both.
+ */
+export const defaultStreamBodiesDifferences: readonly BucketDifferenceId[] = [...doubleDifferences, 'double-default-stream-bodies'];
 
 /** What the double shows under Vitest's happy-dom environment: happy-dom's Request, Response, Blob and Headers. */
 export const happyDomDifferences: readonly BucketDifferenceId[] = [...doubleDifferences, 'happy-dom-bodies', 'happy-dom-headers-case'];

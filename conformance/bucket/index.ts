@@ -51,6 +51,7 @@ export {
   bucketDifferences,
   doubleDifferences,
   doubleInWorkerdDifferences,
+  defaultStreamBodiesDifferences,
   happyDomDifferences,
   jsdomDifferences,
   simulatorDifferences,
