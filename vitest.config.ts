@@ -70,6 +70,7 @@ const packageAlias = {
   'edge-doubles/s3': new URL('./lib/s3/index.ts', import.meta.url).pathname,
   'edge-doubles/queue': new URL('./lib/queue/index.ts', import.meta.url).pathname,
   'edge-doubles/node': new URL('./lib/node/index.ts', import.meta.url).pathname,
+  'edge-doubles/conformance/portable': new URL('./conformance/portable.ts', import.meta.url).pathname,
   'edge-doubles/conformance': new URL('./conformance/index.ts', import.meta.url).pathname,
   'edge-doubles/vitest': new URL('./lib/vitest.ts', import.meta.url).pathname,
   // Last: a bare 'edge-doubles' also prefixes the subpaths above, and the first match wins.

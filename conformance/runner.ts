@@ -29,6 +29,8 @@ export interface TestRunner {
    * passes only when it throws.
    */
   fails?: Case;
+  /** Whether `expect` takes a message as its second argument, as Vitest's does (default false: it is dropped). */
+  expectTakesMessage?: boolean;
   /** Whether the cases record their outcomes and each suite prints the results table (default true). */
   printsResults?: boolean;
 }
@@ -63,12 +65,17 @@ function current(): TestRunner {
 
 /** The runner's expect, looked up when a case runs. */
 export const expect: ExpectStatic = new Proxy(function () {} as unknown as ExpectStatic, {
-  apply: (_target, _this, args: unknown[]) => (current().expect as (...a: unknown[]) => unknown)(...args),
+  apply: (_target, _this, args: unknown[]) => {
+    const r = current();
+    return (r.expect as (...a: unknown[]) => unknown)(...(r.expectTakesMessage ? args : args.slice(0, 1)));
+  },
   get: (_target, property) => (current().expect as Record<PropertyKey, unknown>)[property],
 });
 
 // Under a recording runner, the describe names open now, outermost first, while a suite registers.
-const path: string[] = [];
+// Some runners (bun test) call a describe's callback later, not inside the call: each callback
+// restores the path its describe was called at.
+let path: readonly string[] = [];
 const TOP = /^(\S+) conformance on (.+)$/;
 const tables = new Map<string, SuiteResults>();
 
@@ -79,14 +86,16 @@ function recording(): boolean {
 export function describe(name: string, fn: () => void): void {
   const r = current();
   if (!recording()) return r.describe(name, fn);
-  const top = path.length === 0 ? TOP.exec(name) : null;
+  const here = [...path, name];
+  const top = here.length === 1 ? TOP.exec(name) : null;
   r.describe(name, () => {
-    path.push(name);
+    const outer = path;
+    path = here;
     try {
       if (top) r.afterAll(() => printTable(top[1]!));
       fn();
     } finally {
-      path.pop();
+      path = outer;
     }
   });
 }

@@ -18,6 +18,7 @@ export const vitestRunner: TestRunner = {
   afterEach,
   skip: it.skip,
   fails,
+  expectTakesMessage: true,
   printsResults: typeof fails !== 'function',
 };
 

@@ -55,6 +55,12 @@ export const bucketDifferences = {
       "runtime once whether its own Response body is a byte stream; where it is not, the double accepts every unlocked stream, so " +
       "that `put(key, request.body)` works as on workerd, and reads a stream built in JS instead of refusing it as workerd does.",
   },
+  'jsc-error-own-properties': {
+    shownBy: 'any target on Bun (JavaScriptCore)',
+    why:
+      'JavaScriptCore gives every Error it constructs own properties line, column, sourceURL, originalLine and originalColumn ' +
+      "beside message and stack (Bun 1.4.5), whoever throws it; V8 (workerd, Node, Deno, Chromium) gives only message and stack.",
+  },
   'happy-dom-bodies': {
     shownBy: "the double under Vitest's happy-dom environment",
     why:
@@ -101,6 +107,9 @@ export const doubleInWorkerdDifferences: readonly BucketDifferenceId[] = [...dou
  * tell a body from a stream built in JS, and accepts both.
  */
 export const defaultStreamBodiesDifferences: readonly BucketDifferenceId[] = [...doubleDifferences, 'double-default-stream-bodies'];
+
+/** What the double shows on Bun: its bodies are default streams, and JavaScriptCore's Errors carry more own properties. */
+export const bunDifferences: readonly BucketDifferenceId[] = [...defaultStreamBodiesDifferences, 'jsc-error-own-properties'];
 
 /** What the double shows under Vitest's happy-dom environment: happy-dom's Request, Response, Blob and Headers. */
 export const happyDomDifferences: readonly BucketDifferenceId[] = [...doubleDifferences, 'happy-dom-bodies', 'happy-dom-headers-case'];

@@ -51,6 +51,7 @@ export {
   bucketDifferences,
   doubleDifferences,
   doubleInWorkerdDifferences,
+  bunDifferences,
   defaultStreamBodiesDifferences,
   happyDomDifferences,
   jsdomDifferences,

@@ -6,24 +6,14 @@
  * consumer finds it by name and its dependencies resolve from this repository's node_modules.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { build } from 'tsup';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cjs, esm } from '../../tsup.config.js';
+import { installBuiltPackage, repoRoot as root } from '../helpers/built-package.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const consumer = fileURLToPath(new URL('./consumer/', import.meta.url));
-const installed = `${root}.jest-package/node_modules/edge-doubles/`;
 const jestBin = `${root}node_modules/jest/bin/jest.js`;
 
-beforeAll(async () => {
-  rmSync(installed, { recursive: true, force: true });
-  mkdirSync(installed, { recursive: true });
-  copyFileSync(`${root}package.json`, `${installed}package.json`);
-  const outDir = `${installed}dist`;
-  await Promise.all([esm, cjs].map((options) => build({ ...options, config: false, outDir, silent: true })));
-}, 120_000);
+beforeAll(() => installBuiltPackage('.jest-package'), 120_000);
 
 /** Runs this Node in the consumer project, without this run's NODE_OPTIONS (its loaders); resolves with the exit code and output. */
 function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
@@ -35,7 +25,13 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 }
 
 /** Runs Jest on the consumer project with one of its configs. */
-const jest = (config: string, nodeOptions: string[] = []) => run([...nodeOptions, jestBin, '--config', `${consumer}${config}`, '--ci', '--colors=false']);
+const jest = (config: string, nodeOptions: string[] = [], args: string[] = []) =>
+  run([...nodeOptions, jestBin, '--config', `${consumer}${config}`, '--ci', '--colors=false', ...args]);
+
+/** The total row of the results table the suite printed: passed, failed, known differences, skipped. */
+function totals(out: string): number[] | undefined {
+  return /^\s*total\s+\|\s*(\d+) \/ (\d+) \/ (\d+) \/ (\d+)\s*$/m.exec(out)?.slice(1).map(Number);
+}
 
 describe('the built package under Jest 30', () => {
   // Node before 20.19 cannot require an ES module, as Jest's module system cannot: the flag gives
@@ -60,4 +56,26 @@ describe('the built package under Jest 30', () => {
     expect(out).toMatch(/Tests: +3 passed, 3 total/);
     expect(code, out).toBe(0);
   }, 120_000);
+
+  // The suite registered with Jest's describe/it/expect through edge-doubles/conformance/portable:
+  // the same results as conformance:double (the declared differences fail as declared).
+  it('runs the bucket conformance suite in the CommonJS mode, with the same results table', async () => {
+    const { code, out } = await jest('jest.config.cjs', [], ['--testMatch', '<rootDir>/conformance.cjs']);
+    const [passed, failed, known] = totals(out) ?? [];
+    expect(failed, out).toBe(0);
+    expect(known).toBeGreaterThan(0); // the double's declared differences, failing as declared
+    expect(passed).toBeGreaterThan(700);
+    expect(out).not.toMatch(/Tests:.*failed/);
+    expect(code, out).toBe(0);
+  }, 180_000);
+
+  it('runs the bucket conformance suite in the ESM mode, with the same results table', async () => {
+    const { code, out } = await jest('jest.esm.config.cjs', ['--experimental-vm-modules', '--no-warnings'], ['--testMatch', '<rootDir>/conformance.mjs']);
+    const [passed, failed, known] = totals(out) ?? [];
+    expect(failed, out).toBe(0);
+    expect(known).toBeGreaterThan(0); // the double's declared differences, failing as declared
+    expect(passed).toBeGreaterThan(700);
+    expect(out).not.toMatch(/Tests:.*failed/);
+    expect(code, out).toBe(0);
+  }, 180_000);
 });
