@@ -103,13 +103,24 @@ export const doubleDifferences: readonly BucketDifferenceId[] = ['double-js-byte
 export const doubleInWorkerdDifferences: readonly BucketDifferenceId[] = [...doubleDifferences, 'double-in-workerd-stream-length'];
 
 /**
- * What the double shows on a runtime whose bodies are default streams (Bun, Deno): there it cannot
- * tell a body from a stream built in JS, and accepts both.
+ * The differences the runtime running the suite brings, found by asking it (never by its name):
+ * whether its own Response bodies are byte streams (else the double accepts every stream,
+ * 'double-default-stream-bodies': Bun, Deno), and whether its Errors carry more own properties than
+ * message and stack ('jsc-error-own-properties': Bun). Empty on Node, browsers and workerd.
  */
-export const defaultStreamBodiesDifferences: readonly BucketDifferenceId[] = [...doubleDifferences, 'double-default-stream-bodies'];
-
-/** What the double shows on Bun: its bodies are default streams, and JavaScriptCore's Errors carry more own properties. */
-export const bunDifferences: readonly BucketDifferenceId[] = [...defaultStreamBodiesDifferences, 'jsc-error-own-properties'];
+export function runtimeDifferences(): BucketDifferenceId[] {
+  const shown: BucketDifferenceId[] = [];
+  const body = typeof Response === 'function' ? new Response('').body : null;
+  if (body) {
+    try {
+      body.getReader({ mode: 'byob' }).releaseLock();
+    } catch {
+      shown.push('double-default-stream-bodies');
+    }
+  }
+  if (Object.getOwnPropertyNames(new Error('')).some((p) => p !== 'message' && p !== 'stack')) shown.push('jsc-error-own-properties');
+  return shown;
+}
 
 /** What the double shows under Vitest's happy-dom environment: happy-dom's Request, Response, Blob and Headers. */
 export const happyDomDifferences: readonly BucketDifferenceId[] = [...doubleDifferences, 'happy-dom-bodies', 'happy-dom-headers-case'];

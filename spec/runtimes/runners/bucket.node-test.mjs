@@ -4,7 +4,7 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import { expect } from 'expect';
 import { Bucket, ManualClock } from 'edge-doubles';
-import { bucketConformance, defaultStreamBodiesDifferences, doubleDifferences, useRunner } from 'edge-doubles/conformance/portable';
+import { bucketConformance, doubleDifferences, runtimeDifferences, useRunner } from 'edge-doubles/conformance/portable';
 
 useRunner({ describe, it, expect, beforeAll: before, afterAll: after, afterEach });
 
@@ -13,7 +13,7 @@ let clock;
 bucketConformance({
   name: `double under node:test (${deno ? 'Deno' : 'Node'})`,
   create: () => new Bucket({ clock: (clock = new ManualClock(Date.now())) }),
-  // Deno's bodies are default streams: the double accepts every stream there (a declared difference).
-  differences: deno ? defaultStreamBodiesDifferences : doubleDifferences,
+  // Bun's and Deno's bodies are default streams: the double accepts every stream there (declared).
+  differences: [...doubleDifferences, ...runtimeDifferences()],
   advanceClock: (ms) => clock.advance(ms),
 });
