@@ -7,10 +7,11 @@
  * are the npm packages `bun` and `deno` (dev dependencies; scripts/runtimes.ts finds their binaries).
  */
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runtimeBinary } from '../../scripts/runtimes.js';
 import { installBuiltPackage, repoRoot } from '../helpers/built-package.js';
+import { expectSuitePassed } from '../helpers/suite-output.js';
 
 const consumer = `${repoRoot}.runners-package/`;
 const sources = new URL('./runners/', import.meta.url).pathname;
@@ -23,7 +24,8 @@ beforeAll(async () => {
   writeFileSync(`${consumer}package.json`, JSON.stringify({ name: 'edge-doubles-runners-consumer', private: true, type: 'module' }));
   for (const f of readdirSync(sources)) copyFileSync(`${sources}${f}`, `${consumer}${f}`);
   // The package's bin, linked as npm links it, for `bunx edge-doubles` and `deno run -A npm:edge-doubles`.
-  mkdirSync(`${consumer}node_modules/.bin`, { recursive: true });
+  rmSync(`${consumer}node_modules/.bin`, { recursive: true, force: true });
+  mkdirSync(`${consumer}node_modules/.bin`);
   symlinkSync('../edge-doubles/dist/cli.js', `${consumer}node_modules/.bin/edge-doubles`);
 }, 120_000);
 
@@ -41,20 +43,6 @@ function run(bin: string, args: string[]): Promise<{ code: number; out: string }
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
     );
   });
-}
-
-/** The results table's total row (passed, failed, known differences, skipped), as the suite printed it. */
-function totals(out: string): number[] | undefined {
-  return /^[#\s]*total\s+\|\s*(\d+) \/ (\d+) \/ (\d+) \/ (\d+)\s*$/m.exec(out)?.slice(1).map(Number);
-}
-
-/** The suite ran whole and nothing failed beyond the declared differences, which failed as declared. */
-function expectSuitePassed({ code, out }: { code: number; out: string }, minimumKnown: number): void {
-  const [passed, failed, known] = totals(out) ?? [];
-  expect(failed, out.slice(-4000)).toBe(0);
-  expect(known).toBeGreaterThanOrEqual(minimumKnown);
-  expect(passed).toBeGreaterThan(700);
-  expect(code, out.slice(-4000)).toBe(0);
 }
 
 // Node, browsers and workerd show one difference here (a JS-built byte stream is read); Bun and Deno
