@@ -36,6 +36,10 @@ export const SERVED = {
   '/accounts/{account_id}/event_notifications/r2/{bucket_name}/configuration/queues/{queue_id}': ['put', 'delete'],
   '/accounts/{account_id}/queues': ['get', 'post'],
   '/accounts/{account_id}/queues/{queue_id}': ['get', 'put', 'delete'],
+  '/accounts/{account_id}/queues/{queue_id}/consumers': ['get', 'post'],
+  '/accounts/{account_id}/queues/{queue_id}/consumers/{consumer_id}': ['put', 'delete'],
+  '/accounts/{account_id}/queues/{queue_id}/messages/pull': ['post'],
+  '/accounts/{account_id}/queues/{queue_id}/messages/ack': ['post'],
 };
 
 const [gitDir, commit] = process.argv.slice(2);
