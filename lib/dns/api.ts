@@ -108,6 +108,8 @@ export class DnsApi {
       retiredFields,
       now: () => this.clock(),
     };
+    // `POST /zones` makes zones as addZone does (lib/dns/zone-admin.ts).
+    this.service.addZone = (init) => this.addZone(init);
     if (options.rateLimit) this.service.limiter = new RateLimiter(options.rateLimit === true ? API_RATE_LIMIT : options.rateLimit);
     registerDouble(this, dnsDouble(this, { zone: (idOrName) => this.findZone(idOrName), retiredFields }, this.support));
     for (const z of options.zones ?? []) this.addZone(z);
