@@ -198,6 +198,27 @@ describe(`CloudflareApi against the published OpenAPI document (cloudflare/api-s
     expect((await call('GET', `/zones/${'e'.repeat(32)}/pagerules`)).status).toBeGreaterThanOrEqual(400);
   });
 
+  it('zone administration: create, edit, DNS settings, DNSSEC, delete', async () => {
+    const made = await call('POST', '/zones', { name: 'admin.example', account: { id: account }, type: 'full' });
+    expect(made.status).toBe(200);
+    const id = made.json.result.id as string;
+    expect((await call('POST', '/zones', { name: 'admin.example', account: { id: account } })).status).toBe(400);
+    expect((await call('PATCH', `/zones/${id}`, { paused: true })).status).toBe(200);
+    expect((await call('PATCH', `/zones/${id}`, { paused: 'yes' })).status).toBe(400);
+    expect((await call('GET', `/zones/${id}/dns_settings`)).status).toBe(200);
+    expect((await call('PATCH', `/zones/${id}/dns_settings`, { ns_ttl: 3600, soa: { min_ttl: 600 } })).status).toBe(200);
+    expect((await call('PATCH', `/zones/${id}/dns_settings`, { ns_ttl: 1 })).status).toBe(400);
+    expect((await call('GET', `/zones/${'e'.repeat(32)}/dns_settings`)).status).toBeGreaterThanOrEqual(400);
+    expect((await call('GET', `/zones/${id}/dnssec`)).status).toBe(200);
+    expect((await call('PATCH', `/zones/${id}/dnssec`, { status: 'active' })).status).toBe(200);
+    expect((await call('PATCH', `/zones/${id}/dnssec`, { status: 'on' })).status).toBe(400);
+    expect((await call('GET', `/zones/${'e'.repeat(32)}/dnssec`)).status).toBeGreaterThanOrEqual(400);
+    expect((await call('DELETE', `/zones/${id}/dnssec`)).status).toBe(200);
+    expect((await call('DELETE', `/zones/${'e'.repeat(32)}/dnssec`)).status).toBeGreaterThanOrEqual(400);
+    expect((await call('DELETE', `/zones/${id}`)).status).toBe(200);
+    expect((await call('DELETE', `/zones/${id}`)).status).toBeGreaterThanOrEqual(400);
+  });
+
   it('DNS records: list, create, get, put, patch, delete, import, scan', async () => {
     const made = await call('POST', `/zones/${zone}/dns_records`, { type: 'A', name: 'www.example.com', content: '198.51.100.4', ttl: 300 });
     expect(made.status).toBe(200);
