@@ -43,7 +43,7 @@ import { randomHex } from '../random.js';
 import { queueById, type AccountQueue } from './account-queues.js';
 import type { Message, MessageBatch } from './batch.js';
 import { presetConsumerSettings, type Queue, type QueueMetrics } from './queue.js';
-import { queueApiErrors } from './routes.js';
+import { jsonObject, queueApiErrors } from './routes.js';
 import type { ConsumerSettings } from './limits.js';
 
 /** The visibility timeout a pull names none of: production's default, 30 s. */
@@ -121,17 +121,10 @@ function lookup(svc: ApiService, params: RouteParams, id: string): AccountQueue 
   return q;
 }
 
+/** The body as a JSON object; an empty body is `{}` (wrangler's purge and the SDK's pull may send none). */
 async function body(req: Incoming): Promise<Record<string, unknown>> {
-  const text = await req.text();
-  if (text.trim() === '') return {};
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    throw queueApiErrors.malformed();
-  }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw queueApiErrors.malformed();
-  return v as Record<string, unknown>;
+  // The body is read once and kept (lib/dns/api.ts), so reading it again to parse is free.
+  return (await req.text()).trim() === '' ? {} : jsonObject(req);
 }
 
 /** An optional integer within bounds, or the schema refusal. */

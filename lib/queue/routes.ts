@@ -126,7 +126,8 @@ function queueSettings(raw: unknown): QueueSettings {
   return out;
 }
 
-async function jsonObject(req: Incoming): Promise<Record<string, unknown>> {
+/** A Queues request's JSON object body, or the Queues API's malformed-body error. */
+export async function jsonObject(req: Incoming): Promise<Record<string, unknown>> {
   let v: unknown;
   try {
     v = JSON.parse(await req.text());

@@ -14,8 +14,8 @@
  *   documented 300 MB ("The maximum upload size for this endpoint is 300 MB", the SDK's
  *   `objects.upload`; wrangler refuses above 300 MiB itself), read as 300 MiB (wrangler's
  *   MAX_UPLOAD_SIZE_BYTES): 413 beyond it, as the gateway answers an oversized body.
- * - GET answers the bytes with the object's HTTP metadata as headers (as the public hosts write
- *   them) and its etag quoted (the SDK: "the HTTP ETag response header on Get Object ... IS wrapped
+ * - GET answers the bytes with the object's HTTP metadata as headers (the public hosts' writer,
+ *   lib/r2-public/serve.ts) and its etag quoted (the SDK: "the HTTP ETag response header on Get Object ... IS wrapped
  *   in surrounding double-quotes").
  * - DELETE answers `{ key }` (the SDK's `ObjectDeleteResponse`), also for a key that held nothing
  *   (R2's deletes are idempotent, as the binding's).
@@ -31,8 +31,8 @@ import type { Handler, Incoming, RouteParams } from '../api/router.js';
 import { R2ModelError } from '../bucket/errors.js';
 import { bucketLayer } from '../bucket/internal.js';
 import type { BucketLayer } from '../bucket/layer.js';
-import type { ObjectMetadata, StoredObject } from '../bucket/stored.js';
-import { carriable } from '../fetch.js';
+import type { ObjectMetadata } from '../bucket/stored.js';
+import { objectHeaders } from '../r2-public/serve.js';
 import { httpFieldsFromHeaders } from '../s3/metadata.js';
 import { r2ApiErrors } from './errors.js';
 import type { R2Table } from './routes.js';
@@ -65,22 +65,6 @@ async function run<R>(op: () => Promise<R>): Promise<R> {
   }
 }
 
-/** The object's headers, as the public hosts write them (lib/r2-public/serve.ts). */
-function objectHeaders(o: StoredObject): Headers {
-  const h = new Headers();
-  const set = (name: string, v: string | undefined) => v !== undefined && carriable(v) && h.set(name, v);
-  set('content-type', o.http.contentType ?? 'application/octet-stream');
-  set('content-language', o.http.contentLanguage);
-  set('content-disposition', o.http.contentDisposition);
-  set('content-encoding', o.http.contentEncoding);
-  set('cache-control', o.http.cacheControl);
-  if (o.http.cacheExpiry !== undefined) h.set('expires', new Date(o.http.cacheExpiry).toUTCString());
-  h.set('etag', `"${o.etag}"`);
-  h.set('last-modified', new Date(o.uploaded).toUTCString());
-  h.set('content-length', String(o.size));
-  return h;
-}
-
 const getObject = (key: string): Handler<R2Service> => async (svc, req, params) => {
   const t = target(svc, req, params, key);
   const outcome = await run(() =>
@@ -92,7 +76,9 @@ const getObject = (key: string): Handler<R2Service> => async (svc, req, params) 
     ),
   );
   const object = outcome.object!;
+  // The public hosts' headers (lib/r2-public/serve.ts), with the whole object's length.
   const headers = objectHeaders(object);
+  headers.set('content-length', String(object.size));
   if (!outcome.bytes) return new Response(null, { status: 200, headers });
   const bytes = outcome.bytes;
   if (bytes.kind === 'chunks') return new Response(new Blob(bytes.chunks as Uint8Array<ArrayBuffer>[]), { status: 200, headers });
