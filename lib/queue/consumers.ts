@@ -222,7 +222,9 @@ const addConsumer = (id: string): Handler<ApiService> => async (svc, req, params
   if (type === 'worker' && (typeof script !== 'string' || script === '')) throw consumerErrors.bad('script_name is required for a worker consumer');
   const dlq = b.dead_letter_queue;
   if (dlq !== undefined && dlq !== null && dlq !== '' && typeof dlq !== 'string') throw consumerErrors.bad('dead_letter_queue must be a queue name');
-  if (consumers.has(q.queue)) throw consumerErrors.taken();
+  // Exclusive: the API's consumer, or a Worker's attached in code (`createEnv(config, { worker })`,
+  // `queue.consume`); a pull consumer removed earlier leaves only its parked handler, which a new one replaces.
+  if (consumers.has(q.queue) || (q.queue.consumerSettings !== undefined && !pulls.has(q.queue))) throw consumerErrors.taken();
   const c: ApiConsumer = {
     consumer_id: randomHex(16),
     type,

@@ -89,6 +89,12 @@ describe.skipIf(!python)('HTTP pull consumer from Python (needs python3)', () =>
     expect(Object.keys(again.body.result.warnings)).toEqual([got[0]!.lease_id]);
   }, 60_000);
 
+  it("a queue a Worker consumes (attached in code) takes no API consumer: production's consumer is exclusive", async () => {
+    const id = (await py('POST', '', { queue_name: 'worked' })).body.result.queue_id as string;
+    accountState(server.api.account).queues.get('worked')!.consume(() => {});
+    expect((await py('POST', `/${id}/consumers`, { type: 'http_pull' })).status).toBe(409);
+  }, 30_000);
+
   it('purge drops every message; the consumer list shows the pull consumer until it is removed', async () => {
     const id = (await py('POST', '', { queue_name: 'purged' })).body.result.queue_id as string;
     const c = (await py('POST', `/${id}/consumers`, { type: 'http_pull' })).body.result;
