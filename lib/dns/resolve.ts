@@ -80,13 +80,7 @@ export function resolve(ctx: ResolveContext, q: DnsQuestion): DnsAnswer {
   const zone = zoneFor(ctx.zones, name);
   // A name in no zone the double holds: REFUSED without AA, as authoritative-only servers answer (§1.7).
   if (!zone) return answerOf('REFUSED', false);
-  const spell = speller(asked, name);
-  if (type === 'ANY') {
-    const out = answerOf('NOERROR', true);
-    out.answers.push({ name: asked, type: 'HINFO', class: 'IN', ttl: ANY_TTL, data: { cpu: 'RFC8482', os: '' } });
-    return out;
-  }
-  return new Lookup(ctx, spell).at(zone, name, asked, type, 0, new Set());
+  return new Lookup(ctx, speller(asked, name)).at(zone, name, asked, type, 0, new Set());
 }
 
 /** The zone holding `name`: the one whose apex is its longest suffix. */
@@ -124,6 +118,13 @@ class Lookup {
     // At or below a delegation the parent is not authoritative: a referral, except that DS at the
     // cut belongs to the parent (RFC 4035 §3.1.4.1; §1.9).
     if (cut !== undefined && !(cut === name && type === 'DS')) return this.referral(zone, cut);
+    // ANY inside the zone's authority: Cloudflare's one synthesised record, whether the name exists
+    // or not (§1.10); at or below a cut it is the referral above, as Knot and NSD answer (issue 26).
+    if (type === 'ANY') {
+      const out = answerOf('NOERROR', true);
+      out.answers.push({ name: owner, type: 'HINFO', class: 'IN', ttl: ANY_TTL, data: { cpu: 'RFC8482', os: '' } });
+      return out;
+    }
     let records = zone.atName(name);
     let exists = records.length > 0 || zone.exists(name);
     if (!exists) {
