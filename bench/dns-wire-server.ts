@@ -7,6 +7,7 @@
 import { createSocket } from 'node:dgram';
 import { fileURLToPath } from 'node:url';
 import { DnsApi } from '../lib/dns/index.js';
+import { DnsAnswerCache } from '../lib/node/dns-answer-cache.js';
 import { serveDns } from '../lib/node/dns-wire.js';
 
 export const ZONE_SIZE = 1_000;
@@ -21,6 +22,16 @@ export function benchZone(): DnsApi {
     ),
   );
   return api;
+}
+
+/** The same zone as a master file, for a real authoritative server (Knot) in the same bench. */
+export function benchZoneFile(api: DnsApi): string {
+  const soa = api.answer({ name: 'bench.example', type: 'SOA' }).answers[0]!;
+  const s = soa.data as { mname: string; rname: string; serial: number; refresh: number; retry: number; expire: number; minimum: number };
+  const lines = [`bench.example. ${soa.ttl} IN SOA ${s.mname}. ${s.rname}. ${s.serial} ${s.refresh} ${s.retry} ${s.expire} ${s.minimum}`];
+  for (const ns of api.answer({ name: 'bench.example', type: 'NS' }).answers) lines.push(`bench.example. ${ns.ttl} IN NS ${ns.data as string}.`);
+  for (const r of api.records('bench.example')) lines.push(`${r.name}. ${r.ttl} IN ${r.type} ${r.type === 'TXT' ? JSON.stringify(r.content) : r.content}`);
+  return `${lines.join('\n')}\n`;
 }
 
 /**
@@ -43,12 +54,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     close = () => new Promise((resolve) => socket.close(() => resolve(undefined)));
   } else {
     const api = benchZone();
-    // Counted in the answerer (every bench query reaches the model): an onExchange record per
-    // message would be work the echo server does not do.
-    const server = await serveDns((q) => {
-      answered++;
-      return api.answer(q);
-    });
+    // As startDnsServer serves: answers encoded once are sent again until the zone changes. Counted
+    // by onExchange, which sees every message, cached or not.
+    const server = await serveDns((q) => api.answer(q), { cache: new DnsAnswerCache(() => api.answerState()), onExchange: () => answered++ });
     process.stdout.write(`${server.port}\n`);
     close = () => server.close();
   }

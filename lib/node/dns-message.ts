@@ -163,17 +163,24 @@ const CLASSES = new Set(['IN', 'CS', 'CH', 'HS', 'ANY']);
  * (its id and question patched) without asking the answerer.
  */
 export function respond(bytes: Uint8Array, answerer: DnsAnswerer, options: RespondOptions): Buffer | undefined | Promise<Buffer | undefined> {
-  const asked = check(asBuffer(bytes), options);
-  if (!('question' in asked)) return asked.out;
+  const buf = asBuffer(bytes);
   const cache = options.cache;
-  const key = cache?.key(asked.buf, options.transport, 12 + asked.query.question.length);
-  if (key !== undefined) {
-    const hit = cache!.get(key, asked.buf);
-    if (hit) {
-      report(options, hit.rcode, hit.size, { question: asked.question, answers: hit.answers, truncated: hit.truncated });
-      return hit.out;
+  let key: string | undefined;
+  // A cached answer is looked up from the raw bytes, before anything is decoded: an entry exists only
+  // for bytes (after the id, the name's case aside) that passed every check below once already.
+  if (cache && buf.length >= 12) {
+    const name = readName(buf, 12);
+    if (name && name.end + 4 <= buf.length) {
+      key = cache.key(buf, options.transport, name.end + 4);
+      const hit = cache.get(key, buf);
+      if (hit) {
+        if (options.onExchange) report(options, hit.rcode, hit.size, { question: { ...hit.question, name: name.name }, answers: hit.answers, truncated: hit.truncated });
+        return hit.out;
+      }
     }
   }
+  const asked = check(buf, options);
+  if (!('question' in asked)) return asked.out;
   let answer: DnsAnswer | Promise<DnsAnswer>;
   try {
     answer = answerer(asked.question);
@@ -259,6 +266,8 @@ function failed(asked: Asked, options: RespondOptions): Buffer {
 /** What a cache keeps of a response: its bytes and what `onExchange` reports of it. */
 export interface EncodedAnswer {
   out: Buffer;
+  /** The question's type and class (its name is the asker's). */
+  question: Omit<DnsQuestion, 'name'>;
   rcode: DnsRcode;
   answers: number;
   truncated: boolean;
@@ -288,12 +297,12 @@ function finish(asked: Asked, answer: DnsAnswer, options: RespondOptions): { byt
   const limit = options.transport === 'udp' ? udpLimit(query) : TCP_MAX;
   let entry: EncodedAnswer;
   if (encoded && encoded.length <= limit) {
-    entry = { out: encoded, rcode: answer.rcode, answers: answer.answers.length, truncated: false, size: encoded.length };
+    entry = { out: encoded, question: { type: question.type, class: question.class ?? 'IN' }, rcode: answer.rcode, answers: answer.answers.length, truncated: false, size: encoded.length };
   } else {
     // Too large: TC set and no records, so the client asks again over TCP (RFC 2181 §9: a partial
     // RRset must not be used anyway; reference/dns-wire.md §1.11). The OPT record stays (RFC 6891 §7).
     const out = encodeResponse({ id: query.id, flags: flags | packet.TRUNCATED_RESPONSE, question: query.question, ...(opt ? { opt } : {}) })!;
-    entry = { out, rcode: answer.rcode, answers: answer.answers.length, truncated: true, size: encoded?.length ?? TCP_MAX + 1 };
+    entry = { out, question: { type: question.type, class: question.class ?? 'IN' }, rcode: answer.rcode, answers: answer.answers.length, truncated: true, size: encoded?.length ?? TCP_MAX + 1 };
   }
   report(options, entry.rcode, entry.size, { question, answers: entry.answers, truncated: entry.truncated });
   // A SERVFAIL the answerer gave is not a fact about the zones: it is not kept.

@@ -17,7 +17,7 @@ import { DnsAnswerCache } from '../../../lib/node/dns-answer-cache.js';
 import { serveDns, type RunningDnsWire } from '../../../lib/node/dns-wire.js';
 import { seeded } from '../../../lib/random.js';
 import { KNOT_PACKAGE, knotCommand, startKnot, type RunningKnot } from '../../helpers/knot.js';
-import { udpRaw } from './client.js';
+import { decode, udpRaw } from './client.js';
 
 const SEED = Number(process.env.DIFF_SEED ?? 26);
 const ZONES = 3;
@@ -168,11 +168,11 @@ const typeCodes: Record<string, number> = { A: 1, NS: 2, CNAME: 5, SOA: 6, PTR: 
 
 /** A response as comparable text: rcode, flags, the question's bytes, each section's records sorted. */
 function summary(bytes: Buffer, query: Buffer): Record<string, unknown> {
-  const d = packet.decode(bytes);
-  const rr = (r: packet.Answer) => {
-    const data = (r as { data?: unknown }).data;
+  const d = decode(bytes);
+  const rr = (r: { name: string; type: string; ttl?: number; data?: unknown }) => {
+    const data = r.data;
     const text = JSON.stringify(data, (_k, v: unknown) => (v && typeof v === 'object' && (v as { type?: string }).type === 'Buffer' ? Buffer.from((v as { data: number[] }).data).toString('hex') : v));
-    return `${r.name.toLowerCase()} ${(r as { ttl?: number }).ttl} ${r.type} ${text.toLowerCase()}`;
+    return `${r.name.toLowerCase()} ${r.ttl} ${r.type} ${text.toLowerCase()}`;
   };
   const questionEnd = query.length - (query.readUInt16BE(10) ? 11 : 0);
   return {
@@ -182,7 +182,7 @@ function summary(bytes: Buffer, query: Buffer): Record<string, unknown> {
     questionEchoed: bytes.subarray(12, questionEnd).equals(query.subarray(12, questionEnd)),
     answers: (d.answers ?? []).map(rr).sort(),
     authorities: (d.authorities ?? []).map(rr).sort(),
-    additionals: (d.additionals ?? []).map((r) => (r.type === 'OPT' ? `OPT ${(r as packet.OptAnswer).udpPayloadSize}` : rr(r))).sort(),
+    additionals: (d.additionals ?? []).map((r) => (r.type === 'OPT' ? `OPT ${(r as unknown as packet.OptAnswer).udpPayloadSize}` : rr(r))).sort(),
   };
 }
 

@@ -195,7 +195,7 @@ describe('serveDns: the header and the sections around an answer', () => {
     const binary = Buffer.concat([header, Buffer.from([2, 0xff, 0xfe, 4]), Buffer.from('wire'), Buffer.from([4]), Buffer.from('test'), Buffer.from([0, 0, 1, 0, 1])]);
     const raw = (await udpRaw(server.port, binary, 1000))!;
     expect(raw.subarray(12, binary.length)).toEqual(binary.subarray(12));
-    expect(packet.decode(raw).rcode).toBe('NXDOMAIN');
+    expect(decode(raw).rcode).toBe('NXDOMAIN');
     // Over TCP a message too short for a header ends the connection; a readable one is FORMERR and the connection stays.
     const session = await tcpSession(server.port);
     session.send(truncatedQuestion);
