@@ -10,7 +10,7 @@ import packet from 'dns-packet';
 import type { DnsAnswer, DnsQuestion, DnsRcode } from '../dns/answer.js';
 import type { DnsAnswerCache } from './dns-answer-cache.js';
 import { encodeResponse } from './dns-encode.js';
-import { readName } from './dns-names.js';
+import { nameEnd, readName } from './dns-names.js';
 
 /** What the server asks the model for each question. */
 export type DnsAnswerer = (question: DnsQuestion) => DnsAnswer | Promise<DnsAnswer>;
@@ -169,12 +169,12 @@ export function respond(bytes: Uint8Array, answerer: DnsAnswerer, options: Respo
   // A cached answer is looked up from the raw bytes, before anything is decoded: an entry exists only
   // for bytes (after the id, the name's case aside) that passed every check below once already.
   if (cache && buf.length >= 12) {
-    const name = readName(buf, 12);
-    if (name && name.end + 4 <= buf.length) {
-      key = cache.key(buf, options.transport, name.end + 4);
+    const end = nameEnd(buf, 12);
+    if (end !== undefined && end + 4 <= buf.length) {
+      key = cache.key(buf, options.transport, end + 4);
       const hit = cache.get(key, buf);
       if (hit) {
-        if (options.onExchange) report(options, hit.rcode, hit.size, { question: { ...hit.question, name: name.name }, answers: hit.answers, truncated: hit.truncated });
+        if (options.onExchange) report(options, hit.rcode, hit.size, { question: { ...hit.question, name: readName(buf, 12)!.name }, answers: hit.answers, truncated: hit.truncated });
         return hit.out;
       }
     }

@@ -40,6 +40,18 @@ export function readName(buf: Buffer, offset: number): { name: string; end: numb
   return { name: labels.length ? labels.join('.') : '.', end: at + 1 };
 }
 
+/** Where the uncompressed name at `offset` ends (after its root label), or undefined as `readName`. */
+export function nameEnd(buf: Buffer, offset: number): number | undefined {
+  let at = offset;
+  while (at < buf.length) {
+    const len = buf[at]!;
+    if (len === 0) return at + 1 - offset > 255 ? undefined : at + 1;
+    if (len > 63) return undefined;
+    at += 1 + len;
+  }
+  return undefined;
+}
+
 const NEEDS_PARSE = /\\/;
 
 /**
