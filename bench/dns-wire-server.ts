@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { DnsApi } from '../lib/dns/index.js';
 import { DnsAnswerCache } from '../lib/node/dns-answer-cache.js';
 import { serveDns } from '../lib/node/dns-wire.js';
+import { apexLines } from '../spec/helpers/knot.js';
 
 export const ZONE_SIZE = 1_000;
 
@@ -26,10 +27,7 @@ export function benchZone(): DnsApi {
 
 /** The same zone as a master file, for a real authoritative server (Knot) in the same bench. */
 export function benchZoneFile(api: DnsApi): string {
-  const soa = api.answer({ name: 'bench.example', type: 'SOA' }).answers[0]!;
-  const s = soa.data as { mname: string; rname: string; serial: number; refresh: number; retry: number; expire: number; minimum: number };
-  const lines = [`bench.example. ${soa.ttl} IN SOA ${s.mname}. ${s.rname}. ${s.serial} ${s.refresh} ${s.retry} ${s.expire} ${s.minimum}`];
-  for (const ns of api.answer({ name: 'bench.example', type: 'NS' }).answers) lines.push(`bench.example. ${ns.ttl} IN NS ${ns.data as string}.`);
+  const lines = apexLines(api, 'bench.example');
   for (const r of api.records('bench.example')) lines.push(`${r.name}. ${r.ttl} IN ${r.type} ${r.type === 'TXT' ? JSON.stringify(r.content) : r.content}`);
   return `${lines.join('\n')}\n`;
 }

@@ -54,7 +54,7 @@ const PROXIABLE = new Set(['A', 'AAAA', 'CNAME']);
 export const wireTtl = (r: StoredRecord): number => (r.proxied || r.ttl === 1 ? AUTO_TTL : r.ttl);
 
 /** ASCII-only lower case: DNS names compare case-insensitively in ASCII only (RFC 4343 §3). */
-const lower = (s: string): string => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
+export const lowerAscii = (s: string): string => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
 
 const answerOf = (rcode: DnsAnswer['rcode'], authoritative: boolean): DnsAnswer => ({
   rcode,
@@ -76,7 +76,7 @@ export function resolve(ctx: ResolveContext, q: DnsQuestion): DnsAnswer {
   // Zone transfers are opt-in on Cloudflare (secondary setups); a plain query for one is refused [INFER].
   if (type === 'AXFR' || type === 'IXFR') return answerOf('REFUSED', false);
   const asked = q.name === '.' ? '' : q.name.replace(/\.$/, '');
-  const name = lower(asked);
+  const name = lowerAscii(asked);
   const zone = zoneFor(ctx.zones, name);
   // A name in no zone the double holds: REFUSED without AA, as authoritative-only servers answer (§1.7).
   if (!zone) return answerOf('REFUSED', false);

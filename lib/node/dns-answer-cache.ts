@@ -9,14 +9,13 @@
  * into the question (dns-encode.ts), so it follows. Any change to the zones (`state()` differs: a
  * zone added or dropped, or its change count risen) empties the cache, as does passing `maxBytes`.
  */
+import { lowerAscii } from '../dns/resolve.js';
 import type { EncodedAnswer } from './dns-message.js';
 
 export interface DnsAnswerCacheOptions {
   /** The most bytes of answers kept (default 8 MiB): past it the cache starts again empty. */
   maxBytes?: number;
 }
-
-const lowerAscii = (s: string): string => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
 
 export class DnsAnswerCache {
   private readonly entries = new Map<string, EncodedAnswer>();

@@ -13,6 +13,7 @@
 import packet from 'dns-packet';
 import type { DnsResourceRecord } from '../dns/answer.js';
 import { dnsTypeCode } from '../dns/rr-types.js';
+import { lowerAscii } from '../dns/resolve.js';
 import { nameLabels } from './dns-names.js';
 
 /** The parts of a response, as dns-message.ts decides them. */
@@ -34,8 +35,6 @@ const MAX = 65535;
 const scratch = Buffer.alloc(MAX);
 const OPT_TYPE = 41;
 const COMPRESSED_RDATA = new Set(['CNAME', 'NS', 'PTR', 'MX', 'SOA']);
-
-const lowerAscii = (s: string): string => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
 
 /** Thrown inside the writer when the message would pass 65,535 bytes. */
 class TooLarge extends Error {}
@@ -157,7 +156,9 @@ class Writer {
 /** dns-packet's RDATA codec for a type (its RDLENGTH included), which its type declarations leave out. */
 const rdataCodec = (packet as unknown as { record(type: string): { encode(d: unknown, b: Buffer, o: number): void; encodingLength(d: unknown): number } }).record;
 
-const asBuffer = (s: string | Uint8Array): Buffer => (typeof s === 'string' ? Buffer.from(s) : Buffer.from(s.buffer, s.byteOffset, s.byteLength));
+/** Bytes as a Buffer over the same memory (a string as UTF-8). */
+export const asBuffer = (bytes: string | Uint8Array): Buffer =>
+  Buffer.isBuffer(bytes) ? bytes : typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /**
  * TXT data as `dns-packet` encodes it. Strings over 255 bytes are refused, not sent: `dns-packet`

@@ -9,7 +9,7 @@
 import packet from 'dns-packet';
 import type { DnsAnswer, DnsQuestion, DnsRcode } from '../dns/answer.js';
 import type { DnsAnswerCache } from './dns-answer-cache.js';
-import { encodeResponse } from './dns-encode.js';
+import { asBuffer, encodeResponse } from './dns-encode.js';
 import { nameEnd, readName } from './dns-names.js';
 
 /** What the server asks the model for each question. */
@@ -55,9 +55,6 @@ export interface RespondOptions {
 function questionType(type: string): string {
   return type.startsWith('UNKNOWN_') ? `TYPE${type.slice(8)}` : type;
 }
-
-const asBuffer = (bytes: string | Uint8Array): Buffer =>
-  Buffer.isBuffer(bytes) ? bytes : typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 interface Query {
   id: number;

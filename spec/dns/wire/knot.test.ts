@@ -16,7 +16,7 @@ import { DnsApi } from '../../../lib/dns/index.js';
 import { DnsAnswerCache } from '../../../lib/node/dns-answer-cache.js';
 import { serveDns, type RunningDnsWire } from '../../../lib/node/dns-wire.js';
 import { seeded } from '../../../lib/random.js';
-import { KNOT_PACKAGE, knotCommand, startKnot, type RunningKnot } from '../../helpers/knot.js';
+import { apexLines, KNOT_PACKAGE, knotCommand, startKnot, type RunningKnot } from '../../helpers/knot.js';
 import { decode, udpRaw } from './client.js';
 
 const SEED = Number(process.env.DIFF_SEED ?? 26);
@@ -229,13 +229,9 @@ describe.skipIf(!knotd)(`the DNS server against Knot DNS on random zones (seed $
         zone,
         records[i]!.map(({ zone: _z, name, ...r }) => ({ ...r, name, proxied: false }) as never),
       );
-      // The apex SOA and NS the double synthesises (dns-wire.md §1.6), written into Knot's file.
-      const soa = api.answer({ name: zone, type: 'SOA' }).answers[0]!;
-      const s = soa.data as { mname: string; rname: string; serial: number; refresh: number; retry: number; expire: number; minimum: number };
-      const ns = api.answer({ name: zone, type: 'NS' }).answers;
+      // The apex SOA and NS the double synthesises, written into Knot's file.
       return [
-        `${zone}. ${soa.ttl} IN SOA ${s.mname}. ${s.rname}. ${s.serial} ${s.refresh} ${s.retry} ${s.expire} ${s.minimum}`,
-        ...ns.map((r) => `${zone}. ${r.ttl} IN NS ${r.data as string}.`),
+        ...apexLines(api, zone),
         ...records[i]!.map(zoneLine),
         '',
       ].join('\n');
