@@ -213,9 +213,14 @@ function check(buf: Buffer, options: RespondOptions): Asked | { out: Buffer | un
     // dots, which loses a dot or a non-UTF-8 byte inside a label (dns-names.ts).
     name = decoded.questions?.length ? readName(buf, 12) : undefined;
     if (decoded.questions?.length && !name) throw new Error('a question name that cannot be read');
+    // Bytes after the last record: not a message Knot answers either (FORMERR).
+    if ((packet.decode as unknown as { bytes: number }).bytes !== buf.length) throw new Error('bytes after the last record');
   } catch {
-    // The header was read, the rest was not: FORMERR with no question (RFC 1035 §4.1.1).
-    const out = bare(query, 'FORMERR', false);
+    // The header was read, the rest was not: FORMERR (RFC 1035 §4.1.1), with the question when it
+    // can be read on its own, as Knot answers.
+    const end = buf.readUInt16BE(4) === 1 ? nameEnd(buf, 12) : undefined;
+    if (end !== undefined && end + 4 <= buf.length) query.question = buf.subarray(12, end + 4);
+    const out = bare(query, 'FORMERR', true);
     report(options, 'FORMERR', out.length);
     return { out };
   }
@@ -227,7 +232,9 @@ function check(buf: Buffer, options: RespondOptions): Asked | { out: Buffer | un
     opts++;
     query.opt = r;
   }
-  if (opts > 1) delete query.opt;
+  // An OPT that cannot be read is not answered with one (Knot's FORMERR carries none).
+  const badOptions = opts === 1 && !optionsFit(buf);
+  if (opts > 1 || badOptions) delete query.opt;
   const opcode = (flags >> OPCODE_SHIFT) & 0xf;
   const single = questions.length === 1;
   const question = single ? { ...asQuestion(questions[0]!), name: name!.name } : undefined;
@@ -237,7 +244,7 @@ function check(buf: Buffer, options: RespondOptions): Asked | { out: Buffer | un
   if (opcode !== 0) early = 'NOTIMP';
   // One question per message, as every server answers (RFC 9619); more than one OPT, or an OPT whose
   // options run past its data, is FORMERR (RFC 6891 §6.1.1, §6.1.2).
-  else if (!single || opts > 1 || (opts === 1 && !optionsFit(buf))) early = 'FORMERR';
+  else if (!single || opts > 1 || badOptions) early = 'FORMERR';
   // EDNS versions above 0 get BADVERS, with an OPT saying the version we speak (RFC 6891 §6.1.3).
   else if (query.opt && (query.opt.ednsVersion ?? 0) > 0) early = 'BADVERS';
   if (!early && !CLASSES.has(questions[0]!.class ?? 'IN')) early = 'REFUSED';
