@@ -8,6 +8,12 @@
  * and question patched in; every other name that echoes the asker's case is a compression pointer
  * into the question (dns-encode.ts), so it follows. Any change to the zones (`state()` differs: a
  * zone added or dropped, or its change count risen) empties the cache, as does passing `maxBytes`.
+ *
+ * `respond` (dns-message.ts) is its one caller, and looks it up before the answerer is asked: so
+ * whatever must see every question (a call log, a fault rule that drops, delays or fails one) sits
+ * in `respond`'s options before the look-up (`onExchange` is called for hits too), or makes itself
+ * part of `state()` so that adding a rule empties the cache. An answer the answerer gave as SERVFAIL
+ * is never kept.
  */
 import { lowerAscii } from '../dns/resolve.js';
 import type { EncodedAnswer } from './dns-message.js';
