@@ -2,9 +2,11 @@
  * One DNS message in, one out: what the double's DNS server (dns-wire.ts) answers to the bytes of a
  * query, whatever the transport. The model (lib/dns, through a `DnsAnswerer`) decides the sections,
  * the flags and the response code; this file owns everything about the message itself: decoding
- * with `dns-packet`, refusing what is not a single-question QUERY, EDNS(0), the UDP size limit and
- * truncation. It never throws: bytes it cannot read are dropped (undefined), a model that fails
- * gives SERVFAIL.
+ * with `dns-packet` (the question's name from its bytes, dns-names.ts), refusing what is not a
+ * well-formed single-question QUERY, EDNS(0), the UDP size limit and truncation; the response is
+ * written, names compressed, by dns-encode.ts, and kept by dns-answer-cache.ts when given one. It
+ * never throws: bytes it cannot read are dropped (undefined) or FORMERR, a model that fails gives
+ * SERVFAIL.
  */
 import packet from 'dns-packet';
 import type { DnsAnswer, DnsQuestion, DnsRcode } from '../dns/answer.js';
