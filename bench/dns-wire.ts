@@ -75,10 +75,11 @@ function processCpuMicros(pid: number): number {
 const DNSPERF = '/usr/bin/dnsperf';
 const DNSPERF_SECONDS = 3;
 
-/** dnsperf (Debian `dnsperf`) against `port` over UDP: one client, 100 queries in flight; its queries per second. */
-function dnsperf(port: number, file: string): Promise<number> {
+/** dnsperf (Debian `dnsperf`) against `port`: one client, 100 queries in flight; its queries per second. */
+function dnsperf(port: number, file: string, mode: 'udp' | 'tcp'): Promise<number> {
   return new Promise((resolve) => {
-    const out = execFileSync(DNSPERF, ['-s', '127.0.0.1', '-p', String(port), '-d', file, '-l', String(DNSPERF_SECONDS), '-c', '1', '-T', '1', '-q', '100'], { encoding: 'utf8' });
+    const args = ['-m', mode, '-s', '127.0.0.1', '-p', String(port), '-d', file, '-l', String(DNSPERF_SECONDS), '-c', '1', '-T', '1', '-q', '100'];
+    const out = execFileSync(DNSPERF, args, { encoding: 'utf8' });
     resolve(Number(/Queries per second:\s+([\d.]+)/.exec(out)?.[1] ?? NaN));
   });
 }
@@ -167,18 +168,21 @@ export async function benchDnsWire(): Promise<void> {
   if (withKnot && existsSync(DNSPERF)) {
     const dir = mkdtempSync(join(tmpdir(), 'dns-wire-bench-'));
     const file = join(dir, 'queries.txt');
-    writeFileSync(file, messages.map((m) => { const q = packet.decode(m).questions![0]!; return `${q.name} ${q.type}`; }).join('\n') + '\n');
-    const perf = (port: number) => dnsperf(port, file);
-    const d: Round[] = [];
-    const k: Round[] = [];
-    for (let r = 0; r < ROUNDS; r++) {
-      d.push(await round('double', perf));
-      k.push(await round('knot', perf));
+    const lines = messages.map((m) => packet.decode(m).questions![0]!).map((q) => `${q.name} ${q.type}`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    for (const mode of ['udp', 'tcp'] as const) {
+      const perf = (port: number) => dnsperf(port, file, mode);
+      const d: Round[] = [];
+      const k: Round[] = [];
+      for (let r = 0; r < ROUNDS; r++) {
+        d.push(await round('double', perf));
+        k.push(await round('knot', perf));
+      }
+      console.log(`\nDNS wire: ${mode.toUpperCase()} queries per second under dnsperf (-m ${mode} -c 1 -T 1 -q 100, ${ROUNDS} rounds of ${DNSPERF_SECONDS} s, median)`);
+      console.table([row('double (serveDns + answer cache)', d), row('Knot DNS (knotd, 1 worker)', k)]);
+      console.log(`ratio double / Knot under dnsperf over ${mode.toUpperCase()}: ${knotRatio(d, k)}${mode === 'udp' ? ' (goal ≥ 0.5×)' : ''}`);
     }
     rmSync(dir, { recursive: true, force: true });
-    console.log(`\nDNS wire: UDP queries per second under dnsperf (-c 1 -T 1 -q 100, ${ROUNDS} rounds of ${DNSPERF_SECONDS} s, median)`);
-    console.table([row('double (serveDns + answer cache)', d), row('Knot DNS (knotd, 1 UDP worker)', k)]);
-    console.log(`ratio double / Knot under dnsperf: ${knotRatio(d, k)} (goal ≥ 0.5×)`);
   }
 
   const api = benchZone();
