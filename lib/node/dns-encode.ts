@@ -36,6 +36,35 @@ const scratch = Buffer.alloc(MAX);
 const OPT_TYPE = 41;
 const COMPRESSED_RDATA = new Set(['CNAME', 'NS', 'PTR', 'MX', 'SOA']);
 
+/** A name's wire labels, and the compression key of each of its suffixes (length byte + lower-cased label, joined). */
+interface ParsedName {
+  labels: Buffer[];
+  keys: string[];
+}
+
+/**
+ * Names parsed before: a zone's answers repeat the same few owners and targets, and parsing and
+ * folding them was most of the encoder's time. Bounded: emptied past PARSED_MAX names.
+ */
+const parsedNames = new Map<string, ParsedName>();
+const PARSED_MAX = 10_000;
+
+function parsed(text: string): ParsedName {
+  let p = parsedNames.get(text);
+  if (p) return p;
+  const labels = nameLabels(text);
+  const keys: string[] = new Array(labels.length);
+  let key = '';
+  for (let i = labels.length - 1; i >= 0; i--) {
+    key = String.fromCharCode(labels[i]!.length) + lowerAscii(labels[i]!.toString('latin1')) + key;
+    keys[i] = key;
+  }
+  p = { labels, keys };
+  if (parsedNames.size >= PARSED_MAX) parsedNames.clear();
+  parsedNames.set(text, p);
+  return p;
+}
+
 /** Thrown inside the writer when the message would pass 65,535 bytes. */
 class TooLarge extends Error {}
 
@@ -67,13 +96,7 @@ class Writer {
   }
 
   name(text: string): void {
-    const labels = nameLabels(text);
-    const keys: string[] = new Array(labels.length);
-    let key = '';
-    for (let i = labels.length - 1; i >= 0; i--) {
-      key = String.fromCharCode(labels[i]!.length) + lowerAscii(labels[i]!.toString('latin1')) + key;
-      keys[i] = key;
-    }
+    const { labels, keys } = parsed(text);
     this.room(256);
     for (let i = 0; i < labels.length; i++) {
       const pointer = this.seen.get(keys[i]!);
