@@ -48,6 +48,11 @@ type TreeCtor = new <T>(entries: undefined, compare: (a: string, b: string) => n
 const mod = btreeModule as unknown as { default: TreeCtor & { default?: TreeCtor } };
 const BTree: TreeCtor = mod.default.default ?? mod.default;
 
+/** An empty sorted tree of string keys in plain `<` order (for an index of the models' own, as lifecycle's due times). */
+export function sortedTree<T>(): SortedTree<T> {
+  return new BTree<T>(undefined, compare);
+}
+
 interface Cell<V> {
   value: V;
   readonly generation: number;

@@ -141,10 +141,8 @@ export class CloudflareApi extends DnsApi {
       const map = bucketsIn(state, jurisdiction as Jurisdiction);
       for (const [name, bucket] of entries) map.set(name, bucket);
     }
-    for (const [bucket, { state: held, storageClass }] of taken.states) {
-      bucketDouble(bucket).restore(held);
-      bucketLayer(bucket)!.defaultStorageClass = storageClass;
-    }
+    // A bucket's snapshot holds its settings, the default storage class among them (lib/bucket/config.ts).
+    for (const [bucket, { state: held }] of taken.states) bucketDouble(bucket).restore(held);
     state.queues.clear();
     for (const [name, queue, held] of taken.queues) {
       state.queues.set(name, queue);
@@ -182,7 +180,8 @@ export class CloudflareApi extends DnsApi {
       throw new Error(`CloudflareApi.addEventNotification: ${p.kind === 'invalid' ? p.detail : p.kind === 'overlap' ? `the rule overlaps with rule ${p.with.ruleId} on queue ${rule.queue}` : 'a bucket may have at most 100 rules'}`);
     }
     deliverNotifications(state);
-    layer.config.notifications = result.ok;
+    // As the API's PUT would: a change of the bucket's settings, logged (surface `api`) and kept by its storage.
+    layer.settingsNow('api', 'putBucketNotifications', (c) => (c.notifications = result.ok));
     const rules = result.ok.find((q) => q.queueId === queue.id)!.rules;
     return rules[rules.length - 1]!;
   }

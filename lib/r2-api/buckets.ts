@@ -17,6 +17,7 @@ import { r2ApiErrors } from './errors.js';
 import type { R2Methods, R2Table } from './routes.js';
 import { jsonObject } from './rules-body.js';
 import { addressedBuckets, namedBucket, type R2Service } from './service.js';
+import { changeSettings } from './settings.js';
 
 export const bucketRoutes: R2Table = (rest): R2Methods | undefined => {
   if (rest.length === 0) return { GET: listBuckets, POST: createBucket };
@@ -134,11 +135,11 @@ const getBucket: Handler<R2Service> = (svc, req, params) => {
  * header and no body (wrangler's `updateR2BucketStorageClass`; SDK `BucketEditParams`). Objects
  * already stored keep theirs; later puts without a class take the new one.
  */
-const editBucket: Handler<R2Service> = (svc, req, params) => {
+const editBucket: Handler<R2Service> = async (svc, req, params) => {
   const { name, bucket } = namedBucket(svc, req, params);
   const storageClass = req.headers.get('cf-r2-storage-class');
   if (!isStorageClass(storageClass)) throw r2ApiErrors.malformed();
-  bucketLayer(bucket)!.defaultStorageClass = storageClass;
+  await changeSettings(bucket, 'putBucketStorageClass', (c) => (c.storageClass = storageClass));
   return ok(presentBucket(params.account ?? svc.account, name, bucket));
 };
 
@@ -151,8 +152,9 @@ const deleteBucket: Handler<R2Service> = async (svc, req, params) => {
   const { name, bucket } = namedBucket(svc, req, params);
   const layer = bucketLayer(bucket)!;
   if (await layer.holdsAnything()) throw r2ApiErrors.bucketNotEmpty();
+  // A bucket made again under the name starts with no settings (the Bucket object may be kept by a test).
+  await changeSettings(bucket, 'deleteBucket', (c) => c.clear());
   const { buckets } = addressedBuckets(svc, req, params);
   buckets.delete(name);
-  layer.config.clear();
   return ok({});
 };
