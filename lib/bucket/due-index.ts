@@ -1,74 +1,78 @@
 /**
  * The bucket's objects in the order their next lifecycle action falls due (DESIGN.md, "Speed is
- * structural": rules that act on the clock are kept in time order). The layer (layer.ts `#tick`)
+ * structural": rules that act on the clock are kept in time order). The layer (layer.ts `#pass`)
  * takes from the front what the clock has passed, so a call while rules fall due costs O(log n)
  * plus the objects that fell due, never a walk of every object the rules cover.
  *
- * One entry per key, at the time its object's next action (deletion, transition, a lock's end)
- * falls due. Entries are hints, not the truth: the layer looks the object up again when an entry
- * is taken (it may have been deleted or replaced since), so a stale entry costs one look-up.
+ * One entry per key, at the time (epoch ms, rounded up) its object's next action (deletion,
+ * transition, a lock's end) falls due; keys due at the same moment share one tree entry (a bulk
+ * load written in one millisecond is one entry, not a tree of them). Entries are hints, not the
+ * truth: the layer looks the object up again when an entry is taken (it may have been deleted or
+ * replaced since), so a stale entry costs one look-up.
  */
-import { sortedTree, type SortedTree } from '../persistent-map.js';
-
-/**
- * Epoch ms as a fixed-width string whose plain order is the numbers' order (0 ≤ t < 36^11): an
- * entry's rounded up, the clock's down, so an entry is taken only once its time has come.
- */
-const stamp = (t: number, round: (x: number) => number) => round(Math.max(0, t)).toString(36).padStart(11, '0');
-const STAMP = 11;
+import { numberTree, type NumberTree } from '../persistent-map.js';
 
 export class DueIndex {
-  #byTime: SortedTree<string> = sortedTree<string>();
-  /** Each key's entry in #byTime. */
-  #entry = new Map<string, string>();
+  #byTime: NumberTree<Set<string>> = numberTree();
+  /** Each key's time in #byTime. */
+  #at = new Map<string, number>();
 
   get size(): number {
-    return this.#entry.size;
+    return this.#at.size;
   }
 
   /** Files `key` at `at` (epoch ms), replacing its entry; Infinity removes it. */
   set(key: string, at: number): void {
-    const old = this.#entry.get(key);
-    if (old !== undefined) this.#byTime.delete(old);
-    if (at === Infinity) {
-      if (old !== undefined) this.#entry.delete(key);
+    const time = Math.ceil(at);
+    const old = this.#at.get(key);
+    if (old === time) return;
+    if (old !== undefined) {
+      const keys = this.#byTime.get(old)!;
+      keys.delete(key);
+      if (keys.size === 0) this.#byTime.delete(old);
+    }
+    if (time === Infinity) {
+      if (old !== undefined) this.#at.delete(key);
       return;
     }
-    const entry = stamp(at, Math.ceil) + key;
-    this.#byTime.set(entry, key);
-    this.#entry.set(key, entry);
+    let keys = this.#byTime.get(time);
+    if (!keys) this.#byTime.set(time, (keys = new Set()));
+    keys.add(key);
+    this.#at.set(key, time);
   }
 
   /** When the first entry falls due (Infinity: none). */
   next(): number {
-    const first = this.#byTime.entries().next();
-    return first.done ? Infinity : parseInt(first.value[0].slice(0, STAMP), 36);
+    return this.#byTime.minKey() ?? Infinity;
   }
 
   /**
    * Takes the keys due at or before `now`, earliest first, removing their entries: at most `limit`
-   * of them. Undefined (and nothing taken) when more than `limit` are due: a pass over the objects
+   * of them. Undefined (and nothing taken) when more than `limit` are due: a walk of the objects
    * the rules cover then costs less than taking them one by one.
    */
   take(now: number, limit: number): string[] | undefined {
-    const bound = stamp(now, Math.floor);
-    const due: string[] = [];
-    const entries: string[] = [];
-    for (const [entry, key] of this.#byTime.entries()) {
-      if (entry.slice(0, STAMP) > bound) break;
-      if (due.length === limit) return undefined;
-      entries.push(entry);
-      due.push(key);
+    const times: number[] = [];
+    let count = 0;
+    for (const [time, keys] of this.#byTime.entries()) {
+      if (time > now) break;
+      count += keys.size;
+      if (count > limit) return undefined;
+      times.push(time);
     }
-    for (let i = 0; i < due.length; i++) {
-      this.#byTime.delete(entries[i]!);
-      this.#entry.delete(due[i]!);
+    const due: string[] = [];
+    for (const time of times) {
+      for (const key of this.#byTime.get(time)!) {
+        due.push(key);
+        this.#at.delete(key);
+      }
+      this.#byTime.delete(time);
     }
     return due;
   }
 
   clear(): void {
-    this.#byTime = sortedTree<string>();
-    this.#entry.clear();
+    this.#byTime = numberTree();
+    this.#at.clear();
   }
 }

@@ -123,6 +123,8 @@ export class BucketLayer {
   #acts = false;
   #due = Infinity;
   readonly #index = new DueIndex();
+  /** Whether the index holds every object the rules cover (see `#pass`). */
+  #indexed = false;
   #reloads = 0;
   /** Whether a pass is queued on the persistent storage (see `#tick`). */
   #queued = false;
@@ -460,7 +462,7 @@ export class BucketLayer {
     if (o && this.#acts) {
       const fate = objectFate(this.config.lifecycle, o.key, o.uploaded, this.config.lifecycleTiming);
       const at = Math.min(fate.deleteAt, fate.infrequentAt);
-      this.#index.set(o.key, at);
+      if (this.#indexed) this.#index.set(o.key, at);
       this.#due = Math.min(this.#due, at);
     }
     return o;
@@ -490,12 +492,16 @@ export class BucketLayer {
   }
 
   /**
-   * One lifecycle pass (see `#tick`). While the rules and the objects are those the due index was
-   * built from, it takes from the index what fell due (O(log n) each) and settles those objects
-   * one by one; after a change of the rules (or of the objects behind this Bucket's back: a restore,
-   * another Bucket's writes), or when more fell due than taking them one by one is worth, it walks
-   * the objects the rules cover once (model.ts `sweep`), settling them and building the index
-   * again. The deletions are announced after.
+   * One lifecycle pass (see `#tick`), in one of three ways:
+   * - the rules changed (or the objects did behind this Bucket's back: a restore, another Bucket's
+   *   writes): one walk of the objects the rules cover (model.ts `sweep`), settling each and noting
+   *   only when the next action falls due; the due index is dropped (most rule changes are set up
+   *   before anything falls due, and a walk that files every object costs several lists of them);
+   * - an action fell due and the index is not built: one walk, settling each object and filing it
+   *   in the index at its next action's time;
+   * - an action fell due and the index is built: the objects that fell due taken from it
+   *   (O(log n) each) and settled one by one, unless more fell due than that is worth (then a walk).
+   * The deletions are announced after.
    */
   #pass(): void {
     const c = this.config;
@@ -504,49 +510,57 @@ export class BucketLayer {
     /** Keys deleted and when each fell due (the clock may have passed that moment long ago): flat lists, no pair a key. */
     const deletedKeys: string[] = [];
     const deletedAt: number[] = [];
-    const stale = this.#seen !== c.changes || (p !== undefined && p.reloads !== this.#reloads);
-    const taken = stale || !this.#acts ? undefined : this.#index.take(now, Math.max(TAKE_AT_MOST, this.#index.size >> 4));
-    if (taken) {
-      const act = this.#settler(now, deletedKeys, deletedAt, (key, uploaded) => objectFate(c.lifecycle, key, uploaded, c.lifecycleTiming));
-      for (const key of taken) this.model.settle(key, act);
-    } else {
+    const changed = this.#seen !== c.changes || (p !== undefined && p.reloads !== this.#reloads);
+    if (changed) {
       this.#seen = c.changes;
       if (p) this.#reloads = p.reloads;
       this.#acts = actsOnObjects(c.lifecycle);
+      this.#indexed = false;
       this.#index.clear();
-      if (this.#acts) {
-        let fates: FatesUnder;
-        const act = this.#settler(now, deletedKeys, deletedAt, (key, uploaded) => ({ deleteAt: fates.deleteAt(key, uploaded), infrequentAt: fates.infrequentAt(key, uploaded) }));
-        for (const prefix of passPrefixes(c.lifecycle)) {
-          fates = new FatesUnder(c.lifecycle, prefix, c.lifecycleTiming);
-          this.model.sweep(prefix, act);
-        }
-      }
     }
-    this.#due = this.#index.next();
+    const taken = this.#acts && this.#indexed ? this.#index.take(now, Math.max(TAKE_AT_MOST, this.#index.size >> 4)) : undefined;
+    let due = Infinity;
+    if (taken) {
+      const file = (key: string, at: number) => this.#index.set(key, at);
+      const act = this.#settler(now, deletedKeys, deletedAt, file, (key, uploaded) => objectFate(c.lifecycle, key, uploaded, c.lifecycleTiming));
+      for (const key of taken) this.model.settle(key, act);
+      due = this.#index.next();
+    } else if (this.#acts) {
+      this.#indexed = !changed;
+      this.#index.clear();
+      const file = this.#indexed ? (key: string, at: number) => this.#index.set(key, at) : (_key: string, at: number) => void (due = Math.min(due, at));
+      let fates: FatesUnder;
+      const act = this.#settler(now, deletedKeys, deletedAt, file, (key, uploaded) => ({ deleteAt: fates.deleteAt(key, uploaded), infrequentAt: fates.infrequentAt(key, uploaded) }));
+      for (const prefix of passPrefixes(c.lifecycle)) {
+        fates = new FatesUnder(c.lifecycle, prefix, c.lifecycleTiming);
+        this.model.sweep(prefix, act);
+      }
+      if (this.#indexed) due = this.#index.next();
+    }
+    this.#due = due;
     for (let i = 0; i < deletedKeys.length; i++) this.lifecycleDelete(deletedKeys[i]!, deletedAt[i]!);
   }
 
   /**
    * What the rules do to one object now (a pass's `act`): REMOVE when its deletion fell due (and
    * no lock holds it), the object in InfrequentAccess when its transition fell due, else nothing;
-   * either way the object is filed in the due index at its next action's time.
+   * either way `file` is told when its next action falls due (Infinity: never).
    */
   #settler(
     now: number,
     deletedKeys: string[],
     deletedAt: number[],
+    file: (key: string, at: number) => void,
     fate: (key: string, uploaded: number) => { deleteAt: number; infrequentAt: number },
   ): (o: StoredObject) => StoredObject | typeof REMOVE | undefined {
     const locks = this.config.locks;
-    const index = this.#index;
     return (o) => {
       const { deleteAt, infrequentAt } = fate(o.key, o.uploaded);
       if (deleteAt <= now) {
         // Locks win over lifecycle (docs r2/buckets/bucket-locks): deleted once the lock ends.
         const until = locks.length ? lockedUntil(locks, o.key, o.uploaded) : -Infinity;
         if (until > now) {
-          index.set(o.key, until);
+          file(o.key, until);
           return undefined;
         }
         deletedKeys.push(o.key);
@@ -555,14 +569,14 @@ export class BucketLayer {
       }
       // Already in the class a transition moves to: nothing to wait for but the deletion.
       if (o.storageClass === 'InfrequentAccess' || infrequentAt === Infinity) {
-        index.set(o.key, deleteAt);
+        file(o.key, deleteAt);
         return undefined;
       }
       if (infrequentAt > now) {
-        index.set(o.key, Math.min(deleteAt, infrequentAt));
+        file(o.key, Math.min(deleteAt, infrequentAt));
         return undefined;
       }
-      index.set(o.key, deleteAt);
+      file(o.key, deleteAt);
       // Same bytes, etag, version and upload time (a persistent storage then rewrites only the
       // object's record, not its body: indexeddb-storage.ts).
       return o.withStorageClass('InfrequentAccess');
@@ -584,6 +598,7 @@ export class BucketLayer {
   /** Empties the bucket (objects and uploads) and clears fault rules and the call log. */
   reset(): void {
     this.#index.clear();
+    this.#indexed = false;
     if (this.persistent) this.persistent.clear();
     else this.model.clear();
     this.support.clear();
