@@ -9,7 +9,6 @@ import { Bucket } from '../bucket/bucket.js';
 import { lifecycleTimingOption, type LifecycleTiming } from '../bucket/lifecycle.js';
 import { accountRoutes } from '../account/routes.js';
 import { accountState } from '../account/state.js';
-import { BUCKET_NAME } from '../account/state.js';
 import { bucketsIn, homeLocation, isJurisdiction, isLocation, isStorageClass, type Jurisdiction, type Location, type StorageClass } from '../account/buckets.js';
 import { DnsApi } from '../dns/api.js';
 import { dnsRoutes, type DnsService } from '../dns/routes.js';
@@ -19,7 +18,7 @@ import { graphqlRoutes } from '../r2-api/metrics.js';
 import { r2Routes } from '../r2-api/routes.js';
 import { queueRoutes } from '../queue/routes.js';
 import type { R2Service } from '../r2-api/service.js';
-import { addAccountBucket } from '../account/state.js';
+import { createBucket } from '../account/directory.js';
 import type { RouteTable } from './router.js';
 import { PublicBuckets } from '../r2-public/public-buckets.js';
 import { bucketLayer } from '../bucket/internal.js';
@@ -195,12 +194,13 @@ export class CloudflareApi extends DnsApi {
     const state = accountState(this.account);
     const jurisdiction = options.jurisdiction ?? 'default';
     if (!isJurisdiction(jurisdiction)) throw new Error(`CloudflareApi: unknown jurisdiction ${JSON.stringify(jurisdiction)}`);
-    if (typeof name !== 'string' || !BUCKET_NAME.test(name)) throw new Error(`CloudflareApi: bucket name ${JSON.stringify(name)} is invalid`);
     if (options.locationHint !== undefined && !isLocation(options.locationHint)) throw new Error(`CloudflareApi: unknown locationHint ${JSON.stringify(options.locationHint)}`);
     if (options.storageClass !== undefined && !isStorageClass(options.storageClass)) throw new Error(`CloudflareApi: unknown storageClass ${JSON.stringify(options.storageClass)}`);
-    if (bucketsIn(state, jurisdiction).has(name)) throw new Error(`CloudflareApi: a bucket named ${name} already exists${jurisdiction === 'default' ? '' : ` in ${jurisdiction}`}`);
-    const bucket = (this.service as CloudflareService).newBucket(options.storageClass);
     const location = options.locationHint ?? homeLocation(jurisdiction);
-    return addAccountBucket(state, name, bucket, { jurisdiction, location });
+    // The account's bucket directory (lib/account/directory.ts) checks the name and records the bucket.
+    const made = createBucket(state, name, () => (this.service as CloudflareService).newBucket(options.storageClass), { jurisdiction, location });
+    if (made === 'invalidName') throw new Error(`CloudflareApi: bucket name ${JSON.stringify(name)} is invalid`);
+    if (typeof made === 'string') throw new Error(`CloudflareApi: a bucket named ${name} already exists${jurisdiction === 'default' ? '' : ` in ${jurisdiction}`}`);
+    return made;
   }
 }

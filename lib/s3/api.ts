@@ -8,7 +8,8 @@
  * bucket → detect the operation and screen its headers → touch state.
  */
 import type { Account } from '../account/account.js';
-import { accountState, addAccountBucket, BUCKET_NAME, chosenAccount, type AccountHolder } from '../account/state.js';
+import { accountState, chosenAccount, type AccountHolder } from '../account/state.js';
+import { createBucket, deleteBucket, isBucketName } from '../account/directory.js';
 import { bucketsIn, homeLocation, isJurisdiction, type Jurisdiction } from '../account/buckets.js';
 import { Bucket } from '../bucket/bucket.js';
 import { bucketLayer } from '../bucket/internal.js';
@@ -370,21 +371,22 @@ export class S3Api {
     }
   }
 
+  /** CreateBucket: over an account, through its bucket directory (lib/account/directory.ts); else into this view's own buckets, by the same name rule. */
   #createBucket(name: string, served: Map<string, Bucket>, jurisdiction: Jurisdiction): Response {
-    if (!BUCKET_NAME.test(name)) throw new S3Error(400, 'InvalidBucketName', 'The specified bucket is not valid.');
+    if (!isBucketName(name)) throw new S3Error(400, 'InvalidBucketName', 'The specified bucket is not valid.');
     if (served.has(name)) throw s3Errors.bucketConflict();
-    if (jurisdiction === 'default') this.addBucket(name);
-    else addAccountBucket(accountState(this.#account!), name, new Bucket(this.#newBucket), { jurisdiction, location: homeLocation(jurisdiction) });
+    if (this.#account) {
+      const info = jurisdiction === 'default' ? undefined : { jurisdiction, location: homeLocation(jurisdiction) };
+      if (typeof createBucket(accountState(this.#account), name, () => new Bucket(this.#newBucket), info) === 'string') throw s3Errors.bucketConflict();
+    } else this.addBucket(name);
     return new Response(null, { status: 200, headers: { location: `/${name}` } });
   }
 
+  /** DeleteBucket, through the bucket directory (its settings cleared through its layer, the name free). */
   async #deleteBucket(ctx: S3Context, served: Map<string, Bucket>): Promise<Response> {
-    if (await ctx.bucket.holdsAnything()) {
+    if ((await deleteBucket(served, ctx.bucketName, 's3')) === 'notEmpty') {
       throw new S3Error(409, 'BucketNotEmpty', 'The bucket you tried to delete is not empty.');
     }
-    // A bucket made again under the name starts with no settings (the Bucket object may be kept by a test).
-    await ctx.bucket.changeSettings('s3', 'deleteBucket', (c) => c.clear());
-    served.delete(ctx.bucketName);
     return new Response(null, { status: 204 });
   }
 }
