@@ -15,6 +15,19 @@
  * The binding (bucket.ts, multipart.ts) converts its arguments as workerd does, then calls in here
  * through `binding`; the S3 view (lib/s3) parses the request, then calls in here through `s3`.
  *
+ * Two paths, end to end (issue 24's newcomer traces):
+ * - An S3 PUT over HTTP into an IndexedDB bucket: lib/node/s3-server.ts (the socket, body limits)
+ *   → lib/s3/api.ts `S3Api#handle` / `#serve` (route, SigV4 in lib/s3/sigv4.ts, `#dispatch`) →
+ *   lib/s3/objects.ts `putObject` (headers, checksums, the body read) → here, `viaS3('put', ...)`
+ *   (faults and the call log: lib/support/bucket-support.ts `around`) → `put` → the storage's
+ *   `transact` (lib/bucket/indexeddb-storage.ts `IdbSession#exec`: one IndexedDB transaction that
+ *   refreshes the cache, runs model.ts `put`, and writes the object's record and chunks).
+ * - A lifecycle expiry on the fake clock: the clock (lib/clock.ts `ManualClock`) only moves; the next
+ *   operation on the bucket calls `#tick`, which sees the due time passed and runs `#pass`: the due
+ *   index (due-index.ts) hands over the keys whose time came, `#settler` decides each (a lock may
+ *   hold it), model.ts `settle` removes it, and `lifecycleDelete` logs it (surface `lifecycle`) and
+ *   notifies. The rules themselves came in as a setting (`changeSettings`, op `putBucketLifecycle`).
+ *
  * How S3 requests log (op, with the S3 operation in `options.operation`): PutObject → put,
  * GetObject → get, HeadObject → head, DeleteObject and DeleteObjects → delete (the keys),
  * ListObjects(V2) → list, CreateMultipartUpload / UploadPart / CompleteMultipartUpload /
