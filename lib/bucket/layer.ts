@@ -165,11 +165,6 @@ export class BucketLayer {
   }
 
   /**
-   * A binding's entry: faults and the log around it, model errors shown as workerd shows them.
-   * Whether conversion errors throw synchronously is the binding's compatibility date, not the
-   * bucket's: bindings of Workers with different dates over one bucket each take their own entry.
-   */
-  /**
    * A setting of the bucket (R2's bucket default storage class), shared by every binding over it
    * and read on every put: the API's PATCH changes it (`changeSettings`, lib/r2-api/buckets.ts).
    */
@@ -177,6 +172,11 @@ export class BucketLayer {
     return this.config.storageClass;
   }
 
+  /**
+   * A binding's entry: faults and the log around it, model errors shown as workerd shows them.
+   * Whether conversion errors throw synchronously is the binding's compatibility date, not the
+   * bucket's: bindings of Workers with different dates over one bucket each take their own entry.
+   */
   binding(syncConversionErrors: boolean): Invoke {
     let entry = this.#bindings.get(syncConversionErrors);
     if (!entry) {
