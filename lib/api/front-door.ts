@@ -14,7 +14,7 @@
  */
 import type { Account } from '../account/account.js';
 import type { AccountState } from '../account/state.js';
-import { fromUtf8, utf8Length } from '../bytes.js';
+import { fromUtf8, utf8, utf8Length } from '../bytes.js';
 import { timeSource, type TimeSource } from '../clock.js';
 import { fetchOver, type Fetch } from '../fetch.js';
 import type { CallLog } from '../support/call-log.js';
@@ -112,19 +112,20 @@ export class FrontDoor<S extends ApiService> {
       let bytes: Promise<Uint8Array> | undefined;
       let limit = MAX_REQUEST_BODY;
       // Read once, within the size limit (the route's, once routed); the router and the request log share what was read.
-      const read = () => (bytes ??= readBounded(request.body, limit));
+      const read = (max = limit) => (bytes ??= readBounded(request.body, max));
       return this.respond({
         method: request.method,
         url: new URL(request.url),
         headers: request.headers,
         length: declaredLength(request.headers),
         text: async () => fromUtf8(await read()),
+        bytes: read,
         formData: async () => {
           const headers = { 'content-type': request.headers.get('content-type') ?? '' };
           // A body stream's chunks are never shared memory.
           return new Response((await read()) as Uint8Array<ArrayBuffer>, { headers }).formData();
         },
-        limit: (bytes) => void (limit = Math.min(limit, bytes)),
+        limit: (bytes) => void (limit = bytes),
       });
     } catch (e) {
       return Promise.reject(e);
@@ -197,6 +198,7 @@ function quickIncoming(input: RequestInfo | URL, init: RequestInit | undefined):
     // What a fetch would send as content-length, so an oversized body is refused before it is used.
     length: utf8Length(text),
     text: async () => text,
+    bytes: async () => utf8(text),
     formData: () => new Request(url, { method: 'POST', headers: given, body: text }).formData(),
   };
 }

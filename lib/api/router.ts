@@ -27,7 +27,12 @@ export interface Incoming {
   text(): Promise<string>;
   formData(): Promise<FormData>;
   /**
-   * Lowers the body's limit before it is read (the route's own, `Route.maxBody`). Absent where the
+   * The body's bytes, read at most once within `limit` (default: the route's bound, `Route.maxBody`,
+   * else MAX_REQUEST_BODY): R2's object upload reads with its own.
+   */
+  bytes(limit?: number): Promise<Uint8Array>;
+  /**
+   * Sets the body's limit before it is read (the route's own, `Route.maxBody`). Absent where the
    * whole body is already in hand: then `length` is exact and the router's check is the limit.
    */
   limit?(bytes: number): void;
@@ -70,8 +75,10 @@ export interface Route<S extends ApiService> {
   id?: string;
   /**
    * The largest body the route can accept, in bytes (from the zone or account the path names, when a
-   * function): a body declared larger is refused before a byte is read, and a streamed one as soon
-   * as it passes it, with the same 413 as a body over MAX_REQUEST_BODY. Absent: MAX_REQUEST_BODY.
+   * function). A number larger than MAX_REQUEST_BODY lets the route take more than the gateway's
+   * bound (R2's object upload: checked from the declared length before anything else). Otherwise,
+   * once the caller and the path's zone are known, a body declared larger is refused before a byte is
+   * read, and a streamed one as soon as it passes it, with the same 413. Absent: MAX_REQUEST_BODY.
    */
   maxBody?: number | ((params: RouteParams) => number);
 }
@@ -79,18 +86,31 @@ export interface Route<S extends ApiService> {
 /** A product's routes: the route for the path's (decoded) segments under the base path, or undefined. */
 export type RouteTable<S extends ApiService> = (segments: string[]) => Route<S> | undefined;
 
+/** The route a path names under the base path, or undefined (outside it, or no table has it). */
+function routeOf<S extends ApiService>(svc: S, tables: readonly RouteTable<S>[], path: string): Route<S> | undefined {
+  const prefix = `${svc.basePath}/`;
+  if (!path.startsWith(prefix)) return undefined;
+  const segments = path.slice(prefix.length).split('/');
+  if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
+  const decoded = segments.map(decodeSegment);
+  for (const table of tables) {
+    const route = table(decoded);
+    if (route) return route;
+  }
+  return undefined;
+}
+
+/** What the gateway lets through: MAX_REQUEST_BODY, or more for a route that takes more. */
+const gatewayBound = (route: { maxBody?: unknown } | undefined): number =>
+  typeof route?.maxBody === 'number' && route.maxBody > MAX_REQUEST_BODY ? route.maxBody : MAX_REQUEST_BODY;
+
 export async function respond<S extends ApiService>(svc: S, tables: readonly RouteTable<S>[], req: Incoming): Promise<Response> {
-  // The gateway refuses a declared oversized body before routing or credentials (body.ts).
-  if (req.length !== undefined && req.length > MAX_REQUEST_BODY) return payloadTooLarge();
+  const path = req.url.pathname;
+  const route = routeOf(svc, tables, path);
+  // The gateway refuses a declared oversized body before credentials (body.ts); a route may take more.
+  if (req.length !== undefined && req.length > gatewayBound(route)) return payloadTooLarge();
   try {
-    const path = req.url.pathname;
-    const prefix = `${svc.basePath}/`;
-    if (!path.startsWith(prefix)) throw apiErrors.outsideBasePath(path, svc.basePath);
-    const segments = path.slice(prefix.length).split('/');
-    if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
-    const decoded = segments.map(decodeSegment);
-    let route: Route<S> | undefined;
-    for (const table of tables) if ((route = table(decoded))) break;
+    if (!path.startsWith(`${svc.basePath}/`)) throw apiErrors.outsideBasePath(path, svc.basePath);
     if (!route) throw apiErrors.noRoute(path);
     const method = req.method.toUpperCase();
     const handler = route.methods[method];
@@ -102,7 +122,8 @@ export async function respond<S extends ApiService>(svc: S, tables: readonly Rou
     if (route.zoneId !== undefined) params.zone = visibleZone(svc, route.zoneId, who, path);
     if (route.id !== undefined) params.id = route.id;
     if (route.maxBody !== undefined) {
-      const bound = Math.min(MAX_REQUEST_BODY, typeof route.maxBody === 'function' ? route.maxBody(params) : route.maxBody);
+      // The route's own bound, now that the zone it may depend on is known: refused before the body is read.
+      const bound = typeof route.maxBody === 'function' ? route.maxBody(params) : route.maxBody;
       if (req.length !== undefined && req.length > bound) return payloadTooLarge();
       req.limit?.(bound);
     }

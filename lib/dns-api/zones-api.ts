@@ -93,6 +93,8 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
       records: (z: Zone) => z.sorted().map((r) => presentRecord(r, z, retiredFields)),
     };
     registerDouble(this, apiDouble(this, zones, this.support));
+    // `POST /zones` makes zones as addZone does (lib/dns/zone-admin.ts).
+    this.service.addZone = (init) => this.addZone(init);
     for (const z of options.zones ?? []) this.addZone(z);
   }
 
@@ -162,6 +164,17 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
   }
 
   // ---- DNS resolution: what the zones answer over DNS (lib/dns/resolve.ts) ---------------------
+
+  /**
+   * What every answer of `answer` depends on, as a list that differs whenever an answer may: each
+   * zone, then its change count. The DNS server's cache of encoded answers (edge-doubles/node)
+   * compares it element by element on each query.
+   */
+  answerState(): unknown[] {
+    const out: unknown[] = [];
+    for (const z of this.zonesById.values()) out.push(z, z.version);
+    return out;
+  }
 
   /**
    * The answer Cloudflare's authoritative servers would give to one question, from the account's
