@@ -37,6 +37,8 @@ export interface KnotZone {
 
 export interface RunningKnot {
   port: number;
+  /** knotd's process id (a bench reads its CPU time from /proc). */
+  pid: number;
   /** The temporary directory with the config and zone files (removed by `stop`). */
   dir: string;
   /** What knotd wrote to stderr so far (its warnings and errors: a zone that did not load is here). */
@@ -155,5 +157,5 @@ export async function startKnot(zones: readonly KnotZone[], options: KnotOptions
       }
     }
   }
-  return { port, dir, log: () => stderr, stop };
+  return { port, pid: child.pid!, dir, log: () => stderr, stop };
 }
