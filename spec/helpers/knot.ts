@@ -18,9 +18,20 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DnsApi } from '../../lib/dns/index.js';
 import { debianCommand } from './debian-command.js';
 
 export const KNOT_PACKAGE = 'knot';
+
+/** The apex SOA and NS records `api` synthesises for `zone` (dns-wire.md §1.6), as master-file lines for Knot. */
+export function apexLines(api: DnsApi, zone: string): string[] {
+  const soa = api.answer({ name: zone, type: 'SOA' }).answers[0]!;
+  const s = soa.data as { mname: string; rname: string; serial: number; refresh: number; retry: number; expire: number; minimum: number };
+  return [
+    `${zone}. ${soa.ttl} IN SOA ${s.mname}. ${s.rname}. ${s.serial} ${s.refresh} ${s.retry} ${s.expire} ${s.minimum}`,
+    ...api.answer({ name: zone, type: 'NS' }).answers.map((r) => `${zone}. ${r.ttl} IN NS ${r.data as string}.`),
+  ];
+}
 
 /** knotd's path, or undefined (outside CI) when the package is not installed. */
 export function knotCommand(): string | undefined {
