@@ -54,7 +54,8 @@ async function fetchNames(client: Cloudflare, account_id: string, name?: string)
 describe('the account snapshot holds the queues as the API shows them (issue 24)', () => {
   it('restore brings back settings changed after the snapshot, and the modified time', async () => {
     const { api, client, account_id, clock } = setup();
-    const made = await client.queues.create({ account_id, queue_name: 'uploads', settings: { delivery_delay: 5 } });
+    const made = await client.queues.create({ account_id, queue_name: 'uploads' });
+    await client.queues.edit(made.queue_id!, { account_id, settings: { delivery_delay: 5 } });
     const snap = api.snapshot();
     clock.advance(60_000);
     await client.queues.update(made.queue_id!, { account_id, queue_name: 'uploads', settings: { delivery_delay: 30, message_retention_period: 600 } });
