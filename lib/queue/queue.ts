@@ -166,6 +166,7 @@ export class Queue<Body = unknown> {
     this.name = name;
     this.#compat = resolveQueueCompat(options.compatibilityDate, options.compatibilityFlags);
     this.#time = timeSource(clock);
+    queueClocks.set(this, clock);
     this.#manual = typeof clock === 'object' && clock !== null && typeof clock.sleep === 'function' ? (clock as { sleep(ms: number): Promise<void> }) : undefined;
     this.#deliveryDelay = deliveryDelay;
     this.#defaults = options.consumerDefaults ?? PRODUCTION_CONSUMER_DEFAULTS;
@@ -622,6 +623,7 @@ export class Queue<Body = unknown> {
         consumerDefaults: this.#defaults,
         log: this.#support.log.recording,
       });
+      queueClocks.set(q, queueClocks.get(this)); // the same time as this queue's, whichever function reads it
       this.#queues.set(name, q);
     }
     return q;
@@ -632,6 +634,14 @@ Object.defineProperty(Queue, 'name', { value: 'WorkerQueue' });
 
 /** Two hex digits for each byte value, for message ids. */
 const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** The `clock` option each queue was made with, for `clockOfQueue`. */
+const queueClocks = new WeakMap<Queue, Clock | undefined>();
+
+/** @internal The clock option `queue` runs on (undefined: `Date.now()`): `createEnv` checks its own against an account's queue's. */
+export function clockOfQueue(queue: Queue): Clock | undefined {
+  return queueClocks.get(queue);
+}
 
 /** Consumer settings a config gave a queue before any consumer was attached (createEnv without a worker). */
 const presets = new WeakMap<Queue, ConsumerSettings>();
