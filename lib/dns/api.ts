@@ -1,7 +1,7 @@
 /** `DnsApi`: a view over an account's zones (its own unless one is given), its options, and its two entry points, `fetch` and `handle`. */
 import { timeSource, type TimeSource } from '../clock.js';
 import type { CallLog } from '../support/call-log.js';
-import { dnsDouble, DnsSupport, type DnsFault, type DnsRequest, type DnsRequestQuery } from '../support/dns-support.js';
+import { dnsDouble, DnsSupport, type AskedAnswer, type DnsFault, type DnsRequest, type DnsRequestQuery } from '../support/dns-support.js';
 import type { FaultList } from '../support/faults.js';
 import { registerDouble } from '../support/registry.js';
 import { fromUtf8, utf8Length } from '../bytes.js';
@@ -208,7 +208,22 @@ export class DnsApi {
    */
   async resolve(name: string, type = 'A'): Promise<DnsAnswer> {
     if (questionType(type) === undefined) throw new TypeError(`DnsApi.resolve: unknown record type ${JSON.stringify(type)}`);
-    return this.answer({ name, type });
+    const answer = await this.ask({ name, type });
+    if (answer === null) {
+      // As Node's resolver reports a server that never answers.
+      throw Object.assign(new Error(`queryAny ETIMEOUT ${name}`), { code: 'ETIMEOUT', hostname: name });
+    }
+    return answer;
+  }
+
+  /**
+   * A DNS question as the double's DNS server asks it (edge-doubles/node: `transport` `udp` or
+   * `tcp`) and `resolve` does (`in-process`): `answer`'s answer, through the test support, so each
+   * question is in the call log (`surface: 'dns'`) and fault rules with `surface: 'dns'` can answer
+   * SERVFAIL (or another rcode), drop it (null: no answer is sent) or delay it.
+   */
+  ask(question: DnsQuestion, transport: 'udp' | 'tcp' | 'in-process' = 'in-process'): AskedAnswer {
+    return this.support.question(question, transport, () => this.answer(question));
   }
 
   /** Accepts one more credential (switches off "any well-formed credential" if it was on). */

@@ -4,14 +4,18 @@
  * the flags and the response code; this file owns everything about the message itself: decoding
  * with `dns-packet`, refusing what is not a single-question QUERY, EDNS(0), the UDP size limit and
  * truncation. It never throws: bytes it cannot read are dropped (undefined), a model that fails
- * gives SERVFAIL.
+ * gives SERVFAIL, a question the model drops (null) gets no answer.
  */
 import packet from 'dns-packet';
 import type { DnsAnswer, DnsQuestion, DnsRcode, DnsResourceRecord } from '../dns/answer.js';
 import { dnsTypeCode } from '../dns/rr-types.js';
 
-/** What the server asks the model for each question. */
-export type DnsAnswerer = (question: DnsQuestion) => DnsAnswer | Promise<DnsAnswer>;
+/**
+ * What the server asks the model for each question (with the transport it came by). `null`: no
+ * answer at all (a fault rule dropped the question, as a lost datagram or a dead server), so the
+ * client's retries and timeouts can be tested.
+ */
+export type DnsAnswerer = (question: DnsQuestion, transport: 'udp' | 'tcp') => DnsAnswer | null | Promise<DnsAnswer | null>;
 
 /**
  * The EDNS(0) UDP payload the server advertises and the most it sends over UDP: DNS Flag Day 2020's
@@ -159,22 +163,22 @@ const CLASSES = new Set(['IN', 'CS', 'CH', 'HS', 'ANY']);
  * it could start a loop between two servers). Synchronous when the answerer is (DnsApi.answer is),
  * so the server's loop pays for no promise per datagram; a promise when the answerer gives one.
  */
-export function respond(bytes: Uint8Array, answerer: DnsAnswerer, options: RespondOptions): Buffer | undefined | Promise<Buffer | undefined> {
+export function respond(bytes: Uint8Array, answerer: DnsAnswerer, options: RespondOptions): Buffer | undefined | null | Promise<Buffer | undefined | null> {
   const asked = check(asBuffer(bytes), options);
   if (!('q' in asked)) return asked.out;
-  let answer: DnsAnswer | Promise<DnsAnswer>;
+  let answer: DnsAnswer | null | Promise<DnsAnswer | null>;
   try {
-    answer = answerer(asked.question);
+    answer = answerer(asked.question, options.transport);
   } catch {
     return failed(asked, options);
   }
   if (answer instanceof Promise) {
     return answer.then(
-      (a) => finish(asked, a, options),
+      (a) => (a === null ? null : finish(asked, a, options)),
       () => failed(asked, options),
     );
   }
-  return finish(asked, answer, options);
+  return answer === null ? null : finish(asked, answer, options);
 }
 
 function report(options: RespondOptions, rcode: DnsRcode | 'BADVERS', size: number, extra?: Partial<DnsExchange>): void {

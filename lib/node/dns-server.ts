@@ -38,7 +38,9 @@ export async function startDnsServer(options: DnsServiceOptions = {}): Promise<R
   const api = http.api;
   let dns;
   try {
-    dns = await serveDns((question) => api.answer(question), {
+    // Through the double's test support: each question is in the call log (surface 'dns') and fault
+    // rules with surface 'dns' can fail, drop or delay it (lib/support/dns-support.ts).
+    dns = await serveDns((question, transport) => api.ask(question, transport), {
       port: dnsPort,
       host: http.host,
       ...(onDnsExchange ? { onExchange: onDnsExchange } : {}),
