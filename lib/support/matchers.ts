@@ -155,7 +155,8 @@ export function checkObject(received: unknown, path: string, expected?: ObjectEx
   if (typeof path !== 'string') throw new TypeError(`toHaveObject: the key must be a string, got ${describe(path)}`);
   const { double, place } = objectPlace(received, path, 'toHaveObject');
   const { layer: b, key, label } = place;
-  const o = b.model.head(key);
+  // As a call finds it: the lifecycle rules the clock has made due applied (layer.ts `observe`).
+  const o = b.observe(key);
   if (!o) {
     const near = nearestKeys(b, key);
     return {
