@@ -56,7 +56,7 @@ export interface DnsSnapshot {
   readonly zones: number;
 }
 
-const snapshotState = new WeakMap<object, { owner: DnsApi; zones: [Zone, ZoneSnapshot][] }>();
+const snapshotState = new WeakMap<object, { owner: DnsApi; zones: [Zone, ZoneSnapshot][]; credentials: object }>();
 
 export class DnsApi {
   /** A standard fetch, already bound: pass it to the SDK, stub the global with it, or call it. */
@@ -137,7 +137,8 @@ export class DnsApi {
   snapshot(): DnsSnapshot {
     const zones = [...this.zonesById.values()].map((z): [Zone, ZoneSnapshot] => [z, z.snapshot()]);
     const s = Object.freeze({ zones: zones.length });
-    snapshotState.set(s, { owner: this, zones });
+    // The account's credentials are configuration a test changes (addCredential): held too.
+    snapshotState.set(s, { owner: this, zones, credentials: this.state.credentials.snapshot() });
     return s;
   }
 
@@ -153,6 +154,7 @@ export class DnsApi {
       z.restore(zs);
       this.zonesById.set(z.id, z);
     }
+    this.state.credentials.restore(s.credentials);
     this.support.clear();
   }
 
