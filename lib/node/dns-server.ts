@@ -2,6 +2,13 @@
  * The DNS double as a running service: its REST API over HTTP (server.ts) and, with `dnsPort`, its
  * zones over real DNS (dns-wire.ts) from the same `DnsApi`, so a record written through the API is
  * what a resolver, dig or an ACME server reads a moment later.
+ *
+ * A question over UDP, top to bottom: the socket's datagram (dns-wire.ts `serveDns`) → the message
+ * read and checked (dns-message.ts `respond`: one QUERY, EDNS, what is refused before the model) →
+ * `api.ask(question, 'udp')` (lib/dns/api.ts) → the test support's `question` (lib/support/
+ * dns-support.ts: the call log entry with surface `dns`, fault rules that answer SERVFAIL, drop or
+ * delay) → `api.answer` → resolution over the zones (lib/dns/resolve.ts) → back to `respond`, which
+ * encodes the answer (truncated to the UDP limit) for the socket to send.
  */
 import type { DnsApi } from '../dns/index.js';
 import type { DnsExchange } from './dns-message.js';
