@@ -304,7 +304,7 @@ export class Queue<Body = unknown> {
     const { env, ...rest } = settings ?? {};
     const given = Object.keys(rest).length > 0 ? rest : (presets.get(this) ?? rest);
     this.#consumer = { handler: handler as QueueHandler<never, unknown>, env, settings: resolveConsumerSettings(given, this.#defaults) };
-    this.#schedule();
+    this.#wake();
     return this;
   }
 
