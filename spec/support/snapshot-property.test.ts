@@ -1,7 +1,8 @@
 /**
  * A property of the account's snapshot (issue 24): random operations across every surface (the
  * Worker's bucket binding, the S3 view, the DNS records API, a queue's producer binding and its
- * settings over the API, the R2 control plane), a snapshot, more random operations, a restore;
+ * settings over the API, the R2 control plane: buckets, r2.dev domains, notification rules that
+ * send to the queue), a snapshot, more random operations, a restore;
  * then every surface observes exactly the state it observed at the snapshot. Seeded and bounded.
  */
 import Cloudflare from 'cloudflare';
@@ -17,6 +18,7 @@ const OPS = 30;
 const KEYS = ['a', 'b', 'dir/c', 'dir/d'];
 const BUCKETS = ['alpha', 'beta', 'gamma'];
 const NAMES = ['one', 'two', 'three'];
+const AUTH = { authorization: `Bearer ${'t'.repeat(40)}` };
 
 function world() {
   const api = new CloudflareApi({ zones: [{ name: 'example.com' }], buckets: ['alpha'] });
@@ -30,13 +32,30 @@ function world() {
   return { api, account_id, env, jobs, s3, cf, zone_id };
 }
 type World = ReturnType<typeof world>;
+const api = (w: World) => w.api;
 
 /** One random operation on one surface; refusals (a bucket not empty, one that exists) are part of the game. */
 async function randomOp(w: World, draw: () => number, n: number): Promise<string> {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(draw() * list.length)]!;
   const buckets = w.api.account.buckets;
   const key = pick(KEYS);
-  switch (Math.floor(draw() * 9)) {
+  switch (Math.floor(draw() * 11)) {
+    case 9: {
+      const bucket = pick(buckets);
+      const prefix = pick(['', 'dir/', 'a']);
+      try {
+        api(w).addEventNotification(bucket, { queue: 'jobs', eventTypes: [pick(['object-create', 'object-delete'] as const)], prefix });
+        return `rule on ${bucket} ${prefix}`;
+      } catch {
+        return `rule on ${bucket} ${prefix} (refused: overlaps)`;
+      }
+    }
+    case 10: {
+      const bucket = pick(buckets);
+      const enabled = draw() < 0.5;
+      await w.cf.r2.buckets.domains.managed.update(bucket, { account_id: w.account_id, enabled });
+      return `r2.dev ${bucket} ${enabled}`;
+    }
     case 0:
       await w.env.ALPHA.put(key, `binding ${n}`);
       return `binding put ${key}`;
@@ -91,18 +110,23 @@ async function randomOp(w: World, draw: () => number, n: number): Promise<string
 async function observe(w: World) {
   const listed = (await w.cf.r2.buckets.list({ account_id: w.account_id })).buckets!.map((b) => b.name!);
   const objects: Record<string, string[]> = {};
+  const settings: Record<string, unknown> = {};
   for (const name of listed) {
     const viaS3 = ((await w.s3.send(new ListObjectsV2Command({ Bucket: name }))).Contents ?? []).map((o) => `${o.Key} ${o.ETag}`);
     const viaBinding = (await w.api.account.bucket(name)!.list()).objects.map((o) => `${o.key} "${o.etag}"`);
     expect(viaBinding).toEqual(viaS3);
     objects[name] = viaS3;
+    settings[name] = {
+      r2dev: (await w.cf.r2.buckets.domains.managed.list(name, { account_id: w.account_id })).enabled,
+      rules: await (await w.api.fetch(`https://api.cloudflare.com/client/v4/accounts/${w.account_id}/event_notifications/r2/${name}/configuration`, { headers: AUTH })).json(),
+    };
   }
   expect((await w.env.ALPHA.list()).objects.map((o) => `${o.key} "${o.etag}"`)).toEqual(objects.alpha);
   const records = (await w.cf.dns.records.list({ zone_id: w.zone_id })).result.map((r) => `${r.type} ${r.name} ${'content' in r ? r.content : ''}`).sort();
   const queues = (await w.cf.queues.list({ account_id: w.account_id })).result.map((q) => ({ name: q.queue_name, id: q.queue_id, settings: q.settings }));
   const pending = w.jobs.pending.map((m) => [m.id, m.body]);
   const metrics = await w.jobs.metrics();
-  return { listed, objects, records, queues, pending, backlog: metrics.backlogCount };
+  return { listed, objects, settings, records, queues, pending, backlog: metrics.backlogCount };
 }
 
 describe('snapshot and restore of an account: every surface sees the snapshot (property)', () => {
@@ -118,7 +142,7 @@ describe('snapshot and restore of an account: every surface sees the snapshot (p
     for (let i = OPS; i < 2 * OPS; i++) done.push(await randomOp(w, draw, i));
     w.api.restore(snap);
     const after = await observe(w);
-    expect(after, `operations: ${done.join('; ')}`).toEqual(before);
+    expect(after, `operations: ${done.join("; ")}`).toEqual(before);
   });
 });
 
