@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Account, Bucket, CloudflareApi, createEnv, ManualClock, WranglerConfigError, type WranglerConfig } from '../../lib/index.js';
 import type { MessageBatch, Queue } from '../../lib/queue/index.js';
+import { IndexedDbStorage } from '../../lib/bucket/index.js';
+import { IDBFactory } from 'fake-indexeddb';
 
 const quiet = { onWarning: () => {} };
 
@@ -365,6 +367,15 @@ describe('createEnv over an account: clock and the user\'s own bindings (issue 2
     createEnv({ queues: config.queues }, { account, clock: new ManualClock(0), ...quiet }); // makes the account's queue on that clock
     expect(() => createEnv({ queues: config.queues }, { account, clock, ...quiet })).toThrow(/account's queue jobs runs on another clock/);
     expect(() => createEnv({ queues: config.queues }, { account, ...quiet })).not.toThrow(); // no clock asked: the queue's own stands
+  });
+
+  it('the same holds for an IndexedDB bucket the account has', async () => {
+    const clock = new ManualClock(Date.UTC(2031, 4, 6));
+    const account = new Account();
+    account.addBucket('files', new Bucket({ clock, storage: new IndexedDbStorage({ name: 'files', indexedDB: new IDBFactory() }) }));
+    const { env } = createEnv<{ FILES: Bucket }>({ r2_buckets: config.r2_buckets }, { account, clock, ...quiet });
+    expect((await env.FILES.put('k', 'v'))!.uploaded.toISOString()).toBe('2031-05-06T00:00:00.000Z');
+    expect(() => createEnv({ r2_buckets: config.r2_buckets }, { account, clock: new ManualClock(0), ...quiet })).toThrow(/runs on another clock/);
   });
 
   it("bindings: the consumer's env carries the user's KV, which is no longer unfaked", async () => {
