@@ -213,7 +213,8 @@ export class DnsApi {
     const answer = await this.ask({ name, type });
     if (answer === null) {
       // As Node's resolver reports a server that never answers.
-      throw Object.assign(new Error(`queryAny ETIMEOUT ${name}`), { code: 'ETIMEOUT', hostname: name });
+      const syscall = `query${type.charAt(0).toUpperCase()}${type.slice(1).toLowerCase()}`; // queryTxt, queryAaaa
+      throw Object.assign(new Error(`${syscall} ETIMEOUT ${name}`), { code: 'ETIMEOUT', syscall, hostname: name });
     }
     return answer;
   }

@@ -100,7 +100,7 @@ describe('DNS questions in process: api.resolve', () => {
     expect((await api.resolve('www.example.com', 'TXT')).rcode).toBe('NOERROR'); // another type: not caught
     expect((await api.resolve('www.example.com')).rcode).toBe('NXDOMAIN');
     api.faults.add({ surface: 'dns', drop: true });
-    await expect(api.resolve('www.example.com')).rejects.toMatchObject({ code: 'ETIMEOUT' });
+    await expect(api.resolve('www.example.com')).rejects.toMatchObject({ code: 'ETIMEOUT', syscall: 'queryA', message: 'queryA ETIMEOUT www.example.com' });
     expect(api.log.filter({ surface: 'dns' }).map((e) => [e.transport, e.rcode])).toEqual([
       ['in-process', 'SERVFAIL'],
       ['in-process', 'NOERROR'],
