@@ -64,6 +64,15 @@ export const s3Differences = {
     shownBy: "Miniflare's local S3 endpoint",
     why: 'An unknown bucket is answered NoSuchBucket before the request is authenticated; production authenticates first (reference §6).',
   },
+  'server-sends-100-continue': {
+    shownBy: "edge-doubles' HTTP servers (r2 serve, api serve, dns serve; startS3Server, startApiServer, startDnsServer) by default",
+    why:
+      'A request with `Expect: 100-continue` gets an interim `100 Continue` once the server reads its body (a request refused ' +
+      'first gets its error instead). Cloudflare\'s edge sends none: "Cloudflare does not support the HTTP 100 response" (R2\'s S3 ' +
+      'extensions page, reference r2-s3-api.md §6), so clients send the body after their own wait (curl and botocore 1 s, the JS ' +
+      'SDK 6 s), which made every boto3 put_object against r2 serve take 1 s (issue 27). `--no-continue` (expectContinue: ' +
+      "'silent') keeps the edge's silence. Only when the body is sent changes; no answer does.",
+  },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 
 export type S3DifferenceId = keyof typeof s3Differences;

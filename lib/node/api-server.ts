@@ -13,7 +13,9 @@ import { CloudflareApi, type CloudflareApiOptions } from '../api/cloudflare-api.
 import { DnsApiError } from '../api/errors.js';
 import { errorResponse } from '../api/envelope.js';
 import { S3Api, type S3Credential } from '../s3/index.js';
-import { serveHandler, type RequestHandler, type RunningServer, type TlsOption } from './server.js';
+import { ManualClock, systemClock } from '../clock.js';
+import { adminRoutes } from './admin-routes.js';
+import { serveHandler, type ExpectContinue, type RequestHandler, type RunningServer, type TlsOption } from './server.js';
 
 /** A surface served on the API's port for the hosts it claims (the Host header, without its port, lower-case). */
 export interface HostRoute {
@@ -26,6 +28,10 @@ export interface ApiServerOptions extends CloudflareApiOptions {
   host?: string;
   /** Serve HTTPS (the real API is HTTPS only): `true` makes a CA and a certificate at start, or give PEMs. */
   tls?: TlsOption;
+  /** `Expect: 100-continue`: `'send'` (default) or `'silent'`, as at the edge (ServeOptions). */
+  expectContinue?: ExpectContinue;
+  /** The token the test-support endpoints (`/_edge-doubles/`) want; off a loopback address they answer only with it. */
+  adminToken?: string;
   /** Serve this double instead of a new one built from the options. */
   api?: CloudflareApi;
   /** Surfaces asked first, by Host (public bucket hosts, ...); the API answers the rest. */
@@ -56,9 +62,16 @@ export const hostName = (request: Request): string => {
  * memory: stopping the server loses it.
  */
 export async function startApiServer(options: ApiServerOptions = {}): Promise<RunningServer & { api: CloudflareApi; baseURL: string; s3: S3Api }> {
-  const { port, host, tls, api: given, hosts: extra = [], s3Credentials, ...apiOptions } = options;
+  const { port, host, tls, expectContinue, adminToken, api: given, hosts: extra = [], s3Credentials, ...apiOptions } = options;
   const api = given ?? new CloudflareApi(apiOptions);
-  const s3 = new S3Api({ api, ...(s3Credentials ? { credentials: s3Credentials } : {}) });
+  // The S3 view's state time is the API's clock; signatures are judged by the system clock clients sign with.
+  const clock = apiOptions.clock;
+  const s3 = new S3Api({ api, ...(s3Credentials ? { credentials: s3Credentials } : {}), ...(clock ? { clock, signatureClock: systemClock } : {}) });
+  const listening = host ?? '127.0.0.1';
+  const admin = adminRoutes(
+    { server: 'api', state: api, dns: api, account: api.account, buckets: () => api.account.buckets.map((name) => [name, api.account.bucket(name)!] as const) },
+    { host: listening, ...(adminToken !== undefined ? { token: adminToken } : {}), ...(clock instanceof ManualClock ? { clock } : {}) },
+  );
   // The account's public bucket hosts (enabled r2.dev and custom domains: lib/r2-public) and R2's S3
   // names for the account are always routes; anything else is the API.
   const routes: readonly HostRoute[] = [
@@ -69,12 +82,13 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const handler: RequestHandler = (request, target) => {
     const name = hostName(request);
     for (const route of routes) if (route.claims(name)) return route.handle(request, target);
-    return api.handle(request, target);
+    return admin(request, target, () => api.handle(request, target));
   };
   const running = await serveHandler(handler, {
     port: port ?? 0,
-    host: host ?? '127.0.0.1',
+    host: listening,
     ...(tls ? { tls } : {}),
+    ...(expectContinue ? { expectContinue } : {}),
     malformed: apiMalformed,
     failed: apiFailed,
   });

@@ -12,7 +12,9 @@ import { requestLine } from '../support/dns-support.js';
 import { startDnsServer } from './dns-server.js';
 import { startS3Server } from './s3-server.js';
 import { startApiServer } from './api-server.js';
-import type { RunningServer } from './server.js';
+import type { ExpectContinue, RunningServer } from './server.js';
+import { ManualClock } from '../clock.js';
+import { ADMIN_PREFIX, isLoopback } from './admin-routes.js';
 import type { TlsOption } from './tls.js';
 import type { DnsExchange } from './dns-message.js';
 
@@ -38,6 +40,9 @@ const listenOptions = (port: string) =>
     'tls-ca-out': { type: 'string' },
     'tls-cert': { type: 'string' },
     'tls-key': { type: 'string' },
+    'no-continue': { type: 'boolean', default: false },
+    clock: { type: 'string', default: 'system' },
+    'admin-token': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   }) satisfies ParseArgsConfig['options'];
 
@@ -47,6 +52,13 @@ const TLS_USAGE = [
   'a CA made at start, whose PEM goes to --tls-ca-out FILE (default: a new temporary file; the path',
   'is printed): point clients at it (curl --cacert, restic --cacert). --tls-cert FILE --tls-key FILE',
   'serve your own certificate instead. Everything is in memory: stopping the server loses it.',
+  "A request with 'Expect: 100-continue' gets an interim 100 Continue once the body is wanted (a",
+  "refused one gets its error instead); --no-continue sends none, as Cloudflare's edge: clients then",
+  'send their body after their own wait (curl and botocore: 1 s a request).',
+  'Test support over HTTP under /_edge-doubles/ (health, snapshot, restore, reset, seed, log, faults,',
+  'clock; README "Test support over HTTP"): open on a loopback --host, elsewhere only with --admin-token T',
+  "(sent as 'Authorization: Bearer T'). --clock manual[=<ISO time>] runs the doubles on a clock that moves",
+  'only when POST /_edge-doubles/clock says (default start: now); signatures are still judged by the system clock.',
 ];
 
 /** What the TLS flags ask for (undefined: plain HTTP); refuses half-given or contradictory flags. */
@@ -75,6 +87,38 @@ type OwnOptions = NonNullable<ParseArgsConfig['options']>;
 /** What parseArgs gives for a serve command's options (its own and the listening ones), parsed strictly. */
 type ServeValues<O extends OwnOptions> = ReturnType<typeof parseArgs<{ args: string[]; options: ListenOptions & O; strict: true }>>['values'];
 
+/** What every serve command hands its server from the shared options. */
+interface Listen {
+  port: number;
+  tls?: TlsOption;
+  /** `--no-continue`: keep the edge's silence on `Expect: 100-continue`. */
+  expectContinue: ExpectContinue;
+  /** `--clock manual[=<ISO>]`: the clock the test-support endpoint moves. */
+  clock?: ManualClock;
+  /** `--admin-token`. */
+  adminToken?: string;
+}
+
+/** `--clock system` (default), `manual` (starting now) or `manual=<ISO time>`. */
+function clockFlag(value: string): ManualClock | undefined {
+  if (value === 'system') return undefined;
+  if (value === 'manual') return new ManualClock(Date.now());
+  if (value.startsWith('manual=')) {
+    const at = Date.parse(value.slice('manual='.length));
+    if (!Number.isFinite(at)) throw new Error(`--clock manual=<ISO time>: cannot read ${JSON.stringify(value.slice('manual='.length))} as a time`);
+    return new ManualClock(at);
+  }
+  throw new Error(`--clock must be system, manual or manual=<ISO time>, got ${value}`);
+}
+
+/** The start-up lines every server prints about its test support. */
+function announceSupport(server: RunningServer, listen: Listen, io: CliIo): void {
+  const off = !isLoopback(server.host) && listen.adminToken === undefined;
+  io.out(`test support: ${off ? `off (${server.host} is not loopback: give --admin-token)` : `${server.origin}${ADMIN_PREFIX}${listen.adminToken !== undefined ? ' (with --admin-token)' : ''}`}`);
+  if (listen.clock) io.out(`clock: manual, now ${new Date(listen.clock.now()).toISOString()}`);
+  io.out('state: in memory (lost when the server stops)');
+}
+
 interface ServeSpec<O extends OwnOptions> {
   summary: string;
   usage: string;
@@ -83,7 +127,7 @@ interface ServeSpec<O extends OwnOptions> {
   /** The command's own options, besides --port, --host and --help. */
   options: O;
   /** Starts the server and serves until stopped (--help answered, --port and the TLS flags checked already). */
-  serve(values: ServeValues<O>, listen: { port: number; tls?: TlsOption }, io: CliIo): Promise<number>;
+  serve(values: ServeValues<O>, listen: Listen, io: CliIo): Promise<number>;
 }
 
 /**
@@ -98,7 +142,17 @@ function serveCommand<O extends OwnOptions>(spec: ServeSpec<O>): Command {
     async run(args, io) {
       const { help, ...listening } = listenOptions(spec.port);
       const { values } = parseArgs({ args, options: { ...listening, ...spec.options, help }, strict: true });
-      const listen = values as { port: string; help?: boolean; tls?: boolean; 'tls-ca-out'?: string; 'tls-cert'?: string; 'tls-key'?: string };
+      const listen = values as {
+        port: string;
+        help?: boolean;
+        tls?: boolean;
+        'tls-ca-out'?: string;
+        'tls-cert'?: string;
+        'tls-key'?: string;
+        'no-continue'?: boolean;
+        clock: string;
+        'admin-token'?: string;
+      };
       if (listen.help) {
         io.out(spec.usage);
         return 0;
@@ -106,7 +160,15 @@ function serveCommand<O extends OwnOptions>(spec: ServeSpec<O>): Command {
       const portNumber = Number(listen.port);
       if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535) throw new Error(`--port must be 0..65535, got ${listen.port}`);
       const tls = tlsFromFlags(listen);
-      return spec.serve(values as ServeValues<O>, { port: portNumber, ...(tls ? { tls } : {}) }, io);
+      const expectContinue: ExpectContinue = listen['no-continue'] ? 'silent' : 'send';
+      const clock = clockFlag(listen.clock);
+      const token = listen['admin-token'];
+      if (token !== undefined && token.length < 8) throw new Error('--admin-token must be at least 8 characters');
+      return spec.serve(
+        values as ServeValues<O>,
+        { port: portNumber, ...(tls ? { tls } : {}), expectContinue, ...(clock ? { clock } : {}), ...(token !== undefined ? { adminToken: token } : {}) },
+        io,
+      );
     },
   };
 }
@@ -145,7 +207,8 @@ const dnsServe = serveCommand({
     'ns-name': { type: 'string', multiple: true, default: [] },
     'proxy-address': { type: 'string', multiple: true, default: [] },
   },
-  async serve(values, { port, tls }, io) {
+  async serve(values, listen, io) {
+    const { port, tls, expectContinue, clock, adminToken } = listen;
     if (!['free', 'pro', 'business', 'enterprise'].includes(values.plan!)) throw new Error(`unknown --plan ${values.plan}`);
     if (values.compat !== 'document' && values.compat !== 'today') throw new Error(`--compat must be today or document`);
     const dnsPort = values['dns-port'] === undefined ? undefined : Number(values['dns-port']);
@@ -162,6 +225,9 @@ const dnsServe = serveCommand({
     }
     const server = await startDnsServer({
       port,
+      expectContinue,
+      ...(clock ? { clock } : {}),
+      ...(adminToken !== undefined ? { adminToken } : {}),
       ...(dnsPort !== undefined ? { dnsPort } : {}),
       ...(values.log ? { onDnsExchange: (e: DnsExchange) => io.out(exchangeLine(e)) } : {}),
       host: values.host!,
@@ -178,6 +244,7 @@ const dnsServe = serveCommand({
     announceCa(server, values['tls-ca-out'], io);
     for (const z of server.api.zones) io.out(`zone ${z.name} ${z.id}`);
     if (!credentials.length) io.out('auth: any well-formed credential is accepted');
+    announceSupport(server, listen, io);
     if (values.log) server.api.log.watch((e) => io.out(requestLine(e)));
     await io.stopped();
     await server.close();
@@ -237,7 +304,6 @@ const r2Serve = serveCommand({
     "key pair (an R2 account has many tokens). Without any, any well-formed signature is accepted.",
     '--cors-origin ORIGIN (scheme://host[:port], or *) writes each bucket a CORS policy letting browsers',
     'on those origins use every method and header (and read ETag); without it, browsers are refused.',
-    'No interim 100 Continue is sent, as on R2: clients send their body after their own wait.',
     ...BUCKET_USAGE,
     ...TLS_USAGE,
   ].join('\n'),
@@ -250,7 +316,8 @@ const r2Serve = serveCommand({
     'cors-origin': { type: 'string', multiple: true, default: [] },
     ...bucketOptions,
   },
-  async serve(values, { port, tls }, io) {
+  async serve(values, listen, io) {
+    const { port, tls, expectContinue, clock, adminToken } = listen;
     const ids = values['access-key-id']!;
     const secrets = values['secret-access-key']!;
     if (ids.length !== secrets.length) throw new Error('--access-key-id and --secret-access-key go together, one of each per key pair');
@@ -270,10 +337,13 @@ const r2Serve = serveCommand({
     for (const o of origins) if (o !== '*' && !isOrigin(o)) throw new Error(`--cors-origin must be an origin, scheme://host[:port] with no path (or *), got ${o}`);
     // The buckets are an account's, made (and their names checked) before the server listens: over
     // an account the server answers its public hosts by Host too (startS3Server).
-    const account = new Account(values.account !== undefined ? { id: values.account } : {});
-    for (const name of names) account.addBucket(name, new Bucket({ lifecycleTiming }));
+    const account = new Account({ ...(values.account !== undefined ? { id: values.account } : {}), ...(clock ? { clock } : {}) });
+    for (const name of names) account.addBucket(name, new Bucket({ lifecycleTiming, ...(clock ? { clock } : {}) }));
     const server = await startS3Server({
       port,
+      expectContinue,
+      ...(clock ? { clock } : {}),
+      ...(adminToken !== undefined ? { adminToken } : {}),
       host: values.host!,
       ...(tls ? { tls } : {}),
       account,
@@ -291,6 +361,7 @@ const r2Serve = serveCommand({
     for (const name of names) io.out(`bucket ${name}`);
     publish(account, values['public-bucket']!, io);
     if (!credentials.length) io.out('auth: any well-formed signature is accepted');
+    announceSupport(server, listen, io);
     await io.stopped();
     await server.close();
     return 0;
@@ -325,7 +396,8 @@ const apiServe = serveCommand({
     log: { type: 'boolean', default: false },
     ...bucketOptions,
   },
-  async serve(values, { port, tls }, io) {
+  async serve(values, listen, io) {
+    const { port, tls, expectContinue, clock, adminToken } = listen;
     if (!['free', 'pro', 'business', 'enterprise'].includes(values.plan!)) throw new Error(`unknown --plan ${values.plan}`);
     const lifecycleTiming = lifecycleTimingFlag(values['lifecycle-timing']);
     const names = bucketNames(values);
@@ -338,8 +410,20 @@ const apiServe = serveCommand({
       if (!values.email || !values.key) throw new Error('--email and --key go together');
       credentials.push({ email: values.email, key: values.key });
     }
-    const account = new Account({ ...(values.account !== undefined ? { id: values.account } : {}), ...(credentials.length ? { credentials } : {}) });
-    const server = await startApiServer({ port, host: values.host!, ...(tls ? { tls } : {}), account, zones, buckets: names, log: values.log, lifecycleTiming });
+    const account = new Account({ ...(values.account !== undefined ? { id: values.account } : {}), ...(credentials.length ? { credentials } : {}), ...(clock ? { clock } : {}) });
+    const server = await startApiServer({
+      port,
+      expectContinue,
+      host: values.host!,
+      ...(tls ? { tls } : {}),
+      ...(clock ? { clock } : {}),
+      ...(adminToken !== undefined ? { adminToken } : {}),
+      account,
+      zones,
+      buckets: names,
+      log: values.log,
+      lifecycleTiming,
+    });
     io.out(`edge-doubles api: listening on ${server.baseURL}`);
     announceCa(server, values['tls-ca-out'], io);
     io.out(`account ${server.api.account.id}`);
@@ -347,6 +431,7 @@ const apiServe = serveCommand({
     for (const name of names) io.out(`bucket ${name}`);
     publish(server.api.account, values['public-bucket']!, io);
     if (!credentials.length) io.out('auth: any well-formed credential is accepted');
+    announceSupport(server, listen, io);
     if (values.log) server.api.log.watch((e) => io.out(requestLine(e)));
     await io.stopped();
     await server.close();

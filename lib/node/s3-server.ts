@@ -6,13 +6,19 @@
 import { S3Api, type S3ApiOptions } from '../s3/index.js';
 import { PublicBuckets } from '../r2-public/index.js';
 import { errorResponse, invalidArgument, s3Errors } from '../s3/errors.js';
-import { serveHandler, type RunningServer, type TlsOption } from './server.js';
+import { ManualClock, systemClock } from '../clock.js';
+import { adminRoutes } from './admin-routes.js';
+import { serveHandler, type ExpectContinue, type RunningServer, type TlsOption } from './server.js';
 
 export interface S3ServerOptions extends Omit<S3ApiOptions, 'api'> {
   port?: number;
   host?: string;
   /** Serve HTTPS, as R2 does (HTTPS only): `true` makes a CA and a certificate at start, or give PEMs. */
   tls?: TlsOption;
+  /** `Expect: 100-continue`: `'send'` (default) or `'silent'`, as at the edge (ServeOptions). */
+  expectContinue?: ExpectContinue;
+  /** The token the test-support endpoints (`/_edge-doubles/`) want; off a loopback address they answer only with it. */
+  adminToken?: string;
   /** Serve this double instead of a new one built from the options. */
   api?: S3Api;
 }
@@ -35,18 +41,26 @@ const s3Failed = () => errorResponse(s3Errors.internal(), 'GET');
  * path-style addressing. Everything lives in memory: stopping the server loses it.
  */
 export async function startS3Server(options: S3ServerOptions = {}): Promise<RunningServer & { api: S3Api; endpoint: string }> {
-  const { port, host, tls, api: given, ...apiOptions } = options;
-  const api = given ?? new S3Api(apiOptions);
+  const { port, host, tls, expectContinue, adminToken, api: given, ...apiOptions } = options;
+  // Clients sign with the system clock: a server on another clock (a manual one a test moves)
+  // still judges signatures by it, unless told otherwise.
+  const api = given ?? new S3Api({ ...apiOptions, ...(apiOptions.clock && !apiOptions.signatureClock ? { signatureClock: systemClock } : {}) });
+  const listening = host ?? '127.0.0.1';
+  const admin = adminRoutes(
+    { server: 'r2', state: api, buckets: () => api.buckets.map((name) => [name, api.bucket(name)!] as const) },
+    { host: listening, ...(adminToken !== undefined ? { token: adminToken } : {}), ...(apiOptions.clock instanceof ManualClock ? { clock: apiOptions.clock } : {}) },
+  );
   // Over an account, a request whose Host is one of its public hosts (an enabled r2.dev domain or
   // custom domain: lib/r2-public) is that host's, as at the edge; every other request is the S3 view's.
   const hosts = apiOptions.account && new PublicBuckets(apiOptions.account);
-  const handle = hosts
-    ? (r: Request, target?: string) => (hosts.serves(new URL(r.url).hostname) ? hosts.handle(r) : api.handle(r, target))
-    : (r: Request, target?: string) => api.handle(r, target);
+  // The test-support endpoints answer under /_edge-doubles/ on every Host but the public ones.
+  const surface = (r: Request, target: string) => admin(r, target, () => api.handle(r, target));
+  const handle = hosts ? (r: Request, target: string) => (hosts.serves(new URL(r.url).hostname) ? hosts.handle(r) : surface(r, target)) : surface;
   const running = await serveHandler(handle, {
     port: port ?? 0,
-    host: host ?? '127.0.0.1',
+    host: listening,
     ...(tls ? { tls } : {}),
+    ...(expectContinue ? { expectContinue } : {}),
     malformed: s3Malformed,
     failed: s3Failed,
   });

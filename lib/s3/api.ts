@@ -63,6 +63,11 @@ export interface S3ApiOptions {
   credentials?: readonly S3Credential[];
   /** "Now" in epoch ms (signature expiry and skew, CreationDate). Default `Date.now()` per request. */
   clock?: Clock;
+  /**
+   * The clock signatures alone are judged by (expiry and skew), when it is not `clock`: a server on a
+   * manual clock judges them by the system clock its clients sign with (lib/node/s3-server.ts).
+   */
+  signatureClock?: Clock;
   /** When the lifecycle rules of the buckets this view makes (CreateBucket, `addBucket` without one) act: `new Bucket({ lifecycleTiming })`. */
   lifecycleTiming?: LifecycleTiming;
 }
@@ -134,7 +139,8 @@ export class S3Api {
   constructor(options: S3ApiOptions = {}) {
     this.#clock = timeSource(options.clock).now;
     this.#newBucket = { clock: options.clock, lifecycleTiming: lifecycleTimingOption(options.lifecycleTiming, 'S3Api') };
-    this.#verifier = new Verifier(options.credentials, () => this.#clock());
+    const signed = options.signatureClock === undefined ? undefined : timeSource(options.signatureClock).now;
+    this.#verifier = new Verifier(options.credentials, signed ?? (() => this.#clock()));
     this.#account = chosenAccount(options, 'S3Api');
     const shared = this.#account && accountState(this.#account);
     this.#buckets = shared?.buckets ?? new Map();
@@ -218,6 +224,11 @@ export class S3Api {
   /** The bucket served under `name`. */
   bucket(name: string): Bucket | undefined {
     return this.#buckets.get(name);
+  }
+
+  /** The names of the buckets served (the default jurisdiction's, over an account), as `Account#buckets`. */
+  get buckets(): string[] {
+    return [...this.#buckets.keys()];
   }
 
   /**

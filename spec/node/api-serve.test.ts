@@ -30,7 +30,13 @@ describe('edge-doubles api serve', () => {
     const s = serve(['api', 'serve', '--port', '0', '--account', ACCOUNT, '--bucket', 'photos', '--zone', 'example.com', '--token', 'secret']);
     await waitFor(() => s.out.length >= 4);
     const base = /^edge-doubles api: listening on (http:\/\/127\.0\.0\.1:\d+\/client\/v4)$/.exec(s.out[0]!)![1]!;
-    expect(s.out.slice(1)).toEqual([`account ${ACCOUNT}`, expect.stringMatching(/^zone example\.com [0-9a-f]{32}$/), 'bucket photos']);
+    expect(s.out.slice(1)).toEqual([
+      `account ${ACCOUNT}`,
+      expect.stringMatching(/^zone example\.com [0-9a-f]{32}$/),
+      'bucket photos',
+      `test support: ${new URL(base).origin}/_edge-doubles/`,
+      'state: in memory (lost when the server stops)',
+    ]);
     const list = await fetch(`${base}/accounts/${ACCOUNT}/r2/buckets`, { headers: { authorization: 'Bearer secret' } });
     expect((await list.json()).result.buckets.map((b: { name: string }) => b.name)).toEqual(['photos']);
     const zones = await fetch(`${base}/zones`, { headers: { authorization: 'Bearer secret' } });

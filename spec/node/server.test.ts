@@ -107,23 +107,52 @@ describe('serveHandler over plain HTTP', () => {
     expect(JSON.parse(responses[1]!.body).target).toBe('/after');
   });
 
-  it('Expect: 100-continue gets no interim 100 by default (Cloudflare never sends one): the body sent after the wait is served', async () => {
+  it('Expect: 100-continue gets an interim 100 by default, sent when the handler reads the body, then the answer', async () => {
     const c = rawConnection(server.port);
     await c.write('POST /e HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n');
-    expect(await c.read(300)).toBe('');
+    expect(await c.read(300)).toBe('HTTP/1.1 100 Continue\r\n\r\n');
     await c.write('hi');
-    const [res] = parseResponses(await c.read());
-    expect(JSON.parse(res!.body).body).toBe('hi');
+    const responses = parseResponses(await c.read());
+    expect(responses.map((r) => r.status)).toEqual([100, 200]);
+    expect(JSON.parse(responses[1]!.body).body).toBe('hi');
+  });
+
+  it('Expect: 100-continue on a request refused before its body is read gets the refusal, not 100, and the connection closes', async () => {
+    const c = rawConnection(server.port);
+    await c.write('PUT /e HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n');
+    const text = await c.read();
+    expect(text).not.toMatch(/^HTTP\/1\.1 100/);
+    const [res] = parseResponses(text);
+    expect([res!.status, res!.body, res!.headers['connection']]).toEqual([403, 'refused', 'close']);
+    expect(c.closed).toBe(true);
   });
 });
 
 describe('serveHandler options', () => {
-  it('interimContinue: true answers Expect: 100-continue with Node’s interim 100', async () => {
-    const server = await serveHandler(echo, { interimContinue: true });
+  it("expectContinue: 'silent' sends no interim 100 (Cloudflare's edge never does): the body sent after the wait is served", async () => {
+    const server = await serveHandler(echo, { expectContinue: 'silent' });
     try {
       const c = rawConnection(server.port);
       await c.write('POST /e HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n');
-      expect(await c.read(200)).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n$/);
+      expect(await c.read(300)).toBe('');
+      await c.write('hi');
+      const text = await c.read();
+      expect(text).not.toMatch(/^HTTP\/1\.1 100/);
+      expect(JSON.parse(parseResponses(text)[0]!.body).body).toBe('hi');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    [false, ''],
+    [true, 'HTTP/1.1 100 Continue\r\n\r\n'],
+  ])('the older interimContinue: %s still says the same', async (interimContinue, before) => {
+    const server = await serveHandler(echo, { interimContinue });
+    try {
+      const c = rawConnection(server.port);
+      await c.write('POST /e HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n');
+      expect(await c.read(300)).toBe(before);
       await c.write('hi');
       expect(JSON.parse(parseResponses((await c.read()).replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, ''))[0]!.body).body).toBe('hi');
     } finally {

@@ -74,7 +74,7 @@ describe('startS3Server: the S3 view over HTTP on 127.0.0.1', () => {
     expect(await (await photos.get('keep/1.txt'))!.text()).toBe('original');
   });
 
-  it('Expect: 100-continue gets no interim 100 (R2 sends none); an unsigned PUT is refused before its body is sent', async () => {
+  it('Expect: 100-continue on an unsigned PUT gets its refusal, not an interim 100: the body is never sent', async () => {
     const c = rawConnection(server.port);
     await c.write(`PUT /photos/e HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nExpect: 100-continue\r\nContent-Length: ${200 * 1024 * 1024}\r\n\r\n`);
     const text = await c.read();
@@ -85,6 +85,31 @@ describe('startS3Server: the S3 view over HTTP on 127.0.0.1', () => {
     expect(c.closed).toBe(true);
   });
 
+  it.each([
+    ['send', true],
+    ['silent', false],
+  ] as const)('curl with Expect: 100-continue against expectContinue %s: an interim 100 (%s) before the body, then 200', async (expectContinue, sent) => {
+    const own = await startS3Server({ buckets: { photos }, credentials: [CREDENTIALS], expectContinue });
+    const dir = mkdtempSync(join(tmpdir(), 'edge-doubles-curl-'));
+    try {
+      const file = join(dir, 'body.txt');
+      writeFileSync(file, 'sent after the 100');
+      const { stdout, stderr } = await run('curl', [
+        '-sS', '-v', '-o', '/dev/null', '-w', '%{http_code}', '-H', 'Expect: 100-continue', '--expect100-timeout', '5',
+        '-H', 'x-amz-content-sha256: UNSIGNED-PAYLOAD', // curl 7.88 does not send it itself; R2 requires it
+        '--aws-sigv4', 'aws:amz:auto:s3', '--user', `${CREDENTIALS.accessKeyId}:${CREDENTIALS.secretAccessKey}`,
+        '-T', file, `${own.endpoint}/photos/curl-${expectContinue}.txt`,
+      ]);
+      expect(stdout).toBe('200');
+      // curl -v shows the interim answer as a received line; without it curl waits (5 s here) and sends anyway.
+      expect(/^< HTTP\/1\.1 100 Continue/m.test(stderr)).toBe(sent);
+      expect(await (await photos.get(`curl-${expectContinue}.txt`))!.text()).toBe('sent after the 100');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await own.close();
+    }
+  }, 20_000);
+
   it.each([['[', 'an unclosed bracket'], ['a b', 'a space'], ['', 'nothing']])('a Host of %j (%s) gets a 400 in S3 XML, not a 500 in DNS JSON', async (host) => {
     const [res] = await rawRequest(server.port, `GET /photos/x HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
     expect(res!.status).toBe(400);
@@ -93,7 +118,7 @@ describe('startS3Server: the S3 view over HTTP on 127.0.0.1', () => {
   });
 
   it('a surface that throws is answered with S3 XML InternalError', async () => {
-    const broken = await startS3Server({ api: { handle: () => Promise.reject(new Error('boom')) } as unknown as S3Api });
+    const broken = await startS3Server({ api: { handle: () => Promise.reject(new Error('boom')), buckets: [] } as unknown as S3Api });
     try {
       const [res] = await rawRequest(broken.port, 'GET /photos/x HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n');
       expect(res!.status).toBe(500);
@@ -193,7 +218,7 @@ describe('the CLI: edge-doubles r2 serve (run from lib/node/cli.ts through tsx)'
     expect((await cli('s3', 'ls', 's3://photos/docs/').catch((e: { stdout: string }) => e)).stdout).toBe('');
   }, 60_000);
 
-  it.skipIf(!aws)('the aws CLI over --tls: cp up (Expect: 100-continue, answered by no interim 100) and down (skipped where the awscli package is not installed)', async () => {
+  it.skipIf(!aws)('the aws CLI over --tls: cp up (Expect: 100-continue, answered by an interim 100) and down (skipped where the awscli package is not installed)', async () => {
     home = mkdtempSync(join(tmpdir(), 'edge-doubles-aws-tls-'));
     const caFile = join(home, 'ca.pem');
     const { endpoint, stop, running } = await serveInProcess(['--tls', '--tls-ca-out', caFile, '--credential', `${CREDENTIALS.accessKeyId}:${CREDENTIALS.secretAccessKey}`]);

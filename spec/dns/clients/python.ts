@@ -25,10 +25,12 @@ export interface Python {
  * `/usr/bin/python3` is tried next because the python3-* packages install into its dist-packages,
  * which a pyenv or virtualenv `python3` earlier on PATH does not see.
  */
-export function findPython(module: string): Python | undefined {
+export function findPython(module: string | readonly string[]): Python | undefined {
   const candidates = [...new Set([process.env.PYTHON ?? 'python3', '/usr/bin/python3'])];
+  // Several modules: one interpreter must import them all (the version is the first one's).
+  const modules = [module].flat();
   for (const bin of candidates) {
-    const probe = spawnSync(bin, ['-c', `import ${module}; print(getattr(${module}, '__version__', ''))`], { encoding: 'utf8', timeout: 20_000 });
+    const probe = spawnSync(bin, ['-c', `import ${modules.join(', ')}; print(getattr(${modules[0]}, '__version__', ''))`], { encoding: 'utf8', timeout: 20_000 });
     if (probe.status === 0) return { bin, version: probe.stdout.trim() };
   }
   return undefined;
@@ -36,13 +38,13 @@ export function findPython(module: string): Python | undefined {
 
 /**
  * `findPython`, for a module that a Debian package provides. Where it is missing the tests skip and
- * name the package; with EDGE_DOUBLES_PYTHON_CLIENTS=required (for CI, which installs the packages)
+ * name the package; with EDGE_DOUBLES_PYTHON_CLIENTS=required or CI=true (CI installs the packages)
  * a missing module fails the file instead, so the client tests cannot be skipped there unnoticed.
  */
-export function pythonFor(module: string, debianPackage: string): Python | undefined {
+export function pythonFor(module: string | readonly string[], debianPackage: string): Python | undefined {
   const found = findPython(module);
-  if (!found && process.env.EDGE_DOUBLES_PYTHON_CLIENTS === 'required') {
-    throw new Error(`EDGE_DOUBLES_PYTHON_CLIENTS=required, but no python3 imports ${module}: install the Debian package ${debianPackage}`);
+  if (!found && (process.env.EDGE_DOUBLES_PYTHON_CLIENTS === 'required' || process.env.CI === 'true')) {
+    throw new Error(`EDGE_DOUBLES_PYTHON_CLIENTS=required or CI=true, but no python3 imports ${[module].flat().join(', ')}: install the Debian package ${debianPackage}`);
   }
   return found;
 }
