@@ -18,6 +18,7 @@ import { notificationRoutes } from '../r2-api/notifications.js';
 import { graphqlRoutes } from '../r2-api/metrics.js';
 import { r2Routes } from '../r2-api/routes.js';
 import { queueRoutes } from '../queue/routes.js';
+import { consumerRoutes } from '../queue/consumers.js';
 import type { R2Service } from '../r2-api/service.js';
 import { addAccountBucket } from '../account/state.js';
 import type { RouteTable } from './router.js';
@@ -92,7 +93,7 @@ export class CloudflareApi extends DnsApi {
     service.newBucket = (defaultStorageClass) => new Bucket({ clock, lifecycleTiming, ...(defaultStorageClass ? { defaultStorageClass } : {}) });
     // DNS first (nearly every DNS request is one), then R2's, the GraphQL metrics wrangler asks, the account's; no path matches two.
     // The service this view passes every route is a CloudflareService (set just above).
-    this.routes = [dnsRoutes, r2Routes as unknown as RouteTable<DnsService>, graphqlRoutes as unknown as RouteTable<DnsService>, notificationRoutes as unknown as RouteTable<DnsService>, queueRoutes, accountRoutes];
+    this.routes = [dnsRoutes, r2Routes as unknown as RouteTable<DnsService>, graphqlRoutes as unknown as RouteTable<DnsService>, notificationRoutes as unknown as RouteTable<DnsService>, queueRoutes, consumerRoutes, accountRoutes];
     this.public = new PublicBuckets(this.account);
     for (const name of buckets ?? []) this.addBucket(name);
   }

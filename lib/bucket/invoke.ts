@@ -22,9 +22,10 @@ export type BucketOperation = R2Action;
 /**
  * Which surface a call came in through: the call log records it, and each formats model errors its
  * way. `lifecycle`: the bucket's own lifecycle rules acting (layer.ts, `lifecycleDelete`); `public`:
- * a public host's read (r2.dev, a custom domain: lib/r2-public).
+ * a public host's read (r2.dev, a custom domain: lib/r2-public); `api`: the v4 API's object routes
+ * (lib/r2-api/objects.ts, what `wrangler r2 object --remote` calls).
  */
-export type Surface = 'binding' | 's3' | 'public' | 'lifecycle';
+export type Surface = 'binding' | 's3' | 'public' | 'lifecycle' | 'api';
 
 /** How a surface shows an error of the model (R2ModelError); anything else it returns as it is. */
 export type ErrorFormat = (e: unknown) => unknown;

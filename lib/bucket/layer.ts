@@ -92,6 +92,8 @@ export class BucketLayer {
   readonly s3: Invoke;
   /** The public hosts' entry (r2.dev, custom domains; lib/r2-public): as the S3 view's, logged as `public`. */
   readonly public: Invoke;
+  /** The v4 API's object routes' entry (lib/r2-api/objects.ts): as the S3 view's, logged as `api`. */
+  readonly api: Invoke;
   /** The binding entries made so far, by whether conversion errors throw (see `binding`). */
   readonly #bindings = new Map<boolean, Invoke>();
   /**
@@ -126,6 +128,7 @@ export class BucketLayer {
   ) {
     this.s3 = support.around(invoker(false, asIs), false, 's3', asIs, s3Summary);
     this.public = support.around(invoker(false, asIs), false, 'public', asIs, s3Summary);
+    this.api = support.around(invoker(false, asIs), false, 'api', asIs, s3Summary);
     // Uploads expire by the bucket's lifecycle rules (the default rule: 7 days), not by a constant.
     model.abortAt = (key, created) => uploadAbortAt(this.config.lifecycle, key, created, this.config.lifecycleTiming);
   }
@@ -155,6 +158,11 @@ export class BucketLayer {
   /** A public host's read (GET, HEAD), logged and faulted as the binding operation `op`. */
   viaPublic<R>(op: BucketOperation, key: string, run: () => Maybe<R>): Promise<R> {
     return this.public(op, key, {}, noArguments, run);
+  }
+
+  /** An operation of the v4 API's object routes, logged and faulted as the binding operation `op`. */
+  viaApi<R>(op: BucketOperation, key: string, run: () => Maybe<R>): Promise<R> {
+    return this.api(op, key, {}, noArguments, run);
   }
 
   #read<R>(run: () => R): Maybe<R> {

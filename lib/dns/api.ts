@@ -4,7 +4,7 @@ import type { CallLog } from '../support/call-log.js';
 import { dnsDouble, DnsSupport, type AskedAnswer, type DnsFault, type DnsRequest, type DnsRequestQuery } from '../support/dns-support.js';
 import type { FaultList } from '../support/faults.js';
 import { registerDouble } from '../support/registry.js';
-import { fromUtf8, utf8Length } from '../bytes.js';
+import { fromUtf8, utf8, utf8Length } from '../bytes.js';
 import { fetchOver } from '../fetch.js';
 import { randomHex } from '../random.js';
 import { Account, accountState, type AccountState } from '../account/account.js';
@@ -108,6 +108,8 @@ export class DnsApi {
       retiredFields,
       now: () => this.clock(),
     };
+    // `POST /zones` makes zones as addZone does (lib/dns/zone-admin.ts).
+    this.service.addZone = (init) => this.addZone(init);
     if (options.rateLimit) this.service.limiter = new RateLimiter(options.rateLimit === true ? API_RATE_LIMIT : options.rateLimit);
     registerDouble(this, dnsDouble(this, { zone: (idOrName) => this.findZone(idOrName), retiredFields }, this.support));
     for (const z of options.zones ?? []) this.addZone(z);
@@ -268,14 +270,15 @@ export class DnsApi {
   handle(request: Request, target?: string): Promise<Response> {
     try {
       let bytes: Promise<Uint8Array> | undefined;
-      // Read once, within the size limit; the router and the request log share what was read.
-      const read = () => (bytes ??= readBounded(request.body));
+      // Read once, within the size limit (the route's, for a route that takes more); the router and the request log share what was read.
+      const read = (limit?: number) => (bytes ??= readBounded(request.body, limit));
       return this.respond({
         method: request.method,
         url: new URL(request.url),
         headers: request.headers,
         length: declaredLength(request.headers),
         text: async () => fromUtf8(await read()),
+        bytes: read,
         formData: async () => {
           const headers = { 'content-type': request.headers.get('content-type') ?? '' };
           // A body stream's chunks are never shared memory.
@@ -368,6 +371,7 @@ function quickIncoming(input: RequestInfo | URL, init: RequestInit | undefined):
     // What a fetch would send as content-length, so an oversized body is refused before it is used.
     length: utf8Length(text),
     text: async () => text,
+    bytes: async () => utf8(text),
     formData: () => new Request(url, { method: 'POST', headers: given, body: text }).formData(),
   };
 }

@@ -42,14 +42,18 @@ const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) =
  * for an S3-shaped rule (`AllowedOrigins`... inside `rules`, so no `allowed`), and the answer the
  * API gives a value outside an enum (wrangler's tests, §3.1). Fields the API does not know are
  * ignored, as a JSON decoder does by default (our reading: not established); what is required
- * (`rules`, each rule's `allowed.origins` and `allowed.methods`) must be there. The checks on
+ * (each rule's `allowed.origins` and `allowed.methods`) must be there; `rules` itself is optional. The checks on
  * values are the policy's (CORS_METHODS, one wildcard per origin, expose headers a header can
  * carry), so a rule the S3 view refuses is refused here too.
  */
 export function corsRulesFromJson(body: unknown): CorsRule[] | undefined {
-  if (!isRecord(body) || !Array.isArray(body.rules)) return undefined;
+  // `rules` is optional (the schema; the SDK's `CORSUpdateParams.rules?`): absent, the policy has no
+  // rules. A body with other top-level keys (S3's `CORSRules`) is refused: workers-sdk PR #12456
+  // reports the API's 10040 for it, so `{}` means "no rules" but a misnamed list is not taken as one.
+  if (!isRecord(body) || (body.rules !== undefined && !Array.isArray(body.rules))) return undefined;
+  if (Object.keys(body).some((k) => k !== 'rules')) return undefined;
   const rules: CorsRule[] = [];
-  for (const r of body.rules) {
+  for (const r of (body.rules ?? []) as unknown[]) {
     if (!isRecord(r) || !isRecord(r.allowed)) return undefined;
     const { origins, methods, headers = [] } = r.allowed;
     const expose = r.exposeHeaders ?? [];

@@ -12,8 +12,9 @@
  * Decisions where production is not established (declared, and listed in the conformance suite's
  * differences):
  * - a custom domain must lie in a zone of the account (the docs: the domain must belong to the
- *   same account): the zone `zoneId` names, or, when no zoneId is sent, the longest zone name the
- *   domain ends in. Anything else is refused with 10040.
+ *   same account): the zone `zoneId` names (required: the published schema and the SDK's
+ *   `CustomCreateParams.zoneId`; wrangler's `--zone-id` is required too). Anything else is refused
+ *   with 10040.
  * - a domain serves one bucket: connecting it to a second one is refused (`domainTaken`).
  * - `status` is `{ ownership: "active", ssl: "active" }` at once: the double provisions nothing,
  *   so there is no pending phase to wait through.
@@ -89,15 +90,12 @@ const customCollection: R2Methods = {
     const { account, config } = target(svc, req, params);
     const body = await jsonObject(req);
     const { domain: rawDomain, zoneId, enabled = true } = body;
-    if (typeof rawDomain !== 'string' || (zoneId !== undefined && typeof zoneId !== 'string') || typeof enabled !== 'boolean') throw r2ApiErrors.malformed();
+    if (typeof rawDomain !== 'string' || typeof zoneId !== 'string' || typeof enabled !== 'boolean') throw r2ApiErrors.malformed();
     const tls = tlsFields(body);
     const domain = normalHost(rawDomain);
     if (!HOST.test(domain)) throw r2ApiErrors.malformed();
     const inZone = (zoneName: string) => domain === zoneName || domain.endsWith(`.${zoneName}`);
-    const zone =
-      zoneId !== undefined
-        ? account.zones.get(zoneId)
-        : [...account.zones.values()].filter((z) => inZone(z.name)).sort((a, b) => b.name.length - a.name.length)[0];
+    const zone = account.zones.get(zoneId);
     // placeholder: the docs say only that the domain must be in the same account (r2-bucket-config.md
     // §3.4); the API's answer is not established. 10040 (the body refused) with our reason, as
     // lifecycle and lock rules the API refuses are answered (errors.ts `malformed`).

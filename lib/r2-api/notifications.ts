@@ -22,6 +22,11 @@ import { permitted } from './routes.js';
  */
 const notificationErrors = {
   noSuchBucket: () => fail(404, 10085, 'workers.api.error.bucket_not_found'),
+  /**
+   * A bucket with no rules on any queue: the published schema's "No Configuration Found response"
+   * (cloudflare/api-schemas openapi.json, `GET …/configuration`, 404 with this code and key).
+   */
+  noConfiguration: () => fail(404, 11015, 'workers.api.error.no_configs_found_for_bucket'),
   /** Queues API: 10104 QueueNotFound, "Queue does not exist" (docs queues/reference/error-codes). */
   noSuchQueue: () => fail(404, 10104, 'Queue does not exist'),
   /** placeholder code (R2's malformed-body code); wrangler reports 400 for an invalid configuration. */
@@ -72,7 +77,9 @@ const presentQueueRules = (svc: R2Service, params: RouteParams, q: QueueRules) =
 
 const getConfiguration = (bucket: string): Handler<R2Service> => (svc, req, params) => {
   const layer = layerOf(svc, req, params, bucket);
-  return ok({ bucketName: bucket, queues: layer.config.notifications.map((q) => presentQueueRules(svc, params, q)) });
+  const queues = layer.config.notifications.filter((q) => q.rules.length > 0);
+  if (queues.length === 0) throw notificationErrors.noConfiguration();
+  return ok({ bucketName: bucket, queues: queues.map((q) => presentQueueRules(svc, params, q)) });
 };
 
 const getQueueRules = (bucket: string, queueId: string): Handler<R2Service> => (svc, req, params) => {
@@ -87,6 +94,8 @@ const putRules = (bucket: string, queueId: string): Handler<R2Service> => async 
   const queue = queueOf(svc, params, queueId);
   const body = await jsonObject(req);
   if (!Array.isArray(body.rules)) throw notificationErrors.invalid('rules must be an array');
+  // The schema's `minItems: 1` (the SDK's EventNotificationUpdateParams): a PUT adds at least one rule.
+  if (body.rules.length === 0) throw notificationErrors.invalid('rules must hold at least one rule');
   const result = addRules(layer.config.notifications, queue.id, body.rules as NotificationRuleInit[], () => crypto.randomUUID(), svc.now());
   if ('problem' in result) {
     const p = result.problem;

@@ -64,6 +64,13 @@ export const lifecycle = defineGroup('lifecycle', (t) => {
     { difference: 'unestablished-rule-refusal' },
   );
 
+  t.test('a rule without conditions is refused (the schema and the SDK require it), the rules kept', async (c) => {
+    const name = await c.make();
+    const r = await c.putLifecycle(name, [{ id: 'x', enabled: true, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } } }]);
+    expect([r.status, r.body?.success], r.text).toEqual([400, false]);
+    expect((await c.lifecycle(name)).body.result.rules).toEqual([DEFAULT_RULE]);
+  });
+
   t.test(
     "an unknown bucket's lifecycle: 404 10006",
     async (c) => {
