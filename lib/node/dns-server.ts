@@ -11,6 +11,7 @@
  * encodes the answer (truncated to the UDP limit) for the socket to send.
  */
 import type { DnsApi } from '../dns/index.js';
+import { DnsAnswerCache } from './dns-answer-cache.js';
 import type { DnsExchange } from './dns-message.js';
 import { serveDns } from './dns-wire.js';
 import { startDnsApiServer, type DnsServerOptions, type RunningServer } from './server.js';
@@ -50,6 +51,9 @@ export async function startDnsServer(options: DnsServiceOptions = {}): Promise<R
     dns = await serveDns((question, transport) => api.ask(question, transport), {
       port: dnsPort,
       host: http.host,
+      // Answers encoded once are sent again until a zone changes; onDnsExchange still sees every
+      // message, and while the log records or DNS fault rules are armed every question is asked.
+      cache: new DnsAnswerCache(() => api.answerState(), { bypass: () => api.watchesQuestions() }),
       ...(onDnsExchange ? { onExchange: onDnsExchange } : {}),
     });
   } catch (e) {
