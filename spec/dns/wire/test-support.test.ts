@@ -118,3 +118,21 @@ describe('DNS questions in process: api.resolve', () => {
     expect(() => api.faults.add({ surface: 'dns', drop: true, rcode: 'REFUSED' })).toThrow(/not both/);
   });
 });
+
+describe('DNS questions and the answer cache', () => {
+  it('a fault rule added after an answer was cached still catches the next question', async () => {
+    const server = await startDnsServer({ zones: [{ name: 'example.com' }], dnsPort: 0 }); // no log: the cache is on
+    try {
+      server.api.seed('example.com', [{ type: 'TXT', name: 'c', content: 'cached' }]);
+      const r = new Resolver({ timeout: 300, tries: 1 });
+      r.setServers([`127.0.0.1:${server.dnsPort}`]);
+      expect(await r.resolveTxt('c.example.com')).toEqual([['cached']]);
+      expect(await r.resolveTxt('c.example.com')).toEqual([['cached']]); // from the cache
+      server.api.faults.add({ surface: 'dns', rcode: 'SERVFAIL', times: 1 });
+      await expect(r.resolveTxt('c.example.com')).rejects.toMatchObject({ code: 'ESERVFAIL' });
+      expect(await r.resolveTxt('c.example.com')).toEqual([['cached']]);
+    } finally {
+      await server.close();
+    }
+  });
+});
