@@ -27,7 +27,7 @@ describe.each(storages)('assertions through the lifecycle, on %s', (_, storage) 
   it('an expired object is gone for assertNoObject, assertObject and toHaveObject, as for head', async () => {
     const clock = new ManualClock(Date.parse('2030-01-01'));
     const bucket = new Bucket({ clock, storage: storage() });
-    bucketLayer(bucket)!.config.lifecycle = rules;
+    bucketLayer(bucket)!.settingsNow('api', 'putBucketLifecycle', (c) => (c.lifecycle = rules)); // as the API's PUT
     await bucket.put('tmp/a', 'x');
     await bucket.put('keep', 'y');
     assertObject(bucket, 'tmp/a');
@@ -43,7 +43,7 @@ describe.each(storages)('assertions through the lifecycle, on %s', (_, storage) 
   it("a transition's storage class is what the matchers see once it falls due", async () => {
     const clock = new ManualClock(Date.parse('2030-01-01'));
     const bucket = new Bucket({ clock, storage: storage() });
-    bucketLayer(bucket)!.config.lifecycle = rules;
+    bucketLayer(bucket)!.settingsNow('api', 'putBucketLifecycle', (c) => (c.lifecycle = rules)); // as the API's PUT
     await bucket.put('cold/b', 'z');
     expect(bucket).toHaveObject('cold/b', { storageClass: 'Standard' });
     clock.advance(DAY);
