@@ -63,6 +63,21 @@ export class Credentials {
     }
   }
 
+  /** The table now (configuration, for an account's snapshot): O(credentials). */
+  snapshot(): object {
+    return Object.freeze({ open: this.isOpen, tokens: new Map(this.tokens), keys: new Map(this.keys) });
+  }
+
+  /** Brings back a `snapshot` of this table: credentials added since are gone. */
+  restore(snapshot: object): void {
+    const s = snapshot as { open: boolean; tokens: Map<string, Principal>; keys: Map<string, Principal> };
+    this.isOpen = s.open;
+    this.tokens.clear();
+    this.keys.clear();
+    for (const [k, p] of s.tokens) this.tokens.set(k, p);
+    for (const [k, p] of s.keys) this.keys.set(k, p);
+  }
+
   /** The principal a bearer token is: the table's, or, while the table is open, an unlimited one. */
   token(token: string): Principal | undefined {
     if (this.isOpen) return { kind: 'token', zones: null, accounts: null, ...tokenPrincipal(token) };

@@ -9,7 +9,7 @@ import { Account, accountState, type AccountState } from '../account/account.js'
 import { derivedId } from '../account/ids.js';
 import { FrontDoor } from '../api/front-door.js';
 import type { ApiService, RouteTable } from '../api/router.js';
-import { apiDouble } from '../api/support.js';
+import { apiDouble, type AskedAnswer } from '../api/support.js';
 import { randomHex } from '../random.js';
 import { registerDouble } from '../support/registry.js';
 import type { DnsAnswer, DnsQuestion } from '../dns/answer.js';
@@ -39,7 +39,7 @@ export interface DnsSnapshot {
   readonly zones: number;
 }
 
-const snapshotState = new WeakMap<object, { owner: ZonesApi<DnsService>; zones: [Zone, ZoneSnapshot][] }>();
+const snapshotState = new WeakMap<object, { owner: ZonesApi<DnsService>; zones: [Zone, ZoneSnapshot][]; credentials: object }>();
 
 /** The account an API double serves: the one given (credentials then belong to it), or its own. */
 function servedAccount(options: DnsApiOptions): Account {
@@ -121,7 +121,8 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
   snapshot(): DnsSnapshot {
     const zones = [...this.zonesById.values()].map((z): [Zone, ZoneSnapshot] => [z, z.snapshot()]);
     const s = Object.freeze({ zones: zones.length });
-    snapshotState.set(s, { owner: this as ZonesApi<DnsService>, zones });
+    // The account's credentials are configuration a test changes (addCredential): held too.
+    snapshotState.set(s, { owner: this as ZonesApi<DnsService>, zones, credentials: this.service.account.credentials.snapshot() });
     return s;
   }
 
@@ -137,6 +138,7 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
       z.restore(zs);
       this.zonesById.set(z.id, z);
     }
+    this.service.account.credentials.restore(s.credentials);
     this.support.clear();
   }
 
@@ -166,6 +168,14 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
   // ---- DNS resolution: what the zones answer over DNS (lib/dns/resolve.ts) ---------------------
 
   /**
+   * Whether each DNS question must come through `ask` (its call log records, or fault rules are
+   * armed): the DNS server's answer cache (edge-doubles/node) is bypassed meanwhile.
+   */
+  watchesQuestions(): boolean {
+    return this.support.log.recording || this.support.faults.active;
+  }
+
+  /**
    * What every answer of `answer` depends on, as a list that differs whenever an answer may: each
    * zone, then its change count. The DNS server's cache of encoded answers (edge-doubles/node)
    * compares it element by element on each query.
@@ -193,7 +203,23 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
    */
   async resolve(name: string, type = 'A'): Promise<DnsAnswer> {
     if (questionType(type) === undefined) throw new TypeError(`DnsApi.resolve: unknown record type ${JSON.stringify(type)}`);
-    return this.answer({ name, type });
+    const answer = await this.ask({ name, type });
+    if (answer === null) {
+      // As Node's resolver reports a server that never answers.
+      const syscall = `query${type.charAt(0).toUpperCase()}${type.slice(1).toLowerCase()}`; // queryTxt, queryAaaa
+      throw Object.assign(new Error(`${syscall} ETIMEOUT ${name}`), { code: 'ETIMEOUT', syscall, hostname: name });
+    }
+    return answer;
+  }
+
+  /**
+   * A DNS question as the double's DNS server asks it (edge-doubles/node: `transport` `udp` or
+   * `tcp`) and `resolve` does (`in-process`): `answer`'s answer, through the test support, so each
+   * question is in the call log (`surface: 'dns'`) and fault rules with `surface: 'dns'` can answer
+   * SERVFAIL (or another rcode), drop it (null: no answer is sent) or delay it.
+   */
+  ask(question: DnsQuestion, transport: 'udp' | 'tcp' | 'in-process' = 'in-process'): AskedAnswer {
+    return this.support.question(question, transport, () => this.answer(question));
   }
 
   /** The zones, in the order added. */
