@@ -4,8 +4,8 @@
  * (registry.ts), and the functions look it up there instead of asking what class they were given.
  * A new double (a queue, the API) adds its own file implementing this, not branches in the matchers.
  *
- * The contract every double keeps, the same way (bucket-support.ts, dns-support.ts, queue-support.ts,
- * s3-support.ts):
+ * The contract every double keeps, the same way (lib/bucket/bucket-support.ts, lib/api/support.ts,
+ * queue-support.ts, lib/s3/s3-support.ts):
  * - **Entry wrapper.** Faults and the call log wrap each entry point (a bucket's binding, S3 and
  *   public entries; a DnsApi's API requests and DNS questions, `surface: 'dns'`; a queue's sends
  *   and deliveries), never its rules: a failed call changes nothing stored.
