@@ -4,7 +4,7 @@
  * Facts and sources: ../shared/reference/dns-wire.md (§ numbers below).
  */
 import { expect } from '../runner.js';
-import type { DnsAnswer } from '../../lib/dns/answer.js';
+import type { DnsAnswer } from '../../lib/dns-answer.js';
 import { defineResolveGroup, expectSoaAuthority, ofType, sameName, txtLengths, txtValues, typeOf } from './harness.js';
 
 const has = (type: string) => (a: DnsAnswer) => ofType(a.answers, type).length > 0;

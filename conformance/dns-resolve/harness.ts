@@ -1,6 +1,6 @@
 import { expect } from '../runner.js';
 import { runClientGroups } from '../register.js';
-import type { DnsAnswer, DnsResourceRecord } from '../../lib/dns/answer.js';
+import type { DnsAnswer, DnsResourceRecord } from '../../lib/dns-answer.js';
 import { DnsClient, type DnsTarget } from '../dns/harness.js';
 import type { DnsResolveDifferenceId } from './differences.js';
 

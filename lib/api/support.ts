@@ -10,7 +10,7 @@
  * rule answers `rcode` (SERVFAIL by default) or nothing at all (`drop`), or only delays it.
  */
 import type { TimeSource } from '../clock.js';
-import type { DnsAnswer, DnsQuestion, DnsRcode } from '../dns/answer.js';
+import type { DnsAnswer, DnsQuestion, DnsRcode } from '../dns-answer.js';
 import { apiErrors } from './errors.js';
 import type { Incoming } from './router.js';
 import { ArrayStore, CallLog, partialMatch, show, type LoggedCall } from '../support/call-log.js';

@@ -12,7 +12,7 @@ import type { ApiService, RouteTable } from '../api/router.js';
 import { apiDouble, type AskedAnswer } from '../api/support.js';
 import { randomHex } from '../random.js';
 import { registerDouble } from '../support/registry.js';
-import type { DnsAnswer, DnsQuestion } from '../dns/answer.js';
+import type { DnsAnswer, DnsQuestion } from '../dns-answer.js';
 import { normaliseZoneName } from '../dns/names.js';
 import { presentRecord } from '../dns/present.js';
 import { recordInput } from '../dns/request.js';

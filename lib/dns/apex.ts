@@ -4,7 +4,7 @@
  * `<ns>.ns.cloudflare.com. dns.cloudflare.com. <serial> 10000 2400 604800 1800`, TTL 3600; NS TTL
  * 86400 (`ns_ttl`'s default). Serials seen are around 2.0e9–2.4e9 and rise over time.
  */
-import type { DnsResourceRecord } from './answer.js';
+import type { DnsResourceRecord } from '../dns-answer.js';
 import type { Zone } from './zone.js';
 
 export const SOA_TTL = 3600;

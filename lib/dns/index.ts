@@ -25,5 +25,5 @@ export type {
 } from './types.js';
 export type { DnsRecordType } from './record-types.js';
 // DNS resolution: the answer shape `api.answer(question)` and `api.resolve(name, type)` give.
-export type { DnsAnswer, DnsQuestion, DnsRcode, DnsResourceRecord } from './answer.js';
+export type { DnsAnswer, DnsQuestion, DnsRcode, DnsResourceRecord } from '../dns-answer.js';
 export { dnsTypeCode } from './rr-types.js';

@@ -1,5 +1,5 @@
 /**
- * A stored record's RDATA, from its stored fields, in the shape lib/dns/answer.ts promises:
+ * A stored record's RDATA, from its stored fields, in the shape lib/dns-answer.ts promises:
  * `dns-packet`'s object shape for the types it encodes from plain values (A, AAAA, CNAME, NS, PTR,
  * MX, TXT, SRV, CAA, NAPTR), and the whole RDATA as bytes (RFC 3597) for the others, whose codecs
  * in `dns-packet` 5.6.1 are missing (HTTPS, SVCB, URI, LOC, CERT, SMIMEA, OPENPGPKEY) or want Node

@@ -5,7 +5,7 @@
  * wildcards, plus Cloudflare's proxying and CNAME flattening.
  */
 import { canonicalIPv6, isIPv4 } from './addresses.js';
-import type { DnsAnswer, DnsQuestion, DnsResourceRecord } from './answer.js';
+import type { DnsAnswer, DnsQuestion, DnsResourceRecord } from '../dns-answer.js';
 import { synthesisedNs, synthesisedSoa, negativeSoa } from './apex.js';
 import { rdataOf } from './rdata.js';
 import { Unencodable } from './rdata-bytes.js';

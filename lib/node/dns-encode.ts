@@ -11,7 +11,7 @@
  * came in, apart from the question itself (which dns-answer-cache.ts relies on).
  */
 import packet from 'dns-packet';
-import type { DnsResourceRecord } from '../dns/answer.js';
+import type { DnsResourceRecord } from '../dns-answer.js';
 import { dnsTypeCode } from '../dns/rr-types.js';
 import { lowerAscii } from '../dns/resolve.js';
 import { nameLabels } from './dns-names.js';

@@ -9,7 +9,7 @@
  * SERVFAIL, a question the model drops (null) gets no answer.
  */
 import packet from 'dns-packet';
-import type { DnsAnswer, DnsQuestion, DnsRcode } from '../dns/answer.js';
+import type { DnsAnswer, DnsQuestion, DnsRcode } from '../dns-answer.js';
 import type { DnsAnswerCache } from './dns-answer-cache.js';
 import { asBuffer, encodeResponse } from './dns-encode.js';
 import { nameEnd, readName } from './dns-names.js';

@@ -1,5 +1,5 @@
 /**
- * The answers api.answer gives are in dns-packet's shape (lib/dns/answer.ts): encoded the way the
+ * The answers api.answer gives are in dns-packet's shape (lib/dns-answer.ts): encoded the way the
  * contract says (Uint8Array → Buffer; whole-RDATA bytes as UNKNOWN_<code>), every record survives
  * a dns-packet encode and decode, and the bytes say what was stored.
  */

@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { connect, createServer } from 'node:net';
 import packet from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DnsAnswer, DnsQuestion, DnsResourceRecord } from '../../../lib/dns/answer.js';
+import type { DnsAnswer, DnsQuestion, DnsResourceRecord } from '../../../lib/dns-answer.js';
 import { serveDns, type RunningDnsWire } from '../../../lib/node/dns-wire.js';
 import type { DnsExchange } from '../../../lib/node/dns-message.js';
 import { decode, query, tcpSession, udp, udpRaw } from './client.js';

@@ -1,8 +1,14 @@
 /**
  * What a DNS question gets from the double's zones: the contract between resolution (the model,
- * lib/dns/resolve*.ts, pure and runtime-neutral) and the wire (lib/node/, which encodes it with
- * `dns-packet`). Records are in `dns-packet`'s answer shape, so the wire adds nothing but the
- * header, EDNS and truncation; this file imports nothing, so the model never pulls the wire format in.
+ * lib/dns/resolve*.ts, pure and runtime-neutral), the wire (lib/node/, which encodes it with
+ * `dns-packet`) and the front door's test support (lib/api/support.ts logs each question and its
+ * answer, and a fault rule answers one). Records are in `dns-packet`'s answer shape, so the wire adds
+ * nothing but the header, EDNS and truncation.
+ *
+ * Why here, among the shared parts, and not in lib/dns/: three layers read it and none owns it, and
+ * the front door (lib/api/) may not depend on a product's folder, not even for a type
+ * (spec/architecture/import-graph.test.ts). It is data shapes only and imports nothing, so the
+ * model never pulls the wire format in and the front door never pulls the model in.
  */
 
 /** The response codes the double gives (RFC 1035 §4.1.1, RFC 6895). */
