@@ -16,6 +16,7 @@ import { lifecycleRoutes } from './lifecycle.js';
 import { lockRoutes } from './locks.js';
 import { domainRoutes } from './domains.js';
 import { MAX_OBJECT_UPLOAD, objectRoutes } from './objects.js';
+import { tempCredentialsRoute } from './temp-credentials.js';
 
 export type R2Methods = Record<string, Handler<R2Service>>;
 /** One concern's routes: handlers by method for the segments after `r2/buckets`, or undefined. */
@@ -25,10 +26,13 @@ export type R2Table = (rest: readonly string[]) => R2Methods | undefined;
 const TABLES: readonly R2Table[] = [bucketRoutes, corsRoutes, lifecycleRoutes, lockRoutes, domainRoutes, objectRoutes];
 
 export const r2Routes: RouteTable<R2Service> = (segments): Route<R2Service> | undefined => {
-  if (segments[0] !== 'accounts' || segments[2] !== 'r2' || segments[3] !== 'buckets') return undefined;
+  if (segments[0] !== 'accounts' || segments[2] !== 'r2') return undefined;
   const accountId = segments[1]!;
   // Account ids are 32 hex, as zone ids: anything else is the route error (7003).
   if (!HEX32.test(accountId)) return undefined;
+  const temporary = tempCredentialsRoute(segments, accountId);
+  if (temporary) return { ...temporary, methods: permitted(temporary.methods) };
+  if (segments[3] !== 'buckets') return undefined;
   const rest = segments.slice(4);
   for (const table of TABLES) {
     const found = table(rest);

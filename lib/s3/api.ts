@@ -35,12 +35,14 @@ import {
   uploadPart,
   uploadPartCopy,
 } from './multipart.js';
-import { copyObject, deleteObject, deleteObjects, putObject, readObject } from './objects.js';
+import { copyObject, copySource, deleteObject, deleteObjects, putObject, readObject } from './objects.js';
 import { bucketOperation, objectOperation, type Operation } from './routes.js';
 import { screenHeaders } from './screening.js';
 import { decodeBucketName, decodeKey, splitTarget, type RawTarget } from './paths.js';
 import { carriable } from './header-values.js';
 import { Verifier, type Authenticated, type S3Credential } from './sigv4.js';
+import { addParentKeys } from '../account/temporary-credentials.js';
+import { enforceGrant, grantCovers, temporaryCredential } from './temporary-access.js';
 import { lifecycleTimingOption, type LifecycleTiming } from '../bucket/lifecycle.js';
 import { doubleOf, registerDouble } from '../support/registry.js';
 import { s3Double, type S3Snapshot } from '../support/s3-support.js';
@@ -104,7 +106,11 @@ class RequestContext implements S3Context {
     readonly lookup: (name: string) => BucketLayer | undefined,
   ) {
     this.headers = request.headers;
+    const grant = auth.grant;
+    if (grant) this.covers = (key) => grantCovers(grant, key);
   }
+
+  readonly covers?: (key: string) => boolean;
 
   body(): Promise<RequestBody> {
     return (this.#body ??= readBody(this.request, this.auth.payload));
@@ -140,9 +146,12 @@ export class S3Api {
     this.#clock = timeSource(options.clock).now;
     this.#newBucket = { clock: options.clock, lifecycleTiming: lifecycleTimingOption(options.lifecycleTiming, 'S3Api') };
     const signed = options.signatureClock === undefined ? undefined : timeSource(options.signatureClock).now;
-    this.#verifier = new Verifier(options.credentials, signed ?? (() => this.#clock()));
     this.#account = chosenAccount(options, 'S3Api');
     const shared = this.#account && accountState(this.#account);
+    // Over an account: its key pairs may parent temporary credentials, and those it mints are
+    // accepted here until they expire on this view's clock (temporary-access.ts).
+    if (shared && options.credentials) addParentKeys(shared, options.credentials);
+    this.#verifier = new Verifier(options.credentials, signed ?? (() => this.#clock()), shared && temporaryCredential(shared, () => this.#clock()));
     this.#buckets = shared?.buckets ?? new Map();
     this.#created = shared?.bucketCreated ?? new WeakMap();
     for (const [name, bucket] of Object.entries(options.buckets ?? {})) this.addBucket(name, bucket);
@@ -288,10 +297,16 @@ export class S3Api {
     const key = decodeKey(route.key);
     if (bucketName === undefined) {
       if (method !== 'GET') throw s3Errors.routeNotFound();
+      if (auth.grant) enforceGrant(auth.grant, { method, bucket: undefined, jurisdiction, key, operation: undefined, query });
       const all = [...served].map(([name, bucket]) => ({ name, created: this.#created.get(bucket) ?? 0 }));
       return listBuckets(all, query, request.headers, this.#owner);
     }
     const operation: Operation = key === '' ? bucketOperation(method, query) : objectOperation(method, query, request.headers);
+    if (auth.grant) {
+      const op = operation.op;
+      const copies = op === 'CopyObject' || op === 'UploadPartCopy';
+      enforceGrant(auth.grant, { method, bucket: bucketName, jurisdiction, key, operation, query, ...(copies ? { copySource: () => copySource(request) } : {}) });
+    }
     if (operation.op === 'CreateBucket') return this.#createBucket(bucketName, served, jurisdiction);
     const layer = this.#layer(bucketName, served);
     if (!layer) throw s3Errors.noSuchBucket();
