@@ -305,7 +305,16 @@ export class S3Api {
     if (auth.grant) {
       const op = operation.op;
       const copies = op === 'CopyObject' || op === 'UploadPartCopy';
-      enforceGrant(auth.grant, { method, bucket: bucketName, jurisdiction, key, operation, query, ...(copies ? { copySource: () => copySource(request) } : {}) });
+      try {
+        enforceGrant(auth.grant, { method, bucket: bucketName, jurisdiction, key, operation, query, ...(copies ? { copySource: () => copySource(request) } : {}) });
+      } catch (err) {
+        // Refused before the bucket is touched (its existence is not told), but answered with the
+        // addressed bucket's CORS headers, so a page holding temporary credentials reads the 403
+        // (our choice: whether R2 adds them to this refusal is not established).
+        const cors = this.#layer(bucketName, served)?.config.cors;
+        const response = errorResponse(asS3Error(err), method);
+        return cors ? withCorsHeaders(cors, request.headers, method, response) : response;
+      }
     }
     if (operation.op === 'CreateBucket') return this.#createBucket(bucketName, served, jurisdiction);
     const layer = this.#layer(bucketName, served);

@@ -22,7 +22,8 @@ import { CloudflareApi } from '../../lib/api/cloudflare-api.js';
 import { ManualClock, systemClock } from '../../lib/clock.js';
 import { S3Api } from '../../lib/s3/api.js';
 import type { Bucket } from '../../lib/bucket/index.js';
-import { CREDENTIALS, sdk } from '../s3/support.js';
+import { CREDENTIALS, ENDPOINT, sdk } from '../s3/support.js';
+import { r2Client } from '../s3/client.js';
 
 const BASE = 'https://api.cloudflare.com/client/v4';
 type Permission = 'admin-read-write' | 'admin-read-only' | 'object-read-write' | 'object-read-only';
@@ -46,7 +47,7 @@ async function mint(permission: Permission, scope: { prefixes?: string[]; object
   const { bucket = 'photos', ttlSeconds = 900, ...paths } = scope;
   const minted = await cf.r2.temporaryCredentials.create({ account_id: api.account.id, bucket, parentAccessKeyId: CREDENTIALS.accessKeyId, permission, ttlSeconds, ...paths });
   const { accessKeyId, secretAccessKey, sessionToken } = minted;
-  return sdk(s3.fetch, undefined, { accessKeyId: accessKeyId!, secretAccessKey: secretAccessKey!, sessionToken: sessionToken! });
+  return r2Client(ENDPOINT, { accessKeyId: accessKeyId!, secretAccessKey: secretAccessKey!, sessionToken: sessionToken! }, s3.fetch);
 }
 
 const refusal = (p: Promise<unknown>) =>
@@ -167,7 +168,7 @@ describe('using them over S3', () => {
     const minted = await cf.r2.temporaryCredentials.create({ account_id: api.account.id, bucket: 'photos', parentAccessKeyId: CREDENTIALS.accessKeyId, permission: 'object-read-only', ttlSeconds: 60 });
     const withoutToken = sdk(s3.fetch, undefined, { accessKeyId: minted.accessKeyId!, secretAccessKey: minted.secretAccessKey! });
     expect(await refusal(withoutToken.send(new GetObjectCommand({ Bucket: 'photos', Key: 'a.txt' })))).toBe('403 SignatureDoesNotMatch');
-    const parentSecret = sdk(s3.fetch, undefined, { ...CREDENTIALS, sessionToken: minted.sessionToken! });
+    const parentSecret = r2Client(ENDPOINT, { ...CREDENTIALS, sessionToken: minted.sessionToken! }, s3.fetch);
     expect(await refusal(parentSecret.send(new GetObjectCommand({ Bucket: 'photos', Key: 'a.txt' })))).toBe('403 SignatureDoesNotMatch');
   });
 
