@@ -1,6 +1,7 @@
 /**
  * R2's control plane in the `/client/v4` router (lib/api/router.ts): everything under
- * `/accounts/{account_id}/r2/buckets`. Each concern brings its own table in its own file (buckets,
+ * `/accounts/{account_id}/r2/buckets`, and `/accounts/{account_id}/r2/temp-access-credentials`
+ * (temp-credentials.ts, which has no bucket in its path). Each concern brings its own table in its own file (buckets,
  * CORS, lifecycle, locks, domains, objects); this file only finds the one that answers the path.
  *
  * A table is given the segments after `r2/buckets` (`[]` for the collection, `[name, ...]` for one
