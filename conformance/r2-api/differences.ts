@@ -106,7 +106,7 @@ export const r2ApiDifferences = {
   },
   'unestablished-temp-credentials-scope': {
     shownBy: 'the real API (not established)',
-    why: 'R2 documents its four permissions (r2/api/tokens) and 403 AccessDenied beyond them, but not how a path scope meets listings, copies and multi-deletes: the double allows a listing only with a prefix inside a granted prefix (or equal to a granted key), a copy only from a source in the grant, and refuses a DeleteObjects naming any key outside it whole; the object permissions reach no bucket settings, the admin ones reach the bucket\'s settings but never another bucket (lib/s3/temporary-access.ts). The refusal carries the addressed bucket\'s CORS headers, so a page reads it.',
+    why: 'R2 documents its four permissions (r2/api/tokens) and 403 AccessDenied beyond them, but not how a path scope meets listings, copies and multi-deletes: the double allows a listing only with a prefix inside a granted prefix (or equal to a granted key), a copy only from a source in the grant, and refuses a DeleteObjects naming any key outside it whole; the object permissions reach no bucket settings, the admin ones reach the bucket\'s settings but never another bucket, and ListBuckets only with an admin permission (lib/s3/temporary-access.ts). The refusal carries the addressed bucket\'s CORS headers, so a page reads it.',
   },
   'unestablished-temp-credentials-expiry': {
     shownBy: 'the real API (not established)',
