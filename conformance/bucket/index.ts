@@ -51,6 +51,7 @@ export {
   bucketDifferences,
   doubleDifferences,
   doubleInWorkerdDifferences,
+  runtimeDifferences,
   happyDomDifferences,
   jsdomDifferences,
   simulatorDifferences,

@@ -1,4 +1,4 @@
-import type { R2Action } from './errors.js';
+import type { BucketAction } from './errors.js';
 
 /**
  * How a binding method reports errors. workerd converts arguments before it runs the method body;
@@ -16,14 +16,18 @@ export type Invoke = <A, R>(
   value?: unknown,
 ) => Promise<R>;
 
-/** The binding's methods that reach R2 (resumeMultipartUpload does not: it only makes a handle). */
-export type BucketOperation = R2Action;
+/**
+ * The binding's methods that reach R2 (resumeMultipartUpload does not: it only makes a handle), and
+ * the operations on the bucket's settings (errors.ts `SettingAction`).
+ */
+export type BucketOperation = BucketAction;
 
 /**
  * Which surface a call came in through: the call log records it, and each formats model errors its
  * way. `lifecycle`: the bucket's own lifecycle rules acting (layer.ts, `lifecycleDelete`); `public`:
- * a public host's read (r2.dev, a custom domain: lib/r2-public); `api`: the v4 API's object routes
- * (lib/r2-api/objects.ts, what `wrangler r2 object --remote` calls).
+ * a public host's read (r2.dev, a custom domain: lib/r2-public); `api`: the v4 API, both its object
+ * routes (lib/r2-api/objects.ts, what `wrangler r2 object --remote` calls) and its bucket settings
+ * routes (lib/r2-api), and the test helpers that change settings as those routes do.
  */
 export type Surface = 'binding' | 's3' | 'public' | 'lifecycle' | 'api';
 

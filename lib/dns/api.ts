@@ -203,6 +203,17 @@ export class DnsApi {
   }
 
   /**
+   * What every answer of `answer` depends on, as a list that differs whenever an answer may: each
+   * zone, then its change count. The DNS server's cache of encoded answers (edge-doubles/node)
+   * compares it element by element on each query.
+   */
+  answerState(): unknown[] {
+    const out: unknown[] = [];
+    for (const z of this.zonesById.values()) out.push(z, z.version);
+    return out;
+  }
+
+  /**
    * What a resolver asking the zone's nameservers would see for `name` and `type` (default `A`):
    * `{ rcode, authoritative, answers, authorities, additionals }`, records with their wire TTLs and
    * data as `dns-packet` shapes it (TXT as character-strings of at most 255 bytes). No socket.

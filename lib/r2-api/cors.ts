@@ -12,7 +12,6 @@
  * Empty lists are left out of an answer, as the S3 view leaves out empty elements.
  */
 import { ok } from '../api/envelope.js';
-import { bucketLayer } from '../bucket/internal.js';
 import { CORS_METHODS, frozenCorsRules, oneWildcardAtMost, type CorsRule } from '../bucket/cors.js';
 import { carriable } from '../fetch.js';
 import type { Incoming } from '../api/router.js';
@@ -21,6 +20,7 @@ import { jsonObject } from './rules-body.js';
 import { namedBucket, type R2Service } from './service.js';
 import type { RouteParams } from '../api/router.js';
 import { r2ApiErrors } from './errors.js';
+import { changeSettings, readSettings } from './settings.js';
 
 /** The API's bound on `maxAgeSeconds` (the SDK's CORSUpdateParams: "maximum 86400"). */
 export const MAX_AGE_SECONDS = 86400;
@@ -85,26 +85,26 @@ export function corsRuleToJson(r: CorsRule): ApiCorsRule {
   };
 }
 
-const configOf = (svc: R2Service, req: Incoming, params: RouteParams) => bucketLayer(namedBucket(svc, req, params).bucket)!.config;
+const bucketOf = (svc: R2Service, req: Incoming, params: RouteParams) => namedBucket(svc, req, params).bucket;
 
 const methods = {
   /** 404 10059 while the bucket has no policy (r2-bucket-config.md §3.1). */
-  GET: (svc: R2Service, req: Incoming, params: RouteParams) => {
-    const rules = configOf(svc, req, params).cors;
+  GET: async (svc: R2Service, req: Incoming, params: RouteParams) => {
+    const rules = await readSettings(bucketOf(svc, req, params), 'getBucketCors', (c) => c.cors);
     if (!rules) throw r2ApiErrors.noCorsConfiguration();
     return ok({ rules: rules.map(corsRuleToJson) });
   },
   /** Replaces the whole policy (§3.2). The bucket is found before the body is read: a missing bucket is 10006 whatever the body. */
   PUT: async (svc: R2Service, req: Incoming, params: RouteParams) => {
-    const config = configOf(svc, req, params);
+    const bucket = bucketOf(svc, req, params);
     const rules = corsRulesFromJson(await jsonObject(req));
     if (!rules) throw r2ApiErrors.malformed();
-    config.cors = frozenCorsRules(rules);
+    await changeSettings(bucket, 'putBucketCors', (c) => (c.cors = frozenCorsRules(rules)));
     return ok({});
   },
   /** Clears the policy; clearing none succeeds too (our reading: the answer for a bucket without one is not established). */
-  DELETE: (svc: R2Service, req: Incoming, params: RouteParams) => {
-    configOf(svc, req, params).cors = undefined;
+  DELETE: async (svc: R2Service, req: Incoming, params: RouteParams) => {
+    await changeSettings(bucketOf(svc, req, params), 'deleteBucketCors', (c) => (c.cors = undefined));
     return ok({});
   },
 };

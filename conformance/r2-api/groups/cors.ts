@@ -6,7 +6,7 @@
  * browser ("CORS headers are returned only when the Origin matches exactly"; the rules apply to the
  * S3 endpoint and to public buckets).
  */
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup, expectError } from '../harness.js';
 import { publicSkip, publishManaged } from './public-host.js';
 

@@ -9,7 +9,7 @@
  * establish (our 10040/409/404 answers, statuses active at once, how the r2.dev hex is derived, a
  * host serving no bucket, an SSE-C object at a public host) is declared in differences.ts.
  */
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup, expectError, type R2ApiClient } from '../harness.js';
 import { publicSkip, publishManaged } from './public-host.js';
 

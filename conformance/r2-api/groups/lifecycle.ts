@@ -4,7 +4,7 @@
  * rule shape read back, and a rule acting on an object. What production does not establish (when a
  * rule acts, the refusals' codes) names its difference (differences.ts).
  */
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup, expectError } from '../harness.js';
 
 /** The default rule's JSON, as the API shows it (§2.1, [tp]). */

@@ -7,7 +7,7 @@
  * What a rule delivers is not observable through these routes: spec/bucket/notifications.test.ts and
  * spec/r2-api/wrangler-notifications.test.ts check it on the double.
  */
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup, expectError, type R2ApiClient } from '../harness.js';
 import { queuesOf } from './queues.js';
 
