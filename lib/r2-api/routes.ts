@@ -18,13 +18,14 @@ import { lockRoutes } from './locks.js';
 import { domainRoutes } from './domains.js';
 import { MAX_OBJECT_UPLOAD, objectRoutes } from './objects.js';
 import { tempCredentialsRoute } from './temp-credentials.js';
+import { sippyRoutes } from './sippy.js';
 
 export type R2Methods = Record<string, Handler<R2Service>>;
 /** One concern's routes: handlers by method for the segments after `r2/buckets`, or undefined. */
 export type R2Table = (rest: readonly string[]) => R2Methods | undefined;
 
 /** The concerns' tables, asked in order; no path matches two. */
-const TABLES: readonly R2Table[] = [bucketRoutes, corsRoutes, lifecycleRoutes, lockRoutes, domainRoutes, objectRoutes];
+const TABLES: readonly R2Table[] = [bucketRoutes, corsRoutes, lifecycleRoutes, lockRoutes, domainRoutes, sippyRoutes, objectRoutes];
 
 export const r2Routes: RouteTable<R2Service> = (segments): Route<R2Service> | undefined => {
   if (segments[0] !== 'accounts' || segments[2] !== 'r2') return undefined;
