@@ -13,6 +13,7 @@ import { CloudflareApi, useSippySource } from '../../lib/api/index.js';
 import { Bucket } from '../../lib/bucket/index.js';
 import { S3Api } from '../../lib/s3/api.js';
 import { startS3Server } from '../../lib/node/s3-server.js';
+import { runCli, type CliIo } from '../../lib/node/commands.js';
 import { CREDENTIALS, sdk } from '../s3/support.js';
 import { startWrangler, WRANGLER_TIMEOUT, type WranglerHarness } from '../helpers/wrangler.js';
 
@@ -147,4 +148,37 @@ describe('wrangler r2 bucket sippy, against api serve, with r2 serve as the sour
     await w.ok('r2', 'bucket', 'sippy', 'disable', 'files');
     expect((await w.ok('r2', 'bucket', 'sippy', 'get', 'files')).output).toContain("No Sippy configuration found for the 'files' bucket.");
   }, WRANGLER_TIMEOUT);
+});
+
+describe('api serve --sippy-endpoint', () => {
+  it('names the source for the served account: a bucket with Sippy on reads a missing key from it', async () => {
+    const old = new Bucket();
+    await old.put('a.txt', 'from the old store');
+    const source = await startS3Server({ buckets: { old } });
+    const out: string[] = [];
+    let stop!: () => void;
+    const stopped = new Promise<void>((r) => (stop = r));
+    const io: CliIo = { out: (l) => out.push(l), err: () => {}, stopped: () => stopped };
+    const running = runCli(['api', 'serve', '--port', '0', '--bucket', 'files', '--sippy-endpoint', source.endpoint], io);
+    try {
+      for (let i = 0; i < 500 && !out.some((l) => l.startsWith('sippy source')); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(out).toContain(`sippy source ${source.endpoint}`);
+      const baseURL = /listening on (\S+)/.exec(out[0]!)![1]!;
+      const account = /^account (\w+)/.exec(out.find((l) => l.startsWith('account '))!)![1]!;
+      const call = (method: string, path: string, body?: unknown) =>
+        fetch(`${baseURL}/accounts/${account}/r2/buckets/files/${path}`, { method, headers: { authorization: 'Bearer any-token-0123456789' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      expect((await call('PUT', 'sippy', { source: aws('old'), destination: R2_KEYS })).status).toBe(200);
+      const got = await call('GET', 'objects/a.txt');
+      expect([got.status, await got.text()]).toEqual([200, 'from the old store']);
+    } finally {
+      stop();
+      await running;
+      await source.close();
+    }
+  });
+
+  it('refuses a value that is not an http(s) URL', async () => {
+    const io: CliIo = { out: () => {}, err: () => {}, stopped: () => Promise.resolve() };
+    await expect(runCli(['api', 'serve', '--port', '0', '--sippy-endpoint', 'old-bucket'], io)).rejects.toThrow('--sippy-endpoint must be an http(s) URL, got old-bucket');
+  });
 });
