@@ -112,6 +112,14 @@ export const r2ApiDifferences = {
     shownBy: 'the real API (not established)',
     why: 'What R2 answers for expired temporary credentials is undocumented (reference r2-s3-api.md §5 lists ExpiredToken as unknown for R2): the double answers S3\'s 400 ExpiredToken "The provided token has expired.", which the AWS SDKs treat as a signal to refresh credentials, once the double\'s clock passes the minted TTL (spec/r2-api/temp-credentials.test.ts). Not run here: a real TTL cannot be advanced. The token\'s JWT claims and signature are the double\'s own (production signs HS256 with the parent secret, r2/api/s3/temporary-credentials); clients treat it as opaque.',
   },
+  'unestablished-sippy-errors': {
+    shownBy: 'the real API (not established)',
+    why: "Sippy's GET for a bucket without it is 404 10007 (the code wrangler's `sippy get` reads as \"No Sippy configuration found\", wrangler 4.86 src/r2/sippy.ts), with R2's 10007 text; a PUT missing a field of wrangler's AWS or GCS shape, or naming the SDK's `s3` or `azure` provider (wrangler sends neither), is 400 10040 with the reason as a second error (lib/r2-api/sippy.ts). Production's texts are not established.",
+  },
+  'double-sippy-source': {
+    shownBy: 'the double (by design)',
+    why: 'Sippy never reaches AWS or GCS: a missing key is fetched from the S3-compatible endpoint named for the account (useSippySource, api serve --sippy-endpoint), path style, SigV4-signed with the source key pair (GCS: the client email and private key as key id and secret); without one, nothing is fetched. A source answer other than 200 leaves the key missing (production may answer an error); the copy is a put of the bucket\'s own, not logged, not faultable and firing no event notification (what production reports for it is not established). Only reads copy in (head, get, the S3 view\'s Get/Head and copy sources, the public hosts, the API object route), not listings, as the Sippy docs describe.',
+  },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 
 export type R2ApiDifferenceId = keyof typeof r2ApiDifferences;
@@ -143,4 +151,6 @@ export const realApiDifferences: readonly R2ApiDifferenceId[] = [
   'unestablished-temp-credentials-errors',
   'unestablished-temp-credentials-scope',
   'unestablished-temp-credentials-expiry',
+  'unestablished-sippy-errors',
+  'double-sippy-source',
 ];
