@@ -235,10 +235,9 @@ export class BucketLayer {
    * do, so a read without Sippy takes no promise. The copy is not a call of its own (no log entry,
    * no fault, no event notification): what production reports for it is not established.
    */
-  #copyIn(key: string): Promise<void> | undefined {
+  #copyIn(key: string, source: SippySource): Promise<void> | undefined {
     const settings = this.config.sippy;
-    const source = this.sippySource;
-    if (!settings || !source) return undefined;
+    if (!settings) return undefined;
     const p = this.persistent;
     const stored = () => (p ? p.transact(false, () => this.model.head(key)) : this.model.head(key));
     if (!p && this.model.head(key)) return undefined;
@@ -257,7 +256,8 @@ export class BucketLayer {
   }
 
   head(key: string): Maybe<StoredObject | undefined> {
-    const copying = this.#copyIn(key);
+    const source = this.sippySource;
+    const copying = source && this.#copyIn(key, source);
     return copying ? copying.then(() => this.#head(key)) : this.#head(key);
   }
 
@@ -275,7 +275,8 @@ export class BucketLayer {
     ssecKeyMd5: string | undefined,
     shape: (outcome: GetOutcome, bytes?: BodyBytes) => Maybe<X>,
   ): Maybe<X> {
-    const copying = this.#copyIn(key);
+    const source = this.sippySource;
+    const copying = source && this.#copyIn(key, source);
     return copying ? copying.then(() => this.#get(key, cond, range, ssecKeyMd5, shape)) : this.#get(key, cond, range, ssecKeyMd5, shape);
   }
 
@@ -301,7 +302,8 @@ export class BucketLayer {
    * wants (the S3 view's own conditional, range and partNumber rules). `plan` may throw to refuse.
    */
   read<P extends ReadPlan>(key: string, plan: (object: StoredObject | undefined) => P): Maybe<PlannedRead<P>> {
-    const copying = this.#copyIn(key);
+    const source = this.sippySource;
+    const copying = source && this.#copyIn(key, source);
     return copying ? copying.then(() => this.#readPlanned(key, plan)) : this.#readPlanned(key, plan);
   }
 
