@@ -94,13 +94,17 @@ describe('reads with Sippy on', () => {
     expect(await photos.get('dog.txt')).toBeNull(); // off again
   });
 
-  it('through the S3 view and the API object route too; a key the source lacks stays missing', async () => {
+  it('through the S3 view, the API object route and the public host too; a key the source lacks stays missing', async () => {
+    await legacy.put('bird.txt', 'tweet');
     await cf.r2.buckets.sippy.update('photos', { account_id, source: aws(), destination: R2_KEYS });
+    await cf.r2.buckets.domains.managed.update('photos', { account_id, enabled: true });
+    const pub = await api.public.fetch(`https://${api.public.managedDomain('photos')}/bird.txt`);
+    expect([pub.status, await pub.text()]).toEqual([200, 'tweet']);
     const s3 = sdk(new S3Api({ api, credentials: [CREDENTIALS] }).fetch);
     expect(await (await s3.send(new GetObjectCommand({ Bucket: 'photos', Key: 'dog.txt' }))).Body!.transformToString()).toBe('woof');
     const viaApi = await cf.r2.buckets.objects.get('fish.txt', { account_id, bucket_name: 'photos' });
     expect(await (viaApi as Response).text()).toBe('blub');
-    expect((await photos.list()).objects.map((o) => o.key)).toEqual(['dog.txt', 'fish.txt']);
+    expect((await photos.list()).objects.map((o) => o.key)).toEqual(['bird.txt', 'dog.txt', 'fish.txt']);
     await expect(s3.send(new GetObjectCommand({ Bucket: 'photos', Key: 'nowhere.txt' }))).rejects.toMatchObject({ name: 'NoSuchKey' });
   });
 
