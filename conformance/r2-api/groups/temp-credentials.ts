@@ -7,7 +7,7 @@
  * r2/api/error-codes). Expiry is checked on the double's clock in spec/r2-api/temp-credentials.test.ts
  * (waiting out a real TTL here would cost the suite seconds); its answer is declared.
  */
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup, expectError, type R2ApiClient } from '../harness.js';
 
 async function mint(c: R2ApiClient, body: Record<string, unknown>) {
