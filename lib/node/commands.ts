@@ -9,7 +9,7 @@ import { Bucket } from '../bucket/bucket.js';
 import type { LifecycleTiming } from '../bucket/lifecycle.js';
 import { PublicBuckets } from '../r2-public/index.js';
 import { useSippySource } from '../r2-api/sippy.js';
-import { requestLine } from '../support/dns-support.js';
+import { requestLine } from '../api/support.js';
 import { startDnsServer } from './dns-server.js';
 import { startS3Server } from './s3-server.js';
 import { startApiServer } from './api-server.js';

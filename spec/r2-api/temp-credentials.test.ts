@@ -18,7 +18,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { CloudflareApi } from '../../lib/api/cloudflare-api.js';
+import { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';
 import { ManualClock, systemClock } from '../../lib/clock.js';
 import { S3Api } from '../../lib/s3/api.js';
 import type { Bucket } from '../../lib/bucket/index.js';
