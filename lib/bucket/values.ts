@@ -103,25 +103,18 @@ const CHUNK = 1024 * 1024;
  * 1 MiB: one huge fresh allocation costs more (page faults, and a large-object GC later) than the
  * same bytes in pieces, and stored objects are chunk lists anyway.
  *
- * A buffer over 1 MiB is also hashed as it is copied, a chunk at a time, so that each is still in the
- * processor's cache for the second pass: hashing 64 MiB afterwards made `npm run bench -- large` some
- * 15% slower. Each chunk is hashed in the caller's buffer, then copied: the copy then reads from the
- * cache and writes fresh memory (copy first, and the copy reads memory and the hash rereads the
- * copy; a few per cent slower, issue 24). A SharedArrayBuffer can change between the two passes, so
- * there the copy is hashed: the etag is always the md5 of the bytes kept. Smaller bodies leave their
- * md5 to when it is needed (stored.ts).
+ * A buffer over 1 MiB is also hashed as it is copied, each chunk while it is still in the
+ * processor's cache: hashing 64 MiB afterwards made `npm run bench -- large` some 15% slower.
+ * Smaller bodies leave their md5 to when it is needed (stored.ts).
  */
 function copyInChunks(bytes: Uint8Array): { chunks: Uint8Array[]; md5?: string } {
   if (bytes.byteLength <= SLAB_MAX_BYTES) return { chunks: [copySmall(bytes)] };
   if (bytes.byteLength <= CHUNK) return { chunks: [bytes.slice()] };
-  const shared = typeof SharedArrayBuffer === 'function' && bytes.buffer instanceof SharedArrayBuffer;
   const chunks: Uint8Array[] = [];
   const md5 = createHasher('md5');
   for (let at = 0; at < bytes.byteLength; at += CHUNK) {
-    const end = Math.min(at + CHUNK, bytes.byteLength);
-    if (!shared) md5.update(bytes.subarray(at, end));
-    const chunk = bytes.slice(at, end);
-    if (shared) md5.update(chunk);
+    const chunk = bytes.slice(at, at + CHUNK);
+    md5.update(chunk);
     chunks.push(chunk);
   }
   return { chunks, md5: toHex(md5.digest()) };
