@@ -123,6 +123,15 @@ function checkDelay(d: number): boolean {
   return d >= 0 && d <= MAX_DELAY_SECONDS;
 }
 
+/** @internal Drops every message a queue holds, as `reset()` does, but keeps its fault rules and call log (the API's purge). */
+export let purgeQueue: (queue: Queue) => void;
+
+/**
+ * @internal Detaches the queue's consumer when it is `handler` (the API's HTTP pull consumer,
+ * removed or restored away); a consumer attached in code stays. The messages stay held.
+ */
+export let detachConsumer: (queue: Queue, handler: (...args: never[]) => unknown) => void;
+
 /**
  * The queue, through its producer binding. Its `constructor.name` is workerd's for the binding,
  * 'WorkerQueue'; `Queue` is the name workers-types gives the interface and this package exports it under.
@@ -378,10 +387,24 @@ export class Queue<Body = unknown> {
 
   /** Empties the queue; clears fault rules and the call log (the consumer stays attached). */
   reset(): void {
+    this.#purge();
+    this.#support.clear();
+  }
+
+  /** Drops every message held (a delivery in flight is forgotten); fault rules and the log stay. */
+  #purge(): void {
     this.#epoch++;
     this.#store.clear();
-    this.#support.clear();
     this.#wakeAt = Infinity;
+  }
+
+  static {
+    purgeQueue = (queue) => queue.#purge();
+    detachConsumer = (queue, handler) => {
+      if (queue.#consumer?.handler !== handler) return;
+      queue.#consumer = undefined;
+      queue.#wakeAt = Infinity;
+    };
   }
 
   // ---- inside --------------------------------------------------------------------------------
@@ -570,6 +593,13 @@ export class Queue<Body = unknown> {
       const fate = state.fate(h.id, failed);
       if (!fate.retry) {
         outcomes.push('acked');
+        continue;
+      }
+      if (fate.givenBack) {
+        // Given back by the API's pull consumer when removed (lib/queue/pull-consumer.ts): visible
+        // again as it was, no attempt spent (logged as retried: the log has no other word for it).
+        outcomes.push('retried');
+        this.#store.add({ ...h, visibleAt: at, seq: this.#store.nextSeq() });
         continue;
       }
       const failures = h.failures + 1;
