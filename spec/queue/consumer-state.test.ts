@@ -74,6 +74,23 @@ describe('the API consumer is account state: snapshot, restore and reset cover i
     ]);
   });
 
+  it('a snapshot taken while a batch is held holds its messages: acked after it, they are back after restore', async () => {
+    const { api, call, id, send, pull } = await setup();
+    await call('POST', `/${id}/consumers`, { type: 'http_pull' });
+    await send('p', 'q');
+    const first = await pull(1);
+    expect(first.map((m) => m.body)).toEqual(['p']);
+    const snap = api.snapshot(); // 'p' leased, 'q' in the held batch: neither in the queue's store
+    const rest = await pull();
+    await call('POST', `/${id}/messages/ack`, { acks: [...first, ...rest].map((m) => ({ lease_id: m.lease_id })) });
+    expect(await pull()).toEqual([]);
+    api.restore(snap);
+    expect((await pull()).map((m) => [m.body, m.attempts])).toEqual([
+      ['p', 1],
+      ['q', 1],
+    ]);
+  });
+
   it('reset empties the queue and keeps its consumer (configuration); a held batch is forgotten', async () => {
     const { api, call, id, consumers, send, pull } = await setup();
     await call('POST', `/${id}/consumers`, { type: 'http_pull' });
