@@ -7,7 +7,7 @@
  */
 import { apiErrors, fail } from '../api/errors.js';
 
-export { DnsApiError, type DnsErrorItem } from '../api/errors.js';
+export { ApiError, DnsApiError, type ApiErrorItem, type DnsErrorItem } from '../api/errors.js';
 
 export const dnsErrors = {
   ...apiErrors,
