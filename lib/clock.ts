@@ -13,7 +13,9 @@ export type Clock = (() => number) | { now(): number; sleep?(ms: number): Promis
 
 /** What the doubles use inside: now, and a wait that follows the same time. */
 export interface TimeSource {
+  /** Epoch ms. */
   now(): number;
+  /** Resolves once `ms` have passed on this clock. */
   sleep(ms: number): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export class ManualClock {
     this.#now = +start;
   }
 
+  /** The clock's time, epoch ms. */
   now(): number {
     return this.#now;
   }
@@ -68,6 +71,7 @@ export class ManualClock {
     for (const w of due) w.done();
   }
 
+  /** Resolves when the clock has been moved `ms` past now (injected delays wait on it). */
   sleep(ms: number): Promise<void> {
     if (!(ms > 0)) return resolved;
     return new Promise((done) => this.#waiting.push({ at: this.#now + ms, done }));

@@ -15,6 +15,7 @@ import { accountState, accountStates, addAccountBucket, BUCKET_NAME } from './st
 
 export { accountState, addAccountBucket, BUCKET_NAME, type AccountState } from './state.js';
 
+/** The options of `new Account(options)`. */
 export interface AccountOptions {
   /** 32 lowercase hex characters; generated when absent. */
   id?: string;
@@ -37,6 +38,7 @@ export interface AccountOptions {
 
 export const DEFAULT_ACCOUNT_NAME = 'edge-doubles account';
 
+/** What the platform's account holds, once: its zones, its buckets by name, its credentials. The API double, the S3 view and `createEnv` share one to see the same state. */
 export class Account {
   readonly id: string;
   readonly name: string;

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 /** Plans decide quotas; the numbers are the documented defaults and every one can be overridden. */
 export type DnsPlan = 'free' | 'pro' | 'business' | 'enterprise';
 
+/** A zone's quotas, set by its plan; `limits` on a zone overrides any of them. */
 export interface DnsLimits {
   /** Records per zone (Free 200, paid 3,500, Enterprise 1,000,000 pool). */
   records: number;
@@ -17,6 +18,7 @@ export interface DnsLimits {
   minTtl: number;
 }
 
+/** A zone as `new DnsApi({ zones })` and `addZone` take it: its name, and optionally its id, plan, limits, nameservers and seed records. */
 export interface DnsZoneInit {
   /** The zone's apex, e.g. `example.com` (any case, trailing dot allowed, Unicode becomes punycode). */
   name: string;
@@ -103,6 +105,7 @@ export interface DnsUser {
  */
 export type DnsCompat = 'document' | 'today';
 
+/** The options of `new DnsApi(options)` (see docs/dns-api.md). */
 export interface DnsApiOptions {
   /**
    * The account this API serves: its zones, buckets and credentials, shared with every other view

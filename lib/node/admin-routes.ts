@@ -24,6 +24,7 @@ import type { DnsFault } from '../support/dns-support.js';
 import type { QueueFault } from '../support/queue-support.js';
 import type { Fault } from '../support/faults.js';
 
+/** The reserved path prefix of the test support over HTTP (no bucket name can start with `_`). */
 export const ADMIN_PREFIX = '/_edge-doubles/';
 
 /** What a server holds, as the router reaches it. */
@@ -40,6 +41,7 @@ export interface AdminSubject {
   readonly account?: Account;
 }
 
+/** Who may use the test support over HTTP (`--admin-token`), and whether the request came from loopback. */
 export interface AdminOptions {
   /** The address the server listens on: off a loopback address the endpoints need `token`. */
   host: string;

@@ -18,14 +18,19 @@ import { ADMIN_PREFIX, isLoopback } from './admin-routes.js';
 import type { TlsOption } from './tls.js';
 import type { DnsExchange } from './dns-message.js';
 
+/** A CLI command (`edge-doubles <service> <command>`). */
 export interface Command {
   summary: string;
   usage: string;
+  /** Runs with the arguments after the command name; an exit code, or undefined while it serves. */
   run(args: string[], io: CliIo): Promise<number | undefined>;
 }
 
+/** Where the CLI writes: standard output and standard error, a line at a time. */
 export interface CliIo {
+  /** Writes a line to standard output. */
   out(line: string): void;
+  /** Writes a line to standard error. */
   err(line: string): void;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
   stopped(): Promise<void>;
@@ -473,6 +478,7 @@ const processIo: CliIo = {
     }),
 };
 
+/** Runs `edge-doubles <service> <command> [options]`: an exit code, or undefined while a server runs. */
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number | undefined> {
   const [service, command, ...rest] = argv;
   if (!service || service === '--help' || service === '-h' || service === 'help') {

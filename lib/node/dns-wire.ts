@@ -10,6 +10,7 @@ import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { respond, type DnsAnswerer, type DnsExchange } from './dns-message.js';
 
+/** Where the DNS server listens (UDP and TCP on one port) and what answers its questions. */
 export interface DnsWireOptions {
   /** 0 (the default) picks a port free for both UDP and TCP. */
   port?: number;
@@ -24,10 +25,12 @@ export interface DnsWireOptions {
   onExchange?: (exchange: DnsExchange) => void;
 }
 
+/** A running DNS server: its port, and `close()`. */
 export interface RunningDnsWire {
   host: string;
   /** The one port number UDP and TCP listen on. */
   port: number;
+  /** Stops listening on UDP and TCP. */
   close(): Promise<void>;
 }
 
