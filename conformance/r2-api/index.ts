@@ -14,6 +14,7 @@ import { domains } from './groups/domains.js';
 import { queues } from './groups/queues.js';
 import { notifications } from './groups/notifications.js';
 
+/** Every group of the R2 control-plane suite, in the order it runs them. */
 export const r2ApiGroups: readonly Group[] = [
   buckets,
   auth,
