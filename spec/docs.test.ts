@@ -140,6 +140,15 @@ describe('README and docs', () => {
     expect(readme).toContain('npm ci && npm test');
   });
 
+  // ARCHITECTURE.md must match the code: every lib/ path it names exists, and it names every folder of lib/.
+  it('ARCHITECTURE.md names lib/ as it is', () => {
+    const page = text('ARCHITECTURE.md');
+    const named = [...page.matchAll(/`(lib\/[\w./-]*)`/g)].map((m) => m[1]!);
+    expect(named.filter((path) => !existsSync(join(root, path)))).toEqual([]);
+    const folders = readdirSync(join(root, 'lib'), { withFileTypes: true }).filter((d) => d.isDirectory());
+    expect(folders.map((d) => `lib/${d.name}/`).filter((folder) => !page.includes(`\`${folder}\``))).toEqual([]);
+  });
+
   // The differences are declared once, as data; the conformance page's tables must name each of them.
   it.each([
     ['bucket', bucketDifferences],
