@@ -1,5 +1,5 @@
 /**
- * The README's "The zone over real DNS" example: what a validator reads is the record written, in
+ * docs/dns-zone.md's example: what a validator reads is the record written, in
  * process (`api.resolve`) and over UDP (`startDnsServer({ dnsPort })` and Node's own resolver).
  */
 import { Resolver } from 'node:dns/promises';

@@ -1,4 +1,4 @@
-// The README's quick start is the part between the markers; the tests after it use these too.
+// docs/getting-started.md's worked example is the part between the markers; the tests after it use these too.
 import { describe } from 'vitest';
 import { logOnFailure } from 'edge-doubles/vitest';
 // README: quick-start

@@ -79,7 +79,7 @@ export class DnsApi {
   private readonly liveZones: Iterable<Zone> = { [Symbol.iterator]: () => this.zonesById.values() };
 
   constructor(options: DnsApiOptions = {}) {
-    // Today's API is the default: real clients are written against it (README, "The interface document vs today's API").
+    // Today's API is the default: real clients are written against it (docs/dns-api.md, "The interface document vs today's API").
     const today = options.compat !== 'document';
     this.time = timeSource(options.clock);
     this.clock = this.time.now;

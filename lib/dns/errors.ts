@@ -3,7 +3,7 @@
  * lib/api/errors.ts) spread in, then the DNS routes' own, so `dnsErrors` stays one public list of
  * every code, message and HTTP status the double answers with. Texts are the real API's, byte for
  * byte, where one was observed (dns-api.md §8); entries marked `placeholder` had no observed modern
- * response and are our choice (README.md, "Choices between conflicting sources").
+ * response and are our choice (docs/conformance.md, the DNS API's "Choices between conflicting sources").
  */
 import { apiErrors, fail } from '../api/errors.js';
 

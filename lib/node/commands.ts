@@ -61,7 +61,7 @@ const TLS_USAGE = [
   "refused one gets its error instead); --no-continue sends none, as Cloudflare's edge: clients then",
   'send their body after their own wait (curl and botocore: 1 s a request).',
   'Test support over HTTP under /_edge-doubles/ (health, snapshot, restore, reset, seed, log, faults,',
-  'clock; README "Test support over HTTP"): open on a loopback --host, elsewhere only with --admin-token T',
+  'clock; docs/servers.md, "Test support over HTTP"): open on a loopback --host, elsewhere only with --admin-token T',
   "(sent as 'Authorization: Bearer T'). --clock manual[=<ISO time>] runs the doubles on a clock that moves",
   'only when POST /_edge-doubles/clock says (default start: now); signatures are still judged by the system clock.',
 ];
