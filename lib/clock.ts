@@ -9,7 +9,14 @@
  * A `clock` option takes a function returning epoch ms, or an object with `now()` (a `ManualClock`,
  * say); one clock given to several buckets and a DnsApi makes them share one time.
  */
-export type Clock = (() => number) | { now(): number; sleep?(ms: number): Promise<void> };
+export type Clock =
+  | (() => number)
+  | {
+      /** Epoch ms. */
+      now(): number;
+      /** Resolves once `ms` have passed on this clock (injected delays wait on it). */
+      sleep?(ms: number): Promise<void>;
+    };
 
 /** What the doubles use inside: now, and a wait that follows the same time. */
 export interface TimeSource {

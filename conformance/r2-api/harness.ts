@@ -30,7 +30,12 @@ export interface R2ApiTarget {
    * and an R2 key pair, for the tests that set a bucket's configuration through S3 and read it through
    * the API; `fetch` replaces the network (the double's `S3Api#fetch`). Absent: those tests are skipped.
    */
-  s3?: { endpoint: string; credentials: { accessKeyId: string; secretAccessKey: string }; fetch?: (request: Request) => Promise<Response> };
+  s3?: {
+    endpoint: string;
+    credentials: { accessKeyId: string; secretAccessKey: string };
+    /** Replaces the network for the S3 requests (the double's `S3Api#fetch`). */
+    fetch?: (request: Request) => Promise<Response>;
+  };
   /**
    * A fetch that reaches the account's public bucket hosts (`https://pub-<hex>.r2.dev/<key>`, custom
    * domains): the double's `api.public.fetch`, the global fetch for the real edge. Absent: the tests

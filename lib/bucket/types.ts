@@ -33,7 +33,12 @@ export interface ReadableStreamLike {
   /** Cancels the stream. */
   cancel(reason?: any): Promise<void>;
   /** Locks the stream to a reader. */
-  getReader(): { read(): Promise<{ done: boolean; value?: unknown }>; releaseLock(): void };
+  getReader(): {
+    /** The next chunk, or `done`. */
+    read(): Promise<{ done: boolean; value?: unknown }>;
+    /** Unlocks the stream. */
+    releaseLock(): void;
+  };
 }
 
 /** A Blob argument: the members every Blob type has (a runtime's Blob is required). */

@@ -32,7 +32,14 @@ export interface AdminSubject {
   /** The command that serves it: `r2`, `dns` or `api` (shown by `health`). */
   readonly server: 'r2' | 'dns' | 'api';
   /** The double whose snapshot, restore and reset cover the whole server (S3Api, DnsApi, CloudflareApi). */
-  readonly state: { snapshot(): object; restore(snapshot: never): void; reset(): void };
+  readonly state: {
+    /** The whole state, as one snapshot. */
+    snapshot(): object;
+    /** Puts back a snapshot `snapshot()` took. */
+    restore(snapshot: never): void;
+    /** Empties every bucket, zone and queue, their configuration kept. */
+    reset(): void;
+  };
   /** The buckets served, by name (absent: the server serves none, as dns serve). */
   buckets?: () => Iterable<readonly [string, Bucket]>;
   /** The DNS API, for zones and API fault rules (dns serve, api serve). */
