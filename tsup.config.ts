@@ -14,6 +14,7 @@ const shared = {
     s3: 'lib/s3/index.ts',
     queue: 'lib/queue/index.ts',
     conformance: 'conformance/index.ts',
+    'conformance-portable': 'conformance/portable.ts',
     node: 'lib/node/index.ts',
     vitest: 'lib/vitest.ts',
     cli: 'lib/node/cli.ts',

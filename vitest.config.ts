@@ -70,6 +70,7 @@ const packageAlias = {
   'edge-doubles/s3': new URL('./lib/s3/index.ts', import.meta.url).pathname,
   'edge-doubles/queue': new URL('./lib/queue/index.ts', import.meta.url).pathname,
   'edge-doubles/node': new URL('./lib/node/index.ts', import.meta.url).pathname,
+  'edge-doubles/conformance/portable': new URL('./conformance/portable.ts', import.meta.url).pathname,
   'edge-doubles/conformance': new URL('./conformance/index.ts', import.meta.url).pathname,
   'edge-doubles/vitest': new URL('./lib/vitest.ts', import.meta.url).pathname,
   // Last: a bare 'edge-doubles' also prefixes the subpaths above, and the first match wins.
@@ -116,6 +117,15 @@ function browserProject() {
     },
   };
 }
+
+/**
+ * Every project loads Vitest as the conformance suites' runner (conformance/vitest-runner.ts): the
+ * test files import the suites from source, not through edge-doubles/conformance, which does that.
+ */
+const withSuiteRunner = <P extends { test: object }>(project: P): P => {
+  const own = (project.test as { setupFiles?: string[] }).setupFiles ?? [];
+  return { ...project, test: { ...project.test, setupFiles: ['./conformance/vitest-runner.ts', ...own] } };
+};
 
 export default defineConfig({
   test: {
@@ -175,6 +185,6 @@ export default defineConfig({
       // The doubles under Vitest's other environments; each file names its own (a docblock), as a
       // user's test file would. Node's is conformance:double; workerd's is conformance:double-in-workerd.
       { test: { name: 'conformance:environments', include: ['conformance/targets/env-*.test.ts'] } },
-    ],
+    ].map(withSuiteRunner),
   },
 });

@@ -7,13 +7,18 @@
  * each server's CPU time per query (measured inside it).
  */
 import { createSocket } from 'node:dgram';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import packet from 'dns-packet';
+import { DnsAnswerCache } from '../lib/node/dns-answer-cache.js';
 import { respond } from '../lib/node/dns-message.js';
-import { benchZone, ZONE_SIZE } from './dns-wire-server.js';
+import { knotCommand, startKnot } from '../spec/helpers/knot.js';
+import { benchZone, benchZoneFile, ZONE_SIZE } from './dns-wire-server.js';
 
 const WINDOW = 64;
 const ROUND_MS = 2_000;
@@ -35,16 +40,48 @@ interface Round {
   cpuPerQuery: number;
 }
 
-async function round(kind: 'echo' | 'double', messages: Buffer[]): Promise<Round> {
+/** Loads a server of `kind` with `generator` (given its port); the server's CPU per query when it can say. */
+async function round(kind: 'echo' | 'double' | 'knot', generator: (port: number) => Promise<number>): Promise<Round> {
+  if (kind === 'knot') {
+    // One UDP and one TCP worker: the double has one thread.
+    const knot = await startKnot([{ name: 'bench.example', text: benchZoneFile(benchZone()) }], { workers: 1 });
+    try {
+      const cpuAtStart = processCpuMicros(knot.pid);
+      const started = performance.now();
+      const qps = await generator(knot.port);
+      const answered = (qps * (performance.now() - started)) / 1000;
+      return { qps, cpuPerQuery: (processCpuMicros(knot.pid) - cpuAtStart) / answered };
+    } finally {
+      await knot.stop();
+    }
+  }
   const script = fileURLToPath(new URL('./dns-wire-server.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', script, kind], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const port = Number((await lines.next()).value);
-  const qps = await load(port, messages);
+  const qps = await generator(port);
   child.stdin!.end();
   const { answered, cpuMicros } = JSON.parse((await lines.next()).value as string) as { answered: number; cpuMicros: number };
   await once(child, 'exit');
   return { qps, cpuPerQuery: cpuMicros / answered };
+}
+
+/** A process's CPU time so far (user + system, µs), from /proc (Linux; clock ticks at 100 Hz). */
+function processCpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+const DNSPERF = '/usr/bin/dnsperf';
+const DNSPERF_SECONDS = 3;
+
+/** dnsperf (Debian `dnsperf`) against `port`: one client, 100 queries in flight; its queries per second. */
+function dnsperf(port: number, file: string, mode: 'udp' | 'tcp'): Promise<number> {
+  return new Promise((resolve) => {
+    const args = ['-m', mode, '-s', '127.0.0.1', '-p', String(port), '-d', file, '-l', String(DNSPERF_SECONDS), '-c', '1', '-T', '1', '-q', '100'];
+    const out = execFileSync(DNSPERF, args, { encoding: 'utf8' });
+    resolve(Number(/Queries per second:\s+([\d.]+)/.exec(out)?.[1] ?? NaN));
+  });
 }
 
 /** Answers received per second over ROUND_MS with WINDOW queries in flight (a lost one is replaced after 100 ms). */
@@ -78,6 +115,13 @@ function load(port: number, messages: Buffer[]): Promise<number> {
   });
 }
 
+/**
+ * The double against Knot, in queries/s and in server CPU per query: on a shared machine the second
+ * says what each would sustain with a core to itself, which a busy neighbour disturbs less.
+ */
+const knotRatio = (double: Round[], knot: Round[]): string =>
+  `${(median(double.map((r) => r.qps)) / median(knot.map((r) => r.qps))).toFixed(2)}× in queries/s, ${(median(knot.map((r) => r.cpuPerQuery)) / median(double.map((r) => r.cpuPerQuery))).toFixed(2)}× in server CPU per query`;
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function perQuery(label: string, n: number, fn: (i: number) => unknown): { path: string; 'µs/query': string } {
@@ -89,11 +133,15 @@ function perQuery(label: string, n: number, fn: (i: number) => unknown): { path:
 
 export async function benchDnsWire(): Promise<void> {
   const messages = queries();
+  const own = (port: number) => load(port, messages);
+  const withKnot = knotCommand() !== undefined;
   const echo: Round[] = [];
   const double: Round[] = [];
+  const knot: Round[] = [];
   for (let r = 0; r < ROUNDS; r++) {
-    echo.push(await round('echo', messages));
-    double.push(await round('double', messages));
+    echo.push(await round('echo', own));
+    double.push(await round('double', own));
+    if (withKnot) knot.push(await round('knot', own));
   }
   const row = (server: string, rounds: Round[]) => ({
     server,
@@ -101,13 +149,41 @@ export async function benchDnsWire(): Promise<void> {
     'server CPU µs/query': median(rounds.map((r) => r.cpuPerQuery)).toFixed(1),
     'queries/s per round': rounds.map((r) => Math.round(r.qps)).join(' / '),
   });
-  console.log(`\nDNS wire: UDP queries per second (${WINDOW} in flight, ${ROUNDS} rounds of ${ROUND_MS / 1000} s each, median; zone of ${ZONE_SIZE} records)`);
-  console.table([row('bare UDP echo (dgram)', echo), row('double (serveDns + api.answer)', double)]);
+  console.log(`\nDNS wire: UDP queries per second (Node load generator, ${WINDOW} in flight, ${ROUNDS} rounds of ${ROUND_MS / 1000} s each, median; zone of ${ZONE_SIZE} records)`);
+  console.table([
+    row('bare UDP echo (dgram)', echo),
+    row('double (serveDns + answer cache)', double),
+    ...(withKnot ? [row('Knot DNS (knotd, 1 UDP worker)', knot)] : []),
+  ]);
   const qpsRatio = median(double.map((r) => r.qps)) / median(echo.map((r) => r.qps));
   const cpuRatio = median(echo.map((r) => r.cpuPerQuery)) / median(double.map((r) => r.cpuPerQuery));
   // When one load generator cannot saturate the echo server, both reach about the same rate; the
   // server's CPU per query then says what each could sustain with a core to itself.
-  console.log(`ratio double / echo: ${qpsRatio.toFixed(2)}× in queries/s, ${cpuRatio.toFixed(2)}× in server CPU per query (goal ≥ 0.5×)`);
+  console.log(`ratio double / echo: ${qpsRatio.toFixed(2)}× in queries/s, ${cpuRatio.toFixed(2)}× in server CPU per query`);
+  if (withKnot) console.log(`ratio double / Knot: ${knotRatio(double, knot)} (goal ≥ 0.5×)`);
+  else console.log('Knot DNS not installed (Debian package knot): no side-by-side row');
+
+  // dnsperf (Debian `dnsperf`), the issue's load generator: C, so it does not bound the servers the
+  // way one Node socket can.
+  if (withKnot && existsSync(DNSPERF)) {
+    const dir = mkdtempSync(join(tmpdir(), 'dns-wire-bench-'));
+    const file = join(dir, 'queries.txt');
+    const lines = messages.map((m) => packet.decode(m).questions![0]!).map((q) => `${q.name} ${q.type}`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    for (const mode of ['udp', 'tcp'] as const) {
+      const perf = (port: number) => dnsperf(port, file, mode);
+      const d: Round[] = [];
+      const k: Round[] = [];
+      for (let r = 0; r < ROUNDS; r++) {
+        d.push(await round('double', perf));
+        k.push(await round('knot', perf));
+      }
+      console.log(`\nDNS wire: ${mode.toUpperCase()} queries per second under dnsperf (-m ${mode} -c 1 -T 1 -q 100, ${ROUNDS} rounds of ${DNSPERF_SECONDS} s, median)`);
+      console.table([row('double (serveDns + answer cache)', d), row('Knot DNS (knotd, 1 worker)', k)]);
+      console.log(`ratio double / Knot under dnsperf over ${mode.toUpperCase()}: ${knotRatio(d, k)}${mode === 'udp' ? ' (goal ≥ 0.5×)' : ''}`);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
 
   const api = benchZone();
   const decoded = messages.map((m) => packet.decode(m).questions![0]!);
@@ -115,6 +191,8 @@ export async function benchDnsWire(): Promise<void> {
   const rows = [perQuery('api.answer (resolution only)', 100_000, (i) => api.answer(decoded[i % decoded.length]!))];
   // respond() is synchronous with a synchronous answerer (DnsApi.answer), as the server calls it per datagram.
   rows.push(perQuery('respond (decode + answer + encode, no socket)', 50_000, (i) => respond(messages[i % messages.length]!, answerer, { transport: 'udp' })));
+  const cache = new DnsAnswerCache(() => api.answerState());
+  rows.push(perQuery('respond with the answer cache (hits, no socket)', 100_000, (i) => respond(messages[i % messages.length]!, answerer, { transport: 'udp', cache })));
   console.log('\nDNS wire: in-process paths per query');
   console.table(rows);
 }

@@ -7,6 +7,13 @@
  * Three passes: rules changed but nothing due (the pass reads every object and finds the next due
  * time), every object moved to InfrequentAccess, every object deleted. The bucket comes back for
  * each run through `restore` (O(1)); filling it is not timed. Ratio = list ÷ pass (≥ 1 meets it).
+ *
+ * Issue 24, "time in order": a call while the rules keep falling due, one object a second (objects
+ * written one a second, deleted a day after), the clock one second further before each call, so
+ * each call's pass deletes one object. Timed per call at 10k and 80k objects, against a call with
+ * nothing due. The issue's "within 1.5×" read as: a call at 80k costs at most 1.5× a call at 10k
+ * (the pass is O(log n) plus what fell due, not a walk of every object), judged; the ratio to a
+ * call with nothing due is shown beside it.
  */
 import { Bucket } from '../lib/bucket/index.js';
 import { bucketLayer } from '../lib/bucket/internal.js';
@@ -18,6 +25,7 @@ import { fmtMs, fmtRatio, judge, printTable, type TargetResult } from './table.j
 const N = 100_000;
 const RUNS = 5;
 const DAY = 86_400_000;
+const fmtUs = (us: number) => `${us.toFixed(2)} µs`;
 const START = Date.UTC(2030, 0, 1);
 
 const rule = (action: 'delete' | 'ia') => [
@@ -26,10 +34,67 @@ const rule = (action: 'delete' | 'ia') => [
     : { id: 'x', enabled: true, conditions: {}, storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }] },
 ];
 
-export async function benchLifecycle(results: TargetResult[]): Promise<void> {
+/** Sets a bucket's lifecycle rules as the API would (through its layer: lib/bucket/layer.ts). */
+const setRules = (bucket: Bucket, rules: unknown) => bucketLayer(bucket)!.settingsNow('api', 'putBucketLifecycle', (c) => (c.lifecycle = lifecycleRules(rules)));
+
+/**
+ * A bucket of `n` objects written one a second under a rule deleting them a day after, and a
+ * round: µs per `head` of an untouched key over CALLS calls, the clock `step` ms further before
+ * each (1000: one object falls due per call; 0: none).
+ */
+async function fallingDue(n: number): Promise<(step: number) => Promise<number>> {
   const clock = new ManualClock(START);
   const bucket = new Bucket({ clock });
-  const config = bucketLayer(bucket)!.config;
+  setRules(bucket, rule('delete'));
+  for (let i = 0; i < n; i++) {
+    await bucket.put(`obj/${String(i).padStart(7, '0')}`, 'x');
+    clock.advance(1000);
+  }
+  await bucket.put('other', 'y');
+  clock.set(START + DAY - 1000);
+  await bucket.head('other');
+  let at = clock.now();
+  return async (step) => {
+    clock.set(at);
+    const t0 = performance.now();
+    for (let i = 0; i < CALLS; i++) {
+      clock.advance(step);
+      await bucket.head('other');
+    }
+    const us = ((performance.now() - t0) * 1000) / CALLS;
+    at = clock.now();
+    return us;
+  };
+}
+
+const CALLS = 300;
+const ROUNDS = 15;
+
+export async function benchLifecycle(results: TargetResult[]): Promise<void> {
+  const sizes = [10_000, 80_000];
+  const rounds = await Promise.all(sizes.map(fallingDue));
+  const due: number[][] = sizes.map(() => []);
+  const idle: number[][] = sizes.map(() => []);
+  // Alternated rounds, the first one of each kind the warm-up: JIT and machine load reach both sizes alike.
+  for (let r = 0; r <= ROUNDS; r++) {
+    for (let i = 0; i < sizes.length; i++) {
+      const d = await rounds[i]!(1000);
+      const z = await rounds[i]!(0);
+      if (r > 0) {
+        due[i]!.push(d);
+        idle[i]!.push(z);
+      }
+    }
+  }
+  // The best round is judged (a shared machine's load lands on single rounds); the median is shown beside it.
+  const [small, large] = sizes.map((_, i) => ({ due: Math.min(...due[i]!), dueMedian: median(due[i]!), idle: Math.min(...idle[i]!) }));
+  printTable('A call while one object falls due per call (memory, µs per head)', ['objects', 'one due per call (best)', '(median)', 'nothing due (best)', 'due ÷ nothing due', 'target'], [
+    ['10,000', fmtUs(small!.due), fmtUs(small!.dueMedian), fmtUs(small!.idle), fmtRatio(small!.due / small!.idle), ''],
+    ['80,000', fmtUs(large!.due), fmtUs(large!.dueMedian), fmtUs(large!.idle), fmtRatio(large!.due / large!.idle), judge(results, 'lifecycle: one due per call, 80k vs 10k', '80k within 1.5× of 10k', (1.5 * small!.due) / large!.due, 1)],
+  ], [`best and median of ${ROUNDS} alternated rounds of ${CALLS} calls, after one round of warm-up; objects written one a second, deleted a day after; the clock 1 s further before each call (nothing due: not moved).`]);
+
+  const clock = new ManualClock(START);
+  const bucket = new Bucket({ clock });
   for (let i = 0; i < N; i++) await bucket.put(`obj/${String(i).padStart(7, '0')}`, 'x');
   const filled = bucket.snapshot();
 
@@ -63,14 +128,14 @@ export async function benchLifecycle(results: TargetResult[]): Promise<void> {
     return median(times);
   };
   const nothingDue = await pass(
-    () => (config.lifecycle = lifecycleRules(rule('delete'))),
+    () => setRules(bucket, rule('delete')),
     async () => {
       if (!(await bucket.head('obj/0099999'))) throw new Error('deleted too early');
     },
   );
   const transition = await pass(
     () => {
-      config.lifecycle = lifecycleRules(rule('ia'));
+      setRules(bucket, rule('ia'));
       void bucket.head('obj/0000001'); // the pass after the rule change: nothing due yet
       clock.advance(DAY);
     },
@@ -80,7 +145,7 @@ export async function benchLifecycle(results: TargetResult[]): Promise<void> {
   );
   const deletion = await pass(
     () => {
-      config.lifecycle = lifecycleRules(rule('delete'));
+      setRules(bucket, rule('delete'));
       void bucket.head('obj/0000001');
       clock.advance(DAY);
     },

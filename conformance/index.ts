@@ -1,10 +1,9 @@
 /**
  * edge-doubles/conformance: the conformance suites, written against the public interfaces only.
- * Call one inside a Vitest test file with a target; it registers the tests.
+ * Call one inside a Vitest test file with a target; it registers the tests. For another runner
+ * (Jest, `bun test`, `node:test`, Deno), see edge-doubles/conformance/portable.
  */
-export * from './bucket/index.js';
-export * from './dns/index.js';
-export * from './dns-resolve/index.js';
-export * from './s3/index.js';
-export * from './r2-api/index.js';
-export * from './queue/index.js';
+// Vitest is the runner unless useRunner names another (its module sets that as it loads).
+export { vitestRunner } from './vitest-runner.js';
+
+export * from './portable.js';

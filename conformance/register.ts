@@ -3,7 +3,7 @@
  * the target declares the case's difference (differences are data: each suite's differences.ts),
  * or run.
  */
-import { afterEach, describe, it } from 'vitest';
+import { afterEach, describe, it, skip, fails } from './runner.js';
 
 export interface CaseOptions {
   /** Why the case cannot run on this target; it is then skipped, saying so. */
@@ -13,8 +13,8 @@ export interface CaseOptions {
 }
 
 export function registerCase(name: string, run: () => Promise<void>, options: CaseOptions, declared: ReadonlySet<string>, timeout?: number): void {
-  if (options.skip) it.skip(`${name} (skipped: ${options.skip})`, run);
-  else if (options.difference && declared.has(options.difference)) it.fails(`${name} — known difference: ${options.difference}`, run, timeout);
+  if (options.skip) skip(`${name} (skipped: ${options.skip})`, run);
+  else if (options.difference && declared.has(options.difference)) fails(`${name} — known difference: ${options.difference}`, run, timeout);
   else it(name, run, timeout);
 }
 

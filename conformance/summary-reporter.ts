@@ -5,17 +5,11 @@
  * "N passed, N failed" line over every test of the run.
  */
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import { formatResults, type ResultCell } from './results-table.js';
 
-interface Cell {
-  passed: number;
-  failed: number;
-  known: number;
-  skipped: number;
-}
+type Cell = ResultCell;
 
 const KNOWN = '— known difference:';
-/** The widest a table line may get before its target columns are split over several tables. */
-const MAX_WIDTH = 160;
 const TOP = /^(\S+) conformance on (.+)$/;
 
 /** The suite names from the module down to a test, outermost first. */
@@ -61,47 +55,7 @@ export default class SummaryReporter implements Reporter {
       }
     }
 
-    const lines: string[] = ['', 'Conformance summary (passed / failed / known differences / skipped)'];
-    for (const [suite, { groups, targets }] of suites) {
-      const cols = [...targets];
-      const rows = [...groups].map(([group, cells]) => [
-        group,
-        ...cols.map((t) => {
-          const c = cells.get(t);
-          return c ? `${c.passed} / ${c.failed} / ${c.known} / ${c.skipped}` : '-';
-        }),
-      ]);
-      const totals = cols.map((t) => {
-        const sum = { passed: 0, failed: 0, known: 0, skipped: 0 };
-        for (const cells of groups.values()) {
-          const c = cells.get(t);
-          if (c) for (const k of Object.keys(sum) as (keyof Cell)[]) sum[k] += c[k];
-        }
-        return `${sum.passed} / ${sum.failed} / ${sum.known} / ${sum.skipped}`;
-      });
-      const table = [[`${suite} group`, ...cols], ...rows, ['total', ...totals]];
-      const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-      // Many targets (every runtime) make a table too wide for a terminal or a CI log: the target
-      // columns are cut into pages, each repeating the group column.
-      const pages: number[][] = [];
-      let width = widths[0]!;
-      for (let i = 1; i < widths.length; i++) {
-        const page = pages.at(-1);
-        if (page && width + 3 + widths[i]! <= MAX_WIDTH) {
-          page.push(i);
-          width += 3 + widths[i]!;
-        } else {
-          pages.push([i]);
-          width = widths[0]! + 3 + widths[i]!;
-        }
-      }
-      for (const page of pages) {
-        const columns = [0, ...page];
-        const fmt = (r: string[]) => columns.map((i) => r[i]!.padEnd(widths[i]!)).join(' | ').trimEnd();
-        lines.push('', fmt(table[0]!), columns.map((i) => '-'.repeat(widths[i]!)).join('-|-'));
-        for (const r of table.slice(1)) lines.push(fmt(r));
-      }
-    }
+    const lines = formatResults(suites);
     if (skippedTargets.length) {
       lines.push('', 'Targets not run:');
       for (const s of skippedTargets) lines.push(`- ${s}`);

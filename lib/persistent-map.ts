@@ -48,6 +48,20 @@ type TreeCtor = new <T>(entries: undefined, compare: (a: string, b: string) => n
 const mod = btreeModule as unknown as { default: TreeCtor & { default?: TreeCtor } };
 const BTree: TreeCtor = mod.default.default ?? mod.default;
 
+/** The part of sorted-btree's tree of number keys an index of the models' own uses (lifecycle's due times: lib/bucket/due-index.ts). */
+export interface NumberTree<T> {
+  get(key: number): T | undefined;
+  set(key: number, value: T): boolean;
+  delete(key: number): boolean;
+  minKey(): number | undefined;
+  entries(): IterableIterator<[number, T]>;
+}
+
+/** An empty sorted tree of number keys in numeric order. */
+export function numberTree<T>(): NumberTree<T> {
+  return new (BTree as unknown as new (entries: undefined, compare: (a: number, b: number) => number) => NumberTree<T>)(undefined, (a, b) => a - b);
+}
+
 interface Cell<V> {
   value: V;
   readonly generation: number;

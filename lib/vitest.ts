@@ -10,7 +10,9 @@
  * The only module of the library that imports vitest; the same checks are plain functions in
  * `edge-doubles` (assertObject, assertReceived, assertDnsRecord) for other runners.
  */
-import { expect, onTestFailed, onTestFinished } from 'vitest';
+// A namespace import: `bun test` maps 'vitest' onto bun:test, which has expect and onTestFinished but
+// no onTestFailed, and a named import of a missing export would fail this module as it loads there.
+import * as vitest from 'vitest';
 import type { Bucket } from './bucket/bucket.js';
 import type { DnsApi } from './dns/api.js';
 import type { S3Api } from './s3/api.js';
@@ -24,7 +26,7 @@ import { checkDnsRecord, checkObject, checkReceived, type DnsRecordExpectation, 
 import { checkMessages } from './support/queue-matchers.js';
 import type { MessageQuery } from './support/queue-support.js';
 
-expect.extend({
+vitest.expect.extend({
   toHaveObject(received: unknown, key: string, expected?: ObjectExpectation, ...rest: unknown[]) {
     return checkObject(received, key, expected, rest.length);
   },
@@ -64,7 +66,7 @@ export function testFault<D extends Bucket | DnsApi | Queue>(double: D, rule: Fa
   const faults = found?.faults;
   if (!faults) throw new TypeError(`testFault: ${found?.faultsHint ?? `expected a Bucket, a DnsApi or a Queue from edge-doubles, got ${describeValue(double)}`}`);
   const fault = faults.add(rule);
-  onTestFinished(() => fault.remove());
+  vitest.onTestFinished(() => fault.remove());
   return fault as unknown as Fault<FaultRuleOf<D>>;
 }
 
@@ -79,6 +81,8 @@ export function logOnFailure(...doubles: (Bucket | DnsApi | S3Api | Queue)[]): v
     if (!double) throw new TypeError(`logOnFailure: expected a Bucket, a DnsApi, an S3Api or a Queue from edge-doubles, got ${describeValue(d)}`);
     return double;
   });
+  const onTestFailed = (vitest as { onTestFailed?: typeof vitest.onTestFailed }).onTestFailed;
+  if (!onTestFailed) throw new TypeError('logOnFailure: this runner has no onTestFailed (bun test has none); print double.log.table() from your own hook instead');
   for (const d of found) d.startLog();
   onTestFailed(() => {
     for (const d of found) console.log(`${d.name} ${d.entry}s:\n${d.log.table()}`);

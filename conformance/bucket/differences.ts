@@ -46,6 +46,21 @@ export const bucketDifferences = {
       'byte stream to have a known length (and refuses any other stream): the platform\'s request and response bodies and Blob ' +
       'streams are byte streams built the same way, and no JS code can tell them apart. The double reads such a stream.',
   },
+  'double-default-stream-bodies': {
+    shownBy: "the double on a runtime whose own request and response bodies are default streams (Bun 1.4, Deno 2.9; happy-dom's Response)",
+    why:
+      'There a request or response body, a tee() branch of one (and on Bun a Blob stream) is a default stream of the same class ' +
+      'as one built in JS or the readable side of a TransformStream, with nothing any JS code can read that tells them apart ' +
+      '(checked in Bun 1.4.5 and Deno 2.9.6: no BYOB reader, the same prototype, no public own property). The double asks the ' +
+      "runtime once whether its own Response body is a byte stream; where it is not, the double accepts every unlocked stream, so " +
+      "that `put(key, request.body)` works as on workerd, and reads a stream built in JS instead of refusing it as workerd does.",
+  },
+  'jsc-error-own-properties': {
+    shownBy: 'any target on Bun (JavaScriptCore)',
+    why:
+      'JavaScriptCore gives every Error it constructs own properties line, column, sourceURL, originalLine and originalColumn ' +
+      "beside message and stack (Bun 1.4.5), whoever throws it; V8 (workerd, Node, Deno, Chromium) gives only message and stack.",
+  },
   'happy-dom-bodies': {
     shownBy: "the double under Vitest's happy-dom environment",
     why:
@@ -87,6 +102,26 @@ export const doubleDifferences: readonly BucketDifferenceId[] = ['double-js-byte
 
 /** What the double shows when it runs inside workerd. */
 export const doubleInWorkerdDifferences: readonly BucketDifferenceId[] = [...doubleDifferences, 'double-in-workerd-stream-length'];
+
+/**
+ * The differences the runtime running the suite brings, found by asking it (never by its name):
+ * whether its own Response bodies are byte streams (else the double accepts every stream,
+ * 'double-default-stream-bodies': Bun, Deno), and whether its Errors carry more own properties than
+ * message and stack ('jsc-error-own-properties': Bun). Empty on Node, browsers and workerd.
+ */
+export function runtimeDifferences(): BucketDifferenceId[] {
+  const shown: BucketDifferenceId[] = [];
+  const body = typeof Response === 'function' ? new Response('').body : null;
+  if (body) {
+    try {
+      body.getReader({ mode: 'byob' }).releaseLock();
+    } catch {
+      shown.push('double-default-stream-bodies');
+    }
+  }
+  if (Object.getOwnPropertyNames(new Error('')).some((p) => p !== 'message' && p !== 'stack')) shown.push('jsc-error-own-properties');
+  return shown;
+}
 
 /** What the double shows under Vitest's happy-dom environment: happy-dom's Request, Response, Blob and Headers. */
 export const happyDomDifferences: readonly BucketDifferenceId[] = [...doubleDifferences, 'happy-dom-bodies', 'happy-dom-headers-case'];

@@ -1,4 +1,4 @@
-import { describe, it } from 'vitest';
+import { describe, it, skip, fails } from '../runner.js';
 import type { R2BucketLike } from '../../lib/bucket/types.js';
 import type { BucketDifferenceId } from './differences.js';
 
@@ -71,9 +71,9 @@ export function runGroups(groups: readonly Group[], target: BucketTarget): void 
     test(name, fn, options = {}) {
       const timeout = options.timeout;
       if (options.needsClock && !target.advanceClock) {
-        it.skip(`${name} (skipped: needs a clock the test can move; only the doubles have one)`, fn);
+        skip(`${name} (skipped: needs a clock the test can move; only the doubles have one)`, fn);
       } else if (met(options.difference)) {
-        it.fails(`${name} — known difference: ${met(options.difference)}`, fn, timeout);
+        fails(`${name} — known difference: ${met(options.difference)}`, fn, timeout);
       } else {
         it(name, fn, timeout);
       }

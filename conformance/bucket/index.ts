@@ -52,6 +52,7 @@ export {
   bucketDifferences,
   doubleDifferences,
   doubleInWorkerdDifferences,
+  runtimeDifferences,
   happyDomDifferences,
   jsdomDifferences,
   simulatorDifferences,

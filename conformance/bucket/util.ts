@@ -2,7 +2,7 @@
  * Shared helpers for the bucket conformance groups. Portable: Node 20, browsers and workerd.
  * Add helpers here; do not rewrite the existing ones (several groups use them).
  */
-import { expect } from 'vitest';
+import { expect } from '../runner.js';
 import { md5 } from '@noble/hashes/legacy.js';
 
 const encoder = new TextEncoder();

@@ -3,7 +3,7 @@
  * lives under the test's random subdomain (`c.name(label)`), so the suite is safe on a real zone.
  * Facts and sources: ../shared/reference/dns-wire.md (§ numbers below).
  */
-import { expect } from 'vitest';
+import { expect } from '../runner.js';
 import type { DnsAnswer } from '../../lib/dns/answer.js';
 import { defineResolveGroup, expectSoaAuthority, ofType, sameName, txtLengths, txtValues, typeOf } from './harness.js';
 

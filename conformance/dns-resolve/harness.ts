@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../runner.js';
 import { runClientGroups } from '../register.js';
 import type { DnsAnswer, DnsResourceRecord } from '../../lib/dns/answer.js';
 import { DnsClient, type DnsTarget } from '../dns/harness.js';

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe } from '../runner.js';
 import { registerCase } from '../register.js';
 import type { QueueDifferenceId } from './differences.js';
 

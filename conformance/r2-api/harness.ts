@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../runner.js';
 import { runClientGroups } from '../register.js';
 import type { R2ApiDifferenceId } from './differences.js';
 import { v4Request, type ApiReply } from '../v4-request.js';

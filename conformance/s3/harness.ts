@@ -5,7 +5,7 @@
  * ones, edited signatures). Each test works under its own key prefix and cleans up after itself,
  * so the suite can run against a real bucket that holds other data.
  */
-import { afterEach, describe, it } from 'vitest';
+import { afterEach, describe, it, fails } from '../runner.js';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { RequestPresigningArguments } from '@smithy/types';
 import { XMLParser } from 'fast-xml-parser';
@@ -223,7 +223,7 @@ export function runGroups(groups: readonly Group[], target: S3Target): void {
               cleanups.push(() => cleanUp(base.lib.sdk, base.client, target.bucket, prefix));
               await fn(context(base, prefix));
             };
-            if (options.difference && shown.has(options.difference)) it.fails(`${name} — known difference: ${options.difference}`, body, target.timeout);
+            if (options.difference && shown.has(options.difference)) fails(`${name} — known difference: ${options.difference}`, body, target.timeout);
             else it(name, body, target.timeout);
           },
         });

@@ -16,6 +16,12 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const here = fileURLToPath(new URL('.', import.meta.url));
 const PACKAGES = 'python3-pytest, python3-boto3 and python3-cloudflare';
 const python = pythonFor(['pytest', 'boto3', 'CloudFlare'], PACKAGES);
+// The CLI from source on the runtime running this test: Node and Bun take tsx's loader; Deno runs
+// TypeScript itself, given its permissions and `.js` imports of `.ts` files (CI runs the examples on each).
+const cli =
+  'Deno' in globalThis
+    ? `${process.execPath} run -A --sloppy-imports --no-check ${root}lib/node/cli.ts`
+    : `${process.execPath} --import tsx ${root}lib/node/cli.ts`;
 
 describe('the Python example: pytest against edge-doubles api serve --clock manual', () => {
   it.skipIf(!python)(`passes every test (skipped where no python3 imports pytest, boto3 and CloudFlare: Debian ${PACKAGES})`, async () => {
@@ -25,7 +31,7 @@ describe('the Python example: pytest against edge-doubles api serve --clock manu
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         HOME: process.env.HOME ?? root,
         PYTHONDONTWRITEBYTECODE: '1',
-        EDGE_DOUBLES: `${process.execPath} --import tsx ${root}lib/node/cli.ts`,
+        EDGE_DOUBLES: cli,
       },
       timeout: 120_000,
     }).catch((e: { stdout?: string; stderr?: string; message: string }) => ({ stdout: `${e.stdout ?? ''}\n${e.stderr ?? ''}\n${e.message}`, failed: true }));

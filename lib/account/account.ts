@@ -10,8 +10,8 @@ import { Credentials } from '../api/auth.js';
 import type { DnsCredential } from '../dns/types.js';
 import type { Zone } from '../dns/zone.js';
 import { derivedId, HEX32 } from './ids.js';
-import { bucketLayer } from '../bucket/internal.js';
-import { accountState, accountStates, addAccountBucket, BUCKET_NAME } from './state.js';
+import { createBucket } from './directory.js';
+import { accountState, accountStates } from './state.js';
 
 export { accountState, addAccountBucket, BUCKET_NAME, type AccountState } from './state.js';
 
@@ -75,17 +75,13 @@ export class Account {
    * entry point nothing of the bucket model.
    */
   addBucket(name: string, bucket: Bucket): Bucket {
-    if (typeof name !== 'string' || !BUCKET_NAME.test(name)) {
+    const made = createBucket(accountState(this), name, bucket);
+    if (made === 'invalidName') {
       throw new Error(`Account: bucket name ${JSON.stringify(name)} is invalid: it must be 3 to 63 lowercase letters, digits and hyphens, beginning and ending with a letter or digit`);
     }
-    const { buckets } = accountState(this);
-    if (buckets.has(name)) throw new Error(`Account: a bucket named ${name} already exists`);
-    // A binding over a bucket (`new Bucket({ over })`) is that bucket: one bucket, one name.
-    const layer = bucketLayer(bucket);
-    if ([...buckets.values()].some((b) => b === bucket || (layer !== undefined && bucketLayer(b) === layer))) {
-      throw new Error('Account: that bucket is already in the account under another name');
-    }
-    return addAccountBucket(accountState(this), name, bucket);
+    if (made === 'exists') throw new Error(`Account: a bucket named ${name} already exists`);
+    if (made === 'alreadyIn') throw new Error('Account: that bucket is already in the account under another name');
+    return made;
   }
 
   /** A bucket by name, in the default jurisdiction (another jurisdiction's are the API's: `cf-r2-jurisdiction`). */

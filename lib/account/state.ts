@@ -11,7 +11,6 @@ import type { Queue } from '../queue/queue.js';
 import type { Account } from './account.js';
 import type { Clock } from '../clock.js';
 import type { ObjectEvent } from '../bucket/notifications.js';
-import { bucketLayer } from '../bucket/internal.js';
 import type { BucketInfo } from './buckets.js';
 
 /** What the views share. Internal: reached through `accountState`, never shown on `Account`. */
@@ -58,26 +57,8 @@ export const accountState = (account: Account): AccountState => {
   return s;
 };
 
-/** R2's rule for bucket names (wrangler's text is BUCKET_NAME_RULE, lib/env/bucket-bindings.ts). */
-export const BUCKET_NAME = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
-
-/**
- * Puts a bucket in the account's state under a name already checked, recording when (and, from the
- * API, its jurisdiction and location; in `info.jurisdiction`'s map).
- */
-export function addAccountBucket(state: AccountState, name: string, bucket: Bucket, info?: BucketInfo): Bucket {
-  const jurisdiction = info?.jurisdiction ?? 'default';
-  const map = jurisdiction === 'default' ? state.buckets : state.jurisdictions.get(jurisdiction) ?? new Map<string, Bucket>();
-  if (jurisdiction !== 'default') state.jurisdictions.set(jurisdiction, map);
-  map.set(name, bucket);
-  state.bucketCreated.set(bucket, state.now());
-  if (info) state.bucketInfo.set(bucket, info);
-  // The bucket's changes notify under this name, in this account, while it is still there under it
-  // (a deleted bucket, or a name reused, notifies nothing; its rules are the bucket's own).
-  const layer = bucketLayer(bucket);
-  if (layer) layer.notifier = (event) => (map.get(name) === bucket ? state.onObjectEvent?.(name, bucket, event) : undefined);
-  return bucket;
-}
+// The bucket directory (creation, the name rule, deletion) is directory.ts; these names stay here too.
+export { addAccountBucket, BUCKET_NAME } from './directory.js';
 
 /** Anything that serves an account (`CloudflareApi`, `DnsApi`): what `createEnv(config, { api })` and `new S3Api({ api })` take. */
 export interface AccountHolder {

@@ -54,10 +54,10 @@ export function declaredLength(headers: { get(name: string): string | null }): n
 
 /**
  * The bytes of `body`, read chunk by chunk and given up (the stream cancelled) as soon as they pass
- * MAX_REQUEST_BODY, so an endless or oversized stream costs at most the limit. A stream failure
+ * `limit` (MAX_REQUEST_BODY unless a route takes more), so an endless or oversized stream costs at most the limit. A stream failure
  * rejects with `BodyReadError`.
  */
-export async function readBounded(body: ReadableStream<Uint8Array> | null): Promise<Uint8Array> {
-  const { chunks, size } = await readCapped(body, MAX_REQUEST_BODY, () => new BodyTooLarge());
+export async function readBounded(body: ReadableStream<Uint8Array> | null, limit = MAX_REQUEST_BODY): Promise<Uint8Array> {
+  const { chunks, size } = await readCapped(body, limit, () => new BodyTooLarge());
   return concat(chunks, size);
 }

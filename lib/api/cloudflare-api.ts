@@ -9,7 +9,6 @@ import { Bucket } from '../bucket/bucket.js';
 import { lifecycleTimingOption, type LifecycleTiming } from '../bucket/lifecycle.js';
 import { accountRoutes } from '../account/routes.js';
 import { accountState } from '../account/state.js';
-import { BUCKET_NAME } from '../account/state.js';
 import { bucketsIn, homeLocation, isJurisdiction, isLocation, isStorageClass, type Jurisdiction, type Location, type StorageClass } from '../account/buckets.js';
 import { DnsApi } from '../dns/api.js';
 import { dnsRoutes, type DnsService } from '../dns/routes.js';
@@ -18,8 +17,9 @@ import { notificationRoutes } from '../r2-api/notifications.js';
 import { graphqlRoutes } from '../r2-api/metrics.js';
 import { r2Routes } from '../r2-api/routes.js';
 import { queueRoutes } from '../queue/routes.js';
+import { consumerRoutes } from '../queue/consumers.js';
 import type { R2Service } from '../r2-api/service.js';
-import { addAccountBucket } from '../account/state.js';
+import { createBucket } from '../account/directory.js';
 import type { RouteTable } from './router.js';
 import { PublicBuckets } from '../r2-public/public-buckets.js';
 import { bucketLayer } from '../bucket/internal.js';
@@ -93,7 +93,7 @@ export class CloudflareApi extends DnsApi {
     service.newBucket = (defaultStorageClass) => new Bucket({ clock, lifecycleTiming, ...(defaultStorageClass ? { defaultStorageClass } : {}) });
     // DNS first (nearly every DNS request is one), then R2's, the GraphQL metrics wrangler asks, the account's; no path matches two.
     // The service this view passes every route is a CloudflareService (set just above).
-    this.routes = [dnsRoutes, r2Routes as unknown as RouteTable<DnsService>, graphqlRoutes as unknown as RouteTable<DnsService>, notificationRoutes as unknown as RouteTable<DnsService>, queueRoutes, accountRoutes];
+    this.routes = [dnsRoutes, r2Routes as unknown as RouteTable<DnsService>, graphqlRoutes as unknown as RouteTable<DnsService>, notificationRoutes as unknown as RouteTable<DnsService>, queueRoutes, consumerRoutes, accountRoutes];
     this.public = new PublicBuckets(this.account);
     // Rules set through this API (or on its buckets) deliver to the account's queues.
     deliverNotifications(accountState(this.account));
@@ -141,10 +141,8 @@ export class CloudflareApi extends DnsApi {
       const map = bucketsIn(state, jurisdiction as Jurisdiction);
       for (const [name, bucket] of entries) map.set(name, bucket);
     }
-    for (const [bucket, { state: held, storageClass }] of taken.states) {
-      bucketDouble(bucket).restore(held);
-      bucketLayer(bucket)!.defaultStorageClass = storageClass;
-    }
+    // A bucket's snapshot holds its settings, the default storage class among them (lib/bucket/config.ts).
+    for (const [bucket, { state: held }] of taken.states) bucketDouble(bucket).restore(held);
     state.queues.clear();
     for (const [name, queue, held] of taken.queues) {
       state.queues.set(name, queue);
@@ -182,7 +180,8 @@ export class CloudflareApi extends DnsApi {
       throw new Error(`CloudflareApi.addEventNotification: ${p.kind === 'invalid' ? p.detail : p.kind === 'overlap' ? `the rule overlaps with rule ${p.with.ruleId} on queue ${rule.queue}` : 'a bucket may have at most 100 rules'}`);
     }
     deliverNotifications(state);
-    layer.config.notifications = result.ok;
+    // As the API's PUT would: a change of the bucket's settings, logged (surface `api`) and kept by its storage.
+    layer.settingsNow('api', 'putBucketNotifications', (c) => (c.notifications = result.ok));
     const rules = result.ok.find((q) => q.queueId === queue.id)!.rules;
     return rules[rules.length - 1]!;
   }
@@ -196,12 +195,13 @@ export class CloudflareApi extends DnsApi {
     const state = accountState(this.account);
     const jurisdiction = options.jurisdiction ?? 'default';
     if (!isJurisdiction(jurisdiction)) throw new Error(`CloudflareApi: unknown jurisdiction ${JSON.stringify(jurisdiction)}`);
-    if (typeof name !== 'string' || !BUCKET_NAME.test(name)) throw new Error(`CloudflareApi: bucket name ${JSON.stringify(name)} is invalid`);
     if (options.locationHint !== undefined && !isLocation(options.locationHint)) throw new Error(`CloudflareApi: unknown locationHint ${JSON.stringify(options.locationHint)}`);
     if (options.storageClass !== undefined && !isStorageClass(options.storageClass)) throw new Error(`CloudflareApi: unknown storageClass ${JSON.stringify(options.storageClass)}`);
-    if (bucketsIn(state, jurisdiction).has(name)) throw new Error(`CloudflareApi: a bucket named ${name} already exists${jurisdiction === 'default' ? '' : ` in ${jurisdiction}`}`);
-    const bucket = (this.service as CloudflareService).newBucket(options.storageClass);
     const location = options.locationHint ?? homeLocation(jurisdiction);
-    return addAccountBucket(state, name, bucket, { jurisdiction, location });
+    // The account's bucket directory (lib/account/directory.ts) checks the name and records the bucket.
+    const made = createBucket(state, name, () => (this.service as CloudflareService).newBucket(options.storageClass), { jurisdiction, location });
+    if (made === 'invalidName') throw new Error(`CloudflareApi: bucket name ${JSON.stringify(name)} is invalid`);
+    if (typeof made === 'string') throw new Error(`CloudflareApi: a bucket named ${name} already exists${jurisdiction === 'default' ? '' : ` in ${jurisdiction}`}`);
+    return made;
   }
 }

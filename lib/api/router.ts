@@ -26,6 +26,11 @@ export interface Incoming {
    */
   text(): Promise<string>;
   formData(): Promise<FormData>;
+  /**
+   * The body's bytes, read at most once within `limit` (default MAX_REQUEST_BODY): a route that takes
+   * more (R2's object upload) names its own bound (`Route.maxBody`) and reads with it.
+   */
+  bytes(limit?: number): Promise<Uint8Array>;
 }
 
 /** What every route may ask of the double's state. Products extend it with their own switches. */
@@ -57,23 +62,34 @@ export interface Route<S extends ApiService> {
   zoneId?: string;
   accountId?: string;
   id?: string;
+  /** The largest body this route takes, when not MAX_REQUEST_BODY (checked from the declared length before anything else). */
+  maxBody?: number;
 }
 
 /** A product's routes: the route for the path's (decoded) segments under the base path, or undefined. */
 export type RouteTable<S extends ApiService> = (segments: string[]) => Route<S> | undefined;
 
+/** The route a path names under the base path, or undefined (outside it, or no table has it). */
+function routeOf<S extends ApiService>(svc: S, tables: readonly RouteTable<S>[], path: string): Route<S> | undefined {
+  const prefix = `${svc.basePath}/`;
+  if (!path.startsWith(prefix)) return undefined;
+  const segments = path.slice(prefix.length).split('/');
+  if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
+  const decoded = segments.map(decodeSegment);
+  for (const table of tables) {
+    const route = table(decoded);
+    if (route) return route;
+  }
+  return undefined;
+}
+
 export async function respond<S extends ApiService>(svc: S, tables: readonly RouteTable<S>[], req: Incoming): Promise<Response> {
-  // The gateway refuses a declared oversized body before routing or credentials (body.ts).
-  if (req.length !== undefined && req.length > MAX_REQUEST_BODY) return payloadTooLarge();
+  const path = req.url.pathname;
+  const route = routeOf(svc, tables, path);
+  // The gateway refuses a declared oversized body before credentials (body.ts); a route may take more.
+  if (req.length !== undefined && req.length > (route?.maxBody ?? MAX_REQUEST_BODY)) return payloadTooLarge();
   try {
-    const path = req.url.pathname;
-    const prefix = `${svc.basePath}/`;
-    if (!path.startsWith(prefix)) throw apiErrors.outsideBasePath(path, svc.basePath);
-    const segments = path.slice(prefix.length).split('/');
-    if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
-    const decoded = segments.map(decodeSegment);
-    let route: Route<S> | undefined;
-    for (const table of tables) if ((route = table(decoded))) break;
+    if (!path.startsWith(`${svc.basePath}/`)) throw apiErrors.outsideBasePath(path, svc.basePath);
     if (!route) throw apiErrors.noRoute(path);
     const method = req.method.toUpperCase();
     const handler = route.methods[method];

@@ -220,14 +220,15 @@ export class Bucket implements R2BucketLike {
     const s = snapshotState.get(snapshot);
     if (!s) throw new TypeError('Bucket.restore: not a snapshot taken by Bucket.snapshot()');
     const { model, persistent: p, support } = this.#layer;
+    const settings = snapshotConfig.get(snapshot)!;
     if ('from' in s) {
       if (s.from !== p) throw new TypeError('Bucket.restore: a snapshot of a bucket on IndexedDbStorage can be restored only into that bucket');
-      p!.restore(s.state);
+      p!.restore(s.state, settings); // the storage keeps the settings with the objects
     } else {
       if (p) throw new TypeError('Bucket.restore: a snapshot of a bucket in memory cannot be restored into a bucket on IndexedDbStorage');
       model.restore(s);
     }
-    this.#layer.config.restore(snapshotConfig.get(snapshot)!);
+    this.#layer.config.restore(settings);
     support.clear();
   }
 

@@ -1,13 +1,16 @@
 /**
  * A bucket's configuration: the settings R2 keeps per bucket, apart from its objects (CORS,
- * lifecycle rules, lock rules; public access belongs here next). Held by the bucket's layer
- * (layer.ts), so every surface over the bucket (each binding, whatever its compatibility date, and
- * each S3 view) reads and changes the same settings.
+ * lifecycle rules, lock rules, event notification rules, public access, the default storage
+ * class). Held by the bucket's layer (layer.ts), so every surface over the bucket (each binding,
+ * whatever its compatibility date, each S3 view, the REST API) reads and changes the same settings.
  *
- * Kept in memory on every storage (IndexedDbStorage keeps objects and uploads only). A snapshot
- * takes it and `restore` brings it back with the objects, as the bucket's state at that moment;
- * `reset` keeps it, as emptying a real bucket keeps its settings. Values are replaced whole, never
- * changed in place, so a snapshot is O(1).
+ * Settings are bucket state (DESIGN.md, "The joints, explicit"): they change only through the
+ * layer's setting operations (layer.ts `changeSettings`), each one a call like a put: run in the
+ * bucket's storage transaction, logged, faultable. A persistent storage keeps them with the objects
+ * (indexeddb-storage.ts: one `settings` record), so a second Bucket on the database sees and
+ * enforces them. A snapshot takes them and `restore` brings them back with the objects; `reset`
+ * keeps them, as emptying a real bucket keeps its settings. Values are replaced whole, never changed
+ * in place, so a snapshot is O(1) and a record is plain data (structured-cloneable).
  */
 import type { CorsRule } from './cors.js';
 import type { QueueRules } from './notifications.js';
@@ -15,32 +18,59 @@ import { NO_PUBLIC_ACCESS, type PublicAccess } from './public.js';
 import { DEFAULT_LIFECYCLE_RULES, type LifecycleRule, type LifecycleTiming } from './lifecycle.js';
 import type { LockRule } from './locks.js';
 
-/** The configuration at one moment. */
+/** The configuration at one moment: also the record a persistent storage keeps. */
 export interface ConfigSnapshot {
   readonly cors: readonly CorsRule[] | undefined;
   readonly notifications: readonly QueueRules[];
   readonly publicAccess: PublicAccess;
   readonly lifecycle: readonly LifecycleRule[];
   readonly locks: readonly LockRule[];
+  /** The default storage class when it was changed (R2's `PATCH` of the bucket); undefined: the Bucket's own. */
+  readonly storageClass?: string | undefined;
 }
 
 export class BucketConfig {
-  /** The CORS rules (PutBucketCors, `S3Api.setBucketCors`); undefined when the bucket has none. */
-  cors: readonly CorsRule[] | undefined;
-  /** The r2.dev domain and the custom domains (public.ts); none on a new bucket. */
-  publicAccess: PublicAccess = NO_PUBLIC_ACCESS;
+  #cors: readonly CorsRule[] | undefined;
+  #publicAccess: PublicAccess = NO_PUBLIC_ACCESS;
   #lifecycle: readonly LifecycleRule[] = DEFAULT_LIFECYCLE_RULES;
   #locks: readonly LockRule[] = [];
+  #notifications: readonly QueueRules[] = [];
+  #storageClass: string | undefined;
   /**
    * Counts changes of the rules that act on objects (lifecycle, locks): the layer's lifecycle pass
    * re-reads the whole bucket when it moved, and otherwise only when an action falls due.
    */
   changes = 0;
+  /** Counts every change: a persistent storage stores the settings when an operation moved it. */
+  version = 0;
   /**
    * When lifecycle actions fall due (lifecycle.ts): a setting of the double, not of R2, so a
    * snapshot does not take it and `clear` keeps it.
    */
   lifecycleTiming: LifecycleTiming = 'exact';
+
+  /** @param defaultStorageClass the Bucket's own default storage class (its `defaultStorageClass` option) */
+  constructor(readonly defaultStorageClass = 'Standard') {}
+
+  /** The CORS rules (PutBucketCors, the API's `/cors`); undefined when the bucket has none. */
+  get cors(): readonly CorsRule[] | undefined {
+    return this.#cors;
+  }
+
+  set cors(rules: readonly CorsRule[] | undefined) {
+    this.#cors = rules;
+    this.version++;
+  }
+
+  /** The r2.dev domain and the custom domains (public.ts); none on a new bucket. */
+  get publicAccess(): PublicAccess {
+    return this.#publicAccess;
+  }
+
+  set publicAccess(p: PublicAccess) {
+    this.#publicAccess = p;
+    this.version++;
+  }
 
   /** The lifecycle rules (validated: lifecycle.ts `lifecycleRules`); a new bucket has the default rule. */
   get lifecycle(): readonly LifecycleRule[] {
@@ -50,6 +80,7 @@ export class BucketConfig {
   set lifecycle(rules: readonly LifecycleRule[]) {
     this.#lifecycle = rules;
     this.changes++;
+    this.version++;
   }
 
   /** The lock rules (validated: locks.ts `lockRules`); none on a new bucket. */
@@ -60,29 +91,53 @@ export class BucketConfig {
   set locks(rules: readonly LockRule[]) {
     this.#locks = rules;
     this.changes++;
+    this.version++;
   }
 
   /** Event notification rules, by queue (notifications.ts); empty when the bucket notifies nothing. */
-  notifications: readonly QueueRules[] = [];
+  get notifications(): readonly QueueRules[] {
+    return this.#notifications;
+  }
+
+  set notifications(rules: readonly QueueRules[]) {
+    this.#notifications = rules;
+    this.version++;
+  }
+
+  /** The class a put without one takes (R2's bucket default storage class). */
+  get storageClass(): string {
+    return this.#storageClass ?? this.defaultStorageClass;
+  }
+
+  set storageClass(c: string) {
+    this.#storageClass = c;
+    this.version++;
+  }
 
   snapshot(): ConfigSnapshot {
-    return { cors: this.cors, publicAccess: this.publicAccess, lifecycle: this.#lifecycle, locks: this.#locks, notifications: this.notifications };
+    return {
+      cors: this.#cors,
+      publicAccess: this.#publicAccess,
+      lifecycle: this.#lifecycle,
+      locks: this.#locks,
+      notifications: this.#notifications,
+      storageClass: this.#storageClass,
+    };
   }
 
   restore(s: ConfigSnapshot): void {
-    this.cors = s.cors;
-    this.notifications = s.notifications;
-    this.publicAccess = s.publicAccess;
-    this.lifecycle = s.lifecycle;
-    this.locks = s.locks;
+    this.#cors = s.cors;
+    this.#notifications = s.notifications;
+    this.#publicAccess = s.publicAccess;
+    this.#lifecycle = s.lifecycle;
+    this.#locks = s.locks;
+    this.#storageClass = s.storageClass;
+    this.changes++;
+    this.version++;
   }
 
   /** A new bucket's settings: a deleted bucket's (DeleteBucket). */
   clear(): void {
-    this.cors = undefined;
-    this.notifications = [];
-    this.publicAccess = NO_PUBLIC_ACCESS;
-    this.lifecycle = DEFAULT_LIFECYCLE_RULES;
-    this.locks = [];
+    this.restore({ cors: undefined, notifications: [], publicAccess: NO_PUBLIC_ACCESS, lifecycle: DEFAULT_LIFECYCLE_RULES, locks: [] });
   }
 }

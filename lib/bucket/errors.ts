@@ -19,6 +19,33 @@ export type R2Action =
   | 'completeMultipartUpload'
   | 'abortMultipartUpload';
 
+/**
+ * The operations on a bucket's settings (config.ts), each a call like a put: logged and faulted
+ * under these names whichever surface asked (layer.ts `changeSettings`). Named for the S3
+ * operation where there is one; `putBucketLocks`, `putBucketNotifications`,
+ * `putBucketPublicAccess` and `putBucketStorageClass` are the API's (no S3 operation), and
+ * `deleteBucket` is a bucket's settings going with it.
+ */
+export type SettingAction =
+  | 'getBucketCors'
+  | 'putBucketCors'
+  | 'deleteBucketCors'
+  | 'getBucketLifecycle'
+  | 'putBucketLifecycle'
+  | 'deleteBucketLifecycle'
+  | 'getBucketLocks'
+  | 'putBucketLocks'
+  | 'getBucketNotifications'
+  | 'putBucketNotifications'
+  | 'getBucketPublicAccess'
+  | 'putBucketPublicAccess'
+  | 'getBucketStorageClass'
+  | 'putBucketStorageClass'
+  | 'deleteBucket';
+
+/** Any operation on a bucket: on its objects (R2Action) or its settings. */
+export type BucketAction = R2Action | SettingAction;
+
 /** Backend error codes and their messages. */
 export const R2_ERRORS = {
   internal: [10001, 'We encountered an internal error. Please try again.'],
@@ -68,7 +95,7 @@ export class R2ModelError extends Error {
   readonly code: number;
 
   constructor(
-    readonly action: R2Action,
+    readonly action: BucketAction,
     readonly reason: R2ErrorName,
     readonly facts?: ChecksumFacts,
   ) {
@@ -78,7 +105,7 @@ export class R2ModelError extends Error {
 }
 
 /** A backend error, as the model raises it. */
-export function r2Error(action: R2Action, name: keyof typeof R2_ERRORS): R2ModelError {
+export function r2Error(action: BucketAction, name: keyof typeof R2_ERRORS): R2ModelError {
   return new R2ModelError(action, name);
 }
 

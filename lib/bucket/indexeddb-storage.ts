@@ -11,7 +11,9 @@
  *   one written body (a put, a part); an object is a list of segments: one for a put, its parts'
  *   for a completed upload (linked, never copied);
  * - `meta`: `seq`, bumped by every transaction that writes, so a bucket knows when its cache of
- *   the records is stale (another bucket wrote);
+ *   the records is stale (another bucket wrote); and `settings`, the bucket's settings (config.ts:
+ *   CORS, lifecycle, locks, notifications, public access, storage class) as one plain record,
+ *   written by the transaction of the operation that changed them;
  * - `changes`: what the last writes changed, by `seq`, so a stale cache reads again only those
  *   records (a bucket more than CHANGES_KEPT writes behind reloads them all);
  * - `pins`: segments a snapshot refers to, kept when their object goes away.
@@ -29,6 +31,7 @@ import { BucketStorage, type AttachedStorage, type BodyBytes, type BodyReader, t
 import { StoredObject, type Digests, type ObjectMetadata, type PartLayout } from './stored.js';
 import type { HashAlgorithm } from '../hash.js';
 import type { IdbDatabase, IdbFactory, IdbObjectStore, IdbRequest, IdbTransaction } from './idb-types.js';
+import type { BucketConfig, ConfigSnapshot } from './config.js';
 
 /** Bytes per chunk record: large bodies are many records, read back one at a time. */
 export const CHUNK_BYTES = 256 * 1024;
@@ -40,7 +43,7 @@ const STORES = ['objects', 'uploads', 'chunks', 'meta', 'pins', 'changes'];
 const CHANGES_KEPT = 256;
 
 /** What one write changed (by `seq`): keys to read again, or everything (snapshot, restore, reset). */
-type Change = { readonly objects: readonly string[]; readonly uploads: readonly string[] } | { readonly all: true };
+type Change = { readonly objects: readonly string[]; readonly uploads: readonly string[]; readonly settings?: true } | { readonly all: true };
 const NO_CHUNKS: readonly Uint8Array[] = Object.freeze([]);
 
 interface Segment {
@@ -248,6 +251,26 @@ class IdbSession implements PersistentState {
   readonly #partSegments = new WeakMap<Part, readonly Segment[]>();
   #tail: Promise<unknown> = Promise.resolve();
   #failure: { error: unknown } | undefined;
+  /** The bucket's settings, kept in the `settings` record of `meta` (holdSettings). */
+  #settings: BucketConfig | undefined;
+  reloads = 0;
+
+  holdSettings(config: BucketConfig): void {
+    this.#settings = config;
+  }
+
+  /** Reads the stored settings into the held configuration (none stored: a new bucket's). */
+  async #loadSettings(tx: IdbTransaction): Promise<void> {
+    const config = this.#settings;
+    if (!config) return;
+    const rec = (await request(tx.objectStore('meta').get('settings'))) as ConfigSnapshot | undefined;
+    if (rec) config.restore(rec);
+    else config.clear();
+  }
+
+  #storeSettings(tx: IdbTransaction, s: ConfigSnapshot): void {
+    tx.objectStore('meta').put(s, 'settings');
+  }
 
   constructor(
     private readonly factory: IdbFactory,
@@ -305,6 +328,7 @@ class IdbSession implements PersistentState {
     const done = finished(tx);
     const { objects, uploads } = this.state;
     let before: ModelSnapshot | undefined;
+    let settingsBefore: ConfigSnapshot | undefined;
     let dirty = false;
     let committed = false;
     try {
@@ -316,6 +340,9 @@ class IdbSession implements PersistentState {
         return x;
       }
       before = { objects: objects.snapshot(), uploads: uploads.snapshot() };
+      const config = this.#settings;
+      settingsBefore = config?.snapshot();
+      const version = config?.version;
       const touchedObjects = (objects.touched = new Set());
       const touchedUploads = (uploads.touched = new Set());
       let r: R | undefined;
@@ -327,10 +354,12 @@ class IdbSession implements PersistentState {
       } finally {
         objects.touched = uploads.touched = undefined;
       }
-      dirty = touchedObjects.size > 0 || touchedUploads.size > 0;
+      const settingsChanged = config !== undefined && config.version !== version;
+      dirty = touchedObjects.size > 0 || touchedUploads.size > 0 || settingsChanged;
+      if (settingsChanged) this.#storeSettings(tx, config.snapshot());
       // What the model changed is stored even when it then refused the call, as in memory: the
       // only such change is an upload found expired (and so aborted) by the call that refuses it.
-      const settle = dirty ? this.#write(tx, before, touchedObjects, touchedUploads) : undefined;
+      const settle = dirty ? this.#write(tx, before, touchedObjects, touchedUploads, settingsChanged) : undefined;
       if (refused && !dirty) throw refused.error;
       const x = then && !refused ? await then(r as R, this.#reader(db, tx)) : (r as unknown as X);
       await done;
@@ -349,6 +378,7 @@ class IdbSession implements PersistentState {
           // Nothing was stored: the cache goes back to what it was, and is checked again next time.
           objects.restore(before.objects);
           uploads.restore(before.uploads);
+          if (settingsBefore) this.#settings!.restore(settingsBefore);
           this.#seq = -1;
         }
       }
@@ -363,7 +393,9 @@ class IdbSession implements PersistentState {
   async #refresh(tx: IdbTransaction): Promise<void> {
     const seq = ((await request(tx.objectStore('meta').get('seq'))) as number | undefined) ?? 0;
     if (seq === this.#seq) return;
+    this.reloads++;
     if (this.#seq >= 0 && seq > this.#seq && seq - this.#seq <= CHANGES_KEPT && (await this.#catchUp(tx, seq))) return;
+    await this.#loadSettings(tx);
     const os = tx.objectStore('objects');
     const us = tx.objectStore('uploads');
     const [objectKeys, objectRecords, uploadIds, uploadRecords, pins] = await Promise.all([
@@ -390,11 +422,14 @@ class IdbSession implements PersistentState {
     const changes = await Promise.all(wanted);
     const objectKeys = new Set<string>();
     const uploadIds = new Set<string>();
+    let settings = false;
     for (const c of changes) {
       if (!c || 'all' in c) return false;
       for (const k of c.objects) objectKeys.add(k);
       for (const id of c.uploads) uploadIds.add(id);
+      settings ||= c.settings === true;
     }
+    if (settings) await this.#loadSettings(tx);
     const os = tx.objectStore('objects');
     const us = tx.objectStore('uploads');
     const [objectRecords, uploadRecords] = await Promise.all([
@@ -500,7 +535,7 @@ class IdbSession implements PersistentState {
    * `tx`. Returns what to do once `tx` has committed: the cache then holds the stored forms
    * (metadata only; the bytes just written are let go).
    */
-  #write(tx: IdbTransaction, before: ModelSnapshot, touchedObjects: Set<string>, touchedUploads: Set<string>): () => void {
+  #write(tx: IdbTransaction, before: ModelSnapshot, touchedObjects: Set<string>, touchedUploads: Set<string>, settings: boolean): () => void {
     const objectStore = tx.objectStore('objects');
     const uploadStore = tx.objectStore('uploads');
     const chunks = tx.objectStore('chunks');
@@ -545,7 +580,7 @@ class IdbSession implements PersistentState {
     }
 
     for (const s of dropped) if (!kept.has(s.id) && !this.#pins.has(s.id)) deleteSegment(chunks, s);
-    const seq = this.#bump(tx, { objects: [...touchedObjects], uploads: [...touchedUploads] });
+    const seq = this.#bump(tx, { objects: [...touchedObjects], uploads: [...touchedUploads], ...(settings && { settings: true as const }) });
     return () => {
       for (const f of settle) f();
       this.#seq = seq;
@@ -631,10 +666,11 @@ class IdbSession implements PersistentState {
     return state;
   }
 
-  restore(s: Promise<ModelSnapshot>): void {
+  restore(s: Promise<ModelSnapshot>, settings: ConfigSnapshot): void {
     this.#enqueue(async () => {
       const snap = await s;
       await this.#maintain(async (tx) => {
+        this.#storeSettings(tx, settings);
         const { objects, uploads } = this.state;
         const current = this.#allSegments(iterate(objects.entriesFrom()), uploadEntries(uploads));
         const wanted = this.#allSegments(entriesIn(snap.objects), entriesIn(snap.uploads));
@@ -649,6 +685,7 @@ class IdbSession implements PersistentState {
         return () => {
           objects.restore(snap.objects);
           uploads.restore(snap.uploads);
+          this.#settings?.restore(settings);
         };
       });
     }).catch((e: unknown) => this.fail(e));

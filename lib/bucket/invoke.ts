@@ -1,4 +1,4 @@
-import type { R2Action } from './errors.js';
+import type { BucketAction } from './errors.js';
 
 /**
  * How a binding method reports errors. workerd converts arguments before it runs the method body;
@@ -16,15 +16,24 @@ export type Invoke = <A, R>(
   value?: unknown,
 ) => Promise<R>;
 
-/** The binding's methods that reach R2 (resumeMultipartUpload does not: it only makes a handle). */
-export type BucketOperation = R2Action;
+/**
+ * The binding's methods that reach R2 (resumeMultipartUpload does not: it only makes a handle), and
+ * the operations on the bucket's settings (errors.ts `SettingAction`).
+ */
+export type BucketOperation = BucketAction;
 
 /**
  * Which surface a call came in through: the call log records it, and each formats model errors its
  * way. `lifecycle`: the bucket's own lifecycle rules acting (layer.ts, `lifecycleDelete`); `public`:
- * a public host's read (r2.dev, a custom domain: lib/r2-public).
+<<<<<<< HEAD
+ * a public host's read (r2.dev, a custom domain: lib/r2-public); `api`: the v4 API's object routes
+ * (lib/r2-api/objects.ts, what `wrangler r2 object --remote` calls).
+=======
+ * a public host's read (r2.dev, a custom domain: lib/r2-public); `api`: the REST API's bucket
+ * settings routes (lib/r2-api), and the test helpers that change settings as those routes do.
+>>>>>>> bucket-state
  */
-export type Surface = 'binding' | 's3' | 'public' | 'lifecycle';
+export type Surface = 'binding' | 's3' | 'public' | 'lifecycle' | 'api';
 
 /** How a surface shows an error of the model (R2ModelError); anything else it returns as it is. */
 export type ErrorFormat = (e: unknown) => unknown;

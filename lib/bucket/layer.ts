@@ -15,6 +15,19 @@
  * The binding (bucket.ts, multipart.ts) converts its arguments as workerd does, then calls in here
  * through `binding`; the S3 view (lib/s3) parses the request, then calls in here through `s3`.
  *
+ * Two paths, end to end (issue 24's newcomer traces):
+ * - An S3 PUT over HTTP into an IndexedDB bucket: lib/node/s3-server.ts (the socket, body limits)
+ *   → lib/s3/api.ts `S3Api#handle` / `#serve` (route, SigV4 in lib/s3/sigv4.ts, `#dispatch`) →
+ *   lib/s3/objects.ts `putObject` (headers, checksums, the body read) → here, `viaS3('put', ...)`
+ *   (faults and the call log: lib/support/bucket-support.ts `around`) → `put` → the storage's
+ *   `transact` (lib/bucket/indexeddb-storage.ts `IdbSession#exec`: one IndexedDB transaction that
+ *   refreshes the cache, runs model.ts `put`, and writes the object's record and chunks).
+ * - A lifecycle expiry on the fake clock: the clock (lib/clock.ts `ManualClock`) only moves; the next
+ *   operation on the bucket calls `#tick`, which sees the due time passed and runs `#pass`: the due
+ *   index (due-index.ts) hands over the keys whose time came, `#settler` decides each (a lock may
+ *   hold it), model.ts `settle` removes it, and `lifecycleDelete` logs it (surface `lifecycle`) and
+ *   notifies. The rules themselves came in as a setting (`changeSettings`, op `putBucketLifecycle`).
+ *
  * How S3 requests log (op, with the S3 operation in `options.operation`): PutObject → put,
  * GetObject → get, HeadObject → head, DeleteObject and DeleteObjects → delete (the keys),
  * ListObjects(V2) → list, CreateMultipartUpload / UploadPart / CompleteMultipartUpload /
@@ -33,10 +46,11 @@ import type { BucketSupport } from '../support/bucket-support.js';
 import type { Conditional } from './conditional.js';
 import type { RequestedChecksum } from './checksums.js';
 import { BucketConfig } from './config.js';
-import { bindingError, r2Error, type R2Action } from './errors.js';
+import { DueIndex } from './due-index.js';
+import { bindingError, r2Error, type R2Action, type SettingAction } from './errors.js';
 import { actsOnObjects, FatesUnder, objectFate, passPrefixes, uploadAbortAt } from './lifecycle.js';
 import { lockedUntil } from './locks.js';
-import { invoker, type BucketOperation, type Invoke } from './invoke.js';
+import { invoker, type BucketOperation, type Invoke, type Surface } from './invoke.js';
 import type { BucketModel, GetOutcome, ListPage, ListQuery, PartView, UploadedPartRef, UploadView } from './model.js';
 import { rangeViews, type RangeRequest, type ResolvedRange } from './range.js';
 import type { NotificationAction, ObjectEvent } from './notifications.js';
@@ -82,6 +96,16 @@ const memoryBytes = (object: StoredObject, range: ResolvedRange): BodyBytes => {
 
 const noArguments = () => undefined;
 
+/** The surfaces that change a bucket's settings: the S3 view, the REST API (and its test helpers). */
+export type SettingSurface = Extract<Surface, 's3' | 'api'>;
+
+/**
+ * A lifecycle pass takes the objects that fell due from the due index one by one up to this many,
+ * or a sixteenth of the index; when more fell due, one walk of the objects the rules cover costs
+ * less (bench/lifecycle.ts).
+ */
+const TAKE_AT_MOST = 256;
+
 /** `then` for a result that is a value on memory and a promise on a persistent storage. */
 function after<R, T>(r: Maybe<R>, f: (r: R) => T): Maybe<T> {
   return r instanceof Promise ? r.then(f) : f(r as R);
@@ -92,20 +116,33 @@ export class BucketLayer {
   readonly s3: Invoke;
   /** The public hosts' entry (r2.dev, custom domains; lib/r2-public): as the S3 view's, logged as `public`. */
   readonly public: Invoke;
+  /** The v4 API's object routes' entry (lib/r2-api/objects.ts): as the S3 view's, logged as `api`. */
+  readonly api: Invoke;
   /** The binding entries made so far, by whether conversion errors throw (see `binding`). */
   readonly #bindings = new Map<boolean, Invoke>();
+  /** The settings entries made so far, by surface (see `changeSettings`). */
+  readonly #settingEntries = new Map<SettingSurface, Invoke>();
   /**
-   * The bucket's configuration (CORS today; lifecycle, locks, public access next): a setting of the
-   * bucket, not of one surface, so every view reads the same (config.ts).
+   * The bucket's settings (config.ts): bucket state, kept by the bucket's storage. Read it here for
+   * the settings' effects inside an operation; change it only through `changeSettings` (or
+   * `settingsNow`), so the storage keeps the change and the log and fault rules see it.
    */
-  readonly config = new BucketConfig();
+  readonly config: BucketConfig;
   /**
    * The lifecycle pass (see `#tick`): the config change it last read (-1: none yet), whether the
-   * rules then acted on objects, and when its next action falls due (epoch ms; Infinity: none).
+   * rules then acted on objects, when its next action falls due (epoch ms; Infinity: none), the
+   * objects in the order their actions fall due, and the storage's reload count the index was
+   * built against (another Bucket's writes make it stale).
    */
   #seen = -1;
   #acts = false;
   #due = Infinity;
+  readonly #index = new DueIndex();
+  /** Whether the index holds every object the rules cover (see `#pass`). */
+  #indexed = false;
+  #reloads = 0;
+  /** Whether a pass is queued on the persistent storage (see `#tick`). */
+  #queued = false;
   /**
    * Where this bucket's object changes go once they have happened: set by the account that holds
    * the bucket (lib/account/state.ts), which sends each rule's message to its queue. Called only
@@ -118,16 +155,24 @@ export class BucketLayer {
     /** Set when the storage is not memory: each operation then runs as one of its transactions. */
     readonly persistent: PersistentState | undefined,
     readonly support: BucketSupport,
-    /**
-     * A setting of the bucket (R2's bucket default storage class), shared by every binding over it
-     * and read on every put: the API's PATCH changes it (lib/r2-api/buckets.ts).
-     */
-    public defaultStorageClass: string,
+    /** The Bucket's own default storage class (its option), until a setting change replaces it. */
+    defaultStorageClass: string,
   ) {
+    this.config = new BucketConfig(defaultStorageClass);
+    persistent?.holdSettings(this.config);
     this.s3 = support.around(invoker(false, asIs), false, 's3', asIs, s3Summary);
     this.public = support.around(invoker(false, asIs), false, 'public', asIs, s3Summary);
+    this.api = support.around(invoker(false, asIs), false, 'api', asIs, s3Summary);
     // Uploads expire by the bucket's lifecycle rules (the default rule: 7 days), not by a constant.
     model.abortAt = (key, created) => uploadAbortAt(this.config.lifecycle, key, created, this.config.lifecycleTiming);
+  }
+
+  /**
+   * A setting of the bucket (R2's bucket default storage class), shared by every binding over it
+   * and read on every put: the API's PATCH changes it (`changeSettings`, lib/r2-api/buckets.ts).
+   */
+  get defaultStorageClass(): string {
+    return this.config.storageClass;
   }
 
   /**
@@ -155,6 +200,11 @@ export class BucketLayer {
   /** A public host's read (GET, HEAD), logged and faulted as the binding operation `op`. */
   viaPublic<R>(op: BucketOperation, key: string, run: () => Maybe<R>): Promise<R> {
     return this.public(op, key, {}, noArguments, run);
+  }
+
+  /** An operation of the v4 API's object routes, logged and faulted as the binding operation `op`. */
+  viaApi<R>(op: BucketOperation, key: string, run: () => Maybe<R>): Promise<R> {
+    return this.api(op, key, {}, noArguments, run);
   }
 
   #read<R>(run: () => R): Maybe<R> {
@@ -238,8 +288,10 @@ export class BucketLayer {
     this.#tick();
     const p = this.persistent;
     let stored: Maybe<StoredObject | null>;
-    if (!this.#acts && this.config.locks.length === 0) {
-      stored = p ? p.transact(true, () => this.model.put(key, body, metadata, checksum, cond)) : this.model.put(key, body, metadata, checksum, cond);
+    // On a persistent storage the lock rules are read inside the transaction: another Bucket on the
+    // database may have set them since this one last looked.
+    if (!p && !this.#acts && this.config.locks.length === 0) {
+      stored = this.model.put(key, body, metadata, checksum, cond);
     } else {
       const run = () => {
         this.#refuseLocked('put', key);
@@ -257,7 +309,7 @@ export class BucketLayer {
   delete(keys: readonly string[]): Maybe<void> {
     this.#tick();
     const p = this.persistent;
-    if (this.config.locks.length === 0 && this.config.notifications.length === 0) return p ? p.transact(true, () => this.model.delete(keys)) : this.model.delete(keys);
+    if (!p && this.config.locks.length === 0 && this.config.notifications.length === 0) return this.model.delete(keys);
     return this.#deleteChecked(keys);
   }
 
@@ -336,6 +388,60 @@ export class BucketLayer {
   }
 
 
+  // ---- the bucket's settings ---------------------------------------------------------------------
+
+  #settingEntry(surface: SettingSurface): Invoke {
+    let entry = this.#settingEntries.get(surface);
+    if (!entry) {
+      // The log keeps no result for a setting call (its outcome is ok or the error).
+      entry = this.support.around(invoker(false, asIs), false, surface, asIs, noArguments);
+      this.#settingEntries.set(surface, entry);
+    }
+    return entry;
+  }
+
+  /**
+   * A change of the bucket's settings asked through `surface` (PutBucketCors, the API's PUT of
+   * lifecycle rules, ...): one call like a put, logged and caught by fault rules as `op`, run as one
+   * write transaction of the storage, so a persistent storage keeps what `change` set on the
+   * configuration (a second Bucket on the database reads it back). `change` sees the settings as
+   * stored (read again in the transaction) and may throw to refuse (nothing changes then).
+   */
+  changeSettings<R>(surface: SettingSurface, op: SettingAction, change: (config: BucketConfig) => R): Promise<R> {
+    return this.#settingEntry(surface)(op, undefined, undefined, noArguments, () => this.#write(() => change(this.config)));
+  }
+
+  /** A read of the bucket's settings through `surface` (GetBucketCors, the API's GET of lock rules, ...): logged and faulted as `op`. */
+  readSettings<R>(surface: SettingSurface, op: SettingAction, read: (config: BucketConfig) => R): Promise<R> {
+    return this.#settingEntry(surface)(op, undefined, undefined, noArguments, () => this.#read(() => read(this.config)));
+  }
+
+  /**
+   * The settings as this bucket's storage holds them now, for a surface that acts on them outside
+   * an operation of its own (the CORS headers of an S3 answer, a public host's gate): read in a
+   * transaction on a persistent storage (another Bucket may have changed them), at once in memory.
+   */
+  currentSettings(): Maybe<BucketConfig> {
+    return this.#read(() => this.config);
+  }
+
+  /**
+   * A change made by a test helper (`S3Api.setBucketCors`, `CloudflareApi.addEventNotification`):
+   * applied at once (the helper returns synchronously), logged as `op` through `surface`, never
+   * faulted (fault rules stand for failures of calls a client makes). On a persistent storage the
+   * settings are then stored by a queued transaction; an error it meets reaches the next call.
+   */
+  settingsNow<R>(surface: SettingSurface, op: SettingAction, change: (config: BucketConfig) => R): R {
+    const r = change(this.config);
+    this.support.note(op, surface, undefined);
+    const p = this.persistent;
+    if (p) {
+      const settings = this.config.snapshot();
+      p.transact(true, () => this.config.restore(settings)).catch((e) => p.fail(e));
+    }
+    return r;
+  }
+
   // ---- reads only the S3 view makes ----------------------------------------------------------------
 
   uploadState(key: string, id: string): Maybe<'unknown' | 'active' | 'completed' | 'aborted'> {
@@ -376,7 +482,9 @@ export class BucketLayer {
   #written<O extends StoredObject | null>(o: O): O {
     if (o && this.#acts) {
       const fate = objectFate(this.config.lifecycle, o.key, o.uploaded, this.config.lifecycleTiming);
-      this.#due = Math.min(this.#due, fate.deleteAt, fate.infrequentAt);
+      const at = Math.min(fate.deleteAt, fate.infrequentAt);
+      if (this.#indexed) this.#index.set(o.key, at);
+      this.#due = Math.min(this.#due, at);
     }
     return o;
   }
@@ -388,67 +496,112 @@ export class BucketLayer {
    * objects the rules cover (bench/lifecycle.ts) and finds when the next action falls due.
    */
   #tick(): void {
-    if (this.#seen === this.config.changes && (this.#due === Infinity || this.model.clock() < this.#due)) return;
+    if (this.#queued || (this.#seen === this.config.changes && (this.#due === Infinity || this.model.clock() < this.#due))) return;
     const p = this.persistent;
     if (!p) return this.#pass();
     // Queued ahead of the operation that asked, as its own transaction; until it has run, nothing
-    // else queues another.
-    this.#seen = this.config.changes;
-    this.#due = Infinity;
-    p.transact(true, () => this.#pass()).catch((e) => p.fail(e));
+    // else queues another. A pass that failed leaves the index untrusted: the next one walks.
+    this.#queued = true;
+    p.transact(true, () => {
+      this.#queued = false;
+      this.#pass();
+    }).catch((e) => {
+      this.#queued = false;
+      this.#seen = -1;
+      p.fail(e);
+    });
   }
 
   /**
-   * One lifecycle pass (see `#tick`): one walk of the objects the rules cover, deleting and moving
-   * them in place (model.ts `sweep`), then the deletions announced.
+   * One lifecycle pass (see `#tick`), in one of three ways:
+   * - the rules changed (or the objects did behind this Bucket's back: a restore, another Bucket's
+   *   writes): one walk of the objects the rules cover (model.ts `sweep`), settling each and noting
+   *   only when the next action falls due; the due index is dropped (most rule changes are set up
+   *   before anything falls due, and a walk that files every object costs several lists of them);
+   * - an action fell due and the index is not built: one walk, settling each object and filing it
+   *   in the index at its next action's time;
+   * - an action fell due and the index is built: the objects that fell due taken from it
+   *   (O(log n) each) and settled one by one, unless more fell due than that is worth (then a walk).
+   * The deletions are announced after.
    */
   #pass(): void {
     const c = this.config;
-    const rules = c.lifecycle;
-    const locks = c.locks;
-    const timing = c.lifecycleTiming;
     const now = this.model.clock();
-    this.#seen = c.changes;
-    this.#acts = actsOnObjects(rules);
-    let due = Infinity;
+    const p = this.persistent;
     /** Keys deleted and when each fell due (the clock may have passed that moment long ago): flat lists, no pair a key. */
     const deletedKeys: string[] = [];
     const deletedAt: number[] = [];
-    if (this.#acts) {
+    const changed = this.#seen !== c.changes || (p !== undefined && p.reloads !== this.#reloads);
+    if (changed) {
+      this.#seen = c.changes;
+      if (p) this.#reloads = p.reloads;
+      this.#acts = actsOnObjects(c.lifecycle);
+      this.#indexed = false;
+      this.#index.clear();
+    }
+    const taken = this.#acts && this.#indexed ? this.#index.take(now, Math.max(TAKE_AT_MOST, this.#index.size >> 4)) : undefined;
+    let due = Infinity;
+    if (taken) {
+      const file = (key: string, at: number) => this.#index.set(key, at);
+      const act = this.#settler(now, deletedKeys, deletedAt, file, (key, uploaded) => objectFate(c.lifecycle, key, uploaded, c.lifecycleTiming));
+      for (const key of taken) this.model.settle(key, act);
+      due = this.#index.next();
+    } else if (this.#acts) {
+      this.#indexed = !changed;
+      this.#index.clear();
+      const file = this.#indexed ? (key: string, at: number) => this.#index.set(key, at) : (_key: string, at: number) => void (due = Math.min(due, at));
       let fates: FatesUnder;
-      const act = (o: StoredObject): StoredObject | typeof REMOVE | undefined => {
-        const uploaded = o.uploaded;
-        const deleteAt = fates.deleteAt(o.key, uploaded);
-        if (deleteAt <= now) {
-          // Locks win over lifecycle (docs r2/buckets/bucket-locks): deleted once the lock ends.
-          const until = locks.length ? lockedUntil(locks, o.key, o.uploaded) : -Infinity;
-          if (until > now) {
-            due = Math.min(due, until);
-            return undefined;
-          }
-          deletedKeys.push(o.key);
-          deletedAt.push(Math.max(deleteAt, until));
-          return REMOVE; // a deletion wins over a transition due at the same time (docs)
-        }
-        due = Math.min(due, deleteAt);
-        // Already in the class a transition moves to: nothing to wait for, so no pass is woken for it.
-        if (o.storageClass === 'InfrequentAccess') return undefined;
-        const infrequentAt = fates.infrequentAt(o.key, uploaded);
-        if (infrequentAt > now) {
-          due = Math.min(due, infrequentAt);
-          return undefined;
-        }
-        // Same bytes, etag, version and upload time (a persistent storage then rewrites only the
-        // object's record, not its body: indexeddb-storage.ts).
-        return o.withStorageClass('InfrequentAccess');
-      };
-      for (const prefix of passPrefixes(rules)) {
-        fates = new FatesUnder(rules, prefix, timing);
+      const act = this.#settler(now, deletedKeys, deletedAt, file, (key, uploaded) => ({ deleteAt: fates.deleteAt(key, uploaded), infrequentAt: fates.infrequentAt(key, uploaded) }));
+      for (const prefix of passPrefixes(c.lifecycle)) {
+        fates = new FatesUnder(c.lifecycle, prefix, c.lifecycleTiming);
         this.model.sweep(prefix, act);
       }
+      if (this.#indexed) due = this.#index.next();
     }
     this.#due = due;
     for (let i = 0; i < deletedKeys.length; i++) this.lifecycleDelete(deletedKeys[i]!, deletedAt[i]!);
+  }
+
+  /**
+   * What the rules do to one object now (a pass's `act`): REMOVE when its deletion fell due (and
+   * no lock holds it), the object in InfrequentAccess when its transition fell due, else nothing;
+   * either way `file` is told when its next action falls due (Infinity: never).
+   */
+  #settler(
+    now: number,
+    deletedKeys: string[],
+    deletedAt: number[],
+    file: (key: string, at: number) => void,
+    fate: (key: string, uploaded: number) => { deleteAt: number; infrequentAt: number },
+  ): (o: StoredObject) => StoredObject | typeof REMOVE | undefined {
+    const locks = this.config.locks;
+    return (o) => {
+      const { deleteAt, infrequentAt } = fate(o.key, o.uploaded);
+      if (deleteAt <= now) {
+        // Locks win over lifecycle (docs r2/buckets/bucket-locks): deleted once the lock ends.
+        const until = locks.length ? lockedUntil(locks, o.key, o.uploaded) : -Infinity;
+        if (until > now) {
+          file(o.key, until);
+          return undefined;
+        }
+        deletedKeys.push(o.key);
+        deletedAt.push(Math.max(deleteAt, until));
+        return REMOVE; // a deletion wins over a transition due at the same time (docs)
+      }
+      // Already in the class a transition moves to: nothing to wait for but the deletion.
+      if (o.storageClass === 'InfrequentAccess' || infrequentAt === Infinity) {
+        file(o.key, deleteAt);
+        return undefined;
+      }
+      if (infrequentAt > now) {
+        file(o.key, Math.min(deleteAt, infrequentAt));
+        return undefined;
+      }
+      file(o.key, deleteAt);
+      // Same bytes, etag, version and upload time (a persistent storage then rewrites only the
+      // object's record, not its body: indexeddb-storage.ts).
+      return o.withStorageClass('InfrequentAccess');
+    };
   }
 
   /**
@@ -465,6 +618,8 @@ export class BucketLayer {
 
   /** Empties the bucket (objects and uploads) and clears fault rules and the call log. */
   reset(): void {
+    this.#index.clear();
+    this.#indexed = false;
     if (this.persistent) this.persistent.clear();
     else this.model.clear();
     this.support.clear();

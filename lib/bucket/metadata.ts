@@ -114,13 +114,14 @@ export function httpMetadataObject(f: HttpFields): R2HTTPMetadata {
 }
 
 /**
- * A fresh, caller-owned copy of stored custom metadata, built by assignment as workerd builds it:
- * names like `constructor` are plain own data, while `__proto__` (stored and counted) meets the
- * prototype setter, which ignores a string, so it never shows.
+ * A fresh, caller-owned copy of stored custom metadata, as workerd builds it, by assignment: names
+ * like `constructor` are plain own data, while `__proto__` (stored and counted) meets the prototype
+ * setter, which ignores a string, so it never shows. Skipped by name here rather than left to the
+ * setter: Deno removes `Object.prototype.__proto__`, and there the assignment would make it own data.
  */
 export function customMetadataObject(f: CustomFields): Record<string, string> {
   const out: Record<string, string> = {};
-  for (let i = 0; i < f.length; i++) out[f[i]![0]] = f[i]![1];
+  for (let i = 0; i < f.length; i++) if (f[i]![0] !== '__proto__') out[f[i]![0]] = f[i]![1];
   return out;
 }
 

@@ -295,6 +295,15 @@ export class BucketModel {
     this.objects.editRange(low, afterPrefix(low), (_sk, object) => act(object));
   }
 
+  /**
+   * `sweep` for the one object at `key` (a lifecycle action that fell due: layer.ts): removes it
+   * when `act` returns REMOVE, replaces it when `act` returns another object.
+   */
+  settle(key: string, act: (object: StoredObject) => StoredObject | typeof REMOVE | undefined): void {
+    const sk = sortForm(key);
+    this.objects.editRange(sk, `${sk}\0`, (_sk, object) => act(object));
+  }
+
   // ---- multipart -------------------------------------------------------------------------------
 
   createUpload(key: string, metadata: ObjectMetadata): string {

@@ -28,6 +28,7 @@
  */
 import { SnapshotMap } from '../persistent-map.js';
 import { KeyIndex } from './key-index.js';
+import type { BucketConfig, ConfigSnapshot } from './config.js';
 import type { ModelSnapshot, Upload } from './model.js';
 import type { StoredObject } from './stored.js';
 
@@ -45,10 +46,20 @@ export interface PersistentState {
    * with what `run` returned (a get reads its body there).
    */
   transact<R, X = R>(write: boolean, run: () => R, then?: (r: R, reader: BodyReader) => Promise<X>): Promise<X>;
+  /**
+   * Takes the bucket's settings in its keeping (config.ts): loaded with the objects, stored by a
+   * transaction whose `run` changed them, so another Bucket on the same storage reads them back.
+   */
+  holdSettings(config: BucketConfig): void;
+  /**
+   * Counts the times the cached state was read again because another writer changed it: whatever
+   * the layer derived from the objects (the lifecycle due index) is stale when it moved.
+   */
+  readonly reloads: number;
   /** The state now (after the operations already started), for Bucket.snapshot. */
   snapshot(): Promise<ModelSnapshot>;
-  /** Replaces the stored state with a snapshot's (after the operations already started). */
-  restore(s: Promise<ModelSnapshot>): void;
+  /** Replaces the stored state, and the stored settings, with a snapshot's (after the operations already started). */
+  restore(s: Promise<ModelSnapshot>, settings: ConfigSnapshot): void;
   /** Empties the stored state (after the operations already started). */
   clear(): void;
   /** Reports an error of a queued write nobody awaits (a seeded put): the next operation rejects with it. */

@@ -36,22 +36,47 @@ export const markKnownLength = (s: ReadableStream): void => void ownStreams.add(
  * R2 bodies, and a tee() branch of any of those; a stream built in JS is unknown, whatever its type,
  * and so is anything piped through a TransformStream (checked in workerd 1.20261023.1).
  *
- * No JS code can ask a stream its length. The platform's bodies and Blob streams are byte streams,
- * and so are tee() branches of them; a default stream (`new ReadableStream({...})`, a
- * TransformStream's readable side) is not. So a byte-stream probe decides (and releases the lock it
- * takes). Byte streams it cannot tell from the platform's are read, not refused: one built in JS
- * with `type: 'bytes'` ('double-js-byte-stream-length'), and in workerd an IdentityTransformStream's
- * readable side ('double-in-workerd-stream-length').
+ * No JS code can ask a stream its length, and the double reads no engine's private fields. What the
+ * standards give: Fetch and the File API make bodies and Blob streams byte streams, tee() of a byte
+ * stream gives byte streams, and `new ReadableStream({...})` or a TransformStream's readable side is
+ * a default stream. A byte-stream probe (a BYOB reader taken and released) decides that, on the
+ * runtimes that build their bodies so (Node, browsers, workerd). Byte streams it cannot tell from the
+ * platform's are read, not refused: one built in JS with `type: 'bytes'`
+ * ('double-js-byte-stream-length'), and in workerd an IdentityTransformStream's readable side
+ * ('double-in-workerd-stream-length').
+ *
+ * Some runtimes make their own bodies default streams (Bun 1.4 all of them, Deno 2.9 all but Blob
+ * streams, happy-dom's Response under Vitest): asked once, with a Response body of its own, the runtime
+ * says which it is (`bodiesAreByteStreams`). There a body and a stream built in JS look the same to
+ * any JS code, and the double accepts both, so that `put(key, request.body)`, the common Worker
+ * pattern, works; a stream built in JS is read instead of refused ('double-default-stream-bodies').
  */
 function hasKnownLength(stream: ReadableStream): boolean {
   if (ownStreams.has(stream)) return true;
   if (stream.locked) return false;
+  return isByteStream(stream) || !bodiesAreByteStreams();
+}
+
+/** Whether a stream hands out a BYOB reader (releasing the lock the probe takes). */
+function isByteStream(stream: ReadableStream): boolean {
   try {
     (stream.getReader({ mode: 'byob' }) as ReadableStreamBYOBReader).releaseLock();
     return true;
   } catch {
     return false;
   }
+}
+
+let byteStreamBodies: boolean | undefined;
+
+/** Whether this runtime's own Response bodies are byte streams; asked once, at the first stream put. */
+function bodiesAreByteStreams(): boolean {
+  if (byteStreamBodies === undefined) {
+    const body = typeof Response === 'function' ? new Response('').body : null;
+    // Without a Response there are no platform bodies to tell apart: the probe alone decides.
+    byteStreamBodies = body ? isByteStream(body) : true;
+  }
+  return byteStreamBodies;
 }
 
 const isBlob = (v: unknown): v is Blob => typeof Blob !== 'undefined' && v instanceof Blob;

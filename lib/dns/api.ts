@@ -4,7 +4,7 @@ import type { CallLog } from '../support/call-log.js';
 import { dnsDouble, DnsSupport, type DnsFault, type DnsRequest, type DnsRequestQuery } from '../support/dns-support.js';
 import type { FaultList } from '../support/faults.js';
 import { registerDouble } from '../support/registry.js';
-import { fromUtf8, utf8Length } from '../bytes.js';
+import { fromUtf8, utf8, utf8Length } from '../bytes.js';
 import { fetchOver } from '../fetch.js';
 import { randomHex } from '../random.js';
 import { Account, accountState, type AccountState } from '../account/account.js';
@@ -108,6 +108,8 @@ export class DnsApi {
       retiredFields,
       now: () => this.clock(),
     };
+    // `POST /zones` makes zones as addZone does (lib/dns/zone-admin.ts).
+    this.service.addZone = (init) => this.addZone(init);
     if (options.rateLimit) this.service.limiter = new RateLimiter(options.rateLimit === true ? API_RATE_LIMIT : options.rateLimit);
     registerDouble(this, dnsDouble(this, { zone: (idOrName) => this.findZone(idOrName), retiredFields }, this.support));
     for (const z of options.zones ?? []) this.addZone(z);
@@ -201,6 +203,17 @@ export class DnsApi {
   }
 
   /**
+   * What every answer of `answer` depends on, as a list that differs whenever an answer may: each
+   * zone, then its change count. The DNS server's cache of encoded answers (edge-doubles/node)
+   * compares it element by element on each query.
+   */
+  answerState(): unknown[] {
+    const out: unknown[] = [];
+    for (const z of this.zonesById.values()) out.push(z, z.version);
+    return out;
+  }
+
+  /**
    * What a resolver asking the zone's nameservers would see for `name` and `type` (default `A`):
    * `{ rcode, authoritative, answers, authorities, additionals }`, records with their wire TTLs and
    * data as `dns-packet` shapes it (TXT as character-strings of at most 255 bytes). No socket.
@@ -250,14 +263,15 @@ export class DnsApi {
   handle(request: Request, target?: string): Promise<Response> {
     try {
       let bytes: Promise<Uint8Array> | undefined;
-      // Read once, within the size limit; the router and the request log share what was read.
-      const read = () => (bytes ??= readBounded(request.body));
+      // Read once, within the size limit (the route's, for a route that takes more); the router and the request log share what was read.
+      const read = (limit?: number) => (bytes ??= readBounded(request.body, limit));
       return this.respond({
         method: request.method,
         url: new URL(request.url),
         headers: request.headers,
         length: declaredLength(request.headers),
         text: async () => fromUtf8(await read()),
+        bytes: read,
         formData: async () => {
           const headers = { 'content-type': request.headers.get('content-type') ?? '' };
           // A body stream's chunks are never shared memory.
@@ -350,6 +364,7 @@ function quickIncoming(input: RequestInfo | URL, init: RequestInit | undefined):
     // What a fetch would send as content-length, so an oversized body is refused before it is used.
     length: utf8Length(text),
     text: async () => text,
+    bytes: async () => utf8(text),
     formData: () => new Request(url, { method: 'POST', headers: given, body: text }).formData(),
   };
 }

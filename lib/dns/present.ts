@@ -4,6 +4,7 @@ import { digest } from '../hash.js';
 import type { DnsPlan, DnsRecord, DnsUser, DnsZone } from './types.js';
 import { shadowMeta } from './shadow.js';
 import type { StoredRecord, Zone } from './zone.js';
+import { zoneSettings } from './zone-settings.js';
 
 /** RFC 3339 UTC with the fraction's trailing zeros trimmed, as Go's RFC3339Nano writes it. */
 export function timestamp(ms: number): string {
@@ -53,8 +54,8 @@ export function presentZone(z: Zone, account: { id: string; name: string }): Dns
     id: z.id,
     name: z.name,
     status: 'active',
-    paused: false,
-    type: 'full',
+    paused: zoneSettings(z).paused,
+    type: zoneSettings(z).type,
     development_mode: 0,
     name_servers: [...z.nameServers],
     original_name_servers: null,

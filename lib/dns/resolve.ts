@@ -54,7 +54,7 @@ const PROXIABLE = new Set(['A', 'AAAA', 'CNAME']);
 export const wireTtl = (r: StoredRecord): number => (r.proxied || r.ttl === 1 ? AUTO_TTL : r.ttl);
 
 /** ASCII-only lower case: DNS names compare case-insensitively in ASCII only (RFC 4343 §3). */
-const lower = (s: string): string => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
+export const lowerAscii = (s: string): string => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
 
 const answerOf = (rcode: DnsAnswer['rcode'], authoritative: boolean): DnsAnswer => ({
   rcode,
@@ -76,17 +76,11 @@ export function resolve(ctx: ResolveContext, q: DnsQuestion): DnsAnswer {
   // Zone transfers are opt-in on Cloudflare (secondary setups); a plain query for one is refused [INFER].
   if (type === 'AXFR' || type === 'IXFR') return answerOf('REFUSED', false);
   const asked = q.name === '.' ? '' : q.name.replace(/\.$/, '');
-  const name = lower(asked);
+  const name = lowerAscii(asked);
   const zone = zoneFor(ctx.zones, name);
   // A name in no zone the double holds: REFUSED without AA, as authoritative-only servers answer (§1.7).
   if (!zone) return answerOf('REFUSED', false);
-  const spell = speller(asked, name);
-  if (type === 'ANY') {
-    const out = answerOf('NOERROR', true);
-    out.answers.push({ name: asked, type: 'HINFO', class: 'IN', ttl: ANY_TTL, data: { cpu: 'RFC8482', os: '' } });
-    return out;
-  }
-  return new Lookup(ctx, spell).at(zone, name, asked, type, 0, new Set());
+  return new Lookup(ctx, speller(asked, name)).at(zone, name, asked, type, 0, new Set());
 }
 
 /** The zone holding `name`: the one whose apex is its longest suffix. */
@@ -124,6 +118,13 @@ class Lookup {
     // At or below a delegation the parent is not authoritative: a referral, except that DS at the
     // cut belongs to the parent (RFC 4035 §3.1.4.1; §1.9).
     if (cut !== undefined && !(cut === name && type === 'DS')) return this.referral(zone, cut);
+    // ANY inside the zone's authority: Cloudflare's one synthesised record, whether the name exists
+    // or not (§1.10); at or below a cut it is the referral above, as Knot and NSD answer (issue 26).
+    if (type === 'ANY') {
+      const out = answerOf('NOERROR', true);
+      out.answers.push({ name: owner, type: 'HINFO', class: 'IN', ttl: ANY_TTL, data: { cpu: 'RFC8482', os: '' } });
+      return out;
+    }
     let records = zone.atName(name);
     let exists = records.length > 0 || zone.exists(name);
     if (!exists) {

@@ -16,10 +16,13 @@ import { listRecords } from './list.js';
 import { asciiName } from './names.js';
 import { presentRecord, presentZone, timestamp } from './present.js';
 import { batchOps, boolParam, listQuery, parseJsonObject, recordInput } from './request.js';
+import { createZone, deleteZone, editZone, zoneAdminMethods } from './zone-admin.js';
 
 /** What the DNS routes need beyond every route's service. */
 export interface DnsService extends ApiService {
   retiredFields: boolean;
+  /** Makes a zone in the account as `DnsApi.addZone` does (zone-admin.ts `POST /zones`). */
+  addZone?(init: { name: string }): { id: string; name: string };
 }
 
 type Handler = ApiHandler<DnsService>;
@@ -29,11 +32,13 @@ const HEX32 = /^[0-9a-f]{32}$/;
 /** Matches literal segments (`batch`, `export`, `import`, `scan`) before `{dns_record_id}`. */
 export const dnsRoutes: RouteTable<DnsService> = (segments): Route<DnsService> | undefined => {
   if (segments[0] !== 'zones') return undefined;
-  if (segments.length === 1) return { methods: { GET: listZones } };
+  if (segments.length === 1) return { methods: { GET: listZones, POST: createZone } };
   const zoneId = segments[1]!;
   if (!HEX32.test(zoneId)) return undefined;
-  if (segments.length === 2) return { methods: { GET: getZone }, zoneId };
+  if (segments.length === 2) return { methods: { GET: getZone, PATCH: editZone, DELETE: deleteZone }, zoneId };
   if (segments.length === 3 && segments[2] === 'pagerules') return { methods: { GET: listPageRules }, zoneId };
+  const admin = segments.length === 3 ? zoneAdminMethods(segments[2]!) : undefined;
+  if (admin) return { methods: admin, zoneId };
   if (segments[2] !== 'dns_records') return undefined;
   const rest = segments.slice(3);
   if (rest.length === 0) return { methods: { GET: list, POST: create }, zoneId };

@@ -202,7 +202,7 @@ export interface DnsZone {
   name: string;
   status: 'active';
   paused: boolean;
-  type: 'full';
+  type: 'full' | 'partial' | 'secondary';
   development_mode: number;
   name_servers: string[];
   original_name_servers: null;

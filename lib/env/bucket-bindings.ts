@@ -6,6 +6,7 @@
  */
 import type { Diagnostics } from './diagnostics.js';
 import { experimental, hasProperty, isOptionalProperty, isRequiredProperty, unexpectedFields } from './rules.js';
+import { isBucketName } from '../account/directory.js';
 
 /** One entry of `r2_buckets` / `store_buckets` as a wrangler config holds it. */
 export interface BucketBindingConfig {
@@ -24,7 +25,8 @@ export interface BucketBindingConfig {
 export const BUCKET_NAME_RULE =
   'Bucket names must begin and end with an alphanumeric character, only contain lowercase letters, numbers, and hyphens, and be between 3 and 63 characters long.';
 
-const isValidBucketName = (name: unknown) => typeof name === 'string' && /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/.test(name);
+// R2's one name rule, the bucket directory's (lib/account/directory.ts).
+const isValidBucketName = isBucketName;
 
 const KNOWN_FIELDS = ['binding', 'bucket_name', 'preview_bucket_name', 'jurisdiction', 'remote', 'local_dev'];
 

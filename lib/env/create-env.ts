@@ -3,7 +3,8 @@
  * by a `Bucket` double, validated as wrangler validates it. Runs everywhere (the config is an
  * object); `edge-doubles/node` adds reading the config from a file.
  */
-import { accountState, addAccountBucket, type Account } from '../account/account.js';
+import { accountState, type Account } from '../account/account.js';
+import { createBucket } from '../account/directory.js';
 import { chosenAccount, type AccountHolder } from '../account/state.js';
 import { bucketsIn, homeLocation, isJurisdiction } from '../account/buckets.js';
 import { Bucket, bindingFor } from '../bucket/bucket.js';
@@ -168,7 +169,8 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
       if (held) bucket = bindingFor(held, compatibilityDate, compatibilityFlags);
       else {
         bucket = new Bucket({ compatibilityDate, compatibilityFlags, clock: options.clock, log: options.log, lifecycleTiming });
-        if (account) addAccountBucket(account, name, bucket, jurisdiction === 'default' ? undefined : { jurisdiction, location: homeLocation(jurisdiction) });
+        // Through the account's bucket directory (lib/account/directory.ts); the name was checked with the config.
+        if (account) createBucket(account, name, bucket, jurisdiction === 'default' ? undefined : { jurisdiction, location: homeLocation(jurisdiction) });
       }
     }
     buckets.set(identity, bucket);

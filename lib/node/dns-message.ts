@@ -2,13 +2,17 @@
  * One DNS message in, one out: what the double's DNS server (dns-wire.ts) answers to the bytes of a
  * query, whatever the transport. The model (lib/dns, through a `DnsAnswerer`) decides the sections,
  * the flags and the response code; this file owns everything about the message itself: decoding
- * with `dns-packet`, refusing what is not a single-question QUERY, EDNS(0), the UDP size limit and
- * truncation. It never throws: bytes it cannot read are dropped (undefined), a model that fails
- * gives SERVFAIL.
+ * with `dns-packet` (the question's name from its bytes, dns-names.ts), refusing what is not a
+ * well-formed single-question QUERY, EDNS(0), the UDP size limit and truncation; the response is
+ * written, names compressed, by dns-encode.ts, and kept by dns-answer-cache.ts when given one. It
+ * never throws: bytes it cannot read are dropped (undefined) or FORMERR, a model that fails gives
+ * SERVFAIL.
  */
 import packet from 'dns-packet';
-import type { DnsAnswer, DnsQuestion, DnsRcode, DnsResourceRecord } from '../dns/answer.js';
-import { dnsTypeCode } from '../dns/rr-types.js';
+import type { DnsAnswer, DnsQuestion, DnsRcode } from '../dns/answer.js';
+import type { DnsAnswerCache } from './dns-answer-cache.js';
+import { asBuffer, encodeResponse } from './dns-encode.js';
+import { nameEnd, readName } from './dns-names.js';
 
 /** What the server asks the model for each question. */
 export type DnsAnswerer = (question: DnsQuestion) => DnsAnswer | Promise<DnsAnswer>;
@@ -45,19 +49,8 @@ export interface DnsExchange {
 export interface RespondOptions {
   transport: 'udp' | 'tcp';
   onExchange?: (exchange: DnsExchange) => void;
-}
-
-/**
- * The type as `dns-packet` spells it. A record whose `data` is bytes is whole RDATA (answer.ts), sent
- * as an RFC 3597 unknown type `UNKNOWN_<n>`: dns-packet has no codec for HTTPS, SVCB, URI and others,
- * and its own DS/DNSKEY/TLSA/SSHFP codecs want objects (reference/dns-wire.md §2).
- */
-function packetType(type: string, rdata: boolean): string {
-  const upper = type.toUpperCase();
-  if (!rdata) return upper;
-  const code = dnsTypeCode(upper);
-  if (code === undefined) throw new Error(`no type number for ${type}`);
-  return `UNKNOWN_${code}`;
+  /** Encoded answers to send again while the zones are unchanged (dns-answer-cache.ts). */
+  cache?: DnsAnswerCache;
 }
 
 /** The type as the model reads it: `dns-packet`'s `UNKNOWN_<n>` becomes `TYPE<n>` (RFC 3597 §5). */
@@ -65,31 +58,11 @@ function questionType(type: string): string {
   return type.startsWith('UNKNOWN_') ? `TYPE${type.slice(8)}` : type;
 }
 
-const asBuffer = (bytes: string | Uint8Array): Buffer =>
-  Buffer.isBuffer(bytes) ? bytes : typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-
-/**
- * A model record as `dns-packet` encodes it, copied (the encoder replaces TXT strings in place, and
- * the model's records are not ours to change). TXT strings over 255 bytes are refused, not sent:
- * `dns-packet` would wrap the length byte and corrupt the message (reference/dns-wire.md §1.4, §5.2).
- */
-function packetRecord(record: DnsResourceRecord): packet.Answer {
-  let data = record.data;
-  const type = packetType(record.type, data instanceof Uint8Array);
-  if (type === 'TXT') {
-    const strings = (Array.isArray(data) ? data : [data]).map((s) => asBuffer(s as string | Uint8Array));
-    if (strings.some((s) => s.length > 255)) throw new Error(`TXT character-string over 255 bytes at ${record.name}`);
-    data = strings;
-  } else if (data instanceof Uint8Array) {
-    data = asBuffer(data);
-  }
-  return { name: record.name, type, class: record.class, ttl: record.ttl, data } as packet.Answer;
-}
-
 interface Query {
   id: number;
   flags: number;
-  questions: packet.Question[];
+  /** The question section's bytes as they came (name, type, class), when there is one that can be read. */
+  question?: Buffer;
   opt?: packet.OptAnswer;
 }
 
@@ -100,27 +73,21 @@ function responseFlags(queryFlags: number, rcode: number, aa = false): number {
 }
 
 /** The OPT record of a response to an EDNS query: our payload size, the extended rcode bits, DO copied (RFC 3225 §3). */
-function responseOpt(query: Query, rcode: number): packet.OptAnswer {
-  return {
-    type: 'OPT',
-    name: '.',
-    udpPayloadSize: EDNS_PAYLOAD,
-    extendedRcode: rcode >> 4,
-    ednsVersion: 0,
-    flags: (query.opt!.flags ?? 0) & packet.DNSSEC_OK,
-  } as packet.OptAnswer;
+function responseOpt(query: Query, rcode: number): { udpPayloadSize: number; extendedRcode: number; flags: number } | undefined {
+  if (!query.opt) return undefined;
+  return { udpPayloadSize: EDNS_PAYLOAD, extendedRcode: rcode >> 4, flags: (query.opt.flags ?? 0) & packet.DNSSEC_OK };
 }
 
-/** A response with no records: an error, or one whose question could not be echoed. */
+/** A response with no records: an error, with the question echoed when `echo` and there is one. */
 function bare(query: Query, rcode: DnsRcode | 'BADVERS', echo: boolean): Buffer {
   const code = RCODE[rcode];
-  return packet.encode({
+  const opt = responseOpt(query, code);
+  return encodeResponse({
     id: query.id,
-    type: 'response',
     flags: responseFlags(query.flags, code),
-    questions: echo ? query.questions : [],
-    additionals: query.opt ? [responseOpt(query, code)] : [],
-  });
+    ...(echo && query.question ? { question: query.question } : {}),
+    ...(opt ? { opt } : {}),
+  })!;
 }
 
 /**
@@ -133,6 +100,42 @@ function countsFit(buf: Buffer): boolean {
   return buf.readUInt16BE(4) * 5 + records * 11 <= buf.length - 12;
 }
 
+/** Skips a (possibly compressed) name; the message already decoded, so it is well formed. */
+function skipName(buf: Buffer, at: number): number {
+  for (;;) {
+    const len = buf[at]!;
+    if (len === 0) return at + 1;
+    if (len >= 0xc0) return at + 2;
+    at += 1 + len;
+  }
+}
+
+/**
+ * Whether every OPT record's options fit its RDATA exactly (RFC 6891 §6.1.2: code, length, data).
+ * `dns-packet` reads an option whose length runs past the RDATA without complaint (issue 26, point 4).
+ */
+function optionsFit(buf: Buffer): boolean {
+  let at = 12;
+  for (let i = buf.readUInt16BE(4); i > 0; i--) at = skipName(buf, at) + 4;
+  const records = buf.readUInt16BE(6) + buf.readUInt16BE(8) + buf.readUInt16BE(10);
+  for (let i = 0; i < records; i++) {
+    at = skipName(buf, at);
+    const type = buf.readUInt16BE(at);
+    const length = buf.readUInt16BE(at + 8);
+    at += 10;
+    if (type === 41) {
+      let o = at;
+      while (o < at + length) {
+        if (o + 4 > at + length) return false;
+        o += 4 + buf.readUInt16BE(o + 2);
+      }
+      if (o !== at + length) return false;
+    }
+    at += length;
+  }
+  return true;
+}
+
 /** The most a UDP answer to this query may hold. */
 function udpLimit(query: Query): number {
   if (!query.opt) return CLASSIC_UDP;
@@ -141,15 +144,12 @@ function udpLimit(query: Query): number {
 
 /** A query that passed every check: what `finish` needs once the model has answered. */
 interface Asked {
-  query: Query;
-  q: packet.Question;
+  query: Query & { question: Buffer };
   question: DnsQuestion;
-  /** The query's bytes, to check the echoed question against. */
+  /** The query's bytes (the answer cache keys on them). */
   buf: Buffer;
 }
 
-/** dns-packet's name codec, which its type declarations leave out. */
-const names = (packet as unknown as { name: { encodingLength(name: string): number } }).name;
 /** The classes dns-packet encodes back to their number (others it would send as 0, so they are refused). */
 const CLASSES = new Set(['IN', 'CS', 'CH', 'HS', 'ANY']);
 
@@ -158,23 +158,41 @@ const CLASSES = new Set(['IN', 'CS', 'CH', 'HS', 'ANY']);
  * due: fewer than 12 bytes (no header to answer), or a message that is itself a response (answering
  * it could start a loop between two servers). Synchronous when the answerer is (DnsApi.answer is),
  * so the server's loop pays for no promise per datagram; a promise when the answerer gives one.
+ * With `options.cache`, an answer encoded before for the same question and zones is sent again
+ * (its id and question patched) without asking the answerer.
  */
 export function respond(bytes: Uint8Array, answerer: DnsAnswerer, options: RespondOptions): Buffer | undefined | Promise<Buffer | undefined> {
-  const asked = check(asBuffer(bytes), options);
-  if (!('q' in asked)) return asked.out;
+  const buf = asBuffer(bytes);
+  const cache = options.cache;
+  let key: string | undefined;
+  // A cached answer is looked up from the raw bytes, before anything is decoded: an entry exists only
+  // for bytes (after the id, the name's case aside) that passed every check below once already.
+  if (cache && buf.length >= 12) {
+    const end = nameEnd(buf, 12);
+    if (end !== undefined && end + 4 <= buf.length) {
+      key = cache.key(buf, options.transport, end + 4);
+      const hit = cache.get(key, buf);
+      if (hit) {
+        if (options.onExchange) report(options, hit.rcode, hit.size, { question: { ...hit.question, name: readName(buf, 12)!.name }, answers: hit.answers, truncated: hit.truncated });
+        return hit.out;
+      }
+    }
+  }
+  const asked = check(buf, options);
+  if (!('question' in asked)) return asked.out;
   let answer: DnsAnswer | Promise<DnsAnswer>;
   try {
     answer = answerer(asked.question);
   } catch {
     return failed(asked, options);
   }
-  if (answer instanceof Promise) {
-    return answer.then(
-      (a) => finish(asked, a, options),
-      () => failed(asked, options),
-    );
-  }
-  return finish(asked, answer, options);
+  const done = (a: DnsAnswer): Buffer => {
+    const out = finish(asked, a, options);
+    if (key !== undefined && out.entry) cache!.set(key, out.entry);
+    return out.bytes;
+  };
+  if (answer instanceof Promise) return answer.then(done, () => failed(asked, options));
+  return done(answer);
 }
 
 function report(options: RespondOptions, rcode: DnsRcode | 'BADVERS', size: number, extra?: Partial<DnsExchange>): void {
@@ -186,122 +204,115 @@ function check(buf: Buffer, options: RespondOptions): Asked | { out: Buffer | un
   if (buf.length < 12) return { out: undefined };
   const flags = buf.readUInt16BE(2);
   if (flags & QR) return { out: undefined };
-  const query: Query = { id: buf.readUInt16BE(0), flags, questions: [] };
+  const query: Query = { id: buf.readUInt16BE(0), flags };
 
   let decoded: packet.DecodedPacket;
+  let name: ReturnType<typeof readName>;
   try {
     if (!countsFit(buf)) throw new Error('more records counted than bytes to hold them');
     decoded = packet.decode(buf);
+    // The question's name is read again from its bytes: dns-packet reads labels as UTF-8 joined by
+    // dots, which loses a dot or a non-UTF-8 byte inside a label (dns-names.ts).
+    name = decoded.questions?.length ? readName(buf, 12) : undefined;
+    if (decoded.questions?.length && !name) throw new Error('a question name that cannot be read');
+    // Bytes after the last record: not a message Knot answers either (FORMERR).
+    if ((packet.decode as unknown as { bytes: number }).bytes !== buf.length) throw new Error('bytes after the last record');
   } catch {
-    // The header was read, the rest was not: FORMERR with no question (RFC 1035 §4.1.1).
-    const out = bare(query, 'FORMERR', false);
+    // The header was read, the rest was not: FORMERR (RFC 1035 §4.1.1), with the question when it
+    // can be read on its own, as Knot answers.
+    const end = buf.readUInt16BE(4) === 1 ? nameEnd(buf, 12) : undefined;
+    if (end !== undefined && end + 4 <= buf.length) query.question = buf.subarray(12, end + 4);
+    const out = bare(query, 'FORMERR', true);
     report(options, 'FORMERR', out.length);
     return { out };
   }
-  query.questions = decoded.questions ?? [];
+  const questions = decoded.questions ?? [];
+  if (name) query.question = buf.subarray(12, name.end + 4);
   let opts = 0;
   for (const r of decoded.additionals ?? []) {
     if (r.type !== 'OPT') continue;
     opts++;
     query.opt = r;
   }
-  if (opts > 1) delete query.opt;
+  // An OPT that cannot be read is not answered with one (Knot's FORMERR carries none).
+  const badOptions = opts === 1 && !optionsFit(buf);
+  if (opts > 1 || badOptions) delete query.opt;
   const opcode = (flags >> OPCODE_SHIFT) & 0xf;
-  const single = query.questions.length === 1;
+  const single = questions.length === 1;
+  const question = single ? { ...asQuestion(questions[0]!), name: name!.name } : undefined;
 
   let early: DnsRcode | 'BADVERS' | undefined;
   // Only QUERY is served: NOTIFY, UPDATE and the rest get NOTIMP (RFC 1035 §4.1.1).
   if (opcode !== 0) early = 'NOTIMP';
-  // One question per message, as every server answers (RFC 9619); more than one OPT is FORMERR (RFC 6891 §6.1.1).
-  else if (!single || opts > 1) early = 'FORMERR';
+  // One question per message, as every server answers (RFC 9619); more than one OPT, or an OPT whose
+  // options run past its data, is FORMERR (RFC 6891 §6.1.1, §6.1.2).
+  else if (!single || opts > 1 || badOptions) early = 'FORMERR';
   // EDNS versions above 0 get BADVERS, with an OPT saying the version we speak (RFC 6891 §6.1.3).
   else if (query.opt && (query.opt.ednsVersion ?? 0) > 0) early = 'BADVERS';
-  if (early) {
-    let out = bare(query, early, single && opts <= 1);
-    // The question goes back only as it came (see `echoes`).
-    if (single && opts <= 1 && !echoes({ buf, q: query.questions[0]! }, out)) out = bare(query, early, false);
-    report(options, early, out.length, single ? { question: asQuestion(query.questions[0]!) } : undefined);
-    return { out };
-  }
-
-  const q = query.questions[0]!;
-  const question = asQuestion(q);
-  const asked = { query, q, question, buf };
-  if (!CLASSES.has(q.class ?? 'IN')) return { out: refused(asked, options) };
+  if (!early && !CLASSES.has(questions[0]!.class ?? 'IN')) early = 'REFUSED';
   // Zone transfers are for configured secondaries only; the double has none [INFER from Cloudflare's
   // zone-transfer docs: outgoing transfers go to the peers set up for them].
-  if (q.type === 'AXFR' || q.type === 'IXFR') {
-    const out = bare(query, 'REFUSED', true);
-    if (!echoes(asked, out)) return { out: refused(asked, options) };
-    report(options, 'REFUSED', out.length, { question });
+  if (!early && (questions[0]!.type === 'AXFR' || questions[0]!.type === 'IXFR')) early = 'REFUSED';
+  if (early) {
+    // The question goes back as it came; with none, or several, none is echoed.
+    const out = bare(query, early, single);
+    report(options, early, out.length, question ? { question } : undefined);
     return { out };
   }
-  return asked;
-}
-
-/**
- * Whether `response` carries the question exactly as the query did (RFC 1035 §7.3): both put it
- * right after the 12-byte header. dns-packet reads labels as UTF-8 and joins them with dots, so a
- * name with other bytes or a dot inside a label would go back changed; no zone of the double can
- * hold such a name (the API's label rules), so it is refused instead.
- */
-function echoes({ buf, q }: Pick<Asked, 'buf' | 'q'>, response: Buffer): boolean {
-  const length = names.encodingLength(q.name) + 4;
-  return buf.length >= 12 + length && response.length >= 12 + length && buf.compare(response, 12, 12 + length, 12, 12 + length) === 0;
-}
-
-/** REFUSED with no question: the asker's could not be given back as sent. */
-function refused({ query, question }: Asked, options: RespondOptions): Buffer {
-  const out = bare(query, 'REFUSED', false);
-  report(options, 'REFUSED', out.length, { question });
-  return out;
+  return { query: query as Query & { question: Buffer }, question: question!, buf };
 }
 
 /** The model failed, or gave a record that cannot be encoded: the server's failure, not the client's. */
 function failed(asked: Asked, options: RespondOptions): Buffer {
-  const { query, question } = asked;
-  const out = bare(query, 'SERVFAIL', echoes(asked, bare(query, 'SERVFAIL', true)));
-  report(options, 'SERVFAIL', out.length, { question });
+  const out = bare(asked.query, 'SERVFAIL', true);
+  report(options, 'SERVFAIL', out.length, { question: asked.question });
   return out;
 }
 
+/** What a cache keeps of a response: its bytes and what `onExchange` reports of it. */
+export interface EncodedAnswer {
+  out: Buffer;
+  /** The question's type and class (its name is the asker's). */
+  question: Omit<DnsQuestion, 'name'>;
+  rcode: DnsRcode;
+  answers: number;
+  truncated: boolean;
+  size: number;
+}
+
 /** The model's answer as a message, truncated when it does not fit the transport. */
-function finish(asked: Asked, answer: DnsAnswer, options: RespondOptions): Buffer {
-  const { query, q, question } = asked;
+function finish(asked: Asked, answer: DnsAnswer, options: RespondOptions): { bytes: Buffer; entry?: EncodedAnswer } {
+  const { query, question } = asked;
   const code = RCODE[answer.rcode];
-  const opt = query.opt ? [responseOpt(query, code)] : [];
-  let encoded: Buffer;
+  const opt = responseOpt(query, code);
+  const flags = responseFlags(query.flags, code, answer.authoritative);
+  let encoded: Buffer | undefined;
   try {
-    encoded = packet.encode({
+    encoded = encodeResponse({
       id: query.id,
-      type: 'response',
-      flags: responseFlags(query.flags, code, answer.authoritative),
-      questions: [q],
-      answers: answer.answers.map(packetRecord),
-      authorities: answer.authorities.map(packetRecord),
-      additionals: answer.additionals.length ? [...answer.additionals.map(packetRecord), ...opt] : opt,
+      flags,
+      question: query.question,
+      answers: answer.answers,
+      authorities: answer.authorities,
+      additionals: answer.additionals,
+      ...(opt ? { opt } : {}),
     });
   } catch {
-    return failed(asked, options);
+    return { bytes: failed(asked, options) };
   }
-  if (!echoes(asked, encoded)) return refused(asked, options);
-
   const limit = options.transport === 'udp' ? udpLimit(query) : TCP_MAX;
-  if (encoded.length <= limit) {
-    if (options.onExchange) report(options, answer.rcode, encoded.length, { question, answers: answer.answers.length });
-    return encoded;
+  let entry: EncodedAnswer;
+  if (encoded && encoded.length <= limit) {
+    entry = { out: encoded, question: { type: question.type, class: question.class ?? 'IN' }, rcode: answer.rcode, answers: answer.answers.length, truncated: false, size: encoded.length };
+  } else {
+    // Too large: TC set and no records, so the client asks again over TCP (RFC 2181 §9: a partial
+    // RRset must not be used anyway; reference/dns-wire.md §1.11). The OPT record stays (RFC 6891 §7).
+    const out = encodeResponse({ id: query.id, flags: flags | packet.TRUNCATED_RESPONSE, question: query.question, ...(opt ? { opt } : {}) })!;
+    entry = { out, question: { type: question.type, class: question.class ?? 'IN' }, rcode: answer.rcode, answers: answer.answers.length, truncated: true, size: encoded?.length ?? TCP_MAX + 1 };
   }
-  // Too large: TC set and no records, so the client asks again over TCP (RFC 2181 §9: a partial
-  // RRset must not be used anyway; reference/dns-wire.md §1.11). The OPT record stays (RFC 6891 §7).
-  const out = packet.encode({
-    id: query.id,
-    type: 'response',
-    flags: responseFlags(query.flags, code, answer.authoritative) | packet.TRUNCATED_RESPONSE,
-    questions: [q],
-    additionals: opt,
-  });
-  report(options, answer.rcode, encoded.length, { question, answers: answer.answers.length, truncated: true });
-  return out;
+  report(options, entry.rcode, entry.size, { question, answers: entry.answers, truncated: entry.truncated });
+  // A SERVFAIL the answerer gave is not a fact about the zones: it is not kept.
+  return answer.rcode === 'SERVFAIL' ? { bytes: entry.out } : { bytes: entry.out, entry };
 }
 
 function asQuestion(q: packet.Question): DnsQuestion {

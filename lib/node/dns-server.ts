@@ -4,6 +4,7 @@
  * what a resolver, dig or an ACME server reads a moment later.
  */
 import type { DnsApi } from '../dns/index.js';
+import { DnsAnswerCache } from './dns-answer-cache.js';
 import type { DnsExchange } from './dns-message.js';
 import { serveDns } from './dns-wire.js';
 import { startDnsApiServer, type DnsServerOptions, type RunningServer } from './server.js';
@@ -42,6 +43,8 @@ export async function startDnsServer(options: DnsServiceOptions = {}): Promise<R
     dns = await serveDns((question) => api.answer(question), {
       port: dnsPort,
       host: http.host,
+      // Answers encoded once are sent again until a zone changes; onDnsExchange still sees every message.
+      cache: new DnsAnswerCache(() => api.answerState()),
       ...(onDnsExchange ? { onExchange: onDnsExchange } : {}),
     });
   } catch (e) {

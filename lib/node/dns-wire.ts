@@ -8,7 +8,8 @@
  */
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { respond, type DnsAnswerer, type DnsExchange } from './dns-message.js';
+import type { DnsAnswerCache } from './dns-answer-cache.js';
+import { respond, type DnsAnswerer, type DnsExchange, type RespondOptions } from './dns-message.js';
 
 /** Where the DNS server listens (UDP and TCP on one port) and what answers its questions. */
 export interface DnsWireOptions {
@@ -23,6 +24,8 @@ export interface DnsWireOptions {
   tcpIdleTimeoutMs?: number;
   /** Called after each answered (or refused) message. */
   onExchange?: (exchange: DnsExchange) => void;
+  /** Encoded answers to send again while the zones are unchanged (a hit does not ask the answerer). */
+  cache?: DnsAnswerCache;
 }
 
 /** A running DNS server: its port, and `close()`. */
@@ -65,9 +68,10 @@ export async function serveDns(answerer: DnsAnswerer, options: DnsWireOptions = 
   const host = options.host ?? '127.0.0.1';
   const idle = options.tcpIdleTimeoutMs ?? 10_000;
   const onExchange = options.onExchange;
+  const extra = { ...(onExchange ? { onExchange } : {}), ...(options.cache ? { cache: options.cache } : {}) };
   const connections = new Set<Socket>();
 
-  const tcp = createServer((socket) => serveConnection(socket, answerer, idle, connections, onExchange));
+  const tcp = createServer((socket) => serveConnection(socket, answerer, idle, connections, { transport: 'tcp', ...extra }));
   let udp: UdpSocket | undefined;
   let port = 0;
   for (let attempt = 0; !udp; attempt++) {
@@ -87,7 +91,7 @@ export async function serveDns(answerer: DnsAnswerer, options: DnsWireOptions = 
 
   let inFlight = 0;
   const udpSocket = udp;
-  const udpOptions = { transport: 'udp' as const, ...(onExchange ? { onExchange } : {}) };
+  const udpOptions: RespondOptions = { transport: 'udp', ...extra };
   udpSocket.on('error', () => {
     // A send to a closed port (ICMP unreachable) and the like: the next datagram is unaffected.
   });
@@ -129,7 +133,7 @@ export async function serveDns(answerer: DnsAnswerer, options: DnsWireOptions = 
 }
 
 /** One TCP connection: 2-byte length-prefixed messages (RFC 1035 §4.2.2), several per connection (RFC 7766 §6.2.1). */
-function serveConnection(socket: Socket, answerer: DnsAnswerer, idleMs: number, connections: Set<Socket>, onExchange?: (e: DnsExchange) => void) {
+function serveConnection(socket: Socket, answerer: DnsAnswerer, idleMs: number, connections: Set<Socket>, tcpOptions: RespondOptions) {
   connections.add(socket);
   socket.on('close', () => connections.delete(socket));
   socket.on('error', () => socket.destroy());
@@ -147,7 +151,7 @@ function serveConnection(socket: Socket, answerer: DnsAnswerer, idleMs: number, 
         if (pending.length < 2 + length) break;
         const message = pending.subarray(2, 2 + length);
         pending = pending.subarray(2 + length);
-        const out = await respond(message, answerer, { transport: 'tcp', ...(onExchange ? { onExchange } : {}) });
+        const out = await respond(message, answerer, tcpOptions);
         if (!out) {
           // No header to answer: the stream cannot be trusted past it (RFC 7766 §6.2.4 allows closing).
           socket.destroy();

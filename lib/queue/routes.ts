@@ -8,6 +8,7 @@ import { HEX32 } from '../account/ids.js';
 import { ok } from '../api/envelope.js';
 import { fail } from '../api/errors.js';
 import { positiveParam, type ApiService, type Handler, type Incoming, type Route, type RouteTable } from '../api/router.js';
+import { consumersOf } from './consumers.js';
 import { accountQueues, createAccountQueue, deleteAccountQueue, queueById, queueByName, type AccountQueue, type QueueSettings } from './account-queues.js';
 
 /**
@@ -39,7 +40,7 @@ export const queueRoutes: RouteTable<ApiService> = (segments): Route<ApiService>
   return undefined;
 };
 
-/** A queue as the API shows it (SDK `Queue`). Producers and consumers are the account's Workers'; the double has none deployed. */
+/** A queue as the API shows it (SDK `Queue`). Producers are the account's Workers' (none deployed here); the consumer is the one the API added (consumers.ts). */
 export function presentQueue(q: AccountQueue) {
   return {
     queue_id: q.id,
@@ -48,8 +49,8 @@ export function presentQueue(q: AccountQueue) {
     modified_on: new Date(q.modified).toISOString(),
     producers: [],
     producers_total_count: 0,
-    consumers: [],
-    consumers_total_count: 0,
+    consumers: consumersOf(q.queue),
+    consumers_total_count: consumersOf(q.queue).length,
     settings: { delivery_delay: 0, delivery_paused: false, message_retention_period: 345600, ...q.settings },
   };
 }
@@ -125,7 +126,8 @@ function queueSettings(raw: unknown): QueueSettings {
   return out;
 }
 
-async function jsonObject(req: Incoming): Promise<Record<string, unknown>> {
+/** A Queues request's JSON object body, or the Queues API's malformed-body error. */
+export async function jsonObject(req: Incoming): Promise<Record<string, unknown>> {
   let v: unknown;
   try {
     v = JSON.parse(await req.text());

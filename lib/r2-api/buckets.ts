@@ -4,8 +4,8 @@
  * wrangler 4.86.0 sends from `src/r2/helpers/bucket.ts` in its bundle). Every route addresses one
  * jurisdiction with `cf-r2-jurisdiction` (service.ts).
  */
-import { BUCKET_NAME } from '../account/state.js';
-import { addAccountBucket, type AccountState } from '../account/state.js';
+import { createBucket as createIn, deleteBucket as deleteBucketIn, isBucketName } from '../account/directory.js';
+import type { AccountState } from '../account/state.js';
 import { bucketInfo, homeLocation, isLocation, isStorageClass, type Jurisdiction, type Location } from '../account/buckets.js';
 import type { Bucket } from '../bucket/bucket.js';
 import { bucketLayer } from '../bucket/internal.js';
@@ -17,6 +17,7 @@ import { r2ApiErrors } from './errors.js';
 import type { R2Methods, R2Table } from './routes.js';
 import { jsonObject } from './rules-body.js';
 import { addressedBuckets, namedBucket, type R2Service } from './service.js';
+import { changeSettings, settingCall } from './settings.js';
 
 export const bucketRoutes: R2Table = (rest): R2Methods | undefined => {
   if (rest.length === 0) return { GET: listBuckets, POST: createBucket };
@@ -114,13 +115,13 @@ const createBucket: Handler<R2Service> = async (svc, req, params) => {
   const { account, jurisdiction, buckets } = addressedBuckets(svc, req, params);
   const body = await jsonObject(req);
   const { name, locationHint, storageClass } = body;
-  if (typeof name !== 'string' || !BUCKET_NAME.test(name)) throw r2ApiErrors.invalidBucketName();
+  if (!isBucketName(name)) throw r2ApiErrors.invalidBucketName();
   if (locationHint !== undefined && !isLocation(typeof locationHint === 'string' ? locationHint.toLowerCase() : locationHint)) throw r2ApiErrors.malformed();
   if (storageClass !== undefined && !isStorageClass(storageClass)) throw r2ApiErrors.malformed();
   if (buckets.has(name)) throw r2ApiErrors.bucketExists();
-  const bucket = svc.newBucket(storageClass ?? 'Standard');
   const location = locationHint === undefined ? homeLocation(jurisdiction) : ((locationHint as string).toLowerCase() as Location);
-  addAccountBucket(account, name, bucket, { jurisdiction, location });
+  const bucket = createIn(account, name, () => svc.newBucket(storageClass ?? 'Standard'), { jurisdiction, location });
+  if (typeof bucket === 'string') throw r2ApiErrors.bucketExists(); // checked above: the name was taken meanwhile
   return ok(presentBucket(account, name, bucket));
 };
 
@@ -134,11 +135,11 @@ const getBucket: Handler<R2Service> = (svc, req, params) => {
  * header and no body (wrangler's `updateR2BucketStorageClass`; SDK `BucketEditParams`). Objects
  * already stored keep theirs; later puts without a class take the new one.
  */
-const editBucket: Handler<R2Service> = (svc, req, params) => {
+const editBucket: Handler<R2Service> = async (svc, req, params) => {
   const { name, bucket } = namedBucket(svc, req, params);
   const storageClass = req.headers.get('cf-r2-storage-class');
   if (!isStorageClass(storageClass)) throw r2ApiErrors.malformed();
-  bucketLayer(bucket)!.defaultStorageClass = storageClass;
+  await changeSettings(bucket, 'putBucketStorageClass', (c) => (c.storageClass = storageClass));
   return ok(presentBucket(params.account ?? svc.account, name, bucket));
 };
 
@@ -148,11 +149,10 @@ const editBucket: Handler<R2Service> = (svc, req, params) => {
  * uploads"); otherwise the bucket and its configuration go, and the name is free again.
  */
 const deleteBucket: Handler<R2Service> = async (svc, req, params) => {
-  const { name, bucket } = namedBucket(svc, req, params);
-  const layer = bucketLayer(bucket)!;
-  if (await layer.holdsAnything()) throw r2ApiErrors.bucketNotEmpty();
-  const { buckets } = addressedBuckets(svc, req, params);
-  buckets.delete(name);
-  layer.config.clear();
+  const { name } = namedBucket(svc, req, params);
+  // The account's bucket directory deletes it (its settings cleared through its layer, the name free).
+  const refused = await settingCall(deleteBucketIn(addressedBuckets(svc, req, params).buckets, name, 'api'));
+  if (refused === 'notEmpty') throw r2ApiErrors.bucketNotEmpty();
+  if (refused === 'missing') throw r2ApiErrors.noSuchBucket();
   return ok({});
 };

@@ -12,7 +12,6 @@
  * Empty lists are left out of an answer, as the S3 view leaves out empty elements.
  */
 import { ok } from '../api/envelope.js';
-import { bucketLayer } from '../bucket/internal.js';
 import { CORS_METHODS, frozenCorsRules, oneWildcardAtMost, type CorsRule } from '../bucket/cors.js';
 import { carriable } from '../fetch.js';
 import type { Incoming } from '../api/router.js';
@@ -21,6 +20,7 @@ import { jsonObject } from './rules-body.js';
 import { namedBucket, type R2Service } from './service.js';
 import type { RouteParams } from '../api/router.js';
 import { r2ApiErrors } from './errors.js';
+import { changeSettings, readSettings } from './settings.js';
 
 /** The API's bound on `maxAgeSeconds` (the SDK's CORSUpdateParams: "maximum 86400"). */
 export const MAX_AGE_SECONDS = 86400;
@@ -42,14 +42,18 @@ const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) =
  * for an S3-shaped rule (`AllowedOrigins`... inside `rules`, so no `allowed`), and the answer the
  * API gives a value outside an enum (wrangler's tests, §3.1). Fields the API does not know are
  * ignored, as a JSON decoder does by default (our reading: not established); what is required
- * (`rules`, each rule's `allowed.origins` and `allowed.methods`) must be there. The checks on
+ * (each rule's `allowed.origins` and `allowed.methods`) must be there; `rules` itself is optional. The checks on
  * values are the policy's (CORS_METHODS, one wildcard per origin, expose headers a header can
  * carry), so a rule the S3 view refuses is refused here too.
  */
 export function corsRulesFromJson(body: unknown): CorsRule[] | undefined {
-  if (!isRecord(body) || !Array.isArray(body.rules)) return undefined;
+  // `rules` is optional (the schema; the SDK's `CORSUpdateParams.rules?`): absent, the policy has no
+  // rules. A body with other top-level keys (S3's `CORSRules`) is refused: workers-sdk PR #12456
+  // reports the API's 10040 for it, so `{}` means "no rules" but a misnamed list is not taken as one.
+  if (!isRecord(body) || (body.rules !== undefined && !Array.isArray(body.rules))) return undefined;
+  if (Object.keys(body).some((k) => k !== 'rules')) return undefined;
   const rules: CorsRule[] = [];
-  for (const r of body.rules) {
+  for (const r of (body.rules ?? []) as unknown[]) {
     if (!isRecord(r) || !isRecord(r.allowed)) return undefined;
     const { origins, methods, headers = [] } = r.allowed;
     const expose = r.exposeHeaders ?? [];
@@ -81,26 +85,26 @@ export function corsRuleToJson(r: CorsRule): ApiCorsRule {
   };
 }
 
-const configOf = (svc: R2Service, req: Incoming, params: RouteParams) => bucketLayer(namedBucket(svc, req, params).bucket)!.config;
+const bucketOf = (svc: R2Service, req: Incoming, params: RouteParams) => namedBucket(svc, req, params).bucket;
 
 const methods = {
   /** 404 10059 while the bucket has no policy (r2-bucket-config.md §3.1). */
-  GET: (svc: R2Service, req: Incoming, params: RouteParams) => {
-    const rules = configOf(svc, req, params).cors;
+  GET: async (svc: R2Service, req: Incoming, params: RouteParams) => {
+    const rules = await readSettings(bucketOf(svc, req, params), 'getBucketCors', (c) => c.cors);
     if (!rules) throw r2ApiErrors.noCorsConfiguration();
     return ok({ rules: rules.map(corsRuleToJson) });
   },
   /** Replaces the whole policy (§3.2). The bucket is found before the body is read: a missing bucket is 10006 whatever the body. */
   PUT: async (svc: R2Service, req: Incoming, params: RouteParams) => {
-    const config = configOf(svc, req, params);
+    const bucket = bucketOf(svc, req, params);
     const rules = corsRulesFromJson(await jsonObject(req));
     if (!rules) throw r2ApiErrors.malformed();
-    config.cors = frozenCorsRules(rules);
+    await changeSettings(bucket, 'putBucketCors', (c) => (c.cors = frozenCorsRules(rules)));
     return ok({});
   },
   /** Clears the policy; clearing none succeeds too (our reading: the answer for a bucket without one is not established). */
-  DELETE: (svc: R2Service, req: Incoming, params: RouteParams) => {
-    configOf(svc, req, params).cors = undefined;
+  DELETE: async (svc: R2Service, req: Incoming, params: RouteParams) => {
+    await changeSettings(bucketOf(svc, req, params), 'deleteBucketCors', (c) => (c.cors = undefined));
     return ok({});
   },
 };

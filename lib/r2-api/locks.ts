@@ -6,18 +6,19 @@
  */
 import { ok } from '../api/envelope.js';
 import type { Handler } from '../api/router.js';
-import { bucketLayer } from '../bucket/internal.js';
 import { lockRules, LockRuleError } from '../bucket/locks.js';
 import type { R2Service } from './service.js';
 import { namedBucket } from './service.js';
 import type { R2Table } from './routes.js';
 import { rulesBody } from './rules-body.js';
+import { changeSettings, readSettings } from './settings.js';
 
-const getLocks: Handler<R2Service> = (svc, req, params) => ok({ rules: bucketLayer(namedBucket(svc, req, params).bucket)!.config.locks });
+const getLocks: Handler<R2Service> = async (svc, req, params) => ok({ rules: await readSettings(namedBucket(svc, req, params).bucket, 'getBucketLocks', (c) => c.locks) });
 
 const putLocks: Handler<R2Service> = async (svc, req, params) => {
-  const config = bucketLayer(namedBucket(svc, req, params).bucket)!.config; // 10006 before the body is read
-  config.locks = await rulesBody(req, lockRules, LockRuleError);
+  const { bucket } = namedBucket(svc, req, params); // 10006 before the body is read
+  const rules = await rulesBody(req, lockRules, LockRuleError);
+  await changeSettings(bucket, 'putBucketLocks', (c) => (c.locks = rules));
   return ok({});
 };
 

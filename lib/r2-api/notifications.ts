@@ -10,10 +10,12 @@ import { ok } from '../api/envelope.js';
 import { fail } from '../api/errors.js';
 import type { Handler, Incoming, Route, RouteParams, RouteTable } from '../api/router.js';
 import { bucketLayer } from '../bucket/internal.js';
+import type { BucketLayer } from '../bucket/layer.js';
 import { addRules, removeRules, type NotificationRuleInit, type QueueRules } from '../bucket/notifications.js';
 import { queueById, type AccountQueue } from '../queue/account-queues.js';
 import { addressedBuckets, type R2Service } from './service.js';
 import { permitted } from './routes.js';
+import { settingCall } from './settings.js';
 
 /**
  * Errors of the notification service. Bucket not found is 10085 with the service's message key
@@ -22,6 +24,11 @@ import { permitted } from './routes.js';
  */
 const notificationErrors = {
   noSuchBucket: () => fail(404, 10085, 'workers.api.error.bucket_not_found'),
+  /**
+   * A bucket with no rules on any queue: the published schema's "No Configuration Found response"
+   * (cloudflare/api-schemas openapi.json, `GET …/configuration`, 404 with this code and key).
+   */
+  noConfiguration: () => fail(404, 11015, 'workers.api.error.no_configs_found_for_bucket'),
   /** Queues API: 10104 QueueNotFound, "Queue does not exist" (docs queues/reference/error-codes). */
   noSuchQueue: () => fail(404, 10104, 'Queue does not exist'),
   /** placeholder code (R2's malformed-body code); wrangler reports 400 for an invalid configuration. */
@@ -70,15 +77,20 @@ const presentQueueRules = (svc: R2Service, params: RouteParams, q: QueueRules) =
   rules: q.rules.map((r) => ({ ...r })),
 });
 
-const getConfiguration = (bucket: string): Handler<R2Service> => (svc, req, params) => {
+/** The bucket's notification rules, read through its layer (logged and faulted as getBucketNotifications). */
+const rulesOf = (layer: BucketLayer) => settingCall(layer.readSettings('api', 'getBucketNotifications', (c) => c.notifications));
+
+const getConfiguration = (bucket: string): Handler<R2Service> => async (svc, req, params) => {
   const layer = layerOf(svc, req, params, bucket);
-  return ok({ bucketName: bucket, queues: layer.config.notifications.map((q) => presentQueueRules(svc, params, q)) });
+  const queues = (await rulesOf(layer)).filter((q) => q.rules.length > 0);
+  if (queues.length === 0) throw notificationErrors.noConfiguration();
+  return ok({ bucketName: bucket, queues: queues.map((q) => presentQueueRules(svc, params, q)) });
 };
 
-const getQueueRules = (bucket: string, queueId: string): Handler<R2Service> => (svc, req, params) => {
+const getQueueRules = (bucket: string, queueId: string): Handler<R2Service> => async (svc, req, params) => {
   const layer = layerOf(svc, req, params, bucket);
   const queue = queueOf(svc, params, queueId);
-  const rules = layer.config.notifications.find((q) => q.queueId === queue.id) ?? { queueId: queue.id, rules: [] };
+  const rules = (await rulesOf(layer)).find((q) => q.queueId === queue.id) ?? { queueId: queue.id, rules: [] };
   return ok(presentQueueRules(svc, params, rules));
 };
 
@@ -87,12 +99,19 @@ const putRules = (bucket: string, queueId: string): Handler<R2Service> => async 
   const queue = queueOf(svc, params, queueId);
   const body = await jsonObject(req);
   if (!Array.isArray(body.rules)) throw notificationErrors.invalid('rules must be an array');
-  const result = addRules(layer.config.notifications, queue.id, body.rules as NotificationRuleInit[], () => crypto.randomUUID(), svc.now());
-  if ('problem' in result) {
-    const p = result.problem;
-    throw p.kind === 'invalid' ? notificationErrors.invalid(p.detail) : p.kind === 'overlap' ? notificationErrors.overlap(p.with.ruleId) : notificationErrors.tooMany();
-  }
-  layer.config.notifications = result.ok;
+  // The schema's `minItems: 1` (the SDK's EventNotificationUpdateParams): a PUT adds at least one rule.
+  if (body.rules.length === 0) throw notificationErrors.invalid('rules must hold at least one rule');
+  // Checked against the rules as stored, in the change's own transaction.
+  await settingCall(
+    layer.changeSettings('api', 'putBucketNotifications', (config) => {
+      const result = addRules(config.notifications, queue.id, body.rules as NotificationRuleInit[], () => crypto.randomUUID(), svc.now());
+      if ('problem' in result) {
+        const p = result.problem;
+        throw p.kind === 'invalid' ? notificationErrors.invalid(p.detail) : p.kind === 'overlap' ? notificationErrors.overlap(p.with.ruleId) : notificationErrors.tooMany();
+      }
+      config.notifications = result.ok;
+    }),
+  );
   // The SDK types the result `unknown`; wrangler prints nothing of it.
   return ok({});
 };
@@ -109,7 +128,7 @@ const deleteRules = (bucket: string, queueId: string): Handler<R2Service> => asy
       ruleIds = body.ruleIds as string[];
     }
   }
-  layer.config.notifications = removeRules(layer.config.notifications, queue.id, ruleIds);
+  await settingCall(layer.changeSettings('api', 'putBucketNotifications', (config) => (config.notifications = removeRules(config.notifications, queue.id, ruleIds))));
   return ok({});
 };
 

@@ -1,7 +1,7 @@
 /**
  * R2's control plane in the `/client/v4` router (lib/api/router.ts): everything under
  * `/accounts/{account_id}/r2/buckets`. Each concern brings its own table in its own file (buckets,
- * CORS, lifecycle, locks, domains); this file only finds the one that answers the path.
+ * CORS, lifecycle, locks, domains, objects); this file only finds the one that answers the path.
  *
  * A table is given the segments after `r2/buckets` (`[]` for the collection, `[name, ...]` for one
  * bucket and its settings) and returns the handlers by method; the router checks the account (and
@@ -15,13 +15,14 @@ import { corsRoutes } from './cors.js';
 import { lifecycleRoutes } from './lifecycle.js';
 import { lockRoutes } from './locks.js';
 import { domainRoutes } from './domains.js';
+import { MAX_OBJECT_UPLOAD, objectRoutes } from './objects.js';
 
 export type R2Methods = Record<string, Handler<R2Service>>;
 /** One concern's routes: handlers by method for the segments after `r2/buckets`, or undefined. */
 export type R2Table = (rest: readonly string[]) => R2Methods | undefined;
 
 /** The concerns' tables, asked in order; no path matches two. */
-const TABLES: readonly R2Table[] = [bucketRoutes, corsRoutes, lifecycleRoutes, lockRoutes, domainRoutes];
+const TABLES: readonly R2Table[] = [bucketRoutes, corsRoutes, lifecycleRoutes, lockRoutes, domainRoutes, objectRoutes];
 
 export const r2Routes: RouteTable<R2Service> = (segments): Route<R2Service> | undefined => {
   if (segments[0] !== 'accounts' || segments[2] !== 'r2' || segments[3] !== 'buckets') return undefined;
@@ -33,6 +34,8 @@ export const r2Routes: RouteTable<R2Service> = (segments): Route<R2Service> | un
     const found = table(rest);
     if (!found) continue;
     const methods = permitted(found);
+    // An object upload takes more than the gateway's usual bound (objects.ts).
+    if (table === objectRoutes) return { methods, accountId, id: rest[0]!, maxBody: MAX_OBJECT_UPLOAD };
     return rest.length > 0 ? { methods, accountId, id: rest[0]! } : { methods, accountId };
   }
   return undefined;

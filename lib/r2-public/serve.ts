@@ -71,8 +71,11 @@ function resolve(range: ParsedRange, size: number): ResolvedRange | undefined {
   return { offset: range.start, length: last - range.start + 1 };
 }
 
-/** The object's headers as the public endpoint writes them (`writeHttpMetadata`, then ETag, Last-Modified, Accept-Ranges). */
-function objectHeaders(o: StoredObject): Headers {
+/**
+ * The object's headers as the public endpoint writes them (`writeHttpMetadata`, then ETag,
+ * Last-Modified, Accept-Ranges); the API's object GET writes the same (lib/r2-api/objects.ts).
+ */
+export function objectHeaders(o: StoredObject): Headers {
   const h = new Headers();
   // A value no header can carry (written through the binding) is left out rather than failing the answer.
   const set = (name: string, v: string | undefined) => v !== undefined && carriable(v) && h.set(name, v);

@@ -8,7 +8,8 @@
  * bucket → detect the operation and screen its headers → touch state.
  */
 import type { Account } from '../account/account.js';
-import { accountState, addAccountBucket, BUCKET_NAME, chosenAccount, type AccountHolder } from '../account/state.js';
+import { accountState, chosenAccount, type AccountHolder } from '../account/state.js';
+import { createBucket, deleteBucket, isBucketName } from '../account/directory.js';
 import { bucketsIn, homeLocation, isJurisdiction, type Jurisdiction } from '../account/buckets.js';
 import { Bucket } from '../bucket/bucket.js';
 import { bucketLayer } from '../bucket/internal.js';
@@ -199,7 +200,8 @@ export class S3Api {
     for (const value of rules?.flatMap((r) => r.expose) ?? []) {
       if (!carriable(value)) throw new TypeError(`S3Api: ExposeHeader ${JSON.stringify(value)} cannot be sent as a header value`);
     }
-    layer.config.cors = rules && frozenCorsRules(rules);
+    // As PutBucketCors would: a change of the bucket's settings, logged (surface `s3`) and kept by its storage.
+    layer.settingsNow('s3', rules ? 'putBucketCors' : 'deleteBucketCors', (c) => (c.cors = rules && frozenCorsRules(rules)));
   }
 
   /** `#layer` over the default jurisdiction's buckets, made once: most requests' contexts carry it (copy sources). */
@@ -276,7 +278,8 @@ export class S3Api {
     if (method === 'OPTIONS' && route.bucket !== undefined) {
       const layer = this.#layer(bucketNameOf(route.bucket), served);
       if (!layer) throw s3Errors.noSuchBucket();
-      return preflight(layer.config.cors, request.headers);
+      const settings = layer.currentSettings(); // read in a transaction on a persistent storage: another Bucket may have set them
+      return preflight((settings instanceof Promise ? await settings : settings).cors, request.headers);
     }
     const authRequest = { method, url, path: raw.path, search: raw.search, query, headers: request.headers };
     if (method === 'POST' && route.bucket !== undefined && route.key === '' && !query.has('delete') && !Verifier.carriesAuth(authRequest)) {
@@ -305,6 +308,8 @@ export class S3Api {
       rethrowBodyFailure(err);
       response = errorResponse(asS3Error(err), method);
     }
+    // The settings as the operation's own transaction read them (a persistent storage reads them
+    // again with the objects whenever another Bucket wrote).
     const cors = layer.config.cors;
     return cors ? withCorsHeaders(cors, request.headers, method, response) : response;
   }
@@ -319,27 +324,28 @@ export class S3Api {
         return xmlResponse('LocationConstraint', 'auto');
       case 'BucketConfig':
         return bucketConfig(o.name);
+      // Settings are the bucket's state: read and changed through its layer (logged, faulted, kept by its storage).
       case 'GetBucketCors':
-        return corsConfigurationResponse(ctx.bucket.config.cors);
+        return ctx.bucket.readSettings('s3', 'getBucketCors', (c) => c.cors).then(corsConfigurationResponse);
       case 'PutBucketCors':
-        return bodyText(ctx).then((text) => {
-          ctx.bucket.config.cors = parseCorsConfiguration(text);
+        return bodyText(ctx).then(async (text) => {
+          const rules = parseCorsConfiguration(text);
+          await ctx.bucket.changeSettings('s3', 'putBucketCors', (c) => (c.cors = rules));
           return new Response(null, { status: 200 });
         });
       case 'DeleteBucketCors':
-        ctx.bucket.config.cors = undefined;
-        return new Response(null, { status: 204 });
+        return ctx.bucket.changeSettings('s3', 'deleteBucketCors', (c) => (c.cors = undefined)).then(() => new Response(null, { status: 204 }));
       // The bucket's one rule set, the REST API's `/lifecycle` too (lib/s3/lifecycle.ts).
       case 'GetBucketLifecycleConfiguration':
-        return lifecycleConfigurationResponse(ctx.bucket.config.lifecycle);
+        return ctx.bucket.readSettings('s3', 'getBucketLifecycle', (c) => c.lifecycle).then(lifecycleConfigurationResponse);
       case 'PutBucketLifecycleConfiguration':
-        return bodyText(ctx).then((text) => {
-          ctx.bucket.config.lifecycle = parseLifecycleConfiguration(text);
+        return bodyText(ctx).then(async (text) => {
+          const rules = parseLifecycleConfiguration(text);
+          await ctx.bucket.changeSettings('s3', 'putBucketLifecycle', (c) => (c.lifecycle = rules));
           return new Response(null, { status: 200 });
         });
       case 'DeleteBucketLifecycle':
-        ctx.bucket.config.lifecycle = [];
-        return new Response(null, { status: 204 });
+        return ctx.bucket.changeSettings('s3', 'deleteBucketLifecycle', (c) => (c.lifecycle = [])).then(() => new Response(null, { status: 204 }));
       case 'ListObjects':
         return listObjects(ctx);
       case 'ListMultipartUploads':
@@ -376,21 +382,22 @@ export class S3Api {
     }
   }
 
+  /** CreateBucket: over an account, through its bucket directory (lib/account/directory.ts); else into this view's own buckets, by the same name rule. */
   #createBucket(name: string, served: Map<string, Bucket>, jurisdiction: Jurisdiction): Response {
-    if (!BUCKET_NAME.test(name)) throw new S3Error(400, 'InvalidBucketName', 'The specified bucket is not valid.');
+    if (!isBucketName(name)) throw new S3Error(400, 'InvalidBucketName', 'The specified bucket is not valid.');
     if (served.has(name)) throw s3Errors.bucketConflict();
-    if (jurisdiction === 'default') this.addBucket(name);
-    else addAccountBucket(accountState(this.#account!), name, new Bucket(this.#newBucket), { jurisdiction, location: homeLocation(jurisdiction) });
+    if (this.#account) {
+      const info = jurisdiction === 'default' ? undefined : { jurisdiction, location: homeLocation(jurisdiction) };
+      if (typeof createBucket(accountState(this.#account), name, () => new Bucket(this.#newBucket), info) === 'string') throw s3Errors.bucketConflict();
+    } else this.addBucket(name);
     return new Response(null, { status: 200, headers: { location: `/${name}` } });
   }
 
+  /** DeleteBucket, through the bucket directory (its settings cleared through its layer, the name free). */
   async #deleteBucket(ctx: S3Context, served: Map<string, Bucket>): Promise<Response> {
-    if (await ctx.bucket.holdsAnything()) {
+    if ((await deleteBucket(served, ctx.bucketName, 's3')) === 'notEmpty') {
       throw new S3Error(409, 'BucketNotEmpty', 'The bucket you tried to delete is not empty.');
     }
-    served.delete(ctx.bucketName);
-    // A bucket made again under the name starts with no settings (the Bucket object may be kept by a test).
-    ctx.bucket.config.clear();
     return new Response(null, { status: 204 });
   }
 }

@@ -450,7 +450,7 @@ export class BucketSupport {
    * Records what the bucket did by itself (a lifecycle deletion: surface `lifecycle`), as a call made
    * and done. Fault rules do not act on it: they stand for failures of calls a client makes.
    */
-  note(op: BucketOperation, surface: Surface, key: string): void {
+  note(op: BucketOperation, surface: Surface, key: string | undefined): void {
     if (!this.log.recording) return;
     this.succeeded(this.begin(op, surface, key, undefined, undefined), op, undefined);
   }

@@ -194,7 +194,8 @@ describe('the API routes', () => {
     expect(sent()).toHaveLength(1);
     const del = await call('DELETE', `/queues/${queue.id}`, { ruleIds: [r.ruleId] });
     expect(del.status).toBe(200);
-    expect((await call('GET')).body.result.queues).toEqual([]);
+    // No rule left: the published schema's 404 11015 "No Configuration Found".
+    expect(await call('GET')).toMatchObject({ status: 404, body: { success: false, errors: [{ code: 11015, message: 'workers.api.error.no_configs_found_for_bucket' }] } });
   });
 
   it('answers overlap, unknown bucket, unknown queue and malformed bodies as errors, leaving the rules as they were', async () => {

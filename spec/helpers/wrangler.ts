@@ -1,5 +1,5 @@
 /**
- * wrangler (the npm dev dependency, 4.86.0) driven against `edge-doubles api serve` in process.
+ * wrangler (the npm dev dependency, 4.86.0, or another: WRANGLER_PACKAGE) driven against `edge-doubles api serve` in process.
  *
  * Usage: `const w = await startWrangler({ buckets: ['photos'] })` starts a `CloudflareApi` over HTTP
  * on loopback (any option of `startApiServer`, e.g. `api` to serve one you made) and returns
@@ -23,7 +23,13 @@ import type { CloudflareApi } from '../../lib/api/cloudflare-api.js';
 /** Per-test timeout for tests that run wrangler (each run starts a Node process of ~1-2 s). */
 export const WRANGLER_TIMEOUT = 60_000;
 
-const WRANGLER_BIN = resolve(import.meta.dirname, '../../node_modules/wrangler/bin/wrangler.js');
+/**
+ * Which wrangler: the dev dependency `wrangler` (4.86.0) by default; EDGE_DOUBLES_WRANGLER names
+ * another installed package of it, as CI runs `wrangler-latest` (the newest, an npm alias; it needs
+ * Node 22) on Node 22 and later.
+ */
+const WRANGLER_PACKAGE = process.env.EDGE_DOUBLES_WRANGLER ?? 'wrangler';
+const WRANGLER_BIN = resolve(import.meta.dirname, `../../node_modules/${WRANGLER_PACKAGE}/bin/wrangler.js`);
 
 export interface WranglerRun {
   code: number;

@@ -6,24 +6,15 @@
  * consumer finds it by name and its dependencies resolve from this repository's node_modules.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { build } from 'tsup';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cjs, esm } from '../../tsup.config.js';
+import { installBuiltPackage, repoRoot as root } from '../helpers/built-package.js';
+import { expectSuitePassed } from '../helpers/suite-output.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const consumer = fileURLToPath(new URL('./consumer/', import.meta.url));
-const installed = `${root}.jest-package/node_modules/edge-doubles/`;
 const jestBin = `${root}node_modules/jest/bin/jest.js`;
 
-beforeAll(async () => {
-  rmSync(installed, { recursive: true, force: true });
-  mkdirSync(installed, { recursive: true });
-  copyFileSync(`${root}package.json`, `${installed}package.json`);
-  const outDir = `${installed}dist`;
-  await Promise.all([esm, cjs].map((options) => build({ ...options, config: false, outDir, silent: true })));
-}, 120_000);
+beforeAll(() => installBuiltPackage('.jest-package'), 120_000);
 
 /** Runs this Node in the consumer project, without this run's NODE_OPTIONS (its loaders); resolves with the exit code and output. */
 function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
@@ -35,7 +26,8 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 }
 
 /** Runs Jest on the consumer project with one of its configs. */
-const jest = (config: string, nodeOptions: string[] = []) => run([...nodeOptions, jestBin, '--config', `${consumer}${config}`, '--ci', '--colors=false']);
+const jest = (config: string, nodeOptions: string[] = [], args: string[] = []) =>
+  run([...nodeOptions, jestBin, '--config', `${consumer}${config}`, '--ci', '--colors=false', ...args]);
 
 describe('the built package under Jest 30', () => {
   // Node before 20.19 cannot require an ES module, as Jest's module system cannot: the flag gives
@@ -60,4 +52,15 @@ describe('the built package under Jest 30', () => {
     expect(out).toMatch(/Tests: +3 passed, 3 total/);
     expect(code, out).toBe(0);
   }, 120_000);
+
+  // The suite registered with Jest's describe/it/expect through edge-doubles/conformance/portable:
+  // the same results table as conformance:double (its one declared difference fails as declared).
+  it.each([
+    ['CommonJS', 'jest.config.cjs', [], 'conformance.cjs'],
+    ['ESM', 'jest.esm.config.cjs', ['--experimental-vm-modules', '--no-warnings'], 'conformance.mjs'],
+  ])('runs the bucket conformance suite in the %s mode, with the same results table', async (_mode, config, nodeOptions, file) => {
+    const result = await jest(config, nodeOptions, ['--testMatch', `<rootDir>/${file}`]);
+    expect(result.out).not.toMatch(/Tests:.*failed/);
+    expectSuitePassed(result, 2);
+  }, 180_000);
 });

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup } from '../harness.js';
 import type { R2BucketLike, R2PutOptions } from '../../../lib/bucket/types.js';
 import { EMPTY_MD5, expectBackendError, expectRejection, fromHex, md5Hex, shaHex, toHex, utf8 } from '../util.js';

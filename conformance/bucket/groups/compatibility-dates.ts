@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup, type GroupContext } from '../harness.js';
 import { EMPTY_MD5, expectBackendError, expectRejection } from '../util.js';
 

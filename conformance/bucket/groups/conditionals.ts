@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import type { R2BucketLike, R2Conditional, R2ObjectLike } from '../../../lib/bucket/types.js';
 import { defineGroup, type GroupContext } from '../harness.js';
 import { expectRejection } from '../util.js';

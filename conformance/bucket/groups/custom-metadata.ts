@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup } from '../harness.js';
 import type { R2BucketLike } from '../../../lib/bucket/types.js';
 import { expectBackendError, expectRejection, md5Hex, EMPTY_MD5 } from '../util.js';

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import type { R2BucketLike, R2ListOptions, R2ObjectLike, R2ObjectsLike } from '../../../lib/bucket/types.js';
 import type { TestOptions } from '../harness.js';
 import { defineGroup, type GroupContext } from '../harness.js';

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import type { R2BucketLike, R2ListOptions, R2ObjectsLike } from '../../../lib/bucket/types.js';
 import { defineGroup } from '../harness.js';
 import { expectBackendError, expectRejection, shaHex } from '../util.js';

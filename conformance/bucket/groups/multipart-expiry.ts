@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup, type GroupContext } from '../harness.js';
 import { expectBackendError } from '../util.js';
 

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup } from '../harness.js';
 import type { R2ObjectLike } from '../../../lib/bucket/types.js';
 import { md5Hex } from '../util.js';

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup } from '../harness.js';
 
 // storageClass (r2-semantics §2.2, §5.6, §13.2). Production: 'Standard' by default, or

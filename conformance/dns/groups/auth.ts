@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup, expectError } from '../harness.js';
 
 // Credentials, routes and request bodies (dns-api.md §1–3, §8 rows 1–12).

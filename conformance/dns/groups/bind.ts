@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup, expectError } from '../harness.js';
 
 // BIND export and multipart import (dns-api.md §5.8–5.9).

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup, expectError } from '../harness.js';
 
 const UNKNOWN_ID = '0123456789abcdef0123456789abcdef';
@@ -50,7 +50,7 @@ export const lifecycle = defineGroup('lifecycle', (t) => {
     const r = await c.request('PATCH', c.url(`/${made.id}`), { json: { comment: 'patched' } });
     expect(r.status).toBe(200);
     expect(r.body.result).toMatchObject({ content: '198.51.100.1', ttl: 300, proxied: false, comment: 'patched' });
-    expect(r.body.result.comment_modified_on).toBeTypeOf('string');
+    expect(typeof r.body.result.comment_modified_on).toBe('string');
     const empty = await c.request('PATCH', c.url(`/${made.id}`), { json: {} });
     expect(empty.status).toBe(200);
     expect(empty.body.result).toMatchObject({ content: '198.51.100.1', ttl: 300, comment: 'patched', created_on: made.created_on });

@@ -1,5 +1,5 @@
 /** Consumer delivery: batching by size and time, acks and retries, dead letters, delays. */
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup, type SeenBatch } from '../harness.js';
 
 const bodies = (batches: SeenBatch[]) => batches.map((b) => b.messages.map((m) => m.body.value));

@@ -1,5 +1,5 @@
 /** The producer binding: content types, workerd's body errors, the service's limits, what a send resolves to. */
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup, type SendOutcome } from '../harness.js';
 
 const acked = { maxBatchSize: 100, maxBatchTimeout: 0, maxRetries: 0 };

@@ -1,5 +1,5 @@
 /** Who may call R2's control plane (issue 18 point 7): another account, tokens without R2 permission or with read only. */
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup, expectError } from '../harness.js';
 
 export const auth = defineGroup('auth', (t) => {

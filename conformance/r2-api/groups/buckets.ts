@@ -2,7 +2,7 @@
  * Buckets: create, get, list (filters, cursor), the default storage class, delete, jurisdictions,
  * and each refusal's code (r2-bucket-config.md §3.1; the `cloudflare` SDK's bucket types).
  */
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup, expectError } from '../harness.js';
 
 const NOT_FOUND = 'The specified bucket does not exist.';

@@ -6,7 +6,7 @@
  * browser ("CORS headers are returned only when the Origin matches exactly"; the rules apply to the
  * S3 endpoint and to public buckets).
  */
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup, expectError } from '../harness.js';
 import { publicSkip, publishManaged } from './public-host.js';
 
@@ -42,6 +42,15 @@ export const cors = defineGroup('cors', (t) => {
     },
     { difference: 'unestablished-cors-delete-none' },
   );
+
+  t.test('a PUT of {} is a policy with no rules (rules is optional in the schema and the SDK), replacing the one there', async (c) => {
+    const name = await c.make();
+    expect((await c.request('PUT', c.url(`/${name}/cors`), { json: { rules: [RULE] } })).status).toBe(200);
+    const put = await c.request('PUT', c.url(`/${name}/cors`), { json: {} });
+    expect(put.body?.errors, put.text).toEqual([]);
+    expect(put.status).toBe(200);
+    expect((await c.request('GET', c.url(`/${name}/cors`))).body.result.rules ?? []).toEqual([]);
+  });
 
   t.test("an S3-shaped rule (AllowedOrigins... in rules) is 400 10040 and the policy stays (workers-sdk#8486)", async (c) => {
     const name = await c.make();

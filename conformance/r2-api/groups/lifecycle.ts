@@ -4,7 +4,7 @@
  * rule shape read back, and a rule acting on an object. What production does not establish (when a
  * rule acts, the refusals' codes) names its difference (differences.ts).
  */
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup, expectError } from '../harness.js';
 
 /** The default rule's JSON, as the API shows it (§2.1, [tp]). */
@@ -63,6 +63,13 @@ export const lifecycle = defineGroup('lifecycle', (t) => {
     },
     { difference: 'unestablished-rule-refusal' },
   );
+
+  t.test('a rule without conditions is refused (the schema and the SDK require it), the rules kept', async (c) => {
+    const name = await c.make();
+    const r = await c.putLifecycle(name, [{ id: 'x', enabled: true, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } } }]);
+    expect([r.status, r.body?.success], r.text).toEqual([400, false]);
+    expect((await c.lifecycle(name)).body.result.rules).toEqual([DEFAULT_RULE]);
+  });
 
   t.test(
     "an unknown bucket's lifecycle: 404 10006",

@@ -4,7 +4,7 @@
  * shape read back, a locked object kept from deletion, and locks winning over lifecycle. The cleanup
  * clears a test's locks before it deletes its objects (harness.ts).
  */
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup, expectError } from '../harness.js';
 
 /** One rule of each condition type (the SDK's `LockUpdateParams.Rule`, §3.3: `maxAgeSeconds`, not `maxAge`). */

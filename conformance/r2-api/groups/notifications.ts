@@ -7,7 +7,7 @@
  * What a rule delivers is not observable through these routes: spec/bucket/notifications.test.ts and
  * spec/r2-api/wrangler-notifications.test.ts check it on the double.
  */
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup, expectError, type R2ApiClient } from '../harness.js';
 import { queuesOf } from './queues.js';
 
@@ -47,15 +47,14 @@ async function withSetup(c: R2ApiClient, run: (s: { bucket: string; n: ReturnTyp
 export const notifications = defineGroup('notifications', (t) => {
   t.test('a new bucket has no rules; PUT adds, GET shows them with ruleId and createdAt, per queue and in all', async (c) => {
     await withSetup(c, async ({ bucket, n, q1, queueName }) => {
-      const empty = await n.get();
-      expect(empty.status, empty.text).toBe(200);
-      expect(empty.body.result).toMatchObject({ bucketName: bucket });
-      expect(empty.body.result.queues ?? []).toEqual([]);
+      // No rules: the schema's "No Configuration Found response" (cloudflare/api-schemas).
+      expectError(await n.get(), 404, 11015, 'workers.api.error.no_configs_found_for_bucket');
 
       const put = await n.put(q1, [{ prefix: 'img/', suffix: '.png', actions: ['PutObject', 'CopyObject'], description: 'thumbnails' }]);
       expect(put.body?.errors, put.text).toEqual([]);
       expect((await n.put(q1, [{ prefix: 'logs/', actions: ['DeleteObject', 'LifecycleDeletion'] }])).status).toBe(200); // added, not replaced
       const all = (await n.get()).body.result;
+      expect(all.bucketName).toBe(bucket);
       expect(all.queues).toHaveLength(1);
       expect(all.queues[0]).toMatchObject({ queueId: q1, queueName: queueName('q1') });
       expect(all.queues[0].rules).toMatchObject([
@@ -81,6 +80,8 @@ export const notifications = defineGroup('notifications', (t) => {
       expect((await n.remove(q1)).status).toBe(200);
       const left = (await n.get()).body.result.queues as { queueId: string }[];
       expect(left.map((x) => x.queueId)).toEqual([q2]);
+      expect((await n.remove(q2)).status).toBe(200);
+      expectError(await n.get(), 404, 11015);
     });
   });
 
@@ -108,6 +109,14 @@ export const notifications = defineGroup('notifications', (t) => {
     { difference: 'unestablished-notification-errors' },
   );
 
+  t.test('a PUT with no rules is refused (the schema\'s minItems: 1) and adds nothing', async (c) => {
+    await withSetup(c, async ({ n, q1 }) => {
+      const empty = await n.put(q1, []);
+      expect([empty.status, empty.body?.success], empty.text).toEqual([400, false]);
+      expectError(await n.get(), 404, 11015);
+    });
+  });
+
   t.test("an unknown bucket is 404 10085 (the notification service's bucket_not_found)", async (c) => {
     const missing = notificationsOf(c, c.name('absent'));
     expectError(await missing.get(), 404, 10085, 'workers.api.error.bucket_not_found');
@@ -120,7 +129,7 @@ export const notifications = defineGroup('notifications', (t) => {
         expectError(await n.put('c'.repeat(32), [{ actions: ['PutObject'] }]), 404, 10104);
         expectError(await n.put(q1, [{ actions: [] }]), 400, 10040);
         expectError(await n.put(q1, [{ actions: ['AbortMultipartUpload'] }]), 400, 10040); // no rule can name it (OpenAPI enum)
-        expect((await n.get()).body.result.queues ?? []).toEqual([]);
+        expectError(await n.get(), 404, 11015);
       });
     },
     { difference: 'unestablished-notification-errors' },

@@ -4,7 +4,7 @@
  * filter wrangler resolves `--queue` with, get, delete, and the errors wrangler relays. Every queue a
  * test makes is deleted in its `finally` (the harness cleans up buckets only).
  */
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { expectError, type ApiReply, type R2ApiClient } from '../harness.js';
 import { defineGroup } from '../harness.js';
 

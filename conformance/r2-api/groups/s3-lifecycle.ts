@@ -6,7 +6,7 @@
  * How each S3 element maps onto the API's JSON, and the S3 answers for what R2 does not take, are the
  * double's choices: declared (differences.ts).
  */
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup } from '../harness.js';
 
 const xml = (rules: string) => `<?xml version="1.0" encoding="UTF-8"?><LifecycleConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${rules}</LifecycleConfiguration>`;

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup } from '../harness.js';
 
 /** ISO basic date (`YYYYMMDDTHHMMSSZ`) `ms` before now. */

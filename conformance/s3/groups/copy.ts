@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup } from '../harness.js';
 
 // CopyObject (reference §3.9, §8 rows 35–37).

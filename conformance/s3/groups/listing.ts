@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { XMLParser } from 'fast-xml-parser';
 import { defineGroup, type S3Context } from '../harness.js';
 

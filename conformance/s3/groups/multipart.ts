@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { md5 } from '@noble/hashes/legacy.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { defineGroup, type S3Context } from '../harness.js';

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { defineGroup } from '../harness.js';
 
 // Routes, subresources and bucket-level answers (reference §3.1–3.2, §8 rows 28, 51).

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../../runner.js';
 import { md5 } from '@noble/hashes/legacy.js';
 import { defineGroup } from '../harness.js';
 

@@ -1,0 +1,30 @@
+/**
+ * What the zone administration routes (zone-admin.ts) change on a zone beyond its records: paused,
+ * type, DNSSEC and the zone-level DNS settings. Kept beside the zone (not in its model, zone.ts)
+ * because resolution reads none of it; `presentZone` shows `paused` and `type` from here.
+ */
+import type { Zone } from './zone.js';
+
+export type ZoneType = 'full' | 'partial' | 'secondary';
+export type DnssecStatus = 'active' | 'pending' | 'disabled' | 'pending-disabled' | 'error';
+
+export interface ZoneSettings {
+  paused: boolean;
+  type: ZoneType;
+  modified: number | undefined;
+  dnssec: { status: DnssecStatus; multiSigner: boolean; presigned: boolean; modified: number | undefined };
+  /** The zone-level DNS settings as last set (the API's shape: foundation_dns, ns_ttl, soa, ...). */
+  dns: Record<string, unknown>;
+}
+
+const settings = new WeakMap<Zone, ZoneSettings>();
+
+/** The zone's settings (the defaults of a new zone until changed). */
+export function zoneSettings(z: Zone): ZoneSettings {
+  let s = settings.get(z);
+  if (!s) {
+    s = { paused: false, type: 'full', modified: undefined, dnssec: { status: 'disabled', multiSigner: false, presigned: false, modified: undefined }, dns: {} };
+    settings.set(z, s);
+  }
+  return s;
+}
