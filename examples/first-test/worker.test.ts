@@ -5,7 +5,7 @@ import { Bucket } from 'edge-doubles';
 
 const worker = {
   async fetch(request: Request, env: { FILES: Bucket }): Promise<Response> {
-    await env.FILES.put(new URL(request.url).pathname.slice(1), await request.text());
+    await env.FILES.put(new URL(request.url).pathname.slice(1), request.body);
     return new Response('stored', { status: 201 });
   },
 };
