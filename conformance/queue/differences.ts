@@ -40,8 +40,10 @@ export const queueDifferences = {
   'miniflare-bytes-arraybuffer': {
     shownBy: "Miniflare's queue broker",
     why:
-      'A bytes body reaches the consumer as an ArrayBuffer (the broker hands it over through Fetcher#queue as it stored it); ' +
-      'workerd delivering from the production service gives a Uint8Array (queue.c++ deserialize: JsUint8Array::create).',
+      'A bytes body reaches the consumer as an ArrayBuffer: the broker turns it into one (broker.worker.js deserialise: ' +
+      'viewToBuffer) and hands it to Fetcher#queue as a plain value. workerd delivering from the production service gives a ' +
+      'Uint8Array of the bytes (src/workerd/api/queue.c++ deserialize, content type "bytes": jsg::JsUint8Array::create; ' +
+      'cloudflare/workerd at 6552d999, 2026-08-22). Both hold only the view\'s bytes.',
   },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 

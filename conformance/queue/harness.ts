@@ -14,6 +14,8 @@ export type WireBody =
   | { repeat: [string, number] }
   | { bytes: number[] }
   | { arrayBuffer: number[] }
+  /** A view over part of a larger buffer: `bytes` from `offset`, `length` of them, as a DataView. */
+  | { view: [number[], number, number] }
   | { date: number }
   | { map: [unknown, unknown][] }
   | { undefined: true }
@@ -89,6 +91,10 @@ export function fromWire(w: WireBody): unknown {
   if ('repeat' in o) return (o.repeat as [string, number])[0].repeat((o.repeat as [string, number])[1]);
   if ('bytes' in o) return new Uint8Array(o.bytes as number[]);
   if ('arrayBuffer' in o) return new Uint8Array(o.arrayBuffer as number[]).buffer;
+  if ('view' in o) {
+    const [bytes, offset, length] = o.view as [number[], number, number];
+    return new DataView(new Uint8Array(bytes).buffer, offset, length);
+  }
   if ('date' in o) return new Date(o.date as number);
   if ('map' in o) return new Map(o.map as [unknown, unknown][]);
   if ('bigint' in o) return BigInt(o.bigint as string);

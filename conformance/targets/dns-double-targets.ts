@@ -19,8 +19,10 @@ export function registerDnsDoubleTargets(
   name: string,
   { DnsApi: Api, dnsConformance, documentModeDifferences }: DnsDoublePackage,
   /** What the runtime adds (its own globals in place of the platform's). */
-  differences: readonly DnsDifferenceId[] = [],
+  runtimeDifferences: readonly DnsDifferenceId[] = [],
 ): void {
+  // What the double shows in every mode (conformance/dns/differences.ts).
+  const differences: readonly DnsDifferenceId[] = ['loadable-export', ...runtimeDifferences];
   // Two zones; the token may use only the first, so the second is the "foreign" one.
   const double = (compat?: 'document') => {
     const api = new Api({

@@ -25,13 +25,9 @@ export type BucketOperation = BucketAction;
 /**
  * Which surface a call came in through: the call log records it, and each formats model errors its
  * way. `lifecycle`: the bucket's own lifecycle rules acting (layer.ts, `lifecycleDelete`); `public`:
-<<<<<<< HEAD
- * a public host's read (r2.dev, a custom domain: lib/r2-public); `api`: the v4 API's object routes
- * (lib/r2-api/objects.ts, what `wrangler r2 object --remote` calls).
-=======
- * a public host's read (r2.dev, a custom domain: lib/r2-public); `api`: the REST API's bucket
- * settings routes (lib/r2-api), and the test helpers that change settings as those routes do.
->>>>>>> bucket-state
+ * a public host's read (r2.dev, a custom domain: lib/r2-public); `api`: the v4 API, both its object
+ * routes (lib/r2-api/objects.ts, what `wrangler r2 object --remote` calls) and its bucket settings
+ * routes (lib/r2-api), and the test helpers that change settings as those routes do.
  */
 export type Surface = 'binding' | 's3' | 'public' | 'lifecycle' | 'api';
 

@@ -3,10 +3,13 @@
  * tab-separated lines, `cf_tags` comments) and the import it accepts ($ORIGIN, $TTL, $GENERATE;
  * $INCLUDE refused; `cf_tags` for proxying, flattening and tags; the text before it as the comment).
  */
+import { fromUtf8, utf8 } from '../bytes.js';
+import { synthesisedNs, synthesisedSoa } from './apex.js';
 import { dnsErrors } from './errors.js';
 import { asciiName } from './names.js';
+import { txtStrings } from './rdata.js';
 import type { RecordInput } from './record-rules.js';
-import { dataFields, isDataType, quoteText } from './record-types.js';
+import { dataFields, isDataType } from './record-types.js';
 import type { StoredRecord, Zone } from './zone.js';
 
 const SECTION_ORDER = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA'];
@@ -24,10 +27,36 @@ const quoteTag = (t: string) => {
   return `${t.slice(0, colon)}:"${t.slice(colon + 1).replace(/"/g, '\\"')}"`;
 };
 
-/** Content may hold line breaks (TXT, data text); a zone file line may not: BIND's \\DDD escapes. */
+/** Content may hold line breaks (data text); a zone file line may not: BIND's \\DDD escapes. */
 const lineSafe = (s: string) => s.replace(/\r/g, '\\013').replace(/\n/g, '\\010');
 
+/**
+ * One quoted character-string as a zone file holds it (RFC 1035 §5.1): printable ASCII as itself,
+ * `"` and `\\` escaped, every other byte (controls, line breaks, UTF-8) as `\\DDD`. Knot refuses
+ * raw UTF-8 in a zone file, and BIND would take a raw line break for the end of the record.
+ */
+function zoneString(bytes: Uint8Array): string {
+  let out = '"';
+  for (const b of bytes) {
+    if (b === 0x22 || b === 0x5c) out += `\\${String.fromCharCode(b)}`;
+    else if (b >= 0x20 && b < 0x7f) out += String.fromCharCode(b);
+    else out += `\\${String(b).padStart(3, '0')}`;
+  }
+  return `${out}"`;
+}
+const zoneText = (s: unknown) => zoneString(utf8(String(s ?? '')));
+
+/**
+ * TXT content as a zone file writes it: the character-strings the zone answers with over DNS
+ * (lib/dns/rdata.ts), at most 255 bytes each, so a longer one is several strings (a zone file
+ * refuses a string over 255 bytes). Unquoted content (stored as sent in today's mode) is one string,
+ * so it comes out quoted.
+ */
+export const txtZoneText = (content: string): string =>
+  txtStrings(content).map((p) => zoneString(typeof p === 'string' ? utf8(p) : p)).join(' ');
+
 function rdata(r: StoredRecord): string {
+  const d = (r.data ?? {}) as Record<string, unknown>;
   switch (r.type) {
     case 'CNAME':
     case 'NS':
@@ -36,19 +65,34 @@ function rdata(r: StoredRecord): string {
     case 'MX':
       return `${r.priority} ${dot(r.content)}`;
     case 'TXT':
-      // Unquoted content (stored as sent in today's mode) is quoted as document mode stores it.
-      return r.content.includes('"') ? r.content : quoteText(r.content);
+      return txtZoneText(r.content);
     case 'SRV':
       return `${r.priority} ${r.content.replace(/ (\S+)$/, (_, t: string) => ` ${dot(t)}`)}`;
     case 'URI':
-      return `${r.priority} ${r.content}`;
+      return `${r.priority} ${d.weight} ${zoneText(d.target)}`;
+    case 'CAA':
+      return `${d.flags} ${d.tag} ${zoneText(d.value)}`;
+    case 'HTTPS':
+    case 'SVCB':
+      // The target is a name: without its dot a reader would append the origin.
+      return `${d.priority} ${dot(String(d.target))} ${d.value}`.trimEnd();
+    case 'NAPTR':
+      return `${d.order} ${d.preference} ${zoneText(d.flags)} ${zoneText(d.service)} ${zoneText(d.regex)} ${dot(String(d.replacement))}`;
     default:
       return r.content;
   }
 }
 
+/**
+ * The zone as a BIND file. Cloudflare's own export writes the SOA owner without its dot and the
+ * SOA minimum as 3600 (dns-api.md §5.8), which named-checkzone refuses ("SOA record not at top of
+ * zone") and which is not the SOA the zone answers with; this one writes the SOA and NS set the zone
+ * answers over DNS (lib/dns/apex.ts), so the file loads in BIND and Knot and answers the same
+ * (spec/dns/bind-roundtrip.test.ts; the difference is declared as `loadable-export`).
+ */
 export function exportZone(zone: Zone, now: number): string {
-  const serial = Math.floor(now / 1000);
+  const soa = synthesisedSoa(zone, zone.name);
+  const s = soa.data as { mname: string; rname: string; serial: number; refresh: number; retry: number; expire: number; minimum: number };
   const out: string[] = [
     ';;',
     `;; Domain:     ${zone.name}.`,
@@ -59,10 +103,10 @@ export function exportZone(zone: Zone, now: number): string {
     ';;',
     '',
     ';; SOA Record',
-    `${zone.name}\t3600\tIN\tSOA\t${zone.nameServers[0]}. dns.cloudflare.com. ${serial} 10000 2400 604800 3600`,
+    `${zone.name}.\t${soa.ttl}\tIN\tSOA\t${dot(s.mname)} ${dot(s.rname)} ${s.serial} ${s.refresh} ${s.retry} ${s.expire} ${s.minimum}`,
     '',
     ';; NS Records',
-    ...zone.nameServers.map((ns) => `${zone.name}.\t86400\tIN\tNS\t${ns}.`),
+    ...synthesisedNs(zone, zone.name).map((ns) => `${zone.name}.\t${ns.ttl}\tIN\tNS\t${dot(String(ns.data))}`),
     '',
   ];
   const byType = new Map<string, StoredRecord[]>();
@@ -167,6 +211,49 @@ function logicalLines(text: string): { line: string; no: number }[] {
 }
 
 const CLASSES = new Set(['IN', 'CH', 'HS']);
+
+const TTL_UNITS: Record<string, number> = { w: 604800, d: 86400, h: 3600, m: 60, s: 1 };
+/**
+ * A TTL as BIND reads one: seconds (`3600`), or numbers with units summed (`1h`, `1d2h`, `1w`,
+ * `90m`, case-insensitive; a last number without a unit is seconds, `1h30`). Undefined when the
+ * token is not a TTL (so it may be a class or type).
+ */
+export function parseTtl(token: string): number | undefined {
+  if (/^\d+$/.test(token)) return Number(token);
+  if (!/^(?:\d+[wdhms])+\d*$/i.test(token)) return undefined;
+  let total = 0;
+  for (const [, n, unit] of token.matchAll(/(\d+)([wdhms]?)/gi)) total += Number(n) * (unit ? TTL_UNITS[unit.toLowerCase()]! : 1);
+  return total;
+}
+
+/**
+ * TXT RDATA as the API's content: each token a character-string (RFC 1035 §5.1: `a b` is two
+ * strings, as `"a" "b"` is). One plain word stays as written (today's mode stores content as sent);
+ * otherwise every unquoted word is quoted, its escapes (`\\032`) kept, meaning what they meant.
+ */
+function txtContent(rd: string[]): string {
+  if (rd.length === 1 && !rd[0]!.startsWith('"') && !rd[0]!.includes('\\')) return rd[0]!;
+  return rd.map((t) => (t.startsWith('"') ? t : `"${t}"`)).join(' ');
+}
+/** A character-string of RDATA as text: quotes dropped, `\\X` is X and `\\DDD` the byte DDD (RFC 1035 §5.1), read as UTF-8. */
+function zoneStringText(token: string): string {
+  const s = token.startsWith('"') && token.endsWith('"') && token.length >= 2 ? token.slice(1, -1) : token;
+  if (!s.includes('\\')) return s;
+  const bytes: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === '\\' && i + 1 < s.length) {
+      const ddd = /^\d{3}/.exec(s.slice(i + 1, i + 4));
+      if (ddd && Number(ddd[0]) <= 255) {
+        bytes.push(Number(ddd[0]));
+        i += 3;
+        continue;
+      }
+      i++;
+    }
+    bytes.push(...utf8(s[i]!));
+  }
+  return fromUtf8(new Uint8Array(bytes));
+}
 const unquote = (s: string) => (s.startsWith('"') && s.endsWith('"') && s.length >= 2 ? s.slice(1, -1).replace(/\\(.)/g, '$1') : s);
 
 const TAG_ITEM = '(?:[^\\s,"]|"(?:[^"\\\\]|\\\\.)*")*';
@@ -259,7 +346,7 @@ export function parseZoneFile(text: string, zone: Zone, defaultProxied: boolean)
       return;
     }
     if (first.toUpperCase() === '$TTL') {
-      defaultTtl = Number(tokens[1]);
+      defaultTtl = parseTtl(tokens[1] ?? '') ?? Number(tokens[1]);
       return;
     }
     if (first.toUpperCase() === '$GENERATE') {
@@ -281,7 +368,8 @@ export function parseZoneFile(text: string, zone: Zone, defaultProxied: boolean)
     let type: string | undefined;
     while (i < tokens.length && type === undefined) {
       const t = tokens[i++]!;
-      if (/^\d+$/.test(t)) ttl = Number(t);
+      const asTtl = parseTtl(t);
+      if (asTtl !== undefined) ttl = asTtl;
       else if (CLASSES.has(t.toUpperCase())) continue;
       else type = t.toUpperCase();
     }
@@ -325,26 +413,26 @@ function fillRdata(input: RecordInput, type: string, rd: string[], absolute: (n:
       input.content = host(rd[0]);
       return;
     case 'TXT':
-      input.content = rd.join(' ');
+      input.content = txtContent(rd);
       return;
     case 'SRV':
       input.data = { priority: num(rd[0]), weight: num(rd[1]), port: num(rd[2]), target: host(rd[3]) };
       return;
     case 'URI':
       input.priority = num(rd[0]) as number;
-      input.data = { weight: num(rd[1]), target: unquote(rd[2] ?? '') };
+      input.data = { weight: num(rd[1]), target: zoneStringText(rd[2] ?? '') };
       return;
     case 'CAA':
-      input.data = { flags: num(rd[0]), tag: rd[1], value: unquote(rd.slice(2).join(' ')) };
+      input.data = { flags: num(rd[0]), tag: rd[1], value: zoneStringText(rd.slice(2).join(' ')) };
       return;
     case 'HTTPS':
     case 'SVCB':
-      input.data = { priority: num(rd[0]), target: rd[1], value: rd.slice(2).join(' ') };
+      input.data = { priority: num(rd[0]), target: host(rd[1]), value: rd.slice(2).join(' ') };
       return;
     case 'NAPTR':
       input.data = {
-        order: num(rd[0]), preference: num(rd[1]), flags: unquote(rd[2] ?? ''), service: unquote(rd[3] ?? ''),
-        regex: unquote(rd[4] ?? ''), replacement: rd[5],
+        order: num(rd[0]), preference: num(rd[1]), flags: zoneStringText(rd[2] ?? ''), service: zoneStringText(rd[3] ?? ''),
+        regex: zoneStringText(rd[4] ?? ''), replacement: host(rd[5]),
       };
       return;
     case 'LOC': {

@@ -240,6 +240,8 @@ export async function serveHandler(handler: RequestHandler, options: ServeOption
   /** Responses not yet finished on each connection, and the connections to close once they are. */
   const inFlight = new WeakMap<Socket, number>();
   const closing = new WeakSet<Socket>();
+  /** The request on each connection whose body is still arriving, and its response. */
+  const receiving = new WeakMap<Socket, { req: IncomingMessage; res: ServerResponse; method: string }>();
   const settle = (socket: Socket) => {
     const left = (inFlight.get(socket) ?? 1) - 1;
     inFlight.set(socket, left);
@@ -254,6 +256,10 @@ export async function serveHandler(handler: RequestHandler, options: ServeOption
     inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
     res.once('close', () => settle(socket));
     const method = req.method ?? 'GET';
+    if (!req.complete) {
+      receiving.set(socket, { req, res, method });
+      req.once('end', () => receiving.get(socket)?.req === req && receiving.delete(socket));
+    }
     let continueSent = false;
     const continued = waiting
       ? () => {
@@ -267,6 +273,7 @@ export async function serveHandler(handler: RequestHandler, options: ServeOption
       'malformed' in built ? Promise.resolve(malformed(built.malformed)) : handler(built.request, built.target).catch((e: unknown) => failed(e));
     answer
       .then((response) => {
+        if (res.headersSent) return; // already refused: the body's framing broke (clientError below)
         const unread = 'malformed' in built ? (req.complete ? 0 : undefined) : built.bodyUnread();
         // The handler answered without reading the whole body: throw the rest away (never keep it),
         // keeping the connection when little is left; otherwise say the connection closes. A client
@@ -306,6 +313,17 @@ export async function serveHandler(handler: RequestHandler, options: ServeOption
     failedSockets.add(socket);
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
+      return;
+    }
+    const open = receiving.get(socket);
+    if (open && !open.req.complete && !open.res.headersSent) {
+      // The body's framing broke midway (a chunk size that is not hex: HPE_INVALID_CHUNK_SIZE): the
+      // request can never complete, and the handler would wait on its body until a timeout. Refuse
+      // it now and close; once the connection is gone the body stream ends in error, so the handler
+      // stores nothing.
+      receiving.delete(socket);
+      socket.once('close', () => open.req.destroy(err));
+      void writeResponse(open.res, malformed(`invalid request body (${err.code ?? err.message})`), open.method, true).catch(() => socket.destroy());
       return;
     }
     if ((inFlight.get(socket) ?? 0) > 0) {

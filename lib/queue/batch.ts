@@ -7,7 +7,8 @@
  *   or after the message's `retry()` is ignored; `ackAll()` after `retryAll()` and `retryAll()`
  *   after `ackAll()` are ignored. So the first call on a message wins, and a call on a message made
  *   before `ackAll()`/`retryAll()` stands against it (cloudflare-docs `batching-retries.mdx`).
- * - A second `retry()` on a message replaces its delay (workerd upserts).
+ * - A second `retry()` on a message replaces its delay, and one without a delay clears it, so the
+ *   consumer's retry delay applies (workerd upserts an empty entry, then sets the delay if given).
  *
  * workerd logs a warning for each ignored call; the double ignores them silently.
  */
@@ -18,7 +19,11 @@ export interface QueueRetryOptions {
   delaySeconds?: number;
 }
 
-/** The state a batch's calls collect: the shape `getQueueResult` shows (as `@cloudflare/vitest-plugin`'s). */
+/**
+ * The state a batch's calls collect: the shape `getQueueResult` shows (as `@cloudflare/vitest-plugin`'s).
+ * The `delaySeconds` fields are workerd's (its queue event result has them); `cloudflare:test`,
+ * and so `getQueueResult`, never fills them in.
+ */
 export interface QueueResult {
   outcome: string;
   ackAll: boolean;
@@ -34,6 +39,8 @@ export class BatchState {
   retryAllDelay: number | undefined;
   readonly acks = new Set<string>();
   readonly retries = new Map<string, number | undefined>();
+  /** Messages first retried after `retryAll()`: `cloudflare:test` does not list them (see `result`). */
+  readonly #retriedAfterAll = new Set<string>();
 
   /** No call was made on the batch or its messages but `ackAll()`. */
   get untouched(): boolean {
@@ -47,8 +54,8 @@ export class BatchState {
 
   retry(id: string, options: QueueRetryOptions | undefined): void {
     if (this.ackAll || this.acks.has(id)) return;
-    const prev = this.retries.get(id);
-    this.retries.set(id, delayOption(options) ?? prev);
+    if (this.retryAll && !this.retries.has(id)) this.#retriedAfterAll.add(id);
+    this.retries.set(id, delayOption(options));
   }
 
   doAckAll(): void {
@@ -63,18 +70,20 @@ export class BatchState {
     if (d !== undefined) this.retryAllDelay = d;
   }
 
+  /**
+   * What `getQueueResult` gives, exactly as `cloudflare:test` builds it (@cloudflare/vitest-plugin
+   * 1.5.0, dist/worker/lib/cloudflare/test-internal.mjs): its `retry()` and `retryAll()` take no
+   * options, so no delay is ever reported (`{ msgId }`, `{ retry }`), and its `retry()` after
+   * `retryAll()` records nothing. The delays still decide the delivery (`fate`), as workerd's own
+   * result carries them to the service.
+   */
   result(ids: readonly string[], outcome: string): QueueResult {
     return {
       outcome,
       ackAll: this.ackAll,
-      retryBatch: this.retryAllDelay === undefined ? { retry: this.retryAll } : { retry: this.retryAll, delaySeconds: this.retryAllDelay },
+      retryBatch: { retry: this.retryAll },
       explicitAcks: ids.filter((id) => this.acks.has(id)),
-      retryMessages: ids
-        .filter((id) => this.retries.has(id))
-        .map((msgId) => {
-          const d = this.retries.get(msgId);
-          return d === undefined ? { msgId } : { msgId, delaySeconds: d };
-        }),
+      retryMessages: ids.filter((id) => this.retries.has(id) && !this.#retriedAfterAll.has(id)).map((msgId) => ({ msgId })),
     };
   }
 

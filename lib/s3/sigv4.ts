@@ -364,12 +364,16 @@ interface Attempt {
   readonly expected: string | Promise<string>;
 }
 
-/** Accepts the request when a canonical form's signature is the one provided, else R2's SignatureDoesNotMatch for the first form. */
+/**
+ * Accepts the request when a canonical form's signature is the one provided, else R2's
+ * SignatureDoesNotMatch for the first form. Compared exactly: a signature is lower-case hex, and S3
+ * and Miniflare's R2 (`timingSafeStringsEqual`) refuse an upper-cased one (issue 26).
+ */
 function judgeSignature(
   v: { fields: HeaderFields; signed: readonly string[]; presigned: boolean; provided: string; attempts: readonly Attempt[] },
   expected: readonly string[],
 ): void {
-  if (expected.includes(v.provided.toLowerCase())) return refuseUnsignedAmzHeaders(v.fields, v.signed, v.presigned);
+  if (expected.includes(v.provided)) return refuseUnsignedAmzHeaders(v.fields, v.signed, v.presigned);
   const first = v.attempts[0]!;
   throw new S3Error(
     403,

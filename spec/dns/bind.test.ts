@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DnsRecord } from '../../lib/dns/index.js';
+import { parseTtl } from '../../lib/dns/bind.js';
+import { txtStrings } from '../../lib/dns/rdata.js';
 import { schemaErrors } from './support.js';
 import { setup, TOKEN } from './helpers.js';
 
@@ -164,5 +166,54 @@ describe('BIND import and export', () => {
     const direct = setup({ compat: 'document' });
     await direct.create({ type: 'TXT', name: 'bs', content: 'a\\b' });
     expect(b.api.records('example.com')[0]!.content).toBe(direct.api.records('example.com')[0]!.content);
+  });
+  it('unquoted TXT words are separate character-strings (RFC 1035 §5.1), as quoted ones are (issue 26)', async () => {
+    const s = setup({ compat: 'today' });
+    const r = await importFile(s, ['txt 300 IN TXT unquoted words', 'mixed 300 IN TXT "a b" c', 'one 300 IN TXT single', 'esc 300 IN TXT a\\032b'].join('\n'));
+    expect(r.body.messages).toEqual([]);
+    const content = (name: string) => s.api.records('example.com').find((x) => x.name === `${name}.example.com`)!.content;
+    expect(content('txt')).toBe('"unquoted" "words"');
+    expect(txtStrings(content('txt'))).toEqual(['unquoted', 'words']);
+    expect(txtStrings(content('mixed'))).toEqual(['a b', 'c']);
+    expect(content('one')).toBe('single');
+    expect(txtStrings(content('esc'))).toEqual(['a b']);
+  });
+
+  it('TTLs with units, as BIND reads them: 1h, 1d, 1h30m, 2H, and $TTL 1d (issue 26)', async () => {
+    expect([parseTtl('3600'), parseTtl('1h'), parseTtl('1d2h'), parseTtl('1w'), parseTtl('1h30'), parseTtl('90M'), parseTtl('IN'), parseTtl('h1')]).toEqual([
+      3600, 3600, 93600, 604800, 3630, 5400, undefined, undefined,
+    ]);
+    const s = setup();
+    const r = await importFile(s, ['$TTL 1d', 'a 1h IN A 198.51.100.1', 'b 1h30m A 198.51.100.2', 'c IN 2H A 198.51.100.3', 'd A 198.51.100.4'].join('\n'));
+    expect(r.body.messages).toEqual([]);
+    expect(s.api.records('example.com').map((x) => [x.name, x.ttl])).toEqual([
+      ['a.example.com', 3600], ['b.example.com', 5400], ['c.example.com', 7200], ['d.example.com', 86400],
+    ]);
+  });
+
+  it('export loads in real tools: the SOA the zone answers (owner with its dot), names with dots, long TXT split, bytes escaped (issue 26)', async () => {
+    const a = setup({}, { plan: 'enterprise' });
+    const records = [
+      { type: 'TXT', name: 'long', content: 'x'.repeat(300) },
+      { type: 'TXT', name: 'utf', content: '"héllo \\"q\\" \\\\ ✓"' },
+      { type: 'HTTPS', name: 'svc', data: { priority: 1, target: 'svc.example.net', value: 'alpn="h2"' } },
+      { type: 'NAPTR', name: 'sip', data: { order: 100, preference: 10, flags: 'S', service: 'SIP+D2U', regex: '', replacement: '_sip._udp.example.net' } },
+      { type: 'CAA', name: '@', data: { flags: 0, tag: 'iodef', value: 'mailto:sécu@example.net' } },
+    ];
+    for (const r of records) expect((await a.create(r)).body.errors, JSON.stringify(r)).toEqual([]);
+    const lines = ((await a.call('GET', '/export')).body as string).split('\n');
+    const soa = a.api.answer({ name: 'example.com', type: 'SOA' }).answers[0]!;
+    const d = soa.data as Record<string, unknown>;
+    expect(lines).toContain(`example.com.\t3600\tIN\tSOA\t${d.mname}. dns.cloudflare.com. ${d.serial} 10000 2400 604800 1800`);
+    expect(lines).toContain(`long.example.com.\t1\tIN\tTXT\t"${'x'.repeat(255)}" "${'x'.repeat(45)}"`);
+    expect(lines).toContain('utf.example.com.\t1\tIN\tTXT\t"h\\195\\169llo \\"q\\" \\\\ \\226\\156\\147"');
+    expect(lines).toContain('svc.example.com.\t1\tIN\tHTTPS\t1 svc.example.net. alpn="h2"');
+    expect(lines).toContain('sip.example.com.\t1\tIN\tNAPTR\t100 10 "S" "SIP+D2U" "" _sip._udp.example.net.');
+    expect(lines).toContain('example.com.\t1\tIN\tCAA\t0 iodef "mailto:s\\195\\169cu@example.net"');
+    // And the file comes back as the same records.
+    const b = setup({}, { plan: 'enterprise' });
+    expect((await importFile(b, lines.join('\n'))).body.messages).toEqual([]);
+    const wire = (x: DnsRecord) => [x.name, x.type, JSON.stringify(x.data ?? null), JSON.stringify(txtStrings(x.content))];
+    expect(b.api.records('example.com').map(wire)).toEqual(a.api.records('example.com').map(wire));
   });
 });

@@ -116,7 +116,29 @@ describe('createMessageBatch and getQueueResult (as cloudflare:test)', () => {
       ackAll: false,
       retryBatch: { retry: false },
       explicitAcks: ['a'],
-      retryMessages: [{ msgId: 'b', delaySeconds: 5 }],
+      retryMessages: [{ msgId: 'b' }],
+    });
+  });
+
+  it('report no delay, as cloudflare:test, whose retry() and retryAll() take none; a retry() after retryAll() is not listed (issue 26)', async () => {
+    const messages = ['a', 'b', 'c'].map((id) => ({ id, timestamp: 0, attempts: 1, body: id }));
+    const one = createMessageBatch('q', messages);
+    one.messages[0]!.retry({ delaySeconds: 30 });
+    one.messages[1]!.retry();
+    const result = await getQueueResult(one, createExecutionContext());
+    expect(result.retryMessages).toEqual([{ msgId: 'a' }, { msgId: 'b' }]);
+    expect(result.retryMessages[0]).not.toHaveProperty('delaySeconds');
+    const all = createMessageBatch('q', messages);
+    all.messages[0]!.retry();
+    all.retryAll({ delaySeconds: 10 });
+    all.messages[1]!.retry({ delaySeconds: 3 });
+    all.messages[2]!.ack();
+    expect(await getQueueResult(all, createExecutionContext())).toEqual({
+      outcome: 'ok',
+      ackAll: false,
+      retryBatch: { retry: true },
+      explicitAcks: [],
+      retryMessages: [{ msgId: 'a' }],
     });
   });
 

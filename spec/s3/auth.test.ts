@@ -181,6 +181,31 @@ describe('presigned URLs', () => {
     });
   });
 
+  it('an upper-cased X-Amz-Signature is refused: S3 compares the lower-case hex exactly (issue 26)', async () => {
+    const { api, client, photos } = setup();
+    await photos.put('a', '1');
+    const url = new URL(await getSignedUrl(client, new GetObjectCommand({ Bucket: 'photos', Key: 'a' }), { expiresIn: 60 }));
+    const given = url.searchParams.get('X-Amz-Signature')!;
+    expect(given).toMatch(/^[0-9a-f]{64}$/);
+    expect((await api.fetch(url)).status).toBe(200);
+    url.searchParams.set('X-Amz-Signature', given.toUpperCase());
+    const res = await errorOf(await api.fetch(url));
+    expect(res).toMatchObject({ status: 403, code: 'SignatureDoesNotMatch' });
+    expect(res.text).toContain(`<SignatureProvided>${given.toUpperCase()}</SignatureProvided>`);
+  });
+
+  it('an upper-cased header signature is refused the same way', async () => {
+    const { api, photos } = setup();
+    await photos.put('a', '1');
+    const req = await signer().sign(`${ENDPOINT}/photos/a`);
+    const auth = req.headers.get('authorization')!;
+    const upper = new Request(req, { headers: new Headers(req.headers) });
+    upper.headers.set('authorization', auth.replace(/Signature=([0-9a-f]{64})/, (_, sig: string) => `Signature=${sig.toUpperCase()}`));
+    expect(upper.headers.get('authorization')).not.toBe(auth);
+    expect(await errorOf(await api.fetch(upper))).toMatchObject({ status: 403, code: 'SignatureDoesNotMatch' });
+    expect((await api.fetch(req)).status).toBe(200);
+  });
+
   it('aws4fetch query signing', async () => {
     const { api, photos } = setup();
     await photos.put('q', 'query-signed');

@@ -13,8 +13,9 @@ import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCom
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { AwsClient } from 'aws4fetch';
 import { Bucket } from 'edge-doubles/bucket';
-import type { S3Api } from 'edge-doubles/s3';
+import { S3Api } from 'edge-doubles/s3';
 import { runCli, startS3Server, type CliIo } from 'edge-doubles/node';
 import { parseResponses, rawConnection, rawRequest } from '../node/raw-http.js';
 import { CREDENTIALS, sdk } from './support.js';
@@ -115,6 +116,63 @@ describe('startS3Server: the S3 view over HTTP on 127.0.0.1', () => {
     expect(res!.status).toBe(400);
     expect(res!.headers['content-type']).toBe('application/xml');
     expect(res!.body).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\s*<Error><Code>InvalidArgument<\/Code><Message>Bad request: [^<]+<\/Message><\/Error>$/);
+  });
+
+  /** A signed PUT's head for a raw socket, its body to follow with `Transfer-Encoding: chunked`. */
+  async function chunkedPutHead(port: number, key: string, extra: Record<string, string> = {}): Promise<string> {
+    const headers = { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD', 'transfer-encoding': 'chunked', ...extra };
+    const signed = await new AwsClient({ ...CREDENTIALS, service: 's3', region: 'auto' }).sign(`http://127.0.0.1:${port}/photos/${key}`, { method: 'PUT', headers });
+    let head = `PUT /photos/${key} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`;
+    signed.headers.forEach((v, k) => (head += `${k}: ${v}\r\n`));
+    return `${head}\r\n`;
+  }
+
+  it('a chunked body with a chunk size that is not hex (zz) is refused at once: 400, connection closed, nothing stored, the handler released (issue 26)', async () => {
+    // The handler is wrapped to see that it settles: the body it was reading ends in error.
+    const api = new S3Api({ buckets: { photos }, credentials: [CREDENTIALS] });
+    const settled: string[] = [];
+    const watched = { handle: (r: Request, t?: string) => api.handle(r, t).finally(() => settled.push(t ?? '')) } as unknown as S3Api;
+    const own = await startS3Server({ api: watched });
+    try {
+      const c = rawConnection(own.port);
+      // A good first chunk, so the handler is already reading the body when the bad size arrives.
+      await c.write(`${await chunkedPutHead(own.port, 'broken-chunk')}5\r\nhello\r\n`);
+      await new Promise((r) => setTimeout(r, 50));
+      await c.write('zz\r\nworld\r\n0\r\n\r\n');
+      const text = await c.read(1000);
+      const [res] = parseResponses(text);
+      expect(res!.status).toBe(400);
+      expect(res!.headers['connection']).toBe('close');
+      expect(res!.body).toContain('<Code>InvalidArgument</Code>');
+      expect(c.closed).toBe(true);
+      for (let i = 0; i < 50 && !settled.length; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(settled).toEqual(['/photos/broken-chunk']);
+      expect(await photos.head('broken-chunk')).toBeNull();
+      // The same framing with good sizes is stored: the refusal is the bad size's alone.
+      const good = rawConnection(own.port);
+      await good.write(`${await chunkedPutHead(own.port, 'good-chunk')}5\r\nhello\r\n0\r\n\r\n`);
+      expect(parseResponses(await good.read())[0]!.status).toBe(200);
+      good.close();
+      expect(await (await photos.get('good-chunk'))!.text()).toBe('hello');
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('an aws-chunked body whose inner chunk size is not hex is refused with 400 and nothing stored', async () => {
+    const inner = 'zz\r\nhello\r\n0\r\nx-amz-checksum-crc32:AAAAAA==\r\n\r\n';
+    const head = await chunkedPutHead(server.port, 'broken-aws-chunk', {
+      'x-amz-content-sha256': 'STREAMING-UNSIGNED-PAYLOAD-TRAILER',
+      'content-encoding': 'aws-chunked',
+      'x-amz-decoded-content-length': '5',
+      'x-amz-trailer': 'x-amz-checksum-crc32',
+    });
+    const c = rawConnection(server.port);
+    await c.write(`${head}${Buffer.byteLength(inner).toString(16)}\r\n${inner}\r\n0\r\n\r\n`);
+    const [res] = parseResponses(await c.read());
+    c.close();
+    expect(res!.status).toBe(400);
+    expect(await photos.head('broken-aws-chunk')).toBeNull();
   });
 
   it('a surface that throws is answered with S3 XML InternalError', async () => {

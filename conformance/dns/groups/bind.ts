@@ -15,6 +15,13 @@ export const bind = defineGroup('export and import', (t) => {
     expect(lines).toContain(`${c.name()}.\t3600\tIN\tMX\t10 mx.example.net.`);
   });
 
+  t.test("export's SOA line is Cloudflare's: the owner without its dot, minimum 3600", async (c) => {
+    const r = await c.request('GET', c.url('/export'), { headers: { accept: 'text/plain' } });
+    const soa = r.text.split('\n').find((l) => /\tIN\tSOA\t/.test(l));
+    const zone = c.target.zoneName.replace(/\./g, '\\.');
+    expect(soa).toMatch(new RegExp(`^${zone}\\t3600\\tIN\\tSOA\\t\\S+\\. dns\\.cloudflare\\.com\\. \\d+ 10000 2400 604800 3600$`));
+  }, { difference: 'loadable-export' });
+
   t.test('import adds the file\'s records; importing the same file again adds none and says why', async (c) => {
     const file = [
       `${c.name('i1')}.\t300\tIN\tA\t198.51.100.1 ; cf_tags=cf-proxied:false`,

@@ -19,6 +19,7 @@ export const delivery = defineGroup(
     { name: 'dead', consumer: { maxBatchSize: 10, maxBatchTimeout: 0, maxRetries: 1, deadLetterQueue: 'dead-letters' } },
     { name: 'dead-letters', consumer: { maxBatchSize: 10, maxBatchTimeout: 0, maxRetries: 0 } },
     { name: 'retry-delay', consumer: { maxBatchSize: 10, maxBatchTimeout: 0, maxRetries: 3, retryDelay: 1 } },
+    { name: 'retry-twice', consumer: { maxBatchSize: 10, maxBatchTimeout: 0, maxRetries: 3, retryDelay: 1 } },
     { name: 'send-delay', consumer: { maxBatchSize: 10, maxBatchTimeout: 0, maxRetries: 0 } },
     { name: 'delivery-delay', consumer: { maxBatchSize: 10, maxBatchTimeout: 0, maxRetries: 0 }, deliveryDelay: 1 },
   ],
@@ -116,6 +117,18 @@ export const delivery = defineGroup(
       expect(bodies(t.seen('retry-delay'))).toEqual([[1, 2], [2]]);
       await s.elapse(1);
       expect(bodies(t.seen('retry-delay'))).toEqual([[1, 2], [2], [1]]);
+    });
+
+    t.test("a second retry() replaces the first's delay: one without a delay leaves the consumer's retry_delay (issue 26)", async () => {
+      const s = t.session();
+      // Message 0: retry({ delaySeconds: 30 }) then retry(): back after retry_delay (1 s), not 30 s.
+      // Message 1: retry() then retry({ delaySeconds: 0 }): back at once.
+      t.consumer('retry-twice', (b, i) => (i === 0 ? [['retry', 0, 30], ['retry', 0], ['retry', 1], ['retry', 1, 0]] : []));
+      await s.sendBatch('retry-twice', [1, 2].map((n) => ({ body: json(n) })));
+      await s.elapse(0.4);
+      expect(bodies(t.seen('retry-twice'))).toEqual([[1, 2], [2]]);
+      await s.elapse(1);
+      expect(bodies(t.seen('retry-twice'))).toEqual([[1, 2], [2], [1]]);
     });
 
     t.test("send's delaySeconds holds a message; 0 sends it at once", async () => {

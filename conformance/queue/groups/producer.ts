@@ -51,6 +51,15 @@ export const producer = defineGroup(
       expect(t.seen('content-types').slice(before).flatMap((b) => b.messages.map((m) => m.body))).toEqual([{ kind: 'Uint8Array', value: [1, 2, 3] }]);
     }, { difference: 'miniflare-bytes-arraybuffer' });
 
+    t.test("a bytes body holds the view's bytes only, whatever the view's type (issue 26)", async () => {
+      const s = t.session();
+      const before = t.seen('content-types').length;
+      // A DataView over bytes 2..4 of an 8-byte buffer: the consumer gets [3, 4, 5], not the buffer.
+      await s.send('content-types', { view: [[1, 2, 3, 4, 5, 6, 7, 8], 2, 3] }, { contentType: 'bytes' });
+      await s.elapse(0.3);
+      expect(t.seen('content-types').slice(before).flatMap((b) => b.messages.map((m) => m.body.value))).toEqual([[3, 4, 5]]);
+    });
+
     t.test("workerd's TypeErrors for a body its content type cannot take", async () => {
       const s = t.session();
       const cases: [Promise<SendOutcome>, string][] = [

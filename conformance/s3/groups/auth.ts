@@ -117,6 +117,17 @@ export const auth = defineGroup('auth', (t) => {
     expect([edited.status, edited.error?.Code]).toEqual([403, 'SignatureDoesNotMatch']);
   });
 
+  t.test('a presigned URL whose X-Amz-Signature is upper-cased is 403 SignatureDoesNotMatch: the hex is compared exactly (issue 26)', async (c) => {
+    const key = c.key();
+    await c.client.send(new c.sdk.PutObjectCommand({ Bucket: c.bucket, Key: key, Body: 'x' }));
+    const url = new URL(await c.presign(new c.sdk.GetObjectCommand({ Bucket: c.bucket, Key: key }), { expiresIn: 60 }));
+    const given = url.searchParams.get('X-Amz-Signature')!;
+    expect(given).toMatch(/^[0-9a-f]{64}$/);
+    url.searchParams.set('X-Amz-Signature', given.toUpperCase());
+    const r = await c.raw(new Request(url));
+    expect([r.status, r.error?.Code]).toEqual([403, 'SignatureDoesNotMatch']);
+  });
+
   t.test('a presigned PUT with a signed Content-Type stores the body; another Content-Type breaks the signature', async (c) => {
     const key = c.key('upload.png');
     const url = await c.presign(new c.sdk.PutObjectCommand({ Bucket: c.bucket, Key: key, ContentType: 'image/png' }), {

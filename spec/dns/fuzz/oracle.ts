@@ -5,6 +5,7 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { responseSchemaErrors } from '../support.js';
+import { txtZoneText } from '../../../lib/dns/bind.js';
 
 export type Rec = Record<string, any>;
 
@@ -215,9 +216,9 @@ export function portable(r: Rec): Rec {
   delete out.settings.ipv4_only;
   delete out.settings.ipv6_only;
   if (typeof out.comment === 'string') out.comment = out.comment.trim() || null;
-  if (out.type === 'TXT' && !String(out.content).includes('"')) out.content = `"${String(out.content).replace(/\\/g, '\\\\')}"`;
-  // Space between TXT strings is not kept by the zone-file reader.
-  if (out.type === 'TXT') out.content = String(out.content).replace(/"\s+"/g, '" "');
+  // TXT comes back as the file wrote it: its character-strings, quoted, split at 255 bytes, bytes
+  // outside printable ASCII as \DDD (so unquoted content comes back quoted, space between strings collapses).
+  if (out.type === 'TXT') out.content = txtZoneText(String(out.content));
   // Base64 in data (CERT, DNSKEY) may hold spaces; the file's last field is read back joined.
   for (const k of ['certificate', 'public_key']) {
     if (out.type !== 'CERT' && out.type !== 'DNSKEY') continue;
@@ -230,6 +231,13 @@ export function portable(r: Rec): Rec {
   if (out.type === 'SRV' && typeof out.data?.target === 'string' && out.data.target !== '.') {
     out.data = { ...out.data, target: out.data.target.replace(/\.$/, '') };
     out.content = String(out.content).replace(/\.$/, '');
+  }
+  // So do an HTTPS/SVCB target and a NAPTR replacement (written with their dot: issue 26).
+  for (const k of ['target', 'replacement']) {
+    if (!['HTTPS', 'SVCB', 'NAPTR'].includes(out.type) || typeof out.data?.[k] !== 'string' || out.data[k] === '.' || !out.data[k].endsWith('.')) continue;
+    const name: string = out.data[k];
+    out.data = { ...out.data, [k]: name.slice(0, -1) };
+    out.content = String(out.content).replace(` ${name}`, ` ${name.slice(0, -1)}`);
   }
   return out;
 }
