@@ -10,8 +10,9 @@ import { Credentials } from '../api/auth.js';
 import type { DnsCredential } from '../dns/types.js';
 import type { Zone } from '../dns/zone.js';
 import { derivedId, HEX32 } from './ids.js';
+import { AccountEvents } from './events.js';
 import { createBucket } from './directory.js';
-import { accountState, accountStates } from './state.js';
+import { accountState, accountStates, type AccountState } from './state.js';
 
 export { accountState, addAccountBucket, BUCKET_NAME, type AccountState } from './state.js';
 
@@ -51,7 +52,7 @@ export class Account {
     this.id = id;
     this.name = name;
     const now = timeSource(options.clock).now;
-    accountStates.set(this, {
+    const state: Omit<AccountState, 'events'> & { events?: AccountEvents } = {
       id,
       name,
       created: now(),
@@ -65,7 +66,10 @@ export class Account {
       now,
       credentials: new Credentials(options.credentials),
       notifyMissingKeyDeletes: options.notifyMissingKeyDeletes ?? false,
-    });
+      queueRecords: new WeakMap(),
+    };
+    state.events = new AccountEvents(state as AccountState);
+    accountStates.set(this, state as AccountState);
   }
 
   /**

@@ -56,9 +56,8 @@ export function addAccountBucket(state: AccountState, name: string, bucket: Buck
   state.bucketCreated.set(bucket, state.now());
   if (info) state.bucketInfo.set(bucket, info);
   // The bucket's changes notify under this name, in this account, while it is still there under it
-  // (a deleted bucket, or a name reused, notifies nothing; its rules are the bucket's own).
-  const layer = bucketLayer(bucket);
-  if (layer) layer.notifier = (event) => (map.get(name) === bucket ? state.onObjectEvent?.(name, bucket, event) : undefined);
+  // (a deleted bucket, or a name reused, notifies nothing): the account's events (events.ts).
+  state.events.bucketJoined(map, name, bucket);
   return bucket;
 }
 

@@ -10,8 +10,9 @@ import type { Zone } from '../dns/zone.js';
 import type { Queue } from '../queue/queue.js';
 import type { Account } from './account.js';
 import type { Clock } from '../clock.js';
-import type { ObjectEvent } from '../bucket/notifications.js';
 import type { BucketInfo } from './buckets.js';
+import type { AccountEvents } from './events.js';
+import type { QueueRecord } from '../queue/account-queues.js';
 
 /** What the views share. Internal: reached through `accountState`, never shown on `Account`. */
 export interface AccountState {
@@ -39,11 +40,13 @@ export interface AccountState {
   readonly now: () => number;
   readonly credentials: Credentials;
   /**
-   * Where the account's buckets report object changes (event notifications): installed by the
-   * account's queues (lib/queue/account-queues.ts) when it has any, so an account without queues,
-   * and the DNS entry point, load nothing of them.
+   * What the API shows of each queue beside the queue itself (its id, times and queue-level
+   * settings; lib/queue/account-queues.ts), made when the API first sees the queue. Here, not
+   * beside the queue, so the account's snapshot holds it.
    */
-  onObjectEvent?: (name: string, bucket: Bucket, event: ObjectEvent) => void;
+  readonly queueRecords: WeakMap<Queue, QueueRecord>;
+  /** Events between products: a bucket's changes reaching its notification rules' queues (events.ts). */
+  readonly events: AccountEvents;
   /** `AccountOptions.notifyMissingKeyDeletes`. */
   readonly notifyMissingKeyDeletes: boolean;
 }

@@ -64,6 +64,21 @@ export class Credentials {
     }
   }
 
+  /** The table now (configuration, for an account's snapshot): O(credentials). */
+  snapshot(): object {
+    return Object.freeze({ open: this.open, tokens: new Map(this.tokens), keys: new Map(this.keys) });
+  }
+
+  /** Brings back a `snapshot` of this table: credentials added since are gone. */
+  restore(snapshot: object): void {
+    const s = snapshot as { open: boolean; tokens: Map<string, Principal>; keys: Map<string, Principal> };
+    this.open = s.open;
+    this.tokens.clear();
+    this.keys.clear();
+    for (const [k, p] of s.tokens) this.tokens.set(k, p);
+    for (const [k, p] of s.keys) this.keys.set(k, p);
+  }
+
   /**
    * The caller, or the API's error. When several schemes are sent, either valid one suffices.
    * A well-formed token the API does not know is `1000 Invalid API Token` on `/user/tokens/verify`

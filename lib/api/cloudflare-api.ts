@@ -26,8 +26,7 @@ import { bucketLayer } from '../bucket/internal.js';
 import type { DnsSnapshot } from '../dns/api.js';
 import { doubleOf } from '../support/registry.js';
 import { addRules, EVENT_TYPE_ACTIONS, type NotificationAction, type NotificationRule } from '../bucket/notifications.js';
-import { deliverNotifications, queueByName } from '../queue/account-queues.js';
-import type { Queue } from '../queue/queue.js';
+import { queueByName, restoreQueues, snapshotQueues, type QueuesSnapshot } from '../queue/account-queues.js';
 
 /** A rule for `addEventNotification`: the queue by name, and R2's actions or wrangler's event types. */
 export interface EventNotificationInit {
@@ -67,8 +66,8 @@ interface BucketsTaken {
   maps: [string, [string, Bucket][]][];
   /** Each bucket's own snapshot (objects, uploads, configuration) and its default storage class. */
   states: Map<Bucket, { state: object; storageClass: string }>;
-  /** The account's queues by name, and each one's messages (its own snapshot). */
-  queues: [string, Queue, object][];
+  /** The account's queues by name, each one's messages and its API record (id, settings). */
+  queues: QueuesSnapshot;
 }
 const bucketsTaken = new WeakMap<object, BucketsTaken>();
 const zonesTaken = new WeakMap<object, DnsSnapshot>();
@@ -95,8 +94,6 @@ export class CloudflareApi extends DnsApi {
     // The service this view passes every route is a CloudflareService (set just above).
     this.routes = [dnsRoutes, r2Routes as unknown as RouteTable<DnsService>, graphqlRoutes as unknown as RouteTable<DnsService>, notificationRoutes as unknown as RouteTable<DnsService>, queueRoutes, consumerRoutes, accountRoutes];
     this.public = new PublicBuckets(this.account);
-    // Rules set through this API (or on its buckets) deliver to the account's queues.
-    deliverNotifications(accountState(this.account));
     for (const name of buckets ?? []) this.addBucket(name);
   }
 
@@ -117,7 +114,7 @@ export class CloudflareApi extends DnsApi {
       }
     }
     const s: CloudflareSnapshot = Object.freeze({ zones: zones.zones, buckets: states.size });
-    const queues = [...state.queues].map(([name, q]): [string, Queue, object] => [name, q, q.snapshot()]);
+    const queues = snapshotQueues(state);
     bucketsTaken.set(s, { owner: this, maps, states, queues });
     // The zones' part is DnsApi's own snapshot, kept beside ours.
     zonesTaken.set(s, zones);
@@ -143,11 +140,7 @@ export class CloudflareApi extends DnsApi {
     }
     // A bucket's snapshot holds its settings, the default storage class among them (lib/bucket/config.ts).
     for (const [bucket, { state: held }] of taken.states) bucketDouble(bucket).restore(held);
-    state.queues.clear();
-    for (const [name, queue, held] of taken.queues) {
-      state.queues.set(name, queue);
-      queue.restore(held);
-    }
+    restoreQueues(state, taken.queues);
   }
 
   /** Empties every zone and every bucket (zones, buckets and their settings stay); clears fault rules and the request log. */
@@ -179,7 +172,6 @@ export class CloudflareApi extends DnsApi {
       const p = result.problem;
       throw new Error(`CloudflareApi.addEventNotification: ${p.kind === 'invalid' ? p.detail : p.kind === 'overlap' ? `the rule overlaps with rule ${p.with.ruleId} on queue ${rule.queue}` : 'a bucket may have at most 100 rules'}`);
     }
-    deliverNotifications(state);
     // As the API's PUT would: a change of the bucket's settings, logged (surface `api`) and kept by its storage.
     layer.settingsNow('api', 'putBucketNotifications', (c) => (c.notifications = result.ok));
     const rules = result.ok.find((q) => q.queueId === queue.id)!.rules;

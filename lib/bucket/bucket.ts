@@ -78,7 +78,21 @@ const direct: Invoke = ((_op: unknown, _key: unknown, _options: unknown, convert
 function newLayer(clock: Clock | undefined, log: boolean, storage: BucketStorage | undefined, defaultStorageClass: string): BucketLayer {
   const time = timeSource(clock);
   const attached = (storage ?? defaultStorage()).attach();
-  return new BucketLayer(new BucketModel(time.now, attached.state), attached.persistent, new BucketSupport(time, log), defaultStorageClass);
+  const layer = new BucketLayer(new BucketModel(time.now, attached.state), attached.persistent, new BucketSupport(time, log), defaultStorageClass);
+  clocks.set(layer, clock);
+  return layer;
+}
+
+/** The `clock` option each bucket's state was made with (undefined: `Date.now()`), for `clockOf`. */
+const clocks = new WeakMap<BucketLayer, Clock | undefined>();
+
+/**
+ * @internal The clock option `bucket`'s state runs on (every binding over it shares it), or
+ * undefined for `Date.now()`: `createEnv` checks its own `clock` against an account's bucket's.
+ */
+export function clockOf(bucket: Bucket): Clock | undefined {
+  const layer = doubleOf(bucket)?.bucket;
+  return layer && clocks.get(layer);
 }
 
 /** The layer of the bucket `over` names (option `over`). */

@@ -288,8 +288,9 @@ export class BucketLayer {
     this.#tick();
     const p = this.persistent;
     let stored: Maybe<StoredObject | null>;
-    // On a persistent storage the lock rules are read inside the transaction: another Bucket on the
-    // database may have set them since this one last looked.
+    // On a persistent storage the lock rules are read inside the transaction (another Bucket on the
+    // database may have set them since this one last looked), and so is whether lifecycle rules act
+    // on objects: the pass `#tick` queued has not run yet, so `#written` decides there.
     if (!p && !this.#acts && this.config.locks.length === 0) {
       stored = this.model.put(key, body, metadata, checksum, cond);
     } else {
@@ -476,6 +477,25 @@ export class BucketLayer {
     if (locks.length === 0) return;
     const o = this.model.storedAt(key);
     if (o && lockedUntil(locks, key, o.uploaded) > this.model.clock()) throw r2Error(action, 'objectLocked');
+  }
+
+  /**
+   * The object at `key` as the next call would find it, for a reader that is not a call (the
+   * assertions and matchers, lib/support/matchers.ts): the lifecycle pass every call runs first
+   * runs here too, so an object the clock has expired is gone and one due to move is Infrequent
+   * Access. On a persistent storage that pass is its own queued transaction, so the object is
+   * shown as the rules leave it (locks win, as in the pass) while the pass has yet to run.
+   */
+  observe(key: string): StoredObject | undefined {
+    this.#tick();
+    const o = this.model.head(key);
+    const c = this.config;
+    if (!o || c.lifecycle.length === 0) return o;
+    const now = this.model.clock();
+    const fate = objectFate(c.lifecycle, key, o.uploaded, c.lifecycleTiming);
+    if (fate.deleteAt <= now && !(c.locks.length && lockedUntil(c.locks, key, o.uploaded) > now)) return undefined;
+    if (fate.infrequentAt <= now && o.storageClass !== 'InfrequentAccess') return o.withStorageClass('InfrequentAccess');
+    return o;
   }
 
   /** A new object under rules that act on objects: its actions may fall due before the next known one. */

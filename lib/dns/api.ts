@@ -1,7 +1,7 @@
 /** `DnsApi`: a view over an account's zones (its own unless one is given), its options, and its two entry points, `fetch` and `handle`. */
 import { timeSource, type TimeSource } from '../clock.js';
 import type { CallLog } from '../support/call-log.js';
-import { dnsDouble, DnsSupport, type DnsFault, type DnsRequest, type DnsRequestQuery } from '../support/dns-support.js';
+import { dnsDouble, DnsSupport, type AskedAnswer, type DnsFault, type DnsRequest, type DnsRequestQuery } from '../support/dns-support.js';
 import type { FaultList } from '../support/faults.js';
 import { registerDouble } from '../support/registry.js';
 import { fromUtf8, utf8, utf8Length } from '../bytes.js';
@@ -56,7 +56,7 @@ export interface DnsSnapshot {
   readonly zones: number;
 }
 
-const snapshotState = new WeakMap<object, { owner: DnsApi; zones: [Zone, ZoneSnapshot][] }>();
+const snapshotState = new WeakMap<object, { owner: DnsApi; zones: [Zone, ZoneSnapshot][]; credentials: object }>();
 
 export class DnsApi {
   /** A standard fetch, already bound: pass it to the SDK, stub the global with it, or call it. */
@@ -139,7 +139,8 @@ export class DnsApi {
   snapshot(): DnsSnapshot {
     const zones = [...this.zonesById.values()].map((z): [Zone, ZoneSnapshot] => [z, z.snapshot()]);
     const s = Object.freeze({ zones: zones.length });
-    snapshotState.set(s, { owner: this, zones });
+    // The account's credentials are configuration a test changes (addCredential): held too.
+    snapshotState.set(s, { owner: this, zones, credentials: this.state.credentials.snapshot() });
     return s;
   }
 
@@ -155,6 +156,7 @@ export class DnsApi {
       z.restore(zs);
       this.zonesById.set(z.id, z);
     }
+    this.state.credentials.restore(s.credentials);
     this.support.clear();
   }
 
@@ -203,6 +205,14 @@ export class DnsApi {
   }
 
   /**
+   * Whether each DNS question must come through `ask` (its call log records, or fault rules are
+   * armed): the DNS server's answer cache (edge-doubles/node) is bypassed meanwhile.
+   */
+  watchesQuestions(): boolean {
+    return this.support.log.recording || this.support.faults.active;
+  }
+
+  /**
    * What every answer of `answer` depends on, as a list that differs whenever an answer may: each
    * zone, then its change count. The DNS server's cache of encoded answers (edge-doubles/node)
    * compares it element by element on each query.
@@ -221,7 +231,23 @@ export class DnsApi {
    */
   async resolve(name: string, type = 'A'): Promise<DnsAnswer> {
     if (questionType(type) === undefined) throw new TypeError(`DnsApi.resolve: unknown record type ${JSON.stringify(type)}`);
-    return this.answer({ name, type });
+    const answer = await this.ask({ name, type });
+    if (answer === null) {
+      // As Node's resolver reports a server that never answers.
+      const syscall = `query${type.charAt(0).toUpperCase()}${type.slice(1).toLowerCase()}`; // queryTxt, queryAaaa
+      throw Object.assign(new Error(`${syscall} ETIMEOUT ${name}`), { code: 'ETIMEOUT', syscall, hostname: name });
+    }
+    return answer;
+  }
+
+  /**
+   * A DNS question as the double's DNS server asks it (edge-doubles/node: `transport` `udp` or
+   * `tcp`) and `resolve` does (`in-process`): `answer`'s answer, through the test support, so each
+   * question is in the call log (`surface: 'dns'`) and fault rules with `surface: 'dns'` can answer
+   * SERVFAIL (or another rcode), drop it (null: no answer is sent) or delay it.
+   */
+  ask(question: DnsQuestion, transport: 'udp' | 'tcp' | 'in-process' = 'in-process'): AskedAnswer {
+    return this.support.question(question, transport, () => this.answer(question));
   }
 
   /** Accepts one more credential (switches off "any well-formed credential" if it was on). */

@@ -7,11 +7,11 @@ import { accountState, type Account } from '../account/account.js';
 import { createBucket } from '../account/directory.js';
 import { chosenAccount, type AccountHolder } from '../account/state.js';
 import { bucketsIn, homeLocation, isJurisdiction } from '../account/buckets.js';
-import { Bucket, bindingFor } from '../bucket/bucket.js';
+import { Bucket, bindingFor, clockOf } from '../bucket/bucket.js';
 import { lifecycleTimingOption, type LifecycleTiming } from '../bucket/lifecycle.js';
 import type { Clock } from '../clock.js';
 import { localIdentity } from './bucket-bindings.js';
-import { Queue, presetConsumerSettings, type QueueHandler } from '../queue/queue.js';
+import { Queue, clockOfQueue, presetConsumerSettings, type QueueHandler } from '../queue/queue.js';
 import { consumerSettings } from './queue-bindings.js';
 import { BUCKET_FIELDS } from './fields.js';
 import { resolveConfig, type WranglerConfig } from './validate.js';
@@ -32,7 +32,13 @@ export interface CreateEnvOptions {
    * redeclare, ...) rendered as wrangler prints them, once per call. Default `console.warn`.
    */
   onWarning?: (message: string) => void;
-  /** The clock every bucket reads "now" from (default `Date.now()`, so fake timers apply). */
+  /**
+   * The clock every bucket and queue reads "now" from (default `Date.now()`, so fake timers apply).
+   * A bucket or queue taken from an account (`account`, `api`) runs on the clock it was made with,
+   * shared by every view of it, so it cannot take this one: give the same clock to what made it
+   * (`new CloudflareApi({ clock })`, `new Account({ clock })`, `new Bucket({ clock })`); given a
+   * different one here, `createEnv` throws naming the binding.
+   */
   clock?: Clock;
   /**
    * Record every bucket's calls from the start (`bucket.log`), as `new Bucket({ log: true })`: a
@@ -74,6 +80,15 @@ export interface CreateEnvOptions {
    * queues are made with the entry's settings, and nothing consumes them until `queue.consume(handler)`.
    */
   worker?: { queue?: QueueHandler<never, never> };
+  /**
+   * Your own bindings, put in `env` as given (the same objects): what this package does not fake
+   * (a KV namespace, a D1 database, a service, a secret), so the Worker, and the queue consumer
+   * `worker` attaches (its `env` is this `env`), find them under their names. One the config
+   * declares stops being listed in `unfaked` (nor warned of, nor refused by `unsupported: 'error'`);
+   * one may stand for a `vars` entry (as a `.dev.vars` secret does under `wrangler dev`); a name the
+   * config binds to a bucket or queue double throws.
+   */
+  bindings?: Readonly<Record<string, unknown>>;
 }
 
 /** A binding `createEnv` did not fake: it is absent from `env`. */
@@ -139,9 +154,16 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
   const warn = options.onWarning ?? ((m: string) => console.warn(m));
   if (diagnostics.hasWarnings()) warn(diagnostics.render('warnings'));
 
+  const given = options.bindings ?? {};
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new TypeError(`createEnv: option 'bindings' must be an object of name → binding, got ${Array.isArray(given) ? 'an array' : String(given)}`);
+  const doubled = resolved.bindingsByType.filter(({ field }) => field === 'queues' || (BUCKET_FIELDS as readonly string[]).includes(field));
+  for (const { names, kind } of doubled) {
+    for (const n of names) if (Object.hasOwn(given, n)) throw new Error(`createEnv: bindings.${n} names the config's ${kind} binding ${n}, which createEnv makes itself; give your binding another name`);
+  }
   const unfaked = resolved.bindingsByType
     .filter(({ field }) => field !== 'vars' && field !== 'queues' && !(BUCKET_FIELDS as readonly string[]).includes(field))
-    .flatMap(({ field, kind, names }) => names.map((binding) => ({ binding, field, kind })));
+    .flatMap(({ field, kind, names }) => names.map((binding) => ({ binding, field, kind })))
+    .filter(({ binding }) => !Object.hasOwn(given, binding));
   const mode = options.unsupported ?? 'list';
   if (unfaked.length > 0 && mode !== 'list') {
     const message =
@@ -166,7 +188,10 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
     let bucket = buckets.get(identity);
     if (bucket === undefined) {
       const held = account && bucketsIn(account, jurisdiction).get(name);
-      if (held) bucket = bindingFor(held, compatibilityDate, compatibilityFlags);
+      if (held) {
+        sameClock(options.clock, clockOf(held), `bucket ${name} (binding ${entry.binding})`);
+        bucket = bindingFor(held, compatibilityDate, compatibilityFlags);
+      }
       else {
         bucket = new Bucket({ compatibilityDate, compatibilityFlags, clock: options.clock, log: options.log, lifecycleTiming });
         // Through the account's bucket directory (lib/account/directory.ts); the name was checked with the config.
@@ -181,6 +206,7 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
   const queues = account?.queues ?? new Map<string, Queue>();
   const queueNamed = (name: string, deliveryDelay?: number): Queue => {
     let q = queues.get(name);
+    if (q && account) sameClock(options.clock, clockOfQueue(q), `queue ${name}`);
     if (!q) {
       q = new Queue({ name, compatibilityDate, compatibilityFlags, clock: options.clock, log: options.log, deliveryDelay, queues });
       queues.set(name, q);
@@ -213,5 +239,20 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
   for (const [name, value] of Object.entries(resolved.vars)) {
     if (value !== undefined) env[name] = typeof value === 'string' ? value : JSON.parse(JSON.stringify(value));
   }
+  // The user's own bindings last: they may stand for vars (as `.dev.vars` secrets do), never for a double.
+  for (const [name, value] of Object.entries(given)) env[name] = value;
   return { env: env as E, buckets, queues: used, unfaked, warnings };
+}
+
+/**
+ * Throws unless `held` (the clock an account's bucket or queue was made with) is createEnv's
+ * `wanted` one: the bucket is every view's, so it cannot run on this Worker's clock alone.
+ */
+function sameClock(wanted: Clock | undefined, held: Clock | undefined, what: string): void {
+  if (wanted === undefined || wanted === held) return;
+  throw new Error(
+    `createEnv: the account's ${what} runs on ${held === undefined ? 'Date.now()' : 'another clock'}, not the clock given to createEnv; ` +
+      'a bucket or queue keeps the clock it was made with (every view of it shares it), so give that clock to what made it ' +
+      '(new CloudflareApi({ clock }), new Account({ clock }), new Bucket({ clock })), or leave createEnv\'s clock out',
+  );
 }

@@ -21,6 +21,11 @@ import type { EncodedAnswer } from './dns-message.js';
 export interface DnsAnswerCacheOptions {
   /** The most bytes of answers kept (default 8 MiB): past it the cache starts again empty. */
   maxBytes?: number;
+  /**
+   * True while every question must reach the answerer (`DnsApi.watchesQuestions()`: its call log
+   * records, or fault rules are armed): the cache then answers nothing and keeps nothing.
+   */
+  bypass?: () => boolean;
 }
 
 export class DnsAnswerCache {
@@ -28,6 +33,7 @@ export class DnsAnswerCache {
   private bytes = 0;
   private seen: readonly unknown[] = [];
   private readonly maxBytes: number;
+  private readonly bypass: (() => boolean) | undefined;
   /** Look-ups answered from the cache, and not (for a bench or a test; never reset). */
   hits = 0;
   misses = 0;
@@ -41,6 +47,7 @@ export class DnsAnswerCache {
     options: DnsAnswerCacheOptions = {},
   ) {
     this.maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
+    this.bypass = options.bypass;
   }
 
   /** The key of a query whose question (one, read) ends at `questionEnd`. */
@@ -53,6 +60,7 @@ export class DnsAnswerCache {
 
   /** The answer kept for `key`, made out to `query` (its id and question), if the zones are as they were. */
   get(key: string, query: Buffer): EncodedAnswer | undefined {
+    if (this.bypass?.()) return undefined;
     this.refresh();
     const kept = this.entries.get(key);
     if (!kept) {
@@ -66,6 +74,7 @@ export class DnsAnswerCache {
   }
 
   set(key: string, answer: EncodedAnswer): void {
+    if (this.bypass?.()) return;
     this.refresh();
     if (this.bytes + answer.out.length > this.maxBytes) this.clear();
     this.entries.set(key, answer);

@@ -6,7 +6,7 @@
  * well-formed single-question QUERY, EDNS(0), the UDP size limit and truncation; the response is
  * written, names compressed, by dns-encode.ts, and kept by dns-answer-cache.ts when given one. It
  * never throws: bytes it cannot read are dropped (undefined) or FORMERR, a model that fails gives
- * SERVFAIL.
+ * SERVFAIL, a question the model drops (null) gets no answer.
  */
 import packet from 'dns-packet';
 import type { DnsAnswer, DnsQuestion, DnsRcode } from '../dns/answer.js';
@@ -14,8 +14,12 @@ import type { DnsAnswerCache } from './dns-answer-cache.js';
 import { asBuffer, encodeResponse } from './dns-encode.js';
 import { nameEnd, readName } from './dns-names.js';
 
-/** What the server asks the model for each question. */
-export type DnsAnswerer = (question: DnsQuestion) => DnsAnswer | Promise<DnsAnswer>;
+/**
+ * What the server asks the model for each question (with the transport it came by). `null`: no
+ * answer at all (a fault rule dropped the question, as a lost datagram or a dead server), so the
+ * client's retries and timeouts can be tested.
+ */
+export type DnsAnswerer = (question: DnsQuestion, transport: 'udp' | 'tcp') => DnsAnswer | null | Promise<DnsAnswer | null>;
 
 /**
  * The EDNS(0) UDP payload the server advertises and the most it sends over UDP: DNS Flag Day 2020's
@@ -161,7 +165,7 @@ const CLASSES = new Set(['IN', 'CS', 'CH', 'HS', 'ANY']);
  * With `options.cache`, an answer encoded before for the same question and zones is sent again
  * (its id and question patched) without asking the answerer.
  */
-export function respond(bytes: Uint8Array, answerer: DnsAnswerer, options: RespondOptions): Buffer | undefined | Promise<Buffer | undefined> {
+export function respond(bytes: Uint8Array, answerer: DnsAnswerer, options: RespondOptions): Buffer | undefined | null | Promise<Buffer | undefined | null> {
   const buf = asBuffer(bytes);
   const cache = options.cache;
   let key: string | undefined;
@@ -180,13 +184,14 @@ export function respond(bytes: Uint8Array, answerer: DnsAnswerer, options: Respo
   }
   const asked = check(buf, options);
   if (!('question' in asked)) return asked.out;
-  let answer: DnsAnswer | Promise<DnsAnswer>;
+  let answer: DnsAnswer | null | Promise<DnsAnswer | null>;
   try {
-    answer = answerer(asked.question);
+    answer = answerer(asked.question, options.transport);
   } catch {
     return failed(asked, options);
   }
-  const done = (a: DnsAnswer): Buffer => {
+  const done = (a: DnsAnswer | null): Buffer | null => {
+    if (a === null) return null; // dropped: no answer, nothing cached
     const out = finish(asked, a, options);
     if (key !== undefined && out.entry) cache!.set(key, out.entry);
     return out.bytes;

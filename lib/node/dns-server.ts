@@ -2,6 +2,13 @@
  * The DNS double as a running service: its REST API over HTTP (server.ts) and, with `dnsPort`, its
  * zones over real DNS (dns-wire.ts) from the same `DnsApi`, so a record written through the API is
  * what a resolver, dig or an ACME server reads a moment later.
+ *
+ * A question over UDP, top to bottom: the socket's datagram (dns-wire.ts `serveDns`) → the message
+ * read and checked (dns-message.ts `respond`: one QUERY, EDNS, what is refused before the model) →
+ * `api.ask(question, 'udp')` (lib/dns/api.ts) → the test support's `question` (lib/support/
+ * dns-support.ts: the call log entry with surface `dns`, fault rules that answer SERVFAIL, drop or
+ * delay) → `api.answer` → resolution over the zones (lib/dns/resolve.ts) → back to `respond`, which
+ * encodes the answer (truncated to the UDP limit) for the socket to send.
  */
 import type { DnsApi } from '../dns/index.js';
 import { DnsAnswerCache } from './dns-answer-cache.js';
@@ -40,11 +47,14 @@ export async function startDnsServer(options: DnsServiceOptions = {}): Promise<R
   const api = http.api;
   let dns;
   try {
-    dns = await serveDns((question) => api.answer(question), {
+    // Through the double's test support: each question is in the call log (surface 'dns') and fault
+    // rules with surface 'dns' can fail, drop or delay it (lib/support/dns-support.ts).
+    dns = await serveDns((question, transport) => api.ask(question, transport), {
       port: dnsPort,
       host: http.host,
-      // Answers encoded once are sent again until a zone changes; onDnsExchange still sees every message.
-      cache: new DnsAnswerCache(() => api.answerState()),
+      // Answers encoded once are sent again until a zone changes; onDnsExchange still sees every
+      // message, and while the log records or DNS fault rules are armed every question is asked.
+      cache: new DnsAnswerCache(() => api.answerState(), { bypass: () => api.watchesQuestions() }),
       ...(onDnsExchange ? { onExchange: onDnsExchange } : {}),
     });
   } catch (e) {

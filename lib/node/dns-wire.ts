@@ -97,7 +97,7 @@ export async function serveDns(answerer: DnsAnswerer, options: DnsWireOptions = 
   });
   udpSocket.on('message', (message, peer) => {
     if (inFlight >= MAX_UDP_IN_FLIGHT) return;
-    const send = (out: Buffer | undefined) => {
+    const send = (out: Buffer | undefined | null) => {
       if (!out) return;
       try {
         // No callback: then Node tries the send at once (uv_udp_try_send) instead of queueing it,
@@ -152,6 +152,8 @@ function serveConnection(socket: Socket, answerer: DnsAnswerer, idleMs: number, 
         const message = pending.subarray(2, 2 + length);
         pending = pending.subarray(2 + length);
         const out = await respond(message, answerer, tcpOptions);
+        // Dropped by a fault rule: no answer, the connection stays (the client times out on this one).
+        if (out === null) continue;
         if (!out) {
           // No header to answer: the stream cannot be trusted past it (RFC 7766 §6.2.4 allows closing).
           socket.destroy();

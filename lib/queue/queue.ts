@@ -27,6 +27,7 @@ import { BatchState, Message, MessageBatch, toInteger, type MessageBatchMetadata
 import { resolveQueueCompat, type QueueCompat } from './compat.js';
 import { contentTypeOf, decodeBody, deferredJson, encodeBody, unreadable, type HeldBody, type QueueContentType } from './content.js';
 import { faultError, serviceError } from './errors.js';
+import { registerServiceEntry, type ServiceMessage } from './service.js';
 import { MessageStore, type Batching, type Held, type StoreSnapshot } from './store.js';
 import {
   MAX_BATCH_BYTES,
@@ -38,6 +39,8 @@ import {
   type ConsumerSettings,
   type ResolvedConsumerSettings,
 } from './limits.js';
+
+export { sendAsService, type ServiceMessage } from './service.js';
 
 export interface QueueSendOptions {
   contentType?: QueueContentType;
@@ -147,6 +150,8 @@ export class Queue<Body = unknown> {
   #running: Promise<void> | undefined;
   /** The moment the queue has asked the clock to wake it at (Infinity: none). */
   #wakeAt = Infinity;
+  /** The `setTimeout` that wake-up was set with (a ManualClock's sleep: undefined), to notice it gone. */
+  #armedWith: unknown;
   /** Bumped by restore/reset: a delivery in flight then changes nothing. */
   #epoch = 0;
 
@@ -163,13 +168,14 @@ export class Queue<Body = unknown> {
     this.name = name;
     this.#compat = resolveQueueCompat(options.compatibilityDate, options.compatibilityFlags);
     this.#time = timeSource(clock);
+    queueClocks.set(this, clock);
     this.#manual = typeof clock === 'object' && clock !== null && typeof clock.sleep === 'function' ? (clock as { sleep(ms: number): Promise<void> }) : undefined;
     this.#deliveryDelay = deliveryDelay;
     this.#defaults = options.consumerDefaults ?? PRODUCTION_CONSUMER_DEFAULTS;
     resolveConsumerSettings(this.#defaults as ConsumerSettings);
     this.#queues = options.queues ?? new Map();
     this.#support = new QueueSupport(log);
-    serviceSenders.set(this, (message) => this.#fromService(message));
+    registerServiceEntry(this, (message) => this.#fromService(message));
     registerDouble(
       this,
       queueDouble(
@@ -200,7 +206,7 @@ export class Queue<Body = unknown> {
       if (unreadable(encoded)) throw serviceError('internal', false, this.#compat.exposeErrorCodes);
       const response = this.#response();
       const held = this.#hold(encoded, delay ?? this.#deliveryDelay, this.#time.now());
-      this.#schedule();
+      this.#wake();
       if (entry) entry.messages = [{ ...entry.messages[0]!, id: held.id }];
       return response;
     } catch (e) {
@@ -270,7 +276,7 @@ export class Queue<Body = unknown> {
         const h = this.#hold(bodies[i]!, delays[i] ?? fallback, now);
         ids?.push(h.id);
       }
-      this.#schedule();
+      this.#wake();
       if (entry) entry.messages = entry.messages.map((m, i) => ({ ...m, id: ids![i]! }));
       return response;
     } catch (e) {
@@ -283,6 +289,7 @@ export class Queue<Body = unknown> {
 
   /** The backlog: messages held and not in a batch being delivered. */
   async metrics(): Promise<QueueMetrics> {
+    this.#wake();
     return this.#metrics();
   }
 
@@ -299,7 +306,7 @@ export class Queue<Body = unknown> {
     const { env, ...rest } = settings ?? {};
     const given = Object.keys(rest).length > 0 ? rest : (presets.get(this) ?? rest);
     this.#consumer = { handler: handler as QueueHandler<never, unknown>, env, settings: resolveConsumerSettings(given, this.#defaults) };
-    this.#schedule();
+    this.#wake();
     return this;
   }
 
@@ -328,6 +335,7 @@ export class Queue<Body = unknown> {
 
   /** The messages held (visible or delayed, not in a batch being delivered), oldest first: ids, bodies, attempts. */
   get pending(): { id: string; body: unknown; attempts: number; visibleAt: Date }[] {
+    this.#wake();
     return this.#store.all().map((h) => ({
       id: h.id,
       body: decodeBody(h.body),
@@ -412,7 +420,7 @@ export class Queue<Body = unknown> {
     const json = deferredJson(message);
     // One message, so no arrays: this runs on every notified write (bench/notifications.ts).
     const held = this.#hold(json, 0, this.#time.now());
-    this.#schedule();
+    this.#wake();
     if (this.#support.log.recording) {
       const body = JSON.parse(json.value) as unknown;
       const entry = this.#support.entry('send', this.name, this.#time.now(), [{ id: held.id, body, contentType: 'json', delaySeconds: 0 }]);
@@ -472,6 +480,30 @@ export class Queue<Body = unknown> {
     }
   }
 
+  /**
+   * What every operation does with the clock before it returns: delivers what fell due while no
+   * wake-up came, and re-arms a wake-up that is gone. A timer can be lost without the queue hearing
+   * of it: workerd drops one set during a request once the test has read the response, and a test
+   * may clear its fake timers or switch them off and on. A wake-up whose moment has passed, or one
+   * set with a `setTimeout` no longer the global one, counts as lost. (One dropped before its moment
+   * with the same timers is noticed by the first operation after that moment.) A ManualClock's
+   * wake-up cannot be lost.
+   */
+  #wake(): void {
+    // A ManualClock's sleep is never lost: its `advance` releases it, synchronously.
+    if (this.#wakeAt !== Infinity && !this.#running && this.#manual === undefined) {
+      const now = this.#time.now();
+      if (this.#wakeAt < now || this.#armedWith !== globalThis.setTimeout) {
+        this.#wakeAt = Infinity;
+        if (this.#due(now, false)) {
+          void this.#run(false).catch(() => {});
+          return;
+        }
+      }
+    }
+    this.#schedule();
+  }
+
   /** Asks the clock to wake the queue at the next moment something becomes due. */
   #schedule(): void {
     const batching = this.#batching();
@@ -488,6 +520,7 @@ export class Queue<Body = unknown> {
     const ms = Math.max(0, at - this.#time.now());
     if (this.#manual) void this.#manual.sleep(ms).then(wake);
     else {
+      this.#armedWith = globalThis.setTimeout;
       const handle = globalThis.setTimeout(wake, ms) as unknown as { unref?: () => void };
       if (typeof handle === 'object' && handle !== null && typeof handle.unref === 'function') handle.unref();
     }
@@ -592,6 +625,7 @@ export class Queue<Body = unknown> {
         consumerDefaults: this.#defaults,
         log: this.#support.log.recording,
       });
+      queueClocks.set(q, queueClocks.get(this)); // the same time as this queue's, whichever function reads it
       this.#queues.set(name, q);
     }
     return q;
@@ -600,21 +634,15 @@ export class Queue<Body = unknown> {
 
 Object.defineProperty(Queue, 'name', { value: 'WorkerQueue' });
 
-/** Each queue's way in for a Cloudflare service's messages (see `#fromService`); internal. */
 /** Two hex digits for each byte value, for message ids. */
 const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
-const serviceSenders = new WeakMap<Queue, (message: ServiceMessage) => void>();
+/** The `clock` option each queue was made with, for `clockOfQueue`. */
+const queueClocks = new WeakMap<Queue, Clock | undefined>();
 
-/** A message a service writes: JSON text made when first read, and its size in bytes (known now). */
-export interface ServiceMessage {
-  readonly bytes: number;
-  text(): string;
-}
-
-/** @internal Puts a message on `queue` as a Cloudflare service does (R2's event notifications: lib/queue/account-queues.ts). */
-export function sendAsService(queue: Queue, message: ServiceMessage): void {
-  serviceSenders.get(queue)?.(message);
+/** @internal The clock option `queue` runs on (undefined: `Date.now()`): `createEnv` checks its own against an account's queue's. */
+export function clockOfQueue(queue: Queue): Clock | undefined {
+  return queueClocks.get(queue);
 }
 
 /** Consumer settings a config gave a queue before any consumer was attached (createEnv without a worker). */

@@ -1,11 +1,15 @@
 /**
- * Test support for a DnsApi: its fault rules and its request log, wrapped around the double's entry
- * point (`fetch` and `handle` both end in one call to the router), never inside its rules.
+ * Test support for a DnsApi: its fault rules and its call log, wrapped around the double's two
+ * entry points, never inside its rules: API requests (`fetch` and `handle` both end in one call to
+ * the router) and DNS questions (`ask`: the DNS server's, over UDP and TCP, and `resolve`'s), whose
+ * log entries and fault rules have `surface: 'dns'`.
  *
  * A failing fault answers before the router runs, in the API's envelope, so it changes nothing
- * stored; a delay waits on the double's clock, then lets the request through.
+ * stored; a delay waits on the double's clock, then lets the request through. On a DNS question a
+ * rule answers `rcode` (SERVFAIL by default) or nothing at all (`drop`), or only delays it.
  */
 import type { TimeSource } from '../clock.js';
+import type { DnsAnswer, DnsQuestion, DnsRcode } from '../dns/answer.js';
 import { dnsErrors } from '../dns/errors.js';
 import type { Incoming } from '../api/router.js';
 import { ArrayStore, CallLog, partialMatch, show, type LoggedCall } from './call-log.js';
@@ -34,7 +38,68 @@ export interface DnsFault extends FaultSchedule {
   message?: string;
   /** Adds `retry-after: <seconds>` to the response (the API's rate limiter sends it on 429). */
   retryAfter?: number;
+  /**
+   * What the rule catches: `'api'` (the default) API requests, `'dns'` DNS questions (over UDP and
+   * TCP from the DNS server, and `api.resolve`). A DNS rule takes `name`, `type`, `rcode`, `drop`
+   * and `delay`; an API rule the HTTP fields.
+   */
+  surface?: 'api' | 'dns';
+  /** DNS: the question name caught (a string: that name, any case, trailing dot or not; a RegExp: tested against the name as asked). Default: every name. */
+  name?: string | RegExp;
+  /** DNS: the question type(s) caught (`TXT`, any case). Default: every type. */
+  type?: string | readonly string[];
+  /** DNS: the response code answered, with no records. Default `SERVFAIL` (unless `drop`, or `delay` alone). */
+  rcode?: Exclude<DnsRcode, 'NOERROR'>;
+  /** DNS: no answer at all (a lost datagram, a dead server): the client's timeout and retry are what is tested. */
+  drop?: boolean;
 }
+
+/** The response codes a DNS fault rule may answer. */
+const FAULT_RCODES: readonly string[] = ['FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED'];
+const HTTP_FIELDS = ['method', 'path', 'status', 'code', 'message', 'retryAfter'] as const;
+const DNS_FIELDS = ['name', 'type', 'rcode', 'drop'] as const;
+
+/** A DNS name as compared: lower case, no trailing dot. */
+const plainName = (name: string) => name.toLowerCase().replace(/\.$/, '');
+
+function nameMatches(want: string | RegExp | undefined, name: string): boolean {
+  if (want === undefined) return true;
+  if (want instanceof RegExp) {
+    want.lastIndex = 0;
+    return want.test(name);
+  }
+  return plainName(want) === plainName(name);
+}
+
+const typeMatches = (want: string | readonly string[] | undefined, type: string) =>
+  want === undefined || [want].flat().some((t) => t.toUpperCase() === type.toUpperCase());
+
+/** One call as the fault rules see it: an API request, or a DNS question. */
+type FaultCall = { surface: 'api'; method: string; path: string } | { surface: 'dns'; name: string; type: string };
+
+function ruleCatches(rule: DnsFault, call: FaultCall, basePath: string): boolean {
+  if (call.surface === 'dns') return rule.surface === 'dns' && nameMatches(rule.name, call.name) && typeMatches(rule.type, call.type);
+  return rule.surface !== 'dns' && methodMatches(rule.method, call.method) && pathMatches(rule.path, call.path, basePath);
+}
+
+function checkRule(rule: DnsFault): void {
+  if (rule.surface !== undefined && rule.surface !== 'api' && rule.surface !== 'dns') throw new RangeError(`dns fault: surface must be 'api' or 'dns', got ${JSON.stringify(rule.surface)}`);
+  if (rule.surface === 'dns') {
+    for (const f of HTTP_FIELDS) if (rule[f] !== undefined) throw new RangeError(`dns fault: '${f}' is for API requests; a rule with surface 'dns' takes name, type, rcode, drop and delay`);
+    if (rule.rcode !== undefined && !FAULT_RCODES.includes(rule.rcode)) throw new RangeError(`dns fault: rcode must be one of ${FAULT_RCODES.join(', ')}, got ${JSON.stringify(rule.rcode)}`);
+    if (rule.drop !== undefined && typeof rule.drop !== 'boolean') throw new RangeError(`dns fault: drop must be a boolean, got ${JSON.stringify(rule.drop)}`);
+    if (rule.drop && rule.rcode !== undefined) throw new RangeError('dns fault: give rcode or drop, not both');
+    return;
+  }
+  for (const f of DNS_FIELDS) if (rule[f] !== undefined) throw new RangeError(`dns fault: '${f}' is for DNS questions: add surface: 'dns'`);
+  if (rule.status !== undefined && !(Number.isInteger(rule.status) && rule.status >= 200 && rule.status <= 599)) {
+    throw new RangeError(`dns fault: status must be an HTTP status, got ${rule.status}`);
+  }
+}
+
+/** Whether a rule only delays what it catches. */
+const delaysOnly = (rule: DnsFault) =>
+  rule.delay !== undefined && (rule.surface === 'dns' ? rule.rcode === undefined && !rule.drop : rule.status === undefined);
 
 /** How a request authenticated, as the log shows it (never the secret itself). */
 export type DnsAuthScheme = 'bearer' | 'global-key' | 'none';
@@ -54,6 +119,16 @@ export interface DnsRequest extends LoggedCall {
   readonly response: unknown;
   /** Set when a fault rule acted on the request. */
   readonly injected?: Injected;
+  /**
+   * `'dns'` for a DNS question (absent for an API request). A question's entry has `method`
+   * `'QUERY'`, `path` the name asked, `query` `{ type }`, `response` the answer (absent when dropped),
+   * `status` 0, and the fields below.
+   */
+  readonly surface?: 'dns';
+  /** DNS: how the question came (`udp`, `tcp`, or `in-process` for `api.resolve`). */
+  readonly transport?: 'udp' | 'tcp' | 'in-process';
+  /** DNS: the response code answered, or `dropped` when no answer was sent. */
+  readonly rcode?: DnsRcode | 'dropped';
 }
 
 /** Fields a logged request must have: `path` as in a fault rule; `body`/`response` match partially. */
@@ -66,6 +141,13 @@ export interface DnsRequestQuery {
   status?: number;
   response?: unknown;
   injected?: boolean;
+  /** `'api'`: API requests only; `'dns'`: DNS questions only. Default: both. */
+  surface?: 'api' | 'dns';
+  /** DNS: the question name (any case, trailing dot or not) or a RegExp. */
+  name?: string | RegExp;
+  /** DNS: the question type. */
+  type?: string;
+  rcode?: DnsRcode | 'dropped';
 }
 
 /**
@@ -121,8 +203,13 @@ function queryOf(url: URL): Record<string, string | string[]> {
 }
 
 function matchesRequest(e: DnsRequest, q: DnsRequestQuery, basePath: string): boolean {
+  if (q.surface !== undefined && q.surface !== (e.surface ?? 'api')) return false;
+  if (q.name !== undefined && !(e.surface === 'dns' && nameMatches(q.name, e.path))) return false;
+  if (q.type !== undefined && !(e.surface === 'dns' && typeMatches(q.type, String(e.query.type)))) return false;
+  if (q.rcode !== undefined && q.rcode !== e.rcode) return false;
   if (q.method !== undefined && q.method.toUpperCase() !== e.method) return false;
-  if (q.path !== undefined && !pathMatches(q.path, e.path, basePath)) return false;
+  if (q.path !== undefined && e.surface !== 'dns' && !pathMatches(q.path, e.path, basePath)) return false;
+  if (q.path !== undefined && e.surface === 'dns') return false;
   if (q.query !== undefined && !partialMatch(e.query, q.query)) return false;
   if (q.body !== undefined && !partialMatch(e.body, q.body)) return false;
   if (q.auth !== undefined && q.auth !== e.auth) return false;
@@ -149,19 +236,22 @@ function outcomeCell(e: DnsRequest): string {
 
 /** One line per request (`dns serve --log`): time, method, path, status, outcome. */
 export function requestLine(e: DnsRequest): string {
+  if (e.surface === 'dns') {
+    return `${new Date(e.at).toISOString()} DNS/${e.transport} ${e.path} ${String(e.query.type)} ${e.rcode ?? ''}${e.injected ? ` (fault #${e.injected.fault})` : ''}`;
+  }
   const q = new URLSearchParams(Object.entries(e.query).flatMap(([k, v]) => [v].flat().map((x) => [k, x]))).toString();
   return `${new Date(e.at).toISOString()} ${e.method} ${e.path}${q ? `?${q}` : ''} ${e.status} ${outcomeCell(e)}${e.injected ? ` (fault #${e.injected.fault})` : ''}`;
 }
 
 const row = (e: DnsRequest, basePath: string): Record<string, string> => ({
   at: new Date(e.at).toISOString(),
-  method: e.method,
+  method: e.surface === 'dns' ? `DNS ${String(e.query.type)}` : e.method,
   // Under the base path, with ids cut to their first characters: the path stays readable in a column.
   path: (basePath && e.path.startsWith(`${basePath}/`) ? e.path.slice(basePath.length) : e.path).replace(/[0-9a-f]{32}/g, (id) => `${id.slice(0, 6)}…`),
   auth: e.auth,
   body: show(e.body),
-  status: String(e.status),
-  outcome: outcomeCell(e),
+  status: e.surface === 'dns' ? (e.rcode ?? '') : String(e.status),
+  outcome: e.surface === 'dns' ? `${(e.response as DnsAnswer | undefined)?.answers.length ?? 0} answers` : outcomeCell(e),
   fault: e.injected ? `#${e.injected.fault}${e.injected.delay ? ` +${e.injected.delay} ms` : ''}` : '',
 });
 
@@ -179,7 +269,7 @@ function faultResponse(rule: DnsFault): Response {
 }
 
 export class DnsSupport {
-  readonly faults: FaultList<DnsFault, { method: string; path: string }>;
+  readonly faults: FaultList<DnsFault, FaultCall>;
   readonly log: CallLog<DnsRequest, DnsRequestQuery>;
   private readonly store = new ArrayStore<DnsRequest>();
 
@@ -189,18 +279,21 @@ export class DnsSupport {
     /** The DnsApi's base path: rules' and queries' string paths are relative to it. */
     basePath: string,
   ) {
-    this.faults = new FaultList<DnsFault, { method: string; path: string }>(
-      (rule, call) => methodMatches(rule.method, call.method) && pathMatches(rule.path, call.path, basePath),
-      (rule) => {
-        if (rule.status !== undefined && !(Number.isInteger(rule.status) && rule.status >= 200 && rule.status <= 599)) {
-          throw new RangeError(`dns fault: status must be an HTTP status, got ${rule.status}`);
-        }
-      },
-      (rule) => ({
-        method: rule.method === undefined ? '*' : [rule.method].flat().join(','),
-        path: rule.path === undefined ? '*' : String(rule.path),
-        status: rule.status === undefined && rule.delay !== undefined ? '' : String(rule.status ?? 500),
-      }),
+    this.faults = new FaultList<DnsFault, FaultCall>(
+      (rule, call) => ruleCatches(rule, call, basePath),
+      checkRule,
+      (rule) =>
+        rule.surface === 'dns'
+          ? {
+              method: `DNS ${rule.type === undefined ? '*' : [rule.type].flat().join(',')}`,
+              path: rule.name === undefined ? '*' : String(rule.name),
+              status: delaysOnly(rule) ? '' : rule.drop ? 'drop' : (rule.rcode ?? 'SERVFAIL'),
+            }
+          : {
+              method: rule.method === undefined ? '*' : [rule.method].flat().join(','),
+              path: rule.path === undefined ? '*' : String(rule.path),
+              status: delaysOnly(rule) ? '' : String(rule.status ?? 500),
+            },
     );
     this.log = new CallLog<DnsRequest, DnsRequestQuery>(
       recording,
@@ -219,6 +312,43 @@ export class DnsSupport {
   respond(req: Incoming, route: (req: Incoming) => Promise<Response>): Promise<Response> {
     if (!this.faults.active && !this.log.recording) return route(req);
     return this.run(req, route);
+  }
+
+  /**
+   * A DNS question answered through `answer` (the model), with the log (surface `dns`) and the
+   * fault rules with surface `dns` around it: the answer, or null when a rule dropped it.
+   */
+  question(question: DnsQuestion, transport: 'udp' | 'tcp' | 'in-process', answer: () => DnsAnswer): AskedAnswer {
+    if (!this.faults.active && !this.log.recording) return answer();
+    const type = String(question.type).toUpperCase();
+    const entry = this.log.recording
+      ? (this.store.push({
+          seq: this.store.length + 1,
+          at: this.time.now(),
+          surface: 'dns',
+          transport,
+          method: 'QUERY',
+          path: question.name,
+          query: { type },
+          body: undefined,
+          auth: 'none',
+          status: 0,
+          response: undefined,
+        }) as MutableRequest)
+      : undefined;
+    const fault = this.faults.active ? this.faults.take({ surface: 'dns', name: question.name, type }) : undefined;
+    const acts = fault !== undefined && !delaysOnly(fault.rule);
+    if (fault && entry) entry.injected = { fault: fault.id, delay: fault.rule.delay, failed: acts };
+    const finish = (): DnsAnswer | null => {
+      const out = !acts ? answer() : fault.rule.drop ? null : faultAnswer(fault.rule.rcode ?? 'SERVFAIL');
+      if (entry) {
+        entry.rcode = out === null ? 'dropped' : out.rcode;
+        if (out !== null) entry.response = out;
+        this.log.done(entry);
+      }
+      return out;
+    };
+    return fault?.rule.delay ? this.time.sleep(fault.rule.delay).then(finish) : finish();
   }
 
   private async run(req: Incoming, route: (req: Incoming) => Promise<Response>): Promise<Response> {
@@ -242,8 +372,8 @@ export class DnsSupport {
         response: undefined,
       }) as MutableRequest;
     }
-    const fault = this.faults.active ? this.faults.take({ method, path }) : undefined;
-    const fails = fault !== undefined && !(fault.rule.status === undefined && fault.rule.delay !== undefined);
+    const fault = this.faults.active ? this.faults.take({ surface: 'api', method, path }) : undefined;
+    const fails = fault !== undefined && !delaysOnly(fault.rule);
     if (fault) {
       if (entry) entry.injected = { fault: fault.id, delay: fault.rule.delay, failed: fails };
       if (fault.rule.delay) await this.time.sleep(fault.rule.delay);
@@ -260,6 +390,12 @@ export class DnsSupport {
     return res;
   }
 }
+
+/** A DNS question's answer through the test support: the answer, or null when a fault rule dropped it. */
+export type AskedAnswer = DnsAnswer | null | Promise<DnsAnswer | null>;
+
+/** A fault rule's answer to a DNS question it fails: its response code, no records. */
+const faultAnswer = (rcode: DnsRcode): DnsAnswer => ({ rcode, authoritative: false, answers: [], authorities: [], additionals: [] });
 
 /** What a DnsApi offers the registry: its own snapshot, restore and reset (api.ts keeps their rules). */
 export interface DnsSnapshotOwner {

@@ -4,6 +4,18 @@
  * (registry.ts), and the functions look it up there instead of asking what class they were given.
  * A new double (a queue, the API) adds its own file implementing this, not branches in the matchers.
  *
+ * The contract every double keeps, the same way (bucket-support.ts, dns-support.ts, queue-support.ts,
+ * s3-support.ts):
+ * - **Entry wrapper.** Faults and the call log wrap each entry point (a bucket's binding, S3 and
+ *   public entries; a DnsApi's API requests and DNS questions, `surface: 'dns'`; a queue's sends
+ *   and deliveries), never its rules: a failed call changes nothing stored.
+ * - **State.** `snapshot` holds all of the double's state, configuration included (a bucket's
+ *   settings; an account's buckets, queues with their API records and settings, zones and
+ *   credentials: CloudflareApi, DnsApi), and `restore`/`reset` bring it back; both clear the fault
+ *   rules and the call log.
+ * - **Reading.** Assertions and matchers read through the path a call takes: an object as the
+ *   bucket layer's `observe` finds it (lifecycle rules the clock has made due applied).
+ *
  * Snapshot rule, the same for every double: a snapshot restores into the double that took it; any
  * other restore is a TypeError naming the double. One exception, kept because it is documented and
  * tested public behaviour: a Bucket in memory holds nothing but values, so its snapshot also

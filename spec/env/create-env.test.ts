@@ -1,5 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Bucket, createEnv, WranglerConfigError, type WranglerConfig } from '../../lib/index.js';
+import { Account, Bucket, CloudflareApi, createEnv, ManualClock, WranglerConfigError, type WranglerConfig } from '../../lib/index.js';
+import type { MessageBatch, Queue } from '../../lib/queue/index.js';
+import { IndexedDbStorage } from '../../lib/bucket/index.js';
+import { IDBFactory } from 'fake-indexeddb';
 
 const quiet = { onWarning: () => {} };
 
@@ -338,5 +341,61 @@ describe('createEnv: vars', () => {
 
   it("that are not an object are an error, with wrangler's text", () => {
     expect(() => createEnv({ vars: 'HOST' as never }, quiet)).toThrow('The field "vars" should be an object but got "HOST".');
+  });
+});
+
+describe('createEnv over an account: clock and the user\'s own bindings (issue 24)', () => {
+  const config: WranglerConfig = {
+    compatibility_date: '2025-01-01',
+    r2_buckets: [{ binding: 'FILES', bucket_name: 'files' }],
+    kv_namespaces: [{ binding: 'CACHE', id: 'x' }],
+    queues: { producers: [{ binding: 'JOBS', queue: 'jobs' }], consumers: [{ queue: 'jobs' }] },
+  };
+
+  it("a bucket the account already has runs on createEnv's clock when it is the account's", async () => {
+    const clock = new ManualClock(Date.UTC(2031, 4, 6));
+    const api = new CloudflareApi({ clock, buckets: ['files'] });
+    const { env } = createEnv<{ FILES: Bucket }>(config, { api, clock, ...quiet });
+    expect((await env.FILES.put('k', 'v'))!.uploaded.toISOString()).toBe('2031-05-06T00:00:00.000Z');
+  });
+
+  it('throws, saying why, when an account bucket or queue runs on another clock', () => {
+    const clock = new ManualClock(Date.UTC(2031, 4, 6));
+    const api = new CloudflareApi({ buckets: ['files'] }); // Date.now()
+    expect(() => createEnv(config, { api, clock, ...quiet })).toThrow(/account's bucket files \(binding FILES\) runs on Date\.now\(\), not the clock given to createEnv.*new CloudflareApi\(\{ clock \}\)/);
+    const account = new Account();
+    createEnv({ queues: config.queues }, { account, clock: new ManualClock(0), ...quiet }); // makes the account's queue on that clock
+    expect(() => createEnv({ queues: config.queues }, { account, clock, ...quiet })).toThrow(/account's queue jobs runs on another clock/);
+    expect(() => createEnv({ queues: config.queues }, { account, ...quiet })).not.toThrow(); // no clock asked: the queue's own stands
+  });
+
+  it('the same holds for an IndexedDB bucket the account has', async () => {
+    const clock = new ManualClock(Date.UTC(2031, 4, 6));
+    const account = new Account();
+    account.addBucket('files', new Bucket({ clock, storage: new IndexedDbStorage({ name: 'files', indexedDB: new IDBFactory() }) }));
+    const { env } = createEnv<{ FILES: Bucket }>({ r2_buckets: config.r2_buckets }, { account, clock, ...quiet });
+    expect((await env.FILES.put('k', 'v'))!.uploaded.toISOString()).toBe('2031-05-06T00:00:00.000Z');
+    expect(() => createEnv({ r2_buckets: config.r2_buckets }, { account, clock: new ManualClock(0), ...quiet })).toThrow(/runs on another clock/);
+  });
+
+  it("bindings: the consumer's env carries the user's KV, which is no longer unfaked", async () => {
+    const written = new Map<string, string>();
+    const kv = { put: async (k: string, v: string) => void written.set(k, v) };
+    const worker = {
+      async queue(batch: MessageBatch<string>, env: { CACHE: typeof kv }) {
+        for (const m of batch.messages) await env.CACHE.put(m.body, 'seen');
+      },
+    };
+    const { env, queues, unfaked } = createEnv<{ JOBS: Queue<string>; CACHE: typeof kv }>(config, { worker, bindings: { CACHE: kv }, unsupported: 'error', ...quiet });
+    expect(env.CACHE).toBe(kv);
+    expect(unfaked).toEqual([]);
+    await env.JOBS.send('job-1');
+    await queues.get('jobs')!.drain();
+    expect(written.get('job-1')).toBe('seen');
+  });
+
+  it('bindings may not take the name of a binding createEnv makes', () => {
+    expect(() => createEnv(config, { bindings: { FILES: {} }, ...quiet })).toThrow(/bindings\.FILES names the config's R2 Bucket binding FILES/);
+    expect(() => createEnv(config, { bindings: { JOBS: {} }, ...quiet })).toThrow(/bindings\.JOBS names the config's/);
   });
 });

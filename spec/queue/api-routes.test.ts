@@ -50,3 +50,21 @@ async function fetchNames(client: Cloudflare, account_id: string, name?: string)
   for await (const q of client.queues.list({ account_id }, name ? { query: { name } } : undefined)) out.push(q.queue_name!);
   return out;
 }
+
+describe('the account snapshot holds the queues as the API shows them (issue 24)', () => {
+  it('restore brings back settings changed after the snapshot, and the modified time', async () => {
+    const { api, client, account_id, clock } = setup();
+    const made = await client.queues.create({ account_id, queue_name: 'uploads' });
+    await client.queues.edit(made.queue_id!, { account_id, settings: { delivery_delay: 5 } });
+    const snap = api.snapshot();
+    clock.advance(60_000);
+    await client.queues.update(made.queue_id!, { account_id, queue_name: 'uploads', settings: { delivery_delay: 30, message_retention_period: 600 } });
+    await client.queues.create({ account_id, queue_name: 'later' });
+    api.restore(snap);
+    const back = await client.queues.get(made.queue_id!, { account_id });
+    expect(back).toMatchObject({ queue_name: 'uploads', settings: { delivery_delay: 5, message_retention_period: 345600 }, modified_on: '2026-11-26T12:00:00.000Z' });
+    const all = [];
+    for await (const q of client.queues.list({ account_id })) all.push(q.queue_name);
+    expect(all).toEqual(['uploads']);
+  });
+});

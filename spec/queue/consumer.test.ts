@@ -290,6 +290,50 @@ describe("Vitest's fake timers", () => {
   });
 });
 
+describe('a lost wake-up (issue 24)', () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it('a later send notices a wake-up cleared from the fake timers and delivers what fell due', async () => {
+    vi.useFakeTimers({ now: T0 });
+    const r = recorder();
+    const q = new Queue().consume(r.handler);
+    await q.send('first' as never);
+    vi.clearAllTimers(); // as workerd drops a timer set during a request
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(r.batches).toHaveLength(0);
+    await q.send('second' as never); // its batch timeout has passed for 'first'
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.batches.map((b) => b.bodies)).toEqual([['first', 'second']]);
+    await q.send('third' as never);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(r.batches.map((b) => b.bodies)).toEqual([['first', 'second'], ['third']]);
+  });
+
+  it('a send after fake timers are switched off and on again is delivered without drain()', async () => {
+    vi.useFakeTimers({ now: T0 });
+    const r = recorder();
+    const q = new Queue().consume(r.handler);
+    await q.send('one' as never); // its wake-up is a timer of this fake clock
+    vi.useRealTimers();
+    vi.useFakeTimers({ now: T0 + 1000 }); // a fresh fake clock: that timer is gone
+    await q.send('two' as never);
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(r.batches.map((b) => b.bodies)).toEqual([['one', 'two']]);
+  });
+
+  it('metrics() is an operation too: a wake-up lost past its moment is noticed there', async () => {
+    vi.useFakeTimers({ now: T0 });
+    const r = recorder();
+    const q = new Queue().consume(r.handler);
+    await q.send('only' as never);
+    vi.clearAllTimers();
+    await vi.advanceTimersByTimeAsync(6000);
+    await q.metrics();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.batches.map((b) => b.bodies)).toEqual([['only']]);
+  });
+});
+
 describe('snapshot, restore, reset', () => {
   it('restore puts back the messages held then; reset empties the queue', async () => {
     const q = new Queue();

@@ -54,7 +54,7 @@ describe('a queue holding a notification', () => {
     const added = addRules(layer.config.notifications, id, [{ actions: ['PutObject'] }], () => 'r1', 0);
     if (!('ok' in added)) throw new Error('refused');
     layer.config.notifications = added.ok;
-    // deliverNotifications is installed by whatever sets rules; createAccountQueue does.
+    // Delivery is the account's own (lib/account/events.ts), made with it.
     const put = await photos.put('ключ/"x".txt', 'hello');
     const body = { account: account.id, action: 'PutObject', bucket: 'photos', object: { key: 'ключ/"x".txt', size: 5, eTag: put!.etag }, eventTime: '2030-01-01T00:00:00.000Z' };
     const { metadata } = await queue.send('probe', { contentType: 'text' }); // the backlog before this send
