@@ -6,7 +6,7 @@
  * shared machine touches both alike. `npm run bench -- public` runs only this case.
  */
 import { AwsClient } from 'aws4fetch';
-import { CloudflareApi } from '../lib/api/cloudflare-api.js';
+import { CloudflareApi } from '../lib/cloudflare-api/cloudflare-api.js';
 import { Bucket } from '../lib/bucket/index.js';
 import { S3Api } from '../lib/s3/index.js';
 import { gc, KiB, median, timeSequential } from './stats.js';

@@ -41,6 +41,16 @@ export function toBase64(bytes: Uint8Array): string {
   return btoa(s);
 }
 
+/** Strict base64 (padding required); undefined for anything else. */
+export function fromBase64(s: string): Uint8Array | undefined {
+  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s)) return undefined;
+  try {
+    return Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+}
+
 /** UTF-8 byte length without allocating. Lone surrogates count 3 bytes, as their WTF-8 form does. */
 export function utf8Length(s: string): number {
   let n = s.length;

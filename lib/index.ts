@@ -6,5 +6,6 @@ export * from './account/index.js';
 export * from './env/index.js';
 export * from './s3/index.js';
 export * from './api/index.js';
+export * from './cloudflare-api/index.js';
 export * from './r2-public/index.js';
 export * from './queue/index.js';

@@ -14,12 +14,12 @@
 // no onTestFailed, and a named import of a missing export would fail this module as it loads there.
 import * as vitest from 'vitest';
 import type { Bucket } from './bucket/bucket.js';
-import type { DnsApi } from './dns/api.js';
+import type { DnsApi } from './dns-api/dns-api.js';
 import type { S3Api } from './s3/api.js';
 import type { Queue } from './queue/queue.js';
 import type { QueueFault } from './support/queue-support.js';
-import type { BucketFault } from './support/bucket-support.js';
-import type { DnsFault } from './support/dns-support.js';
+import type { BucketFault } from './bucket/bucket-support.js';
+import type { DnsFault } from './api/support.js';
 import type { Fault } from './support/faults.js';
 import { describeValue, doubleOf } from './support/registry.js';
 import { checkDnsRecord, checkObject, checkReceived, type DnsRecordExpectation, type ObjectExpectation, type ReceivedQuery } from './support/matchers.js';

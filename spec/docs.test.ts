@@ -11,6 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bucketDifferences } from '../conformance/bucket/differences.js';
+import { describe as describeGraph, folderGraph, runtimeImports } from '../scripts/import-graph.js';
 import { s3Differences } from '../conformance/s3/differences.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -147,6 +148,11 @@ describe('README and docs', () => {
     expect(named.filter((path) => !existsSync(join(root, path)))).toEqual([]);
     const folders = readdirSync(join(root, 'lib'), { withFileTypes: true }).filter((d) => d.isDirectory());
     expect(folders.map((d) => `lib/${d.name}/`).filter((folder) => !page.includes(`\`${folder}\``))).toEqual([]);
+  });
+
+  it('ARCHITECTURE.md shows the import graph lib/ has', () => {
+    const shown = /<!-- import-graph -->\n```text\n([\s\S]*?)\n```/.exec(text('ARCHITECTURE.md'))?.[1];
+    expect(shown, 'paste the output of `npx tsx scripts/import-graph.ts` into ARCHITECTURE.md').toBe(describeGraph(folderGraph(runtimeImports(root))));
   });
 
   // The differences are declared once, as data; the conformance page's tables must name each of them.

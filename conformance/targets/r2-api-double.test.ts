@@ -1,4 +1,4 @@
-import { CloudflareApi } from '../../lib/api/index.js';
+import { CloudflareApi } from '../../lib/cloudflare-api/index.js';
 import { S3Api } from '../../lib/s3/index.js';
 import { Account } from '../../lib/account/index.js';
 import { r2ApiConformance } from '../r2-api/index.js';

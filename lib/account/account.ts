@@ -6,8 +6,8 @@
 // Type only: the DNS entry point must not pull the bucket model into its bundle (bench/bundle-size.ts).
 import type { Bucket } from '../bucket/bucket.js';
 import { timeSource, type Clock } from '../clock.js';
-import { Credentials } from '../api/auth.js';
-import type { DnsCredential } from '../dns/types.js';
+import { Credentials } from './credentials.js';
+import type { ApiCredential } from '../api/types.js';
 import type { Zone } from '../dns/zone.js';
 import { derivedId, HEX32 } from './ids.js';
 import { AccountEvents } from './events.js';
@@ -26,7 +26,7 @@ export interface AccountOptions {
    * Accepted credentials, for every view of the account. When absent, any well-formed credential is
    * accepted for everything (requests still need one: a request with none gets the API's 9106).
    */
-  credentials?: readonly DnsCredential[];
+  credentials?: readonly ApiCredential[];
   /** "Now" for the account's own timestamps (`created_on`). Default `Date.now()`. */
   clock?: Clock;
   /**
@@ -104,7 +104,7 @@ export class Account {
   }
 
   /** Accepts one more credential, in every view of the account. */
-  addCredential(credential: DnsCredential): void {
+  addCredential(credential: ApiCredential): void {
     accountState(this).credentials.add(credential);
   }
 }

@@ -9,4 +9,4 @@ import { digest } from '../hash.js';
 let sequence = 0;
 export const derivedId = (seed: string): string => toHex(digest('md5', utf8(`edge-doubles ${seed} ${++sequence}`)));
 
-export const HEX32 = /^[0-9a-f]{32}$/;
+export { HEX32 } from '../api/router.js';

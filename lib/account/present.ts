@@ -18,6 +18,3 @@ export const presentAccount = (a: AccountState): AccountInfo => ({
   created_on: timestamp(a.created),
   settings: { enforce_twofactor: false },
 });
-
-/** The `account` a zone carries (`{ id, name }`, as `GET /zones` shows it). */
-export const zoneAccount = (a: AccountState) => ({ id: a.id, name: a.name });

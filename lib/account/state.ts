@@ -1,10 +1,11 @@
 /**
  * What the views of an `Account` share (account.ts), apart from the class: a view that only reads
- * and changes the account's buckets (the S3 view) imports this, not the API's credentials code, so
- * its bundle stays its own (bench/bundle-size.ts). Internal: never shown on `Account`.
+ * and changes the account's buckets (the S3 view) imports this, not the account class and its
+ * credentials (credentials.ts), so its bundle stays its own (bench/bundle-size.ts). Internal: never
+ * shown on `Account`.
  */
 // Types only: the DNS entry point must not pull the bucket model into its bundle.
-import type { Credentials } from '../api/auth.js';
+import type { Credentials } from './credentials.js';
 import type { Bucket } from '../bucket/bucket.js';
 import type { Zone } from '../dns/zone.js';
 import type { Queue } from '../queue/queue.js';

@@ -17,10 +17,10 @@ import { readCapped } from '../fetch.js';
  */
 export const MAX_REQUEST_BODY = 100 * 1024 * 1024;
 
-/** A body larger than MAX_REQUEST_BODY, declared or found while reading. */
+/** A body larger than its limit (MAX_REQUEST_BODY, or a route's own), declared or found while reading. */
 export class BodyTooLarge extends Error {
-  constructor() {
-    super(`request body larger than ${MAX_REQUEST_BODY} bytes`);
+  constructor(limit = MAX_REQUEST_BODY) {
+    super(`request body larger than ${limit} bytes`);
     this.name = 'BodyTooLarge';
   }
 }
@@ -54,10 +54,10 @@ export function declaredLength(headers: { get(name: string): string | null }): n
 
 /**
  * The bytes of `body`, read chunk by chunk and given up (the stream cancelled) as soon as they pass
- * `limit` (MAX_REQUEST_BODY unless a route takes more), so an endless or oversized stream costs at most the limit. A stream failure
- * rejects with `BodyReadError`.
+ * `limit` (MAX_REQUEST_BODY, or the route's own, router.ts `Route.maxBody`), so an endless or
+ * oversized stream costs at most the limit. A stream failure rejects with `BodyReadError`.
  */
 export async function readBounded(body: ReadableStream<Uint8Array> | null, limit = MAX_REQUEST_BODY): Promise<Uint8Array> {
-  const { chunks, size } = await readCapped(body, limit, () => new BodyTooLarge());
+  const { chunks, size } = await readCapped(body, limit, () => new BodyTooLarge(limit));
   return concat(chunks, size);
 }

@@ -2,7 +2,7 @@
  * The v4 API's envelope, written once for every product: `{result, success, errors, messages}`,
  * `result_info` on lists, JSON escaped as Go's encoding/json writes it (dns-api.md §3).
  */
-import type { DnsApiError } from './errors.js';
+import type { ApiError } from './errors.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -18,7 +18,7 @@ export function json(status: number, body: unknown, headers?: Record<string, str
 export const ok = (result: unknown, extra?: Record<string, unknown>) =>
   json(200, { result, success: true, errors: [], messages: [], ...extra });
 
-export function errorResponse(e: DnsApiError): Response {
+export function errorResponse(e: ApiError): Response {
   return json(e.status, { result: null, success: false, errors: e.errors, messages: [] }, e.headers);
 }
 

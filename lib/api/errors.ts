@@ -3,33 +3,40 @@
  * the routing, auth, body and query errors it answers before a product's handler runs. Texts are the
  * real API's, byte for byte, where one was observed (dns-api.md §8); entries marked `placeholder`
  * had no observed modern response and are our choice. Product errors extend this catalogue
- * (lib/dns/errors.ts). The class keeps its first product's name, `DnsApiError`, which is public.
+ * (lib/dns/errors.ts, lib/r2-api/errors.ts). The names are the API's, not one product's: `ApiError`;
+ * `DnsApiError` and `DnsErrorItem`, their first names, stay exported as aliases (lib/dns/index.ts).
  */
 
-export interface DnsErrorItem {
+export interface ApiErrorItem {
   code: number;
   message: string;
   error_chain?: { code: number; message: string }[];
 }
 
 /** A failed request: the HTTP layer turns it into `{result:null, success:false, errors, messages:[]}`. */
-export class DnsApiError extends Error {
+export class ApiError extends Error {
   readonly status: number;
-  readonly errors: DnsErrorItem[];
+  readonly errors: ApiErrorItem[];
   /** Extra response headers (`retry-after` on 429). */
   readonly headers: Record<string, string>;
-  constructor(status: number, errors: DnsErrorItem[], headers: Record<string, string> = {}) {
+  constructor(status: number, errors: ApiErrorItem[], headers: Record<string, string> = {}) {
     super(errors.map((e) => `${e.code}: ${e.message}`).join('; '));
-    this.name = 'DnsApiError';
+    this.name = 'ApiError';
     this.status = status;
     this.errors = errors;
     this.headers = headers;
   }
 }
 
-export const fail = (status: number, code: number, message: string) => new DnsApiError(status, [{ code, message }]);
+/** The class's first name, when the API had one product: the same class. */
+export const DnsApiError = ApiError;
+export type DnsApiError = ApiError;
+/** `ApiErrorItem` under its first name (an alias). */
+export type DnsErrorItem = ApiErrorItem;
+
+export const fail = (status: number, code: number, message: string) => new ApiError(status, [{ code, message }]);
 export const headerError = (code: number, message: string) =>
-  new DnsApiError(400, [{ code: 6003, message: 'Invalid request headers', error_chain: [{ code, message }] }]);
+  new ApiError(400, [{ code: 6003, message: 'Invalid request headers', error_chain: [{ code, message }] }]);
 
 export const apiErrors = {
   // Routing

@@ -1,4 +1,8 @@
-/** The `/client/v4` API double over every product: `CloudflareApi`. */
-export { CloudflareApi, type CloudflareApiOptions, type EventNotificationInit } from './cloudflare-api.js';
-/** R2's event notifications: a rule as the API shows it, and the body a consumer receives (`MessageBatch<R2EventNotification>`). */
-export type { NotificationRule, NotificationAction, NotificationMessage as R2EventNotification } from '../bucket/notifications.js';
+/**
+ * The `/client/v4` front door's public names, one product's no more than another's: the API's
+ * error, the credentials it accepts, the options every double of it takes, its fault rules and its
+ * request log. `DnsApi` (edge-doubles/dns) and `CloudflareApi` are the doubles built on it.
+ */
+export { ApiError, type ApiErrorItem } from './errors.js';
+export { DEFAULT_BASE_PATH, type ApiFetch } from './front-door.js';
+export type { ApiCredential, ApiOptions, R2Permission } from './types.js';

@@ -2,7 +2,7 @@
  * The API's per-user rate limit (1,200 requests per 5 minutes; over it, 429 with code 971), off by
  * default so heavy test suites are not throttled; `rateLimit` switches it on to test backoff.
  */
-import { DnsApiError, apiErrors as dnsErrors } from './errors.js';
+import { ApiError, apiErrors } from './errors.js';
 
 export interface RateLimit {
   requests: number;
@@ -24,9 +24,9 @@ export class RateLimiter {
     while (drop < times.length && times[drop]! <= since) drop++;
     if (drop) times.splice(0, drop);
     if (times.length >= this.limit.requests) {
-      const e = dnsErrors.rateLimited();
+      const e = apiErrors.rateLimited();
       const wait = Math.max(1, Math.ceil((times[0]! + this.limit.windowMs - now) / 1000));
-      throw new DnsApiError(e.status, e.errors, { 'retry-after': String(wait) });
+      throw new ApiError(e.status, e.errors, { 'retry-after': String(wait) });
     }
     times.push(now);
   }

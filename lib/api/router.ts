@@ -1,15 +1,15 @@
 /**
  * One `/client/v4` router for every product: the base path, the route tables, the method check,
  * credentials and their scopes, the rate limit, and the envelope every failure becomes. A product
- * brings its routes as a table in its own home (lib/dns/routes.ts, lib/account/routes.ts); nothing
+ * brings its routes as a table in its own home (lib/dns/routes.ts, lib/account/routes.ts,
+ * lib/r2-api/routes.ts, lib/queue/routes.ts); nothing
  * here throws past `respond`.
  */
-import type { AccountState } from '../account/account.js';
+import type { AccountState } from '../account/state.js';
 import { BodyReadError } from '../fetch.js';
-import type { Zone } from '../dns/zone.js';
-import { canSee, canSeeAccount, type Principal } from './auth.js';
+import { authenticate, canSee, canSeeAccount, type Principal } from './auth.js';
 import { BodyTooLarge, MAX_REQUEST_BODY, payloadTooLarge } from './body.js';
-import { apiErrors, DnsApiError } from './errors.js';
+import { apiErrors, ApiError } from './errors.js';
 import { errorResponse, json } from './envelope.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -27,10 +27,15 @@ export interface Incoming {
   text(): Promise<string>;
   formData(): Promise<FormData>;
   /**
-   * The body's bytes, read at most once within `limit` (default MAX_REQUEST_BODY): a route that takes
-   * more (R2's object upload) names its own bound (`Route.maxBody`) and reads with it.
+   * The body's bytes, read at most once within `limit` (default: the route's bound, `Route.maxBody`,
+   * else MAX_REQUEST_BODY): R2's object upload reads with its own.
    */
   bytes(limit?: number): Promise<Uint8Array>;
+  /**
+   * Sets the body's limit before it is read (the route's own, `Route.maxBody`). Absent where the
+   * whole body is already in hand: then `length` is exact and the router's check is the limit.
+   */
+  limit?(bytes: number): void;
 }
 
 /** What every route may ask of the double's state. Products extend it with their own switches. */
@@ -42,6 +47,12 @@ export interface ApiService {
   now(): number;
   limiter?: RateLimiter;
 }
+
+/** Identifiers in paths (accounts, zones, records, queues): 32 lowercase hex, as the API's. */
+export const HEX32 = /^[0-9a-f]{32}$/;
+
+/** A zone of the account, as its model (lib/dns/zone.ts) keeps it: the front door only finds it by id. */
+type Zone = NonNullable<ReturnType<AccountState['zones']['get']>>;
 
 /** What the router resolved for a handler: the caller, and the zone and account the path names. */
 export interface RouteParams {
@@ -62,8 +73,14 @@ export interface Route<S extends ApiService> {
   zoneId?: string;
   accountId?: string;
   id?: string;
-  /** The largest body this route takes, when not MAX_REQUEST_BODY (checked from the declared length before anything else). */
-  maxBody?: number;
+  /**
+   * The largest body the route can accept, in bytes (from the zone or account the path names, when a
+   * function). A number larger than MAX_REQUEST_BODY lets the route take more than the gateway's
+   * bound (R2's object upload: checked from the declared length before anything else). Otherwise,
+   * once the caller and the path's zone are known, a body declared larger is refused before a byte is
+   * read, and a streamed one as soon as it passes it, with the same 413. Absent: MAX_REQUEST_BODY.
+   */
+  maxBody?: number | ((params: RouteParams) => number);
 }
 
 /** A product's routes: the route for the path's (decoded) segments under the base path, or undefined. */
@@ -83,26 +100,36 @@ function routeOf<S extends ApiService>(svc: S, tables: readonly RouteTable<S>[],
   return undefined;
 }
 
+/** What the gateway lets through: MAX_REQUEST_BODY, or more for a route that takes more. */
+const gatewayBound = (route: { maxBody?: unknown } | undefined): number =>
+  typeof route?.maxBody === 'number' && route.maxBody > MAX_REQUEST_BODY ? route.maxBody : MAX_REQUEST_BODY;
+
 export async function respond<S extends ApiService>(svc: S, tables: readonly RouteTable<S>[], req: Incoming): Promise<Response> {
   const path = req.url.pathname;
   const route = routeOf(svc, tables, path);
   // The gateway refuses a declared oversized body before credentials (body.ts); a route may take more.
-  if (req.length !== undefined && req.length > (route?.maxBody ?? MAX_REQUEST_BODY)) return payloadTooLarge();
+  if (req.length !== undefined && req.length > gatewayBound(route)) return payloadTooLarge();
   try {
     if (!path.startsWith(`${svc.basePath}/`)) throw apiErrors.outsideBasePath(path, svc.basePath);
     if (!route) throw apiErrors.noRoute(path);
     const method = req.method.toUpperCase();
     const handler = route.methods[method];
     if (!handler) throw apiErrors.methodNotAllowed(method);
-    const who = svc.account.credentials.authenticate(req.headers, route.endpoint ?? 'resource');
+    const who = authenticate(svc.account.credentials, req.headers, route.endpoint ?? 'resource');
     svc.limiter?.take(who.caller, svc.now());
     const params: RouteParams = { who };
     if (route.accountId !== undefined) params.account = visibleAccount(svc, route.accountId, who);
     if (route.zoneId !== undefined) params.zone = visibleZone(svc, route.zoneId, who, path);
     if (route.id !== undefined) params.id = route.id;
+    if (route.maxBody !== undefined) {
+      // The route's own bound, now that the zone it may depend on is known: refused before the body is read.
+      const bound = typeof route.maxBody === 'function' ? route.maxBody(params) : route.maxBody;
+      if (req.length !== undefined && req.length > bound) return payloadTooLarge();
+      req.limit?.(bound);
+    }
     return await handler(svc, req, params);
   } catch (e) {
-    if (e instanceof DnsApiError) return errorResponse(e);
+    if (e instanceof ApiError) return errorResponse(e);
     if (e instanceof BodyTooLarge) return payloadTooLarge();
     // A body that cannot be read has no answer: the fetch rejects, as Node's does.
     if (e instanceof BodyReadError) throw e;

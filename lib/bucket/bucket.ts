@@ -12,7 +12,7 @@
  */
 import { timeSource, type Clock } from '../clock.js';
 import { describe, resolveCompat, type BucketCompat } from './compat.js';
-import { bucketDouble, BucketSupport, type BucketCall, type BucketCallQuery, type BucketFault } from '../support/bucket-support.js';
+import { bucketDouble, BucketSupport, type BucketCall, type BucketCallQuery, type BucketFault } from './bucket-support.js';
 import { BucketLayer } from './layer.js';
 import type { ConfigSnapshot } from './config.js';
 import type { CallLog } from '../support/call-log.js';

@@ -19,7 +19,7 @@
  * - An S3 PUT over HTTP into an IndexedDB bucket: lib/node/s3-server.ts (the socket, body limits)
  *   → lib/s3/api.ts `S3Api#handle` / `#serve` (route, SigV4 in lib/s3/sigv4.ts, `#dispatch`) →
  *   lib/s3/objects.ts `putObject` (headers, checksums, the body read) → here, `viaS3('put', ...)`
- *   (faults and the call log: lib/support/bucket-support.ts `around`) → `put` → the storage's
+ *   (faults and the call log: lib/bucket/bucket-support.ts `around`) → `put` → the storage's
  *   `transact` (lib/bucket/indexeddb-storage.ts `IdbSession#exec`: one IndexedDB transaction that
  *   refreshes the cache, runs model.ts `put`, and writes the object's record and chunks).
  * - A lifecycle expiry on the fake clock: the clock (lib/clock.ts `ManualClock`) only moves; the next
@@ -42,7 +42,7 @@
  * Complete or Abort, the emptiness check of DeleteBucket) are steps of another operation, run in a
  * transaction but neither logged nor faulted.
  */
-import type { BucketSupport } from '../support/bucket-support.js';
+import type { BucketSupport } from './bucket-support.js';
 import type { Conditional } from './conditional.js';
 import type { RequestedChecksum } from './checksums.js';
 import { BucketConfig } from './config.js';

@@ -7,7 +7,7 @@
  */
 import { apiErrors, fail } from '../api/errors.js';
 
-export { DnsApiError, type DnsErrorItem } from '../api/errors.js';
+export { ApiError, DnsApiError, type ApiErrorItem, type DnsErrorItem } from '../api/errors.js';
 
 /** The DNS API's error catalogue: every code, message and HTTP status the double answers with, each a function that builds the error. */
 export const dnsErrors = {

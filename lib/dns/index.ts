@@ -2,8 +2,12 @@
  * edge-doubles/dns: a stateful double of the DNS records HTTP API
  * (`{base}/client/v4/zones/{zone_id}/dns_records`), driven through a standard `fetch`.
  */
-export { DnsApi, DEFAULT_BASE_PATH, type DnsFetch, type DnsSnapshot } from './api.js';
-export { DnsApiError, dnsErrors, type DnsErrorItem } from './errors.js';
+export { DnsApi, type DnsSnapshot } from '../dns-api/index.js';
+export { DEFAULT_BASE_PATH, type ApiFetch, type ApiFetch as DnsFetch } from '../api/front-door.js';
+// The API's error, under its own name and its first one (DnsApiError), and the DNS routes' catalogue.
+export { ApiError, DnsApiError, type ApiErrorItem, type DnsErrorItem } from '../api/errors.js';
+export { dnsErrors } from './errors.js';
+export type { ApiCredential, ApiOptions } from '../api/types.js';
 // The account a DnsApi serves, to share between views (`new DnsApi({ account })`).
 export { Account, type AccountOptions } from '../account/index.js';
 export type {

@@ -1,6 +1,5 @@
 /** Byte-level pieces of RDATA written here (names, integers, hex, base64, addresses) for lib/dns/rdata.ts and svcb.ts. */
-import { concat, utf8 } from '../bytes.js';
-import { fromBase64 } from '../s3/checksums.js';
+import { concat, fromBase64, utf8 } from '../bytes.js';
 import { canonicalIPv6, isIPv4 } from './addresses.js';
 
 /** RDATA that cannot be put on the wire (e.g. hex of odd length): the record is left out of answers. */

@@ -4,7 +4,7 @@
  */
 import { utf8Length } from '../bytes.js';
 import { canonicalIPv6, isIPv4 } from './addresses.js';
-import { DnsApiError, dnsErrors } from './errors.js';
+import { ApiError, dnsErrors } from './errors.js';
 import { normaliseHost } from './names.js';
 
 export const CONTENT_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'OPENPGPKEY', 'PTR', 'TXT'] as const;
@@ -278,6 +278,6 @@ export function normaliseContent(type: string, content: string, quoteTxt: boolea
       if (!/^[A-Za-z0-9+/]+=*$/.test(content)) throw dnsErrors.badContent(type);
       return content;
     default:
-      throw new DnsApiError(500, [{ code: 1000, message: `internal: ${type} is not a content type` }]);
+      throw new ApiError(500, [{ code: 1000, message: `internal: ${type} is not a content type` }]);
   }
 }

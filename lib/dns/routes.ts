@@ -8,10 +8,10 @@ import { BodyReadError } from '../fetch.js';
 import { BodyTooLarge } from '../api/body.js';
 import { canSee } from '../api/auth.js';
 import { json, ok, paging } from '../api/envelope.js';
-import { positiveParam as positive, type ApiService, type Handler as ApiHandler, type Incoming, type Route, type RouteTable } from '../api/router.js';
-import { zoneAccount } from '../account/present.js';
+import { HEX32, positiveParam as positive, type ApiService, type Handler as ApiHandler, type Incoming, type Route, type RouteParams, type RouteTable } from '../api/router.js';
+import type { DnsLimits } from './types.js';
 import { exportZone, parseZoneFile } from './bind.js';
-import { DnsApiError, dnsErrors } from './errors.js';
+import { ApiError, dnsErrors } from './errors.js';
 import { listRecords } from './list.js';
 import { asciiName } from './names.js';
 import { presentRecord, presentZone, timestamp } from './present.js';
@@ -27,7 +27,26 @@ export interface DnsService extends ApiService {
 
 type Handler = ApiHandler<DnsService>;
 
-const HEX32 = /^[0-9a-f]{32}$/;
+/** The largest zone file `import` reads (a larger one is `1004`, as the API answers). */
+const MAX_ZONE_FILE = 256 * 1024;
+
+/**
+ * The largest request each route can accept, so a larger body is refused (413, router.ts) before
+ * it is read instead of being read and parsed to be refused for what it holds. Our bounds, from the
+ * limits the routes enforce, with room to spare; the API publishes none below its 100 MB gateway:
+ * - one record: content is at most 4096 wire bytes (9015), at most 6 bytes each in JSON however a
+ *   client escapes them (`\u0001`), so 24 KiB, as much again for `data`, a 255-byte name and a
+ *   comment (500 characters at most) escaped the same way: 64 KiB, plus 512 bytes a tag the zone
+ *   allows (0 on Free, up to 500 on Enterprise);
+ * - a batch (or a scan review's accepts): the zone's batch limit (200 on Free, 3,500 on paid plans,
+ *   counted over deletes, patches, puts and posts) times one record's bound, plus 64 KiB;
+ * - an import: the 256 KiB zone file, plus 64 KiB for the form's other fields and boundaries.
+ */
+export const recordBodyLimit = (limits: DnsLimits): number => 64 * 1024 + limits.tags * 512;
+export const batchBodyLimit = (limits: DnsLimits): number => limits.batch * recordBodyLimit(limits) + 64 * 1024;
+export const IMPORT_BODY_LIMIT = MAX_ZONE_FILE + 64 * 1024;
+const recordBody = ({ zone }: RouteParams) => recordBodyLimit(zone!.limits);
+const batchBody = ({ zone }: RouteParams) => batchBodyLimit(zone!.limits);
 
 /** Matches literal segments (`batch`, `export`, `import`, `scan`) before `{dns_record_id}`. */
 export const dnsRoutes: RouteTable<DnsService> = (segments): Route<DnsService> | undefined => {
@@ -41,18 +60,18 @@ export const dnsRoutes: RouteTable<DnsService> = (segments): Route<DnsService> |
   if (admin) return { methods: admin, zoneId };
   if (segments[2] !== 'dns_records') return undefined;
   const rest = segments.slice(3);
-  if (rest.length === 0) return { methods: { GET: list, POST: create }, zoneId };
+  if (rest.length === 0) return { methods: { GET: list, POST: create }, zoneId, maxBody: recordBody };
   const key = rest.join('/');
   switch (key) {
     case 'export': return { methods: { GET: exportRecords }, zoneId };
-    case 'import': return { methods: { POST: importRecords }, zoneId };
-    case 'batch': return { methods: { POST: batch }, zoneId };
-    case 'scan': return { methods: { POST: scan }, zoneId };
-    case 'scan/trigger': return { methods: { POST: scanTrigger }, zoneId };
-    case 'scan/review': return { methods: { GET: scanReviewList, POST: scanReview }, zoneId };
+    case 'import': return { methods: { POST: importRecords }, zoneId, maxBody: IMPORT_BODY_LIMIT };
+    case 'batch': return { methods: { POST: batch }, zoneId, maxBody: batchBody };
+    case 'scan': return { methods: { POST: scan }, zoneId, maxBody: recordBody };
+    case 'scan/trigger': return { methods: { POST: scanTrigger }, zoneId, maxBody: recordBody };
+    case 'scan/review': return { methods: { GET: scanReviewList, POST: scanReview }, zoneId, maxBody: batchBody };
   }
   if (rest.length === 1 && HEX32.test(rest[0]!)) {
-    return { methods: { GET: getRecord, PUT: putRecord, PATCH: patchRecord, DELETE: deleteRecord }, zoneId, id: rest[0]! };
+    return { methods: { GET: getRecord, PUT: putRecord, PATCH: patchRecord, DELETE: deleteRecord }, zoneId, id: rest[0]!, maxBody: recordBody };
   }
   return undefined;
 };
@@ -87,11 +106,10 @@ const listZones: Handler = (svc, req, { who }) => {
   const zones = inAccount ? [...account.zones.values()].filter((z) => canSee(who, z, account) && (want === undefined || z.name === want)) : [];
   zones.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const slice = zones.slice((page - 1) * perPage, page * perPage);
-  const owner = zoneAccount(account);
-  return ok(slice.map((z) => presentZone(z, owner)), paging(page, perPage, slice.length, zones.length));
+  return ok(slice.map((z) => presentZone(z, account)), paging(page, perPage, slice.length, zones.length));
 };
 
-const getZone: Handler = (svc, _req, { zone }) => ok(presentZone(zone!, zoneAccount(svc.account)));
+const getZone: Handler = (svc, _req, { zone }) => ok(presentZone(zone!, svc.account));
 
 /**
  * Zone-sync tools read a zone's page rules around its records (octodns-cloudflare asks
@@ -157,8 +175,6 @@ const batch: Handler = async (svc, req, { zone }) => {
 const exportRecords: Handler = (svc, _req, { zone }) =>
   new Response(exportZone(zone!, svc.now()), { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' } });
 
-const MAX_ZONE_FILE = 256 * 1024;
-
 const importRecords: Handler = async (svc, req, { zone }) => {
   const started = svc.now();
   const type = req.headers.get('content-type') ?? '';
@@ -180,7 +196,7 @@ const importRecords: Handler = async (svc, req, { zone }) => {
   const parsed = parseZoneFile(text, zone!, proxied);
   const { added, skipped } = zone!.addAll(parsed.records);
   const messages = [...parsed.skipped, ...skipped].map(({ input, error }) => {
-    const item = error instanceof DnsApiError ? error.errors[0]! : { code: 1000, message: String(error) };
+    const item = error instanceof ApiError ? error.errors[0]! : { code: 1000, message: String(error) };
     const name = typeof input.name === 'string' ? input.name : '';
     return { code: item.code, message: `${name}: ${item.message}` };
   });

@@ -19,7 +19,6 @@
 import { ok } from '../api/envelope.js';
 import { apiErrors, fail } from '../api/errors.js';
 import type { Handler as ApiHandler, Incoming } from '../api/router.js';
-import { zoneAccount } from '../account/present.js';
 import { asciiName } from './names.js';
 import { presentZone, timestamp } from './present.js';
 import type { DnsService } from './routes.js';
@@ -47,7 +46,7 @@ async function object(req: Incoming): Promise<Record<string, unknown>> {
   return v as Record<string, unknown>;
 }
 
-const shown = (svc: DnsService, z: Zone) => presentZone(z, zoneAccount(svc.account));
+const shown = (svc: DnsService, z: Zone) => presentZone(z, svc.account);
 
 export const createZone: Handler = async (svc, req) => {
   const b = await object(req);

@@ -2,6 +2,6 @@
 export { createEnv, WranglerConfigError, type CreateEnvOptions, type CreatedEnv, type UnfakedBinding } from './create-env.js';
 export { ConfigParseError, parseWranglerConfig } from './parse.js';
 export { useDoubles } from './use-doubles.js';
-export { createExecutionContext, waitOnExecutionContext, type TestExecutionContext } from './execution-context.js';
+export { createExecutionContext, waitOnExecutionContext, type TestExecutionContext } from '../execution-context.js';
 export type { BucketBindingConfig } from './bucket-bindings.js';
 export type { WranglerConfig } from './validate.js';

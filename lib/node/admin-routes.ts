@@ -16,11 +16,11 @@ import type { Account } from '../account/account.js';
 import { accountState } from '../account/state.js';
 import { Bucket } from '../bucket/bucket.js';
 import type { ManualClock } from '../clock.js';
-import { DnsApi } from '../dns/api.js';
+import { DnsApi } from '../dns-api/dns-api.js';
 import type { DnsRecordSeed } from '../dns/types.js';
 import type { Queue } from '../queue/queue.js';
-import type { BucketFault } from '../support/bucket-support.js';
-import type { DnsFault } from '../support/dns-support.js';
+import type { BucketFault } from '../bucket/bucket-support.js';
+import type { DnsFault } from '../api/support.js';
 import type { QueueFault } from '../support/queue-support.js';
 import type { Fault } from '../support/faults.js';
 

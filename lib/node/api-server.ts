@@ -9,10 +9,10 @@
  * reaches the buckets wrangler made on the same port. The seam is here so that other surfaces over
  * the same account join without a second server.
  */
-import { CloudflareApi, type CloudflareApiOptions } from '../api/cloudflare-api.js';
-import { DnsApiError } from '../api/errors.js';
+import { CloudflareApi, type CloudflareApiOptions } from '../cloudflare-api/cloudflare-api.js';
+import { ApiError } from '../api/errors.js';
 import { errorResponse } from '../api/envelope.js';
-import { S3Api, type S3Credential } from '../s3/index.js';
+import { S3Api, type S3Credential } from '../s3/api.js';
 import { ManualClock, systemClock } from '../clock.js';
 import { adminRoutes } from './admin-routes.js';
 import { serveHandler, type ExpectContinue, type RequestHandler, type RunningServer, type TlsOption } from './server.js';
@@ -48,8 +48,8 @@ export function s3HostRoute(s3: S3Api, accountId: string): HostRoute {
 }
 
 // The API's envelope for what the server cannot build or answer, as startDnsApiServer gives it.
-const apiMalformed = () => errorResponse(new DnsApiError(400, [{ code: 6003, message: 'Invalid request headers' }]));
-const apiFailed = (e: unknown) => errorResponse(new DnsApiError(500, [{ code: 10001, message: String(e) }]));
+const apiMalformed = () => errorResponse(new ApiError(400, [{ code: 6003, message: 'Invalid request headers' }]));
+const apiFailed = (e: unknown) => errorResponse(new ApiError(500, [{ code: 10001, message: String(e) }]));
 
 /** The Host header's name part, lower-case (`[::1]:8787` → `[::1]`). */
 export const hostName = (request: Request): string => {

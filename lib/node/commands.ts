@@ -8,7 +8,7 @@ import { Account } from '../account/account.js';
 import { Bucket } from '../bucket/bucket.js';
 import type { LifecycleTiming } from '../bucket/lifecycle.js';
 import { PublicBuckets } from '../r2-public/index.js';
-import { requestLine } from '../support/dns-support.js';
+import { requestLine } from '../api/support.js';
 import { startDnsServer } from './dns-server.js';
 import { startS3Server } from './s3-server.js';
 import { startApiServer } from './api-server.js';

@@ -5,9 +5,9 @@
  *
  * A question over UDP, top to bottom: the socket's datagram (dns-wire.ts `serveDns`) → the message
  * read and checked (dns-message.ts `respond`: one QUERY, EDNS, what is refused before the model) →
- * `api.ask(question, 'udp')` (lib/dns/api.ts) → the test support's `question` (lib/support/
- * dns-support.ts: the call log entry with surface `dns`, fault rules that answer SERVFAIL, drop or
- * delay) → `api.answer` → resolution over the zones (lib/dns/resolve.ts) → back to `respond`, which
+ * `api.ask(question, 'udp')` (lib/dns-api/zones-api.ts) → the test support's `question`
+ * (lib/api/support.ts: the call log entry with surface `dns`, fault rules that answer SERVFAIL, drop
+ * or delay) → `api.answer` → resolution over the zones (lib/dns/resolve.ts) → back to `respond`, which
  * encodes the answer (truncated to the UDP limit) for the socket to send.
  */
 import type { DnsApi } from '../dns/index.js';
@@ -48,7 +48,7 @@ export async function startDnsServer(options: DnsServiceOptions = {}): Promise<R
   let dns;
   try {
     // Through the double's test support: each question is in the call log (surface 'dns') and fault
-    // rules with surface 'dns' can fail, drop or delay it (lib/support/dns-support.ts).
+    // rules with surface 'dns' can fail, drop or delay it (lib/api/support.ts).
     dns = await serveDns((question, transport) => api.ask(question, transport), {
       port: dnsPort,
       host: http.host,

@@ -2,8 +2,15 @@
  * The S3 view over HTTP(S), for tools that are not JavaScript (aws CLI, rclone, restic, boto3).
  * Path-style requests at `http://127.0.0.1:<port>/<bucket>/<key>`; binds loopback unless told otherwise.
  * Given an `account`, its public bucket hosts are served too, chosen by the Host header.
+ *
+ * An S3 PUT over HTTP, in order: `startS3Server` here → server.ts (`buildRequest`: the target as
+ * sent, the body streamed, unread until asked) → lib/s3/api.ts (`S3Api.handle`: route, SigV4 in
+ * sigv4.ts, the declared size, the bucket) → lib/s3/objects.ts `putObject` (headers, checksums) →
+ * lib/bucket/layer.ts `viaS3` (the bucket's faults and call log, bucket-support.ts; one storage
+ * transaction) → lib/bucket/model.ts → the bucket's storage (lib/bucket/storage.ts in memory,
+ * indexeddb-storage.ts on IndexedDB).
  */
-import { S3Api, type S3ApiOptions } from '../s3/index.js';
+import { S3Api, type S3ApiOptions } from '../s3/api.js';
 import { PublicBuckets } from '../r2-public/index.js';
 import { errorResponse, invalidArgument, s3Errors } from '../s3/errors.js';
 import { ManualClock, systemClock } from '../clock.js';

@@ -13,9 +13,9 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DnsApi } from '../dns/index.js';
-import type { DnsApiOptions } from '../dns/index.js';
-import { DnsApiError } from '../dns/errors.js';
+import { DnsApi } from '../dns-api/dns-api.js';
+import type { DnsApiOptions } from '../dns/types.js';
+import { ApiError } from '../api/errors.js';
 import { errorResponse as dnsErrorResponse } from '../api/envelope.js';
 import { rawTarget } from '../fetch.js';
 import { tlsMaterial, type TlsOption } from './tls.js';
@@ -73,6 +73,15 @@ export interface RunningServer {
  * as servers do rather than receive a body nobody wants (RFC 9112 §9.6; nginx's lingering close).
  */
 const DRAIN_LIMIT = 1024 * 1024;
+/**
+ * How long a connection closed after an answer to a request whose body was still arriving keeps
+ * reading (and throwing away) what the client sends. Closed at once, the connection would be reset
+ * by the kernel while the client's bytes keep coming, and a reset can drop the answer before the
+ * client reads it: a client streaming an oversized body would see `ECONNRESET`, not the 413. nginx's
+ * lingering close, for the same reason (`lingering_time`, `lingering_timeout`).
+ */
+const LINGER_MS = 2000;
+
 /** A response body whose end is seen within this many bytes is sent with a Content-Length; a longer one is chunked. */
 const LENGTH_PEEK = 256 * 1024;
 
@@ -171,6 +180,23 @@ function buildRequest(req: IncomingMessage, scheme: string, listening: string, c
   // How much of the body has not arrived yet (undefined: unknown, chunked), 0 when it is all in.
   const bodyUnread = () => (req.complete ? 0 : declared !== undefined && req.headers['transfer-encoding'] === undefined ? Number(declared) - received : undefined);
   return { request, target, bodyUnread };
+}
+
+/**
+ * When Node closes `socket` after the answer (it calls `destroySoon`), send the end of the stream
+ * but keep reading until the client closes its side or LINGER_MS pass, then close (LINGER_MS).
+ */
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = () => {
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('end', () => {
+      clearTimeout(timer);
+      socket.destroy();
+    });
+    socket.resume();
+  };
 }
 
 /** Reads up to LENGTH_PEEK of a body: all of it (so its length is known) or the start of a longer one. */
@@ -284,6 +310,7 @@ export async function serveHandler(handler: RequestHandler, options: ServeOption
           req.removeAllListeners('data'); // the body stream stops here; nothing is buffered for it any more
           req.resume();
         }
+        if (unread !== 0 && (close || 'malformed' in built)) lingerOnClose(socket);
         if ('malformed' in built) return writeResponse(res, response, method, true);
         return writeResponse(res, response, method, close);
       })
@@ -382,8 +409,8 @@ export interface DnsServerOptions extends DnsApiOptions {
  * headers" is the code and text the API gives for headers it cannot use (lib/dns/errors.ts); what
  * the API answers for a bad Host itself was not observed.
  */
-const dnsMalformed = () => dnsErrorResponse(new DnsApiError(400, [{ code: 6003, message: 'Invalid request headers' }]));
-const dnsFailed = (e: unknown) => dnsErrorResponse(new DnsApiError(500, [{ code: 10001, message: String(e) }]));
+const dnsMalformed = () => dnsErrorResponse(new ApiError(400, [{ code: 6003, message: 'Invalid request headers' }]));
+const dnsFailed = (e: unknown) => dnsErrorResponse(new ApiError(500, [{ code: 10001, message: String(e) }]));
 
 /**
  * Starts the DNS double's REST API (`/client/v4`) over HTTP (or HTTPS with `tls`). `baseURL` for

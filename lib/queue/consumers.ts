@@ -34,10 +34,9 @@
  * Error codes not established: a second consumer (409 11007, our placeholder), a lease that is not
  * held (reported in `warnings`, as the SDK's ack response types them).
  */
-import { HEX32 } from '../account/ids.js';
 import { ok } from '../api/envelope.js';
 import { fail } from '../api/errors.js';
-import { type ApiService, type Handler, type Incoming, type Route, type RouteParams, type RouteTable } from '../api/router.js';
+import { HEX32, type ApiService, type Handler, type Incoming, type Route, type RouteParams, type RouteTable } from '../api/router.js';
 import { toBase64 } from '../bytes.js';
 import { randomHex } from '../random.js';
 import { queueById, type AccountQueue } from './account-queues.js';
@@ -123,7 +122,7 @@ function lookup(svc: ApiService, params: RouteParams, id: string): AccountQueue 
 
 /** The body as a JSON object; an empty body is `{}` (wrangler's purge and the SDK's pull may send none). */
 async function body(req: Incoming): Promise<Record<string, unknown>> {
-  // The body is read once and kept (lib/dns/api.ts), so reading it again to parse is free.
+  // The body is read once and kept (lib/api/front-door.ts), so reading it again to parse is free.
   return (await req.text()).trim() === '' ? {} : jsonObject(req);
 }
 

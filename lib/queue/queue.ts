@@ -22,7 +22,7 @@ import { randomHex, seeded } from '../random.js';
 import { copyArgument } from '../support/call-log.js';
 import { registerDouble } from '../support/registry.js';
 import { actionOf, queueDouble, QueueSupport, type LoggedMessage, type MessageOutcome, type MutableQueueCall, type QueueFault } from '../support/queue-support.js';
-import { createExecutionContext, waitOnExecutionContext } from '../env/execution-context.js';
+import { createExecutionContext, waitOnExecutionContext } from '../execution-context.js';
 import { BatchState, Message, MessageBatch, toInteger, type MessageBatchMetadata } from './batch.js';
 import { resolveQueueCompat, type QueueCompat } from './compat.js';
 import { contentTypeOf, decodeBody, deferredJson, encodeBody, unreadable, type HeldBody, type QueueContentType } from './content.js';

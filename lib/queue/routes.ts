@@ -4,10 +4,9 @@
  * (wrangler `src/queues/client.ts`; SDK `resources/queues/queues`). R2's event notifications find
  * their queue here by name first (wrangler resolves `--queue` with `GET /queues?name=`).
  */
-import { HEX32 } from '../account/ids.js';
 import { ok } from '../api/envelope.js';
 import { fail } from '../api/errors.js';
-import { positiveParam, type ApiService, type Handler, type Incoming, type Route, type RouteTable } from '../api/router.js';
+import { HEX32, positiveParam, type ApiService, type Handler, type Incoming, type Route, type RouteTable } from '../api/router.js';
 import { consumersOf } from './consumers.js';
 import { accountQueues, createAccountQueue, deleteAccountQueue, queueById, queueByName, type AccountQueue, type QueueSettings } from './account-queues.js';
 

@@ -4,7 +4,7 @@
  * by changing its import: build a batch, call the handler with it and a `createExecutionContext()`,
  * then read what it acked and retried.
  */
-import { waitOnExecutionContext } from '../env/execution-context.js';
+import { waitOnExecutionContext } from '../execution-context.js';
 import { BatchState, Message, MessageBatch, batchState, type QueueResult } from './batch.js';
 
 /** One message of a hand-built batch (the plugin's `MessageBatchMessage`). */

@@ -4,7 +4,7 @@
  * (routing, auth, body) are lib/api/errors.ts; these are R2's. Entries are grouped by concern (one
  * block per route file) so that each concern's additions merge apart.
  */
-import { DnsApiError, fail } from '../api/errors.js';
+import { ApiError, fail } from '../api/errors.js';
 
 export const r2ApiErrors = {
   // ---- buckets (buckets.ts) ----
@@ -34,7 +34,7 @@ export const r2ApiErrors = {
   malformed: (why?: string) =>
     why === undefined
       ? fail(400, 10040, 'The JSON you provided was not well formed.')
-      : new DnsApiError(400, [{ code: 10040, message: 'The JSON you provided was not well formed.' }, { code: 10040, message: why }]),
+      : new ApiError(400, [{ code: 10040, message: 'The JSON you provided was not well formed.' }, { code: 10040, message: why }]),
 
   // ---- CORS (cors.ts) ----
   /** 404 10059 on GET for a bucket without a policy (r2-bucket-config.md §3.1, seen third-hand). */

@@ -5,7 +5,7 @@
  * SDK's `r2.buckets.eventNotifications`). The rules themselves are the bucket's
  * (lib/bucket/notifications.ts); the queues are the account's (lib/queue/account-queues.ts).
  */
-import { HEX32 } from '../account/ids.js';
+import { HEX32 } from '../api/router.js';
 import { ok } from '../api/envelope.js';
 import { fail } from '../api/errors.js';
 import type { Handler, Incoming, Route, RouteParams, RouteTable } from '../api/router.js';

@@ -7,7 +7,7 @@
  * bucket and its settings) and returns the handlers by method; the router checks the account (and
  * the caller's scope) before any of them runs, and `params.id` is the bucket name where there is one.
  */
-import { HEX32 } from '../account/ids.js';
+import { HEX32 } from '../api/router.js';
 import type { Handler, Route, RouteTable } from '../api/router.js';
 import { requireR2, type R2Service } from './service.js';
 import { bucketRoutes } from './buckets.js';

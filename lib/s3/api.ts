@@ -44,7 +44,7 @@ import { carriable } from './header-values.js';
 import { Verifier, type Authenticated, type S3Credential } from './sigv4.js';
 import { lifecycleTimingOption, type LifecycleTiming } from '../bucket/lifecycle.js';
 import { doubleOf, registerDouble } from '../support/registry.js';
-import { s3Double, type S3Snapshot } from '../support/s3-support.js';
+import { s3Double, type S3Snapshot } from './s3-support.js';
 
 export type { S3Credential, S3Snapshot };
 
@@ -148,14 +148,14 @@ export class S3Api {
     this.#created = shared?.bucketCreated ?? new WeakMap();
     for (const [name, bucket] of Object.entries(options.buckets ?? {})) this.addBucket(name, bucket);
     this.fetch = fetchOver((request, target) => this.handle(request, target));
-    // The test support (snapshot, restore, reset, the matchers) reaches the S3Api through the registry: lib/support/s3-support.ts.
+    // The test support (snapshot, restore, reset, the matchers) reaches the S3Api through the registry: lib/s3/s3-support.ts.
     registerDouble(this, s3Double(this.#buckets));
   }
 
-  // ---- test support (not part of the S3 API): lib/support/s3-support.ts says what each covers ----
+  // ---- test support (not part of the S3 API): lib/s3/s3-support.ts says what each covers ----
   //
   // Faults: the S3Api has no fault list of its own; the rules of the bucket a request reaches are
-  // the one place (lib/support/bucket-support.ts), and they fail an S3 call with R2's S3 answer for
+  // the one place (lib/bucket/bucket-support.ts), and they fail an S3 call with R2's S3 answer for
   // the error (fromModelError: 'internal' → 500 InternalError, 'rateLimit' → 429 TooManyRequests).
   // Why: one rule then fails the Worker's call and the S3 client's alike, which is what a test of
   // "R2 is failing" means; and R2 has no S3-only throttle to model: it answers a hot key with 429

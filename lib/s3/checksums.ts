@@ -63,20 +63,7 @@ export function checksumBytes(alg: S3ChecksumAlgorithm, chunks: readonly Uint8Ar
   }
 }
 
-export function toBase64(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
-  return btoa(s);
-}
-
-/** Strict base64 (padding required); undefined for anything else. */
-export function fromBase64(s: string): Uint8Array | undefined {
-  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s)) return undefined;
-  try {
-    return Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
-  } catch {
-    return undefined;
-  }
-}
+// Base64 is shared (lib/bytes.ts); S3's checksum headers read and write it from here too.
+export { fromBase64, toBase64 } from '../bytes.js';
 
 export const DIGEST_LENGTH: Record<S3ChecksumAlgorithm, number> = { crc32: 4, crc32c: 4, crc64nvme: 8, sha1: 20, sha256: 32 };

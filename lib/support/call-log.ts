@@ -1,6 +1,6 @@
 /**
  * The call log: what a double was asked, in order. One home for both doubles; each double says what
- * an entry holds (bucket-support.ts, dns-support.ts) and how it reads in a table.
+ * an entry holds (lib/bucket/bucket-support.ts, lib/api/support.ts) and how it reads in a table.
  *
  * Off by default: with recording off the double never builds an entry (one boolean read per call).
  * When on, arguments are copied when the call is made, so a caller mutating its options later does

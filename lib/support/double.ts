@@ -4,8 +4,8 @@
  * (registry.ts), and the functions look it up there instead of asking what class they were given.
  * A new double (a queue, the API) adds its own file implementing this, not branches in the matchers.
  *
- * The contract every double keeps, the same way (bucket-support.ts, dns-support.ts, queue-support.ts,
- * s3-support.ts):
+ * The contract every double keeps, the same way (lib/bucket/bucket-support.ts, lib/api/support.ts,
+ * queue-support.ts, lib/s3/s3-support.ts):
  * - **Entry wrapper.** Faults and the call log wrap each entry point (a bucket's binding, S3 and
  *   public entries; a DnsApi's API requests and DNS questions, `surface: 'dns'`; a queue's sends
  *   and deliveries), never its rules: a failed call changes nothing stored.
@@ -24,6 +24,9 @@
  */
 import type { BucketLayer } from '../bucket/layer.js';
 import type { Zone } from '../dns/zone.js';
+import type { DnsRecord } from '../dns/types.js';
+import type { StoredObject } from '../bucket/stored.js';
+import type { HeadResult } from '../bucket/results.js';
 import type { CallFilter, LoggedCall } from './call-log.js';
 import type { Fault, FaultSchedule } from './faults.js';
 
@@ -46,6 +49,8 @@ export interface ZoneReader {
   zone(idOrName: string): Zone | undefined;
   /** Whether records are shown with the fields the API retired (the DnsApi's `retiredFields`). */
   readonly retiredFields: boolean;
+  /** The zone's records as the API shows them (the double presents them: test support imports no model). */
+  records(zone: Zone): DnsRecord[];
 }
 
 /**
@@ -60,6 +65,8 @@ export interface ObjectPlace {
   readonly label: string;
   /** Whether an entry of the double's log is a call on this bucket. */
   readonly onBucket: (entry: LoggedCall) => boolean;
+  /** A stored object as the binding shows it (its R2Object), made by the bucket double. */
+  readonly present: (o: StoredObject) => HeadResult;
 }
 
 /** What `toHaveObject` reads of a double that holds objects. */

@@ -1,7 +1,7 @@
 /**
  * Fault rules as values: which calls a rule catches, how many, and what it does to them. One engine
- * for both doubles; each double says what a call is (bucket-support.ts: operation and key;
- * dns-support.ts: method and path) and what an injected failure looks like (its service's error shapes).
+ * for both doubles; each double says what a call is (lib/bucket/bucket-support.ts: operation and key;
+ * lib/api/support.ts: method and path) and what an injected failure looks like (its service's error shapes).
  *
  * Rules are checked before the model runs, so a failed call never changes stored state; a delay
  * waits on the double's clock, then lets the call run as usual. The newest rule that catches a call

@@ -9,17 +9,15 @@
  */
 import { concat } from '../bytes.js';
 import { editDistance } from '../edit-distance.js';
-import { HeadResult, WHOLE_OBJECT } from '../bucket/results.js';
 import type { StoredObject } from '../bucket/stored.js';
-import { presentRecord } from '../dns/present.js';
 import type { DnsRecord } from '../dns/types.js';
 import type { BucketLayer } from '../bucket/layer.js';
-import type { BucketCall, BucketCallQuery } from './bucket-support.js';
+import type { BucketCall, BucketCallQuery } from '../bucket/bucket-support.js';
 import { bytesOf, partialMatch, show, type LoggedCall } from './call-log.js';
-import type { DnsRequestQuery } from './dns-support.js';
+import type { ApiRequestQuery as DnsRequestQuery } from '../api/support.js';
 import type { LogReader, ObjectPlace, TestDouble } from './double.js';
 import { describeValue as describe, doubleOf } from './registry.js';
-import type { S3CallQuery } from './s3-support.js';
+import type { S3CallQuery } from '../s3/s3-support.js';
 import type { QueueCallQuery } from './queue-support.js';
 
 export interface CheckResult {
@@ -101,8 +99,8 @@ function nearestKeys(b: BucketLayer, key: string): string[] {
 }
 
 /** The object as `expected` looks at it: only the fields it names. */
-function objectView(o: StoredObject, expected: ObjectExpectation): Record<string, unknown> {
-  const r = new HeadResult(o, WHOLE_OBJECT);
+function objectView(o: StoredObject, expected: ObjectExpectation, place: ObjectPlace): Record<string, unknown> {
+  const r = place.present(o);
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(expected) as (keyof ObjectExpectation)[]) {
     switch (k) {
@@ -171,7 +169,7 @@ export function checkObject(received: unknown, path: string, expected?: ObjectEx
   if (!expected || Object.keys(expected).length === 0) {
     return { pass: true, message: () => `expected ${label} not to have an object at "${key}", but it has one (${o.size} bytes)` };
   }
-  const actual = objectView(o, expected);
+  const actual = objectView(o, expected, place);
   const want = expectedView(expected);
   const pass = partialMatch(actual, want) && (expected.customMetadata === undefined || partialMatch(actual.customMetadata, expected.customMetadata));
   return {
@@ -235,7 +233,7 @@ export function checkDnsRecord(received: unknown, zone: string, fields: DnsRecor
   const want = { ...fields };
   // A relative name means a name in the zone, as the API reads one.
   if (typeof want.name === 'string' && want.name !== z.name && !want.name.endsWith(`.${z.name}`)) want.name = want.name === '@' ? z.name : `${want.name}.${z.name}`;
-  const records = z.sorted().map((r) => presentRecord(r, z, d.retiredFields));
+  const records = d.records(z);
   const pass = records.some((r) => partialMatch(r, want));
   const sameName = records.filter((r) => r.name === want.name);
   const nearest = sameName.find((r) => r.type === want.type) ?? sameName[0] ?? records.find((r) => r.type === want.type);

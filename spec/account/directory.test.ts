@@ -6,7 +6,7 @@
 import { CreateBucketCommand, DeleteBucketCommand, PutBucketCorsCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { Account } from '../../lib/account/account.js';
-import { CloudflareApi } from '../../lib/api/cloudflare-api.js';
+import { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';
 import { Bucket } from '../../lib/bucket/index.js';
 import { bucketLayer } from '../../lib/bucket/internal.js';
 import { S3Api } from '../../lib/s3/index.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Bucket } from '../../lib/bucket/index.js';
-import { CloudflareApi } from '../../lib/api/index.js';
+import { CloudflareApi } from '../../lib/cloudflare-api/index.js';
 import { createEnv } from '../../lib/env/create-env.js';
 import { S3Api } from '../../lib/s3/index.js';
 import { bucketLayer } from '../../lib/bucket/internal.js';

@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { CloudflareApi } from '../../lib/api/cloudflare-api.js';
+import { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';
 import { Bucket, IndexedDbStorage, MemoryStorage, type BucketStorage } from '../../lib/bucket/index.js';
 import { ManualClock } from '../../lib/clock.js';
 import { S3Api } from '../../lib/s3/index.js';

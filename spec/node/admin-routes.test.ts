@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Account } from '../../lib/account/account.js';
 import { Bucket } from '../../lib/bucket/bucket.js';
 import { ManualClock } from '../../lib/clock.js';
-import type { DnsApi } from '../../lib/dns/api.js';
+import type { DnsApi } from '../../lib/dns-api/dns-api.js';
 import { runCli, startApiServer, startDnsServer, startS3Server, type CliIo } from '../../lib/node/index.js';
 
 const START = Date.parse('2026-01-01T00:00:00Z');

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import Cloudflare from 'cloudflare';
 import { createEnv, S3Api, type Bucket } from '../../lib/index.js';
-import { CloudflareApi } from '../../lib/api/index.js';
+import { CloudflareApi } from '../../lib/cloudflare-api/index.js';
 import { Account } from '../../lib/account/index.js';
 
 const BASE = 'https://api.cloudflare.com/client/v4';

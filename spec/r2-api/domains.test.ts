@@ -5,7 +5,7 @@
  */
 import Cloudflare from 'cloudflare';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CloudflareApi } from '../../lib/api/cloudflare-api.js';
+import { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';
 import { Bucket } from '../../lib/bucket/index.js';
 
 let api: CloudflareApi;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { CreateBucketCommand, GetObjectCommand, ListBucketsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { createEnv, S3Api, type Bucket } from '../../lib/index.js';
-import { CloudflareApi } from '../../lib/api/index.js';
+import { CloudflareApi } from '../../lib/cloudflare-api/index.js';
 import { startApiServer } from '../../lib/node/index.js';
 import { CREDENTIALS, sdk } from '../s3/support.js';
 

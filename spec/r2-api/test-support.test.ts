@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import Cloudflare from 'cloudflare';
 import { createEnv, type Bucket } from '../../lib/index.js';
-import { CloudflareApi } from '../../lib/api/index.js';
+import { CloudflareApi } from '../../lib/cloudflare-api/index.js';
 
 const quiet = { onWarning: () => {} };
 const sdk = (api: CloudflareApi) => new Cloudflare({ apiToken: 'any', apiEmail: null, apiKey: null, fetch: api.fetch, maxRetries: 0 });

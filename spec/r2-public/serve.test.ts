@@ -4,7 +4,7 @@
  * the bucket's call log and faults.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CloudflareApi } from '../../lib/api/cloudflare-api.js';
+import { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';
 import { Bucket } from '../../lib/bucket/index.js';
 import { S3Api } from '../../lib/s3/index.js';
 

@@ -15,6 +15,7 @@ import { checkObject, checkReceived } from '../../lib/support/matchers.js';
 import { ArrayStore, CallLog, type LoggedCall } from '../../lib/support/call-log.js';
 import { doubleOf, registerDouble } from '../../lib/support/registry.js';
 import { bucketLayer } from '../../lib/bucket/internal.js';
+import { presentObject } from '../../lib/bucket/bucket-support.js';
 import { CREDENTIALS, sdk } from '../s3/support.js';
 
 const text = async (b: Bucket, key: string) => (await b.get(key))?.text();
@@ -238,7 +239,7 @@ describe('the registry', () => {
     registerDouble(archive, {
       ...doubleOf(new DnsApi())!, // log, snapshot and the rest: not what toHaveObject reads
       name: 'Archive',
-      objects: { locate: (path) => ({ layer, key: path.replace(/^archive:/, ''), label: 'the archive', onBucket: () => true }) },
+      objects: { locate: (path) => ({ layer, key: path.replace(/^archive:/, ''), label: 'the archive', onBucket: () => true, present: presentObject }) },
     });
     expect(archive).toHaveObject('archive:x.txt', { body: 'inner' });
     expect(checkObject(archive, 'archive:y.txt').message()).toContain('expected the archive to have an object at "y.txt"');

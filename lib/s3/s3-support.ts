@@ -16,12 +16,12 @@
  *   decision and its reasons: lib/s3/api.ts, "Faults").
  * - objects (`toHaveObject`): `'<bucket>/<key>'`, the bucket by the name it is served under.
  */
-import type { BucketCall, BucketCallQuery } from './bucket-support.js';
-import { bucketCallRow, matchesCall } from './bucket-support.js';
-import { partialMatch, type CallFilter, type CallLog } from './call-log.js';
-import type { LogReader, ObjectPlace, TestDouble } from './double.js';
-import { doubleOf } from './registry.js';
-import { table } from './table.js';
+import type { BucketCall, BucketCallQuery } from '../bucket/bucket-support.js';
+import { bucketCallRow, matchesCall, presentObject } from '../bucket/bucket-support.js';
+import { partialMatch, type CallFilter, type CallLog } from '../support/call-log.js';
+import type { LogReader, ObjectPlace, TestDouble } from '../support/double.js';
+import { doubleOf } from '../support/registry.js';
+import { table } from '../support/table.js';
 
 /** A bucket call made through the S3 API, with the name of the bucket it was served under. */
 export interface S3Call extends BucketCall {
@@ -136,6 +136,7 @@ function locateObject(served: Served, path: string): ObjectPlace {
     label: `bucket ${JSON.stringify(name)}`,
     // The S3Api's log names each call's bucket by the first name it is served under (distinct()).
     onBucket: (e) => served.get((e as S3Call).bucket) === bucket,
+    present: presentObject,
   };
 }
 

@@ -9,14 +9,19 @@
  * a fault) and before the model runs (a failure changes nothing stored).
  */
 import type { TimeSource } from '../clock.js';
-import { R2_ERRORS, r2Error } from '../bucket/errors.js';
-import type { BucketOperation, ErrorFormat, Invoke, Surface } from '../bucket/invoke.js';
-import type { BucketLayer } from '../bucket/layer.js';
-import { CallLog, copyArgument, partialMatch, show, type CallStore, type LoggedCall } from './call-log.js';
-import type { FaultAdder, TestDouble } from './double.js';
-import { FaultList, keyMatches, type Fault, type FaultSchedule, type Injected } from './faults.js';
+import { R2_ERRORS, r2Error } from './errors.js';
+import type { BucketOperation, ErrorFormat, Invoke, Surface } from './invoke.js';
+import type { BucketLayer } from './layer.js';
+import { HeadResult, WHOLE_OBJECT } from './results.js';
+import type { StoredObject } from './stored.js';
+import { CallLog, copyArgument, partialMatch, show, type CallStore, type LoggedCall } from '../support/call-log.js';
+import type { FaultAdder, TestDouble } from '../support/double.js';
+import { FaultList, keyMatches, type Fault, type FaultSchedule, type Injected } from '../support/faults.js';
 
 export type { BucketOperation, Surface };
+
+/** A stored object as the binding shows it: what `toHaveObject` compares (lib/support/matchers.ts). */
+export const presentObject = (o: StoredObject): HeadResult => new HeadResult(o, WHOLE_OBJECT);
 
 /** A bucket fault rule. */
 export interface BucketFault extends FaultSchedule {
@@ -495,6 +500,6 @@ export function bucketDouble(bucket: SnapshotOwner, layer: BucketLayer): TestDou
     restore: (s) => bucket.restore(s as never),
     reset: () => bucket.reset(),
     bucket: layer,
-    objects: { locate: (key) => ({ layer, key, label: 'the bucket', onBucket: () => true }) },
+    objects: { locate: (key) => ({ layer, key, label: 'the bucket', onBucket: () => true, present: presentObject }) },
   };
 }

@@ -1,7 +1,9 @@
 /**
- * `CloudflareApi`: one double of the `/client/v4` API for every product the library models, over
- * one account: the DNS routes (exactly `DnsApi`'s: it is a `DnsApi`, so there is one DNS
- * implementation), R2's control plane (lib/r2-api/) and the account's routes. Its `account` is the
+ * `CloudflareApi`: one double of the `/client/v4` API for every product the library models, an
+ * assembly of the front door (lib/api/front-door.ts) over one account, as `DnsApi` is: the account's
+ * zones and the DNS routes (the same as DnsApi's: lib/dns-api/zones-api.ts, lib/dns/routes.ts, so
+ * there is one DNS implementation), R2's control plane (lib/r2-api/), the queues' routes
+ * (lib/queue/routes.ts) and the account's routes. Its `account` is the
  * one `createEnv(config, { api })` and `new S3Api({ api })` take their buckets from, so a bucket made
  * through the API is the bucket a Worker's binding and the S3 view see, and the reverse.
  */
@@ -10,7 +12,8 @@ import { lifecycleTimingOption, type LifecycleTiming } from '../bucket/lifecycle
 import { accountRoutes } from '../account/routes.js';
 import { accountState } from '../account/state.js';
 import { bucketsIn, homeLocation, isJurisdiction, isLocation, isStorageClass, type Jurisdiction, type Location, type StorageClass } from '../account/buckets.js';
-import { DnsApi } from '../dns/api.js';
+import type { RouteTable } from '../api/router.js';
+import { ZonesApi, type DnsSnapshot } from '../dns-api/zones-api.js';
 import { dnsRoutes, type DnsService } from '../dns/routes.js';
 import type { DnsApiOptions } from '../dns/types.js';
 import { notificationRoutes } from '../r2-api/notifications.js';
@@ -20,10 +23,8 @@ import { queueRoutes } from '../queue/routes.js';
 import { consumerRoutes } from '../queue/consumers.js';
 import type { R2Service } from '../r2-api/service.js';
 import { createBucket } from '../account/directory.js';
-import type { RouteTable } from './router.js';
 import { PublicBuckets } from '../r2-public/public-buckets.js';
 import { bucketLayer } from '../bucket/internal.js';
-import type { DnsSnapshot } from '../dns/api.js';
 import { doubleOf } from '../support/registry.js';
 import { addRules, EVENT_TYPE_ACTIONS, type NotificationAction, type NotificationRule } from '../bucket/notifications.js';
 import { queueByName, restoreQueues, snapshotQueues, type QueuesSnapshot } from '../queue/account-queues.js';
@@ -55,6 +56,13 @@ export interface BucketCreateOptions {
 /** The service every CloudflareApi route sees: the DNS routes' and R2's. */
 type CloudflareService = DnsService & R2Service;
 
+/**
+ * The routes, in order: DNS first (nearly every DNS request is one), then R2's, the GraphQL metrics
+ * wrangler asks, R2's event notifications, the queues' and their consumers', the account's; no path
+ * matches two.
+ */
+const ROUTES: readonly RouteTable<CloudflareService>[] = [dnsRoutes, r2Routes, graphqlRoutes, notificationRoutes, queueRoutes, consumerRoutes, accountRoutes];
+
 /** The zones and the buckets at one moment. Opaque; restore it with `restore` on the same CloudflareApi. */
 export interface CloudflareSnapshot extends DnsSnapshot {
   readonly buckets: number;
@@ -79,20 +87,16 @@ const bucketDouble = (bucket: Bucket) => {
   return d;
 };
 
-export class CloudflareApi extends DnsApi {
+export class CloudflareApi extends ZonesApi<CloudflareService> {
   /** The account's public bucket hosts (r2.dev, custom domains): `api.public.fetch(url)` (lib/r2-public). */
   readonly public: PublicBuckets;
 
   constructor(options: CloudflareApiOptions = {}) {
     const { buckets, lifecycleTiming: timing, ...dnsOptions } = options;
-    super(dnsOptions);
     const clock = options.clock;
     const lifecycleTiming = lifecycleTimingOption(timing, 'CloudflareApi');
-    const service = this.service as CloudflareService;
-    service.newBucket = (defaultStorageClass) => new Bucket({ clock, lifecycleTiming, ...(defaultStorageClass ? { defaultStorageClass } : {}) });
-    // DNS first (nearly every DNS request is one), then R2's, the GraphQL metrics wrangler asks, the account's; no path matches two.
-    // The service this view passes every route is a CloudflareService (set just above).
-    this.routes = [dnsRoutes, r2Routes as unknown as RouteTable<DnsService>, graphqlRoutes as unknown as RouteTable<DnsService>, notificationRoutes as unknown as RouteTable<DnsService>, queueRoutes, consumerRoutes, accountRoutes];
+    const newBucket = (defaultStorageClass?: string) => new Bucket({ clock, lifecycleTiming, ...(defaultStorageClass ? { defaultStorageClass } : {}) });
+    super(dnsOptions, { service: (dns) => ({ ...dns, newBucket }), routes: ROUTES });
     this.public = new PublicBuckets(this.account);
     for (const name of buckets ?? []) this.addBucket(name);
   }
@@ -191,7 +195,7 @@ export class CloudflareApi extends DnsApi {
     if (options.storageClass !== undefined && !isStorageClass(options.storageClass)) throw new Error(`CloudflareApi: unknown storageClass ${JSON.stringify(options.storageClass)}`);
     const location = options.locationHint ?? homeLocation(jurisdiction);
     // The account's bucket directory (lib/account/directory.ts) checks the name and records the bucket.
-    const made = createBucket(state, name, () => (this.service as CloudflareService).newBucket(options.storageClass), { jurisdiction, location });
+    const made = createBucket(state, name, () => this.service.newBucket(options.storageClass), { jurisdiction, location });
     if (made === 'invalidName') throw new Error(`CloudflareApi: bucket name ${JSON.stringify(name)} is invalid`);
     if (typeof made === 'string') throw new Error(`CloudflareApi: a bucket named ${name} already exists${jurisdiction === 'default' ? '' : ` in ${jurisdiction}`}`);
     return made;

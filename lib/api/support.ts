@@ -1,6 +1,7 @@
 /**
- * Test support for a DnsApi: its fault rules and its call log, wrapped around the double's two
- * entry points, never inside its rules: API requests (`fetch` and `handle` both end in one call to
+ * Test support for the `/client/v4` front door (a DnsApi, a CloudflareApi; front-door.ts): its fault
+ * rules and its call log, written on the shared primitives (lib/support/) and wrapped around the
+ * double's two entry points, never inside its rules: API requests (`fetch` and `handle` both end in one call to
  * the router) and DNS questions (`ask`: the DNS server's, over UDP and TCP, and `resolve`'s), whose
  * log entries and fault rules have `surface: 'dns'`.
  *
@@ -10,14 +11,14 @@
  */
 import type { TimeSource } from '../clock.js';
 import type { DnsAnswer, DnsQuestion, DnsRcode } from '../dns/answer.js';
-import { dnsErrors } from '../dns/errors.js';
-import type { Incoming } from '../api/router.js';
-import { ArrayStore, CallLog, partialMatch, show, type LoggedCall } from './call-log.js';
-import type { FaultAdder, TestDouble, ZoneReader } from './double.js';
-import { FaultList, type FaultSchedule, type Injected } from './faults.js';
+import { apiErrors } from './errors.js';
+import type { Incoming } from './router.js';
+import { ArrayStore, CallLog, partialMatch, show, type LoggedCall } from '../support/call-log.js';
+import type { FaultAdder, TestDouble, ZoneReader } from '../support/double.js';
+import { FaultList, type FaultSchedule, type Injected } from '../support/faults.js';
 
-/** A DNS API fault rule: requests it catches get `status` in the API's error envelope. */
-export interface DnsFault extends FaultSchedule {
+/** An API fault rule: requests it catches get `status` in the API's error envelope. */
+export interface ApiFault extends FaultSchedule {
   /** HTTP method(s) caught (any case). Default: every method. */
   method?: string | readonly string[];
   /**
@@ -77,12 +78,12 @@ const typeMatches = (want: string | readonly string[] | undefined, type: string)
 /** One call as the fault rules see it: an API request, or a DNS question. */
 type FaultCall = { surface: 'api'; method: string; path: string } | { surface: 'dns'; name: string; type: string };
 
-function ruleCatches(rule: DnsFault, call: FaultCall, basePath: string): boolean {
+function ruleCatches(rule: ApiFault, call: FaultCall, basePath: string): boolean {
   if (call.surface === 'dns') return rule.surface === 'dns' && nameMatches(rule.name, call.name) && typeMatches(rule.type, call.type);
   return rule.surface !== 'dns' && methodMatches(rule.method, call.method) && pathMatches(rule.path, call.path, basePath);
 }
 
-function checkRule(rule: DnsFault): void {
+function checkRule(rule: ApiFault): void {
   if (rule.surface !== undefined && rule.surface !== 'api' && rule.surface !== 'dns') throw new RangeError(`dns fault: surface must be 'api' or 'dns', got ${JSON.stringify(rule.surface)}`);
   if (rule.surface === 'dns') {
     for (const f of HTTP_FIELDS) if (rule[f] !== undefined) throw new RangeError(`dns fault: '${f}' is for API requests; a rule with surface 'dns' takes name, type, rcode, drop and delay`);
@@ -98,13 +99,13 @@ function checkRule(rule: DnsFault): void {
 }
 
 /** Whether a rule only delays what it catches. */
-const delaysOnly = (rule: DnsFault) =>
+const delaysOnly = (rule: ApiFault) =>
   rule.delay !== undefined && (rule.surface === 'dns' ? rule.rcode === undefined && !rule.drop : rule.status === undefined);
 
 /** How a request authenticated, as the log shows it (never the secret itself). */
-export type DnsAuthScheme = 'bearer' | 'global-key' | 'none';
+export type ApiAuthScheme = 'bearer' | 'global-key' | 'none';
 
-export interface DnsRequest extends LoggedCall {
+export interface ApiRequest extends LoggedCall {
   readonly method: string;
   /** The URL's path, `/client/v4/...` (under the configured base path). */
   readonly path: string;
@@ -112,7 +113,7 @@ export interface DnsRequest extends LoggedCall {
   readonly query: Readonly<Record<string, string | string[]>>;
   /** The request body: parsed JSON when it is JSON, else its text; undefined when empty. */
   readonly body: unknown;
-  readonly auth: DnsAuthScheme;
+  readonly auth: ApiAuthScheme;
   /** 0 until the response is ready. */
   readonly status: number;
   /** The response body: parsed JSON when it is JSON, else its text. */
@@ -132,12 +133,12 @@ export interface DnsRequest extends LoggedCall {
 }
 
 /** Fields a logged request must have: `path` as in a fault rule; `body`/`response` match partially. */
-export interface DnsRequestQuery {
+export interface ApiRequestQuery {
   method?: string;
   path?: string | RegExp;
   query?: Record<string, unknown>;
   body?: unknown;
-  auth?: DnsAuthScheme;
+  auth?: ApiAuthScheme;
   status?: number;
   response?: unknown;
   injected?: boolean;
@@ -175,7 +176,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const methodMatches = (want: string | readonly string[] | undefined, method: string) =>
   want === undefined || [want].flat().some((m) => m.toUpperCase() === method);
 
-function authScheme(headers: Incoming['headers']): DnsAuthScheme {
+function authScheme(headers: Incoming['headers']): ApiAuthScheme {
   if (headers.get('authorization') !== null) return 'bearer';
   if (headers.get('x-auth-key') !== null || headers.get('x-auth-email') !== null) return 'global-key';
   return 'none';
@@ -202,7 +203,7 @@ function queryOf(url: URL): Record<string, string | string[]> {
   return out;
 }
 
-function matchesRequest(e: DnsRequest, q: DnsRequestQuery, basePath: string): boolean {
+function matchesRequest(e: ApiRequest, q: ApiRequestQuery, basePath: string): boolean {
   if (q.surface !== undefined && q.surface !== (e.surface ?? 'api')) return false;
   if (q.name !== undefined && !(e.surface === 'dns' && nameMatches(q.name, e.path))) return false;
   if (q.type !== undefined && !(e.surface === 'dns' && typeMatches(q.type, String(e.query.type)))) return false;
@@ -220,7 +221,7 @@ function matchesRequest(e: DnsRequest, q: DnsRequestQuery, basePath: string): bo
 }
 
 /** The response's first error, or its result's id/name, in a few words. */
-function outcomeCell(e: DnsRequest): string {
+function outcomeCell(e: ApiRequest): string {
   const r = e.response as { success?: boolean; errors?: { code: number; message: string }[]; result?: unknown } | undefined;
   if (r && typeof r === 'object' && r.success === false && r.errors?.[0]) return `${r.errors[0].code} ${r.errors[0].message}`;
   if (r && typeof r === 'object' && 'result' in r) {
@@ -235,7 +236,7 @@ function outcomeCell(e: DnsRequest): string {
 }
 
 /** One line per request (`dns serve --log`): time, method, path, status, outcome. */
-export function requestLine(e: DnsRequest): string {
+export function requestLine(e: ApiRequest): string {
   if (e.surface === 'dns') {
     return `${new Date(e.at).toISOString()} DNS/${e.transport} ${e.path} ${String(e.query.type)} ${e.rcode ?? ''}${e.injected ? ` (fault #${e.injected.fault})` : ''}`;
   }
@@ -243,7 +244,7 @@ export function requestLine(e: DnsRequest): string {
   return `${new Date(e.at).toISOString()} ${e.method} ${e.path}${q ? `?${q}` : ''} ${e.status} ${outcomeCell(e)}${e.injected ? ` (fault #${e.injected.fault})` : ''}`;
 }
 
-const row = (e: DnsRequest, basePath: string): Record<string, string> => ({
+const row = (e: ApiRequest, basePath: string): Record<string, string> => ({
   at: new Date(e.at).toISOString(),
   method: e.surface === 'dns' ? `DNS ${String(e.query.type)}` : e.method,
   // Under the base path, with ids cut to their first characters: the path stays readable in a column.
@@ -255,23 +256,23 @@ const row = (e: DnsRequest, basePath: string): Record<string, string> => ({
   fault: e.injected ? `#${e.injected.fault}${e.injected.delay ? ` +${e.injected.delay} ms` : ''}` : '',
 });
 
-type MutableRequest = { -readonly [K in keyof DnsRequest]: DnsRequest[K] };
+type MutableRequest = { -readonly [K in keyof ApiRequest]: ApiRequest[K] };
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-function faultResponse(rule: DnsFault): Response {
+function faultResponse(rule: ApiFault): Response {
   const status = rule.status ?? 500;
-  const base = status === 429 ? dnsErrors.rateLimited().errors[0]! : { code: 10001, message: 'Internal error' };
+  const base = status === 429 ? apiErrors.rateLimited().errors[0]! : { code: 10001, message: 'Internal error' };
   const error = { code: rule.code ?? base.code, message: rule.message ?? base.message };
   const headers: Record<string, string> = { ...JSON_HEADERS };
   if (rule.retryAfter !== undefined) headers['retry-after'] = String(rule.retryAfter);
   return new Response(JSON.stringify({ result: null, success: false, errors: [error], messages: [] }), { status, headers });
 }
 
-export class DnsSupport {
-  readonly faults: FaultList<DnsFault, FaultCall>;
-  readonly log: CallLog<DnsRequest, DnsRequestQuery>;
-  private readonly store = new ArrayStore<DnsRequest>();
+export class ApiSupport {
+  readonly faults: FaultList<ApiFault, FaultCall>;
+  readonly log: CallLog<ApiRequest, ApiRequestQuery>;
+  private readonly store = new ArrayStore<ApiRequest>();
 
   constructor(
     private readonly time: TimeSource,
@@ -279,7 +280,7 @@ export class DnsSupport {
     /** The DnsApi's base path: rules' and queries' string paths are relative to it. */
     basePath: string,
   ) {
-    this.faults = new FaultList<DnsFault, FaultCall>(
+    this.faults = new FaultList<ApiFault, FaultCall>(
       (rule, call) => ruleCatches(rule, call, basePath),
       checkRule,
       (rule) =>
@@ -295,7 +296,7 @@ export class DnsSupport {
               status: delaysOnly(rule) ? '' : String(rule.status ?? 500),
             },
     );
-    this.log = new CallLog<DnsRequest, DnsRequestQuery>(
+    this.log = new CallLog<ApiRequest, ApiRequestQuery>(
       recording,
       this.store,
       (e, q) => matchesRequest(e, q, basePath),
@@ -397,15 +398,15 @@ export type AskedAnswer = DnsAnswer | null | Promise<DnsAnswer | null>;
 /** A fault rule's answer to a DNS question it fails: its response code, no records. */
 const faultAnswer = (rcode: DnsRcode): DnsAnswer => ({ rcode, authoritative: false, answers: [], authorities: [], additionals: [] });
 
-/** What a DnsApi offers the registry: its own snapshot, restore and reset (api.ts keeps their rules). */
-export interface DnsSnapshotOwner {
+/** What an API double offers the registry: its own snapshot, restore and reset (lib/dns-api/zones-api.ts and lib/cloudflare-api/ keep their rules). */
+export interface ApiSnapshotOwner {
   snapshot(): object;
   restore(snapshot: never): void;
   reset(): void;
 }
 
-/** The DnsApi as a test double (double.ts): its zones, its fault rules and its request log. */
-export function dnsDouble(api: DnsSnapshotOwner, zones: ZoneReader, support: DnsSupport): TestDouble {
+/** An API double (DnsApi, CloudflareApi) as a test double (double.ts): its zones, its fault rules and its request log. */
+export function apiDouble(api: ApiSnapshotOwner, zones: ZoneReader, support: ApiSupport): TestDouble {
   const { log, faults } = support;
   return {
     name: 'DnsApi',
@@ -414,7 +415,7 @@ export function dnsDouble(api: DnsSnapshotOwner, zones: ZoneReader, support: Dns
     logHint: 'Build it with { log: true } or call .log.start() before the code under test runs.',
     log,
     startLog: () => void log.start(),
-    sameKind: (e, q) => (e as DnsRequest).method === (q as DnsRequestQuery).method?.toUpperCase(),
+    sameKind: (e, q) => (e as ApiRequest).method === (q as ApiRequestQuery).method?.toUpperCase(),
     faults: faults as unknown as FaultAdder,
     snapshot: () => api.snapshot(),
     restore: (s) => api.restore(s as never),
@@ -422,3 +423,13 @@ export function dnsDouble(api: DnsSnapshotOwner, zones: ZoneReader, support: Dns
     zones,
   };
 }
+
+// The names these had when the API served only DNS: the same types.
+/** `ApiFault` under its first name (an alias). */
+export type DnsFault = ApiFault;
+/** `ApiAuthScheme` under its first name (an alias). */
+export type DnsAuthScheme = ApiAuthScheme;
+/** `ApiRequest` under its first name (an alias). */
+export type DnsRequest = ApiRequest;
+/** `ApiRequestQuery` under its first name (an alias). */
+export type DnsRequestQuery = ApiRequestQuery;

@@ -1,0 +1,22 @@
+/**
+ * `DnsApi`: the `/client/v4` double of the DNS records API, an assembly of the front door
+ * (lib/api/front-door.ts) over an account (its own unless one is given): the account's zones
+ * (zones-api.ts), the DNS routes (lib/dns/routes.ts) and the account's (lib/account/routes.ts).
+ * `CloudflareApi` (lib/cloudflare-api/) is the same front door with every product's tables.
+ */
+import { accountRoutes } from '../account/routes.js';
+import type { RouteTable } from '../api/router.js';
+import { dnsRoutes, type DnsService } from '../dns/routes.js';
+import type { DnsApiOptions } from '../dns/types.js';
+import { ZonesApi } from './zones-api.js';
+
+export type { DnsSnapshot } from './zones-api.js';
+
+/** The routes a DnsApi answers: its zones' (first: nearly every request is one), then its account's. No path matches both. */
+const ROUTES: readonly RouteTable<DnsService>[] = [dnsRoutes, accountRoutes];
+
+export class DnsApi extends ZonesApi<DnsService> {
+  constructor(options: DnsApiOptions = {}) {
+    super(options, { service: (dns) => dns, routes: ROUTES });
+  }
+}
