@@ -1,72 +1,20 @@
 /**
- * The README, docs/ and ARCHITECTURE.md, checked as one (issue 29): the one snippet mechanism, the
- * links, the README's length and commands, and the declared-differences tables.
- *
- * Snippets: every TypeScript block is preceded by `<!-- snippet: <file>#<region> -->` and is the
- * region of that file between `// README: <region>` and `// README: end` (dedented), in a file a
- * test runs. A block of any other language may be a whole file: `<!-- snippet: <file> -->`.
+ * The README, docs/ and ARCHITECTURE.md, checked as one (issue 29): the one snippet mechanism
+ * (scripts/snippets.ts: every TypeScript or JavaScript block is a region of a file a test runs; a
+ * block of another language may be a whole file), the links, the README's length and commands,
+ * ARCHITECTURE.md against lib/, and the declared-differences tables.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bucketDifferences } from '../conformance/bucket/differences.js';
-import { describe as describeGraph, folderGraph, runtimeImports } from '../scripts/import-graph.js';
 import { s3Differences } from '../conformance/s3/differences.js';
+import { describe as describeGraph, folderGraph, runtimeImports } from '../scripts/import-graph.js';
+import { blocks, pages as snippetPages, source } from '../scripts/snippets.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const pages = [
-  'README.md',
-  'ARCHITECTURE.md',
-  ...readdirSync(join(root, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .map((f) => `docs/${f}`),
-];
 const text = (page: string) => readFileSync(join(root, page), 'utf8');
-
-/** The lines of `file` between `// README: <name>` and `// README: end`, without their common indent. */
-function region(file: string, name: string): string {
-  const lines = readFileSync(join(root, file), 'utf8').split('\n');
-  const start = lines.findIndex((l) => l.trim() === `// README: ${name}`);
-  if (start < 0) throw new Error(`no region "${name}" in ${file}`);
-  const end = lines.findIndex((l, i) => i > start && l.trim() === '// README: end');
-  if (end < 0) throw new Error(`region "${name}" in ${file} has no "// README: end"`);
-  const body = lines.slice(start + 1, end);
-  const indent = Math.min(...body.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
-  return body.map((l) => l.slice(indent)).join('\n');
-}
-
-interface Block {
-  page: string;
-  line: number;
-  lang: string;
-  code: string;
-  /** The `<!-- snippet: … -->` right before the block (blank lines allowed between), if any. */
-  source?: string;
-}
-
-/** Every fenced block of a page, with the snippet marker that names its source. */
-function blocks(page: string): Block[] {
-  const lines = text(page).split('\n');
-  const found: Block[] = [];
-  let marker: string | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const m = /^<!-- snippet: (\S+) -->$/.exec(line);
-    if (m) {
-      marker = m[1];
-      continue;
-    }
-    const fence = /^```(\S*)$/.exec(line);
-    if (fence) {
-      const end = lines.findIndex((l, j) => j > i && l === '```');
-      found.push({ page, line: i + 1, lang: fence[1]!, code: lines.slice(i + 1, end).join('\n'), source: marker });
-      i = end;
-    }
-    if (line.trim()) marker = undefined;
-  }
-  return found;
-}
 
 /** GitHub's anchors for a page's headings (outside code blocks). */
 function anchors(page: string): Set<string> {
@@ -96,23 +44,24 @@ function links(page: string): string[] {
 }
 
 describe('README and docs', () => {
-  const all = pages.flatMap(blocks);
+  const pages = snippetPages(root);
+  const all = pages.flatMap((page) => blocks(page, text(page)));
+  const fix = 'a copy that drifted: `npx tsx scripts/snippets.ts` rewrites it from its file';
 
   it('has snippets to check', () => {
-    expect(all.filter((b) => b.source).length).toBeGreaterThanOrEqual(40);
+    expect(all.filter((b) => b.marker).length).toBeGreaterThanOrEqual(40);
   });
 
   for (const b of all.filter((b) => ['ts', 'typescript', 'tsx', 'js', 'javascript'].includes(b.lang))) {
     it(`${b.page}:${b.line} is a region of a file a test runs`, () => {
-      expect(b.source, 'a TypeScript block needs <!-- snippet: file#region --> before it').toMatch(/#/);
-      const [file, name] = b.source!.split('#');
-      expect(b.code).toBe(region(file!, name!));
+      expect(b.marker, 'a TypeScript or JavaScript block needs <!-- snippet: file#region --> before it').toMatch(/#/);
+      expect(b.code, fix).toBe(source(root, b.marker!));
     });
   }
 
-  for (const b of all.filter((b) => b.source && !b.source.includes('#'))) {
-    it(`${b.page}:${b.line} is the whole of ${b.source}`, () => {
-      expect(`${b.code}\n`).toBe(text(b.source!));
+  for (const b of all.filter((b) => b.marker && !b.marker.includes('#'))) {
+    it(`${b.page}:${b.line} is the whole of ${b.marker}`, () => {
+      expect(b.code, fix).toBe(source(root, b.marker!));
     });
   }
 
