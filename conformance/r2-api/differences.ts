@@ -100,6 +100,26 @@ export const r2ApiDifferences = {
     shownBy: 'the real API (not established)',
     why: 'Whether deleting a key that holds nothing sends DeleteObject is undocumented (reference r2-bucket-config.md §1.2); the double sends nothing by default, since nothing changed, and Account({ notifyMissingKeyDeletes: true }) sends it. Not observable through the API routes (no consumer there): spec/bucket/notifications.test.ts covers both settings.',
   },
+  'unestablished-temp-credentials-errors': {
+    shownBy: 'the real API (not established)',
+    why: 'The temp-access-credentials route\'s refusals are undocumented: the double answers a body outside the schema (permission outside its enum, ttlSeconds outside 1..604800, prefixes/objects not string arrays) and a parent access key id no S3 view of the account accepts with 400 10040, the reason as a second error; a missing bucket with 10006 (lib/r2-api/temp-credentials.ts). With no S3 key pairs configured, any parent id is taken.',
+  },
+  'unestablished-temp-credentials-scope': {
+    shownBy: 'the real API (not established)',
+    why: 'R2 documents its four permissions (r2/api/tokens) and 403 AccessDenied beyond them, but not how a path scope meets listings, copies and multi-deletes: the double allows a listing only with a prefix inside a granted prefix (or equal to a granted key), a copy only from a source in the grant, and refuses a DeleteObjects naming any key outside it whole; the object permissions reach no bucket settings, the admin ones reach the bucket\'s settings but never another bucket, and ListBuckets only with an admin permission (lib/s3/temporary-access.ts). The refusal carries the addressed bucket\'s CORS headers, so a page reads it.',
+  },
+  'unestablished-temp-credentials-expiry': {
+    shownBy: 'the real API (not established)',
+    why: 'What R2 answers for expired temporary credentials is undocumented (reference r2-s3-api.md §5 lists ExpiredToken as unknown for R2): the double answers S3\'s 400 ExpiredToken "The provided token has expired.", which the AWS SDKs treat as a signal to refresh credentials, once the double\'s clock passes the minted TTL (spec/r2-api/temp-credentials.test.ts). Not run here: a real TTL cannot be advanced. The token\'s JWT claims and signature are the double\'s own (production signs HS256 with the parent secret, r2/api/s3/temporary-credentials); clients treat it as opaque.',
+  },
+  'unestablished-sippy-errors': {
+    shownBy: 'the real API (not established)',
+    why: "Sippy's GET for a bucket without it is 404 10007 (the code wrangler's `sippy get` reads as \"No Sippy configuration found\", wrangler 4.86 src/r2/sippy.ts), with R2's 10007 text; a PUT missing a field of wrangler's AWS or GCS shape, or naming the SDK's `s3` or `azure` provider (wrangler sends neither), is 400 10040 with the reason as a second error (lib/r2-api/sippy.ts). Production's texts are not established.",
+  },
+  'double-sippy-source': {
+    shownBy: 'the double (by design)',
+    why: 'Sippy never reaches AWS or GCS: a missing key is fetched from the S3-compatible endpoint named for the account (useSippySource, api serve --sippy-endpoint), path style, SigV4-signed with the source key pair (GCS: the client email and private key as key id and secret); without one, nothing is fetched. A source answer other than 200 leaves the key missing (production may answer an error); the copy is a put of the bucket\'s own, not logged, not faultable and firing no event notification (what production reports for it is not established). Only reads copy in (head, get, the S3 view\'s Get/Head and copy sources, the public hosts, the API object route), not listings, as the Sippy docs describe.',
+  },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 
 /** The id of a declared difference: a target lists the ones it shows in `differences`. */
@@ -129,4 +149,9 @@ export const realApiDifferences: readonly R2ApiDifferenceId[] = [
   'unestablished-queue-name-taken',
   'unestablished-notification-errors',
   'unestablished-missing-key-delete-notifies',
+  'unestablished-temp-credentials-errors',
+  'unestablished-temp-credentials-scope',
+  'unestablished-temp-credentials-expiry',
+  'unestablished-sippy-errors',
+  'double-sippy-source',
 ];

@@ -135,6 +135,11 @@ export class R2ApiClient {
   /** Writes an object into a bucket through the S3 endpoint (so a delete can be refused for a non-empty bucket). */
   async putObject(bucket: string, key: string, body: string, jurisdiction?: string): Promise<void> {
     await this.target.putObject!(bucket, key, body, jurisdiction);
+    this.track(bucket, key, jurisdiction);
+  }
+
+  /** An object the test wrote another way (through S3): deleted at cleanup like those `putObject` put. */
+  track(bucket: string, key: string, jurisdiction?: string): void {
     this.objects.push({ bucket, key, ...(jurisdiction !== undefined ? { jurisdiction } : {}) });
   }
 

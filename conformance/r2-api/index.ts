@@ -13,6 +13,7 @@ import { cors } from './groups/cors.js';
 import { domains } from './groups/domains.js';
 import { queues } from './groups/queues.js';
 import { notifications } from './groups/notifications.js';
+import { tempCredentials } from './groups/temp-credentials.js';
 
 /** Every group of the R2 control-plane suite, in the order it runs them. */
 export const r2ApiGroups: readonly Group[] = [
@@ -25,6 +26,7 @@ export const r2ApiGroups: readonly Group[] = [
   domains,
   queues,
   notifications,
+  tempCredentials,
 ];
 
 /** Registers the whole R2 control-plane conformance suite (Vitest tests) for one target. */

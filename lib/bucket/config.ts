@@ -17,6 +17,7 @@ import type { QueueRules } from './notifications.js';
 import { NO_PUBLIC_ACCESS, type PublicAccess } from './public.js';
 import { DEFAULT_LIFECYCLE_RULES, type LifecycleRule, type LifecycleTiming } from './lifecycle.js';
 import type { LockRule } from './locks.js';
+import type { SippySettings } from './sippy.js';
 
 /** The configuration at one moment: also the record a persistent storage keeps. */
 export interface ConfigSnapshot {
@@ -27,6 +28,8 @@ export interface ConfigSnapshot {
   readonly locks: readonly LockRule[];
   /** The default storage class when it was changed (R2's `PATCH` of the bucket); undefined: the Bucket's own. */
   readonly storageClass?: string | undefined;
+  /** Sippy's source (sippy.ts), when it is on. */
+  readonly sippy?: SippySettings | undefined;
 }
 
 export class BucketConfig {
@@ -36,6 +39,7 @@ export class BucketConfig {
   #locks: readonly LockRule[] = [];
   #notifications: readonly QueueRules[] = [];
   #storageClass: string | undefined;
+  #sippy: SippySettings | undefined;
   /**
    * Counts changes of the rules that act on objects (lifecycle, locks): the layer's lifecycle pass
    * re-reads the whole bucket when it moved, and otherwise only when an action falls due.
@@ -114,6 +118,16 @@ export class BucketConfig {
     this.version++;
   }
 
+  /** Sippy's source (sippy.ts): reads of missing keys copy in from it; undefined when Sippy is off. */
+  get sippy(): SippySettings | undefined {
+    return this.#sippy;
+  }
+
+  set sippy(s: SippySettings | undefined) {
+    this.#sippy = s;
+    this.version++;
+  }
+
   snapshot(): ConfigSnapshot {
     return {
       cors: this.#cors,
@@ -122,6 +136,7 @@ export class BucketConfig {
       locks: this.#locks,
       notifications: this.#notifications,
       storageClass: this.#storageClass,
+      sippy: this.#sippy,
     };
   }
 
@@ -132,6 +147,7 @@ export class BucketConfig {
     this.#lifecycle = s.lifecycle;
     this.#locks = s.locks;
     this.#storageClass = s.storageClass;
+    this.#sippy = s.sippy;
     this.changes++;
     this.version++;
   }

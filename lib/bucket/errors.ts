@@ -41,6 +41,9 @@ export type SettingAction =
   | 'putBucketPublicAccess'
   | 'getBucketStorageClass'
   | 'putBucketStorageClass'
+  | 'getBucketSippy'
+  | 'putBucketSippy'
+  | 'deleteBucketSippy'
   | 'deleteBucket';
 
 /** Any operation on a bucket: on its objects (R2Action) or its settings. */

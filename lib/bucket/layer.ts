@@ -58,6 +58,7 @@ import { REMOVE } from '../persistent-map.js';
 import type { BodyBytes, PersistentState } from './storage.js';
 import type { ObjectMetadata, StoredObject } from './stored.js';
 import type { Body } from './values.js';
+import type { SippySource } from './sippy.js';
 
 /** An operation's result: at once on memory, a promise on a persistent storage. */
 export type Maybe<R> = R | Promise<R>;
@@ -220,7 +221,47 @@ export class BucketLayer {
   // head, put, delete and list are a binding's hot path: on memory they call the model without
   // making a closure (a small put is a few hundred nanoseconds).
 
+  /**
+   * Where Sippy fetches a key the bucket lacks (sippy.ts), when the bucket's account names a source
+   * (lib/r2-api/sippy.ts); Sippy copies in only while both this and `config.sippy` are set.
+   */
+  sippySource: SippySource | undefined;
+  /** Copies under way, by key: reads of one missing key at once fetch it once. */
+  readonly #copying = new Map<string, Promise<void>>();
+
+  /**
+   * Sippy, before a read of `key`: when it is on and the key is missing, copies the source's object
+   * in (as a put of the bucket's own, its default storage class). Undefined when there is nothing to
+   * do, so a read without Sippy takes no promise. The copy is not a call of its own (no log entry,
+   * no fault, no event notification): what production reports for it is not established.
+   */
+  #copyIn(key: string, source: SippySource): Promise<void> | undefined {
+    const settings = this.config.sippy;
+    if (!settings) return undefined;
+    const p = this.persistent;
+    const stored = () => (p ? p.transact(false, () => this.model.head(key)) : this.model.head(key));
+    if (!p && this.model.head(key)) return undefined;
+    let running = this.#copying.get(key);
+    if (!running) {
+      running = (async () => {
+        if (await stored()) return;
+        const found = await source(settings, key);
+        // Written meanwhile (by another surface): that one stands.
+        if (!found || (await stored())) return;
+        await this.put(key, found.body, { http: found.http, custom: found.custom, storageClass: this.config.storageClass }, undefined, undefined);
+      })().finally(() => this.#copying.delete(key));
+      this.#copying.set(key, running);
+    }
+    return running;
+  }
+
   head(key: string): Maybe<StoredObject | undefined> {
+    const source = this.sippySource;
+    const copying = source && this.#copyIn(key, source);
+    return copying ? copying.then(() => this.#head(key)) : this.#head(key);
+  }
+
+  #head(key: string): Maybe<StoredObject | undefined> {
     this.#tick();
     const p = this.persistent;
     return p ? p.transact(false, () => this.model.head(key)) : this.model.head(key);
@@ -228,6 +269,18 @@ export class BucketLayer {
 
   /** The binding's get: R2's conditional and range rules; `shape` makes the result from the outcome and, on a persistent storage, the bytes read. */
   get<X>(
+    key: string,
+    cond: Conditional | undefined,
+    range: RangeRequest | undefined,
+    ssecKeyMd5: string | undefined,
+    shape: (outcome: GetOutcome, bytes?: BodyBytes) => Maybe<X>,
+  ): Maybe<X> {
+    const source = this.sippySource;
+    const copying = source && this.#copyIn(key, source);
+    return copying ? copying.then(() => this.#get(key, cond, range, ssecKeyMd5, shape)) : this.#get(key, cond, range, ssecKeyMd5, shape);
+  }
+
+  #get<X>(
     key: string,
     cond: Conditional | undefined,
     range: RangeRequest | undefined,
@@ -249,6 +302,12 @@ export class BucketLayer {
    * wants (the S3 view's own conditional, range and partNumber rules). `plan` may throw to refuse.
    */
   read<P extends ReadPlan>(key: string, plan: (object: StoredObject | undefined) => P): Maybe<PlannedRead<P>> {
+    const source = this.sippySource;
+    const copying = source && this.#copyIn(key, source);
+    return copying ? copying.then(() => this.#readPlanned(key, plan)) : this.#readPlanned(key, plan);
+  }
+
+  #readPlanned<P extends ReadPlan>(key: string, plan: (object: StoredObject | undefined) => P): Maybe<PlannedRead<P>> {
     this.#tick();
     const p = this.persistent;
     if (!p) {

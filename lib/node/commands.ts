@@ -8,6 +8,7 @@ import { Account } from '../account/account.js';
 import { Bucket } from '../bucket/bucket.js';
 import type { LifecycleTiming } from '../bucket/lifecycle.js';
 import { PublicBuckets } from '../r2-public/index.js';
+import { useSippySource } from '../r2-api/sippy.js';
 import { requestLine } from '../api/support.js';
 import { startDnsServer } from './dns-server.js';
 import { startS3Server } from './s3-server.js';
@@ -380,11 +381,15 @@ const apiServe = serveCommand({
     '                      [--bucket photos ...] [--account <32 hex>] [--token T ...] [--email E --key K]',
     '                      [--plan free|pro|business|enterprise] [--log] [--public-bucket NAME ...]',
     '                      [--lifecycle-timing exact|daily] [--tls [--tls-ca-out FILE] | --tls-cert FILE --tls-key FILE]',
+    '                      [--sippy-endpoint URL]',
     '',
     'One account holding the zones and buckets; prints the base URL and the account id. For wrangler:',
     '  CLOUDFLARE_API_BASE_URL=<base URL> CLOUDFLARE_ACCOUNT_ID=<account id> CLOUDFLARE_API_TOKEN=<any>',
     'Without --token/--email, any well-formed credential is accepted.',
     '--log prints one line per request: time, method, path and query, status, outcome.',
+    '--sippy-endpoint URL: the S3-compatible server (e.g. another r2 serve) standing in for every Sippy',
+    "source, AWS or GCS ('wrangler r2 bucket sippy enable'): a bucket with Sippy on copies a missing key",
+    'in from <URL>/<source bucket>/<key>, signed with the source key pair it was given.',
     "On the same port, a request whose Host is one of the account's public hosts (an enabled r2.dev",
     'domain or custom domain) gets that host\'s answer, and <account id>.r2.cloudflarestorage.com the S3 view.',
     ...BUCKET_USAGE,
@@ -399,10 +404,13 @@ const apiServe = serveCommand({
     key: { type: 'string' },
     plan: { type: 'string', default: 'free' },
     log: { type: 'boolean', default: false },
+    'sippy-endpoint': { type: 'string' },
     ...bucketOptions,
   },
   async serve(values, listen, io) {
     const { port, tls, expectContinue, clock, adminToken } = listen;
+    const sippyEndpoint = values['sippy-endpoint'];
+    if (sippyEndpoint !== undefined && !/^https?:\/\/[^/]/.test(sippyEndpoint)) throw new Error(`--sippy-endpoint must be an http(s) URL, got ${sippyEndpoint}`);
     if (!['free', 'pro', 'business', 'enterprise'].includes(values.plan!)) throw new Error(`unknown --plan ${values.plan}`);
     const lifecycleTiming = lifecycleTimingFlag(values['lifecycle-timing']);
     const names = bucketNames(values);
@@ -435,6 +443,10 @@ const apiServe = serveCommand({
     for (const z of server.api.zones) io.out(`zone ${z.name} ${z.id}`);
     for (const name of names) io.out(`bucket ${name}`);
     publish(server.api.account, values['public-bucket']!, io);
+    if (sippyEndpoint !== undefined) {
+      useSippySource(server.api, { endpoint: sippyEndpoint });
+      io.out(`sippy source ${sippyEndpoint}`);
+    }
     if (!credentials.length) io.out('auth: any well-formed credential is accepted');
     announceSupport(server, listen, io);
     if (values.log) server.api.log.watch((e) => io.out(requestLine(e)));

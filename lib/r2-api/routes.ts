@@ -1,6 +1,7 @@
 /**
  * R2's control plane in the `/client/v4` router (lib/api/router.ts): everything under
- * `/accounts/{account_id}/r2/buckets`. Each concern brings its own table in its own file (buckets,
+ * `/accounts/{account_id}/r2/buckets`, and `/accounts/{account_id}/r2/temp-access-credentials`
+ * (temp-credentials.ts, which has no bucket in its path). Each concern brings its own table in its own file (buckets,
  * CORS, lifecycle, locks, domains, objects); this file only finds the one that answers the path.
  *
  * A table is given the segments after `r2/buckets` (`[]` for the collection, `[name, ...]` for one
@@ -16,19 +17,24 @@ import { lifecycleRoutes } from './lifecycle.js';
 import { lockRoutes } from './locks.js';
 import { domainRoutes } from './domains.js';
 import { MAX_OBJECT_UPLOAD, objectRoutes } from './objects.js';
+import { tempCredentialsRoute } from './temp-credentials.js';
+import { sippyRoutes } from './sippy.js';
 
 export type R2Methods = Record<string, Handler<R2Service>>;
 /** One concern's routes: handlers by method for the segments after `r2/buckets`, or undefined. */
 export type R2Table = (rest: readonly string[]) => R2Methods | undefined;
 
 /** The concerns' tables, asked in order; no path matches two. */
-const TABLES: readonly R2Table[] = [bucketRoutes, corsRoutes, lifecycleRoutes, lockRoutes, domainRoutes, objectRoutes];
+const TABLES: readonly R2Table[] = [bucketRoutes, corsRoutes, lifecycleRoutes, lockRoutes, domainRoutes, sippyRoutes, objectRoutes];
 
 export const r2Routes: RouteTable<R2Service> = (segments): Route<R2Service> | undefined => {
-  if (segments[0] !== 'accounts' || segments[2] !== 'r2' || segments[3] !== 'buckets') return undefined;
+  if (segments[0] !== 'accounts' || segments[2] !== 'r2') return undefined;
   const accountId = segments[1]!;
   // Account ids are 32 hex, as zone ids: anything else is the route error (7003).
   if (!HEX32.test(accountId)) return undefined;
+  const temporary = tempCredentialsRoute(segments, accountId);
+  if (temporary) return { ...temporary, methods: permitted(temporary.methods) };
+  if (segments[3] !== 'buckets') return undefined;
   const rest = segments.slice(4);
   for (const table of TABLES) {
     const found = table(rest);

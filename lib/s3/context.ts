@@ -22,6 +22,8 @@ export interface S3Context {
   readonly now: () => number;
   /** The body, read once, decoded and checked against the signed payload hash. */
   body(): Promise<RequestBody>;
+  /** Whether temporary credentials reach a key (temporary-access.ts); absent for every other request. */
+  readonly covers?: (key: string) => boolean;
   /** Another bucket by name (copy sources). */
   lookup(name: string): BucketLayer | undefined;
 }

@@ -42,6 +42,10 @@ export const s3Errors = {
   unauthorized: e(401, 'Unauthorized', 'Unauthorized'),
   requestTimeTooSkewed: e(403, 'RequestTimeTooSkewed', "The difference between the request time and the server's time is too large."),
   expiredRequest: e(403, 'ExpiredRequest', 'Request has expired'),
+  // A request outside its credentials' scope (R2's token scopes, reference r2-s3-api.md §2.1, §5: 403 AccessDenied, 10003).
+  accessDenied: e(403, 'AccessDenied', 'Access Denied'),
+  // Expired temporary credentials: R2's answer is not documented (reference §5); S3's, which the AWS SDKs act on (temporary-access.ts).
+  expiredToken: e(400, 'ExpiredToken', 'The provided token has expired.'),
   contentSha256Mismatch: e(400, 'XAmzContentSHA256Mismatch', "The provided 'x-amz-content-sha256' header does not match what was computed."),
   malformedXml: e(400, 'MalformedXML', 'The XML you provided was not well formed or did not validate against our published schema.'),
   invalidMaxKeys: e(400, 'InvalidMaxKeys', 'MaxKeys params must be positive integer <= 1000.'),

@@ -229,6 +229,8 @@ export async function deleteObjects(ctx: S3Context): Promise<Response> {
     if (key === undefined) throw s3Errors.malformedXml();
     return key;
   });
+  // Temporary credentials reach only their paths (temporary-access.ts): one key outside refuses the whole request.
+  if (ctx.covers && !keys.every(ctx.covers)) throw s3Errors.accessDenied();
   await ctx.bucket.viaS3('delete', keys, { operation: 'DeleteObjects' }, () => ctx.bucket.delete(keys));
   return xmlResponse('DeleteResult', { Deleted: keys.map((Key) => ({ Key })) });
 }
@@ -236,7 +238,7 @@ export async function deleteObjects(ctx: S3Context): Promise<Response> {
 // ---- copies ----------------------------------------------------------------------------------
 
 /** `x-amz-copy-source`: `/bucket/key` (the slash optional), percent-decoded once, `?versionId` dropped. */
-export function copySource(ctx: S3Context): { bucket: string; key: string } {
+export function copySource(ctx: Pick<S3Context, 'headers'>): { bucket: string; key: string } {
   let v = ctx.headers.get('x-amz-copy-source')!;
   const q = v.indexOf('?versionId=');
   if (q >= 0) v = v.slice(0, q);

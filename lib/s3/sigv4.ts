@@ -12,6 +12,7 @@ import { digestHex } from '../hash.js';
 import { invalidArgument, invalidRequest, notImplemented, S3Error, s3Errors } from './errors.js';
 import { hmacKey, hmacSha256, hmacSha256Hex, type HmacKey } from './hmac.js';
 import { canonicalEncode } from './paths.js';
+import type { TemporaryGrant, TemporaryLookup } from './temporary-access.js';
 
 export interface S3Credential {
   readonly accessKeyId: string;
@@ -27,6 +28,8 @@ export interface S3Credential {
 /** What authentication leaves for after the body is read. */
 export interface Authenticated {
   readonly accessKeyId: string;
+  /** Temporary credentials' grant, when the request's session token names minted ones (temporary-access.ts). */
+  readonly grant?: TemporaryGrant;
   /** The payload hash the client signed: 64 hex to verify, or a mode. */
   readonly payload: { readonly kind: 'sha256'; readonly hex: string } | { readonly kind: 'unsigned' } | { readonly kind: 'aws-chunked' };
 }
@@ -228,6 +231,8 @@ export class Verifier {
   constructor(
     credentials: readonly S3Credential[] | undefined,
     private readonly now: () => number,
+    /** Minted temporary credentials (the account's): checked with their own secret even when no key pairs are configured. */
+    private readonly temporary?: TemporaryLookup,
   ) {
     if (!credentials) return;
     this.secrets = new Map();
@@ -239,19 +244,24 @@ export class Verifier {
   }
 
   /**
-   * The secret for a key id and the request's session token. An unknown token is refused as AWS
-   * refuses it (R2's answer for a bad token is not established).
+   * The secret for a key id and the request's session token, with the grant of minted temporary
+   * credentials; undefined when no key pairs are configured and the token names none (any
+   * well-formed signature passes then). An unknown token is refused as AWS refuses it (R2's answer
+   * for a bad token is not established).
    */
-  private secretFor(req: AuthRequest, fields: HeaderFields, accessKeyId: string): string {
-    const byToken = this.secrets!.get(accessKeyId);
-    if (!byToken) throw s3Errors.unauthorized();
+  private secretFor(req: AuthRequest, fields: HeaderFields, accessKeyId: string): { secret: string; grant?: TemporaryGrant } | undefined {
     const token = fields.get('x-amz-security-token') ?? req.query.get('X-Amz-Security-Token') ?? '';
+    const grant = token !== '' && this.temporary ? this.temporary(accessKeyId, token) : undefined;
+    if (grant) return { secret: grant.secretAccessKey, grant };
+    if (!this.secrets) return undefined;
+    const byToken = this.secrets.get(accessKeyId);
+    if (!byToken) throw s3Errors.unauthorized();
     const secret = byToken.get(token);
     if (secret === undefined) {
       if (token === '') throw s3Errors.unauthorized();
       throw new S3Error(400, 'InvalidToken', 'The provided token is malformed or otherwise invalid.');
     }
-    return secret;
+    return { secret };
   }
 
   /** Whether a request carries any credentials at all (R2 refuses anonymous S3 requests). */
@@ -296,8 +306,10 @@ export class Verifier {
       throw invalidRequest(`Please use ${ALGORITHM}`);
     }
     const scope = parseCredential(credential, dateValue.slice(0, 8));
-    const authenticated: Authenticated = { accessKeyId: scope.accessKeyId, payload: payloadMode(contentSha) };
-    const checked = this.checkSignature(req, h, scope, dateValue, signedHeaders, signature, contentSha, false);
+    const payload = payloadMode(contentSha);
+    const key = this.secretFor(req, h, scope.accessKeyId);
+    const authenticated: Authenticated = key?.grant ? { accessKeyId: scope.accessKeyId, grant: key.grant, payload } : { accessKeyId: scope.accessKeyId, payload };
+    const checked = this.checkSignature(req, h, key?.secret, scope, dateValue, signedHeaders, signature, contentSha, false);
     return checked ? checked.then(() => authenticated) : authenticated;
   }
 
@@ -313,7 +325,7 @@ export class Verifier {
     const when = parseAmzDate(dateValue);
     if (when === undefined) throw invalidArgument(`Date provided in X-Amz-Date (${dateValue}) didn't parse successfully`);
     const scope = parseCredential(q.get('X-Amz-Credential')!, dateValue.slice(0, 8));
-    if (this.secrets) this.secretFor(req, fields, scope.accessKeyId);
+    const key = this.secretFor(req, fields, scope.accessKeyId);
     const expiresText = q.get('X-Amz-Expires')!;
     if (!/^\s*-?\d+\s*$/.test(expiresText)) throw invalidArgument('X-Amz-Expires should be a number');
     const expires = Number(expiresText);
@@ -323,15 +335,20 @@ export class Verifier {
       );
     }
     if (expires < 1 || this.now() > when + expires * 1000) throw s3Errors.expiredRequest();
-    const authenticated: Authenticated = { accessKeyId: scope.accessKeyId, payload: { kind: 'unsigned' } };
-    const checked = this.checkSignature(req, fields, scope, dateValue, q.get('X-Amz-SignedHeaders')!, q.get('X-Amz-Signature')!, 'UNSIGNED-PAYLOAD', true);
+    const payload = { kind: 'unsigned' } as const;
+    const authenticated: Authenticated = key?.grant ? { accessKeyId: scope.accessKeyId, grant: key.grant, payload } : { accessKeyId: scope.accessKeyId, payload };
+    const checked = this.checkSignature(req, fields, key?.secret, scope, dateValue, q.get('X-Amz-SignedHeaders')!, q.get('X-Amz-Signature')!, 'UNSIGNED-PAYLOAD', true);
     return checked ? checked.then(() => authenticated) : authenticated;
   }
 
-  /** Checks 10–12: the key is known, `host` is signed, the signature matches (a promise only when the HMAC is). */
+  /**
+   * Checks 11–12 (the key, check 10, was found by secretFor: `secret`, undefined when any signature
+   * passes): `host` is signed, the signature matches (a promise only when the HMAC is).
+   */
   private checkSignature(
     req: AuthRequest,
     fields: HeaderFields,
+    secret: string | undefined,
     scope: Scope,
     amzDate: string,
     signedHeaderList: string,
@@ -340,8 +357,7 @@ export class Verifier {
     presigned: boolean,
   ): void | Promise<void> {
     const signed = signedHeaderList.split(';').map((s) => s.trim().toLowerCase());
-    if (!this.secrets) return refuseUnsignedAmzHeaders(fields, signed, presigned);
-    const secret = this.secretFor(req, fields, scope.accessKeyId);
+    if (secret === undefined) return refuseUnsignedAmzHeaders(fields, signed, presigned);
     if (!signed.includes('host')) throw s3Errors.unauthorized();
     const query = canonicalQuery(req.search, presigned);
     const headers = canonicalHeaders(req, fields, signed);

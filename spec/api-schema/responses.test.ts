@@ -10,7 +10,7 @@
  * the commit in the fixture; the mirror holds no later openapi.json blob) has no such operation:
  * the R2 bucket PATCH, lifecycle, lock, CORS, domain and object routes, the per-queue notification
  * GET, the queue PATCH, the consumer GET, queue purge and the message push routes, DNS batch and
- * scan review/trigger, and GraphQL.
+ * scan review/trigger, GraphQL, R2's temp-access-credentials and Sippy.
  */
 import { describe, expect, it } from 'vitest';
 import { CloudflareApi } from 'edge-doubles';
