@@ -27,7 +27,7 @@ import { PublicBuckets } from '../r2-public/public-buckets.js';
 import { bucketLayer } from '../bucket/internal.js';
 import { doubleOf } from '../support/registry.js';
 import { addRules, EVENT_TYPE_ACTIONS, type NotificationAction, type NotificationRule } from '../bucket/notifications.js';
-import { queueByName, restoreQueues, snapshotQueues, type QueuesSnapshot } from '../queue/account-queues.js';
+import { queueByName, resetQueues, restoreQueues, snapshotQueues, type QueuesSnapshot } from '../queue/account-queues.js';
 
 /** A rule for `addEventNotification`: the queue by name, and R2's actions or wrangler's event types. */
 export interface EventNotificationInit {
@@ -147,13 +147,13 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
     restoreQueues(state, taken.queues);
   }
 
-  /** Empties every zone and every bucket (zones, buckets and their settings stay); clears fault rules and the request log. */
+  /** Empties every zone, bucket and queue (zones, buckets, queues and their settings and consumers stay); clears fault rules and the request log. */
   override reset(): void {
     super.reset();
     const state = accountState(this.account);
     const all = new Set([...state.buckets.values(), ...[...state.jurisdictions.values()].flatMap((m) => [...m.values()])]);
     for (const bucket of all) bucketDouble(bucket).reset();
-    for (const queue of state.queues.values()) queue.reset();
+    resetQueues(state);
   }
 
   /**

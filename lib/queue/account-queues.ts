@@ -10,6 +10,7 @@
  */
 import type { AccountState } from '../account/state.js';
 import { randomHex } from '../random.js';
+import { copyConsumer, dropHeld, syncConsumer, type QueueConsumer } from './pull-consumer.js';
 import { Queue } from './queue.js';
 
 /** Queue-level settings (SDK `Queue.Settings`). */
@@ -25,6 +26,8 @@ export interface QueueRecord {
   readonly created: number;
   modified: number;
   settings: QueueSettings;
+  /** The consumer the API gave the queue (worker or HTTP pull; pull-consumer.ts makes the queue follow it). */
+  consumer?: QueueConsumer | undefined;
 }
 
 /** An account queue with its API record. */
@@ -61,6 +64,12 @@ const view = (state: AccountState, queue: Queue): AccountQueue => {
     },
     set settings(v) {
       r.settings = v;
+    },
+    get consumer() {
+      return r.consumer;
+    },
+    set consumer(v) {
+      r.consumer = v;
     },
   };
 };
@@ -106,20 +115,35 @@ export function snapshotQueues(state: AccountState): QueuesSnapshot {
   const queues = [...state.queues].map(([name, q]): [string, Queue, object] => {
     const r = state.queueRecords.get(q);
     // Settings are replaced whole by the API (routes.ts), but copied anyway: a record is mutable.
-    if (r) records.set(q, { ...r, settings: { ...r.settings } });
+    if (r) records.set(q, copyRecord(r));
     return [name, q, q.snapshot()];
   });
   return { queues, records };
 }
 
-/** Brings back `snapshotQueues`' moment: queues made since are gone, deleted ones back, settings and messages as they were. */
+/** A record sharing nothing mutable with `r`. */
+const copyRecord = (r: QueueRecord): QueueRecord => ({ ...r, settings: { ...r.settings }, consumer: r.consumer && copyConsumer(r.consumer) });
+
+/**
+ * Brings back `snapshotQueues`' moment: queues made since are gone, deleted ones back, settings,
+ * consumers and messages as they were (a pulled batch held now is forgotten with its delivery).
+ */
 export function restoreQueues(state: AccountState, taken: QueuesSnapshot): void {
   state.queues.clear();
   for (const [name, queue, held] of taken.queues) {
     state.queues.set(name, queue);
     queue.restore(held);
     const r = taken.records.get(queue);
-    if (r) state.queueRecords.set(queue, { ...r, settings: { ...r.settings } });
+    syncConsumer(queue, state.queueRecords.get(queue)?.consumer, r?.consumer);
+    if (r) state.queueRecords.set(queue, copyRecord(r));
     else state.queueRecords.delete(queue);
+  }
+}
+
+/** Empties the account's queues (their settings and consumers stay: configuration); a pulled batch held is forgotten. */
+export function resetQueues(state: AccountState): void {
+  for (const queue of state.queues.values()) {
+    queue.reset();
+    dropHeld(queue);
   }
 }

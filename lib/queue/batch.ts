@@ -42,9 +42,15 @@ export class BatchState {
   /** Messages first retried after `retryAll()`: `cloudflare:test` does not list them (see `result`). */
   readonly #retriedAfterAll = new Set<string>();
 
+  /**
+   * Messages handed back unread, no attempt spent: only the API's HTTP pull consumer does this, for
+   * the messages of its held batch when it is removed (lib/queue/pull-consumer.ts). Never a Worker's call.
+   */
+  readonly givenBack = new Set<string>();
+
   /** No call was made on the batch or its messages but `ackAll()`. */
   get untouched(): boolean {
-    return !this.retryAll && this.retries.size === 0;
+    return !this.retryAll && this.retries.size === 0 && this.givenBack.size === 0;
   }
 
   ack(id: string): void {
@@ -92,7 +98,8 @@ export class BatchState {
    * asked) or acked. `failed`: the handler threw (or its waitUntil rejected): the whole batch is
    * retried except the messages acked explicitly (cloudflare-docs `batching-retries.mdx`).
    */
-  fate(id: string, failed: boolean): { retry: false } | { retry: true; delaySeconds: number | undefined } {
+  fate(id: string, failed: boolean): { retry: false } | { retry: true; delaySeconds: number | undefined; givenBack?: true } {
+    if (this.givenBack.has(id)) return { retry: true, delaySeconds: 0, givenBack: true };
     if (this.acks.has(id)) return { retry: false };
     if (this.retries.has(id)) return { retry: true, delaySeconds: this.retries.get(id) ?? this.retryAllDelay };
     if (failed || this.retryAll) return { retry: true, delaySeconds: this.retryAllDelay };

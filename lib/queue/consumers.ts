@@ -14,22 +14,23 @@
  * a second is refused). A worker consumer's settings are the queue's consumer settings for the
  * Worker that consumes it (`presetConsumerSettings`: `createEnv`'s worker, or `queue.consume(h)`).
  *
- * An HTTP pull consumer is the queue's consumer itself: its handler holds each batch the queue
- * delivers until every message in it has been acked, retried, or left past its visibility timeout
- * (retried then, on the double's clock). So pulled messages have the attempts, retry delays and
- * dead-lettering of the Worker consumer's delivery (lib/queue/queue.ts), not a copy of them. A pull
- * with no batch held has the queue deliver everything visible (up to 100) as one; a pull returns
- * the held batch's messages not yet leased, up to `batch_size`, and the next batch follows when
- * this one is settled. (So while a batch is held, messages sent since wait for it: production's
- * pulls are not known to group messages so; declared.)
+ * The consumer is data in the queue's API record (account-queues.ts), so the account's snapshot,
+ * restore and reset cover it; pull-consumer.ts makes the queue's delivery follow it. An HTTP pull
+ * consumer is the queue's consumer itself: its handler holds each batch the queue delivers until
+ * every message in it is acked, retried, or past its visibility timeout. A pull with no batch held
+ * has the queue deliver everything visible (up to 100) as one; a pull returns the held batch's
+ * messages not yet leased, up to `batch_size`, and the next batch follows when this one is settled.
+ * Removing a pull consumer gives its held batch back to the queue (no attempt spent).
  *
  * Pushed messages are the producer's sends (`Queue.send`/`sendBatch`): text or JSON, as the SDK's
  * `MqQueueMessageText`/`MqQueueMessageJson`. A pulled body is the message as text: a text body as
  * it is, JSON as its JSON text, bytes (and v8 values the double holds as bytes) base64
  * (`metadata['CF-Content-Type']` says which).
  *
- * Purge is `Queue.reset()`: it also clears the queue's fault rules and call log (test support),
- * which production has no counterpart of.
+ * Purge deletes the queue's messages only: its settings, consumer, fault rules and call log stay.
+ *
+ * Known limits are declared as data in conformance/queue/differences.ts (the held batch, the
+ * placeholder code for a second consumer).
  *
  * Error codes not established: a second consumer (409 11007, our placeholder), a lease that is not
  * held (reported in `warnings`, as the SDK's ack response types them).
@@ -40,10 +41,9 @@ import { HEX32, type ApiService, type Handler, type Incoming, type Route, type R
 import { toBase64 } from '../bytes.js';
 import { randomHex } from '../random.js';
 import { queueById, type AccountQueue } from './account-queues.js';
-import type { Message, MessageBatch } from './batch.js';
-import { presetConsumerSettings, type Queue, type QueueMetrics } from './queue.js';
+import { attachConsumer, detachApiConsumer, dropHeld, expire, pullState, settle, type Lease, type QueueConsumer } from './pull-consumer.js';
+import { purgeQueue, type QueueMetrics } from './queue.js';
 import { jsonObject, queueApiErrors } from './routes.js';
-import type { ConsumerSettings } from './limits.js';
 
 /** The visibility timeout a pull names none of: production's default, 30 s. */
 const DEFAULT_VISIBILITY_MS = 30_000;
@@ -56,41 +56,9 @@ const consumerErrors = {
   bad: (why: string) => fail(400, 10207, `Request JSON body does not match expected schema: ${why}`),
 };
 
-/** A consumer as the API shows it (SDK `Consumer`: worker or http_pull). */
-interface ApiConsumer {
-  consumer_id: string;
-  type: 'worker' | 'http_pull';
-  script?: string;
-  created_on: string;
-  dead_letter_queue?: string;
-  settings: Record<string, number>;
-}
-
-/** A leased message of an http_pull consumer's held batch. */
-interface Lease {
-  readonly message: Message;
-  readonly expires: number;
-}
-
-/** The batch an http_pull consumer holds: messages not leased yet, the leases, and the release. */
-interface Held {
-  available: Message[];
-  readonly leases: Map<string, Lease>;
-  left: number;
-  readonly release: () => void;
-}
-
-interface PullState {
-  held: Held | undefined;
-}
-
-const consumers = new WeakMap<Queue, ApiConsumer>();
-const pulls = new WeakMap<Queue, PullState>();
-
 /** The queue's consumer as the API shows it, if the API gave it one. */
-export function consumersOf(queue: Queue): ApiConsumer[] {
-  const c = consumers.get(queue);
-  return c ? [c] : [];
+export function consumersOf(q: AccountQueue): QueueConsumer[] {
+  return q.consumer ? [q.consumer] : [];
 }
 
 export const consumerRoutes: RouteTable<ApiService> = (segments): Route<ApiService> | undefined => {
@@ -149,67 +117,14 @@ function settingsOf(type: 'worker' | 'http_pull', raw: unknown): Record<string, 
   return out;
 }
 
-/** The queue's consumer settings (lib/queue/limits.ts) an API consumer stands for. */
-function queueSettings(c: ApiConsumer): ConsumerSettings {
-  const s = c.settings;
-  return {
-    ...(s.batch_size !== undefined ? { maxBatchSize: s.batch_size } : {}),
-    ...(s.max_retries !== undefined ? { maxRetries: s.max_retries } : {}),
-    ...(s.retry_delay !== undefined ? { retryDelay: s.retry_delay } : {}),
-    ...(s.max_wait_time_ms !== undefined ? { maxBatchTimeout: Math.round(s.max_wait_time_ms / 1000) } : {}),
-    ...(c.dead_letter_queue ? { deadLetterQueue: c.dead_letter_queue } : {}),
-  };
-}
-
-/** Makes the queue's consumer what `c` says: a worker's settings preset, or the pull consumer attached. */
-function attach(queue: Queue, c: ApiConsumer): void {
-  if (c.type === 'worker') {
-    presetConsumerSettings(queue, queueSettings(c));
-    return;
-  }
-  const state: PullState = pulls.get(queue) ?? { held: undefined };
-  pulls.set(queue, state);
-  // Batches of up to 100 (a pull's most), delivered when a pull asks (`drain`, below) or after the
-  // longest batch timeout: the pull decides how many of them it takes.
-  queue.consume((batch: MessageBatch) => holdBatch(state, batch), { ...queueSettings(c), maxBatchSize: 100, maxBatchTimeout: 60 });
-}
-
-function holdBatch(state: PullState, batch: MessageBatch): Promise<void> {
-  return new Promise((release) => {
-    state.held = { available: [...batch.messages], leases: new Map(), left: batch.messages.length, release };
-    if (batch.messages.length === 0) settle(state);
-  });
-}
-
-/** Counts one message of the held batch settled; the batch is released when none is left. */
-function settle(state: PullState): void {
-  const held = state.held!;
-  if (--held.left > 0) return;
-  state.held = undefined;
-  held.release();
-}
-
-/** Leases past their visibility timeout are retried (an attempt spent), as an unacked message is. */
-function expire(state: PullState, now: number): void {
-  const held = state.held;
-  if (!held) return;
-  for (const [id, lease] of held.leases) {
-    if (lease.expires > now) continue;
-    held.leases.delete(id);
-    lease.message.retry();
-    settle(state);
-    if (state.held !== held) return;
-  }
-}
-
 /** Lets the queue deliver the next batch (its delivery loop runs on promise turns and timers). */
 const turn = () => new Promise<void>((done) => setTimeout(done, 0));
 
-const present = (c: ApiConsumer, q: AccountQueue) => ({ ...c, queue_name: q.name, ...(c.type === 'worker' ? { script_name: c.script } : {}) });
+const present = (c: QueueConsumer, q: AccountQueue) => ({ ...c, queue_name: q.name, ...(c.type === 'worker' ? { script_name: c.script } : {}) });
 
 const listConsumers = (id: string): Handler<ApiService> => (svc, _req, params) => {
   const q = lookup(svc, params, id);
-  return ok(consumersOf(q.queue).map((c) => present(c, q)));
+  return ok(consumersOf(q).map((c) => present(c, q)));
 };
 
 const addConsumer = (id: string): Handler<ApiService> => async (svc, req, params) => {
@@ -222,9 +137,9 @@ const addConsumer = (id: string): Handler<ApiService> => async (svc, req, params
   const dlq = b.dead_letter_queue;
   if (dlq !== undefined && dlq !== null && dlq !== '' && typeof dlq !== 'string') throw consumerErrors.bad('dead_letter_queue must be a queue name');
   // Exclusive: the API's consumer, or a Worker's attached in code (`createEnv(config, { worker })`,
-  // `queue.consume`); a pull consumer removed earlier leaves only its parked handler, which a new one replaces.
-  if (consumers.has(q.queue) || (q.queue.consumerSettings !== undefined && !pulls.has(q.queue))) throw consumerErrors.taken();
-  const c: ApiConsumer = {
+  // `queue.consume`). A pull consumer removed earlier was detached (pull-consumer.ts).
+  if (q.consumer || q.queue.consumerSettings !== undefined) throw consumerErrors.taken();
+  const c: QueueConsumer = {
     consumer_id: randomHex(16),
     type,
     ...(type === 'worker' ? { script: script as string } : {}),
@@ -232,14 +147,14 @@ const addConsumer = (id: string): Handler<ApiService> => async (svc, req, params
     ...(typeof dlq === 'string' && dlq !== '' ? { dead_letter_queue: dlq } : {}),
     settings: settingsOf(type, b.settings),
   };
-  consumers.set(q.queue, c);
-  attach(q.queue, c);
+  q.consumer = c;
+  attachConsumer(q.queue, c);
   return ok(present(c, q));
 };
 
 function consumerOf(svc: ApiService, params: RouteParams, id: string, cid: string) {
   const q = lookup(svc, params, id);
-  const c = consumers.get(q.queue);
+  const c = q.consumer;
   if (!c || c.consumer_id !== cid) throw consumerErrors.notFound();
   return { q, c };
 }
@@ -254,36 +169,25 @@ const updateConsumer = (id: string, cid: string): Handler<ApiService> => async (
   const b = await body(req);
   c.settings = settingsOf(c.type, b.settings);
   if (typeof b.dead_letter_queue === 'string') c.dead_letter_queue = b.dead_letter_queue || undefined;
-  attach(q.queue, c);
+  attachConsumer(q.queue, c);
   return ok(present(c, q));
 };
 
 const removeConsumer = (id: string, cid: string): Handler<ApiService> => (svc, _req, params) => {
   const { q, c } = consumerOf(svc, params, id, cid);
-  consumers.delete(q.queue);
-  if (c.type === 'http_pull') {
-    // The queue has no way to detach a consumer: the held batch stays held, its leases given back
-    // (no attempt spent), and the next batch waits there until a pull consumer is added again.
-    const held = pulls.get(q.queue)?.held;
-    if (held) {
-      held.available = [...held.available, ...[...held.leases.values()].map((l) => l.message)];
-      held.leases.clear();
-    }
-  }
+  q.consumer = undefined;
+  // A pull consumer's held batch is given back (leases included, no attempt spent) for the next consumer.
+  detachApiConsumer(q.queue, c);
   return ok(null);
 };
 
+/** Deletes the queue's messages, and only them: its settings, consumer, fault rules and call log stay. */
 const purge = (id: string): Handler<ApiService> => async (svc, req, params) => {
   const q = lookup(svc, params, id);
   const b = await body(req);
   if (b.delete_messages_permanently !== undefined && typeof b.delete_messages_permanently !== 'boolean') throw consumerErrors.bad('delete_messages_permanently must be a boolean');
-  q.queue.reset();
-  const state = pulls.get(q.queue);
-  const held = state?.held;
-  if (held) {
-    state.held = undefined;
-    held.release(); // forgotten by the queue: reset started a new epoch
-  }
+  purgeQueue(q.queue);
+  dropHeld(q.queue); // its delivery was forgotten with the messages
   return ok({ started_at: new Date(svc.now()).toISOString(), complete: true });
 };
 
@@ -336,8 +240,8 @@ function bodyText(body: unknown): { text: string; type: string } {
 
 const pull = (id: string): Handler<ApiService> => async (svc, req, params) => {
   const q = lookup(svc, params, id);
-  const c = consumers.get(q.queue);
-  const state = pulls.get(q.queue);
+  const c = q.consumer;
+  const state = pullState(q.queue);
   if (c?.type !== 'http_pull' || !state) throw consumerErrors.noPull();
   const b = await body(req);
   const size = int(b.batch_size, 'batch_size', 1, 100) ?? c.settings.batch_size ?? 10;
@@ -362,8 +266,8 @@ const pull = (id: string): Handler<ApiService> => async (svc, req, params) => {
 
 const ack = (id: string): Handler<ApiService> => async (svc, req, params) => {
   const q = lookup(svc, params, id);
-  const state = pulls.get(q.queue);
-  if (consumers.get(q.queue)?.type !== 'http_pull' || !state) throw consumerErrors.noPull();
+  const state = pullState(q.queue);
+  if (q.consumer?.type !== 'http_pull' || !state) throw consumerErrors.noPull();
   const b = await body(req);
   const acks = b.acks ?? [];
   const retries = b.retries ?? [];

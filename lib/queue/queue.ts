@@ -114,6 +114,8 @@ interface Consumer {
 interface QueueSnapshot {
   readonly owner: Queue;
   readonly store: StoreSnapshot;
+  /** The batch being delivered then (not in the store): held again on restore, as not yet delivered. */
+  readonly inFlight: readonly Held[];
 }
 
 const KNOWN_OPTIONS = ['name', 'compatibilityDate', 'compatibilityFlags', 'clock', 'deliveryDelay', 'log', 'consumerDefaults', 'queues'];
@@ -124,6 +126,15 @@ const READ_AT_MOST = 10_000;
 function checkDelay(d: number): boolean {
   return d >= 0 && d <= MAX_DELAY_SECONDS;
 }
+
+/** @internal Drops every message a queue holds, as `reset()` does, but keeps its fault rules and call log (the API's purge). */
+export let purgeQueue: (queue: Queue) => void;
+
+/**
+ * @internal Detaches the queue's consumer when it is `handler` (the API's HTTP pull consumer,
+ * removed or restored away); a consumer attached in code stays. The messages stay held.
+ */
+export let detachConsumer: (queue: Queue, handler: (...args: never[]) => unknown) => void;
 
 /**
  * The queue, through its producer binding. Its `constructor.name` is workerd's for the binding,
@@ -154,6 +165,11 @@ export class Queue<Body = unknown> {
   #armedWith: unknown;
   /** Bumped by restore/reset: a delivery in flight then changes nothing. */
   #epoch = 0;
+  /**
+   * The batch being delivered, out of the store until its handler is done: a snapshot holds it (an
+   * HTTP pull consumer holds a batch until a client acks it, lib/queue/pull-consumer.ts).
+   */
+  #inFlight: readonly Held[] = [];
 
   constructor(options: QueueOptions = {}) {
     for (const k of Object.keys(options)) {
@@ -362,9 +378,9 @@ export class Queue<Body = unknown> {
     return this.#support.log;
   }
 
-  /** The messages held now (O(messages held)); restore with `restore`. */
+  /** The messages held now, a batch being delivered included (O(messages held)); restore with `restore`. */
   snapshot(): object {
-    return Object.freeze({ owner: this, store: this.#store.snapshot() } satisfies QueueSnapshot);
+    return Object.freeze({ owner: this, store: this.#store.snapshot(), inFlight: this.#inFlight } satisfies QueueSnapshot);
   }
 
   /** Puts back the messages of a snapshot this queue took; clears fault rules and the call log. */
@@ -373,6 +389,8 @@ export class Queue<Body = unknown> {
     if (s?.owner !== this) throw new TypeError('Queue.restore: this snapshot was not taken by this queue');
     this.#epoch++;
     this.#store.restore(s.store);
+    this.#inFlight = [];
+    for (const h of s.inFlight) this.#store.add(h);
     this.#support.clear();
     this.#wakeAt = Infinity;
     this.#schedule();
@@ -380,10 +398,25 @@ export class Queue<Body = unknown> {
 
   /** Empties the queue; clears fault rules and the call log (the consumer stays attached). */
   reset(): void {
+    this.#purge();
+    this.#support.clear();
+  }
+
+  /** Drops every message held (a delivery in flight is forgotten); fault rules and the log stay. */
+  #purge(): void {
     this.#epoch++;
     this.#store.clear();
-    this.#support.clear();
+    this.#inFlight = [];
     this.#wakeAt = Infinity;
+  }
+
+  static {
+    purgeQueue = (queue) => queue.#purge();
+    detachConsumer = (queue, handler) => {
+      if (queue.#consumer?.handler !== handler) return;
+      queue.#consumer = undefined;
+      queue.#wakeAt = Infinity;
+    };
   }
 
   // ---- inside --------------------------------------------------------------------------------
@@ -530,6 +563,8 @@ export class Queue<Body = unknown> {
   async #deliver(held: Held[], at: number): Promise<void> {
     const consumer = this.#consumer!;
     const epoch = this.#epoch;
+    const taken = held;
+    this.#inFlight = taken;
     const support = this.#support;
     const fault = support.faults.active ? support.faults.take('deliver') : undefined;
     const action = fault && actionOf(fault.rule);
@@ -557,6 +592,7 @@ export class Queue<Body = unknown> {
       await waitOnExecutionContext(ctx).catch(() => {});
     }
     if (epoch !== this.#epoch) return; // restored or reset meanwhile: the batch is forgotten
+    if (this.#inFlight === taken) this.#inFlight = [];
     // The common case, a handler that returned without a call on its messages: all acked, and
     // nothing more to do unless the batch is duplicated or logged.
     const allAcked = !failed && state.untouched;
@@ -572,6 +608,13 @@ export class Queue<Body = unknown> {
       const fate = state.fate(h.id, failed);
       if (!fate.retry) {
         outcomes.push('acked');
+        continue;
+      }
+      if (fate.givenBack) {
+        // Given back by the API's pull consumer when removed (lib/queue/pull-consumer.ts): visible
+        // again as it was, no attempt spent (logged as retried: the log has no other word for it).
+        outcomes.push('retried');
+        this.#store.add({ ...h, visibleAt: at, seq: this.#store.nextSeq() });
         continue;
       }
       const failures = h.failures + 1;

@@ -48,8 +48,8 @@ export function presentQueue(q: AccountQueue) {
     modified_on: new Date(q.modified).toISOString(),
     producers: [],
     producers_total_count: 0,
-    consumers: consumersOf(q.queue),
-    consumers_total_count: consumersOf(q.queue).length,
+    consumers: consumersOf(q),
+    consumers_total_count: consumersOf(q).length,
     settings: { delivery_delay: 0, delivery_paused: false, message_retention_period: 345600, ...q.settings },
   };
 }

@@ -10,7 +10,7 @@
  *   public entries; a DnsApi's API requests and DNS questions, `surface: 'dns'`; a queue's sends
  *   and deliveries), never its rules: a failed call changes nothing stored.
  * - **State.** `snapshot` holds all of the double's state, configuration included (a bucket's
- *   settings; an account's buckets, queues with their API records and settings, zones and
+ *   settings; an account's buckets, queues with their API records, settings and consumers, zones and
  *   credentials: CloudflareApi, DnsApi), and `restore`/`reset` bring it back; both clear the fault
  *   rules and the call log.
  * - **Reading.** Assertions and matchers read through the path a call takes: an object as the

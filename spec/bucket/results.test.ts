@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { inspect } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import { Bucket } from '../../lib/bucket/index.js';
@@ -30,6 +31,23 @@ describe('results', () => {
     expect(Object.getOwnPropertyDescriptor(put, 'etag')).toMatchObject({ value: expect.stringMatching(/^[0-9a-f]{32}$/) });
     const small = await new Bucket().put('k', big.subarray(0, 1024 * 1024));
     expect(Object.getOwnPropertyDescriptor(small, 'etag')).toMatchObject({ get: expect.any(Function) });
+  });
+
+  it('a buffer over 1 MiB hashed as it is copied gets the md5 of the bytes kept, offset or shared', async () => {
+    const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
+    const size = 3 * 1024 * 1024 + 5;
+    const outer = new Uint8Array(size + 7);
+    for (let i = 0; i < outer.length; i++) outer[i] = (i * 31 + (i >> 11)) & 0xff;
+    const view = outer.subarray(3, 3 + size);
+    const shared = new Uint8Array(new SharedArrayBuffer(size));
+    shared.set(view);
+    for (const value of [view, shared]) {
+      const bucket = new Bucket();
+      const put = await bucket.put('k', value);
+      expect(put.etag).toBe(md5(view));
+      const got = new Uint8Array(await (await bucket.get('k'))!.arrayBuffer());
+      expect(md5(got)).toBe(md5(view));
+    }
   });
 
   it('an etag condition hashes the object; a date condition alone does not', async () => {

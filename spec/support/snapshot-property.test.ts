@@ -1,7 +1,7 @@
 /**
  * A property of the account's snapshot (issue 24): random operations across every surface (the
- * Worker's bucket binding, the S3 view, the DNS records API, a queue's producer binding and its
- * settings over the API, the R2 control plane: buckets, r2.dev domains, notification rules that
+ * Worker's bucket binding, the S3 view, the DNS records API, a queue's producer binding, its
+ * settings and its consumer over the API, the R2 control plane: buckets, r2.dev domains, notification rules that
  * send to the queue), a snapshot, more random operations, a restore;
  * then every surface observes exactly the state it observed at the snapshot. Seeded and bounded.
  */
@@ -39,7 +39,19 @@ async function randomOp(w: World, draw: () => number, n: number): Promise<string
   const pick = <T>(list: readonly T[]): T => list[Math.floor(draw() * list.length)]!;
   const buckets = w.api.account.buckets;
   const key = pick(KEYS);
-  switch (Math.floor(draw() * 11)) {
+  switch (Math.floor(draw() * 12)) {
+    case 11: {
+      // The queue's API consumer (an HTTP pull one): added when it has none, removed when it has one.
+      const [q] = (await w.cf.queues.list({ account_id: w.account_id })).result;
+      const queue_id = q!.queue_id!;
+      const [c] = (await w.cf.queues.consumers.list(queue_id, { account_id: w.account_id })).result;
+      if (c) {
+        await w.cf.queues.consumers.delete(c.consumer_id!, { account_id: w.account_id, queue_id });
+        return 'consumer remove';
+      }
+      await w.cf.queues.consumers.create(queue_id, { account_id: w.account_id, type: 'http_pull', settings: { batch_size: 1 + Math.floor(draw() * 10) } });
+      return 'consumer add';
+    }
     case 9: {
       const bucket = pick(buckets);
       const prefix = pick(['', 'dir/', 'a']);
@@ -123,7 +135,11 @@ async function observe(w: World) {
   }
   expect((await w.env.ALPHA.list()).objects.map((o) => `${o.key} "${o.etag}"`)).toEqual(objects.alpha);
   const records = (await w.cf.dns.records.list({ zone_id: w.zone_id })).result.map((r) => `${r.type} ${r.name} ${'content' in r ? r.content : ''}`).sort();
-  const queues = (await w.cf.queues.list({ account_id: w.account_id })).result.map((q) => ({ name: q.queue_name, id: q.queue_id, settings: q.settings }));
+  const queues = [];
+  for (const q of (await w.cf.queues.list({ account_id: w.account_id })).result) {
+    const consumers = (await w.cf.queues.consumers.list(q.queue_id!, { account_id: w.account_id })).result;
+    queues.push({ name: q.queue_name, id: q.queue_id, settings: q.settings, consumers });
+  }
   const pending = w.jobs.pending.map((m) => [m.id, m.body]);
   const metrics = await w.jobs.metrics();
   return { listed, objects, settings, records, queues, pending, backlog: metrics.backlogCount };
