@@ -15,6 +15,7 @@ type Case = (name: string, fn: () => unknown, timeout?: number) => void;
 
 /** What a runner lends the suites. */
 export interface TestRunner {
+  /** Groups the tests `fn` registers under `name`. */
   describe(name: string, fn: () => void): void;
   it: Case;
   /** The runner's `expect` (Vitest's, Jest's, bun:test's, or the `expect` package's). */

@@ -9,11 +9,20 @@
  * A `clock` option takes a function returning epoch ms, or an object with `now()` (a `ManualClock`,
  * say); one clock given to several buckets and a DnsApi makes them share one time.
  */
-export type Clock = (() => number) | { now(): number; sleep?(ms: number): Promise<void> };
+export type Clock =
+  | (() => number)
+  | {
+      /** Epoch ms. */
+      now(): number;
+      /** Resolves once `ms` have passed on this clock (injected delays wait on it). */
+      sleep?(ms: number): Promise<void>;
+    };
 
 /** What the doubles use inside: now, and a wait that follows the same time. */
 export interface TimeSource {
+  /** Epoch ms. */
   now(): number;
+  /** Resolves once `ms` have passed on this clock. */
   sleep(ms: number): Promise<void>;
 }
 
@@ -49,6 +58,7 @@ export class ManualClock {
     this.#now = +start;
   }
 
+  /** The clock's time, epoch ms. */
   now(): number {
     return this.#now;
   }
@@ -68,6 +78,7 @@ export class ManualClock {
     for (const w of due) w.done();
   }
 
+  /** Resolves when the clock has been moved `ms` past now (injected delays wait on it). */
   sleep(ms: number): Promise<void> {
     if (!(ms > 0)) return resolved;
     return new Promise((done) => this.#waiting.push({ at: this.#now + ms, done }));

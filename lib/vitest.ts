@@ -89,6 +89,7 @@ export function logOnFailure(...doubles: (Bucket | DnsApi | S3Api | Queue)[]): v
   });
 }
 
+/** The matchers `edge-doubles/vitest` adds to Vitest's `expect` (see docs/test-support.md). */
 export interface EdgeDoublesMatchers<R = unknown> {
   /**
    * The bucket has an object at `key`, with the body, metadata, size or checksums given. On an

@@ -86,6 +86,7 @@ export const bucketDifferences = {
   },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 
+/** The id of a declared difference: a target lists the ones it shows in `differences`. */
 export type BucketDifferenceId = keyof typeof bucketDifferences;
 
 /** What the local simulator (the workerd targets) shows. */

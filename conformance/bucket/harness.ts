@@ -25,6 +25,7 @@ export interface BucketTarget {
   advanceClock?(ms: number): void | Promise<void>;
 }
 
+/** Options of one bucket conformance test: what it needs of a target, and the differences it may show. */
 export interface TestOptions {
   /** This test meets a declared difference (differences.ts), or one of several (each shown by other targets). */
   difference?: BucketDifferenceId | readonly BucketDifferenceId[];
@@ -45,8 +46,10 @@ export interface GroupContext {
   test(name: string, fn: () => Promise<void> | void, options?: TestOptions): void;
 }
 
+/** A named group of bucket conformance tests (select groups with the target's `groups`). */
 export interface Group {
   name: string;
+  /** Registers the group's tests. */
   define(t: GroupContext): void;
 }
 

@@ -20,6 +20,7 @@ import { multipart } from './groups/multipart.js';
 import { multipartExpiry } from './groups/multipart-expiry.js';
 import { compatibilityDates } from './groups/compatibility-dates.js';
 
+/** Every group of the bucket suite, in the order it runs them. */
 export const bucketGroups: readonly Group[] = [
   argumentCoercion,
   keys,

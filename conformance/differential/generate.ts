@@ -293,7 +293,7 @@ const HTTP_VALUES = ['text/plain', 'Text/HTML', 'application/json; charset=utf-8
 /**
  * A date option. `preEpoch`: whether dates before 1970 may appear. Not for cacheExpiry: the binding
  * sends it as an unsigned 64-bit number that the simulator holds in a double, so a value just below 0
- * reads back rounded or fails with "internal error" (a simulator artefact, left out; see README).
+ * reads back rounded or fails with "internal error" (a simulator artefact, left out; see docs/bucket.md).
  */
 function dateSpec(r: Rng, preEpoch = true): Spec {
   const pre = preEpoch ? [-1000, -5, -2, -2.5, -9_223_372_036_854] : [];
@@ -412,7 +412,7 @@ function conditional(r: Rng, k: string): Spec {
   ]);
 }
 
-/** Malformed SSE-C keys (workerd refuses them before sending). Valid keys are left out: see README. */
+/** Malformed SSE-C keys (workerd refuses them before sending). Valid keys are left out: see docs/bucket.md. */
 const SSEC_BAD: readonly Spec[] = [
   'ABCD', 'zz', 'ab'.repeat(10), 'AB'.repeat(32) /* uppercase hex */, 'ab'.repeat(31) + 'a', 'ab'.repeat(33), 'zz'.repeat(32), 'AB'.repeat(31) + 'Zz', '', 5, null, true, {}, [],
   { $$: 'buffer', kind: 'Uint8Array', hex: '0102030405', pad: 0 }, { $$: 'buffer', kind: 'ArrayBuffer', hex: 'ab'.repeat(31), pad: 0 },

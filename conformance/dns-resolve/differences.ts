@@ -14,4 +14,5 @@ export const dnsResolveDifferences = {
   },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 
+/** The id of a declared difference: a target lists the ones it shows in `differences`. */
 export type DnsResolveDifferenceId = keyof typeof dnsResolveDifferences;

@@ -23,6 +23,7 @@ export interface DnsResolveTarget extends Omit<DnsTarget, 'differences' | 'group
   paidPlan?: boolean;
 }
 
+/** Options of one resolution conformance test: what it needs of a target, and the differences it may show. */
 export interface ResolveTestOptions {
   difference?: DnsResolveDifferenceId;
   /** Skip (with this reason in the name) when set. */
@@ -35,6 +36,7 @@ export class ResolveClient extends DnsClient {
     super(resolveTarget as DnsTarget);
   }
 
+  /** Asks the target for `name`/`type`: the response code, flags and sections. */
   resolve(name: string, type: string): Promise<DnsAnswer> {
     return this.resolveTarget.resolve(name, type);
   }
@@ -53,13 +55,17 @@ export class ResolveClient extends DnsClient {
   }
 }
 
+/** What a resolution conformance group defines its tests with. */
 export interface ResolveGroupContext {
   target: DnsResolveTarget;
+  /** Registers a test; it is expected to fail on targets that declare its difference. */
   test(name: string, fn: (c: ResolveClient) => Promise<void>, options?: ResolveTestOptions): void;
 }
 
+/** A named group of resolution conformance tests. */
 export interface ResolveGroup {
   name: string;
+  /** Registers the group's tests. */
   define(t: ResolveGroupContext): void;
 }
 

@@ -40,6 +40,7 @@ export const dnsDifferences = {
   },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 
+/** The id of a declared difference: a target lists the ones it shows in `differences`. */
 export type DnsDifferenceId = keyof typeof dnsDifferences;
 
 /** What the double declares in its 'document' mode (every mode also declares 'loadable-export': dns-double-targets.ts). */

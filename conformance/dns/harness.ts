@@ -56,6 +56,7 @@ export class DnsClient {
     return `${this.target.baseUrl}/zones/${zoneId}/dns_records${path}`;
   }
 
+  /** A request to the target's `/client/v4`, authenticated as the target says; the reply's status and envelope. */
   async request(
     method: string,
     url: string,
@@ -65,6 +66,7 @@ export class DnsClient {
     return v4Request(this.target.fetch, method, url, headers, options);
   }
 
+  /** Creates a record in the test's zone (under its random subdomain, deleted after the test). */
   create(record: Record<string, unknown>): Promise<ApiReply> {
     return this.request('POST', this.url(), { json: record });
   }
@@ -77,6 +79,7 @@ export class DnsClient {
     return r.body.result;
   }
 
+  /** Reads a record by id. */
   get(id: string) {
     return this.request('GET', this.url(`/${id}`));
   }
@@ -98,19 +101,24 @@ export class DnsClient {
   }
 }
 
+/** Options of one DNS API conformance test: what it needs of a target, and the differences it may show. */
 export interface TestOptions {
   difference?: DnsDifferenceId;
   /** Skip (with this reason in the name) when set. */
   skip?: string;
 }
 
+/** What a DNS API conformance group defines its tests with. */
 export interface GroupContext {
   target: DnsTarget;
+  /** Registers a test; it is expected to fail on targets that declare its difference. */
   test(name: string, fn: (c: DnsClient) => Promise<void>, options?: TestOptions): void;
 }
 
+/** A named group of DNS API conformance tests (select groups with the target's `groups`). */
 export interface Group {
   name: string;
+  /** Registers the group's tests. */
   define(t: GroupContext): void;
 }
 

@@ -6,6 +6,7 @@ import { lifecycle, listing, batch } from './groups/lifecycle.js';
 import { bind } from './groups/bind.js';
 import { auth } from './groups/auth.js';
 
+/** Every group of the DNS API suite, in the order it runs them. */
 export const dnsGroups: readonly Group[] = [create, validation, conflicts, lifecycle, listing, batch, bind, auth];
 
 /** Registers the whole DNS conformance suite (Vitest tests) for one target. */

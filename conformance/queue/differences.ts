@@ -73,6 +73,7 @@ export const queueDifferences = {
   },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 
+/** The id of a declared difference: a target lists the ones it shows in `differences`. */
 export type QueueDifferenceId = keyof typeof queueDifferences;
 
 /** What Miniflare 4's queues show. */

@@ -27,6 +27,7 @@ export interface SeenBody {
   value: unknown;
 }
 
+/** A message as the consumer saw it in a batch. */
 export interface SeenMessage {
   id: string;
   /** epoch ms */
@@ -35,6 +36,7 @@ export interface SeenMessage {
   body: SeenBody;
 }
 
+/** A batch as the consumer saw it. */
 export interface SeenBatch {
   queue: string;
   messages: SeenMessage[];
@@ -55,11 +57,15 @@ export interface QueueDeclaration {
 /** A send's outcome as the Worker saw it. */
 export type SendOutcome = { ok: true; result: unknown } | { ok: false; ctor: string; name: string; message: string };
 
+/** A running target of the Queues suite: producers to send with, and what its consumer saw. */
 export interface QueueSession {
+  /** Sends one message through the producer of `queue`. */
   send(queue: string, body: WireBody, options?: { contentType?: string; delaySeconds?: number }): Promise<SendOutcome>;
+  /** Sends a batch through the producer of `queue`. */
   sendBatch(queue: string, messages: { body: WireBody; contentType?: string; delaySeconds?: number }[], options?: { delaySeconds?: number }): Promise<SendOutcome>;
   /** Lets `seconds` pass (the double: its clock; a real runtime: real time) and waits for the deliveries then due. */
   elapse(seconds: number): Promise<void>;
+  /** Stops the target. */
   close(): Promise<void>;
 }
 
@@ -105,10 +111,12 @@ export function describeBody(v: unknown): SeenBody {
   return { kind: typeof v, value: v };
 }
 
+/** Options of one Queues conformance test: what it needs of a target, and the differences it may show. */
 export interface TestOptions {
   difference?: QueueDifferenceId;
 }
 
+/** What a Queues conformance group defines its tests with. */
 export interface GroupContext {
   /** The session, once open. */
   session(): QueueSession;
@@ -116,12 +124,15 @@ export interface GroupContext {
   seen(queue: string): SeenBatch[];
   /** What the consumer of `queue` does with each batch (default: nothing, so the batch is acked). */
   consumer(queue: string, plan: (batch: SeenBatch, index: number) => ConsumerOp[]): void;
+  /** Registers a test; it is expected to fail on targets that declare its difference. */
   test(name: string, fn: () => Promise<void>, options?: TestOptions): void;
 }
 
+/** A named group of Queues conformance tests (select groups with the target's `groups`). */
 export interface Group {
   name: string;
   queues: readonly QueueDeclaration[];
+  /** Registers the group's tests. */
   define(t: GroupContext): void;
 }
 

@@ -3,6 +3,7 @@ import { runGroups, type Group, type QueueTarget } from './harness.js';
 import { producer } from './groups/producer.js';
 import { delivery } from './groups/delivery.js';
 
+/** Every group of the Queues suite, in the order it runs them. */
 export const queueGroups: readonly Group[] = [producer, delivery];
 
 /** Registers the whole Queues conformance suite (Vitest tests) for one target. */

@@ -122,6 +122,7 @@ export const r2ApiDifferences = {
   },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 
+/** The id of a declared difference: a target lists the ones it shows in `differences`. */
 export type R2ApiDifferenceId = keyof typeof r2ApiDifferences;
 
 /** What the real API's target declares: every decision of the double not yet confirmed there. */

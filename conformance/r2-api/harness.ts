@@ -30,7 +30,12 @@ export interface R2ApiTarget {
    * and an R2 key pair, for the tests that set a bucket's configuration through S3 and read it through
    * the API; `fetch` replaces the network (the double's `S3Api#fetch`). Absent: those tests are skipped.
    */
-  s3?: { endpoint: string; credentials: { accessKeyId: string; secretAccessKey: string }; fetch?: (request: Request) => Promise<Response> };
+  s3?: {
+    endpoint: string;
+    credentials: { accessKeyId: string; secretAccessKey: string };
+    /** Replaces the network for the S3 requests (the double's `S3Api#fetch`). */
+    fetch?: (request: Request) => Promise<Response>;
+  };
   /**
    * A fetch that reaches the account's public bucket hosts (`https://pub-<hex>.r2.dev/<key>`, custom
    * domains): the double's `api.public.fetch`, the global fetch for the real edge. Absent: the tests
@@ -84,6 +89,7 @@ export class R2ApiClient {
     return `${this.target.baseUrl}/accounts/${accountId}/r2/buckets${path}`;
   }
 
+  /** A request to the target's `/client/v4`, authenticated as the target says; the reply's status and envelope. */
   async request(
     method: string,
     url: string,
@@ -110,10 +116,12 @@ export class R2ApiClient {
     return name;
   }
 
+  /** Reads a bucket. */
   get(name: string, jurisdiction?: string) {
     return this.request('GET', this.url(`/${name}`), jurisdiction !== undefined ? { jurisdiction } : {});
   }
 
+  /** Deletes a bucket. */
   delete(name: string, jurisdiction?: string) {
     return this.request('DELETE', this.url(`/${name}`), jurisdiction !== undefined ? { jurisdiction } : {});
   }
@@ -124,6 +132,7 @@ export class R2ApiClient {
     return this.request('GET', this.url(`?${scope}${query ? '&' + query : ''}`), jurisdiction !== undefined ? { jurisdiction } : {});
   }
 
+  /** Writes an object into a bucket through the S3 endpoint (so a delete can be refused for a non-empty bucket). */
   async putObject(bucket: string, key: string, body: string, jurisdiction?: string): Promise<void> {
     await this.target.putObject!(bucket, key, body, jurisdiction);
     this.track(bucket, key, jurisdiction);
@@ -189,6 +198,7 @@ export class R2ApiClient {
     }
   }
 
+  /** Undoes what the test made: locks, domains, public access, then its buckets. */
   async cleanup(): Promise<void> {
     for (const name of this.locked) await this.request('PUT', this.url(`/${name}/lock`), { json: { rules: [] } });
     this.locked.clear();
@@ -200,22 +210,28 @@ export class R2ApiClient {
   }
 }
 
+/** Options of one R2 control-plane conformance test: what it needs of a target, and the differences it may show. */
 export interface TestOptions {
   difference?: R2ApiDifferenceId;
   /** Skip (with this reason in the name) when set. */
   skip?: string;
 }
 
+/** What a R2 control-plane conformance group defines its tests with. */
 export interface GroupContext {
   target: R2ApiTarget;
+  /** Registers a test; it is expected to fail on targets that declare its difference. */
   test(name: string, fn: (c: R2ApiClient) => Promise<void>, options?: TestOptions): void;
 }
 
+/** A named group of R2 control-plane conformance tests (select groups with the target's `groups`). */
 export interface Group {
   name: string;
+  /** Registers the group's tests. */
   define(t: GroupContext): void;
 }
 
+/** Makes a group of R2 control-plane tests. */
 export const defineGroup = (name: string, define: (t: GroupContext) => void): Group => ({ name, define });
 
 /** One API error: the status, then the first error's code (when given) and message (when given). */

@@ -15,6 +15,7 @@ import { queues } from './groups/queues.js';
 import { notifications } from './groups/notifications.js';
 import { tempCredentials } from './groups/temp-credentials.js';
 
+/** Every group of the R2 control-plane suite, in the order it runs them. */
 export const r2ApiGroups: readonly Group[] = [
   buckets,
   auth,

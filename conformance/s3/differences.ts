@@ -75,4 +75,5 @@ export const s3Differences = {
   },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 
+/** The id of a declared difference: a target lists the ones it shows in `differences`. */
 export type S3DifferenceId = keyof typeof s3Differences;

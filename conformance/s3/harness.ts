@@ -37,8 +37,10 @@ const loadClients = (): Promise<Clients> =>
     AwsClient: a4f.AwsClient,
   })));
 
+/** How the S3 suite sends a signed request (the double's `api.fetch`, or `fetch`). */
 export type S3FetchLike = (request: Request) => Promise<Response>;
 
+/** Something the S3 conformance suite can run against: an endpoint, a key pair, a bucket, and optionally a fetch. */
 export interface S3Target {
   /** Shown in test names and the summary table. */
   name: string;
@@ -57,6 +59,7 @@ export interface S3Target {
   timeout?: number;
 }
 
+/** A raw S3 reply: status, headers and body text. */
 export interface Reply {
   status: number;
   headers: Headers;
@@ -65,6 +68,7 @@ export interface Reply {
   error?: Record<string, string>;
 }
 
+/** A raw request of the S3 suite: method, query, headers and body. */
 export interface SendOptions {
   method?: string;
   /** The query string without '?', appended as given. */
@@ -79,6 +83,7 @@ export interface SendOptions {
   edit?: (r: Request) => Request;
 }
 
+/** What an S3 conformance test gets: an AWS SDK client on the target, its bucket, and raw signed requests. */
 export interface S3Context {
   readonly target: S3Target;
   readonly bucket: string;
@@ -98,17 +103,22 @@ export interface S3Context {
   raw(request: Request): Promise<Reply>;
 }
 
+/** Options of one S3 conformance test: what it needs of a target, and the differences it may show. */
 export interface TestOptions {
   difference?: S3DifferenceId;
 }
 
+/** What a S3 conformance group defines its tests with. */
 export interface GroupContext {
   target: S3Target;
+  /** Registers a test; it is expected to fail on targets that declare its difference. */
   test(name: string, fn: (c: S3Context) => Promise<void>, options?: TestOptions): void;
 }
 
+/** A named group of S3 conformance tests (select groups with the target's `groups`). */
 export interface Group {
   name: string;
+  /** Registers the group's tests. */
   define(t: GroupContext): void;
 }
 

@@ -8,6 +8,7 @@ import { multipart } from './groups/multipart.js';
 import { routing } from './groups/routing.js';
 import { ssec } from './groups/ssec.js';
 
+/** Every group of the S3 suite, in the order it runs them. */
 export const s3Groups: readonly Group[] = [auth, objects, listing, copy, multipart, ssec, routing];
 
 /** Registers the whole S3 conformance suite (Vitest tests) for one target. */

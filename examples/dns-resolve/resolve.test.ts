@@ -1,5 +1,5 @@
 /**
- * The README's "The zone over real DNS" example: what a validator reads is the record written, in
+ * docs/dns-zone.md's example: what a validator reads is the record written, in
  * process (`api.resolve`) and over UDP (`startDnsServer({ dnsPort })` and Node's own resolver).
  */
 import { Resolver } from 'node:dns/promises';
@@ -7,6 +7,7 @@ import { expect, it } from 'vitest';
 import Cloudflare from 'cloudflare';
 import { startDnsServer } from 'edge-doubles/node';
 
+// README: dns-resolve
 it('a TXT record written through the API is what DNS answers', async () => {
   const server = await startDnsServer({ port: 0, zones: [{ name: 'example.com' }], dnsPort: 0 });
   const cf = new Cloudflare({ apiToken: 'any-token', baseURL: server.baseURL });
@@ -24,3 +25,4 @@ it('a TXT record written through the API is what DNS answers', async () => {
   await expect(resolver.resolveTxt('missing.example.com')).rejects.toMatchObject({ code: 'ENOTFOUND' });
   await server.close();
 });
+// README: end

@@ -4,6 +4,7 @@ import { S3Api } from 'edge-doubles/s3';
 import worker, { type Env } from './worker.js';
 
 describe('presigned uploads', () => {
+  // README: presigned-upload
   // One bucket seen two ways: as the Worker's binding (env.PHOTOS) and through R2's S3 endpoint
   // (r2), which accepts the key pair the Worker signs with. `clock` is r2's time (default: the real one).
   function setup(clock?: () => number) {
@@ -33,6 +34,7 @@ describe('presigned uploads', () => {
     const read = await worker.fetch(new Request(`https://app.example/uploaded?key=${encodeURIComponent(key)}`), env);
     expect(await read.json()).toEqual({ size: 22, etag: upload.headers.get('etag'), text: 'hello from the browser' });
   });
+  // README: end
 
   it('the URL stops working once it has expired', async () => {
     let now = Date.UTC(2026, 0, 1);

@@ -1,4 +1,4 @@
-// The README's quick start is the part between the markers; the tests after it use these too.
+// docs/getting-started.md's worked example is the part between the markers; the tests after it use these too.
 import { describe } from 'vitest';
 import { logOnFailure } from 'edge-doubles/vitest';
 // README: quick-start
@@ -152,6 +152,7 @@ describe('multipart uploads across requests', () => {
   });
 
   // README: "Time: the 7-day multipart expiry"
+  // README: multipart-expiry
   it('an upload left for 7 days is gone', async () => {
     vi.useFakeTimers();
     const { uploadId } = (await (await call('/big?uploads', { method: 'POST' })).json()) as { uploadId: string };
@@ -160,4 +161,5 @@ describe('multipart uploads across requests', () => {
     expect(late.status).toBe(404);
     expect(await late.text()).toBe('uploadPart: The specified multipart upload does not exist. (10024)');
   });
+  // README: end
 });

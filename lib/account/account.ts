@@ -16,6 +16,7 @@ import { accountState, accountStates, type AccountState } from './state.js';
 
 export { accountState, addAccountBucket, BUCKET_NAME, type AccountState } from './state.js';
 
+/** The options of `new Account(options)`. */
 export interface AccountOptions {
   /** 32 lowercase hex characters; generated when absent. */
   id?: string;
@@ -38,6 +39,7 @@ export interface AccountOptions {
 
 export const DEFAULT_ACCOUNT_NAME = 'edge-doubles account';
 
+/** What the platform's account holds, once: its zones, its buckets by name, its credentials. The API double, the S3 view and `createEnv` share one to see the same state. */
 export class Account {
   readonly id: string;
   readonly name: string;

@@ -31,6 +31,7 @@ export class ApiError extends Error {
 /** The class's first name, when the API had one product: the same class. */
 export const DnsApiError = ApiError;
 export type DnsApiError = ApiError;
+/** `ApiErrorItem` under its first name (an alias). */
 export type DnsErrorItem = ApiErrorItem;
 
 export const fail = (status: number, code: number, message: string) => new ApiError(status, [{ code, message }]);
@@ -39,6 +40,7 @@ export const headerError = (code: number, message: string) =>
 
 export const apiErrors = {
   // Routing
+  /** 404 7003: Could not route to ${path}, perhaps your object identifier is invalid? */
   noRoute: (path: string) => fail(404, 7003, `Could not route to ${path}, perhaps your object identifier is invalid?`),
   /**
    * A path outside the configured base path. 7000 "No route for that URI" is the API's older
@@ -50,10 +52,15 @@ export const apiErrors = {
   methodNotAllowed: (method: string) => fail(405, 7001, `Method ${method} not available for that URI.`),
 
   // Auth
+  /** 400 9106: Missing X-Auth-Key, X-Auth-Email or Authorization headers */
   missingAuth: () => fail(400, 9106, 'Missing X-Auth-Key, X-Auth-Email or Authorization headers'),
+  /** 6003 with 6111: Invalid format for Authorization header */
   badAuthorizationHeader: () => headerError(6111, 'Invalid format for Authorization header'),
+  /** 6003 with 6103: Invalid format for X-Auth-Key header */
   badAuthKeyHeader: () => headerError(6103, 'Invalid format for X-Auth-Key header'),
+  /** 6003 with 6102: Invalid format for X-Auth-Email header */
   badAuthEmailHeader: () => headerError(6102, 'Invalid format for X-Auth-Email header'),
+  /** 403 9103: Unknown X-Auth-Key or X-Auth-Email */
   unknownKey: () => fail(403, 9103, 'Unknown X-Auth-Key or X-Auth-Email'),
   /** An unknown token on `/user/tokens/verify` (status: REF shows 400/401/403; 401 is our choice). */
   invalidToken: () => fail(401, 1000, 'Invalid API Token'),
@@ -61,14 +68,18 @@ export const apiErrors = {
   invalidAccessToken: () => fail(403, 9109, 'Invalid access token'),
   /** A valid token without the permission a non-zone resource needs (observed for account/user routes). */
   unauthorizedResource: () => fail(403, 9109, 'Unauthorized to access requested resource'),
+  /** 403 10000: Authentication error */
   notAuthorized: () => fail(403, 10000, 'Authentication error'),
 
   // Request body
+  /** 6003 with 6105: Invalid Content-Type header, valid values are application/json,multipart/form-data */
   badContentType: () =>
     headerError(6105, 'Invalid Content-Type header, valid values are application/json,multipart/form-data'),
+  /** 400 9207: Request body is invalid. */
   invalidBody: () => fail(400, 9207, 'Request body is invalid.'),
   /** placeholder */
   badQuery: (param: string, why: string) => fail(400, 1004, `Invalid query parameter ${param}: ${why}`),
 
+  /** 429 971: Please wait and consider throttling your request speed */
   rateLimited: () => fail(429, 971, 'Please wait and consider throttling your request speed'),
 } as const;

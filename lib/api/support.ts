@@ -425,7 +425,11 @@ export function apiDouble(api: ApiSnapshotOwner, zones: ZoneReader, support: Api
 }
 
 // The names these had when the API served only DNS: the same types.
+/** `ApiFault` under its first name (an alias). */
 export type DnsFault = ApiFault;
+/** `ApiAuthScheme` under its first name (an alias). */
 export type DnsAuthScheme = ApiAuthScheme;
+/** `ApiRequest` under its first name (an alias). */
 export type DnsRequest = ApiRequest;
+/** `ApiRequestQuery` under its first name (an alias). */
 export type DnsRequestQuery = ApiRequestQuery;

@@ -261,6 +261,7 @@ export class Bucket implements R2BucketLike {
     return this.#layer.support.log;
   }
 
+  /** The object's metadata, or null when there is none. */
   head(key: string): Promise<HeadResult | null> {
     const given = arguments.length;
     return this.#invoke(
@@ -280,7 +281,9 @@ export class Bucket implements R2BucketLike {
     return object ? this.#result(new HeadResult(object, WHOLE_OBJECT)) : null;
   }
 
+  /** The object with its body; its metadata alone when an `onlyIf` condition fails; null when absent. */
   get(key: string, options: R2GetOptions & { onlyIf: NonNullable<R2GetOptions['onlyIf']> }): Promise<GetResult | HeadResult | null>;
+  /** The object with its body (or the requested range of it), or null when absent. */
   get(key: string, options?: R2GetOptions): Promise<GetResult | null>;
   get(key: string, options?: R2GetOptions): Promise<GetResult | HeadResult | null> {
     const given = arguments.length;
@@ -323,7 +326,9 @@ export class Bucket implements R2BucketLike {
     }
   };
 
+  /** Writes the object; null when an `onlyIf` condition fails. */
   put(key: string, value: R2PutValue, options: R2PutOptions & { onlyIf: NonNullable<R2PutOptions['onlyIf']> }): Promise<HeadResult | null>;
+  /** Writes the object (a copy of `value`) and returns its metadata. */
   put(key: string, value: R2PutValue, options?: R2PutOptions): Promise<HeadResult>;
   put(key: string, value: R2PutValue, options?: R2PutOptions): Promise<HeadResult | null> {
     const given = arguments.length;
@@ -383,6 +388,7 @@ export class Bucket implements R2BucketLike {
 
   readonly #written = (stored: StoredObject | null): HeadResult | null => stored && this.#result(new HeadResult(stored, WRITTEN_OBJECT));
 
+  /** Deletes one key, or up to 1,000 at once, all or nothing. */
   delete(keys: string | string[]): Promise<void> {
     const given = arguments.length;
     return this.#invoke(
@@ -395,6 +401,7 @@ export class Bucket implements R2BucketLike {
     );
   }
 
+  /** A page of the bucket's keys in UTF-8 byte order, with R2's prefix, delimiter, cursor and include rules. */
   list(options?: R2ListOptions): Promise<R2ObjectsLike> {
     return this.#invoke(
       'list', undefined, options,
@@ -445,6 +452,7 @@ export class Bucket implements R2BucketLike {
     return page instanceof Promise ? page.then(result) : result(page);
   }
 
+  /** Starts a multipart upload of `key`; R2 aborts it if not completed within 7 days. */
   createMultipartUpload(key: string, options?: R2MultipartOptions): Promise<R2MultipartUpload> {
     const given = arguments.length;
     return this.#invoke(

@@ -202,6 +202,7 @@ function missing(key: string): Error {
   return new Error(`IndexedDbStorage: the bytes of ${JSON.stringify(key)} are no longer in the database (the object was replaced or deleted while its body was read)`);
 }
 
+/** The options of `new IndexedDbStorage(options)`: the database name, and the IndexedDB factory (default the global `indexedDB`). */
 export interface IndexedDbStorageOptions {
   /** The database's name: buckets on the same name (and IdbFactory) share their objects. */
   name: string;

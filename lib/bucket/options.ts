@@ -20,6 +20,7 @@ export type BucketSeedValue =
 /** Objects by key. */
 export type BucketSeed = Readonly<Record<string, BucketSeedValue>>;
 
+/** The options of `new Bucket(options)`: checked once, when the bucket is made (see docs/bucket.md). */
 export interface BucketOptions {
   /** The storage class of objects written without one. Default 'Standard'. */
   defaultStorageClass?: string;

@@ -9,6 +9,7 @@ import { normaliseHost } from './names.js';
 
 export const CONTENT_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'OPENPGPKEY', 'PTR', 'TXT'] as const;
 export const DATA_TYPES = ['CAA', 'CERT', 'DNSKEY', 'DS', 'HTTPS', 'LOC', 'NAPTR', 'SMIMEA', 'SRV', 'SSHFP', 'SVCB', 'TLSA', 'URI'] as const;
+/** A DNS record type the API takes: those with `content`, and those with `data` fields. */
 export type DnsRecordType = (typeof CONTENT_TYPES)[number] | (typeof DATA_TYPES)[number];
 
 const ALL = new Set<string>([...CONTENT_TYPES, ...DATA_TYPES]);

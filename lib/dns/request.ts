@@ -124,7 +124,7 @@ export function listQuery(q: URLSearchParams, zoneName: string): ListQuery {
   const out = emptyQuery();
   // `type=A,AAAA` lists both (a dynamic-DNS client's CI checks it on a real zone; it was left out of
   // the 2025 removal of comma lists for name and content). A repeated `type=A&type=AAAA` is not
-  // combined: the API reads the first (observed 2026). README, "Choices between conflicting sources".
+  // combined: the API reads the first (observed 2026). docs/conformance.md, the DNS API's "Choices between conflicting sources".
   const type = q.get('type');
   out.type = type ? [...new Set(type.split(',').map((t) => t.trim()).filter(Boolean))] : [];
   for (const field of ['name', 'content', 'comment', 'tag'] as const) {

@@ -5,6 +5,7 @@ export type { R2Permission } from '../api/types.js';
 /** Plans decide quotas; the numbers are the documented defaults and every one can be overridden. */
 export type DnsPlan = 'free' | 'pro' | 'business' | 'enterprise';
 
+/** A zone's quotas, set by its plan; `limits` on a zone overrides any of them. */
 export interface DnsLimits {
   /** Records per zone (Free 200, paid 3,500, Enterprise 1,000,000 pool). */
   records: number;
@@ -18,6 +19,7 @@ export interface DnsLimits {
   minTtl: number;
 }
 
+/** A zone as `new DnsApi({ zones })` and `addZone` take it: its name, and optionally its id, plan, limits, nameservers and seed records. */
 export interface DnsZoneInit {
   /** The zone's apex, e.g. `example.com` (any case, trailing dot allowed, Unicode becomes punycode). */
   name: string;

@@ -297,7 +297,7 @@ export class Zone {
     if (others.some((r) => r.key === f.key)) throw dnsErrors.identical();
     if (f.type === 'CNAME' && others.some((r) => ADDRESS_TYPES.has(r.type))) throw dnsErrors.cnameConflict();
     if ((f.type === 'A' || f.type === 'AAAA') && others.some((r) => r.type === 'CNAME')) throw dnsErrors.cnameExists();
-    // An NS may be added beside existing A/AAAA/CNAME (README choice 10), so such a record, already
+    // An NS may be added beside existing A/AAAA/CNAME (docs/conformance.md, DNS choice 10), so such a record, already
     // at that name, may still be re-saved there (a PUT of what was read must not start failing).
     const alreadyHere = self !== undefined && self.name === f.name && ADDRESS_TYPES.has(self.type);
     if (ADDRESS_TYPES.has(f.type) && f.name !== this.name && !alreadyHere && others.some((r) => r.type === 'NS')) throw dnsErrors.nsConflict();

@@ -24,6 +24,7 @@ import type { DnsFault } from '../api/support.js';
 import type { QueueFault } from '../support/queue-support.js';
 import type { Fault } from '../support/faults.js';
 
+/** The reserved path prefix of the test support over HTTP (no bucket name can start with `_`). */
 export const ADMIN_PREFIX = '/_edge-doubles/';
 
 /** What a server holds, as the router reaches it. */
@@ -31,7 +32,14 @@ export interface AdminSubject {
   /** The command that serves it: `r2`, `dns` or `api` (shown by `health`). */
   readonly server: 'r2' | 'dns' | 'api';
   /** The double whose snapshot, restore and reset cover the whole server (S3Api, DnsApi, CloudflareApi). */
-  readonly state: { snapshot(): object; restore(snapshot: never): void; reset(): void };
+  readonly state: {
+    /** The whole state, as one snapshot. */
+    snapshot(): object;
+    /** Puts back a snapshot `snapshot()` took. */
+    restore(snapshot: never): void;
+    /** Empties every bucket, zone and queue, their configuration kept. */
+    reset(): void;
+  };
   /** The buckets served, by name (absent: the server serves none, as dns serve). */
   buckets?: () => Iterable<readonly [string, Bucket]>;
   /** The DNS API, for zones and API fault rules (dns serve, api serve). */
@@ -40,6 +48,7 @@ export interface AdminSubject {
   readonly account?: Account;
 }
 
+/** Who may use the test support over HTTP (`--admin-token`), and whether the request came from loopback. */
 export interface AdminOptions {
   /** The address the server listens on: off a loopback address the endpoints need `token`. */
   host: string;

@@ -19,6 +19,7 @@ import { serveHandler, type ExpectContinue, type RequestHandler, type RunningSer
 
 /** A surface served on the API's port for the hosts it claims (the Host header, without its port, lower-case). */
 export interface HostRoute {
+  /** Whether requests for this Host name are this route's. */
   claims(host: string): boolean;
   handle: RequestHandler;
 }

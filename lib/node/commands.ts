@@ -19,14 +19,19 @@ import { ADMIN_PREFIX, isLoopback } from './admin-routes.js';
 import type { TlsOption } from './tls.js';
 import type { DnsExchange } from './dns-message.js';
 
+/** A CLI command (`edge-doubles <service> <command>`). */
 export interface Command {
   summary: string;
   usage: string;
+  /** Runs with the arguments after the command name; an exit code, or undefined while it serves. */
   run(args: string[], io: CliIo): Promise<number | undefined>;
 }
 
+/** Where the CLI writes: standard output and standard error, a line at a time. */
 export interface CliIo {
+  /** Writes a line to standard output. */
   out(line: string): void;
+  /** Writes a line to standard error. */
   err(line: string): void;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
   stopped(): Promise<void>;
@@ -57,7 +62,7 @@ const TLS_USAGE = [
   "refused one gets its error instead); --no-continue sends none, as Cloudflare's edge: clients then",
   'send their body after their own wait (curl and botocore: 1 s a request).',
   'Test support over HTTP under /_edge-doubles/ (health, snapshot, restore, reset, seed, log, faults,',
-  'clock; README "Test support over HTTP"): open on a loopback --host, elsewhere only with --admin-token T',
+  'clock; docs/servers.md, "Test support over HTTP"): open on a loopback --host, elsewhere only with --admin-token T',
   "(sent as 'Authorization: Bearer T'). --clock manual[=<ISO time>] runs the doubles on a clock that moves",
   'only when POST /_edge-doubles/clock says (default start: now); signatures are still judged by the system clock.',
 ];
@@ -485,6 +490,7 @@ const processIo: CliIo = {
     }),
 };
 
+/** Runs `edge-doubles <service> <command> [options]`: an exit code, or undefined while a server runs. */
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number | undefined> {
   const [service, command, ...rest] = argv;
   if (!service || service === '--help' || service === '-h' || service === 'help') {

@@ -26,6 +26,7 @@ export interface DnsServiceOptions extends DnsServerOptions {
   onDnsExchange?: (exchange: DnsExchange) => void;
 }
 
+/** A running `startDnsServer`: the API server, and the DNS port its zones answer on. */
 export type RunningDnsServer = RunningServer & {
   api: DnsApi;
   baseURL: string;

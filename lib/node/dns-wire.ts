@@ -11,6 +11,7 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import type { DnsAnswerCache } from './dns-answer-cache.js';
 import { respond, type DnsAnswerer, type DnsExchange, type RespondOptions } from './dns-message.js';
 
+/** Where the DNS server listens (UDP and TCP on one port) and what answers its questions. */
 export interface DnsWireOptions {
   /** 0 (the default) picks a port free for both UDP and TCP. */
   port?: number;
@@ -27,10 +28,12 @@ export interface DnsWireOptions {
   cache?: DnsAnswerCache;
 }
 
+/** A running DNS server: its port, and `close()`. */
 export interface RunningDnsWire {
   host: string;
   /** The one port number UDP and TCP listen on. */
   port: number;
+  /** Stops listening on UDP and TCP. */
   close(): Promise<void>;
 }
 

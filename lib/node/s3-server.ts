@@ -17,6 +17,7 @@ import { ManualClock, systemClock } from '../clock.js';
 import { adminRoutes } from './admin-routes.js';
 import { serveHandler, type ExpectContinue, type RunningServer, type TlsOption } from './server.js';
 
+/** The options of `startS3Server`: the S3 view's, and where to listen. */
 export interface S3ServerOptions extends Omit<S3ApiOptions, 'api'> {
   port?: number;
   host?: string;

@@ -63,6 +63,7 @@ export interface RunningServer {
   host: string;
   /** With `tls: true`: the PEM of the CA that signed the server's certificate, for clients to trust. */
   ca?: string;
+  /** Stops the server; everything it held is lost. */
   close(): Promise<void>;
 }
 

@@ -180,10 +180,12 @@ export class Message<Body = unknown> {
     return this.#attempts;
   }
 
+  /** Acknowledges the message: it will not be delivered again, whatever the batch does. */
   ack(): void {
     this.#state.ack(this.#source.id);
   }
 
+  /** Asks for the message again (after `delaySeconds`); counts toward `max_retries`. */
   retry(options?: QueueRetryOptions): void {
     this.#state.retry(this.#source.id, options);
   }
@@ -210,10 +212,12 @@ export class MessageBatch<Body = unknown> {
     states.set(this, state);
   }
 
+  /** Acknowledges every message of the batch. */
   ackAll(): void {
     this.#state.doAckAll();
   }
 
+  /** Asks for every message of the batch again (after `delaySeconds`). */
   retryAll(options?: QueueRetryOptions): void {
     this.#state.doRetryAll(options);
   }

@@ -18,6 +18,7 @@
 
 import { utf8Length } from '../bytes.js';
 
+/** How a message's body is encoded: `json` (the default), `text`, `bytes` or `v8` (structured clone). */
 export type QueueContentType = 'text' | 'bytes' | 'json' | 'v8';
 
 /**

@@ -73,7 +73,9 @@ export type QueueHandler<Body = unknown, Env = unknown> = (batch: MessageBatch<B
 
 /** What the consumer's third argument offers (`createExecutionContext()`'s). */
 export interface ExecutionContextLike {
+  /** Keeps the delivery going until `promise` settles. */
   waitUntil(promise: Promise<unknown>): void;
+  /** Accepted; does nothing (as in a queue handler). */
   passThroughOnException(): void;
   readonly props: unknown;
 }

@@ -48,6 +48,7 @@ export class ArrayStore<E> implements CallStore<E> {
   }
 }
 
+/** A double's call log: off until `start()` (or the `log` option), filtered by `calls(query)`, printed as a table by `toString()`. */
 export class CallLog<E extends LoggedCall, Q extends object = Partial<E>> {
   #recording: boolean;
   #watchers: ((entry: E) => void)[] = [];
@@ -135,6 +136,7 @@ export class CallLog<E extends LoggedCall, Q extends object = Partial<E>> {
     return table(list.map((e) => ({ '#': String(e.seq), ...this.row(e) })));
   }
 
+  /** The log as a table, one call a line. */
   toString(): string {
     return this.table();
   }

@@ -121,12 +121,14 @@ export class FaultList<Rule extends FaultSchedule, Call> {
     return this.#entries.filter((e) => e.remaining > 0);
   }
 
+  /** Takes a rule out; false when it was not in the list. */
   remove(fault: Fault<Rule>): boolean {
     const before = this.#entries.length;
     this.#entries = this.#entries.filter((e) => e !== fault);
     return this.#entries.length !== before;
   }
 
+  /** Takes every rule out. */
   clear(): void {
     this.#entries = [];
   }

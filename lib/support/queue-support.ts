@@ -13,6 +13,7 @@ import { ArrayStore, CallLog, partialMatch, show, type LoggedCall } from './call
 import type { FaultAdder, TestDouble } from './double.js';
 import { FaultList, type FaultSchedule, type Injected } from './faults.js';
 
+/** The queue operations faults and the call log name: a producer's `send` and `sendBatch`, and a delivery to the consumer. */
 export type QueueOperation = 'send' | 'sendBatch' | 'deliver';
 
 /** What a delivery did with a message. */

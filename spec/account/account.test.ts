@@ -22,7 +22,7 @@ async function get(api: DnsApi, path: string, headers: Record<string, string> = 
 }
 
 describe('Account shared between views', () => {
-  it('the README example: one account behind the DNS API and the Worker', async () => {
+  it('the docs example (docs/dns-api.md): one account behind the DNS API and the Worker', async () => {
     // README: account-shared
     const account = new Account({ name: 'Acme', credentials: [{ token: 'ci', accounts: ['Acme'] }] });
     const api = new DnsApi({ account, zones: [{ name: 'example.com' }] });

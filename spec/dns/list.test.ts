@@ -33,7 +33,7 @@ describe('list filters', () => {
     expect(await names('type=A,AAAA&order=name&direction=desc')).toEqual(['AAAA www', 'A www', 'A api']);
     expect(await names('match=any&type=MX,CNAME&name=api.example.com')).toEqual(['A api', 'CNAME docs', 'MX example.com']);
     expect(await names('type=A,TXT&per_page=2&page=2')).toEqual(['TXT _dmarc']);
-    // README, "Choices between conflicting sources": no observed answer for an unknown type; a
+    // docs/conformance.md, "Choices between conflicting sources": no observed answer for an unknown type; a
     // filter that no record matches is an empty list, as for any other value.
     expect(await names('type=FOO')).toEqual([]);
     expect(await names('type=a')).toEqual([]);

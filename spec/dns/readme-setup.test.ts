@@ -2,7 +2,7 @@ import Cloudflare from 'cloudflare';
 import { describe, expect, it } from 'vitest';
 import { DnsApi } from '../../lib/dns/index.js';
 
-// The README's SDK set-up, exactly as written there (readme.test.ts checks the copy).
+// docs/dns-api.md's SDK set-up, exactly as written there (spec/docs.test.ts checks the copy).
 describe('the README set-ups work as written', () => {
   it('the SDK set-up', async () => {
     // README: sdk-setup

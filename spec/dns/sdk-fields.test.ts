@@ -74,7 +74,7 @@ function fullRequest(type: string, fields: Map<string, SdkField>): { body: Recor
   const base = sample(type);
   const settings: Record<string, unknown> = {};
   for (const k of fields.get('settings')?.sub ?? []) {
-    // Both *_only flags at once are refused (README choices); flattening a proxied record too.
+    // Both *_only flags at once are refused (docs/conformance.md, DNS choices); flattening a proxied record too.
     if (k === 'ipv4_only') settings[k] = true;
     else if (k === 'flatten_cname') settings[k] = true;
   }

@@ -1,4 +1,4 @@
-/** The README's snippets that use `createEnv` from `edge-doubles` (a config object, anywhere). */
+/** docs/create-env.md's snippets that use `createEnv` from `edge-doubles` (a config object, anywhere). */
 import { describe, expect, it } from 'vitest';
 import { Bucket, createEnv, parseWranglerConfig } from '../../lib/index.js';
 

@@ -1,6 +1,6 @@
 /**
- * The README's "Env from the wrangler config" snippets, as passing tests (spec/dns/readme.test.ts
- * checks that the README holds each `// README: <name>` region verbatim).
+ * docs/create-env.md's snippets, as passing tests (spec/docs.test.ts checks that the page holds each
+ * `// README: <name>` region verbatim, and the wrangler.toml fixture whole).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,16 +16,11 @@ interface Env {
 
 const project = mkdtempSync(join(tmpdir(), 'edge-doubles-readme-'));
 afterAll(() => rmSync(project, { recursive: true, force: true }));
-// The README shows this file as it is.
+// docs/create-env.md shows this file as it is.
 const fixture = readFileSync(new URL('./fixtures/wrangler.toml', import.meta.url), 'utf8');
 writeFileSync(join(project, 'wrangler.toml'), fixture);
 
 describe('README: env from the wrangler config', () => {
-  it('shows the wrangler.toml its snippets read', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(readme).toContain('```toml\n' + fixture + '```');
-  });
-
   it('builds env from wrangler.toml', async () => {
     vi.spyOn(process, 'cwd').mockReturnValue(project);
     // README: create-env

@@ -1,4 +1,4 @@
-/** The README's Queues snippet (between the markers), run as a test: spec/readme.test.ts checks the README still shows it verbatim. */
+/** docs/queues.md's snippet (between the markers), run as a test: spec/docs.test.ts checks the page still shows it verbatim. */
 // README: queues
 import { expect, it } from 'vitest';
 import { ManualClock, createEnv } from 'edge-doubles';

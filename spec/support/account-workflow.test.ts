@@ -1,5 +1,5 @@
 /**
- * The account workflow as the README tells a new user to write it: one `Account`, a `DnsApi`, an
+ * The account workflow as docs/test-support.md tells a new user to write it: one `Account`, a `DnsApi`, an
  * `S3Api` and `createEnv` over it; seed, snapshot and restore, faults, the call log and the
  * matchers across all of them.
  */
@@ -12,7 +12,7 @@ import { Account, Bucket, DnsApi, S3Api } from 'edge-doubles';
 import { createEnv } from 'edge-doubles/node';
 import { sdk } from '../s3/support.js';
 
-describe('one account, many surfaces (the README workflow)', () => {
+describe('one account, many surfaces (the docs workflow)', () => {
   // README: account-workflow
   const account = new Account({ name: 'Acme' });
   const dns = new DnsApi({ account, zones: [{ name: 'example.com', records: [{ type: 'A', name: 'www', content: '198.51.100.4' }] }] });

@@ -103,7 +103,7 @@ export const httpMetadata = defineGroup('http metadata', (t) => {
   // out, so -1 ms (after truncation toward zero) is stored as no cacheExpiry, while the put result,
   // which workerd builds from what it was given, still shows it. Measured on workerd 1.20261117.1;
   // client side, so production behaviour. (Other dates before 1970 are left out: the simulator fails
-  // on them with "internal error", differential README.)
+  // on them with "internal error", docs/bucket.md, the differential fuzzer.)
   t.test('cacheExpiry of -1 ms (a Date, a number, -1.5, or Expires 1969-12-31T23:59:59.999Z) is stored as none; the put result shows it', async () => {
     const b = await t.bucket();
     const given: [string, R2HTTPMetadata | Headers][] = [

@@ -250,7 +250,7 @@ export function portable(r: Rec): Rec {
 export const roundTripLimit = (r: Rec) =>
   /[\r\n]|\\01[03]/.test(String(r.content)) || ((r.type === 'HTTPS' || r.type === 'SVCB') && /[;()]|\s\s/.test(String(r.data?.value ?? r.content)));
 
-/** Schema gaps (README "Choices" 14 lists the others): null MX (RFC 7505) and an SRV target of "." are not hostnames to Ajv. */
+/** Schema gaps (docs/conformance.md, DNS "Choices" 14 lists the others): null MX (RFC 7505) and an SRV target of "." are not hostnames to Ajv. */
 export const schemaGap = (r: Rec) => (r?.type === 'MX' && r.content === '.') || (r?.type === 'SRV' && r.data?.target === '.');
 
 /**

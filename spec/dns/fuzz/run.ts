@@ -370,7 +370,7 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
       expectZone(z, before, model, sent);
     } else {
       const sent = await send('POST', dnsPath(z, '/batch'), { body: JSON.stringify({ deletes: [{ id: old.id }], posts: [old] }), headers: jsonHeaders });
-      // A new A/AAAA/CNAME at a delegated name is refused (README choice 10), even one just deleted.
+      // A new A/AAAA/CNAME at a delegated name is refused (docs/conformance.md, DNS choice 10), even one just deleted.
       const delegated = ['A', 'AAAA', 'CNAME'].includes(old.type) && old.name !== z.name && own.some((r) => r.type === 'NS' && r.name === old.name);
       if (delegated && sent.status === 400 && sent.body.errors[0].code === 81056) return;
       if (sent.status !== 200) fail('delete and re-create of a record as read was refused', sent);

@@ -91,6 +91,7 @@ describe('DNS questions: the call log and fault rules', { timeout: 30_000 }, () 
 
 describe('DNS questions in process: api.resolve', () => {
   it('is logged with transport in-process and faultable: SERVFAIL, NXDOMAIN, dropped (ETIMEOUT)', async () => {
+    // README: dns-question-faults
     const api = new DnsApi({ zones: [{ name: 'example.com' }], log: true });
     api.seed('example.com', [{ type: 'A', name: 'www', content: '192.0.2.1' }]);
     api.faults.add({ surface: 'dns', rcode: 'SERVFAIL', times: 1 });
@@ -99,6 +100,7 @@ describe('DNS questions in process: api.resolve', () => {
     api.faults.add({ surface: 'dns', name: 'WWW.example.com.', type: 'a', rcode: 'NXDOMAIN', times: 1 });
     expect((await api.resolve('www.example.com', 'TXT')).rcode).toBe('NOERROR'); // another type: not caught
     expect((await api.resolve('www.example.com')).rcode).toBe('NXDOMAIN');
+    // README: end
     api.faults.add({ surface: 'dns', drop: true });
     await expect(api.resolve('www.example.com')).rejects.toMatchObject({ code: 'ETIMEOUT', syscall: 'queryA', message: 'queryA ETIMEOUT www.example.com' });
     expect(api.log.filter({ surface: 'dns' }).map((e) => [e.transport, e.rcode])).toEqual([
