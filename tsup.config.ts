@@ -23,7 +23,8 @@ const shared = {
   sourcemap: false,
   target: 'es2022',
   // The S3 conformance suite loads its clients at run time; they are the user's (optional peers), never bundled.
-  external: ['vitest', '@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner', '@smithy/fetch-http-handler', '@smithy/types', 'aws4fetch'],
+  // lmdb (--persist) is native and optional: loaded at run time, never bundled.
+  external: ['lmdb', 'vitest', '@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner', '@smithy/fetch-http-handler', '@smithy/types', 'aws4fetch'],
 } satisfies Options;
 
 /**
