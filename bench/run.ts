@@ -6,7 +6,7 @@
  * Speed is measured here and never asserted in tests; this is not part of `npm test`.
  *
  * `npm run bench -- small list` runs only the named cases (small, list, large, multipart, snapshot,
- * indexeddb, lifecycle, notifications); the DNS benchmarks then run only if `dns` is named too, the S3 view's
+ * indexeddb, lifecycle, notifications, persist: `r2 serve --persist` against in memory, bench/persist.ts); the DNS benchmarks then run only if `dns` is named too, the S3 view's
  * (bench/s3.ts) if `s3` is, the public-GET comparison (bench/public.ts) if `public` is, the Queues
  * double's (bench/queue.ts) if `queue` is, boto3's puts against `r2 serve` with and without the
  * interim 100 Continue (bench/boto3-continue.ts) if `boto3` is, and the browser bundle sizes if `size` is. No names: everything.
@@ -26,6 +26,7 @@ import { benchLifecycle } from './lifecycle.js';
 import { benchListing } from './listing.js';
 import { benchMultipart } from './multipart.js';
 import { benchNotifications } from './notifications.js';
+import { benchPersist } from './persist.js';
 import { benchSmallOps } from './small-ops.js';
 import { benchSnapshot } from './snapshot.js';
 import { gc } from './stats.js';
@@ -49,6 +50,7 @@ const CASES = {
   indexeddb: benchIndexedDb,
   lifecycle: benchLifecycle,
   notifications: benchNotifications,
+  persist: benchPersist,
 } as const;
 const named = process.argv.slice(2);
 const unknown = named.filter((n) => n !== 'dns' && n !== 'dns-wire' && n !== 'boto3' && n !== 's3' && n !== 'public' && n !== 'queue' && n !== 'size' && !(n in CASES));

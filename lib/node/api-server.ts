@@ -33,6 +33,8 @@ export interface ApiServerOptions extends CloudflareApiOptions {
   expectContinue?: ExpectContinue;
   /** The token the test-support endpoints (`/_edge-doubles/`) want; off a loopback address they answer only with it. */
   adminToken?: string;
+  /** Awaited after each request is answered and before the answer is sent (a `--persist` server's commit: ServeOptions.settle). */
+  settle?: () => Promise<void>;
   /** Serve this double instead of a new one built from the options. */
   api?: CloudflareApi;
   /** Surfaces asked first, by Host (public bucket hosts, ...); the API answers the rest. */
@@ -63,7 +65,7 @@ export const hostName = (request: Request): string => {
  * memory: stopping the server loses it.
  */
 export async function startApiServer(options: ApiServerOptions = {}): Promise<RunningServer & { api: CloudflareApi; baseURL: string; s3: S3Api }> {
-  const { port, host, tls, expectContinue, adminToken, api: given, hosts: extra = [], s3Credentials, ...apiOptions } = options;
+  const { port, host, tls, expectContinue, adminToken, settle, api: given, hosts: extra = [], s3Credentials, ...apiOptions } = options;
   const api = given ?? new CloudflareApi(apiOptions);
   // The S3 view's state time is the API's clock; signatures are judged by the system clock clients sign with.
   const clock = apiOptions.clock;
@@ -92,6 +94,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     ...(expectContinue ? { expectContinue } : {}),
     malformed: apiMalformed,
     failed: apiFailed,
+    ...(settle ? { settle } : {}),
   });
   return { ...running, api, s3, baseURL: `${running.origin}${api.basePath}` };
 }

@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { DnsCompat, DnsCredential, DnsPlan, DnsZoneInit } from '../dns/index.js';
-import { Account } from '../account/account.js';
+import { Account, accountState, type AccountOptions } from '../account/account.js';
+import { keepBucketsIn } from '../account/directory.js';
+import { DnsApi } from '../dns-api/dns-api.js';
+import { CloudflareApi } from '../cloudflare-api/cloudflare-api.js';
+import type { BucketStorage } from '../bucket/storage.js';
+import type { ImageTarget } from './persist/account-image.js';
 import { Bucket } from '../bucket/bucket.js';
 import type { LifecycleTiming } from '../bucket/lifecycle.js';
 import { PublicBuckets } from '../r2-public/index.js';
@@ -18,6 +23,7 @@ import { ManualClock } from '../clock.js';
 import { ADMIN_PREFIX, isLoopback } from './admin-routes.js';
 import type { TlsOption } from './tls.js';
 import type { DnsExchange } from './dns-message.js';
+import { Persistence } from './persist/persistence.js';
 
 /** A CLI command (`edge-doubles <service> <command>`). */
 export interface Command {
@@ -49,6 +55,8 @@ const listenOptions = (port: string) =>
     'no-continue': { type: 'boolean', default: false },
     clock: { type: 'string', default: 'system' },
     'admin-token': { type: 'string' },
+    persist: { type: 'string' },
+    'persist-sync': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   }) satisfies ParseArgsConfig['options'];
 
@@ -57,14 +65,20 @@ const TLS_USAGE = [
   '--tls serves HTTPS with a certificate made at start (localhost, 127.0.0.1, ::1 and --host), signed by',
   'a CA made at start, whose PEM goes to --tls-ca-out FILE (default: a new temporary file; the path',
   'is printed): point clients at it (curl --cacert, restic --cacert). --tls-cert FILE --tls-key FILE',
-  'serve your own certificate instead. Everything is in memory: stopping the server loses it.',
+  'serve your own certificate instead.',
   "A request with 'Expect: 100-continue' gets an interim 100 Continue once the body is wanted (a",
   "refused one gets its error instead); --no-continue sends none, as Cloudflare's edge: clients then",
   'send their body after their own wait (curl and botocore: 1 s a request).',
   'Test support over HTTP under /_edge-doubles/ (health, snapshot, restore, reset, seed, log, faults,',
   'clock; docs/servers.md, "Test support over HTTP"): open on a loopback --host, elsewhere only with --admin-token T',
   "(sent as 'Authorization: Bearer T'). --clock manual[=<ISO time>] runs the doubles on a clock that moves",
-  'only when POST /_edge-doubles/clock says (default start: now); signatures are still judged by the system clock.',
+  'only when POST /_edge-doubles/clock says (default start: now, or where a --persist DIR left it); signatures',
+  'are still judged by the system clock.',
+  '--persist DIR keeps the state in DIR (an LMDB database; one server per DIR): objects, uploads, bucket',
+  'settings, zones and records, queues and their messages, credentials and ids survive a restart and a',
+  'kill -9. A write is committed before it is answered; --persist-sync also waits for the disk each time',
+  '(against power loss; slower). Started again on the same DIR, the server serves what it held (the same',
+  'account and zone ids), plus the --bucket and --zone names it does not hold yet.',
 ];
 
 /** What the TLS flags ask for (undefined: plain HTTP); refuses half-given or contradictory flags. */
@@ -103,12 +117,14 @@ interface Listen {
   clock?: ManualClock;
   /** `--admin-token`. */
   adminToken?: string;
+  /** `--persist DIR`, opened (and released when the command ends). */
+  persist?: Persistence;
 }
 
-/** `--clock system` (default), `manual` (starting now) or `manual=<ISO time>`. */
-function clockFlag(value: string): ManualClock | undefined {
+/** `--clock system` (default), `manual` (starting now, or at `resumed`: where a --persist DIR left it) or `manual=<ISO time>`. */
+function clockFlag(value: string, resumed?: number): ManualClock | undefined {
   if (value === 'system') return undefined;
-  if (value === 'manual') return new ManualClock(Date.now());
+  if (value === 'manual') return new ManualClock(resumed ?? Date.now());
   if (value.startsWith('manual=')) {
     const at = Date.parse(value.slice('manual='.length));
     if (!Number.isFinite(at)) throw new Error(`--clock manual=<ISO time>: cannot read ${JSON.stringify(value.slice('manual='.length))} as a time`);
@@ -122,7 +138,12 @@ function announceSupport(server: RunningServer, listen: Listen, io: CliIo): void
   const off = !isLoopback(server.host) && listen.adminToken === undefined;
   io.out(`test support: ${off ? `off (${server.host} is not loopback: give --admin-token)` : `${server.origin}${ADMIN_PREFIX}${listen.adminToken !== undefined ? ' (with --admin-token)' : ''}`}`);
   if (listen.clock) io.out(`clock: manual, now ${new Date(listen.clock.now()).toISOString()}`);
-  io.out('state: in memory (lost when the server stops)');
+  const p = listen.persist;
+  io.out(
+    p
+      ? `state: persisted in ${p.dir} (committed before each answer${p.sync === 'fsync' ? ', flushed to disk' : '; survives kill -9, not a power loss: --persist-sync for that'})`
+      : 'state: in memory (lost when the server stops; --persist DIR keeps it)',
+  );
 }
 
 interface ServeSpec<O extends OwnOptions> {
@@ -158,6 +179,8 @@ function serveCommand<O extends OwnOptions>(spec: ServeSpec<O>): Command {
         'no-continue'?: boolean;
         clock: string;
         'admin-token'?: string;
+        persist?: string;
+        'persist-sync'?: boolean;
       };
       if (listen.help) {
         io.out(spec.usage);
@@ -167,17 +190,85 @@ function serveCommand<O extends OwnOptions>(spec: ServeSpec<O>): Command {
       if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535) throw new Error(`--port must be 0..65535, got ${listen.port}`);
       const tls = tlsFromFlags(listen);
       const expectContinue: ExpectContinue = listen['no-continue'] ? 'silent' : 'send';
-      const clock = clockFlag(listen.clock);
       const token = listen['admin-token'];
       if (token !== undefined && token.length < 8) throw new Error('--admin-token must be at least 8 characters');
-      return spec.serve(
-        values as ServeValues<O>,
-        { port: portNumber, ...(tls ? { tls } : {}), expectContinue, ...(clock ? { clock } : {}), ...(token !== undefined ? { adminToken: token } : {}) },
-        io,
-      );
+      if (listen['persist-sync'] && listen.persist === undefined) throw new Error('--persist-sync needs --persist DIR');
+      if (listen.persist === '') throw new Error('--persist needs a directory');
+      clockFlag(listen.clock); // checked before DIR is taken
+      const persist = listen.persist !== undefined ? await Persistence.open(listen.persist, { sync: listen['persist-sync'] ? 'fsync' : 'commit' }) : undefined;
+      try {
+        const clock = clockFlag(listen.clock, persist?.savedClock());
+        return await spec.serve(
+          values as ServeValues<O>,
+          {
+            port: portNumber,
+            ...(tls ? { tls } : {}),
+            expectContinue,
+            ...(clock ? { clock } : {}),
+            ...(token !== undefined ? { adminToken: token } : {}),
+            ...(persist ? { persist } : {}),
+          },
+          io,
+        );
+      } finally {
+        await persist?.close();
+      }
     },
   };
 }
+
+/**
+ * The account a server serves: with --persist, the one DIR holds (its id, name and creation time;
+ * an --account naming another is refused), with its buckets made on DIR's storage from now on;
+ * otherwise a new one (--account's id when given).
+ */
+function servedAccount(listen: Listen, accountFlag: string | undefined, options: AccountOptions): Account {
+  const p = listen.persist;
+  const saved = p?.savedAccount();
+  if (saved && accountFlag !== undefined && accountFlag !== saved.id) throw new Error(`--persist ${p!.dir} holds account ${saved.id}, not --account ${accountFlag}`);
+  const id = saved?.id ?? accountFlag;
+  const account = new Account({
+    ...options,
+    ...(id !== undefined ? { id } : {}),
+    ...(saved ? { name: saved.name, created: saved.created } : {}),
+    ...(listen.clock ? { clock: listen.clock } : {}),
+  });
+  if (p) keepBucketsIn(accountState(account), () => p.newBucketStorage());
+  return account;
+}
+
+/**
+ * With --persist: what DIR holds loaded into the target, then the command line's zones and buckets
+ * that it does not hold yet made, then everything written once, before the server listens. Without:
+ * the command line's zones and buckets made.
+ */
+async function persistAndAdd(
+  listen: Listen,
+  target: ImageTarget,
+  given: { zones?: readonly DnsZoneInit[]; buckets?: readonly string[]; newBucket: (storage?: BucketStorage) => Bucket },
+): Promise<void> {
+  const p = listen.persist;
+  const { account, api } = target;
+  // A persisted bucket is made as the command makes its own (clock, lifecycle timing) on its storage in DIR;
+  // its default storage class is one of its settings, which that storage keeps.
+  if (p) p.load(target, given.newBucket);
+  for (const zone of given.zones ?? []) {
+    const held = api!.zone(zone.name);
+    if (held && zone.id !== undefined && held.id !== zone.id) throw new Error(`--persist ${p!.dir} holds zone ${held.name} as ${held.id}, not ${zone.id}`);
+    if (!held) api!.addZone(zone);
+  }
+  for (const name of given.buckets ?? []) if (!account.bucket(name)) account.addBucket(name, given.newBucket(p?.newBucketStorage()));
+  if (p) {
+    p.attach(target, listen.clock);
+    await p.commit();
+  }
+}
+
+/** What a server awaits before each answer: the --persist commit. */
+const settleWith = (listen: Listen): { settle?: () => Promise<void> } => (listen.persist ? { settle: () => listen.persist!.commit() } : {});
+
+/** Whether the server serves a --persist DIR (whose credentials were kept there: the open-auth line is not known to hold). */
+const persisted = (listen: Listen): boolean => listen.persist !== undefined;
 
 const dnsServe = serveCommand({
   summary: 'serve the DNS records API double over HTTP',
@@ -229,7 +320,20 @@ const dnsServe = serveCommand({
       if (!values.email || !values.key) throw new Error('--email and --key go together');
       credentials.push({ email: values.email, key: values.key });
     }
+    const account = servedAccount(listen, undefined, credentials.length ? { credentials } : {});
+    const api = new DnsApi({
+      account,
+      compat: values.compat as DnsCompat,
+      basePath: values['base-path']!,
+      ...(values['proxy-address']!.length ? { proxyAddresses: values['proxy-address']! } : {}),
+      log: values.log,
+      ...(clock ? { clock } : {}),
+    });
+    await persistAndAdd(listen, { account, api }, { zones, newBucket: () => {
+      throw new Error('dns serve holds no buckets');
+    } });
     const server = await startDnsServer({
+      api,
       port,
       expectContinue,
       ...(clock ? { clock } : {}),
@@ -238,18 +342,13 @@ const dnsServe = serveCommand({
       ...(values.log ? { onDnsExchange: (e: DnsExchange) => io.out(exchangeLine(e)) } : {}),
       host: values.host!,
       ...(tls ? { tls } : {}),
-      zones,
-      compat: values.compat as DnsCompat,
-      basePath: values['base-path']!,
-      ...(values['proxy-address']!.length ? { proxyAddresses: values['proxy-address']! } : {}),
-      log: values.log,
-      ...(credentials.length ? { credentials } : {}),
+      ...settleWith(listen),
     });
     io.out(`edge-doubles dns: listening on ${server.baseURL}`);
     if (server.dnsPort !== undefined) io.out(`dns: udp+tcp ${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.dnsPort}`);
     announceCa(server, values['tls-ca-out'], io);
     for (const z of server.api.zones) io.out(`zone ${z.name} ${z.id}`);
-    if (!credentials.length) io.out('auth: any well-formed credential is accepted');
+    if (!credentials.length && !persisted(listen)) io.out('auth: any well-formed credential is accepted');
     announceSupport(server, listen, io);
     if (values.log) server.api.log.watch((e) => io.out(requestLine(e)));
     await io.stopped();
@@ -343,9 +442,11 @@ const r2Serve = serveCommand({
     for (const o of origins) if (o !== '*' && !isOrigin(o)) throw new Error(`--cors-origin must be an origin, scheme://host[:port] with no path (or *), got ${o}`);
     // The buckets are an account's, made (and their names checked) before the server listens: over
     // an account the server answers its public hosts by Host too (startS3Server).
-    const account = new Account({ ...(values.account !== undefined ? { id: values.account } : {}), ...(clock ? { clock } : {}) });
-    for (const name of names) account.addBucket(name, new Bucket({ lifecycleTiming, ...(clock ? { clock } : {}) }));
+    const account = servedAccount(listen, values.account, {});
+    const newBucket = (storage?: BucketStorage) => new Bucket({ lifecycleTiming, ...(clock ? { clock } : {}), ...(storage ? { storage } : {}) });
+    await persistAndAdd(listen, { account }, { buckets: names, newBucket });
     const server = await startS3Server({
+      ...settleWith(listen),
       port,
       expectContinue,
       ...(clock ? { clock } : {}),
@@ -366,7 +467,7 @@ const r2Serve = serveCommand({
     io.out(`account ${account.id}`);
     for (const name of names) io.out(`bucket ${name}`);
     publish(account, values['public-bucket']!, io);
-    if (!credentials.length) io.out('auth: any well-formed signature is accepted');
+    if (!credentials.length && !persisted(listen)) io.out('auth: any well-formed signature is accepted');
     announceSupport(server, listen, io);
     await io.stopped();
     await server.close();
@@ -423,19 +524,19 @@ const apiServe = serveCommand({
       if (!values.email || !values.key) throw new Error('--email and --key go together');
       credentials.push({ email: values.email, key: values.key });
     }
-    const account = new Account({ ...(values.account !== undefined ? { id: values.account } : {}), ...(credentials.length ? { credentials } : {}), ...(clock ? { clock } : {}) });
+    const account = servedAccount(listen, values.account, credentials.length ? { credentials } : {});
+    const api = new CloudflareApi({ account, log: values.log, lifecycleTiming, ...(clock ? { clock } : {}) });
+    const newBucket = (storage?: BucketStorage) => new Bucket({ lifecycleTiming, ...(clock ? { clock } : {}), ...(storage ? { storage } : {}) });
+    await persistAndAdd(listen, { account, api }, { zones, buckets: names, newBucket });
     const server = await startApiServer({
+      api,
       port,
       expectContinue,
       host: values.host!,
       ...(tls ? { tls } : {}),
       ...(clock ? { clock } : {}),
       ...(adminToken !== undefined ? { adminToken } : {}),
-      account,
-      zones,
-      buckets: names,
-      log: values.log,
-      lifecycleTiming,
+      ...settleWith(listen),
     });
     io.out(`edge-doubles api: listening on ${server.baseURL}`);
     announceCa(server, values['tls-ca-out'], io);
@@ -447,7 +548,7 @@ const apiServe = serveCommand({
       useSippySource(server.api, { endpoint: sippyEndpoint });
       io.out(`sippy source ${sippyEndpoint}`);
     }
-    if (!credentials.length) io.out('auth: any well-formed credential is accepted');
+    if (!credentials.length && !persisted(listen)) io.out('auth: any well-formed credential is accepted');
     announceSupport(server, listen, io);
     if (values.log) server.api.log.watch((e) => io.out(requestLine(e)));
     await io.stopped();

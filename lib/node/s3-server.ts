@@ -27,6 +27,8 @@ export interface S3ServerOptions extends Omit<S3ApiOptions, 'api'> {
   expectContinue?: ExpectContinue;
   /** The token the test-support endpoints (`/_edge-doubles/`) want; off a loopback address they answer only with it. */
   adminToken?: string;
+  /** Awaited after each request is answered and before the answer is sent (a `--persist` server's commit: ServeOptions.settle). */
+  settle?: () => Promise<void>;
   /** Serve this double instead of a new one built from the options. */
   api?: S3Api;
 }
@@ -49,7 +51,7 @@ const s3Failed = () => errorResponse(s3Errors.internal(), 'GET');
  * path-style addressing. Everything lives in memory: stopping the server loses it.
  */
 export async function startS3Server(options: S3ServerOptions = {}): Promise<RunningServer & { api: S3Api; endpoint: string }> {
-  const { port, host, tls, expectContinue, adminToken, api: given, ...apiOptions } = options;
+  const { port, host, tls, expectContinue, adminToken, settle, api: given, ...apiOptions } = options;
   // Clients sign with the system clock: a server on another clock (a manual one a test moves)
   // still judges signatures by it, unless told otherwise.
   const api = given ?? new S3Api({ ...apiOptions, ...(apiOptions.clock && !apiOptions.signatureClock ? { signatureClock: systemClock } : {}) });
@@ -71,6 +73,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<Runn
     ...(expectContinue ? { expectContinue } : {}),
     malformed: s3Malformed,
     failed: s3Failed,
+    ...(settle ? { settle } : {}),
   });
   return { ...running, api, endpoint: running.origin };
 }

@@ -51,6 +51,12 @@ export interface ServeOptions {
   expectContinue?: ExpectContinue;
   /** @deprecated The older name: `true` is `expectContinue: 'send'`, `false` is `'silent'`. */
   interimContinue?: boolean;
+  /**
+   * Awaited after the handler answered and before the answer is sent: a `--persist` server commits
+   * what the request changed there (lib/node/persist/), so an answered write is never lost. When it
+   * fails, the client gets `failed`'s answer instead.
+   */
+  settle?: () => Promise<void>;
 }
 
 /** How a server answers `Expect: 100-continue` (ServeOptions.expectContinue). */
@@ -275,6 +281,7 @@ export async function serveHandler(handler: RequestHandler, options: ServeOption
   };
 
   let port = 0;
+  const commit = options.settle;
   const expectContinue: ExpectContinue = options.expectContinue ?? (options.interimContinue === false ? 'silent' : 'send');
   /** `waiting`: the request asked for `100 Continue` (Node's 'checkContinue') and it is this server's to send. */
   const serve = (req: IncomingMessage, res: ServerResponse, waiting: boolean) => {
@@ -295,8 +302,8 @@ export async function serveHandler(handler: RequestHandler, options: ServeOption
         }
       : undefined;
     const built = buildRequest(req, scheme, `${shown}:${port}`, continued);
-    const answer: Promise<Response> =
-      'malformed' in built ? Promise.resolve(malformed(built.malformed)) : handler(built.request, built.target).catch((e: unknown) => failed(e));
+    const handled = 'malformed' in built ? Promise.resolve(malformed(built.malformed)) : handler(built.request, built.target);
+    const answer: Promise<Response> = (commit ? handled.then(async (r) => (await commit(), r)) : handled).catch((e: unknown) => failed(e));
     answer
       .then((response) => {
         if (res.headersSent) return; // already refused: the body's framing broke (clientError below)
@@ -402,6 +409,8 @@ export interface DnsServerOptions extends DnsApiOptions {
   expectContinue?: ExpectContinue;
   /** The token the test-support endpoints (`/_edge-doubles/`) want; off a loopback address they answer only with it. */
   adminToken?: string;
+  /** Awaited after each request is answered and before the answer is sent (a `--persist` server's commit: ServeOptions.settle). */
+  settle?: () => Promise<void>;
 }
 
 /**
@@ -418,7 +427,7 @@ const dnsFailed = (e: unknown) => dnsErrorResponse(new ApiError(500, [{ code: 10
  * it. Named for the API it serves: DNS itself on the wire (UDP/TCP) is another server.
  */
 export async function startDnsApiServer(options: DnsServerOptions = {}): Promise<RunningServer & { api: DnsApi; baseURL: string }> {
-  const { port, host, tls, api: given, expectContinue, adminToken, ...apiOptions } = options;
+  const { port, host, tls, api: given, expectContinue, adminToken, settle, ...apiOptions } = options;
   const api = given ?? new DnsApi(apiOptions);
   const listening = host ?? '127.0.0.1';
   const clock = apiOptions.clock;
@@ -433,6 +442,7 @@ export async function startDnsApiServer(options: DnsServerOptions = {}): Promise
     ...(expectContinue ? { expectContinue } : {}),
     malformed: dnsMalformed,
     failed: dnsFailed,
+    ...(settle ? { settle } : {}),
   });
   return { ...running, api, baseURL: `${running.origin}${api.basePath}` };
 }

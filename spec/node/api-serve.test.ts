@@ -35,7 +35,7 @@ describe('edge-doubles api serve', () => {
       expect.stringMatching(/^zone example\.com [0-9a-f]{32}$/),
       'bucket photos',
       `test support: ${new URL(base).origin}/_edge-doubles/`,
-      'state: in memory (lost when the server stops)',
+      'state: in memory (lost when the server stops; --persist DIR keeps it)',
     ]);
     const list = await fetch(`${base}/accounts/${ACCOUNT}/r2/buckets`, { headers: { authorization: 'Bearer secret' } });
     expect((await list.json()).result.buckets.map((b: { name: string }) => b.name)).toEqual(['photos']);

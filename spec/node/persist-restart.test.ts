@@ -1,0 +1,219 @@
+/**
+ * `--persist DIR` as users run it (the CLI in a child process): the server is killed with SIGKILL in
+ * the middle of a stream of writes, then started again on the same DIR. Every write that was
+ * answered is there, exactly; nothing half-written is visible; the account, zone, record, queue and
+ * upload ids are the ones answered before (issue 27).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { AwsClient } from 'aws4fetch';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'edge-doubles-persist-'));
+  dirs.push(d);
+  return d;
+};
+
+interface Served {
+  child: ChildProcess;
+  lines: string[];
+  origin: string;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts `edge-doubles <args>` and waits for its `state:` line (the last of the banner). */
+async function start(args: string[]): Promise<Served> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/node/cli.ts', ...args, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stderr: string[] = [];
+  child.stderr!.on('data', (c: Buffer) => stderr.push(c.toString()));
+  const lines: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.join('')}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      if (line.startsWith('state: ')) resolve();
+    });
+  });
+  const origin = new URL(/listening on (\S+)/.exec(lines[0]!)![1]!).origin;
+  return {
+    child,
+    lines,
+    origin,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      await once(child, 'exit');
+    },
+  };
+}
+
+const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
+const line = (s: Served, prefix: string) => s.lines.find((l) => l.startsWith(prefix));
+
+describe('--persist DIR survives kill -9', () => {
+  it('r2 serve: every answered put and upload is there after SIGKILL mid-stream, whole; nothing half-written is listed', async () => {
+    const dir = tempDir();
+    const first = await start(['r2', 'serve', '--bucket', 'photos', '--persist', dir]);
+    expect(line(first, 'state: ')).toMatch(new RegExp(`^state: persisted in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    const account = line(first, 'account ')!;
+    const aws = new AwsClient({ accessKeyId: 'id', secretAccessKey: 'secret', service: 's3', region: 'auto' });
+    const url = (s: Served, path: string) => `${s.origin}/photos/${path}`;
+
+    // An upload begun and one part answered before the stream: its id and part must survive too.
+    const created = await aws.fetch(url(first, 'big.bin?uploads'), { method: 'POST' });
+    const uploadId = /<UploadId>([^<]+)<\/UploadId>/.exec(await created.text())![1]!;
+    const part = randomBytes(5 * 1024 * 1024);
+    const partEtag = (await aws.fetch(url(first, `big.bin?partNumber=1&uploadId=${uploadId}`), { method: 'PUT', body: part })).headers.get('etag');
+
+    // Four writers put bodies of 1 KiB to 700 KiB (one to three 256 KiB chunks in the store) until killed.
+    const answered = new Map<string, string>();
+    const sent = new Set<string>();
+    let killed = false;
+    const writer = async (w: number) => {
+      for (let i = 0; !killed; i++) {
+        const key = `w${w}/k${i}`;
+        const body = randomBytes(1024 + ((i * 7919 + w * 104729) % (700 * 1024)));
+        sent.add(key);
+        try {
+          const r = await aws.fetch(url(first, key), { method: 'PUT', body });
+          if (r.status === 200) answered.set(key, md5(body));
+        } catch {
+          return; // the connection died with the server
+        }
+      }
+    };
+    const writers = [0, 1, 2, 3].map(writer);
+    while (answered.size < 40) await new Promise((r) => setTimeout(r, 5));
+    killed = true;
+    await first.stop('SIGKILL');
+    await Promise.all(writers);
+    expect(answered.size).toBeGreaterThanOrEqual(40);
+
+    const second = await start(['r2', 'serve', '--bucket', 'photos', '--persist', dir]);
+    try {
+      expect(line(second, 'account ')).toBe(account);
+      // Every answered put: the bytes put, under the etag answered.
+      for (const [key, hash] of answered) {
+        const r = await aws.fetch(url(second, key));
+        expect(r.status, key).toBe(200);
+        const bytes = new Uint8Array(await r.arrayBuffer());
+        expect(md5(bytes), key).toBe(hash);
+        expect(r.headers.get('etag'), key).toBe(`"${hash}"`);
+      }
+      // Everything listed was sent, and is whole (its bytes match its etag): no half-written object.
+      const listing = await (await aws.fetch(`${second.origin}/photos?list-type=2&max-keys=1000`)).text();
+      const listed = [...listing.matchAll(/<Key>([^<]+)<\/Key>/g)].map((m) => m[1]!);
+      expect(listed.length).toBeGreaterThanOrEqual(answered.size);
+      for (const key of listed) {
+        expect(sent.has(key), key).toBe(true);
+        const r = await aws.fetch(url(second, key));
+        expect(`"${md5(new Uint8Array(await r.arrayBuffer()))}"`, key).toBe(r.headers.get('etag'));
+      }
+      // The upload: same id, its part, and it completes.
+      const parts = await (await aws.fetch(url(second, `big.bin?uploadId=${uploadId}`))).text();
+      expect(parts).toContain(`<ETag>${partEtag!.replace(/"/g, '&quot;')}</ETag>`);
+      const done = await aws.fetch(url(second, `big.bin?uploadId=${uploadId}`), {
+        method: 'POST',
+        body: `<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>${partEtag}</ETag></Part></CompleteMultipartUpload>`,
+      });
+      expect(done.status).toBe(200);
+      expect(md5(new Uint8Array(await (await aws.fetch(url(second, 'big.bin'))).arrayBuffer()))).toBe(md5(part));
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
+
+  it('api serve: answered records, a queue and its messages, ids and the manual clock survive SIGKILL mid-stream', async () => {
+    const dir = tempDir();
+    const args = ['api', 'serve', '--zone', 'example.com', '--clock', 'manual=2030-01-01T00:00:00Z', '--persist', dir];
+    const first = await start(args);
+    const base = /listening on (\S+)/.exec(first.lines[0]!)![1]!;
+    const account = line(first, 'account ')!.split(' ')[1]!;
+    const zone = line(first, 'zone example.com ')!.split(' ')[2]!;
+    const headers = { authorization: 'Bearer any-token', 'content-type': 'application/json' };
+    const api = async (s: Served, method: string, path: string, body?: unknown) => {
+      const r = await fetch(`${s.origin}/client/v4${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      return (await r.json()) as { success: boolean; result: any };
+    };
+    await fetch(`${first.origin}/_edge-doubles/clock`, { method: 'POST', body: JSON.stringify({ advance: 3_600_000 }) });
+    const queue = await api(first, 'POST', `/accounts/${account}/queues`, { queue_name: 'jobs' });
+    expect(queue.success).toBe(true);
+    const queueId = queue.result.queue_id as string;
+    expect((await api(first, 'POST', `/accounts/${account}/queues/${queueId}/consumers`, { type: 'http_pull' })).success).toBe(true);
+    const sentMessages = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const r = await api(first, 'POST', `/accounts/${account}/queues/${queueId}/messages`, { body: `job ${i}`, content_type: 'text' });
+      if (r.success) sentMessages.add(`job ${i}`);
+    }
+
+    const answered = new Map<string, string>();
+    let killed = false;
+    const writer = async (w: number) => {
+      for (let i = 0; !killed; i++) {
+        const content = `198.51.100.${(w * 64 + i) % 250}`;
+        try {
+          const r = await api(first, 'POST', `/zones/${zone}/dns_records`, { type: 'A', name: `w${w}-${i}.example.com`, content, ttl: 300 });
+          if (r.success) answered.set(r.result.id, `w${w}-${i}.example.com ${content}`);
+        } catch {
+          return;
+        }
+      }
+    };
+    const writers = [0, 1, 2].map(writer);
+    while (answered.size < 60) await new Promise((r) => setTimeout(r, 2));
+    killed = true;
+    await first.stop('SIGKILL');
+    await Promise.all(writers);
+
+    const second = await start(args.map((a) => (a.startsWith('manual=') ? 'manual' : a)));
+    try {
+      expect(line(second, 'account ')).toBe(`account ${account}`);
+      expect(line(second, 'zone example.com ')).toBe(`zone example.com ${zone}`);
+      // The manual clock resumes where it was, not at its first start.
+      expect(line(second, 'clock: ')).toBe('clock: manual, now 2030-01-01T01:00:00.000Z');
+      const records = new Map<string, string>();
+      for (let page = 1; ; page++) {
+        const r = await api(second, 'GET', `/zones/${zone}/dns_records?per_page=5000&page=${page}`);
+        for (const rec of r.result) records.set(rec.id, `${rec.name} ${rec.content}`);
+        if (r.result.length < 5000) break;
+      }
+      for (const [id, what] of answered) expect(records.get(id), id).toBe(what);
+      const queues = await api(second, 'GET', `/accounts/${account}/queues`);
+      expect(queues.result.map((q: { queue_id: string }) => q.queue_id)).toEqual([queueId]);
+      const pulled = await api(second, 'POST', `/accounts/${account}/queues/${queueId}/messages/pull`, { batch_size: 100, visibility_timeout_ms: 60_000 });
+      expect(new Set(pulled.result.messages.map((m: { body: string }) => m.body))).toEqual(sentMessages);
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
+
+  it('a second server on the same DIR is refused while the first runs', async () => {
+    const dir = tempDir();
+    const first = await start(['r2', 'serve', '--bucket', 'photos', '--persist', dir]);
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'lib/node/cli.ts', 'r2', 'serve', '--bucket', 'photos', '--port', '0', '--persist', dir], {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let err = '';
+      child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+      const [code] = await once(child, 'exit');
+      expect(code).toBe(1);
+      expect(err).toContain(`in use by process ${first.child.pid}`);
+    } finally {
+      await first.stop();
+    }
+  }, 60_000);
+});
