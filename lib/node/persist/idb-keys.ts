@@ -113,7 +113,8 @@ export function dataError(message: string): DOMException {
 export function readKey(bytes: Uint8Array, at: number): { key: unknown; end: number } {
   const tag = bytes[at++];
   if (tag === NUMBER) {
-    const b = bytes.slice(at, at + 8);
+    const b = new Uint8Array(8); // a copy of its own (a Buffer's slice would share, and its .buffer is a pool)
+    b.set(bytes.subarray(at, at + 8));
     if (b[0]! & 0x80) b[0] ^= 0x80;
     else for (let i = 0; i < 8; i++) b[i] ^= 0xff;
     return { key: new DataView(b.buffer).getFloat64(0), end: at + 8 };
