@@ -1,0 +1,76 @@
+/**
+ * Issue 27 (`--persist`): a bucket kept by IndexedDbStorage over LmdbIndexedDb, its LMDB environment
+ * closed and opened again (a restarted server): a new Bucket on a new IndexedDbStorage of the same
+ * name sees the objects (bytes, metadata, etags, versions, order), the multipart uploads in progress
+ * with their parts, and the settings (CORS, lifecycle).
+ */
+import {
+  GetBucketCorsCommand,
+  GetBucketLifecycleConfigurationCommand,
+  PutBucketCorsCommand,
+  PutBucketLifecycleConfigurationCommand,
+} from '@aws-sdk/client-s3';
+import { afterEach, expect, it } from 'vitest';
+import { Bucket, IndexedDbStorage } from '../../../lib/bucket/index.js';
+import { S3Api } from '../../../lib/s3/index.js';
+import { TempLmdb } from '../../helpers/lmdb.js';
+import { CREDENTIALS, sdk } from '../../s3/support.js';
+
+const MiB = 1024 * 1024;
+const bytes = (n: number, seed: number) => new Uint8Array(n).map((_, i) => (i * 31 + seed) & 0xff);
+const s3 = (bucket: Bucket) => sdk(new S3Api({ buckets: { photos: bucket }, credentials: [CREDENTIALS] }).fetch);
+
+let env: TempLmdb | undefined;
+afterEach(() => env?.remove());
+
+it('a bucket on LMDB, the environment closed and opened again: objects, metadata, uploads and settings are there', async () => {
+  env = new TempLmdb();
+  const first = new Bucket({ storage: new IndexedDbStorage({ name: 'photos', indexedDB: env.indexedDB() }) });
+  const b = await first.put('b.txt', 'bee', { httpMetadata: { contentType: 'text/plain', cacheExpiry: new Date(Date.UTC(2031, 0, 1)) }, customMetadata: { by: 'ann' } });
+  await first.put('a.txt', 'ay');
+  await first.put('\u{1F600}', 'emoji'); // R2 order (code points) puts it after \uFFFF
+  await first.put('\uFFFF', 'last BMP');
+  const large = await first.put('large', bytes(MiB + 5, 1)); // five chunk records
+  const done = await first.createMultipartUpload('done.bin');
+  const completed = await done.complete([await done.uploadPart(1, bytes(5 * MiB, 2)), await done.uploadPart(2, 'tail')]);
+  const open = await first.createMultipartUpload('open.bin', { customMetadata: { kind: 'parts' } });
+  const part1 = await open.uploadPart(1, bytes(5 * MiB, 3));
+  await first.delete('a.txt');
+  await first.put('a.txt', 'ay again');
+  const client = s3(first);
+  await client.send(new PutBucketCorsCommand({ Bucket: 'photos', CORSConfiguration: { CORSRules: [{ AllowedOrigins: ['https://app.example'], AllowedMethods: ['GET'] }] } }));
+  await client.send(
+    new PutBucketLifecycleConfigurationCommand({
+      Bucket: 'photos',
+      LifecycleConfiguration: { Rules: [{ ID: 'expire', Status: 'Enabled', Filter: { Prefix: 'logs/' }, Expiration: { Days: 3 } }] },
+    }),
+  );
+
+  await env.reopen(); // every call above had resolved: its transaction is in LMDB
+
+  const again = new Bucket({ storage: new IndexedDbStorage({ name: 'photos', indexedDB: env.indexedDB() }) });
+  expect((await again.list()).objects.map((o) => o.key)).toEqual(['a.txt', 'b.txt', 'done.bin', 'large', '\uFFFF', '\u{1F600}']);
+  const gotB = await again.get('b.txt');
+  expect(await gotB!.text()).toBe('bee');
+  expect(gotB!.httpMetadata).toEqual({ contentType: 'text/plain', cacheExpiry: new Date(Date.UTC(2031, 0, 1)) });
+  expect(gotB!.customMetadata).toEqual({ by: 'ann' });
+  expect([gotB!.etag, gotB!.version, gotB!.uploaded.getTime()]).toEqual([b.etag, b.version, b.uploaded.getTime()]);
+  expect(await (await again.get('a.txt'))!.text()).toBe('ay again');
+  expect(await (await again.get('\u{1F600}'))!.text()).toBe('emoji');
+  const gotLarge = await again.get('large');
+  expect(gotLarge!.etag).toBe(large.etag);
+  expect(Buffer.compare(new Uint8Array(await gotLarge!.arrayBuffer()), bytes(MiB + 5, 1))).toBe(0);
+  const gotDone = await again.get('done.bin', { range: { offset: 5 * MiB - 2 } });
+  expect(gotDone!.etag).toBe(completed.etag);
+  expect([...new Uint8Array(await gotDone!.arrayBuffer())]).toEqual([...bytes(5 * MiB, 2).subarray(5 * MiB - 2), ...new TextEncoder().encode('tail')]);
+
+  // The upload in progress: its part is there, and it completes after the restart.
+  const resumed = again.resumeMultipartUpload('open.bin', open.uploadId);
+  const finished = await resumed.complete([part1, await resumed.uploadPart(2, 'end')]);
+  expect(finished.size).toBe(5 * MiB + 3);
+  expect(finished.customMetadata).toEqual({ kind: 'parts' });
+
+  const view = s3(again);
+  expect((await view.send(new GetBucketCorsCommand({ Bucket: 'photos' }))).CORSRules?.[0]?.AllowedOrigins).toEqual(['https://app.example']);
+  expect((await view.send(new GetBucketLifecycleConfigurationCommand({ Bucket: 'photos' }))).Rules?.map((r) => r.ID)).toEqual(['expire']);
+}, 30_000);
