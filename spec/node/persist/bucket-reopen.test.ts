@@ -74,3 +74,22 @@ it('a bucket on LMDB, the environment closed and opened again: objects, metadata
   expect((await view.send(new GetBucketCorsCommand({ Bucket: 'photos' }))).CORSRules?.[0]?.AllowedOrigins).toEqual(['https://app.example']);
   expect((await view.send(new GetBucketLifecycleConfigurationCommand({ Bucket: 'photos' }))).Rules?.map((r) => r.ID)).toEqual(['expire']);
 }, 30_000);
+
+it('a database deleted under a Bucket (deleteDatabase, as for a deleted bucket): the Bucket lets it go and starts afresh; another database is untouched', async () => {
+  env = new TempLmdb();
+  const indexedDB = env.indexedDB();
+  const bucket = new Bucket({ storage: new IndexedDbStorage({ name: 'photos', indexedDB }) });
+  const other = new Bucket({ storage: new IndexedDbStorage({ name: 'photos-2', indexedDB }) });
+  await bucket.put('k', bytes(MiB, 4));
+  await other.put('kept', 'kept');
+  await new Promise((resolve, reject) => {
+    const r = indexedDB.deleteDatabase('photos');
+    r.onsuccess = resolve;
+    r.onerror = reject;
+  });
+  expect(await bucket.head('k')).toBeNull();
+  await bucket.put('k2', 'v2');
+  expect((await bucket.list()).objects.map((o) => o.key)).toEqual(['k2']);
+  expect(await (await other.get('kept'))!.text()).toBe('kept');
+  expect((await indexedDB.databases()).map((d) => d.name)).toEqual(['photos', 'photos-2']);
+});
