@@ -174,6 +174,7 @@ export default defineConfig({
       { test: { name: 'conformance:dns-double', include: ['conformance/targets/dns-double.test.ts'] } },
       { test: { name: 'conformance:s3-double', include: ['conformance/targets/s3-double.test.ts'] } },
       { test: { name: 'conformance:s3-double-indexeddb', include: ['conformance/targets/s3-double-indexeddb.test.ts'] } },
+      { test: { name: 'conformance:s3-double-lmdb', include: ['conformance/targets/s3-double-lmdb.test.ts'] } },
       { test: { name: 'conformance:s3-r2', include: ['conformance/targets/s3-r2.test.ts'] } },
       { test: { name: 'conformance:s3-miniflare', include: ['conformance/targets/s3-miniflare.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
       { test: { name: 'conformance:dns-api', include: ['conformance/targets/dns-api.test.ts'] } },

@@ -119,18 +119,35 @@ interface StoreWrites {
   readonly puts: Map<string, Buffer | null>;
 }
 
+/**
+ * What orders the transactions of an environment: shared by every LmdbIndexedDb over the same
+ * opened environment, so two of them still serialise their writers (another process on the same
+ * directory is not: one server per directory).
+ */
+interface Coordination {
+  /** The locks held or waited for, by database name. */
+  readonly locks: Map<string, Set<Lock>>;
+  readonly connections: Map<string, Set<Connection>>;
+  /** Opens and deletes of one name run one after another. */
+  readonly queues: Map<string, Promise<void>>;
+}
+const coordinations = new WeakMap<RootDatabase, Coordination>();
+
 export class LmdbIndexedDb implements IdbFactory {
   readonly #records: Database<Buffer, Buffer>;
   readonly #keys = new KeyWriter();
-  /** The locks held or waited for, by database name. */
-  readonly #locks = new Map<string, Set<Lock>>();
-  readonly #connections = new Map<string, Set<Connection>>();
-  /** Opens and deletes of one name run one after another. */
-  readonly #queues = new Map<string, Promise<void>>();
+  readonly #locks: Map<string, Set<Lock>>;
+  readonly #connections: Map<string, Set<Connection>>;
+  readonly #queues: Map<string, Promise<void>>;
 
-  /** `root`: an environment opened with lmdb's `open({ path, maxDbs, ... })`; its owner closes it. */
+  /** `root`: an environment opened with lmdb's `open({ path, maxDbs, ... })`; its owner closes it (once the operations on it have settled). */
   constructor(root: RootDatabase) {
     this.#records = root.openDB<Buffer, Buffer>(LMDB_INDEXEDDB_DB, { keyEncoding: 'binary', encoding: 'binary' });
+    let shared = coordinations.get(root);
+    if (!shared) coordinations.set(root, (shared = { locks: new Map(), connections: new Map(), queues: new Map() }));
+    this.#locks = shared.locks;
+    this.#connections = shared.connections;
+    this.#queues = shared.queues;
   }
 
   open(name: string, version?: number): IdbOpenRequest {

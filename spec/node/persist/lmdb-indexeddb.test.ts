@@ -330,3 +330,19 @@ describe('LmdbIndexedDb: databases, versions and stores', () => {
     expect(await inTx(fresh.db, 'readonly', (s) => request(s.getAll()))).toEqual([]);
   });
 });
+
+describe('LmdbIndexedDb: two over one environment', () => {
+  it('order their transactions together: a writer through one waits for a writer through the other', async () => {
+    const other = env.indexedDB();
+    const a = (await openDb(idb, 'shared')).db;
+    const b = (await openDb(other, 'shared')).db;
+    const first = a.transaction('s', 'readwrite');
+    const second = b.transaction('s', 'readwrite');
+    const seen = request(second.objectStore('s').get('k'));
+    const s1 = first.objectStore('s');
+    await request(s1.get('k'));
+    s1.put('from a', 'k');
+    await finished(first);
+    expect(await seen).toBe('from a');
+  });
+});
