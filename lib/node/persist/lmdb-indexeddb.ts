@@ -180,6 +180,20 @@ export class LmdbIndexedDb implements IdbFactory {
     return request;
   }
 
+  /**
+   * Settles once every open, delete and transaction begun on the environment so far has finished:
+   * what to await before closing it (a commit is atomic either way; this spares the calls in flight
+   * an error from a closed environment).
+   */
+  async settled(): Promise<void> {
+    for (;;) {
+      const pending = [...this.#queues.values(), ...[...this.#locks.values()].flatMap((held) => [...held].map((l) => l.finished))];
+      if (pending.length === 0) return;
+      await Promise.all(pending);
+      await nextTurn();
+    }
+  }
+
   /** The databases there are, with their versions (IndexedDB's `databases()`). */
   async databases(): Promise<{ name: string; version: number }[]> {
     const start = Buffer.from([SCHEMA]);

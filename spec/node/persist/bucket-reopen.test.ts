@@ -93,3 +93,16 @@ it('a database deleted under a Bucket (deleteDatabase, as for a deleted bucket):
   expect(await (await other.get('kept'))!.text()).toBe('kept');
   expect((await indexedDB.databases()).map((d) => d.name)).toEqual(['photos', 'photos-2']);
 });
+
+it('settled() waits for the calls in flight: a put not awaited is in LMDB once it settles', async () => {
+  env = new TempLmdb();
+  const indexedDB = env.indexedDB();
+  const bucket = new Bucket({ storage: new IndexedDbStorage({ name: 'photos', indexedDB }) });
+  const puts = Promise.all([bucket.put('one', '1'), bucket.put('two', bytes(MiB, 5))]);
+  await new Promise((resolve) => setImmediate(resolve)); // the first transaction has begun
+  await indexedDB.settled();
+  await env.reopen();
+  const again = new Bucket({ storage: new IndexedDbStorage({ name: 'photos', indexedDB: env.indexedDB() }) });
+  expect((await again.list()).objects.map((o) => o.key)).toEqual(['one', 'two']);
+  await puts;
+});
