@@ -1,8 +1,9 @@
 /**
- * Issue 27 (`--persist`): a bucket kept by IndexedDbStorage over LmdbIndexedDb, its LMDB environment
+ * Issue 27 (`--persist`): buckets kept by IndexedDbStorage over LmdbIndexedDb. The LMDB environment
  * closed and opened again (a restarted server): a new Bucket on a new IndexedDbStorage of the same
  * name sees the objects (bytes, metadata, etags, versions, order), the multipart uploads in progress
- * with their parts, and the settings (CORS, lifecycle).
+ * with their parts, and the settings (CORS, lifecycle). A commit LMDB refuses leaves the previous
+ * state; a database deleted under a Bucket is let go.
  */
 import {
   GetBucketCorsCommand,
@@ -10,9 +11,11 @@ import {
   PutBucketCorsCommand,
   PutBucketLifecycleConfigurationCommand,
 } from '@aws-sdk/client-s3';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { Bucket, IndexedDbStorage } from '../../../lib/bucket/index.js';
+import type { IdbDatabase } from '../../../lib/bucket/idb-types.js';
 import { S3Api } from '../../../lib/s3/index.js';
+import { LmdbIndexedDb } from '../../../lib/node/persist/lmdb-indexeddb.js';
 import { TempLmdb } from '../../helpers/lmdb.js';
 import { CREDENTIALS, sdk } from '../../s3/support.js';
 
@@ -106,3 +109,31 @@ it('settled() waits for the calls in flight: a put not awaited is in LMDB once i
   expect((await again.list()).objects.map((o) => o.key)).toEqual(['one', 'two']);
   await puts;
 });
+
+it('a commit LMDB refuses (a full disk, an I/O error): the call rejects, nothing of it is stored, the bucket goes on', async () => {
+  env = new TempLmdb();
+  const bucket = new Bucket({ storage: new IndexedDbStorage({ name: 'photos', indexedDB: env.indexedDB() }) });
+  const one = await bucket.put('doc', 'version one');
+  const refuse = vi.spyOn(LmdbIndexedDb.prototype, 'commit').mockImplementationOnce(() => {
+    throw new Error('MDB_MAP_FULL: Environment mapsize limit reached');
+  });
+  await expect(bucket.put('doc', bytes(MiB, 6))).rejects.toThrow('MDB_MAP_FULL');
+  await expect(bucket.put('other', 'o')).resolves.toBeTruthy();
+  refuse.mockRestore();
+  expect(await (await bucket.get('doc'))!.text()).toBe('version one');
+  expect((await bucket.head('doc'))!.etag).toBe(one.etag);
+  await env.reopen();
+  const again = new Bucket({ storage: new IndexedDbStorage({ name: 'photos', indexedDB: env.indexedDB() }) });
+  expect((await again.list()).objects.map((o) => [o.key, o.size])).toEqual([['doc', 11], ['other', 1]]);
+  expect(await chunkKeys(env.indexedDB(), 'photos')).toHaveLength(2); // no chunk of the refused put
+});
+
+/** The keys of a database's `chunks` store, read directly. */
+async function chunkKeys(indexedDB: LmdbIndexedDb, name: string): Promise<unknown[]> {
+  const r = indexedDB.open(name);
+  const db = await new Promise<IdbDatabase>((resolve) => (r.onsuccess = () => resolve(r.result)));
+  const keys = db.transaction('chunks').objectStore('chunks').getAllKeys();
+  const out = await new Promise<unknown[]>((resolve) => (keys.onsuccess = () => resolve(keys.result)));
+  db.close();
+  return out;
+}
