@@ -29,6 +29,17 @@
  * whose scopes overlap run one after another when either writes (readers of a store run together),
  * so a transaction's reads of LMDB are a stable view of its stores.
  *
+ * ## Use
+ * The engine opens the environment (`open({ path, maxDbs })`, `maxDbs` counting LMDB_INDEXEDDB_DB;
+ * lmdb's default syncs every commit to disk, `noSync` leaves it to the OS: a killed process loses
+ * nothing either way, a machine that goes down may lose the last commits, or with noSync worse),
+ * makes one LmdbIndexedDb over it (more over the same environment share its ordering; another
+ * process on the directory is not ordered with this one), and gives each bucket an
+ * `IndexedDbStorage({ name, indexedDB })` with a name that stays the bucket's across restarts.
+ * `deleteDatabase(name)` drops a deleted bucket's records, `databases()` lists what is there, and
+ * `settled()` is what to await before closing the environment. Import this module dynamically,
+ * as lmdb: msgpackr comes with lmdb, both optional dependencies.
+ *
  * Left out, as IndexedDbStorage needs none of them: indexes, cursors, key ranges, `add`, Date and
  * binary keys, `onblocked` (an upgrade or delete notifies the open connections with
  * `onversionchange`, waits for their transactions, and goes ahead), and IndexedDB's strictness
@@ -266,7 +277,14 @@ export class LmdbIndexedDb implements IdbFactory {
    * and the transactions already there have finished; the connections still open are closed.
    */
   async #takeOver<T>(name: string, oldVersion: number, newVersion: number | null, work: (lock: Lock & { release(): void }) => T | Promise<T>): Promise<T> {
-    for (const c of [...this.#connectionsOf(name)]) dispatch(c.onversionchange, c, { type: 'versionchange', oldVersion, newVersion });
+    for (const c of [...this.#connectionsOf(name)]) {
+      try {
+        dispatch(c.onversionchange, c, { type: 'versionchange', oldVersion, newVersion });
+      } catch (e) {
+        // One connection's failing handler neither stops the others' nor the change (as in IndexedDB); it is reported.
+        process.emitWarning(e instanceof Error ? e : String(e), { code: 'LMDB_INDEXEDDB_HANDLER' });
+      }
+    }
     for (const c of [...this.#connectionsOf(name)]) c.close();
     const lock = lockOf('versionchange', null);
     const blockers = this.#hold(name, lock);
