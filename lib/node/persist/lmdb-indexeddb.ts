@@ -12,7 +12,8 @@
  *   and key as an IndexedDB key (idb-keys.ts), so LMDB's byte order is IndexedDB's key order and a
  *   store is one contiguous range. A prefix rather than a named database per store: a server makes
  *   buckets on demand (six stores each), and LMDB's named databases are a fixed `maxDbs` set at
- *   open, searched linearly.
+ *   open, each slot costing every transaction some words and every open a linear search (LMDB's
+ *   mdb_env_set_maxdbs).
  * Values are msgpack (msgpackr, lmdb's own encoder) with structured cloning on, so Date, Map, Set,
  * Uint8Array (as Uint8Array, not Buffer) and undefined fields come back as they went in; encoded at
  * `put`, which is where IndexedDB clones. Each message carries its own record shapes (no shared
@@ -32,7 +33,8 @@
  * ## Use
  * The engine opens the environment (`open({ path, maxDbs })`, `maxDbs` counting LMDB_INDEXEDDB_DB;
  * lmdb's default syncs every commit to disk, `noSync` leaves it to the OS: a killed process loses
- * nothing either way, a machine that goes down may lose the last commits, or with noSync worse),
+ * nothing either way; with noSync a machine that goes down may lose the last commits, and LMDB's
+ * documentation warns it may corrupt the file where the file system reorders writes),
  * makes one LmdbIndexedDb over it (more over the same environment share its ordering; another
  * process on the directory is not ordered with this one), and gives each bucket an
  * `IndexedDbStorage({ name, indexedDB })` with a name that stays the bucket's across restarts.
