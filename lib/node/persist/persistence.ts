@@ -41,7 +41,7 @@ import { IndexedDbStorage } from '../../bucket/indexeddb-storage.js';
 import type { Bucket } from '../../bucket/bucket.js';
 import type { BucketStorage } from '../../bucket/storage.js';
 import { randomHex } from '../../random.js';
-import { LmdbIndexedDb } from './lmdb-indexeddb.js';
+import type { LmdbIndexedDb } from './lmdb-indexeddb.js';
 import { AccountImageWriter, loadAccountImage, persistedAccount, type ImageStore, type ImageTarget } from './account-image.js';
 
 /** How a commit reaches the disk (see the header). */
@@ -57,10 +57,14 @@ export interface PersistOptions {
 /** The key (in the image) of a manual clock's time, so a restarted server resumes it. */
 const CLOCK_KEY = 'clock';
 
-/** Loads lmdb, saying what to install when it is missing (it is an optional dependency). */
-async function loadLmdb(): Promise<typeof import('lmdb')> {
+/**
+ * Loads lmdb and the IndexedDB subset over it (which needs msgpackr, lmdb's own dependency): both
+ * optional dependencies, loaded only by a server given --persist, saying what to install when missing.
+ */
+async function loadLmdb(): Promise<{ open: typeof import('lmdb').open; LmdbIndexedDb: typeof LmdbIndexedDb }> {
   try {
-    return await import('lmdb');
+    const [{ open }, { LmdbIndexedDb }] = await Promise.all([import('lmdb'), import('./lmdb-indexeddb.js')]);
+    return { open, LmdbIndexedDb };
   } catch (e) {
     throw new Error(`--persist needs the lmdb package (an optional dependency of edge-doubles): npm install lmdb (${(e as Error).message})`);
   }
@@ -126,7 +130,7 @@ export class Persistence {
   #tail: Promise<void> = Promise.resolve();
   #closed = false;
 
-  private constructor(dir: string, root: RootDatabase, lockPath: string, options: PersistOptions) {
+  private constructor(dir: string, root: RootDatabase, indexedDB: LmdbIndexedDb, lockPath: string, options: PersistOptions) {
     this.dir = dir;
     this.sync = options.sync ?? 'commit';
     this.#root = root;
@@ -134,22 +138,23 @@ export class Persistence {
     this.#interval = options.interval ?? 100;
     this.#image = root.openDB<unknown, string>({ name: 'account-image' });
     this.#store = imageStore(this.#image);
-    this.indexedDB = new LmdbIndexedDb(root);
+    this.indexedDB = indexedDB;
   }
 
   /** Opens (or makes) DIR and takes it for this process. */
   static async open(dir: string, options: PersistOptions = {}): Promise<Persistence> {
-    const { open } = await loadLmdb();
+    const { open, LmdbIndexedDb } = await loadLmdb();
     mkdirSync(dir, { recursive: true });
     const lockPath = lock(dir);
     try {
       const root = open({
         path: join(dir, 'state.mdb'),
-        ...LmdbIndexedDb.environment,
+        // Two named databases: the buckets' (LmdbIndexedDb's) and the account image.
+        maxDbs: 2,
         // 'commit': committed into the OS's pages, not waited on to the disk (see the header).
         ...(options.sync === 'fsync' ? { overlappingSync: false } : { noSync: true }),
       });
-      return new Persistence(dir, root, lockPath, options);
+      return new Persistence(dir, root, new LmdbIndexedDb(root), lockPath, options);
     } catch (e) {
       rmSync(lockPath, { force: true });
       throw e;
@@ -226,6 +231,7 @@ export class Persistence {
     if (this.#closed) return;
     if (this.#timer) clearInterval(this.#timer);
     await this.commit().catch(() => undefined);
+    await this.indexedDB.settled();
     this.#closed = true;
     await this.#root.close();
     rmSync(this.#lockPath, { force: true });
