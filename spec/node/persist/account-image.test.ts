@@ -27,7 +27,7 @@ const TOKEN = 't'.repeat(40);
 const T0 = Date.parse('2026-11-28T06:00:00Z');
 
 /** One server's life: an account (new, or with the persisted id), the API over it, an S3 view. */
-function server(factory: IDBFactory, store: TestStore | undefined, start = T0) {
+function server(factory: IDBFactory, store: TestStore | undefined, start = T0, writeEach?: TestStore) {
   const clock = new ManualClock(start);
   const persisted = store && persistedAccount(store);
   const account = new Account({ ...(persisted ?? { credentials: [{ token: TOKEN }] }), clock });
@@ -46,6 +46,8 @@ function server(factory: IDBFactory, store: TestStore | undefined, start = T0) {
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...headers },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
+    // As the engine does: a write after every request, before the answer is read.
+    if (writeEach) writeEach.commit(() => writer.write(writeEach));
     const json = (await res.json()) as { success: boolean; result: any; errors: unknown[] };
     if (!json.success) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json.errors)}`);
     return json.result;
@@ -118,7 +120,7 @@ async function observe(s: Server, ids: Awaited<ReturnType<typeof build>>) {
     euBuckets: await call('GET', `${a}/r2/buckets`, undefined, { 'cf-r2-jurisdiction': 'eu' }),
     queues: await call('GET', `${a}/queues`),
     consumers: [await call('GET', `${a}/queues/${ids.jobs}/consumers`), await call('GET', `${a}/queues/${ids.events}/consumers`)],
-    held: [...accountState(s.account).queues.values()].map((q) => [q.name, q.pending.map((m) => [m.id, m.attempts, m.visibleAt.getTime()])]),
+    held: [...accountState(s.account).queues.values()].map((q) => ({ queue: q.name, messages: q.pending.map((m) => [m.id, m.attempts, m.visibleAt.getTime()]) })),
   };
 }
 
@@ -183,7 +185,8 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
     const later = await pull();
     expect(later.map(([, body, attempts]) => [body, attempts])).toEqual([['{"n":1}', 1]]);
     // Its id is the one it was sent with.
-    expect((await observe(first, ids)).held.find(([name]) => name === 'jobs')![1].map((m) => (m as unknown[])[0])).toContain(later[0]![0]);
+    const sent = (await observe(first, ids)).held.find((h) => h.queue === 'jobs')!.messages.map(([id]) => id);
+    expect(sent).toContain(later[0]![0]);
   });
 
   it('a batch in delivery when written is delivered again after the restart, with the attempts it had', async () => {
@@ -198,6 +201,24 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
     const second = server(factory, store, first.clock.now());
     const again = (await second.call('POST', `${second.a}/queues/${ids.jobs}/messages/pull`, {})).messages as { id: string; attempts: number }[];
     expect(again.map((m) => [m.id, m.attempts])).toEqual([[ids.retried, 2]]);
+  });
+
+  it('writing after every request stores what one write of everything at the end stores', async () => {
+    store = makeStore();
+    const whole = makeStore();
+    try {
+      const s = server(new IDBFactory(), undefined, T0, store);
+      const ids = await build(s);
+      await s.call('DELETE', `/zones/${ids.other}`);
+      await s.call('DELETE', `${s.a}/queues/${ids.events}`);
+      s.write(store); // what settled after the last request (the pull consumer's batch)
+      whole.commit(() => new AccountImageWriter({ account: s.account, api: s.api }).write(whole));
+      const dump = (t: TestStore) => Object.fromEntries(t.all().map((k) => [k, t.get(k)]));
+      expect(dump(store)).toEqual(dump(whole));
+      expect(store.all().length).toBeGreaterThan(15);
+    } finally {
+      await whole.close();
+    }
   });
 
   it('a write after deletions leaves no key of what was deleted', async () => {
