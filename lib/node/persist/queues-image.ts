@@ -39,17 +39,24 @@ interface Written {
   queue: Queue;
   changes: number;
   record: readonly unknown[];
-  /** The messages last written, by id. */
-  held: Map<string, Held>;
+  /** The messages last written, in the queue's order (batch in flight, visible, waiting). */
+  held: readonly Held[];
 }
 
-/** What a write compares of a queue's record: the fields the API's routes replace (routes.ts, consumers.ts). */
+/**
+ * What a write compares of a queue's record: the fields the API's routes replace (routes.ts,
+ * consumers.ts). A field added there is added here. Compared in place (`sameRecord`), so a write
+ * that finds nothing changed allocates nothing.
+ */
 function recordFields(r: QueueRecord | undefined): unknown[] {
   const c = r?.consumer;
   return [r, r?.modified, r?.settings, c, c?.settings, c?.dead_letter_queue];
 }
 
-const sameFields = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+function sameRecord(w: readonly unknown[], r: QueueRecord | undefined): boolean {
+  const c = r?.consumer;
+  return w[0] === r && w[1] === r?.modified && w[2] === r?.settings && w[3] === c && w[4] === c?.settings && w[5] === c?.dead_letter_queue;
+}
 
 const copyRecord = (r: QueueRecord): QueueRecord => ({ ...r, settings: { ...r.settings }, consumer: r.consumer && { ...r.consumer, settings: { ...r.consumer.settings } } });
 
@@ -81,31 +88,27 @@ export class QueuesPart implements ImagePart {
     let wrote = false;
     let i = 0;
     let sameSet = true;
-    for (const [name, queue] of state.queues) {
+    // Values, not entries: no pair allocated a queue on a write that finds nothing changed.
+    for (const queue of state.queues.values()) {
       if (this.#order[i++] !== queue) sameSet = false;
+      const name = queue.name;
       let w = this.#written.get(name);
       const r = state.queueRecords.get(queue);
-      const record = recordFields(r);
-      if (w === undefined || w.queue !== queue || !sameFields(w.record, record)) {
+      if (w === undefined || w.queue !== queue || !sameRecord(w.record, r)) {
         const image: QueueImage = { name, record: r ? copyRecord(r) : null };
         store.put(queueKey(name), image);
         if (w === undefined || w.queue !== queue) {
-          w = { queue, changes: -1, record, held: w?.held ?? new Map() };
+          w = { queue, changes: -1, record: [], held: w?.held ?? [] };
           this.#written.set(name, w);
         }
-        w.record = record;
+        w.record = recordFields(r);
         wrote = true;
       }
       const changes = queueImage.changes(queue);
       if (w.changes === changes) continue;
       w.changes = changes;
-      const prefix = messagePrefix(name);
-      const now = new Map<string, Held>();
-      for (const h of queueImage.held(queue)) {
-        now.set(h.id, h);
-        if (w.held.get(h.id) !== h) store.put(prefix + h.id, heldImage(h));
-      }
-      for (const id of w.held.keys()) if (!now.has(id)) store.remove(prefix + id);
+      const now = queueImage.held(queue);
+      writeMessages(store, messagePrefix(name), w.held, now);
       w.held = now;
       wrote = true;
     }
@@ -120,6 +123,28 @@ export class QueuesPart implements ImagePart {
     store.put('queues', [...state.queues.keys()]);
     return true;
   }
+}
+
+/**
+ * Writes the messages of `now` that `before` (what was last written) lacks, and removes those gone.
+ * Sends append to the queue's order, so the common case compares position by position and writes
+ * the tail: O(messages held) pointer compares. Otherwise (a batch settled, a retry, a delay that
+ * sorts earlier), one Map of `before`: still O(messages held), writing only what changed.
+ */
+function writeMessages(store: ImageStore, prefix: string, before: readonly Held[], now: readonly Held[]): void {
+  let i = 0;
+  while (i < before.length && i < now.length && before[i] === now[i]) i++;
+  if (i === before.length) {
+    for (; i < now.length; i++) store.put(prefix + now[i]!.id, heldImage(now[i]!));
+    return;
+  }
+  const was = new Map<string, Held>();
+  for (const h of before) was.set(h.id, h);
+  for (const h of now) {
+    if (was.get(h.id) !== h) store.put(prefix + h.id, heldImage(h));
+    was.delete(h.id);
+  }
+  for (const id of was.keys()) store.remove(prefix + id);
 }
 
 /** Messages in the order the queue holds them: when visible, then their order among those. */

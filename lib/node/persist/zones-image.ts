@@ -43,14 +43,18 @@ const EMPTY: MapSnapshot<StoredRecord> = new SnapshotMap<StoredRecord>().snapsho
 
 /**
  * What a write compares of a zone's settings: each field zone administration sets (zone-admin.ts),
- * the objects it replaces whole (`dns`) by identity. A field added there is added here.
+ * the objects it replaces whole (`dns`) by identity. A field added there is added here. Compared in
+ * place (`sameSettings`), so a write that finds nothing changed allocates nothing.
  */
 function settingsFields(s: ZoneSettings): unknown[] {
   const d = s.dnssec;
   return [s, s.paused, s.type, s.modified, d, d.status, d.multiSigner, d.presigned, d.modified, s.dns];
 }
 
-const sameFields = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+function sameSettings(w: readonly unknown[], s: ZoneSettings): boolean {
+  const d = s.dnssec;
+  return w[0] === s && w[1] === s.paused && w[2] === s.type && w[3] === s.modified && w[4] === d && w[5] === d.status && w[6] === d.multiSigner && w[7] === d.presigned && w[8] === d.modified && w[9] === s.dns;
+}
 
 const recordKey = (zoneId: string, recordId: string) => `rec/${zoneId}/${recordId}`;
 
@@ -68,15 +72,22 @@ export class ZonesPart implements ImagePart {
     let wrote = false;
     let i = 0;
     let sameSet = true;
-    for (const [id, zone] of this.#state.zones) {
+    // Values, not entries: no pair allocated a zone on a write that finds nothing changed.
+    for (const zone of this.#state.zones.values()) {
       if (this.#order[i++] !== zone) sameSet = false;
-      const w = this.#written.get(id);
-      const settings = settingsFields(zoneSettings(zone));
-      const fresh = w === undefined || w.zone !== zone;
-      if (fresh || w.version !== zone.version) {
+      const id = zone.id;
+      let w = this.#written.get(id);
+      // A zone's settings object is made once and changed in place (zone-settings.ts): the one written is the one.
+      const settings = w !== undefined && w.zone === zone ? (w.settings[0] as ZoneSettings) : zoneSettings(zone);
+      if (w === undefined || w.zone !== zone) {
+        // New here (or a new zone under a persisted id): its records against what was written under the id.
+        w = { zone, version: -1, records: w?.records ?? EMPTY, settings: [] };
+        this.#written.set(id, w);
+      }
+      if (w.version !== zone.version) {
         const records = zone.records.snapshot();
         diffSnapshots(
-          fresh && w === undefined ? EMPTY : w!.records,
+          w.records,
           records,
           (rid, r) => store.put(recordKey(id, rid), r),
           (rid) => store.remove(recordKey(id, rid)),
@@ -91,12 +102,13 @@ export class ZonesPart implements ImagePart {
           version: zone.version,
         };
         store.put(`zone/${id}`, record);
-        this.#written.set(id, { zone, version: zone.version, records, settings });
-        store.put(`zset/${id}`, settingsImage(zoneSettings(zone)));
+        w.version = zone.version;
+        w.records = records;
         wrote = true;
-      } else if (!sameFields(w.settings, settings)) {
-        store.put(`zset/${id}`, settingsImage(zoneSettings(zone)));
-        w.settings = settings;
+      }
+      if (!sameSettings(w.settings, settings)) {
+        store.put(`zset/${id}`, settingsImage(settings));
+        w.settings = settingsFields(settings);
         wrote = true;
       }
     }
