@@ -18,7 +18,7 @@
  */
 import { deserialize, serialize } from 'node:v8';
 import type { AccountState } from '../../account/state.js';
-import { addAccountQueue, type QueueRecord } from '../../queue/account-queues.js';
+import { addAccountQueue, copyRecord, type QueueRecord } from '../../queue/account-queues.js';
 import type { HeldBody } from '../../queue/content.js';
 import { syncConsumer } from '../../queue/pull-consumer.js';
 import { queueImage, type Queue } from '../../queue/queue.js';
@@ -58,7 +58,6 @@ function sameRecord(w: readonly unknown[], r: QueueRecord | undefined): boolean 
   return w[0] === r && w[1] === r?.modified && w[2] === r?.settings && w[3] === c && w[4] === c?.settings && w[5] === c?.dead_letter_queue;
 }
 
-const copyRecord = (r: QueueRecord): QueueRecord => ({ ...r, settings: { ...r.settings }, consumer: r.consumer && { ...r.consumer, settings: { ...r.consumer.settings } } });
 
 function heldImage(h: Held): HeldImage {
   const b = h.body;

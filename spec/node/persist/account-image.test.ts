@@ -134,12 +134,16 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
   afterEach(async () => {
     await store.close();
   });
-
-  it('brings back what the API made: the API answers the same, and a write after the load writes nothing', async () => {
+  /** A store, the IndexedDB the buckets' storages live in, and a first server with what `build` makes. */
+  const built = async () => {
     store = makeStore();
     const factory = new IDBFactory();
     const first = server(factory, undefined);
-    const ids = await build(first);
+    return { factory, first, ids: await build(first) };
+  };
+
+  it('brings back what the API made: the API answers the same, and a write after the load writes nothing', async () => {
+    const { factory, first, ids } = await built();
     expect(first.write(store)).toBe(true);
     expect(first.write(store)).toBe(false); // nothing changed since
     const before = await observe(first, ids);
@@ -164,10 +168,7 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
   });
 
   it('delivers the persisted messages afterwards, with their attempts and delays', async () => {
-    store = makeStore();
-    const factory = new IDBFactory();
-    const first = server(factory, undefined);
-    const ids = await build(first);
+    const { factory, first, ids } = await built();
     first.write(store);
 
     const second = server(factory, store, first.clock.now());
@@ -190,10 +191,7 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
   });
 
   it('a batch in delivery when written is delivered again after the restart, with the attempts it had', async () => {
-    store = makeStore();
-    const factory = new IDBFactory();
-    const first = server(factory, undefined);
-    const ids = await build(first);
+    const { factory, first, ids } = await built();
     first.clock.advance(60_000);
     const leased = (await first.call('POST', `${first.a}/queues/${ids.jobs}/messages/pull`, {})).messages as { id: string; attempts: number }[];
     expect(leased.map((m) => [m.id, m.attempts])).toEqual([[ids.retried, 2]]);
@@ -222,10 +220,7 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
   });
 
   it('a write after deletions leaves no key of what was deleted', async () => {
-    store = makeStore();
-    const factory = new IDBFactory();
-    const s = server(factory, undefined);
-    const ids = await build(s);
+    const { factory, first: s, ids } = await built();
     s.write(store);
     const keysOf = (needle: string) => store.all().filter((k) => k.includes(needle));
     expect(keysOf(ids.other).length).toBeGreaterThan(1); // the zone, its settings, its record
