@@ -17,7 +17,6 @@
  * `update` hands out a private copy when a value might be shared.
  */
 import * as btreeModule from 'sorted-btree';
-import * as diffModule from 'sorted-btree/extended/diffAgainst.js';
 
 /**
  * The part of sorted-btree's `BTree<string, T>` this map uses, written out rather than imported as
@@ -48,17 +47,6 @@ export interface SortedTree<T> {
 type TreeCtor = new <T>(entries: undefined, compare: (a: string, b: string) => number) => SortedTree<T>;
 const mod = btreeModule as unknown as { default: TreeCtor & { default?: TreeCtor } };
 const BTree: TreeCtor = mod.default.default ?? mod.default;
-
-/** sorted-btree's `diffAgainst` (its extended entry, CommonJS as the main one): shared nodes are skipped, not walked. */
-type DiffFn = <T>(
-  a: SortedTree<T>,
-  b: SortedTree<T>,
-  onlyA: (k: string, v: T) => void,
-  onlyB: (k: string, v: T) => void,
-  different: (k: string, a: T, b: T) => void,
-) => unknown;
-const diffMod = diffModule as unknown as { default: DiffFn & { default?: DiffFn } };
-const diffAgainst: DiffFn = diffMod.default.default ?? diffMod.default;
 
 /** The part of sorted-btree's tree of number keys an index of the models' own uses (lifecycle's due times: lib/bucket/due-index.ts). */
 export interface NumberTree<T> {
@@ -253,23 +241,4 @@ export function valueIn<V>(s: MapSnapshot<V>, key: string): V | undefined {
 /** A snapshot's entries in key order. */
 export function* entriesIn<V>(s: MapSnapshot<V>): IterableIterator<readonly [string, V]> {
   for (const [k, cell] of s.tree.entries()) yield [k, cell.value];
-}
-
-/**
- * What changed from snapshot `before` to snapshot `after` of maps of one kind: `changed` for each key
- * whose value is new or another object, `removed` for each key gone. O(changes × log n) when `after`
- * was taken from the map `before` was (or a restore of it): the trees share every node nothing was
- * written under, and those are skipped (`--persist` writes a zone's changed records so:
- * lib/node/persist).
- */
-export function diffSnapshots<V>(before: MapSnapshot<V>, after: MapSnapshot<V>, changed: (key: string, value: V) => void, removed: (key: string) => void): void {
-  diffAgainst(
-    after.tree,
-    before.tree,
-    (k, cell) => changed(k, cell.value),
-    (k) => removed(k),
-    (k, now, then) => {
-      if (now.value !== then.value) changed(k, now.value);
-    },
-  );
 }

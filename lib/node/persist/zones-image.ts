@@ -18,7 +18,8 @@ import type { DnsApi } from '../../dns-api/dns-api.js';
 import type { DnsLimits, DnsPlan } from '../../dns/types.js';
 import type { StoredRecord, Zone } from '../../dns/zone.js';
 import { zoneSettings, type ZoneSettings } from '../../dns/zone-settings.js';
-import { diffSnapshots, SnapshotMap, type MapSnapshot } from '../../persistent-map.js';
+import { SnapshotMap, type MapSnapshot } from '../../persistent-map.js';
+import { diffSnapshots } from './snapshot-diff.js';
 import type { ImagePart, ImageStore } from './image-store.js';
 
 /** A zone as persisted (its records are keys of their own). */
