@@ -66,7 +66,8 @@ function heldImage(h: Held): HeldImage {
 
 function heldFrom(image: HeldImage): Held {
   const b = image.body;
-  const value = b.type === 'v8' ? deserialize(b.value as Uint8Array) : b.value;
+  // Bytes as a plain Uint8Array: LMDB gives a Buffer back, which a consumer must not see.
+  const value = b.type === 'v8' ? deserialize(b.value as Uint8Array) : b.type === 'bytes' ? new Uint8Array(b.value as Uint8Array) : b.value;
   return { ...image, body: { type: b.type, bytes: b.bytes, value } as HeldBody };
 }
 

@@ -15,6 +15,7 @@ import { accountState } from '../../../lib/account/state.js';
 import { Bucket } from '../../../lib/bucket/bucket.js';
 import { IndexedDbStorage } from '../../../lib/bucket/indexeddb-storage.js';
 import { CloudflareApi } from '../../../lib/cloudflare-api/cloudflare-api.js';
+import { createAccountQueue } from '../../../lib/queue/account-queues.js';
 import { ManualClock, systemClock } from '../../../lib/clock.js';
 import { AccountImageWriter, loadAccountImage, persistedAccount } from '../../../lib/node/persist/account-image.js';
 import { S3Api } from '../../../lib/s3/api.js';
@@ -217,6 +218,55 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
     } finally {
       await whole.close();
     }
+  });
+
+  it('keeps every kind of message body, R2 notifications and a dead-letter queue made on demand', async () => {
+    store = makeStore();
+    const factory = new IDBFactory();
+    const first = server(factory, undefined);
+    const state = accountState(first.account);
+    const events = createAccountQueue(state, 'events', {}).queue;
+    first.api.addBucket('photos');
+    first.api.addEventNotification('photos', { queue: 'events', eventTypes: ['object-create'] });
+    await first.account.bucket('photos')!.put('cat.jpg', 'meow'); // a notification: JSON made when first read
+    await events.send(new Map([['when', new Date(0)]]), { contentType: 'v8' });
+    await events.send(new Uint8Array([1, 2, 3]), { contentType: 'bytes' });
+    await events.send('plain', { contentType: 'text', delaySeconds: 30 });
+    const work = createAccountQueue(state, 'work', {}).queue;
+    work.consume(() => {
+      throw new Error('no');
+    }, { maxRetries: 0, deadLetterQueue: 'dead' });
+    await work.send({ job: 1 });
+    await work.drain();
+    expect(state.queueRecords.has(state.queues.get('dead')!)).toBe(false); // no API record yet
+    first.write(store);
+
+    const held = (s: Server, name: string) => accountState(s.account).queues.get(name)!.pending.map((m) => [m.id, m.body, m.attempts, m.visibleAt.getTime()]);
+    const second = server(factory, store, first.clock.now());
+    expect(second.write(store)).toBe(false);
+    expect(held(second, 'events')).toEqual(held(first, 'events'));
+    expect(held(second, 'events').map(([, body]) => body)).toEqual([
+      expect.objectContaining({ action: 'PutObject', bucket: 'photos', object: expect.objectContaining({ key: 'cat.jpg' }) }),
+      new Map([['when', new Date(0)]]),
+      new Uint8Array([1, 2, 3]),
+      'plain',
+    ]);
+    expect(held(second, 'dead')).toEqual(held(first, 'dead'));
+    expect(held(second, 'dead').map(([, body]) => body)).toEqual([{ job: 1 }]);
+    expect(held(second, 'work')).toEqual([]);
+  });
+
+  it('what a server adds at start beside the persisted state (a credential given again) is written at the first write', async () => {
+    const { factory, first } = await built();
+    first.write(store);
+    const extra = 'x'.repeat(40);
+    const account = new Account({ ...persistedAccount(store)!, credentials: [{ token: extra }] });
+    const api = new CloudflareApi({ account });
+    loadAccountImage(store, { account, api }, (name) => new IndexedDbStorage({ name, indexedDB: factory }));
+    const writer = new AccountImageWriter({ account, api });
+    expect(store.commit(() => writer.write(store))).toBe(true);
+    expect(store.commit(() => writer.write(store))).toBe(false);
+    expect((store.get('credentials') as { tokens: [string][] }).tokens.map(([t]) => t).sort()).toEqual([TOKEN, extra].sort());
   });
 
   it('a write after deletions leaves no key of what was deleted', async () => {
