@@ -3,6 +3,7 @@
  * (account-image.ts), and what its parts write through. Values are plain data (LMDB stores them
  * with msgpack; Uint8Array allowed).
  */
+import { digestHex } from '../../hash.js';
 
 /** The engine's key-value view of LMDB. */
 export interface ImageStore {
@@ -21,8 +22,15 @@ export interface ImagePart {
   write(store: ImageStore): boolean;
 }
 
-/** A name as one segment of a key: no `/` inside, so a prefix never reaches another name's keys. */
-export const segment = (name: string): string => encodeURIComponent(name);
+/**
+ * A name as one segment of a key: no `/` inside, so a prefix never reaches another name's keys, and
+ * bounded (LMDB refuses keys over 1978 bytes; a dead-letter queue's name is any string a consumer
+ * names): a long name is its SHA-256 (the value holds the name itself).
+ */
+export function segment(name: string): string {
+  const encoded = encodeURIComponent(name);
+  return encoded.length <= 200 ? encoded : `%%${digestHex('sha256', name)}`; // `%%` is never an encoding
+}
 
 /**
  * Whether two plain values hold the same data, as a store gives them back: a field whose value is

@@ -256,6 +256,23 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
     expect(held(second, 'work')).toEqual([]);
   });
 
+  it('keeps a queue whose name is too long for a key (a dead-letter queue is any name a consumer gives)', async () => {
+    store = makeStore();
+    const factory = new IDBFactory();
+    const first = server(factory, undefined);
+    const long = `dead/${'ж'.repeat(2000)}`;
+    const work = createAccountQueue(accountState(first.account), 'work', {}).queue;
+    work.consume(() => {
+      throw new Error('no');
+    }, { maxRetries: 0, deadLetterQueue: long });
+    await work.send('lost?');
+    await work.drain();
+    first.write(store);
+    expect(Math.max(...store.all().map((k) => k.length))).toBeLessThan(300);
+    const second = server(factory, store, first.clock.now());
+    expect(accountState(second.account).queues.get(long)!.pending.map((m) => m.body)).toEqual(['lost?']);
+  });
+
   it('what a server adds at start beside the persisted state (a credential given again) is written at the first write', async () => {
     const { factory, first } = await built();
     first.write(store);
