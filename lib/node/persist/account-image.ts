@@ -19,15 +19,15 @@
  */
 import type { Account } from '../../account/account.js';
 import { accountState } from '../../account/state.js';
-import type { BucketStorage } from '../../bucket/storage.js';
 import type { DnsApi } from '../../dns-api/dns-api.js';
-import { BucketsPart, loadBuckets } from './buckets-image.js';
+import { BucketsPart, loadBuckets, type OpenBucket } from './buckets-image.js';
 import { accountRecord, CredentialsPart, loadCredentials } from './credentials-image.js';
 import { Differences, type ImagePart, type ImageStore } from './image-store.js';
 import { loadQueues, QueuesPart } from './queues-image.js';
 import { loadZones, ZonesPart } from './zones-image.js';
 
 export type { ImageStore } from './image-store.js';
+export type { OpenBucket } from './buckets-image.js';
 
 /**
  * What a server serves: the account, and the API double over it when there is one (api serve:
@@ -56,11 +56,12 @@ const partsFor = (account: Account): ImagePart[] => {
 
 /**
  * Rebuilds what was persisted into `target` (made over an Account with the persisted id: see
- * `persistedAccount`); `openBucket(storageName)` gives the storage of a persisted bucket. Zones are
+ * `persistedAccount`); `openBucket(storageName, options)` gives the storage of a persisted bucket,
+ * or the Bucket made on it (with `options`, its own options as persisted). Zones are
  * brought back only through an API double (`target.api`). A bucket, zone or queue the account
  * already has under the persisted name (or id) is kept as it is; credentials join the account's.
  */
-export function loadAccountImage(store: ImageStore, target: ImageTarget, openBucket: (storageName: string) => BucketStorage): void {
+export function loadAccountImage(store: ImageStore, target: ImageTarget, openBucket: OpenBucket): void {
   const state = accountState(target.account);
   loadCredentials(store, state);
   loadBuckets(store, state, openBucket);

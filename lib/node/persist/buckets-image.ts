@@ -32,6 +32,14 @@ export interface BucketRecord {
   lifecycleTiming: LifecycleTiming;
 }
 
+/**
+ * What a persisted bucket is opened on: its storage (the loader makes the Bucket on the account's
+ * clock), or the Bucket itself, made as the server makes its own. `options` are the Bucket's own
+ * options as made (the API's create takes a default storage class no setting holds): a Bucket made
+ * by the caller should take them.
+ */
+export type OpenBucket = (storageName: string, options: { defaultStorageClass: string; lifecycleTiming: LifecycleTiming }) => BucketStorage | Bucket;
+
 type Entry = readonly [jurisdiction: string, name: string, bucket: Bucket];
 
 const bucketKey = (jurisdiction: string, name: string) => `bucket/${jurisdiction}/${name}`;
@@ -109,19 +117,16 @@ export class BucketsPart implements ImagePart {
  * the order made; a name the account already has (a server's own bucket, given again at start) is
  * kept as it is.
  */
-export function loadBuckets(store: ImageStore, state: AccountState, openBucket: (storageName: string) => BucketStorage): void {
+export function loadBuckets(store: ImageStore, state: AccountState, openBucket: OpenBucket): void {
   const order = (store.get('buckets') as [string, string][] | undefined) ?? [];
   for (const [j, name] of order) {
     const record = store.get(bucketKey(j, name)) as BucketRecord | undefined;
     if (!record) continue;
     const map = bucketsIn(state, j as Jurisdiction);
     if (map.has(name)) continue;
-    const bucket = new Bucket({
-      storage: openBucket(record.storage),
-      defaultStorageClass: record.storageClass,
-      lifecycleTiming: record.lifecycleTiming,
-      ...(state.clock !== undefined ? { clock: state.clock } : {}),
-    });
+    const options = { defaultStorageClass: record.storageClass, lifecycleTiming: record.lifecycleTiming };
+    const opened = openBucket(record.storage, options);
+    const bucket = opened instanceof Bucket ? opened : new Bucket({ storage: opened, ...options, ...(state.clock !== undefined ? { clock: state.clock } : {}) });
     const info = record.info ?? (j === 'default' ? undefined : { jurisdiction: j as Jurisdiction, location: homeLocation(j as Jurisdiction) });
     addAccountBucket(state, name, bucket, info);
     state.bucketCreated.set(bucket, record.created);

@@ -279,11 +279,15 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
     const extra = 'x'.repeat(40);
     const account = new Account({ ...persistedAccount(store)!, credentials: [{ token: extra }] });
     const api = new CloudflareApi({ account });
-    loadAccountImage(store, { account, api }, (name) => new IndexedDbStorage({ name, indexedDB: factory }));
+    // Here the server makes each persisted bucket itself, as it makes its own, with the options persisted.
+    loadAccountImage(store, { account, api }, (name, options) => new Bucket({ storage: new IndexedDbStorage({ name, indexedDB: factory }), ...options }));
     const writer = new AccountImageWriter({ account, api });
     expect(store.commit(() => writer.write(store))).toBe(true);
     expect(store.commit(() => writer.write(store))).toBe(false);
     expect((store.get('credentials') as { tokens: [string][] }).tokens.map(([t]) => t).sort()).toEqual([TOKEN, extra].sort());
+    const list = async (a: CloudflareApi) => ((await (await a.fetch(`${BASE}/accounts/${account.id}/r2/buckets`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as { result: unknown }).result;
+    expect(await list(api)).toEqual(await list(first.api));
+    expect(await api.account.bucket('photos')!.get('cat.jpg').then((o) => o?.text())).toBe('meow');
   });
 
   it('a write after deletions leaves no key of what was deleted', async () => {
