@@ -133,13 +133,15 @@ const settingsImage = (s: ZoneSettings): ZoneSettings => ({ ...s, dnssec: { ...s
 /**
  * Puts the persisted zones back through the API double's `addZone` (the zone the API would make,
  * with its persisted id), then its created time, version and records, then its settings. A zone id
- * the account already has is kept as it is.
+ * or name the account already has is kept as it is.
  */
 export function loadZones(store: ImageStore, state: AccountState, api: DnsApi): void {
   const order = (store.get('zones') as string[] | undefined) ?? [];
+  const names = new Set([...state.zones.values()].map((z) => z.name));
   for (const id of order) {
     const record = store.get(`zone/${id}`) as ZoneRecord | undefined;
-    if (!record || state.zones.has(id)) continue;
+    // A zone the server made at start under the id or the name stays (two zones of one name would split its answers).
+    if (!record || state.zones.has(id) || names.has(record.name)) continue;
     const { name, plan, limits, nameServers, flattenAllCnames, created, version } = record;
     api.addZone({ id, name, plan, limits, nameServers, flattenAllCnames });
     const zone = state.zones.get(id)!;
