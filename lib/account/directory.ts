@@ -12,6 +12,7 @@
  */
 // Type only: the DNS entry point must not pull the bucket model into its bundle.
 import type { Bucket } from '../bucket/bucket.js';
+import type { BucketStorage } from '../bucket/storage.js';
 import { bucketLayer } from '../bucket/internal.js';
 import type { SettingSurface } from '../bucket/layer.js';
 import { bucketsIn, type BucketInfo, type Jurisdiction } from './buckets.js';
@@ -30,11 +31,15 @@ export type CreateProblem = 'invalidName' | 'exists' | 'alreadyIn';
 export const findBucket = (state: AccountState, name: string, jurisdiction: Jurisdiction = 'default'): Bucket | undefined =>
   bucketsIn(state, jurisdiction).get(name);
 
+/** Makes the Bucket a surface asked for, on `storage` when the account keeps its buckets outside memory (`keepBucketsIn`). */
+export type BucketMaker = (storage: BucketStorage | undefined) => Bucket;
+
 /**
  * Makes a bucket in the account under `name` (in `info.jurisdiction`, default the default one):
- * checked, then recorded; `bucket` is the Bucket to hold, or makes it once the checks passed.
+ * checked, then recorded; `bucket` is the Bucket to hold, or makes it once the checks passed (on a
+ * new storage of the account's `bucketStorage`, when set).
  */
-export function createBucket(state: AccountState, name: unknown, bucket: Bucket | (() => Bucket), info?: BucketInfo): Bucket | CreateProblem {
+export function createBucket(state: AccountState, name: unknown, bucket: Bucket | BucketMaker, info?: BucketInfo): Bucket | CreateProblem {
   if (!isBucketName(name)) return 'invalidName';
   const map = bucketsIn(state, info?.jurisdiction ?? 'default');
   if (map.has(name)) return 'exists';
@@ -43,7 +48,15 @@ export function createBucket(state: AccountState, name: unknown, bucket: Bucket 
     const layer = bucketLayer(bucket);
     if ([...map.values()].some((b) => b === bucket || (layer !== undefined && bucketLayer(b) === layer))) return 'alreadyIn';
   }
-  return addAccountBucket(state, name, typeof bucket === 'function' ? bucket() : bucket, info);
+  return addAccountBucket(state, name, typeof bucket === 'function' ? bucket(state.bucketStorage?.()) : bucket, info);
+}
+
+/**
+ * Has every bucket the account's surfaces make from now on kept in a storage `make` returns (one
+ * per bucket): a `--persist` server's buckets (lib/node/persist/). Buckets already made stay where they are.
+ */
+export function keepBucketsIn(state: AccountState, make: () => BucketStorage): void {
+  state.bucketStorage = make;
 }
 
 /**

@@ -7,6 +7,7 @@
 // Types only: the DNS entry point must not pull the bucket model into its bundle.
 import type { Credentials } from './credentials.js';
 import type { Bucket } from '../bucket/bucket.js';
+import type { BucketStorage } from '../bucket/storage.js';
 import type { Zone } from '../dns/zone.js';
 import type { Queue } from '../queue/queue.js';
 import type { Account } from './account.js';
@@ -50,6 +51,12 @@ export interface AccountState {
   readonly events: AccountEvents;
   /** `AccountOptions.notifyMissingKeyDeletes`. */
   readonly notifyMissingKeyDeletes: boolean;
+  /**
+   * Where the buckets the surfaces make (the API's and the S3 view's CreateBucket) keep their state:
+   * a new storage per bucket (a `--persist` server's, lib/node/persist/); absent, in memory. Set with
+   * `keepBucketsIn` (directory.ts).
+   */
+  bucketStorage?: () => BucketStorage;
 }
 
 /** Set by the Account constructor. */

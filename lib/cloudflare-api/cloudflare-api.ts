@@ -8,6 +8,7 @@
  * through the API is the bucket a Worker's binding and the S3 view see, and the reverse.
  */
 import { Bucket } from '../bucket/bucket.js';
+import type { BucketStorage } from '../bucket/storage.js';
 import { lifecycleTimingOption, type LifecycleTiming } from '../bucket/lifecycle.js';
 import { accountRoutes } from '../account/routes.js';
 import { accountState } from '../account/state.js';
@@ -95,7 +96,8 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
     const { buckets, lifecycleTiming: timing, ...dnsOptions } = options;
     const clock = options.clock;
     const lifecycleTiming = lifecycleTimingOption(timing, 'CloudflareApi');
-    const newBucket = (defaultStorageClass?: string) => new Bucket({ clock, lifecycleTiming, ...(defaultStorageClass ? { defaultStorageClass } : {}) });
+    const newBucket = (defaultStorageClass?: string, storage?: BucketStorage) =>
+      new Bucket({ clock, lifecycleTiming, ...(defaultStorageClass ? { defaultStorageClass } : {}), ...(storage ? { storage } : {}) });
     super(dnsOptions, { service: (dns) => ({ ...dns, newBucket }), routes: ROUTES });
     this.public = new PublicBuckets(this.account);
     for (const name of buckets ?? []) this.addBucket(name);
@@ -195,7 +197,7 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
     if (options.storageClass !== undefined && !isStorageClass(options.storageClass)) throw new Error(`CloudflareApi: unknown storageClass ${JSON.stringify(options.storageClass)}`);
     const location = options.locationHint ?? homeLocation(jurisdiction);
     // The account's bucket directory (lib/account/directory.ts) checks the name and records the bucket.
-    const made = createBucket(state, name, () => this.service.newBucket(options.storageClass), { jurisdiction, location });
+    const made = createBucket(state, name, (storage) => this.service.newBucket(options.storageClass, storage), { jurisdiction, location });
     if (made === 'invalidName') throw new Error(`CloudflareApi: bucket name ${JSON.stringify(name)} is invalid`);
     if (typeof made === 'string') throw new Error(`CloudflareApi: a bucket named ${name} already exists${jurisdiction === 'default' ? '' : ` in ${jurisdiction}`}`);
     return made;

@@ -120,7 +120,7 @@ const createBucket: Handler<R2Service> = async (svc, req, params) => {
   if (storageClass !== undefined && !isStorageClass(storageClass)) throw r2ApiErrors.malformed();
   if (buckets.has(name)) throw r2ApiErrors.bucketExists();
   const location = locationHint === undefined ? homeLocation(jurisdiction) : ((locationHint as string).toLowerCase() as Location);
-  const bucket = createIn(account, name, () => svc.newBucket(storageClass ?? 'Standard'), { jurisdiction, location });
+  const bucket = createIn(account, name, (storage) => svc.newBucket(storageClass ?? 'Standard', storage), { jurisdiction, location });
   if (typeof bucket === 'string') throw r2ApiErrors.bucketExists(); // checked above: the name was taken meanwhile
   return ok(presentBucket(account, name, bucket));
 };

@@ -4,6 +4,7 @@
  * the jurisdiction a request addresses, and the bucket a request names.
  */
 import type { Bucket } from '../bucket/bucket.js';
+import type { BucketStorage } from '../bucket/storage.js';
 import type { AccountState } from '../account/state.js';
 import { bucketsIn, isJurisdiction, type Jurisdiction } from '../account/buckets.js';
 import type { Principal } from '../api/auth.js';
@@ -12,8 +13,8 @@ import type { ApiService, Incoming, RouteParams } from '../api/router.js';
 import { r2ApiErrors } from './errors.js';
 
 export interface R2Service extends ApiService {
-  /** A new, empty bucket on the double's clock, whose puts default to `defaultStorageClass` (`Standard`). */
-  newBucket(defaultStorageClass?: string): Bucket;
+  /** A new, empty bucket on the double's clock, whose puts default to `defaultStorageClass` (`Standard`), on `storage` (default memory). */
+  newBucket(defaultStorageClass?: string, storage?: BucketStorage): Bucket;
 }
 
 /**

@@ -412,7 +412,7 @@ export class S3Api {
     if (served.has(name)) throw s3Errors.bucketConflict();
     if (this.#account) {
       const info = jurisdiction === 'default' ? undefined : { jurisdiction, location: homeLocation(jurisdiction) };
-      if (typeof createBucket(accountState(this.#account), name, () => new Bucket(this.#newBucket), info) === 'string') throw s3Errors.bucketConflict();
+      if (typeof createBucket(accountState(this.#account), name, (storage) => new Bucket({ ...this.#newBucket, ...(storage ? { storage } : {}) }), info) === 'string') throw s3Errors.bucketConflict();
     } else this.addBucket(name);
     return new Response(null, { status: 200, headers: { location: `/${name}` } });
   }
