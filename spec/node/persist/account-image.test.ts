@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { IDBFactory } from 'fake-indexeddb';
 import { Account } from '../../../lib/account/account.js';
+import { keepBucketsIn } from '../../../lib/account/directory.js';
 import { accountState } from '../../../lib/account/state.js';
 import { Bucket } from '../../../lib/bucket/bucket.js';
 import { IndexedDbStorage } from '../../../lib/bucket/indexeddb-storage.js';
@@ -33,10 +34,9 @@ function server(factory: IDBFactory, store: TestStore | undefined, start = T0, w
   const persisted = store && persistedAccount(store);
   const account = new Account({ ...(persisted ?? { credentials: [{ token: TOKEN }] }), clock });
   const api = new CloudflareApi({ account, clock });
-  // The engine's account hook, standing in: every bucket the API makes lives in a named storage.
+  // As a --persist server does: every bucket the surfaces make lives in a named storage.
   const open = (name: string) => new IndexedDbStorage({ name, indexedDB: factory });
-  (api as unknown as { service: { newBucket: (c?: string) => Bucket } }).service.newBucket = (c) =>
-    new Bucket({ clock, storage: open(crypto.randomUUID()), ...(c ? { defaultStorageClass: c } : {}) });
+  keepBucketsIn(accountState(account), () => open(crypto.randomUUID()));
   const s3 = new S3Api({ api, clock, signatureClock: systemClock, credentials: [CREDENTIALS] });
   const target = { account, api };
   if (store && persisted) loadAccountImage(store, target, open);
