@@ -9,10 +9,12 @@
  * indexeddb, lifecycle, notifications, persist: `r2 serve --persist` against in memory, bench/persist.ts); the DNS benchmarks then run only if `dns` is named too, the S3 view's
  * (bench/s3.ts) if `s3` is, the public-GET comparison (bench/public.ts) if `public` is, the Queues
  * double's (bench/queue.ts) if `queue` is, boto3's puts against `r2 serve` with and without the
- * interim 100 Continue (bench/boto3-continue.ts) if `boto3` is, and the browser bundle sizes if `size` is. No names: everything.
+ * interim 100 Continue (bench/boto3-continue.ts) if `boto3` is, the browser bundle sizes if `size` is, and the
+ * account image behind --persist (bench/account-image.ts) if `image` is. No names: everything.
  */
 import { cpus, loadavg } from 'node:os';
 import { hashImplementation } from '../lib/hash.js';
+import { benchAccountImage } from './account-image.js';
 import { benchBoto3Continue } from './boto3-continue.js';
 import { benchBundleSize } from './bundle-size.js';
 import { benchDns } from './dns.js';
@@ -53,9 +55,9 @@ const CASES = {
   persist: benchPersist,
 } as const;
 const named = process.argv.slice(2);
-const unknown = named.filter((n) => n !== 'dns' && n !== 'dns-wire' && n !== 'boto3' && n !== 's3' && n !== 'public' && n !== 'queue' && n !== 'size' && !(n in CASES));
+const unknown = named.filter((n) => n !== 'dns' && n !== 'dns-wire' && n !== 'boto3' && n !== 's3' && n !== 'public' && n !== 'queue' && n !== 'size' && n !== 'image' && !(n in CASES));
 if (unknown.length) {
-  console.error(`unknown case(s) ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}, dns, dns-wire, boto3, s3, public, queue, size`);
+  console.error(`unknown case(s) ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}, dns, dns-wire, boto3, s3, public, queue, size, image`);
   process.exit(2);
 }
 const wanted = (name: string) => named.length === 0 || named.includes(name);
@@ -76,4 +78,5 @@ if (wanted('s3')) await benchS3();
 if (wanted('public')) await benchPublic();
 if (wanted('queue')) await benchQueue();
 if (wanted('size')) await benchBundleSize();
+if (wanted('image')) await benchAccountImage(); // the account image behind --persist (bench/account-image.ts)
 if (wanted('boto3')) await benchBoto3Continue(); // 100 boto3 put_object against r2 serve, 100 Continue sent or not (bench/boto3-continue.ts)

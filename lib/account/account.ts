@@ -35,6 +35,11 @@ export interface AccountOptions {
    * changed, so nothing is sent. Set it when a consumer must cope with such messages.
    */
   notifyMissingKeyDeletes?: boolean;
+  /**
+   * @internal When the account was made (epoch ms), for an account brought back from disk
+   * (`--persist`, lib/node/persist): default now, by `clock`.
+   */
+  created?: number;
 }
 
 export const DEFAULT_ACCOUNT_NAME = 'edge-doubles account';
@@ -55,7 +60,7 @@ export class Account {
     const state: Omit<AccountState, 'events'> & { events?: AccountEvents } = {
       id,
       name,
-      created: now(),
+      created: options.created ?? now(),
       zones: new Map(),
       buckets: new Map(),
       jurisdictions: new Map(),

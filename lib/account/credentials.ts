@@ -26,6 +26,16 @@ export interface Principal {
   r2?: R2Permission;
 }
 
+/** A principal as plain data. */
+export type PrincipalImage = Omit<Principal, 'zones' | 'accounts'> & { zones: string[] | null; accounts: string[] | null };
+
+/** The table as plain data: `image()`, `adopt()`. */
+export interface CredentialsImage {
+  open: boolean;
+  tokens: [string, PrincipalImage][];
+  keys: [string, PrincipalImage][];
+}
+
 const tokenId = (token: string) => toHex(digest('md5', utf8(`edge-doubles token ${token}`)));
 
 export class Credentials {
@@ -36,6 +46,8 @@ export class Credentials {
   private isOpen: boolean;
   private readonly tokens = new Map<string, Principal>();
   private readonly keys = new Map<string, Principal>();
+  /** Rises on every change to the table (an add, a restore, an adopt): `--persist` writes the table when it moved. */
+  changes = 0;
 
   constructor(list: readonly ApiCredential[] | undefined) {
     this.isOpen = list === undefined;
@@ -48,6 +60,7 @@ export class Credentials {
   }
 
   add(c: ApiCredential): void {
+    this.changes++;
     this.isOpen = false;
     // Names as zones are given to the constructor (capitals, trailing dot, Unicode) must still match.
     const zones = c.zones ? new Set(c.zones.map((z) => asciiName(z.trim()) ?? z.toLowerCase())) : null;
@@ -71,11 +84,30 @@ export class Credentials {
   /** Brings back a `snapshot` of this table: credentials added since are gone. */
   restore(snapshot: object): void {
     const s = snapshot as { open: boolean; tokens: Map<string, Principal>; keys: Map<string, Principal> };
+    this.changes++;
     this.isOpen = s.open;
     this.tokens.clear();
     this.keys.clear();
     for (const [k, p] of s.tokens) this.tokens.set(k, p);
     for (const [k, p] of s.keys) this.keys.set(k, p);
+  }
+
+  /** The table as plain data (`--persist`, lib/node/persist): O(credentials). */
+  image(): CredentialsImage {
+    const plain = (m: Map<string, Principal>) => [...m].map(([k, p]): [string, PrincipalImage] => [k, { ...p, zones: p.zones && [...p.zones], accounts: p.accounts && [...p.accounts] }]);
+    return { open: this.isOpen, tokens: plain(this.tokens), keys: plain(this.keys) };
+  }
+
+  /**
+   * Takes in a persisted `image`: its credentials join the table's (a server's own, given again at
+   * start, stay), and the table is open only when both were.
+   */
+  adopt(image: CredentialsImage): void {
+    this.changes++;
+    this.isOpen = this.isOpen && image.open;
+    const principal = (p: PrincipalImage): Principal => ({ ...p, zones: p.zones && new Set(p.zones), accounts: p.accounts && new Set(p.accounts) });
+    for (const [k, p] of image.tokens) if (!this.tokens.has(k)) this.tokens.set(k, principal(p));
+    for (const [k, p] of image.keys) if (!this.keys.has(k)) this.keys.set(k, principal(p));
   }
 
   /** The principal a bearer token is: the table's, or, while the table is open, an unlimited one. */

@@ -9,4 +9,18 @@ import { digest } from '../hash.js';
 let sequence = 0;
 export const derivedId = (seed: string): string => toHex(digest('md5', utf8(`edge-doubles ${seed} ${++sequence}`)));
 
+/**
+ * The sequence's position, and a way to carry it on from a persisted one (`--persist`,
+ * lib/node/persist): a restarted process starts again at 0, and would derive the ids it derived
+ * before (a zone made, deleted and made again would get its old id back).
+ */
+export const idSequence = {
+  get now(): number {
+    return sequence;
+  },
+  continueFrom(n: number): void {
+    if (n > sequence) sequence = n;
+  },
+};
+
 export { HEX32 } from '../api/router.js';

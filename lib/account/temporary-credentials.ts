@@ -39,7 +39,7 @@ export interface TemporaryGrant {
   readonly expires: number;
 }
 
-interface TemporaryTable {
+export interface TemporaryTable {
   /** Grants by session token. Expired ones are dropped as they are met (and when minting). */
   readonly grants: Map<string, TemporaryGrant>;
   /**
@@ -48,20 +48,34 @@ interface TemporaryTable {
    * well-formed signature is.
    */
   readonly parents: Map<string, string>;
+  /** Rises on every change to either map: `--persist` (lib/node/persist) writes what moved. */
+  changes: number;
 }
 
 const tables = new WeakMap<AccountState, TemporaryTable>();
 
 function tableOf(state: AccountState): TemporaryTable {
   let t = tables.get(state);
-  if (!t) tables.set(state, (t = { grants: new Map(), parents: new Map() }));
+  if (!t) tables.set(state, (t = { grants: new Map(), parents: new Map(), changes: 0 }));
   return t;
 }
 
 /** Records the key pairs an S3 view of the account accepts: the parents temporary credentials may name. */
 export function addParentKeys(state: AccountState, keys: readonly { accessKeyId: string; secretAccessKey: string; sessionToken?: string }[]): void {
-  const parents = tableOf(state).parents;
-  for (const k of keys) if (k.sessionToken === undefined) parents.set(k.accessKeyId, k.secretAccessKey);
+  const table = tableOf(state);
+  table.changes++;
+  for (const k of keys) if (k.sessionToken === undefined) table.parents.set(k.accessKeyId, k.secretAccessKey);
+}
+
+/** The account's table as it is, for reading (`--persist`); undefined while it holds nothing. */
+export const temporaryTable = (state: AccountState): Readonly<TemporaryTable> | undefined => tables.get(state);
+
+/** Takes in persisted grants and parents (`--persist`): the account's own stay. */
+export function adoptTemporary(state: AccountState, parents: Iterable<readonly [string, string]>, grants: Iterable<TemporaryGrant>): void {
+  const table = tableOf(state);
+  table.changes++;
+  for (const [id, secret] of parents) if (!table.parents.has(id)) table.parents.set(id, secret);
+  for (const g of grants) if (!table.grants.has(g.sessionToken)) table.grants.set(g.sessionToken, g);
 }
 
 /** Whether `accessKeyId` may be a parent: one of the S3 views' keys, or any when none were given. */
@@ -75,6 +89,7 @@ const base64Url = (s: string) => toBase64(utf8(s)).replace(/\+/g, '-').replace(/
 /** Mints credentials for a grant checked by the caller (the API route), good until `expires`. */
 export function mintTemporaryCredentials(state: AccountState, grant: Omit<TemporaryGrant, 'accessKeyId' | 'secretAccessKey' | 'sessionToken'> & { parentAccessKeyId: string }): TemporaryGrant {
   const table = tableOf(state);
+  table.changes++;
   const now = state.now();
   for (const [token, g] of table.grants) if (g.expires < now) table.grants.delete(token);
   const { parentAccessKeyId, ...scope } = grant;

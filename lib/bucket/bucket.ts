@@ -80,7 +80,20 @@ function newLayer(clock: Clock | undefined, log: boolean, storage: BucketStorage
   const attached = (storage ?? defaultStorage()).attach();
   const layer = new BucketLayer(new BucketModel(time.now, attached.state), attached.persistent, new BucketSupport(time, log), defaultStorageClass);
   clocks.set(layer, clock);
+  if (storage) storages.set(layer, storage);
   return layer;
+}
+
+/** The `storage` option each bucket's state was made on, when one was given. */
+const storages = new WeakMap<BucketLayer, BucketStorage>();
+
+/**
+ * @internal The storage `bucket`'s state lives in, when one was given (undefined: memory by
+ * default): `--persist` (lib/node/persist) records a bucket's storage name to open it again.
+ */
+export function storageOf(bucket: Bucket): BucketStorage | undefined {
+  const layer = doubleOf(bucket)?.bucket;
+  return layer && storages.get(layer);
 }
 
 /** The `clock` option each bucket's state was made with (undefined: `Date.now()`), for `clockOf`. */

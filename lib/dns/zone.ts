@@ -144,6 +144,17 @@ export class Zone {
     };
   }
 
+  /**
+   * Brings back a persisted zone (`--persist`, lib/node/persist) into this new one: when it was made,
+   * its change count (the SOA serial counts from it: carried on, never back) and its records as
+   * stored, ids and times included. Not a change.
+   */
+  load(image: { created: number; version: number; records: Iterable<StoredRecord> }): void {
+    (this as { created: number }).created = image.created;
+    this.changes = Math.max(this.changes, image.version);
+    for (const r of image.records) this.insert(r);
+  }
+
   /** Removes every record. */
   clear(): void {
     this.changes++;

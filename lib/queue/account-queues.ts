@@ -89,11 +89,21 @@ export function queueByName(state: AccountState, name: string): AccountQueue | u
   return q && view(state, q);
 }
 
-/** Makes a queue in the account (the API's create), on the account's clock. */
-export function createAccountQueue(state: AccountState, name: string, settings: QueueSettings): AccountQueue {
+/**
+ * Puts a queue named `name` in the account, on the account's clock, with `record` as its API record
+ * (none: made when the API first sees it, as for a dead-letter queue made on demand). The API's
+ * create, and `--persist` bringing a queue back (lib/node/persist).
+ */
+export function addAccountQueue(state: AccountState, name: string, record?: QueueRecord): Queue {
   const queue = new Queue({ name, queues: state.queues, ...(state.clock !== undefined ? { clock: state.clock } : {}) });
   state.queues.set(name, queue);
-  const q = view(state, queue);
+  if (record) state.queueRecords.set(queue, record);
+  return queue;
+}
+
+/** Makes a queue in the account (the API's create), on the account's clock. */
+export function createAccountQueue(state: AccountState, name: string, settings: QueueSettings): AccountQueue {
+  const q = view(state, addAccountQueue(state, name));
   q.settings = settings;
   return q;
 }
@@ -122,7 +132,7 @@ export function snapshotQueues(state: AccountState): QueuesSnapshot {
 }
 
 /** A record sharing nothing mutable with `r`. */
-const copyRecord = (r: QueueRecord): QueueRecord => ({ ...r, settings: { ...r.settings }, consumer: r.consumer && copyConsumer(r.consumer) });
+export const copyRecord = (r: QueueRecord): QueueRecord => ({ ...r, settings: { ...r.settings }, consumer: r.consumer && copyConsumer(r.consumer) });
 
 /**
  * Brings back `snapshotQueues`' moment: queues made since are gone, deleted ones back, settings,

@@ -131,6 +131,18 @@ function checkDelay(d: number): boolean {
 export let purgeQueue: (queue: Queue) => void;
 
 /**
+ * @internal What `--persist` (lib/node/persist) reads and brings back of a queue: how many times the
+ * messages it holds changed (a send, a delivery settled, a dead letter taken, a restore or purge),
+ * the messages held (a batch in delivery included, as a snapshot holds it), and a way to hold
+ * persisted ones again (through `restore`, so delivery is scheduled).
+ */
+export let queueImage: {
+  changes(queue: Queue): number;
+  held(queue: Queue): Held[];
+  load(queue: Queue, held: readonly Held[]): void;
+};
+
+/**
  * @internal Detaches the queue's consumer when it is `handler` (the API's HTTP pull consumer,
  * removed or restored away); a consumer attached in code stays. The messages stay held.
  */
@@ -170,6 +182,8 @@ export class Queue<Body = unknown> {
    * HTTP pull consumer holds a batch until a client acks it, lib/queue/pull-consumer.ts).
    */
   #inFlight: readonly Held[] = [];
+  /** Rises whenever the messages held (store and batch in flight) change: `queueImage.changes`. */
+  #changes = 0;
 
   constructor(options: QueueOptions = {}) {
     for (const k of Object.keys(options)) {
@@ -388,6 +402,7 @@ export class Queue<Body = unknown> {
     const s = snapshot as QueueSnapshot;
     if (s?.owner !== this) throw new TypeError('Queue.restore: this snapshot was not taken by this queue');
     this.#epoch++;
+    this.#changes++;
     this.#store.restore(s.store);
     this.#inFlight = [];
     for (const h of s.inFlight) this.#store.add(h);
@@ -405,6 +420,7 @@ export class Queue<Body = unknown> {
   /** Drops every message held (a delivery in flight is forgotten); fault rules and the log stay. */
   #purge(): void {
     this.#epoch++;
+    this.#changes++;
     this.#store.clear();
     this.#inFlight = [];
     this.#wakeAt = Infinity;
@@ -412,6 +428,11 @@ export class Queue<Body = unknown> {
 
   static {
     purgeQueue = (queue) => queue.#purge();
+    queueImage = {
+      changes: (queue) => queue.#changes,
+      held: (queue) => [...queue.#inFlight, ...queue.#store.all()],
+      load: (queue, held) => queue.restore(Object.freeze({ owner: queue, store: { waiting: [], ready: [], openedAt: 0 }, inFlight: held } satisfies QueueSnapshot)),
+    };
     detachConsumer = (queue, handler) => {
       if (queue.#consumer?.handler !== handler) return;
       queue.#consumer = undefined;
@@ -465,6 +486,7 @@ export class Queue<Body = unknown> {
   #hold(body: HeldBody, delay: number, now: number): Held {
     const h: Held = { id: this.#newId(), timestamp: now, body, failures: 0, visibleAt: now + delay * 1000, seq: this.#store.nextSeq() };
     this.#store.add(h);
+    this.#changes++;
     return h;
   }
 
@@ -593,6 +615,7 @@ export class Queue<Body = unknown> {
     }
     if (epoch !== this.#epoch) return; // restored or reset meanwhile: the batch is forgotten
     if (this.#inFlight === taken) this.#inFlight = [];
+    this.#changes++; // settled: acked messages are gone, retried ones held again
     // The common case, a handler that returned without a call on its messages: all acked, and
     // nothing more to do unless the batch is duplicated or logged.
     const allAcked = !failed && state.untouched;
@@ -654,6 +677,7 @@ export class Queue<Body = unknown> {
   #acceptDead(dead: Held[]): void {
     const now = this.#time.now();
     for (const h of dead) this.#store.add({ ...h, failures: 0, visibleAt: now, seq: this.#store.nextSeq() });
+    this.#changes++;
     this.#schedule();
   }
 

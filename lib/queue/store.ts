@@ -63,6 +63,8 @@ export class MessageStore {
 
   /** Holds a message until it is visible (appending is the common case; else a binary search). */
   add(h: Held): void {
+    // A message held again from a snapshot or from disk keeps its place: later ones come after it.
+    if (h.seq > this.#seq) this.#seq = h.seq;
     this.backlog.add(h.timestamp, h.body.bytes);
     const w = this.#waiting;
     const last = w.length > this.#wHead ? w[w.length - 1] : undefined;

@@ -1,0 +1,101 @@
+/**
+ * The key-value view of the persisted image (`--persist`): what the engine hands the account image
+ * (account-image.ts), and what its parts write through. Values are plain data (LMDB stores them
+ * with msgpack; Uint8Array allowed).
+ */
+import { digestHex } from '../../hash.js';
+
+/** The engine's key-value view of LMDB. */
+export interface ImageStore {
+  /** Undefined when absent. */
+  get(key: string): unknown;
+  /** Part of the current write transaction. */
+  put(key: string, value: unknown): void;
+  remove(key: string): void;
+  /** Every stored key starting with `prefix`, sorted. */
+  keys(prefix: string): string[];
+}
+
+/** One kind of account state, written as what changed since its last write. */
+export interface ImagePart {
+  /** Writes what changed since the last write (or since load); whether it wrote anything. */
+  write(store: ImageStore): boolean;
+}
+
+/**
+ * A name as one segment of a key: no `/` inside, so a prefix never reaches another name's keys, and
+ * bounded (LMDB refuses keys over 1978 bytes; a dead-letter queue's name is any string a consumer
+ * names): a long name is its SHA-256 (the value holds the name itself).
+ */
+export function segment(name: string): string {
+  const encoded = encodeURIComponent(name);
+  return encoded.length <= 200 ? encoded : `%%${digestHex('sha256', name)}`; // `%%` is never an encoding
+}
+
+/**
+ * Whether two plain values hold the same data, as a store gives them back: a field whose value is
+ * undefined counts as absent (msgpack may drop it), bytes compare by content.
+ */
+export function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a instanceof Uint8Array || b instanceof Uint8Array) {
+    if (!(a instanceof Uint8Array && b instanceof Uint8Array) || a.byteLength !== b.byteLength) return false;
+    for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bs = b as unknown[];
+    return a.length === bs.length && a.every((x, i) => sameData(x, bs[i]));
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const keys = new Set([...Object.keys(ao), ...Object.keys(bo)]);
+  for (const k of keys) if (!sameData(ao[k], bo[k])) return false;
+  return true;
+}
+
+const REMOVED = Symbol('removed');
+
+/**
+ * A store that writes nothing and notes what a write would change in `store` (a value that differs
+ * from the stored one, a key to remove that is there): after a load, the parts write through it
+ * once, so they start from what is persisted, and whatever the load added on top (a server's own
+ * credentials or buckets, given again at start) is left for the first real write.
+ */
+export class Differences implements ImageStore {
+  readonly #store: ImageStore;
+  readonly #pending = new Map<string, unknown>();
+
+  constructor(store: ImageStore) {
+    this.#store = store;
+  }
+
+  get(key: string): unknown {
+    return this.#store.get(key);
+  }
+
+  keys(prefix: string): string[] {
+    return this.#store.keys(prefix);
+  }
+
+  put(key: string, value: unknown): void {
+    if (!sameData(this.#store.get(key), value)) this.#pending.set(key, value);
+  }
+
+  remove(key: string): void {
+    if (this.#store.get(key) !== undefined) this.#pending.set(key, REMOVED);
+  }
+
+  /** Writes what was noted into `store` (then forgets it); whether there was anything. */
+  flush(store: ImageStore): boolean {
+    if (this.#pending.size === 0) return false;
+    for (const [k, v] of this.#pending) {
+      if (v === REMOVED) store.remove(k);
+      else store.put(k, v);
+    }
+    this.#pending.clear();
+    return true;
+  }
+}

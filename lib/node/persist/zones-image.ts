@@ -1,0 +1,152 @@
+/**
+ * The account's zones in the persisted image (`--persist`): each zone as made (id, name, plan,
+ * limits, name servers, flattening, created time), its change count (`version`: the SOA serial
+ * counts from it, so it is carried on and never goes back), what zone administration set on it
+ * (lib/dns/zone-settings.ts), and its records, each one key, with their ids and times.
+ *
+ * Keys: `zone/<id>` (the zone, rewritten when its version moves), `zset/<id>` (its settings),
+ * `rec/<zone id>/<record id>` (one per record) and `zones` (the ids in the order added, written when
+ * the set changes).
+ *
+ * Records are never changed in place (lib/dns/zone.ts): the part keeps an O(1) snapshot of each
+ * zone's record map as last written, and a write diffs the map's snapshot now against it, which
+ * skips the tree nodes both share: O(records changed × log n), not O(records). A write that finds
+ * nothing changed costs O(zones) compares (the zone, its version, its settings' fields).
+ */
+import type { AccountState } from '../../account/state.js';
+import type { DnsApi } from '../../dns-api/dns-api.js';
+import type { DnsLimits, DnsPlan } from '../../dns/types.js';
+import type { StoredRecord, Zone } from '../../dns/zone.js';
+import { zoneSettings, type ZoneSettings } from '../../dns/zone-settings.js';
+import { SnapshotMap, type MapSnapshot } from '../../persistent-map.js';
+import { diffSnapshots } from './snapshot-diff.js';
+import type { ImagePart, ImageStore } from './image-store.js';
+
+/** A zone as persisted (its records are keys of their own). */
+export interface ZoneRecord {
+  name: string;
+  plan: DnsPlan;
+  limits: DnsLimits;
+  nameServers: string[];
+  flattenAllCnames: boolean;
+  created: number;
+  version: number;
+}
+
+interface Written {
+  zone: Zone;
+  version: number;
+  records: MapSnapshot<StoredRecord>;
+  settings: readonly unknown[];
+}
+
+const EMPTY: MapSnapshot<StoredRecord> = new SnapshotMap<StoredRecord>().snapshot();
+
+/**
+ * What a write compares of a zone's settings: each field zone administration sets (zone-admin.ts),
+ * the objects it replaces whole (`dns`) by identity. A field added there is added here. Compared in
+ * place (`sameSettings`), so a write that finds nothing changed allocates nothing.
+ */
+function settingsFields(s: ZoneSettings): unknown[] {
+  const d = s.dnssec;
+  return [s, s.paused, s.type, s.modified, d, d.status, d.multiSigner, d.presigned, d.modified, s.dns];
+}
+
+function sameSettings(w: readonly unknown[], s: ZoneSettings): boolean {
+  const d = s.dnssec;
+  return w[0] === s && w[1] === s.paused && w[2] === s.type && w[3] === s.modified && w[4] === d && w[5] === d.status && w[6] === d.multiSigner && w[7] === d.presigned && w[8] === d.modified && w[9] === s.dns;
+}
+
+const recordKey = (zoneId: string, recordId: string) => `rec/${zoneId}/${recordId}`;
+
+export class ZonesPart implements ImagePart {
+  readonly #state: AccountState;
+  #written = new Map<string, Written>();
+  /** The zones in the order last written. */
+  #order: Zone[] = [];
+
+  constructor(state: AccountState) {
+    this.#state = state;
+  }
+
+  write(store: ImageStore): boolean {
+    let wrote = false;
+    let i = 0;
+    let sameSet = true;
+    // Values, not entries: no pair allocated a zone on a write that finds nothing changed.
+    for (const zone of this.#state.zones.values()) {
+      if (this.#order[i++] !== zone) sameSet = false;
+      const id = zone.id;
+      let w = this.#written.get(id);
+      // A zone's settings object is made once and changed in place (zone-settings.ts): the one written is the one.
+      const settings = w !== undefined && w.zone === zone ? (w.settings[0] as ZoneSettings) : zoneSettings(zone);
+      if (w === undefined || w.zone !== zone) {
+        // New here (or a new zone under a persisted id): its records against what was written under the id.
+        w = { zone, version: -1, records: w?.records ?? EMPTY, settings: [] };
+        this.#written.set(id, w);
+      }
+      if (w.version !== zone.version) {
+        const records = zone.records.snapshot();
+        diffSnapshots(
+          w.records,
+          records,
+          (rid, r) => store.put(recordKey(id, rid), r),
+          (rid) => store.remove(recordKey(id, rid)),
+        );
+        const record: ZoneRecord = {
+          name: zone.name,
+          plan: zone.plan,
+          limits: zone.limits,
+          nameServers: zone.nameServers,
+          flattenAllCnames: zone.flattenAllCnames,
+          created: zone.created,
+          version: zone.version,
+        };
+        store.put(`zone/${id}`, record);
+        w.version = zone.version;
+        w.records = records;
+        wrote = true;
+      }
+      if (!sameSettings(w.settings, settings)) {
+        store.put(`zset/${id}`, settingsImage(settings));
+        w.settings = settingsFields(settings);
+        wrote = true;
+      }
+    }
+    if (sameSet && i === this.#order.length) return wrote;
+    // The set of zones changed: what left goes, with every record key under it.
+    for (const id of this.#written.keys()) {
+      if (this.#state.zones.has(id)) continue;
+      this.#written.delete(id);
+      store.remove(`zone/${id}`);
+      store.remove(`zset/${id}`);
+      for (const k of store.keys(`rec/${id}/`)) store.remove(k);
+    }
+    this.#order = [...this.#state.zones.values()];
+    store.put('zones', [...this.#state.zones.keys()]);
+    return true;
+  }
+}
+
+const settingsImage = (s: ZoneSettings): ZoneSettings => ({ ...s, dnssec: { ...s.dnssec } });
+
+/**
+ * Puts the persisted zones back through the API double's `addZone` (the zone the API would make,
+ * with its persisted id), then its created time, version and records, then its settings. A zone id
+ * or name the account already has is kept as it is.
+ */
+export function loadZones(store: ImageStore, state: AccountState, api: DnsApi): void {
+  const order = (store.get('zones') as string[] | undefined) ?? [];
+  const names = new Set([...state.zones.values()].map((z) => z.name));
+  for (const id of order) {
+    const record = store.get(`zone/${id}`) as ZoneRecord | undefined;
+    // A zone the server made at start under the id or the name stays (two zones of one name would split its answers).
+    if (!record || state.zones.has(id) || names.has(record.name)) continue;
+    const { name, plan, limits, nameServers, flattenAllCnames, created, version } = record;
+    api.addZone({ id, name, plan, limits, nameServers, flattenAllCnames });
+    const zone = state.zones.get(id)!;
+    zone.load({ created, version, records: store.keys(`rec/${id}/`).map((k) => store.get(k) as StoredRecord) });
+    const settings = store.get(`zset/${id}`) as ZoneSettings | undefined;
+    if (settings) Object.assign(zoneSettings(zone), settingsImage(settings));
+  }
+}
