@@ -23,7 +23,7 @@ import { ManualClock } from '../clock.js';
 import { ADMIN_PREFIX, isLoopback } from './admin-routes.js';
 import type { TlsOption } from './tls.js';
 import type { DnsExchange } from './dns-message.js';
-import { Persistence } from './persist/persistence.js';
+import { Persistence, type BucketOptionsKept } from './persist/persistence.js';
 
 /** A CLI command (`edge-doubles <service> <command>`). */
 export interface Command {
@@ -230,7 +230,7 @@ function servedAccount(listen: Listen, accountFlag: string | undefined, options:
   const account = new Account({
     ...options,
     ...(id !== undefined ? { id } : {}),
-    ...(saved ? { name: saved.name, created: saved.created } : {}),
+    ...(saved ? { name: saved.name, created: saved.created, notifyMissingKeyDeletes: saved.notifyMissingKeyDeletes } : {}),
     ...(listen.clock ? { clock: listen.clock } : {}),
   });
   if (p) keepBucketsIn(accountState(account), () => p.newBucketStorage());
@@ -245,13 +245,13 @@ function servedAccount(listen: Listen, accountFlag: string | undefined, options:
 async function persistAndAdd(
   listen: Listen,
   target: ImageTarget,
-  given: { zones?: readonly DnsZoneInit[]; buckets?: readonly string[]; newBucket: (storage?: BucketStorage) => Bucket },
+  given: { zones?: readonly DnsZoneInit[]; buckets?: readonly string[]; newBucket: (storage?: BucketStorage, kept?: BucketOptionsKept) => Bucket },
 ): Promise<void> {
   const p = listen.persist;
   const { account, api } = target;
-  // A persisted bucket is made as the command makes its own (clock, lifecycle timing) on its storage in DIR;
-  // its default storage class is one of its settings, which that storage keeps.
-  if (p) p.load(target, given.newBucket);
+  // A persisted bucket is made as the command makes its own (its clock), on its storage in DIR, with
+  // the options it was made with (default storage class, lifecycle timing) as its directory entry kept them.
+  if (p) await p.load(target, given.newBucket);
   for (const zone of given.zones ?? []) {
     const held = api!.zone(zone.name);
     if (held && zone.id !== undefined && held.id !== zone.id) throw new Error(`--persist ${p!.dir} holds zone ${held.name} as ${held.id}, not ${zone.id}`);
@@ -443,7 +443,8 @@ const r2Serve = serveCommand({
     // The buckets are an account's, made (and their names checked) before the server listens: over
     // an account the server answers its public hosts by Host too (startS3Server).
     const account = servedAccount(listen, values.account, {});
-    const newBucket = (storage?: BucketStorage) => new Bucket({ lifecycleTiming, ...(clock ? { clock } : {}), ...(storage ? { storage } : {}) });
+    const newBucket = (storage?: BucketStorage, kept?: BucketOptionsKept) =>
+      new Bucket({ lifecycleTiming, ...kept, ...(clock ? { clock } : {}), ...(storage ? { storage } : {}) });
     await persistAndAdd(listen, { account }, { buckets: names, newBucket });
     const server = await startS3Server({
       ...settleWith(listen),
@@ -526,7 +527,8 @@ const apiServe = serveCommand({
     }
     const account = servedAccount(listen, values.account, credentials.length ? { credentials } : {});
     const api = new CloudflareApi({ account, log: values.log, lifecycleTiming, ...(clock ? { clock } : {}) });
-    const newBucket = (storage?: BucketStorage) => new Bucket({ lifecycleTiming, ...(clock ? { clock } : {}), ...(storage ? { storage } : {}) });
+    const newBucket = (storage?: BucketStorage, kept?: BucketOptionsKept) =>
+      new Bucket({ lifecycleTiming, ...kept, ...(clock ? { clock } : {}), ...(storage ? { storage } : {}) });
     await persistAndAdd(listen, { account, api }, { zones, buckets: names, newBucket });
     const server = await startApiServer({
       api,

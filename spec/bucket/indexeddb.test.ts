@@ -407,3 +407,35 @@ describe('IndexedDbStorage: options', () => {
     expect(() => new Bucket({ storage })).toThrow('already serves another Bucket');
   });
 });
+
+describe('IndexedDbStorage: exclusive (the only user of its database, as a --persist server\'s buckets)', () => {
+  it('neither reads nor bumps the sequence per operation, and a Bucket opened later still sees everything', async () => {
+    const indexedDB = new IDBFactory();
+    const bucket = new Bucket({ storage: new IndexedDbStorage({ name: 'alone', indexedDB, exclusive: true }) });
+    await bucket.put('a', 'one');
+    const seq = await records(indexedDB, 'alone', 'meta');
+    const changes = await records(indexedDB, 'alone', 'changes');
+    await bucket.put('b', 'two');
+    await bucket.delete('a');
+    await bucket.put('c', 'three');
+    // The sequence and the journal of changes are as the first write left them: no write touched them.
+    expect(await records(indexedDB, 'alone', 'meta')).toEqual(seq);
+    expect(await records(indexedDB, 'alone', 'changes')).toEqual(changes);
+    expect(await keys(bucket)).toEqual(['b', 'c']);
+    // A Bucket made on the database afterwards (the server started again) reads it whole.
+    const later = new Bucket({ storage: new IndexedDbStorage({ name: 'alone', indexedDB, exclusive: true }) });
+    expect(await keys(later)).toEqual(['b', 'c']);
+    expect(await text(later, 'c')).toBe('three');
+  });
+
+  it('after a write that aborted, reads the database again rather than trusting its cache', async () => {
+    const indexedDB = new IDBFactory();
+    const bucket = new Bucket({ storage: new IndexedDbStorage({ name: 'alone', indexedDB, exclusive: true }) });
+    await bucket.put('doc', 'version one');
+    abortNextWriteTo('objects');
+    await expect(bucket.put('doc', 'version two')).rejects.toThrow();
+    expect(await text(bucket, 'doc')).toBe('version one');
+    await bucket.put('doc', 'version three');
+    expect(await text(new Bucket({ storage: new IndexedDbStorage({ name: 'alone', indexedDB }) }), 'doc')).toBe('version three');
+  });
+});
