@@ -477,10 +477,9 @@ class Transaction implements IdbTransaction, Lock {
   readonly finished: Promise<void>;
   readonly #release: () => void;
   #state: 'waiting' | 'running' | 'done' = 'waiting';
-  /** Whether requests may be placed: until it commits (a task after the last callback's microtasks: #check). */
+  /** Whether requests may be placed: until the end of the turn that created it or ran a callback. */
   #active = true;
   #scheduled = false;
-  #checking = false;
   readonly #queue: Op[] = [];
   readonly #stores = new Map<string, ObjectStore>();
   /** The writes, by store, until commit. */
@@ -537,32 +536,10 @@ class Transaction implements IdbTransaction, Lock {
     return w;
   }
 
-  /**
-   * The next turn runs as a microtask, not a task: a put's requests then follow each other without
-   * a trip round the event loop each (a trip is an I/O poll; a 1 KiB put over HTTP took 1.6× as
-   * long with them). Only the commit waits for a task (#check): by then every microtask a callback
-   * started has run, so a promise chain that places its next request a few ticks later still finds
-   * the transaction running, as IndexedDB's "active while its callbacks' microtasks run" gives.
-   */
   #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
-    queueMicrotask(() => this.#turn());
-  }
-
-  /** Commits at the next task unless requests came meanwhile (then they run first). */
-  #check(): void {
-    if (this.#checking) return;
-    this.#checking = true;
-    setImmediate(() => {
-      this.#checking = false;
-      if (this.#state !== 'running') return;
-      if (this.#queue.length > 0) this.#turn();
-      else {
-        this.#active = false;
-        this.#commit();
-      }
-    });
+    setImmediate(() => this.#turn());
   }
 
   /**
@@ -573,6 +550,7 @@ class Transaction implements IdbTransaction, Lock {
   #turn(): void {
     this.#scheduled = false;
     if (this.#state !== 'running') return;
+    this.#active = false;
     while (this.#queue.length > 0) {
       const { request, run } = this.#queue.shift()!;
       let result: unknown;
@@ -603,7 +581,7 @@ class Transaction implements IdbTransaction, Lock {
         return this.#schedule();
       }
     }
-    this.#check();
+    this.#commit();
   }
 
   #commit(): void {
