@@ -248,11 +248,17 @@ export class Persistence {
   }
 
   /**
-   * Writes what changed since the last commit as one LMDB transaction, after the ones already
-   * asked for. A server awaits it after each request, before sending the answer.
+   * Waits for the buckets' transactions under way, then writes what else changed since the last
+   * commit as one LMDB transaction, after the commits already asked for. A server awaits it after
+   * each request, before sending the answer.
    */
   commit(): Promise<void> {
-    const run = this.#tail.then(() => this.#write());
+    // The buckets' writes this request started and did not await (a test-support seed, reset or
+    // restore queues them) are committed first: the answer then stands for them too.
+    const run = this.#tail.then(async () => {
+      await this.indexedDB.settled();
+      this.#write();
+    });
     this.#tail = run.catch(() => undefined);
     return run;
   }
