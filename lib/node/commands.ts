@@ -267,9 +267,6 @@ async function persistAndAdd(
 /** What a server awaits before each answer: the --persist commit. */
 const settleWith = (listen: Listen): { settle?: () => Promise<void> } => (listen.persist ? { settle: () => listen.persist!.commit() } : {});
 
-/** Whether the server serves a --persist DIR (whose credentials were kept there: the open-auth line is not known to hold). */
-const persisted = (listen: Listen): boolean => listen.persist !== undefined;
-
 const dnsServe = serveCommand({
   summary: 'serve the DNS records API double over HTTP',
   usage: [
@@ -348,7 +345,8 @@ const dnsServe = serveCommand({
     if (server.dnsPort !== undefined) io.out(`dns: udp+tcp ${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.dnsPort}`);
     announceCa(server, values['tls-ca-out'], io);
     for (const z of server.api.zones) io.out(`zone ${z.name} ${z.id}`);
-    if (!credentials.length && !persisted(listen)) io.out('auth: any well-formed credential is accepted');
+    // Open while no credential was given, on the command line or (with --persist) before.
+    if (accountState(account).credentials.open) io.out('auth: any well-formed credential is accepted');
     announceSupport(server, listen, io);
     if (values.log) server.api.log.watch((e) => io.out(requestLine(e)));
     await io.stopped();
@@ -434,7 +432,8 @@ const r2Serve = serveCommand({
       credentials.push({ accessKeyId: pair.slice(0, colon), secretAccessKey: pair.slice(colon + 1) });
     }
     const names = bucketNames(values);
-    if (names.length === 0) throw new Error('at least one --bucket is needed (or --public-bucket)');
+    // A --persist DIR may hold the buckets already (checked once it is loaded, below).
+    if (names.length === 0 && !listen.persist) throw new Error('at least one --bucket is needed (or --public-bucket)');
     const lifecycleTiming = lifecycleTimingFlag(values['lifecycle-timing']);
     const origins = values['cors-origin']!;
     // R2 matches an Origin exactly, and an origin is scheme://host[:port] with no path (R2's CORS
@@ -446,6 +445,7 @@ const r2Serve = serveCommand({
     const newBucket = (storage?: BucketStorage, kept?: BucketOptionsKept) =>
       new Bucket({ lifecycleTiming, ...kept, ...(clock ? { clock } : {}), ...(storage ? { storage } : {}) });
     await persistAndAdd(listen, { account }, { buckets: names, newBucket });
+    if (account.buckets.length === 0) throw new Error(`at least one --bucket is needed (or --public-bucket): --persist ${listen.persist!.dir} holds none`);
     const server = await startS3Server({
       ...settleWith(listen),
       port,
@@ -466,9 +466,9 @@ const r2Serve = serveCommand({
     io.out(`edge-doubles r2: listening on ${server.origin}`);
     announceCa(server, values['tls-ca-out'], io);
     io.out(`account ${account.id}`);
-    for (const name of names) io.out(`bucket ${name}`);
+    for (const name of account.buckets) io.out(`bucket ${name}`);
     publish(account, values['public-bucket']!, io);
-    if (!credentials.length && !persisted(listen)) io.out('auth: any well-formed signature is accepted');
+    if (!credentials.length) io.out('auth: any well-formed signature is accepted');
     announceSupport(server, listen, io);
     await io.stopped();
     await server.close();
@@ -544,13 +544,14 @@ const apiServe = serveCommand({
     announceCa(server, values['tls-ca-out'], io);
     io.out(`account ${server.api.account.id}`);
     for (const z of server.api.zones) io.out(`zone ${z.name} ${z.id}`);
-    for (const name of names) io.out(`bucket ${name}`);
+    for (const name of account.buckets) io.out(`bucket ${name}`);
     publish(server.api.account, values['public-bucket']!, io);
     if (sippyEndpoint !== undefined) {
       useSippySource(server.api, { endpoint: sippyEndpoint });
       io.out(`sippy source ${sippyEndpoint}`);
     }
-    if (!credentials.length && !persisted(listen)) io.out('auth: any well-formed credential is accepted');
+    // Open while no credential was given, on the command line or (with --persist) before.
+    if (accountState(account).credentials.open) io.out('auth: any well-formed credential is accepted');
     announceSupport(server, listen, io);
     if (values.log) server.api.log.watch((e) => io.out(requestLine(e)));
     await io.stopped();

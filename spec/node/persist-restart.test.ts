@@ -101,7 +101,8 @@ describe('--persist DIR survives kill -9', () => {
     await Promise.all(writers);
     expect(answered.size).toBeGreaterThanOrEqual(40);
 
-    const second = await start(['r2', 'serve', '--bucket', 'photos', '--persist', dir]);
+    // Started again without --bucket: the buckets are DIR's.
+    const second = await start(['r2', 'serve', '--persist', dir]);
     try {
       expect(line(second, 'account ')).toBe(account);
       // Every answered put: the bytes put, under the etag answered.
