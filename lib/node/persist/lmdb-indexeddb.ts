@@ -47,7 +47,7 @@
  * `onversionchange`, waits for their transactions, and goes ahead), and IndexedDB's strictness
  * about a request placed from an unrelated task before the transaction's next turn (accepted here).
  */
-import type { Database, RootDatabase } from 'lmdb';
+import type { LmdbDatabase, LmdbRoot } from './lmdb-types.js';
 import { Packr } from 'msgpackr';
 import type { IdbDatabase, IdbFactory, IdbObjectStore, IdbOpenRequest, IdbRequest, IdbTransaction } from '../../bucket/idb-types.js';
 import { AFTER, KeyWriter, MAX_KEY_BYTES, dataError, readKey } from './idb-keys.js';
@@ -144,18 +144,18 @@ interface Coordination {
   /** Opens and deletes of one name run one after another. */
   readonly queues: Map<string, Promise<void>>;
 }
-const coordinations = new WeakMap<RootDatabase, Coordination>();
+const coordinations = new WeakMap<LmdbRoot, Coordination>();
 
 export class LmdbIndexedDb implements IdbFactory {
-  readonly #records: Database<Buffer, Buffer>;
+  readonly #records: LmdbDatabase<Buffer, Buffer>;
   readonly #keys = new KeyWriter();
   readonly #locks: Map<string, Set<Lock>>;
   readonly #connections: Map<string, Set<Connection>>;
   readonly #queues: Map<string, Promise<void>>;
 
   /** `root`: an environment opened with lmdb's `open({ path, maxDbs, ... })`; its owner closes it (once the operations on it have settled). */
-  constructor(root: RootDatabase) {
-    this.#records = root.openDB<Buffer, Buffer>(LMDB_INDEXEDDB_DB, { keyEncoding: 'binary', encoding: 'binary' });
+  constructor(root: LmdbRoot) {
+    this.#records = root.openDB(LMDB_INDEXEDDB_DB, { keyEncoding: 'binary', encoding: 'binary' });
     let shared = coordinations.get(root);
     if (!shared) coordinations.set(root, (shared = { locks: new Map(), connections: new Map(), queues: new Map() }));
     this.#locks = shared.locks;

@@ -36,7 +36,7 @@
  */
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RootDatabase } from 'lmdb';
+import type { LmdbDatabase, LmdbOpen, LmdbRoot } from './lmdb-types.js';
 import { IndexedDbStorage } from '../../bucket/indexeddb-storage.js';
 import type { Bucket } from '../../bucket/bucket.js';
 import type { BucketStorage } from '../../bucket/storage.js';
@@ -64,9 +64,11 @@ const CLOCK_KEY = 'clock';
  * Loads lmdb and the IndexedDB subset over it (which needs msgpackr, lmdb's own dependency): both
  * optional dependencies, loaded only by a server given --persist, saying what to install when missing.
  */
-async function loadLmdb(): Promise<{ open: typeof import('lmdb').open; LmdbIndexedDb: typeof LmdbIndexedDb }> {
+async function loadLmdb(): Promise<{ open: LmdbOpen; LmdbIndexedDb: typeof LmdbIndexedDb }> {
+  // A specifier the compiler does not follow: lmdb's own types stay out of the program (lmdb-types.ts).
+  const lmdb = 'lmdb';
   try {
-    const [{ open }, { LmdbIndexedDb }] = await Promise.all([import('lmdb'), import('./lmdb-indexeddb.js')]);
+    const [{ open }, { LmdbIndexedDb }] = await Promise.all([import(lmdb) as Promise<{ open: LmdbOpen }>, import('./lmdb-indexeddb.js')]);
     return { open, LmdbIndexedDb };
   } catch (e) {
     throw new Error(`--persist needs the lmdb package (an optional dependency of edge-doubles): npm install lmdb (${(e as Error).message})`);
@@ -104,7 +106,7 @@ function alive(pid: number): boolean {
 }
 
 /** The image's key-value view of an LMDB database (values stored with msgpack). */
-function imageStore(db: import('lmdb').Database<unknown, string>): ImageStore {
+function imageStore(db: LmdbDatabase<unknown, string>): ImageStore {
   return {
     get: (key) => db.get(key),
     put: (key, value) => void db.putSync(key, value),
@@ -146,8 +148,8 @@ export class Persistence {
   readonly sync: PersistSync;
   /** The IndexedDB factory every persisted bucket's storage opens. */
   readonly indexedDB: LmdbIndexedDb;
-  readonly #root: RootDatabase;
-  readonly #image: import('lmdb').Database<unknown, string>;
+  readonly #root: LmdbRoot;
+  readonly #image: LmdbDatabase<unknown, string>;
   readonly #store: ImageStore;
   readonly #lockPath: string;
   readonly #interval: number;
@@ -159,13 +161,13 @@ export class Persistence {
   #tail: Promise<void> = Promise.resolve();
   #closed = false;
 
-  private constructor(dir: string, root: RootDatabase, indexedDB: LmdbIndexedDb, lockPath: string, options: PersistOptions) {
+  private constructor(dir: string, root: LmdbRoot, indexedDB: LmdbIndexedDb, lockPath: string, options: PersistOptions) {
     this.dir = dir;
     this.sync = options.sync ?? 'commit';
     this.#root = root;
     this.#lockPath = lockPath;
     this.#interval = options.interval ?? 100;
-    this.#image = root.openDB<unknown, string>({ name: 'account-image' });
+    this.#image = root.openDB('account-image', {});
     this.#store = imageStore(this.#image);
     this.indexedDB = indexedDB;
   }
