@@ -14,7 +14,7 @@ import type { DnsAnswer, DnsQuestion, DnsRcode } from '../dns-answer.js';
 import { apiErrors } from './errors.js';
 import type { Incoming } from './router.js';
 import { ArrayStore, CallLog, partialMatch, show, type LoggedCall } from '../support/call-log.js';
-import type { FaultAdder, TestDouble, ZoneReader } from '../support/double.js';
+import { ownDouble, type StateOwner, type TestDouble, type ZoneReader } from '../support/double.js';
 import { FaultList, type FaultSchedule, type Injected } from '../support/faults.js';
 
 /** An API fault rule: requests it catches get `status` in the API's error envelope. */
@@ -398,30 +398,18 @@ export type AskedAnswer = DnsAnswer | null | Promise<DnsAnswer | null>;
 /** A fault rule's answer to a DNS question it fails: its response code, no records. */
 const faultAnswer = (rcode: DnsRcode): DnsAnswer => ({ rcode, authoritative: false, answers: [], authorities: [], additionals: [] });
 
-/** What an API double offers the registry: its own snapshot, restore and reset (lib/dns-api/zones-api.ts and lib/cloudflare-api/ keep their rules). */
-export interface ApiSnapshotOwner {
-  snapshot(): object;
-  restore(snapshot: never): void;
-  reset(): void;
-}
+/** What an API double offers the registry (lib/dns-api/zones-api.ts and lib/cloudflare-api/ keep the rules of its snapshot, restore and reset). */
+export type ApiSnapshotOwner = StateOwner;
 
 /** An API double (DnsApi, CloudflareApi) as a test double (double.ts): its zones, its fault rules and its request log. */
-export function apiDouble(api: ApiSnapshotOwner, zones: ZoneReader, support: ApiSupport): TestDouble {
-  const { log, faults } = support;
-  return {
+export function apiDouble(api: StateOwner, zones: ZoneReader, support: ApiSupport): TestDouble {
+  return ownDouble(api, support, {
     name: 'DnsApi',
     label: 'DnsApi',
     entry: 'request',
-    logHint: 'Build it with { log: true } or call .log.start() before the code under test runs.',
-    log,
-    startLog: () => void log.start(),
     sameKind: (e, q) => (e as ApiRequest).method === (q as ApiRequestQuery).method?.toUpperCase(),
-    faults: faults as unknown as FaultAdder,
-    snapshot: () => api.snapshot(),
-    restore: (s) => api.restore(s as never),
-    reset: () => api.reset(),
     zones,
-  };
+  });
 }
 
 // The names these had when the API served only DNS: the same types.

@@ -15,7 +15,7 @@ import type { BucketLayer } from './layer.js';
 import { HeadResult, WHOLE_OBJECT } from './results.js';
 import type { StoredObject } from './stored.js';
 import { CallLog, copyArgument, partialMatch, show, type CallStore, type LoggedCall } from '../support/call-log.js';
-import type { FaultAdder, TestDouble } from '../support/double.js';
+import { ownDouble, type StateOwner, type TestDouble } from '../support/double.js';
 import { FaultList, keyMatches, type Fault, type FaultSchedule, type Injected } from '../support/faults.js';
 
 export type { BucketOperation, Surface };
@@ -477,29 +477,17 @@ function failureOf(fault: Fault<BucketFault>): Failure | undefined {
   return (op, key) => error({ op, key });
 }
 
-/** What a Bucket offers the registry: its own snapshot, restore and reset (bucket.ts keeps their rules). */
-export interface SnapshotOwner {
-  snapshot(): object;
-  restore(snapshot: never): void;
-  reset(): void;
-}
+/** What a Bucket offers the registry (bucket.ts keeps the rules of its snapshot, restore and reset). */
+export type SnapshotOwner = StateOwner;
 
 /** The Bucket as a test double (double.ts): its layer holds its objects, its faults and its log. */
-export function bucketDouble(bucket: SnapshotOwner, layer: BucketLayer): TestDouble {
-  const { log, faults } = layer.support;
-  return {
+export function bucketDouble(bucket: StateOwner, layer: BucketLayer): TestDouble {
+  return ownDouble(bucket, layer.support, {
     name: 'Bucket',
     label: 'bucket',
     entry: 'call',
-    logHint: 'Build it with { log: true } or call .log.start() before the code under test runs.',
-    log,
-    startLog: () => void log.start(),
     sameKind: (e, q) => (e as BucketCall).op === (q as BucketCallQuery).op,
-    faults: faults as unknown as FaultAdder,
-    snapshot: () => bucket.snapshot(),
-    restore: (s) => bucket.restore(s as never),
-    reset: () => bucket.reset(),
     bucket: layer,
     objects: { locate: (key) => ({ layer, key, label: 'the bucket', onBucket: () => true, present: presentObject }) },
-  };
+  });
 }

@@ -109,3 +109,39 @@ export interface TestDouble {
   /** A queue's log of sends and deliveries (`toHaveSent`, `toHaveAcked`, `toHaveRetried`, `toHaveDeadLettered`). */
   readonly queue?: { readonly log: LogReader };
 }
+
+/** What a double's owner offers the registry: its own snapshot, restore and reset (the owner keeps their rules). */
+export interface StateOwner {
+  snapshot(): object;
+  restore(snapshot: never): void;
+  reset(): void;
+}
+
+/** What a double's own support holds: its call log and its fault rules. */
+export interface OwnSupport {
+  readonly log: LogReader & { start(): unknown };
+  readonly faults: unknown;
+}
+
+/**
+ * A double that logs its own entry points and keeps its own fault rules (a Bucket, an API double, a
+ * Queue): the contract's common part made once, from the owner's state and its support; `own` is
+ * what the double says of itself and what it offers beyond the contract (its objects, zones, queue).
+ */
+export function ownDouble(
+  owner: StateOwner,
+  support: OwnSupport,
+  own: Pick<TestDouble, 'name' | 'label' | 'entry' | 'sameKind'> & { logHint?: string } & Partial<Pick<TestDouble, 'bucket' | 'objects' | 'zones' | 'queue'>>,
+): TestDouble {
+  const { log, faults } = support;
+  return {
+    logHint: 'Build it with { log: true } or call .log.start() before the code under test runs.',
+    ...own,
+    log,
+    startLog: () => void log.start(),
+    faults: faults as FaultAdder,
+    snapshot: () => owner.snapshot(),
+    restore: (s) => owner.restore(s as never),
+    reset: () => owner.reset(),
+  };
+}

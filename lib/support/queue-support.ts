@@ -10,7 +10,7 @@
  * messages in a seeded random order: ordering is best effort, `javascript-apis.mdx`).
  */
 import { ArrayStore, CallLog, partialMatch, show, type LoggedCall } from './call-log.js';
-import type { FaultAdder, TestDouble } from './double.js';
+import { ownDouble, type StateOwner, type TestDouble } from './double.js';
 import { FaultList, type FaultSchedule, type Injected } from './faults.js';
 
 /** The queue operations faults and the call log name: a producer's `send` and `sendBatch`, and a delivery to the consumer. */
@@ -139,27 +139,16 @@ export function actionOf(rule: QueueFault): QueueFault['action'] | undefined {
 }
 
 /** What a Queue offers the registry. */
-export interface QueueSnapshotOwner {
-  snapshot(): object;
-  restore(snapshot: never): void;
-  reset(): void;
-}
+export type QueueSnapshotOwner = StateOwner;
 
 /** The Queue as a test double (double.ts): its fault rules and its call log. */
-export function queueDouble(queue: QueueSnapshotOwner, support: QueueSupport): TestDouble {
-  const { log, faults } = support;
-  return {
+export function queueDouble(queue: StateOwner, support: QueueSupport): TestDouble {
+  return ownDouble(queue, support, {
     name: 'Queue',
     label: 'queue',
     entry: 'call',
     logHint: 'Build it with { log: true } (or createEnv(config, { log: true })), or call .log.start() before the code under test runs.',
-    log,
-    startLog: () => void log.start(),
     sameKind: (e, q) => (e as QueueCall).op === (q as QueueCallQuery).op,
-    faults: faults as unknown as FaultAdder,
-    snapshot: () => queue.snapshot(),
-    restore: (s) => queue.restore(s as never),
-    reset: () => queue.reset(),
-    queue: { log },
-  };
+    queue: { log: support.log },
+  });
 }
