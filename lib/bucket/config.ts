@@ -32,14 +32,26 @@ export interface ConfigSnapshot {
   readonly sippy?: SippySettings | undefined;
 }
 
+/** A new bucket's settings (and a deleted bucket's: DeleteBucket). */
+const NEW_BUCKET: ConfigSnapshot = Object.freeze({
+  cors: undefined,
+  notifications: [],
+  publicAccess: NO_PUBLIC_ACCESS,
+  lifecycle: DEFAULT_LIFECYCLE_RULES,
+  locks: [],
+  storageClass: undefined,
+  sippy: undefined,
+});
+
+/** The settings that act on objects (lifecycle, locks): changing one moves `changes`. */
+const ACTING: ReadonlySet<keyof ConfigSnapshot> = new Set(['lifecycle', 'locks']);
+
 export class BucketConfig {
-  #cors: readonly CorsRule[] | undefined;
-  #publicAccess: PublicAccess = NO_PUBLIC_ACCESS;
-  #lifecycle: readonly LifecycleRule[] = DEFAULT_LIFECYCLE_RULES;
-  #locks: readonly LockRule[] = [];
-  #notifications: readonly QueueRules[] = [];
-  #storageClass: string | undefined;
-  #sippy: SippySettings | undefined;
+  /**
+   * The settings, as one record replaced whole by every change: the snapshot is the record itself
+   * (O(1)), and a setting added to ConfigSnapshot and NEW_BUCKET needs only its accessor pair below.
+   */
+  #s: ConfigSnapshot = NEW_BUCKET;
   /**
    * Counts changes of the rules that act on objects (lifecycle, locks): the layer's lifecycle pass
    * re-reads the whole bucket when it moved, and otherwise only when an action falls due.
@@ -56,104 +68,89 @@ export class BucketConfig {
   /** @param defaultStorageClass the Bucket's own default storage class (its `defaultStorageClass` option) */
   constructor(readonly defaultStorageClass = 'Standard') {}
 
+  #set<K extends keyof ConfigSnapshot>(key: K, value: ConfigSnapshot[K]): void {
+    this.#s = Object.freeze({ ...this.#s, [key]: value });
+    if (ACTING.has(key)) this.changes++;
+    this.version++;
+  }
+
   /** The CORS rules (PutBucketCors, the API's `/cors`); undefined when the bucket has none. */
   get cors(): readonly CorsRule[] | undefined {
-    return this.#cors;
+    return this.#s.cors;
   }
 
   set cors(rules: readonly CorsRule[] | undefined) {
-    this.#cors = rules;
-    this.version++;
+    this.#set('cors', rules);
   }
 
   /** The r2.dev domain and the custom domains (public.ts); none on a new bucket. */
   get publicAccess(): PublicAccess {
-    return this.#publicAccess;
+    return this.#s.publicAccess;
   }
 
   set publicAccess(p: PublicAccess) {
-    this.#publicAccess = p;
-    this.version++;
+    this.#set('publicAccess', p);
   }
 
   /** The lifecycle rules (validated: lifecycle.ts `lifecycleRules`); a new bucket has the default rule. */
   get lifecycle(): readonly LifecycleRule[] {
-    return this.#lifecycle;
+    return this.#s.lifecycle;
   }
 
   set lifecycle(rules: readonly LifecycleRule[]) {
-    this.#lifecycle = rules;
-    this.changes++;
-    this.version++;
+    this.#set('lifecycle', rules);
   }
 
   /** The lock rules (validated: locks.ts `lockRules`); none on a new bucket. */
   get locks(): readonly LockRule[] {
-    return this.#locks;
+    return this.#s.locks;
   }
 
   set locks(rules: readonly LockRule[]) {
-    this.#locks = rules;
-    this.changes++;
-    this.version++;
+    this.#set('locks', rules);
   }
 
   /** Event notification rules, by queue (notifications.ts); empty when the bucket notifies nothing. */
   get notifications(): readonly QueueRules[] {
-    return this.#notifications;
+    return this.#s.notifications;
   }
 
   set notifications(rules: readonly QueueRules[]) {
-    this.#notifications = rules;
-    this.version++;
+    this.#set('notifications', rules);
   }
 
   /** The class a put without one takes (R2's bucket default storage class). */
   get storageClass(): string {
-    return this.#storageClass ?? this.defaultStorageClass;
+    return this.#s.storageClass ?? this.defaultStorageClass;
   }
 
   set storageClass(c: string) {
-    this.#storageClass = c;
-    this.version++;
+    this.#set('storageClass', c);
   }
 
   /** Sippy's source (sippy.ts): reads of missing keys copy in from it; undefined when Sippy is off. */
   get sippy(): SippySettings | undefined {
-    return this.#sippy;
+    return this.#s.sippy;
   }
 
   set sippy(s: SippySettings | undefined) {
-    this.#sippy = s;
-    this.version++;
+    this.#set('sippy', s);
   }
 
+  /** The settings now: a frozen record, shared until the next change replaces it. */
   snapshot(): ConfigSnapshot {
-    return {
-      cors: this.#cors,
-      publicAccess: this.#publicAccess,
-      lifecycle: this.#lifecycle,
-      locks: this.#locks,
-      notifications: this.#notifications,
-      storageClass: this.#storageClass,
-      sippy: this.#sippy,
-    };
+    return this.#s;
   }
 
   restore(s: ConfigSnapshot): void {
-    this.#cors = s.cors;
-    this.#notifications = s.notifications;
-    this.#publicAccess = s.publicAccess;
-    this.#lifecycle = s.lifecycle;
-    this.#locks = s.locks;
-    this.#storageClass = s.storageClass;
-    this.#sippy = s.sippy;
+    // A record read back from storage may lack the fields added since it was written: a new bucket's.
+    this.#s = Object.freeze({ ...NEW_BUCKET, ...s });
     this.changes++;
     this.version++;
   }
 
   /** A new bucket's settings: a deleted bucket's (DeleteBucket). */
   clear(): void {
-    this.restore({ cors: undefined, notifications: [], publicAccess: NO_PUBLIC_ACCESS, lifecycle: DEFAULT_LIFECYCLE_RULES, locks: [] });
+    this.restore(NEW_BUCKET);
   }
 }
