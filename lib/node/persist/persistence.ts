@@ -25,11 +25,12 @@
  *
  * ## Durability policy
  * Both kinds of write are LMDB commits made before the answer leaves. `sync: 'commit'` (the
- * default) commits without waiting for the disk (LMDB `noSync`): the write is in the file's pages
- * in the operating system, so it survives the server being killed (`kill -9` included), though not
- * a power loss or a kernel crash. `sync: 'fsync'` (`--persist-sync`) also flushes every commit to
- * the disk before answering, for those; it costs about a quarter of a millisecond a write here
- * (bench/persist.ts).
+ * default) commits without waiting for the disk (LMDB `noSync`, pages written in place in the map:
+ * `useWritemap`): the write is in the file's pages in the operating system, so it survives the
+ * server being killed (`kill -9` included), though not a power loss or a kernel crash, which can
+ * lose the last commits (and, LMDB warns, corrupt the file where the file system reorders writes).
+ * `sync: 'fsync'` (`--persist-sync`) also flushes every commit to the disk before answering, for
+ * those: an fdatasync a write, about 0.4 ms here (bench/persist.ts).
  *
  * One process owns a directory at a time (a lock file with its pid): two servers writing one image
  * would each overwrite the other's account.
