@@ -56,46 +56,61 @@ export function sameData(a: unknown, b: unknown): boolean {
   return true;
 }
 
-const REMOVED = Symbol('removed');
-
 /**
- * A store that writes nothing and notes what a write would change in `store` (a value that differs
- * from the stored one, a key to remove that is there): after a load, the parts write through it
- * once, so they start from what is persisted, and whatever the load added on top (a server's own
- * credentials or buckets, given again at start) is left for the first real write.
+ * A store that keeps the writes asked of it (its reads see them) until `flush` stores them in
+ * another: the engine gathers a commit's writes in one, so that a commit with none opens no LMDB
+ * transaction (persistence.ts).
  */
-export class Differences implements ImageStore {
-  readonly #store: ImageStore;
-  readonly #pending = new Map<string, unknown>();
+export class PendingWrites implements ImageStore {
+  /** By key: the value written, or undefined for a removal. */
+  readonly #writes = new Map<string, { value: unknown } | undefined>();
 
-  constructor(store: ImageStore) {
-    this.#store = store;
+  constructor(protected readonly stored: ImageStore) {}
+
+  /** How many keys are to be written or removed. */
+  get size(): number {
+    return this.#writes.size;
   }
 
   get(key: string): unknown {
-    return this.#store.get(key);
-  }
-
-  keys(prefix: string): string[] {
-    return this.#store.keys(prefix);
+    return this.#writes.has(key) ? this.#writes.get(key)?.value : this.stored.get(key);
   }
 
   put(key: string, value: unknown): void {
-    if (!sameData(this.#store.get(key), value)) this.#pending.set(key, value);
+    this.#writes.set(key, { value });
   }
 
   remove(key: string): void {
-    if (this.#store.get(key) !== undefined) this.#pending.set(key, REMOVED);
+    this.#writes.set(key, undefined);
   }
 
-  /** Writes what was noted into `store` (then forgets it); whether there was anything. */
+  keys(prefix: string): string[] {
+    const keys = new Set(this.stored.keys(prefix));
+    for (const [k, w] of this.#writes) if (k.startsWith(prefix)) w ? keys.add(k) : keys.delete(k);
+    return [...keys].sort();
+  }
+
+  /** Writes what was kept into `store`, then forgets it; whether there was anything. */
   flush(store: ImageStore): boolean {
-    if (this.#pending.size === 0) return false;
-    for (const [k, v] of this.#pending) {
-      if (v === REMOVED) store.remove(k);
-      else store.put(k, v);
-    }
-    this.#pending.clear();
+    if (this.#writes.size === 0) return false;
+    for (const [k, w] of this.#writes) w ? store.put(k, w.value) : store.remove(k);
+    this.#writes.clear();
     return true;
+  }
+}
+
+/**
+ * Pending writes that keep only what would change the stored image (a value that differs from the
+ * stored one, a key to remove that is there): after a load, the parts write through it once, so they
+ * start from what is persisted, and whatever the load added on top (a server's own credentials or
+ * buckets, given again at start) is left for the first real write.
+ */
+export class Differences extends PendingWrites {
+  override put(key: string, value: unknown): void {
+    if (!sameData(this.stored.get(key), value)) super.put(key, value);
+  }
+
+  override remove(key: string): void {
+    if (this.stored.get(key) !== undefined) super.remove(key);
   }
 }

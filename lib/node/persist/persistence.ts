@@ -44,6 +44,7 @@ import type { BucketStorage } from '../../bucket/storage.js';
 import { randomHex } from '../../random.js';
 import type { LmdbIndexedDb } from './lmdb-indexeddb.js';
 import { AccountImageWriter, loadAccountImage, persistedAccount, type ImageStore, type ImageTarget, type OpenBucket } from './account-image.js';
+import { PendingWrites } from './image-store.js';
 
 /** A persisted bucket's own options, as its directory entry keeps them (made again with them). */
 export type BucketOptionsKept = Parameters<OpenBucket>[1];
@@ -112,35 +113,10 @@ function imageStore(db: LmdbDatabase<unknown, string>): ImageStore {
     get: (key) => db.get(key),
     put: (key, value) => void db.putSync(key, value),
     remove: (key) => void db.removeSync(key),
-    // Keys are strings only; every key starting with `prefix` sorts in [prefix, prefix + U+FFFF).
+    // The image's keys are ASCII (names go in as `segment`s, image-store.ts): every key starting with
+    // `prefix` sorts in [prefix, prefix + U+FFFF).
     keys: (prefix) => [...db.getKeys({ start: prefix, end: `${prefix}\uffff` })].filter((k): k is string => typeof k === 'string' && k.startsWith(prefix)),
   };
-}
-
-/** An ImageStore that keeps the writes asked of it (reads see them) until `applyTo` stores them. */
-class PendingWrites implements ImageStore {
-  readonly #writes = new Map<string, { value: unknown } | undefined>();
-  constructor(private readonly stored: ImageStore) {}
-  get size(): number {
-    return this.#writes.size;
-  }
-  get(key: string): unknown {
-    return this.#writes.has(key) ? this.#writes.get(key)?.value : this.stored.get(key);
-  }
-  put(key: string, value: unknown): void {
-    this.#writes.set(key, { value });
-  }
-  remove(key: string): void {
-    this.#writes.set(key, undefined);
-  }
-  keys(prefix: string): string[] {
-    const keys = new Set(this.stored.keys(prefix));
-    for (const [k, w] of this.#writes) if (k.startsWith(prefix)) w ? keys.add(k) : keys.delete(k);
-    return [...keys].sort();
-  }
-  applyTo(store: ImageStore): void {
-    for (const [k, w] of this.#writes) w ? store.put(k, w.value) : store.remove(k);
-  }
 }
 
 /** A server's persisted state: open it, load the account from it, then `attach` what it serves. */
@@ -155,6 +131,8 @@ export class Persistence {
   readonly #lockPath: string;
   readonly #interval: number;
   #writer: AccountImageWriter | undefined;
+  /** The writes a commit gathers before its LMDB transaction (#write). */
+  #pending: PendingWrites | undefined;
   #clock: { now(): number } | undefined;
   #lastClock: number | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -272,12 +250,13 @@ export class Persistence {
     // The writer's changes are gathered first and stored in one LMDB transaction only when there
     // are any: most requests (every bucket operation: its storage committed it already) change
     // nothing here, and an empty write transaction still costs a commit.
-    const changes = new PendingWrites(this.#store);
+    // One holder for every commit (a commit that failed keeps its writes for the next one).
+    const changes = (this.#pending ??= new PendingWrites(this.#store));
     writer.write(changes);
     const now = this.#clock?.now();
     if (now !== undefined && now !== this.#lastClock) changes.put(CLOCK_KEY, now);
     if (changes.size === 0) return;
-    this.#root.transactionSync(() => changes.applyTo(this.#store));
+    this.#root.transactionSync(() => changes.flush(this.#store));
     if (now !== undefined) this.#lastClock = now;
   }
 
