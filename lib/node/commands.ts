@@ -326,9 +326,8 @@ const dnsServe = serveCommand({
       log: values.log,
       ...(clock ? { clock } : {}),
     });
-    await persistAndAdd(listen, { account, api }, { zones, newBucket: () => {
-      throw new Error('dns serve holds no buckets');
-    } });
+    // A DIR an api serve wrote may hold buckets: dns serve keeps them (on their clock-less defaults), serving none.
+    await persistAndAdd(listen, { account, api }, { zones, newBucket: (storage, kept) => new Bucket({ ...kept, ...(storage ? { storage } : {}) }) });
     const server = await startDnsServer({
       api,
       port,

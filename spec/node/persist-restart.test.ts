@@ -272,6 +272,25 @@ describe('--persist DIR survives kill -9', () => {
     }
   }, 60_000);
 
+  it('dns serve started on a DIR api serve wrote keeps its buckets for the next api serve', async () => {
+    const dir = tempDir();
+    const api = await start(['api', 'serve', '--bucket', 'photos', '--zone', 'example.com', '--persist', dir]);
+    const account = line(api, 'account ')!.split(' ')[1]!;
+    const seeded = await fetch(`${api.origin}/_edge-doubles/seed`, { method: 'POST', body: JSON.stringify({ buckets: { photos: { 'kept.txt': 'still here' } } }) });
+    expect(seeded.status).toBe(200);
+    await api.stop();
+    const dns = await start(['dns', 'serve', '--persist', dir]);
+    expect(line(dns, 'zone example.com ')).toBeDefined();
+    await dns.stop();
+    const again = await start(['api', 'serve', '--persist', dir]);
+    try {
+      const r = await fetch(`${again.origin}/client/v4/accounts/${account}/r2/buckets/photos/objects/kept.txt`, { headers: { authorization: 'Bearer t0ken' } });
+      expect(await r.text()).toBe('still here');
+    } finally {
+      await again.stop();
+    }
+  }, 60_000);
+
   it('a second server on the same DIR is refused while the first runs', async () => {
     const dir = tempDir();
     const first = await start(['r2', 'serve', '--bucket', 'photos', '--persist', dir]);
