@@ -25,7 +25,16 @@ const shared = {
   // The S3 conformance suite loads its clients at run time; they are the user's (optional peers), never bundled.
   // lmdb (--persist) is native and optional: loaded at run time, never bundled; msgpackr (its encoder, which
   // lib/node/persist uses for values) comes with it.
-  external: ['lmdb', 'msgpackr', 'vitest', '@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner', '@smithy/fetch-http-handler', '@smithy/types', 'aws4fetch'],
+  external: [
+    'lmdb',
+    'msgpackr',
+    'vitest',
+    '@aws-sdk/client-s3',
+    '@aws-sdk/s3-request-presigner',
+    '@smithy/fetch-http-handler',
+    '@smithy/types',
+    'aws4fetch',
+  ],
 } satisfies Options;
 
 /**

@@ -157,7 +157,9 @@ export default defineConfig({
       { test: { name: 'conformance:double-lmdb', include: ['conformance/targets/double-lmdb.test.ts'] } },
       workerd('conformance:workerd', ['conformance/targets/workerd.test.ts']),
       // Dates before 2022-10-31 need export_commonjs_default for the test runner's modules; it changes nothing R2 does.
-      workerd('conformance:workerd-2022', ['conformance/targets/workerd-2022.test.ts'], '2022-01-01', ['export_commonjs_default']),
+      workerd('conformance:workerd-2022', ['conformance/targets/workerd-2022.test.ts'], '2022-01-01', [
+        'export_commonjs_default',
+      ]),
       workerd('conformance:double-in-workerd', ['conformance/targets/double-in-workerd.test.ts']),
       // The differential fuzzer (conformance/differential): the double against the real binding on
       // seeded random operation sequences, at today's date and at each compatibility boundary the double
@@ -166,17 +168,32 @@ export default defineConfig({
       differential('conformance:differential', '2025-01-01'),
       // Before 2022-11-30 JS code may not construct streams without streams_enable_constructors, and the
       // double is JS code running in the same worker: the flag lets it build its bodies (R2 ignores it).
-      differential('conformance:differential-2022-08', '2022-08-04', ['export_commonjs_default', 'streams_enable_constructors']),
-      differential('conformance:differential-2022', '2022-01-01', ['export_commonjs_default', 'streams_enable_constructors']),
+      differential('conformance:differential-2022-08', '2022-08-04', [
+        'export_commonjs_default',
+        'streams_enable_constructors',
+      ]),
+      differential('conformance:differential-2022', '2022-01-01', [
+        'export_commonjs_default',
+        'streams_enable_constructors',
+      ]),
       remote
         ? remoteR2Project()
         : { test: { name: 'conformance:r2-remote', include: ['conformance/targets/r2-remote-skipped.test.ts'] } },
       { test: { name: 'conformance:dns-double', include: ['conformance/targets/dns-double.test.ts'] } },
       { test: { name: 'conformance:s3-double', include: ['conformance/targets/s3-double.test.ts'] } },
-      { test: { name: 'conformance:s3-double-indexeddb', include: ['conformance/targets/s3-double-indexeddb.test.ts'] } },
+      {
+        test: { name: 'conformance:s3-double-indexeddb', include: ['conformance/targets/s3-double-indexeddb.test.ts'] },
+      },
       { test: { name: 'conformance:s3-double-lmdb', include: ['conformance/targets/s3-double-lmdb.test.ts'] } },
       { test: { name: 'conformance:s3-r2', include: ['conformance/targets/s3-r2.test.ts'] } },
-      { test: { name: 'conformance:s3-miniflare', include: ['conformance/targets/s3-miniflare.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
+      {
+        test: {
+          name: 'conformance:s3-miniflare',
+          include: ['conformance/targets/s3-miniflare.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
       { test: { name: 'conformance:dns-api', include: ['conformance/targets/dns-api.test.ts'] } },
       { test: { name: 'conformance:dns-resolve-double', include: ['conformance/targets/dns-resolve-double.test.ts'] } },
       { test: { name: 'conformance:dns-resolve-api', include: ['conformance/targets/dns-resolve-api.test.ts'] } },
@@ -184,7 +201,14 @@ export default defineConfig({
       { test: { name: 'conformance:r2-api', include: ['conformance/targets/r2-api.test.ts'] } },
       { test: { name: 'conformance:dns-resolve-wire', include: ['conformance/targets/dns-resolve-wire.test.ts'] } },
       { test: { name: 'conformance:queue-double', include: ['conformance/targets/queue-double.test.ts'] } },
-      { test: { name: 'conformance:queue-miniflare', include: ['conformance/targets/queue-miniflare.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
+      {
+        test: {
+          name: 'conformance:queue-miniflare',
+          include: ['conformance/targets/queue-miniflare.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
       browserProject(),
       // The doubles under Vitest's other environments; each file names its own (a docblock), as a
       // user's test file would. Node's is conformance:double; workerd's is conformance:double-in-workerd.

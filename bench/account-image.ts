@@ -14,7 +14,12 @@ import { accountState } from '../lib/account/state.js';
 import { Bucket } from '../lib/bucket/bucket.js';
 import { IndexedDbStorage } from '../lib/bucket/indexeddb-storage.js';
 import { CloudflareApi } from '../lib/cloudflare-api/cloudflare-api.js';
-import { AccountImageWriter, loadAccountImage, persistedAccount, type ImageStore } from '../lib/node/persist/account-image.js';
+import {
+  AccountImageWriter,
+  loadAccountImage,
+  persistedAccount,
+  type ImageStore,
+} from '../lib/node/persist/account-image.js';
 import { createAccountQueue } from '../lib/queue/account-queues.js';
 import { IDBFactory } from 'fake-indexeddb';
 import { median } from './stats.js';
@@ -49,15 +54,33 @@ function medianUs(runs: number, fn: () => void): number {
   return median(times);
 }
 
-const record = (i: number) => ({ type: 'A', name: `host-${i}`, content: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, ttl: 300 });
+const record = (i: number) => ({
+  type: 'A',
+  name: `host-${i}`,
+  content: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+  ttl: 300,
+});
 
 async function filled() {
   const factory = new IDBFactory();
   const api = new CloudflareApi();
   const state = accountState(api.account);
-  for (let z = 0; z < 100; z++) api.addZone({ name: `zone-${z}.example`, plan: 'enterprise', records: Array.from({ length: 100 }, (_, i) => record(i)) });
-  api.addZone({ name: 'big.example', plan: 'enterprise', records: Array.from({ length: 10_000 }, (_, i) => record(i)) });
-  for (let b = 0; b < 50; b++) api.account.addBucket(`bucket-${b}`, new Bucket({ storage: new IndexedDbStorage({ name: `storage-${b}`, indexedDB: factory }) }));
+  for (let z = 0; z < 100; z++)
+    api.addZone({
+      name: `zone-${z}.example`,
+      plan: 'enterprise',
+      records: Array.from({ length: 100 }, (_, i) => record(i)),
+    });
+  api.addZone({
+    name: 'big.example',
+    plan: 'enterprise',
+    records: Array.from({ length: 10_000 }, (_, i) => record(i)),
+  });
+  for (let b = 0; b < 50; b++)
+    api.account.addBucket(
+      `bucket-${b}`,
+      new Bucket({ storage: new IndexedDbStorage({ name: `storage-${b}`, indexedDB: factory }) }),
+    );
   for (let q = 0; q < 50; q++) {
     const { queue } = createAccountQueue(state, `queue-${q}`, {});
     await queue.sendBatch(Array.from({ length: 100 }, (_, i) => ({ body: `m${i}` })));
@@ -88,7 +111,9 @@ export async function benchAccountImage(): Promise<void> {
   store.ops = 0;
   const oneRecord = medianUs(200, () => {
     const id = ids[n++ % ids.length]!;
-    accountState(api.account).zones.get(zone.id)!.update(id, { ...record(n + 20_000) }, 'put');
+    accountState(api.account)
+      .zones.get(zone.id)!
+      .update(id, { ...record(n + 20_000) }, 'put');
     writer.write(store);
   });
   const recordOps = store.ops / 200;
@@ -120,6 +145,6 @@ export async function benchAccountImage(): Promise<void> {
       ['write after one send (queue of 10,000)', `${median(sends).toFixed(0)} µs`, sendOps.toFixed(1)],
       ['load everything', `${load.toFixed(0)} ms`, after ? 'wrote after load!' : '0 after load'],
     ],
-    ['101 zones (20,000 records), 51 queues (20,000 messages), 50 buckets; store: a Map (the writer\'s own cost).'],
+    ["101 zones (20,000 records), 51 queues (20,000 messages), 50 buckets; store: a Map (the writer's own cost)."],
   );
 }

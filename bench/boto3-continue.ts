@@ -16,7 +16,11 @@ const run = promisify(execFile);
 const script = fileURLToPath(new URL('./boto3-puts.py', import.meta.url));
 const CALLS = 100;
 
-async function timeCalls(bin: string, expectContinue: ExpectContinue, call: 'put_object' | 'head_object'): Promise<{ seconds: number; botocore: string }> {
+async function timeCalls(
+  bin: string,
+  expectContinue: ExpectContinue,
+  call: 'put_object' | 'head_object',
+): Promise<{ seconds: number; botocore: string }> {
   const server = await startS3Server({ buckets: {}, expectContinue });
   try {
     server.api.addBucket('bench');
@@ -40,9 +44,21 @@ export async function benchBoto3Continue(): Promise<void> {
     `boto3 ${sent.botocore}: ${CALLS} calls of 1 KiB against r2 serve (startS3Server), one client, in sequence`,
     ['calls', 'total', 'per call'],
     [
-      ['put_object, interim 100 Continue sent (default)', fmtMs(sent.seconds * 1000), fmtMs((sent.seconds * 1000) / CALLS)],
-      ["put_object, silent (--no-continue, as Cloudflare's edge)", fmtMs(silent.seconds * 1000), fmtMs((silent.seconds * 1000) / CALLS)],
-      ['head_object (no body, no Expect): boto3 and the server alone', fmtMs(floor.seconds * 1000), fmtMs((floor.seconds * 1000) / CALLS)],
+      [
+        'put_object, interim 100 Continue sent (default)',
+        fmtMs(sent.seconds * 1000),
+        fmtMs((sent.seconds * 1000) / CALLS),
+      ],
+      [
+        "put_object, silent (--no-continue, as Cloudflare's edge)",
+        fmtMs(silent.seconds * 1000),
+        fmtMs((silent.seconds * 1000) / CALLS),
+      ],
+      [
+        'head_object (no body, no Expect): boto3 and the server alone',
+        fmtMs(floor.seconds * 1000),
+        fmtMs((floor.seconds * 1000) / CALLS),
+      ],
     ],
     [`python: ${python.bin}`],
   );

@@ -27,7 +27,9 @@ export async function benchBundleSize(): Promise<void> {
     for (const e of entries) {
       const b = await bundleForBrowser(join(dir, e.file), { minify: true });
       if (b.nodeImports.length) throw new Error(`${e.subpath} pulls in Node modules: ${b.nodeImports.join(', ')}`);
-      console.log(`| \`${e.subpath}\` | ${kB(b.bytes)} | ${kB(b.gzipBytes)} | ${b.lazyBytes ? kB(b.lazyGzipBytes) : '-'} |`);
+      console.log(
+        `| \`${e.subpath}\` | ${kB(b.bytes)} | ${kB(b.gzipBytes)} | ${b.lazyBytes ? kB(b.lazyGzipBytes) : '-'} |`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

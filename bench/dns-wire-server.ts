@@ -19,7 +19,9 @@ export function benchZone(): DnsApi {
   api.seed(
     'bench.example',
     Array.from({ length: ZONE_SIZE }, (_, i) =>
-      i % 10 === 0 ? { type: 'TXT', name: `host-${i - (i % 20)}`, content: `v=${i}`, ttl: 300 } : { type: 'A', name: `host-${i}`, content: `10.0.${i >> 8}.${i & 255}`, ttl: 300 },
+      i % 10 === 0
+        ? { type: 'TXT', name: `host-${i - (i % 20)}`, content: `v=${i}`, ttl: 300 }
+        : { type: 'A', name: `host-${i}`, content: `10.0.${i >> 8}.${i & 255}`, ttl: 300 },
     ),
   );
   return api;
@@ -28,7 +30,8 @@ export function benchZone(): DnsApi {
 /** The same zone as a master file, for a real authoritative server (Knot) in the same bench. */
 export function benchZoneFile(api: DnsApi): string {
   const lines = apexLines(api, 'bench.example');
-  for (const r of api.records('bench.example')) lines.push(`${r.name}. ${r.ttl} IN ${r.type} ${r.type === 'TXT' ? JSON.stringify(r.content) : r.content}`);
+  for (const r of api.records('bench.example'))
+    lines.push(`${r.name}. ${r.ttl} IN ${r.type} ${r.type === 'TXT' ? JSON.stringify(r.content) : r.content}`);
   return `${lines.join('\n')}\n`;
 }
 

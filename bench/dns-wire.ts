@@ -28,8 +28,18 @@ const ROUNDS = 3;
 function queries(): Buffer[] {
   return Array.from({ length: 1024 }, (_, i) => {
     const n = (i * 7919) % ZONE_SIZE;
-    const [name, type] = i % 8 === 0 ? [`missing-${n}.bench.example`, 'A'] : i % 8 === 1 ? [`host-${n - (n % 20)}.bench.example`, 'TXT'] : [`host-${n}.bench.example`, 'A'];
-    return packet.encode({ id: i, type: 'query', flags: packet.RECURSION_DESIRED, questions: [{ name, type: type as 'A' }] });
+    const [name, type] =
+      i % 8 === 0
+        ? [`missing-${n}.bench.example`, 'A']
+        : i % 8 === 1
+          ? [`host-${n - (n % 20)}.bench.example`, 'TXT']
+          : [`host-${n}.bench.example`, 'A'];
+    return packet.encode({
+      id: i,
+      type: 'query',
+      flags: packet.RECURSION_DESIRED,
+      questions: [{ name, type: type as 'A' }],
+    });
   });
 }
 
@@ -61,7 +71,10 @@ async function round(kind: 'echo' | 'double' | 'knot', generator: (port: number)
   const port = Number((await lines.next()).value);
   const qps = await generator(port);
   child.stdin!.end();
-  const { answered, cpuMicros } = JSON.parse((await lines.next()).value as string) as { answered: number; cpuMicros: number };
+  const { answered, cpuMicros } = JSON.parse((await lines.next()).value as string) as {
+    answered: number;
+    cpuMicros: number;
+  };
   await once(child, 'exit');
   return { qps, cpuPerQuery: cpuMicros / answered };
 }
@@ -78,7 +91,24 @@ const DNSPERF_SECONDS = 3;
 /** dnsperf (Debian `dnsperf`) against `port`: one client, 100 queries in flight; its queries per second. */
 function dnsperf(port: number, file: string, mode: 'udp' | 'tcp'): Promise<number> {
   return new Promise((resolve) => {
-    const args = ['-m', mode, '-s', '127.0.0.1', '-p', String(port), '-d', file, '-l', String(DNSPERF_SECONDS), '-c', '1', '-T', '1', '-q', '100'];
+    const args = [
+      '-m',
+      mode,
+      '-s',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '-d',
+      file,
+      '-l',
+      String(DNSPERF_SECONDS),
+      '-c',
+      '1',
+      '-T',
+      '1',
+      '-q',
+      '100',
+    ];
     const out = execFileSync(DNSPERF, args, { encoding: 'utf8' });
     resolve(Number(/Queries per second:\s+([\d.]+)/.exec(out)?.[1] ?? NaN));
   });
@@ -149,7 +179,9 @@ export async function benchDnsWire(): Promise<void> {
     'server CPU µs/query': median(rounds.map((r) => r.cpuPerQuery)).toFixed(1),
     'queries/s per round': rounds.map((r) => Math.round(r.qps)).join(' / '),
   });
-  console.log(`\nDNS wire: UDP queries per second (Node load generator, ${WINDOW} in flight, ${ROUNDS} rounds of ${ROUND_MS / 1000} s each, median; zone of ${ZONE_SIZE} records)`);
+  console.log(
+    `\nDNS wire: UDP queries per second (Node load generator, ${WINDOW} in flight, ${ROUNDS} rounds of ${ROUND_MS / 1000} s each, median; zone of ${ZONE_SIZE} records)`,
+  );
   console.table([
     row('bare UDP echo (dgram)', echo),
     row('double (serveDns + answer cache)', double),
@@ -159,7 +191,9 @@ export async function benchDnsWire(): Promise<void> {
   const cpuRatio = median(echo.map((r) => r.cpuPerQuery)) / median(double.map((r) => r.cpuPerQuery));
   // When one load generator cannot saturate the echo server, both reach about the same rate; the
   // server's CPU per query then says what each could sustain with a core to itself.
-  console.log(`ratio double / echo: ${qpsRatio.toFixed(2)}× in queries/s, ${cpuRatio.toFixed(2)}× in server CPU per query`);
+  console.log(
+    `ratio double / echo: ${qpsRatio.toFixed(2)}× in queries/s, ${cpuRatio.toFixed(2)}× in server CPU per query`,
+  );
   if (withKnot) console.log(`ratio double / Knot: ${knotRatio(double, knot)} (goal ≥ 0.5×)`);
   else console.log('Knot DNS not installed (Debian package knot): no side-by-side row');
 
@@ -178,9 +212,13 @@ export async function benchDnsWire(): Promise<void> {
         d.push(await round('double', perf));
         k.push(await round('knot', perf));
       }
-      console.log(`\nDNS wire: ${mode.toUpperCase()} queries per second under dnsperf (-m ${mode} -c 1 -T 1 -q 100, ${ROUNDS} rounds of ${DNSPERF_SECONDS} s, median)`);
+      console.log(
+        `\nDNS wire: ${mode.toUpperCase()} queries per second under dnsperf (-m ${mode} -c 1 -T 1 -q 100, ${ROUNDS} rounds of ${DNSPERF_SECONDS} s, median)`,
+      );
       console.table([row('double (serveDns + answer cache)', d), row('Knot DNS (knotd, 1 worker)', k)]);
-      console.log(`ratio double / Knot under dnsperf over ${mode.toUpperCase()}: ${knotRatio(d, k)}${mode === 'udp' ? ' (goal ≥ 0.5×)' : ''}`);
+      console.log(
+        `ratio double / Knot under dnsperf over ${mode.toUpperCase()}: ${knotRatio(d, k)}${mode === 'udp' ? ' (goal ≥ 0.5×)' : ''}`,
+      );
     }
     rmSync(dir, { recursive: true, force: true });
   }
@@ -190,9 +228,17 @@ export async function benchDnsWire(): Promise<void> {
   const answerer = (q: { name: string; type: string }) => api.answer(q);
   const rows = [perQuery('api.answer (resolution only)', 100_000, (i) => api.answer(decoded[i % decoded.length]!))];
   // respond() is synchronous with a synchronous answerer (DnsApi.answer), as the server calls it per datagram.
-  rows.push(perQuery('respond (decode + answer + encode, no socket)', 50_000, (i) => respond(messages[i % messages.length]!, answerer, { transport: 'udp' })));
+  rows.push(
+    perQuery('respond (decode + answer + encode, no socket)', 50_000, (i) =>
+      respond(messages[i % messages.length]!, answerer, { transport: 'udp' }),
+    ),
+  );
   const cache = new DnsAnswerCache(() => api.answerState());
-  rows.push(perQuery('respond with the answer cache (hits, no socket)', 100_000, (i) => respond(messages[i % messages.length]!, answerer, { transport: 'udp', cache })));
+  rows.push(
+    perQuery('respond with the answer cache (hits, no socket)', 100_000, (i) =>
+      respond(messages[i % messages.length]!, answerer, { transport: 'udp', cache }),
+    ),
+  );
   console.log('\nDNS wire: in-process paths per query');
   console.table(rows);
 }

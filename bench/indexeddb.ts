@@ -74,7 +74,9 @@ async function compare(synced: RootDatabase, unsynced: RootDatabase): Promise<vo
     memory: new Bucket(),
     indexeddb: new Bucket({ storage: new IndexedDbStorage({ name: 'bench', indexedDB: new IDBFactory() }) }),
     lmdb: new Bucket({ storage: new IndexedDbStorage({ name: 'bench', indexedDB: new LmdbIndexedDb(synced) }) }),
-    'lmdb-nosync': new Bucket({ storage: new IndexedDbStorage({ name: 'bench', indexedDB: new LmdbIndexedDb(unsynced) }) }),
+    'lmdb-nosync': new Bucket({
+      storage: new IndexedDbStorage({ name: 'bench', indexedDB: new LmdbIndexedDb(unsynced) }),
+    }),
   };
   const ids: StorageId[] = ['memory', 'indexeddb', 'lmdb', 'lmdb-nosync'];
   const keys = (id: StorageId) => Array.from({ length: PLAN[id].n }, (_, i) => `small/${String(i).padStart(6, '0')}`);
@@ -85,10 +87,12 @@ async function compare(synced: RootDatabase, unsynced: RootDatabase): Promise<vo
     for (const id of ids) if (r < PLAN[id].runs) timings[id].push(await runOnce(buckets[id], keys(id), PLAN[id].n));
   }
   for (const op of OPS) {
-    const m = Object.fromEntries(ids.map((id) => {
-      const ms = median(timings[id].map((t) => t[op]));
-      return [id, { ms, ops: opsPerSec(PLAN[id].n, ms) }];
-    })) as Record<StorageId, { ms: number; ops: number }>;
+    const m = Object.fromEntries(
+      ids.map((id) => {
+        const ms = median(timings[id].map((t) => t[op]));
+        return [id, { ms, ops: opsPerSec(PLAN[id].n, ms) }];
+      }),
+    ) as Record<StorageId, { ms: number; ops: number }>;
     const rows = ids.map((id) => [
       LABELS[id],
       String(PLAN[id].n),
@@ -96,8 +100,13 @@ async function compare(synced: RootDatabase, unsynced: RootDatabase): Promise<vo
       fmtRate(m[id].ops, 'ops/s'),
       id === 'memory' ? '' : fmtRatio(m.memory.ops / m[id].ops),
     ]);
-    printTable(`${op} of 1 KiB objects by storage (sequential awaits, median of runs)`, ['storage', 'n', 'time', 'rate', 'memory/this'], rows, [
-      `memory does ${PLAN.memory.n} per run, the others ${PLAN.indexeddb.n}; median of ${PLAN.memory.runs}/${PLAN.indexeddb.runs} runs after a warm-up, alternating.`,
-    ]);
+    printTable(
+      `${op} of 1 KiB objects by storage (sequential awaits, median of runs)`,
+      ['storage', 'n', 'time', 'rate', 'memory/this'],
+      rows,
+      [
+        `memory does ${PLAN.memory.n} per run, the others ${PLAN.indexeddb.n}; median of ${PLAN.memory.runs}/${PLAN.indexeddb.runs} runs after a warm-up, alternating.`,
+      ],
+    );
   }
 }

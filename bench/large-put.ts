@@ -8,7 +8,14 @@
  * is reported too.
  */
 import { createHash, randomFillSync } from 'node:crypto';
-import { CONTENDER_IDS, LABELS, openContender, withContender, type BenchBucket, type ContenderId } from './contenders.js';
+import {
+  CONTENDER_IDS,
+  LABELS,
+  openContender,
+  withContender,
+  type BenchBucket,
+  type ContenderId,
+} from './contenders.js';
 import { gc, mbPerSec, median, MiB, timeMs } from './stats.js';
 import { fmtMs, fmtRate, fmtRatio, judge, printTable, type TargetResult } from './table.js';
 
@@ -68,7 +75,9 @@ export async function benchLargePut(results: TargetResult[]): Promise<void> {
   });
 
   const md5Rate = mbPerSec(SIZE, md5Ms);
-  const rows: string[][] = [['raw md5 (node:crypto)', '', String(RUNS.double), fmtMs(md5Ms), fmtRate(md5Rate, 'MiB/s'), '', '']];
+  const rows: string[][] = [
+    ['raw md5 (node:crypto)', '', String(RUNS.double), fmtMs(md5Ms), fmtRate(md5Rate, 'MiB/s'), '', ''],
+  ];
   const mine = measured.double as { cold: number; warm: number };
   for (const id of CONTENDER_IDS) {
     const m = measured[id];
@@ -76,20 +85,43 @@ export async function benchLargePut(results: TargetResult[]): Promise<void> {
       rows.push([LABELS[id], '-', '1', '-', '-', '-', m]);
       continue;
     }
-    const cells = [LABELS[id], fmtMs(m.cold), String(id === 'workerd' ? 1 : RUNS[id]), fmtMs(m.warm), fmtRate(mbPerSec(SIZE, m.warm), 'MiB/s')];
+    const cells = [
+      LABELS[id],
+      fmtMs(m.cold),
+      String(id === 'workerd' ? 1 : RUNS[id]),
+      fmtMs(m.warm),
+      fmtRate(mbPerSec(SIZE, m.warm), 'MiB/s'),
+    ];
     if (id === 'double') {
       const ratio = md5Ms / m.warm;
-      rows.push([...cells, `${fmtRatio(ratio)} of md5`, judge(results, 'put 64 MiB', '≥ 0.8× raw md5 throughput', ratio, 0.8)]);
-      rows.push([`${LABELS[id]}, etag unread`, '', String(RUNS.double), fmtMs(putOnlyMs), fmtRate(mbPerSec(SIZE, putOnlyMs), 'MiB/s'), `${fmtRatio(md5Ms / putOnlyMs)} of md5`, '']);
+      rows.push([
+        ...cells,
+        `${fmtRatio(ratio)} of md5`,
+        judge(results, 'put 64 MiB', '≥ 0.8× raw md5 throughput', ratio, 0.8),
+      ]);
+      rows.push([
+        `${LABELS[id]}, etag unread`,
+        '',
+        String(RUNS.double),
+        fmtMs(putOnlyMs),
+        fmtRate(mbPerSec(SIZE, putOnlyMs), 'MiB/s'),
+        `${fmtRatio(md5Ms / putOnlyMs)} of md5`,
+        '',
+      ]);
     } else {
       rows.push([...cells, fmtRatio(m.warm / mine.warm), '']);
     }
   }
-  printTable('put of one 64 MiB object (Uint8Array), then reading its etag', ['contender', 'first put', 'runs', 'then (median)', 'throughput', 'double/peer', 'target'], rows, [
-    'the double is compared with raw md5 over the same buffer; peers are compared with the double (no target).',
-    'each put is followed by reading its etag (the double hashes then); "etag unread": the double\'s put alone.',
-    'first put: pays for faulting in 64 MiB of new memory; then: median of back-to-back puts over the same key,',
-    'alternating with the md5 runs and the other in-process contender.',
-    'workerd: one put only (seconds each: the body is copied into the workerd process over HTTP).',
-  ]);
+  printTable(
+    'put of one 64 MiB object (Uint8Array), then reading its etag',
+    ['contender', 'first put', 'runs', 'then (median)', 'throughput', 'double/peer', 'target'],
+    rows,
+    [
+      'the double is compared with raw md5 over the same buffer; peers are compared with the double (no target).',
+      'each put is followed by reading its etag (the double hashes then); "etag unread": the double\'s put alone.',
+      'first put: pays for faulting in 64 MiB of new memory; then: median of back-to-back puts over the same key,',
+      'alternating with the md5 runs and the other in-process contender.',
+      'workerd: one put only (seconds each: the body is copied into the workerd process over HTTP).',
+    ],
+  );
 }

@@ -31,11 +31,17 @@ const START = Date.UTC(2030, 0, 1);
 const rule = (action: 'delete' | 'ia') => [
   action === 'delete'
     ? { id: 'x', enabled: true, conditions: {}, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } } }
-    : { id: 'x', enabled: true, conditions: {}, storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }] },
+    : {
+        id: 'x',
+        enabled: true,
+        conditions: {},
+        storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }],
+      },
 ];
 
 /** Sets a bucket's lifecycle rules as the API would (through its layer: lib/bucket/layer.ts). */
-const setRules = (bucket: Bucket, rules: unknown) => bucketLayer(bucket)!.settingsNow('api', 'putBucketLifecycle', (c) => (c.lifecycle = lifecycleRules(rules)));
+const setRules = (bucket: Bucket, rules: unknown) =>
+  bucketLayer(bucket)!.settingsNow('api', 'putBucketLifecycle', (c) => (c.lifecycle = lifecycleRules(rules)));
 
 /**
  * A bucket of `n` objects written one a second under a rule deleting them a day after, and a
@@ -87,11 +93,42 @@ export async function benchLifecycle(results: TargetResult[]): Promise<void> {
     }
   }
   // The best round is judged (a shared machine's load lands on single rounds); the median is shown beside it.
-  const [small, large] = sizes.map((_, i) => ({ due: Math.min(...due[i]!), dueMedian: median(due[i]!), idle: Math.min(...idle[i]!) }));
-  printTable('A call while one object falls due per call (memory, µs per head)', ['objects', 'one due per call (best)', '(median)', 'nothing due (best)', 'due ÷ nothing due', 'target'], [
-    ['10,000', fmtUs(small!.due), fmtUs(small!.dueMedian), fmtUs(small!.idle), fmtRatio(small!.due / small!.idle), ''],
-    ['80,000', fmtUs(large!.due), fmtUs(large!.dueMedian), fmtUs(large!.idle), fmtRatio(large!.due / large!.idle), judge(results, 'lifecycle: one due per call, 80k vs 10k', '80k within 1.5× of 10k', (1.5 * small!.due) / large!.due, 1)],
-  ], [`best and median of ${ROUNDS} alternated rounds of ${CALLS} calls, after one round of warm-up; objects written one a second, deleted a day after; the clock 1 s further before each call (nothing due: not moved).`]);
+  const [small, large] = sizes.map((_, i) => ({
+    due: Math.min(...due[i]!),
+    dueMedian: median(due[i]!),
+    idle: Math.min(...idle[i]!),
+  }));
+  printTable(
+    'A call while one object falls due per call (memory, µs per head)',
+    ['objects', 'one due per call (best)', '(median)', 'nothing due (best)', 'due ÷ nothing due', 'target'],
+    [
+      [
+        '10,000',
+        fmtUs(small!.due),
+        fmtUs(small!.dueMedian),
+        fmtUs(small!.idle),
+        fmtRatio(small!.due / small!.idle),
+        '',
+      ],
+      [
+        '80,000',
+        fmtUs(large!.due),
+        fmtUs(large!.dueMedian),
+        fmtUs(large!.idle),
+        fmtRatio(large!.due / large!.idle),
+        judge(
+          results,
+          'lifecycle: one due per call, 80k vs 10k',
+          '80k within 1.5× of 10k',
+          (1.5 * small!.due) / large!.due,
+          1,
+        ),
+      ],
+    ],
+    [
+      `best and median of ${ROUNDS} alternated rounds of ${CALLS} calls, after one round of warm-up; objects written one a second, deleted a day after; the clock 1 s further before each call (nothing due: not moved).`,
+    ],
+  );
 
   const clock = new ManualClock(START);
   const bucket = new Bucket({ clock });
@@ -156,9 +193,24 @@ export async function benchLifecycle(results: TargetResult[]): Promise<void> {
 
   const rows = [
     ['list of all 100k (binding, 100 pages)', fmtMs(listMs), '', ''],
-    ['pass: rules changed, nothing due', fmtMs(nothingDue), fmtRatio(listMs / nothingDue), judge(results, 'lifecycle pass (nothing due)', '≤ one list of 100k', listMs / nothingDue, 1)],
-    ['pass: 100k → InfrequentAccess', fmtMs(transition), fmtRatio(listMs / transition), judge(results, 'lifecycle pass (100k transitions)', '≤ one list of 100k', listMs / transition, 1)],
-    ['pass: 100k deleted', fmtMs(deletion), fmtRatio(listMs / deletion), judge(results, 'lifecycle pass (100k deletions)', '≤ one list of 100k', listMs / deletion, 1)],
+    [
+      'pass: rules changed, nothing due',
+      fmtMs(nothingDue),
+      fmtRatio(listMs / nothingDue),
+      judge(results, 'lifecycle pass (nothing due)', '≤ one list of 100k', listMs / nothingDue, 1),
+    ],
+    [
+      'pass: 100k → InfrequentAccess',
+      fmtMs(transition),
+      fmtRatio(listMs / transition),
+      judge(results, 'lifecycle pass (100k transitions)', '≤ one list of 100k', listMs / transition, 1),
+    ],
+    [
+      'pass: 100k deleted',
+      fmtMs(deletion),
+      fmtRatio(listMs / deletion),
+      judge(results, 'lifecycle pass (100k deletions)', '≤ one list of 100k', listMs / deletion, 1),
+    ],
   ];
   printTable('Lifecycle pass over 100,000 objects (memory)', ['', 'median', 'list ÷ pass', 'target'], rows, [
     `${RUNS} runs each, after one warm-up; the bucket restored (O(1)) before each pass.`,

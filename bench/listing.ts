@@ -67,10 +67,22 @@ export async function benchListing(results: TargetResult[]): Promise<void> {
     const m = measured[id];
     const ratio = measured.double.rate / m.rate;
     const target = id === 'v2' ? judge(results, 'list 100k keys, limit 1000', '≥ 50× @miniflare/r2 v2', ratio, 50) : '';
-    return [LABELS[id], `${PLAN[id].n} keys / ${m.pages} pages`, fmtMs(m.ms), fmtRate(m.rate, 'keys/s'), id === 'double' ? '' : fmtRatio(ratio), target];
+    return [
+      LABELS[id],
+      `${PLAN[id].n} keys / ${m.pages} pages`,
+      fmtMs(m.ms),
+      fmtRate(m.rate, 'keys/s'),
+      id === 'double' ? '' : fmtRatio(ratio),
+      target,
+    ];
   });
-  printTable(`paging through all keys, limit ${LIMIT}`, ['contender', 'n', 'time', 'rate', 'double/peer', 'target'], rows, [
-    `workerd lists ${PLAN.workerd.n} keys (filling 100k through its proxy takes minutes); ratios compare keys/s.`,
-    `median of ${PLAN.double.runs}/${PLAN.workerd.runs} full walks after a warm-up walk; v2: one walk, no warm-up (it takes most of a minute).`,
-  ]);
+  printTable(
+    `paging through all keys, limit ${LIMIT}`,
+    ['contender', 'n', 'time', 'rate', 'double/peer', 'target'],
+    rows,
+    [
+      `workerd lists ${PLAN.workerd.n} keys (filling 100k through its proxy takes minutes); ratios compare keys/s.`,
+      `median of ${PLAN.double.runs}/${PLAN.workerd.runs} full walks after a warm-up walk; v2: one walk, no warm-up (it takes most of a minute).`,
+    ],
+  );
 }

@@ -40,7 +40,8 @@ async function benchLargeMultipart(results: TargetResult[]): Promise<void> {
 
   const rows = CONTENDER_IDS.map((id) => {
     const r = reports[id];
-    const workerd = r.workerdPeakRss === undefined ? '' : ` (+workerd ${fmtMiB(r.workerdPeakRss - (r.workerdBaselineRss ?? 0))})`;
+    const workerd =
+      r.workerdPeakRss === undefined ? '' : ` (+workerd ${fmtMiB(r.workerdPeakRss - (r.workerdBaselineRss ?? 0))})`;
     return [
       LABELS[id],
       String(r.parts),
@@ -55,13 +56,23 @@ async function benchLargeMultipart(results: TargetResult[]): Promise<void> {
   });
   printTable(
     '256 MiB multipart upload in 5 MiB parts (one child process per contender)',
-    ['contender', 'parts', 'upload', 'throughput', 'double/peer', 'peak RSS', 'peak − baseline', 'held after gc', 'read back'],
+    [
+      'contender',
+      'parts',
+      'upload',
+      'throughput',
+      'double/peer',
+      'peak RSS',
+      'peak − baseline',
+      'held after gc',
+      'read back',
+    ],
     rows,
     [
       'upload = create + 52 × uploadPart (one reused 5 MiB caller buffer) + complete; read back = get + reading body.',
       'peak RSS = resourceUsage().maxRSS of the child (includes node, tsx and the Miniflare import, ~200 MiB);',
       'held after gc = arrayBuffers over baseline after the upload and a full gc. For workerd the bytes live in',
-      'the workerd process (and Miniflare\'s blob store), so its peak − baseline RSS is shown in parentheses.',
+      "the workerd process (and Miniflare's blob store), so its peak − baseline RSS is shown in parentheses.",
     ],
   );
 
@@ -80,11 +91,27 @@ async function benchLargeMultipart(results: TargetResult[]): Promise<void> {
     measured: `${mine.readChunks} chunks, peak +${fmtMiB(mine.readPeakExtra)}`,
     pass: streams,
   });
-  printTable('double: memory rule of issue 3 (n = 256 MiB)', ['check', 'measured', 'verdict'], [
-    ['complete() allocates ≤ n', `${mine.completeNew.toLocaleString('en-US')} bytes`, mine.completeNew <= n ? 'PASS' : 'MISS'],
-    [`object held after gc ≤ n (+${SLACK / KiB} KiB)`, `${mine.retainedNew.toLocaleString('en-US')} bytes (n = ${n.toLocaleString('en-US')})`, mine.retainedNew <= n + SLACK ? 'PASS' : 'MISS'],
-    ['read streams the chunks', `${mine.readChunks} chunks, arrayBuffers peak +${fmtMiB(mine.readPeakExtra)} (uncollected copies)`, streams ? 'PASS' : 'MISS'],
-  ]);
+  printTable(
+    'double: memory rule of issue 3 (n = 256 MiB)',
+    ['check', 'measured', 'verdict'],
+    [
+      [
+        'complete() allocates ≤ n',
+        `${mine.completeNew.toLocaleString('en-US')} bytes`,
+        mine.completeNew <= n ? 'PASS' : 'MISS',
+      ],
+      [
+        `object held after gc ≤ n (+${SLACK / KiB} KiB)`,
+        `${mine.retainedNew.toLocaleString('en-US')} bytes (n = ${n.toLocaleString('en-US')})`,
+        mine.retainedNew <= n + SLACK ? 'PASS' : 'MISS',
+      ],
+      [
+        'read streams the chunks',
+        `${mine.readChunks} chunks, arrayBuffers peak +${fmtMiB(mine.readPeakExtra)} (uncollected copies)`,
+        streams ? 'PASS' : 'MISS',
+      ],
+    ],
+  );
 }
 
 // v2 slows down as uploads accumulate (10,000 took ~8 minutes here: each upload costs more than the
@@ -112,10 +139,15 @@ async function benchManyUploads(): Promise<void> {
     fmtRate(opsPerSec(UPLOADS[id], measured[id]), 'uploads/s'),
     id === 'double' ? '' : fmtRatio(opsPerSec(UPLOADS.double, measured.double) / opsPerSec(UPLOADS[id], measured[id])),
   ]);
-  printTable('uploads created and completed (create + 1 KiB part + complete, sequential)', ['contender', 'n', 'time', 'rate', 'double/peer'], rows, [
-    `v2 does ${UPLOADS.v2} (it slows as uploads accumulate: 10,000 took ~8 min), workerd ${UPLOADS.workerd} (three proxy round trips each).`,
-    'ratios compare uploads/s (v2\'s rate at 1,000 is better than at 10,000). No target in the issue.',
-  ]);
+  printTable(
+    'uploads created and completed (create + 1 KiB part + complete, sequential)',
+    ['contender', 'n', 'time', 'rate', 'double/peer'],
+    rows,
+    [
+      `v2 does ${UPLOADS.v2} (it slows as uploads accumulate: 10,000 took ~8 min), workerd ${UPLOADS.workerd} (three proxy round trips each).`,
+      "ratios compare uploads/s (v2's rate at 1,000 is better than at 10,000). No target in the issue.",
+    ],
+  );
 }
 
 export async function benchMultipart(results: TargetResult[]): Promise<void> {

@@ -30,14 +30,25 @@ function setup(consumer: boolean): Setup {
   const config = {
     compatibility_date: '2026-01-01',
     r2_buckets: [{ binding: 'MEDIA', bucket_name: 'media' }],
-    queues: { producers: [{ binding: 'EVENTS', queue: 'events' }], ...(consumer ? { consumers: [{ queue: 'events', max_batch_size: 100, max_batch_timeout: 0 }] } : {}) },
+    queues: {
+      producers: [{ binding: 'EVENTS', queue: 'events' }],
+      ...(consumer ? { consumers: [{ queue: 'events', max_batch_size: 100, max_batch_timeout: 0 }] } : {}),
+    },
   };
   const worker = consumer ? { queue() {} } : undefined;
-  const { env, queues } = createEnv<{ MEDIA: Bucket }>(config, { api, onWarning: () => {}, ...(worker ? { worker } : {}) });
+  const { env, queues } = createEnv<{ MEDIA: Bucket }>(config, {
+    api,
+    onWarning: () => {},
+    ...(worker ? { worker } : {}),
+  });
   api.addEventNotification('media', { queue: 'events', eventTypes: ['object-create'] });
   const layerConfig = bucketLayer(env.MEDIA)!.config;
   const rules = layerConfig.notifications;
-  return { bucket: env.MEDIA, queue: queues.get('events')!, notify: (on) => void (layerConfig.notifications = on ? rules : []) };
+  return {
+    bucket: env.MEDIA,
+    queue: queues.get('events')!,
+    notify: (on) => void (layerConfig.notifications = on ? rules : []),
+  };
 }
 
 const body = new Uint8Array(1024).fill(7);
@@ -97,11 +108,28 @@ export async function benchNotifications(results: TargetResult[]): Promise<void>
   for (const [label, drain, judged] of cases) {
     const { plain, notified, ratio } = await compare(setup(drain !== 'none'), drain);
     const pass = ratio <= TARGET;
-    if (judged) results.push({ case: `notified put (${label})`, target: `≤ ${TARGET}× a put without a rule`, measured: fmtRatio(ratio), pass });
+    if (judged)
+      results.push({
+        case: `notified put (${label})`,
+        target: `≤ ${TARGET}× a put without a rule`,
+        measured: fmtRatio(ratio),
+        pass,
+      });
     rows.push([`${label}: no rule`, fmtMs(plain), fmtRate((PUTS * 1000) / plain, 'put/s'), '', '']);
-    rows.push([`${label}: object-create rule`, fmtMs(notified), fmtRate((PUTS * 1000) / notified, 'put/s'), fmtRatio(ratio), judged ? `≤ ${TARGET}× ${pass ? 'PASS' : 'MISS'}` : drain === 'timed' ? '(delivery included)' : '(not judged)']);
+    rows.push([
+      `${label}: object-create rule`,
+      fmtMs(notified),
+      fmtRate((PUTS * 1000) / notified, 'put/s'),
+      fmtRatio(ratio),
+      judged ? `≤ ${TARGET}× ${pass ? 'PASS' : 'MISS'}` : drain === 'timed' ? '(delivery included)' : '(not judged)',
+    ]);
   }
-  printTable(`R2 event notifications: ${PUTS.toLocaleString('en')} puts of 1 KiB through the binding (median of ${RUNS} pairs)`, ['', 'time', 'rate', 'cost ×', 'target'], rows, [
-    'The same bucket with its rule on and off, in back-to-back pairs after a warm-up (cost × = the median of the pairs\' ratios); the queue emptied between runs (untimed).',
-  ]);
+  printTable(
+    `R2 event notifications: ${PUTS.toLocaleString('en')} puts of 1 KiB through the binding (median of ${RUNS} pairs)`,
+    ['', 'time', 'rate', 'cost ×', 'target'],
+    rows,
+    [
+      "The same bucket with its rule on and off, in back-to-back pairs after a warm-up (cost × = the median of the pairs' ratios); the queue emptied between runs (untimed).",
+    ],
+  );
 }

@@ -77,7 +77,10 @@ async function inProcess(flags: string[]): Promise<Served> {
 
 /** Starts `r2 serve` as a process of its own (the CLI from source, through tsx), as users run it. */
 async function ownProcess(flags: string[]): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/node/cli.ts', ...ARGS, ...flags], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/node/cli.ts', ...ARGS, ...flags], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let origin = '';
   for await (const line of createInterface({ input: child.stdout! })) {
     origin ||= /listening on (\S+)/.exec(line)?.[1] ?? '';
@@ -144,14 +147,21 @@ async function runSetup(start: (flags: string[]) => Promise<Served>, aws: AwsCli
   return { puts, gets };
 }
 
-function table(title: string, results: TargetResult[] | undefined, { puts, gets }: Awaited<ReturnType<typeof runSetup>>): void {
+function table(
+  title: string,
+  results: TargetResult[] | undefined,
+  { puts, gets }: Awaited<ReturnType<typeof runSetup>>,
+): void {
   const base = MODES[0]!.name;
   const rows = MODES.map((m) => {
     const put = median(puts.get(m.name)!);
     const get = median(gets.get(m.name)!);
     const putRatio = put / median(puts.get(base)!);
     const getRatio = get / median(gets.get(base)!);
-    const target = results && m.name.startsWith('--persist (') ? judge(results, 'persisted 1 KiB put over HTTP, server in its own process', '≥ 0.5× in memory', putRatio, 0.5) : '';
+    const target =
+      results && m.name.startsWith('--persist (')
+        ? judge(results, 'persisted 1 KiB put over HTTP, server in its own process', '≥ 0.5× in memory', putRatio, 0.5)
+        : '';
     return [m.name, fmtRate(put, 'put/s'), fmtRatio(putRatio), fmtRate(get, 'get/s'), fmtRatio(getRatio), target];
   });
   printTable(title, ['state', 'put', 'vs memory', 'get', 'vs memory', 'target'], rows, [
@@ -168,7 +178,11 @@ export async function benchPersist(results: TargetResult[]): Promise<void> {
     const same = await runSetup(inProcess, aws, dirs);
     const each = `1 KiB objects, one client in sequence, median of ${ROUNDS} rounds of ${OPS}`;
     table(`r2 serve over HTTP, the server in a process of its own (as users run it): ${each}`, results, own);
-    table(`r2 serve over HTTP, client and server in one process (the server's CPU alone: stricter): ${each}`, undefined, same);
+    table(
+      `r2 serve over HTTP, client and server in one process (the server's CPU alone: stricter): ${each}`,
+      undefined,
+      same,
+    );
   } finally {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   }

@@ -15,7 +15,10 @@ import { recording, replay } from './recorded-fetch.js';
 import { KiB } from './stats.js';
 
 const op = process.argv[2] ?? 'list';
-const credentials = { accessKeyId: '0123456789abcdef0123456789abcdef', secretAccessKey: 'f0e1d2c3b4a59687f0e1d2c3b4a59687f0e1d2c3b4a59687f0e1d2c3b4a59687' };
+const credentials = {
+  accessKeyId: '0123456789abcdef0123456789abcdef',
+  secretAccessKey: 'f0e1d2c3b4a59687f0e1d2c3b4a59687f0e1d2c3b4a59687f0e1d2c3b4a59687',
+};
 const endpoint = 'https://0123456789abcdef0123456789abcdef.r2.cloudflarestorage.com';
 const bucket = new Bucket();
 const api = new S3Api({ buckets: { bench: bucket }, credentials: [credentials] });
@@ -38,4 +41,6 @@ const rounds = op === 'list' ? 2000 : 50;
 const t0 = performance.now();
 for (let r = 0; r < rounds; r++) await replay(exchanges, api.fetch);
 const ms = performance.now() - t0;
-console.log(`${op}: ${((rounds * exchanges.length * 1000) / ms).toFixed(0)} requests/s (${(ms / (rounds * exchanges.length)).toFixed(3)} ms each)`);
+console.log(
+  `${op}: ${((rounds * exchanges.length * 1000) / ms).toFixed(0)} requests/s (${(ms / (rounds * exchanges.length)).toFixed(3)} ms each)`,
+);

@@ -11,7 +11,10 @@ import { Bucket } from '../lib/bucket/index.js';
 import { S3Api } from '../lib/s3/index.js';
 import { gc, KiB, median, timeSequential } from './stats.js';
 
-const credentials = { accessKeyId: '0123456789abcdef0123456789abcdef', secretAccessKey: 'f0e1d2c3b4a59687f0e1d2c3b4a59687f0e1d2c3b4a59687f0e1d2c3b4a59687' };
+const credentials = {
+  accessKeyId: '0123456789abcdef0123456789abcdef',
+  secretAccessKey: 'f0e1d2c3b4a59687f0e1d2c3b4a59687f0e1d2c3b4a59687f0e1d2c3b4a59687',
+};
 const N = 10_000;
 const ROUNDS = 5;
 const TARGET = 1.5;
@@ -19,15 +22,22 @@ const TARGET = 1.5;
 export async function benchPublic(): Promise<void> {
   const api = new CloudflareApi();
   const bucket = api.account.addBucket('bench', new Bucket());
-  await bucket.put('object', new Uint8Array(KiB).fill(97), { httpMetadata: { contentType: 'application/octet-stream' } });
-  const enabled = await api.fetch(`https://api.cloudflare.com/client/v4/accounts/${api.account.id}/r2/buckets/bench/domains/managed`, {
-    method: 'PUT',
-    headers: { authorization: 'Bearer bench-token-0123456789', 'content-type': 'application/json' },
-    body: JSON.stringify({ enabled: true }),
+  await bucket.put('object', new Uint8Array(KiB).fill(97), {
+    httpMetadata: { contentType: 'application/octet-stream' },
   });
+  const enabled = await api.fetch(
+    `https://api.cloudflare.com/client/v4/accounts/${api.account.id}/r2/buckets/bench/domains/managed`,
+    {
+      method: 'PUT',
+      headers: { authorization: 'Bearer bench-token-0123456789', 'content-type': 'application/json' },
+      body: JSON.stringify({ enabled: true }),
+    },
+  );
   if (!enabled.ok) throw new Error(`enabling r2.dev failed: ${enabled.status}`);
   const s3 = new S3Api({ account: api.account, credentials: [credentials] });
-  const signed = await new AwsClient({ ...credentials, service: 's3', region: 'auto' }).sign('https://0123456789abcdef0123456789abcdef.r2.cloudflarestorage.com/bench/object');
+  const signed = await new AwsClient({ ...credentials, service: 's3', region: 'auto' }).sign(
+    'https://0123456789abcdef0123456789abcdef.r2.cloudflarestorage.com/bench/object',
+  );
   const url = signed.url;
   const headers = Object.fromEntries(signed.headers);
   const publicUrl = `https://${api.public.managedDomain('bench')}/object`;

@@ -15,7 +15,10 @@ const RUNS = 5;
 
 async function doubleRun(): Promise<number> {
   let delivered = 0;
-  const q = new Queue().consume((b) => void (delivered += b.messages.length), { maxBatchSize: BATCH, maxBatchTimeout: 0 });
+  const q = new Queue().consume((b) => void (delivered += b.messages.length), {
+    maxBatchSize: BATCH,
+    maxBatchTimeout: 0,
+  });
   const bodies = Array.from({ length: BATCH }, (_, i) => ({ body: { i } }));
   return timeMs(async () => {
     for (let n = 0; n < MESSAGES / BATCH; n++) await q.sendBatch(bodies);
@@ -78,7 +81,13 @@ export async function benchQueue(): Promise<void> {
       ['contender', 'time', 'rate', 'double/peer', 'target'],
       [
         ['double', fmtMs(dm), fmtRate((MESSAGES * 1000) / dm, 'msg/s'), '', ''],
-        ['Miniflare queues (workerd)', fmtMs(mm), fmtRate((MESSAGES * 1000) / mm, 'msg/s'), fmtRatio(ratio), ratio >= 100 ? '≥100× ✓' : '≥100× ✗'],
+        [
+          'Miniflare queues (workerd)',
+          fmtMs(mm),
+          fmtRate((MESSAGES * 1000) / mm, 'msg/s'),
+          fmtRatio(ratio),
+          ratio >= 100 ? '≥100× ✓' : '≥100× ✗',
+        ],
       ],
       ['Miniflare: sends inside the Worker, consumer in the same Worker, completion polled every 5 ms.'],
     );

@@ -37,8 +37,19 @@ export function recording(fetch: Fetch): { fetch: Fetch; exchanges: Exchange[] }
     const headers = [...req.headers];
     const res = await fetch(req.url, { method: req.method, headers, body });
     const responseBody = new Uint8Array(await res.arrayBuffer());
-    exchanges.push({ method: req.method, url: req.url, headers, body, status: res.status, responseHeaders: [...res.headers], responseBody });
-    return new Response(res.status === 204 || res.status === 304 ? null : responseBody, { status: res.status, headers: res.headers });
+    exchanges.push({
+      method: req.method,
+      url: req.url,
+      headers,
+      body,
+      status: res.status,
+      responseHeaders: [...res.headers],
+      responseBody,
+    });
+    return new Response(res.status === 204 || res.status === 304 ? null : responseBody, {
+      status: res.status,
+      headers: res.headers,
+    });
   };
   return { fetch: record, exchanges };
 }
@@ -60,6 +71,9 @@ export function canned(exchanges: readonly Exchange[]): Fetch {
     if (req.body) await req.arrayBuffer();
     const x = byRequest.get(`${req.method} ${req.url}`);
     if (!x) throw new Error(`nothing recorded for ${req.method} ${req.url}`);
-    return new Response(x.status === 204 || x.status === 304 ? null : x.responseBody, { status: x.status, headers: x.responseHeaders });
+    return new Response(x.status === 204 || x.status === 304 ? null : x.responseBody, {
+      status: x.status,
+      headers: x.responseHeaders,
+    });
   };
 }

@@ -55,9 +55,22 @@ const CASES = {
   persist: benchPersist,
 } as const;
 const named = process.argv.slice(2);
-const unknown = named.filter((n) => n !== 'dns' && n !== 'dns-wire' && n !== 'boto3' && n !== 's3' && n !== 'public' && n !== 'queue' && n !== 'size' && n !== 'image' && !(n in CASES));
+const unknown = named.filter(
+  (n) =>
+    n !== 'dns' &&
+    n !== 'dns-wire' &&
+    n !== 'boto3' &&
+    n !== 's3' &&
+    n !== 'public' &&
+    n !== 'queue' &&
+    n !== 'size' &&
+    n !== 'image' &&
+    !(n in CASES),
+);
 if (unknown.length) {
-  console.error(`unknown case(s) ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}, dns, dns-wire, boto3, s3, public, queue, size, image`);
+  console.error(
+    `unknown case(s) ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}, dns, dns-wire, boto3, s3, public, queue, size, image`,
+  );
   process.exit(2);
 }
 const wanted = (name: string) => named.length === 0 || named.includes(name);
@@ -70,7 +83,9 @@ for (const [name, bench] of Object.entries(CASES)) {
 }
 if (results.length > 0) {
   printSummary(results);
-  console.log(`\nbucket benches took ${((performance.now() - started) / 1000).toFixed(1)} s (load average now ${load()})`);
+  console.log(
+    `\nbucket benches took ${((performance.now() - started) / 1000).toFixed(1)} s (load average now ${load()})`,
+  );
 }
 if (wanted('dns')) await benchDns();
 if (wanted('dns-wire')) await benchDnsWire(); // the DNS server over UDP (bench/dns-wire.ts), when `dns-wire` is named

@@ -32,7 +32,10 @@ import { canned, recording, replay, wireFetch, type Exchange, type Fetch } from 
 import { gc, KiB, median, opsPerSec, timeMs, timeSequential } from './stats.js';
 import { fmtRatio, printSummary, type TargetResult } from './table.js';
 
-const credentials = { accessKeyId: '0123456789abcdef0123456789abcdef', secretAccessKey: 'f0e1d2c3b4a59687f0e1d2c3b4a59687f0e1d2c3b4a59687f0e1d2c3b4a59687' };
+const credentials = {
+  accessKeyId: '0123456789abcdef0123456789abcdef',
+  secretAccessKey: 'f0e1d2c3b4a59687f0e1d2c3b4a59687f0e1d2c3b4a59687f0e1d2c3b4a59687',
+};
 const LIST_KEYS = 100_000;
 const PAGE_KEYS = 1000;
 const PAGES = LIST_KEYS / PAGE_KEYS;
@@ -65,13 +68,29 @@ async function inProcess(): Promise<Target> {
   const bucket = new Bucket();
   const api = new S3Api({ buckets: { bench: bucket }, credentials: [credentials] });
   const endpoint = 'https://0123456789abcdef0123456789abcdef.r2.cloudflarestorage.com';
-  return { label: 'double, in process', client: client(endpoint, api.fetch), endpoint, fetch: api.fetch, seed: () => seedBucket(bucket), n: 5000, close: async () => {} };
+  return {
+    label: 'double, in process',
+    client: client(endpoint, api.fetch),
+    endpoint,
+    fetch: api.fetch,
+    seed: () => seedBucket(bucket),
+    n: 5000,
+    close: async () => {},
+  };
 }
 
 async function overHttp(): Promise<Target> {
   const bucket = new Bucket();
   const server = await startS3Server({ buckets: { bench: bucket }, credentials: [credentials] });
-  return { label: 'double, over HTTP', client: client(server.endpoint), endpoint: server.endpoint, fetch: wireFetch, seed: () => seedBucket(bucket), n: 2000, close: () => server.close() };
+  return {
+    label: 'double, over HTTP',
+    client: client(server.endpoint),
+    endpoint: server.endpoint,
+    fetch: wireFetch,
+    seed: () => seedBucket(bucket),
+    n: 2000,
+    close: () => server.close(),
+  };
 }
 
 // Seeds inside workerd: one request writes a batch through the binding, so seeding is not 100,000 round trips.
@@ -119,7 +138,8 @@ interface Row {
   pageMs: number;
 }
 
-const putOne = (c: S3Client, i: number) => c.send(new PutObjectCommand({ Bucket: 'bench', Key: `obj/${i}`, Body: BODY }));
+const putOne = (c: S3Client, i: number) =>
+  c.send(new PutObjectCommand({ Bucket: 'bench', Key: `obj/${i}`, Body: BODY }));
 const getOne = async (c: S3Client, i: number) => {
   const r = await c.send(new GetObjectCommand({ Bucket: 'bench', Key: `obj/${i}` }));
   await r.Body!.transformToByteArray();
@@ -186,7 +206,12 @@ async function replayRound(m: Measured): Promise<Row> {
   const getMs = await timeMs(() => replay(gets, m.target.fetch));
   gc();
   const listWalkMs = await timeMs(() => replay(list, m.target.fetch));
-  return { target: m.target.label, put: opsPerSec(puts.length, putMs), get: opsPerSec(gets.length, getMs), pageMs: listWalkMs / PAGES };
+  return {
+    target: m.target.label,
+    put: opsPerSec(puts.length, putMs),
+    get: opsPerSec(gets.length, getMs),
+    pageMs: listWalkMs / PAGES,
+  };
 }
 
 /**
@@ -235,7 +260,10 @@ async function ceilingRounds(m: Measured): Promise<{ double: Row; alone: Row }> 
     doubles.push(await timeThrough(t.client, t.n, t.label));
     alones.push(await timeThrough(alone, t.n, 'AWS SDK alone (recorded answers)'));
   }
-  return { double: medianRow(`${t.label} (median of ${ROUNDS})`, doubles), alone: medianRow(`AWS SDK alone (recorded answers, median of ${ROUNDS})`, alones) };
+  return {
+    double: medianRow(`${t.label} (median of ${ROUNDS})`, doubles),
+    alone: medianRow(`AWS SDK alone (recorded answers, median of ${ROUNDS})`, alones),
+  };
 }
 
 function judgeTargets(ceiling: { double: Row; alone: Row }, service: Row, mf: Row): TargetResult[] {
@@ -257,7 +285,9 @@ function judgeTargets(ceiling: { double: Row; alone: Row }, service: Row, mf: Ro
 }
 
 export async function benchS3(): Promise<void> {
-  console.log(`\nS3 view through the AWS SDK: PutObject / GetObject 1 KiB, ListObjectsV2 walk over ${LIST_KEYS.toLocaleString('en')} keys in ${PAGES} pages`);
+  console.log(
+    `\nS3 view through the AWS SDK: PutObject / GetObject 1 KiB, ListObjectsV2 walk over ${LIST_KEYS.toLocaleString('en')} keys in ${PAGES} pages`,
+  );
   const measured: Measured[] = [];
   try {
     for (const make of [inProcess, overHttp, miniflare]) {
@@ -274,7 +304,9 @@ export async function benchS3(): Promise<void> {
     const services = await serviceRounds(measured);
     const mf = measured[measured.length - 1]!.sdk;
     table([...measured.map((r) => r.sdk), ceiling.double, ceiling.alone], mf);
-    console.log('\nThe same signed requests, without the SDK (fetch alone: api.fetch in process, Node\'s fetch over HTTP)');
+    console.log(
+      "\nThe same signed requests, without the SDK (fetch alone: api.fetch in process, Node's fetch over HTTP)",
+    );
     const mfService = services[services.length - 1]!;
     table(services, mfService);
     printSummary(judgeTargets(ceiling, services[0]!, mfService));

@@ -15,12 +15,27 @@ const root = process.argv[2] ?? fileURLToPath(new URL('../', import.meta.url));
 const SIZE = 200 * 1024 * 1024;
 const CHUNK = Buffer.alloc(1024 * 1024);
 
-const kib = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+const kib = (pid: number, field: 'VmRSS' | 'VmHWM') =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
 const mib = (k: number) => `${(k / 1024).toFixed(1)} MiB`;
 
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', 'lib/node/cli.ts', 'r2', 'serve', '--port', '0', '--bucket', 'photos', '--access-key-id', 'id', '--secret-access-key', 'secret'],
+  [
+    '--import',
+    'tsx',
+    'lib/node/cli.ts',
+    'r2',
+    'serve',
+    '--port',
+    '0',
+    '--bucket',
+    'photos',
+    '--access-key-id',
+    'id',
+    '--secret-access-key',
+    'secret',
+  ],
   { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
 );
 let origin = '';
@@ -37,11 +52,15 @@ const before = kib(child.pid!, 'VmRSS');
 const { status, sent } = await new Promise<{ status: number; sent: number }>((resolve) => {
   let sent = 0;
   let answered: number | undefined;
-  const req = request(`${origin}/photos/big.bin`, { method: 'PUT', headers: { 'content-length': String(SIZE) } }, (res) => {
-    answered = res.statusCode!;
-    res.resume();
-    res.on('end', () => resolve({ status: answered!, sent }));
-  });
+  const req = request(
+    `${origin}/photos/big.bin`,
+    { method: 'PUT', headers: { 'content-length': String(SIZE) } },
+    (res) => {
+      answered = res.statusCode!;
+      res.resume();
+      res.on('end', () => resolve({ status: answered!, sent }));
+    },
+  );
   req.on('error', () => resolve({ status: answered ?? 0, sent }));
   const pump = () => {
     while (answered === undefined && sent < SIZE) {

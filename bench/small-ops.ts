@@ -57,7 +57,10 @@ async function runOnce(bucket: BenchBucket, keys: readonly string[], n: number):
 export async function benchSmallOps(results: TargetResult[]): Promise<void> {
   const timings = new Map<ContenderId, Record<Op, number>[]>();
   const keys = new Map(
-    CONTENDER_IDS.map((id) => [id, Array.from({ length: PLAN[id].n }, (_, i) => `small/${String(i).padStart(6, '0')}`)]),
+    CONTENDER_IDS.map((id) => [
+      id,
+      Array.from({ length: PLAN[id].n }, (_, i) => `small/${String(i).padStart(6, '0')}`),
+    ]),
   );
   const keysOf = (id: ContenderId) => keys.get(id)!;
   // The two in-process contenders are open at once and their timed runs alternate (double, v2,
@@ -98,12 +101,25 @@ export async function benchSmallOps(results: TargetResult[]): Promise<void> {
     const rows = CONTENDER_IDS.map((id) => {
       const m = measured[id][op];
       const ratio = mine / m.ops;
-      const target = id === 'v2' && TARGETED.includes(op) ? judge(results, `${op} 1 KiB`, '≥ 5× @miniflare/r2 v2', ratio, 5) : '';
-      return [LABELS[id], String(PLAN[id].n), fmtMs(m.ms), fmtRate(m.ops, 'ops/s'), id === 'double' ? '' : fmtRatio(ratio), target];
+      const target =
+        id === 'v2' && TARGETED.includes(op) ? judge(results, `${op} 1 KiB`, '≥ 5× @miniflare/r2 v2', ratio, 5) : '';
+      return [
+        LABELS[id],
+        String(PLAN[id].n),
+        fmtMs(m.ms),
+        fmtRate(m.ops, 'ops/s'),
+        id === 'double' ? '' : fmtRatio(ratio),
+        target,
+      ];
     });
-    printTable(`${TITLES[op]} (sequential awaits, median of runs)`, ['contender', 'n', 'time', 'rate', 'double/peer', 'target'], rows, [
-      `double and v2 do ${PLAN.double.n} each; workerd only ${PLAN.workerd.n} (it manages hundreds of ops/s). Ratios compare ops/s.`,
-      `median of ${PLAN.double.runs}/${PLAN.v2.runs}/${PLAN.workerd.runs} runs after a warm-up run; double's and v2's runs alternate, workerd's come after.`,
-    ]);
+    printTable(
+      `${TITLES[op]} (sequential awaits, median of runs)`,
+      ['contender', 'n', 'time', 'rate', 'double/peer', 'target'],
+      rows,
+      [
+        `double and v2 do ${PLAN.double.n} each; workerd only ${PLAN.workerd.n} (it manages hundreds of ops/s). Ratios compare ops/s.`,
+        `median of ${PLAN.double.runs}/${PLAN.v2.runs}/${PLAN.workerd.runs} runs after a warm-up run; double's and v2's runs alternate, workerd's come after.`,
+      ],
+    );
   }
 }

@@ -38,7 +38,12 @@ async function filledBucket(n: number): Promise<Bucket> {
 
 function filledZone(n: number): DnsApi {
   const api = new DnsApi({ zones: [{ name: 'bench.example', plan: 'enterprise' }], credentials: [{ token: 'bench' }] });
-  const records = Array.from({ length: n }, (_, i) => ({ type: i % 2 ? 'TXT' : 'A', name: `host-${i >> 1}`, content: i % 2 ? `"v=${i}"` : `10.0.${(i >> 8) & 255}.${i & 255}`, ttl: 300 }));
+  const records = Array.from({ length: n }, (_, i) => ({
+    type: i % 2 ? 'TXT' : 'A',
+    name: `host-${i >> 1}`,
+    content: i % 2 ? `"v=${i}"` : `10.0.${(i >> 8) & 255}.${i & 255}`,
+    ttl: 300,
+  }));
   api.seed('bench.example', records);
   return api;
 }
@@ -71,7 +76,13 @@ async function bucketRow(n: number): Promise<Row> {
     await bucket.put(key, VALUE);
     steady.push((performance.now() - t0) * 1000);
   }
-  return { state: `bucket, ${n.toLocaleString('en')} objects`, snapshot, restore, firstWrite: median(first), steadyWrite: median(steady) };
+  return {
+    state: `bucket, ${n.toLocaleString('en')} objects`,
+    snapshot,
+    restore,
+    firstWrite: median(first),
+    steadyWrite: median(steady),
+  };
 }
 
 async function zoneRow(n: number): Promise<Row> {
@@ -88,7 +99,11 @@ async function zoneRow(n: number): Promise<Row> {
   const restore = medianUs(2_000, () => api.restore(s));
   const post = async (i: number) => {
     const t0 = performance.now();
-    const r = await api.fetch(url, { method: 'POST', headers, body: JSON.stringify({ type: 'A', name: `new-${i}`, content: '198.51.100.1' }) });
+    const r = await api.fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ type: 'A', name: `new-${i}`, content: '198.51.100.1' }),
+    });
     if (r.status !== 200) throw new Error(`bench: ${r.status} ${await r.text()}`);
     await r.json();
     return (performance.now() - t0) * 1000;
@@ -100,7 +115,13 @@ async function zoneRow(n: number): Promise<Row> {
     first.push(await post(2 * i));
     steady.push(await post(2 * i + 1));
   }
-  return { state: `DNS zone, ${n.toLocaleString('en')} records`, snapshot, restore, firstWrite: median(first), steadyWrite: median(steady) };
+  return {
+    state: `DNS zone, ${n.toLocaleString('en')} records`,
+    snapshot,
+    restore,
+    firstWrite: median(first),
+    steadyWrite: median(steady),
+  };
 }
 
 /**
@@ -142,14 +163,22 @@ async function logCost(rounds: number, n: number, fresh: boolean): Promise<{ off
 const us = (x: number) => `${x < 10 ? x.toFixed(2) : x.toFixed(1)} µs`;
 
 export async function benchSnapshot(results: TargetResult[]): Promise<void> {
-  const rows = [await bucketRow(BIG_BUCKET / 100), await bucketRow(BIG_BUCKET), await zoneRow(BIG_ZONE / 100), await zoneRow(BIG_ZONE)];
+  const rows = [
+    await bucketRow(BIG_BUCKET / 100),
+    await bucketRow(BIG_BUCKET),
+    await zoneRow(BIG_ZONE / 100),
+    await zoneRow(BIG_ZONE),
+  ];
   printTable(
     'snapshot and restore (median of 2,000 each; first write after a restore vs a steady write, median of 300–500)',
     ['state', 'snapshot()', 'restore()', 'first write', 'steady write'],
     rows.map((r) => [r.state, us(r.snapshot), us(r.restore), us(r.firstWrite), us(r.steadyWrite)]),
   );
   for (const r of [rows[1]!, rows[3]!]) {
-    for (const [what, v] of [['snapshot()', r.snapshot], ['restore()', r.restore]] as const) {
+    for (const [what, v] of [
+      ['snapshot()', r.snapshot],
+      ['restore()', r.restore],
+    ] as const) {
       results.push({ case: `${what} on a ${r.state}`, target: '≤ 10 µs median', measured: us(v), pass: v <= 10 });
     }
   }
@@ -166,6 +195,11 @@ export async function benchSnapshot(results: TargetResult[]): Promise<void> {
     ways.map(([how, m]) => [how, fmtRate(m.off, 'ops/s'), fmtRate(m.on, 'ops/s'), `${(m.cost * 100).toFixed(1)}%`]),
   );
   for (const [how, m] of ways) {
-    results.push({ case: `call log on a 1 KiB put (${how})`, target: '< 20% per put', measured: `${(m.cost * 100).toFixed(1)}%`, pass: m.cost < 0.2 });
+    results.push({
+      case: `call log on a 1 KiB put (${how})`,
+      target: '< 20% per put',
+      measured: `${(m.cost * 100).toFixed(1)}%`,
+      pass: m.cost < 0.2,
+    });
   }
 }

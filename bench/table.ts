@@ -9,7 +9,12 @@ export interface TargetResult {
   readonly pass: boolean;
 }
 
-export function printTable(title: string, header: readonly string[], rows: readonly (readonly string[])[], notes: readonly string[] = []): void {
+export function printTable(
+  title: string,
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  notes: readonly string[] = [],
+): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');

@@ -12,9 +12,16 @@ export interface CaseOptions {
   difference?: string;
 }
 
-export function registerCase(name: string, run: () => Promise<void>, options: CaseOptions, declared: ReadonlySet<string>, timeout?: number): void {
+export function registerCase(
+  name: string,
+  run: () => Promise<void>,
+  options: CaseOptions,
+  declared: ReadonlySet<string>,
+  timeout?: number,
+): void {
   if (options.skip) skip(`${name} (skipped: ${options.skip})`, run);
-  else if (options.difference && declared.has(options.difference)) fails(`${name} — known difference: ${options.difference}`, run, timeout);
+  else if (options.difference && declared.has(options.difference))
+    fails(`${name} — known difference: ${options.difference}`, run, timeout);
   else it(name, run, timeout);
 }
 
@@ -29,7 +36,13 @@ export type ClientTest<C> = (name: string, fn: (client: C) => Promise<void>, opt
 export function runClientGroups<C extends { cleanup(): Promise<void> }, Ctx>(
   title: string,
   groups: readonly { name: string; define(ctx: Ctx): void }[],
-  setup: { differences?: readonly string[]; timeout?: number; only?: readonly string[]; client: () => C; context: (test: ClientTest<C>) => Ctx },
+  setup: {
+    differences?: readonly string[];
+    timeout?: number;
+    only?: readonly string[];
+    client: () => C;
+    context: (test: ClientTest<C>) => Ctx;
+  },
 ): void {
   const declared = new Set<string>(setup.differences ?? []);
   const clients: C[] = [];

@@ -60,7 +60,11 @@ export function formatResults(suites: ReadonlyMap<string, SuiteResults>): string
     }
     for (const page of pages) {
       const columns = [0, ...page];
-      const fmt = (r: string[]) => columns.map((i) => r[i]!.padEnd(widths[i]!)).join(' | ').trimEnd();
+      const fmt = (r: string[]) =>
+        columns
+          .map((i) => r[i]!.padEnd(widths[i]!))
+          .join(' | ')
+          .trimEnd();
       lines.push('', fmt(table[0]!), columns.map((i) => '-'.repeat(widths[i]!)).join('-|-'));
       for (const r of table.slice(1)) lines.push(fmt(r));
     }

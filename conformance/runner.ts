@@ -133,15 +133,19 @@ export function it(name: string, fn: () => unknown, timeout?: number): void {
   const r = current();
   if (!recording()) return r.it(name, fn, timeout);
   const cell = cellHere();
-  r.it(name, async () => {
-    let outcome: Outcome = 'failed';
-    try {
-      await fn();
-      outcome = 'passed';
-    } finally {
-      if (cell) cell[outcome]++;
-    }
-  }, timeout);
+  r.it(
+    name,
+    async () => {
+      let outcome: Outcome = 'failed';
+      try {
+        await fn();
+        outcome = 'passed';
+      } finally {
+        if (cell) cell[outcome]++;
+      }
+    },
+    timeout,
+  );
 }
 
 /** A skipped case; its name says why. */
@@ -182,6 +186,8 @@ function expectFailure(fn: () => unknown): () => Promise<void> {
     } catch {
       return;
     }
-    throw new Error('expected to fail (a declared difference) but passed: the difference is gone, remove it from the target');
+    throw new Error(
+      'expected to fail (a declared difference) but passed: the difference is gone, remove it from the target',
+    );
   };
 }

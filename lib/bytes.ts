@@ -82,7 +82,8 @@ export function toHex(bytes: Uint8Array): string {
   // fromCharCode takes its codes as arguments: stay well under engines' argument-count limits.
   if (codes.length <= ARGS_AT_ONCE) return String.fromCharCode.apply(null, codes);
   let s = '';
-  for (let at = 0; at < codes.length; at += ARGS_AT_ONCE) s += String.fromCharCode.apply(null, codes.slice(at, at + ARGS_AT_ONCE));
+  for (let at = 0; at < codes.length; at += ARGS_AT_ONCE)
+    s += String.fromCharCode.apply(null, codes.slice(at, at + ARGS_AT_ONCE));
   return s;
 }
 

@@ -94,7 +94,8 @@ export function digest(alg: HashAlgorithm, data: Uint8Array | readonly Uint8Arra
  * JavaScript (SigV4 hashes a canonical request on every request).
  */
 export function digestHex(alg: HashAlgorithm, data: string | Uint8Array | readonly Uint8Array[]): string {
-  if (typeof data === 'string') return nodeCrypto?.hash ? nodeCrypto.hash(alg, data, 'hex') : digestHex(alg, utf8(data));
+  if (typeof data === 'string')
+    return nodeCrypto?.hash ? nodeCrypto.hash(alg, data, 'hex') : digestHex(alg, utf8(data));
   const chunks = isBytes(data) ? [data] : data;
   if (chunks.length === 1 && nodeCrypto?.hash) return nodeCrypto.hash(alg, chunks[0]!, 'hex');
   return toHex(digest(alg, chunks));

@@ -35,9 +35,19 @@ export interface SortedTree<T> {
   values(): IterableIterator<T>;
   nextLowerPair(high: string | undefined): [string, T] | undefined;
   /** Visits [low, high) (high included when `includeHigh`) in order, until `onFound` returns `{ break }`. */
-  forRange(low: string, high: string, includeHigh: boolean, onFound: (k: string, v: T) => { break?: unknown } | void): unknown;
+  forRange(
+    low: string,
+    high: string,
+    includeHigh: boolean,
+    onFound: (k: string, v: T) => { break?: unknown } | void,
+  ): unknown;
   /** Visits [low, high) (high included when `includeHigh`) in order, replacing or deleting as `onFound` says; copies shared nodes it edits. */
-  editRange(low: string, high: string, includeHigh: boolean, onFound: (k: string, v: T) => { value?: T; delete?: boolean } | void): unknown;
+  editRange(
+    low: string,
+    high: string,
+    includeHigh: boolean,
+    onFound: (k: string, v: T) => { value?: T; delete?: boolean } | void,
+  ): unknown;
   /** O(1): copy-on-write. */
   clone(): SortedTree<T>;
 }
@@ -59,7 +69,10 @@ export interface NumberTree<T> {
 
 /** An empty sorted tree of number keys in numeric order. */
 export function numberTree<T>(): NumberTree<T> {
-  return new (BTree as unknown as new (entries: undefined, compare: (a: number, b: number) => number) => NumberTree<T>)(undefined, (a, b) => a - b);
+  return new (BTree as unknown as new (entries: undefined, compare: (a: number, b: number) => number) => NumberTree<T>)(
+    undefined,
+    (a, b) => a - b,
+  );
 }
 
 interface Cell<V> {
@@ -158,7 +171,11 @@ export class SnapshotMap<V> {
    * `delete` per key would each descend from the root (a lifecycle pass edits a whole bucket so:
    * lib/bucket/layer.ts). `visit` must not write to this map.
    */
-  editRange(low: string, high: string | undefined, visit: (key: string, value: V) => V | typeof REMOVE | undefined): void {
+  editRange(
+    low: string,
+    high: string | undefined,
+    visit: (key: string, value: V) => V | typeof REMOVE | undefined,
+  ): void {
     // Read first: an edit walk copies every shared node it passes (after a snapshot or a restore,
     // all of them), so it starts at the first entry that changes, with that entry's answer.
     const last = high ?? this.tree.nextLowerPair(undefined)?.[0];

@@ -22,7 +22,14 @@ import type { BucketFault } from './bucket/bucket-support.js';
 import type { DnsFault } from './api/support.js';
 import type { Fault } from './support/faults.js';
 import { describeValue, doubleOf } from './support/registry.js';
-import { checkDnsRecord, checkObject, checkReceived, type DnsRecordExpectation, type ObjectExpectation, type ReceivedQuery } from './support/matchers.js';
+import {
+  checkDnsRecord,
+  checkObject,
+  checkReceived,
+  type DnsRecordExpectation,
+  type ObjectExpectation,
+  type ReceivedQuery,
+} from './support/matchers.js';
 import { checkMessages } from './support/queue-matchers.js';
 import type { MessageQuery } from './support/queue-support.js';
 
@@ -51,7 +58,11 @@ vitest.expect.extend({
 });
 
 /** The rule a double takes: a bucket's for a Bucket, a DnsApi's for a DnsApi. */
-export type FaultRuleOf<D extends Bucket | DnsApi | Queue> = D extends Bucket ? BucketFault : D extends Queue ? QueueFault : DnsFault;
+export type FaultRuleOf<D extends Bucket | DnsApi | Queue> = D extends Bucket
+  ? BucketFault
+  : D extends Queue
+    ? QueueFault
+    : DnsFault;
 
 /**
  * Adds a fault rule for the running test only: it is removed when the test finishes, pass or fail
@@ -64,7 +75,10 @@ export type FaultRuleOf<D extends Bucket | DnsApi | Queue> = D extends Bucket ? 
 export function testFault<D extends Bucket | DnsApi | Queue>(double: D, rule: FaultRuleOf<D>): Fault<FaultRuleOf<D>> {
   const found = doubleOf(double);
   const faults = found?.faults;
-  if (!faults) throw new TypeError(`testFault: ${found?.faultsHint ?? `expected a Bucket, a DnsApi or a Queue from edge-doubles, got ${describeValue(double)}`}`);
+  if (!faults)
+    throw new TypeError(
+      `testFault: ${found?.faultsHint ?? `expected a Bucket, a DnsApi or a Queue from edge-doubles, got ${describeValue(double)}`}`,
+    );
   const fault = faults.add(rule);
   vitest.onTestFinished(() => fault.remove());
   return fault as unknown as Fault<FaultRuleOf<D>>;
@@ -78,11 +92,17 @@ export function testFault<D extends Bucket | DnsApi | Queue>(double: D, rule: Fa
 export function logOnFailure(...doubles: (Bucket | DnsApi | S3Api | Queue)[]): void {
   const found = doubles.map((d) => {
     const double = doubleOf(d);
-    if (!double) throw new TypeError(`logOnFailure: expected a Bucket, a DnsApi, an S3Api or a Queue from edge-doubles, got ${describeValue(d)}`);
+    if (!double)
+      throw new TypeError(
+        `logOnFailure: expected a Bucket, a DnsApi, an S3Api or a Queue from edge-doubles, got ${describeValue(d)}`,
+      );
     return double;
   });
   const onTestFailed = (vitest as { onTestFailed?: typeof vitest.onTestFailed }).onTestFailed;
-  if (!onTestFailed) throw new TypeError('logOnFailure: this runner has no onTestFailed (bun test has none); print double.log.table() from your own hook instead');
+  if (!onTestFailed)
+    throw new TypeError(
+      'logOnFailure: this runner has no onTestFailed (bun test has none); print double.log.table() from your own hook instead',
+    );
   for (const d of found) d.startLog();
   onTestFailed(() => {
     for (const d of found) console.log(`${d.name} ${d.entry}s:\n${d.log.table()}`);

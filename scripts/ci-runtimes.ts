@@ -73,10 +73,20 @@ for (const r of runs.filter((r) => !only.length || only.includes(r.name))) {
   });
   console.log(`\n=== ${r.name} (${version}): vitest ${r.args.join(' ')}`);
   const started = performance.now();
-  const code = await exec(path, [...(r.prefix ?? []), vitest, 'run', '--reporter=dot', '--reporter=./conformance/summary-reporter.ts', ...r.args], r.env ?? {});
-  results.push({ name: r.name, version, seconds: ((performance.now() - started) / 1000).toFixed(0), outcome: code === 0 ? 'passed' : `failed (exit ${code})` });
+  const code = await exec(
+    path,
+    [...(r.prefix ?? []), vitest, 'run', '--reporter=dot', '--reporter=./conformance/summary-reporter.ts', ...r.args],
+    r.env ?? {},
+  );
+  results.push({
+    name: r.name,
+    version,
+    seconds: ((performance.now() - started) / 1000).toFixed(0),
+    outcome: code === 0 ? 'passed' : `failed (exit ${code})`,
+  });
 }
 
 console.log('\nOther runtimes (wall time on this machine):');
-for (const r of results) console.log(`- ${r.name.padEnd(16)} ${r.version.padEnd(12)} ${r.seconds.padStart(4)} s  ${r.outcome}`);
+for (const r of results)
+  console.log(`- ${r.name.padEnd(16)} ${r.version.padEnd(12)} ${r.seconds.padStart(4)} s  ${r.outcome}`);
 process.exitCode = results.every((r) => r.outcome === 'passed') ? 0 : 1;

@@ -49,12 +49,23 @@ if (!gitDir || !commit) {
   console.error('usage: node scripts/extract-openapi.mjs <git-dir> <commit>');
   process.exit(2);
 }
-const doc = JSON.parse(execFileSync('git', ['--git-dir', gitDir, 'show', `${commit}:openapi.json`], { maxBuffer: 1 << 30 }).toString());
+const doc = JSON.parse(
+  execFileSync('git', ['--git-dir', gitDir, 'show', `${commit}:openapi.json`], { maxBuffer: 1 << 30 }).toString(),
+);
 const date = execFileSync('git', ['--git-dir', gitDir, 'log', '-1', '--format=%cI', commit]).toString().trim();
 
 const out = {
   openapi: doc.openapi,
-  info: { ...doc.info, 'x-extracted': { repository: 'https://github.com/cloudflare/api-schemas', path: 'openapi.json', commit, date, by: 'scripts/extract-openapi.mjs' } },
+  info: {
+    ...doc.info,
+    'x-extracted': {
+      repository: 'https://github.com/cloudflare/api-schemas',
+      path: 'openapi.json',
+      commit,
+      date,
+      by: 'scripts/extract-openapi.mjs',
+    },
+  },
   paths: {},
   components: {},
 };
@@ -96,7 +107,10 @@ while (pending.length) {
     } else pending.push(v);
   }
 }
-for (const kind of Object.keys(out.components)) out.components[kind] = Object.fromEntries(Object.entries(out.components[kind]).sort(([a], [b]) => a.localeCompare(b)));
+for (const kind of Object.keys(out.components))
+  out.components[kind] = Object.fromEntries(
+    Object.entries(out.components[kind]).sort(([a], [b]) => a.localeCompare(b)),
+  );
 
 const here = dirname(fileURLToPath(import.meta.url));
 const file = join(here, '..', 'spec', 'api-schema', 'fixtures', `cloudflare-openapi-served-${date.slice(0, 10)}.json`);

@@ -49,23 +49,32 @@ export function runtimeSpecifiers(fileName: string, source: string, types = fals
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) {
-      if ((types || !isTypeOnlyImport(node)) && ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
+      if ((types || !isTypeOnlyImport(node)) && ts.isStringLiteral(node.moduleSpecifier))
+        found.push(node.moduleSpecifier.text);
       return;
     }
     if (ts.isExportDeclaration(node)) {
-      if ((types || !node.isTypeOnly) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
+      if ((types || !node.isTypeOnly) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
+        found.push(node.moduleSpecifier.text);
       return;
     }
     if (ts.isImportEqualsDeclaration(node)) {
       const ref = node.moduleReference;
-      if ((types || !node.isTypeOnly) && ts.isExternalModuleReference(ref) && ts.isStringLiteral(ref.expression)) found.push(ref.expression.text);
+      if ((types || !node.isTypeOnly) && ts.isExternalModuleReference(ref) && ts.isStringLiteral(ref.expression))
+        found.push(ref.expression.text);
       return;
     }
     if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const arg = node.arguments[0];
       if (arg && ts.isStringLiteralLike(arg)) found.push(arg.text);
     }
-    if (types && ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) found.push(node.argument.literal.text);
+    if (
+      types &&
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    )
+      found.push(node.argument.literal.text);
     ts.forEachChild(node, visit);
   };
   visit(file);
@@ -182,7 +191,11 @@ export function findCycles(edges: ReadonlyMap<string, ReadonlySet<string>>): str
 }
 
 /** A shortest closed path from `start` back to itself inside `members` (breadth first). */
-function pathBack(edges: ReadonlyMap<string, ReadonlySet<string>>, members: ReadonlySet<string>, start: string): string[] {
+function pathBack(
+  edges: ReadonlyMap<string, ReadonlySet<string>>,
+  members: ReadonlySet<string>,
+  start: string,
+): string[] {
   const previous = new Map<string, string>();
   const queue = [start];
   while (queue.length) {

@@ -23,4 +23,3 @@ export function browserEntries(): { subpath: string; file: string }[] {
       file: basename(target.import!.default!),
     }));
 }
-

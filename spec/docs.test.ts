@@ -76,7 +76,12 @@ describe('README and docs', () => {
           broken.push(`${link} (no ${relative(root, target)})`);
           continue;
         }
-        if (anchor && statSync(target).isFile() && target.endsWith('.md') && !anchors(relative(root, target)).has(anchor))
+        if (
+          anchor &&
+          statSync(target).isFile() &&
+          target.endsWith('.md') &&
+          !anchors(relative(root, target)).has(anchor)
+        )
           broken.push(`${link} (no heading #${anchor})`);
       }
       expect(broken).toEqual([]);
@@ -101,7 +106,9 @@ describe('README and docs', () => {
 
   it('ARCHITECTURE.md shows the import graph lib/ has', () => {
     const shown = /<!-- import-graph -->\n```text\n([\s\S]*?)\n```/.exec(text('ARCHITECTURE.md'))?.[1];
-    expect(shown, 'paste the output of `npx tsx scripts/import-graph.ts` into ARCHITECTURE.md').toBe(describeGraph(folderGraph(runtimeImports(root))));
+    expect(shown, 'paste the output of `npx tsx scripts/import-graph.ts` into ARCHITECTURE.md').toBe(
+      describeGraph(folderGraph(runtimeImports(root))),
+    );
   });
 
   // The differences are declared once, as data; the conformance page's tables must name each of them.

@@ -13,7 +13,11 @@ describe('editDistance', () => {
   });
 
   it('is symmetric', () => {
-    for (const [a, b] of [['defaultStorageClass', 'defaultStorageClas'], ['notes/a.txt', 'note/b.txt'], ['log', 'clock']] as const) {
+    for (const [a, b] of [
+      ['defaultStorageClass', 'defaultStorageClas'],
+      ['notes/a.txt', 'note/b.txt'],
+      ['log', 'clock'],
+    ] as const) {
       expect(editDistance(a, b)).toBe(editDistance(b, a));
     }
   });

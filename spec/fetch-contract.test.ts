@@ -23,7 +23,11 @@ const ROWS: [string, Row][] = [
       make() {
         const api = new DnsApi({ zones: [{ name: 'example.com' }], credentials: [{ token: 'contract' }] });
         const url = `https://api.cloudflare.com/client/v4/zones/${api.zones[0]!.id}/dns_records`;
-        return { fetch: api.fetch, url, headers: { authorization: 'Bearer contract', 'content-type': 'application/json' } };
+        return {
+          fetch: api.fetch,
+          url,
+          headers: { authorization: 'Bearer contract', 'content-type': 'application/json' },
+        };
       },
     },
   ],
@@ -35,7 +39,10 @@ const ROWS: [string, Row][] = [
         // request with a fixed signature reaches the body read (a PutObject of UNSIGNED-PAYLOAD).
         const api = new S3Api();
         api.addBucket('contract');
-        const amzDate = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+        const amzDate = new Date()
+          .toISOString()
+          .replace(/[-:]/g, '')
+          .replace(/\.\d{3}/, '');
         const scope = `contract-key/${amzDate.slice(0, 8)}/auto/s3/aws4_request`;
         const authorization = `AWS4-HMAC-SHA256 Credential=${scope}, SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature=${'0'.repeat(64)}`;
         return {
@@ -109,11 +116,25 @@ describe.each(ROWS)('%s#fetch is a standard fetch', (_name, row) => {
   it('rejects an options object whose getters throw with the thrown error itself', async () => {
     const { fetch, url } = row.make();
     const thrown = new Error('getter says no');
-    const init = new Proxy({}, { get: () => { throw thrown; }, has: () => true, ownKeys: () => ['method', 'body'], getOwnPropertyDescriptor: () => ({ configurable: true, enumerable: true, value: undefined }) });
+    const init = new Proxy(
+      {},
+      {
+        get: () => {
+          throw thrown;
+        },
+        has: () => true,
+        ownKeys: () => ['method', 'body'],
+        getOwnPropertyDescriptor: () => ({ configurable: true, enumerable: true, value: undefined }),
+      },
+    );
     expect(requestError(url, init)).toBe(thrown);
     expect(await rejectionOf(fetch, url, init)).toBe(thrown);
     // A plain string URL and the same proxy reached through an options object with a throwing getter.
-    const getter = { get method(): string { throw thrown; } };
+    const getter = {
+      get method(): string {
+        throw thrown;
+      },
+    };
     expect(await rejectionOf(fetch, url, getter)).toBe(thrown);
   });
 
@@ -122,9 +143,18 @@ describe.each(ROWS)('%s#fetch is a standard fetch', (_name, row) => {
     ['a HEAD with a body', () => ({ method: 'HEAD', body: '{}' })],
     ['a method that is not a token', (headers) => ({ method: 'PO ST', headers, body: '{}' })],
     ['a forbidden method', (headers) => ({ method: 'TRACE', headers })],
-    ['a header name that is not a token', (headers) => ({ method: 'POST', headers: { ...headers, 'bad header': 'x' }, body: '{}' })],
-    ['a header value with a newline', (headers) => ({ method: 'POST', headers: { ...headers, 'x-a': 'a\nb' }, body: '{}' })],
-    ['a signal that is not an AbortSignal', (headers) => ({ method: 'POST', headers, body: '{}', signal: 'soon' as unknown as AbortSignal })],
+    [
+      'a header name that is not a token',
+      (headers) => ({ method: 'POST', headers: { ...headers, 'bad header': 'x' }, body: '{}' }),
+    ],
+    [
+      'a header value with a newline',
+      (headers) => ({ method: 'POST', headers: { ...headers, 'x-a': 'a\nb' }, body: '{}' }),
+    ],
+    [
+      'a signal that is not an AbortSignal',
+      (headers) => ({ method: 'POST', headers, body: '{}', signal: 'soon' as unknown as AbortSignal }),
+    ],
     ['an unknown mode', (headers) => ({ method: 'POST', headers, body: '{}', mode: 'sideways' as RequestMode })],
     ['a stream body without duplex', (headers) => ({ method: 'POST', headers, body: new ReadableStream() })],
   ];
@@ -147,7 +177,10 @@ describe.each(ROWS)('%s#fetch is a standard fetch', (_name, row) => {
     expect((e as Error).message).toBe('fetch failed');
     expect((e as Error).cause).toBe(boom);
     // The same through a Request object.
-    const viaRequest = await rejectionOf(fetch, new Request(url, { method: 'POST', headers, body: failingStream(boom), duplex: 'half' } as RequestInit));
+    const viaRequest = await rejectionOf(
+      fetch,
+      new Request(url, { method: 'POST', headers, body: failingStream(boom), duplex: 'half' } as RequestInit),
+    );
     expect((viaRequest as Error).message).toBe('fetch failed');
     expect((viaRequest as Error).cause).toBe(boom);
   });
@@ -158,7 +191,12 @@ describe.each(ROWS)('%s#fetch is a standard fetch', (_name, row) => {
       await fetch(url, { headers }),
       await fetch(new URL(url), { headers }),
       await fetch(new Request(url, { headers })),
-      await fetch(url, { method: 'POST', headers, body: new ReadableStream({ start: (c) => c.close() }), duplex: 'half' } as RequestInit),
+      await fetch(url, {
+        method: 'POST',
+        headers,
+        body: new ReadableStream({ start: (c) => c.close() }),
+        duplex: 'half',
+      } as RequestInit),
     ]) {
       expect(res).toBeInstanceOf(Response);
       expect(res.status).toBeLessThan(500);

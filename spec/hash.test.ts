@@ -23,7 +23,9 @@ describe('hashing', () => {
   }
 
   it('known answers: md5("hello") and the md5 of nothing', () => {
-    expect(toHex(portableHasher('md5').update(new TextEncoder().encode('hello')).digest())).toBe('5d41402abc4b2a76b9719d911017c592');
+    expect(toHex(portableHasher('md5').update(new TextEncoder().encode('hello')).digest())).toBe(
+      '5d41402abc4b2a76b9719d911017c592',
+    );
     expect(toHex(createHasher('md5').digest())).toBe('d41d8cd98f00b204e9800998ecf8427e');
   });
 

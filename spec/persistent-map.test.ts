@@ -27,10 +27,16 @@ describe('SnapshotMap', () => {
     m.update('c', () => {
       throw new Error('a value made after the snapshot is not copied');
     })!.n = 30;
-    expect(entries(m)).toEqual([['a', { n: 10 }], ['c', { n: 30 }]]);
+    expect(entries(m)).toEqual([
+      ['a', { n: 10 }],
+      ['c', { n: 30 }],
+    ]);
     const other = new SnapshotMap<{ n: number }>();
     other.restore(s);
-    expect(entries(other)).toEqual([['a', { n: 1 }], ['b', { n: 2 }]]);
+    expect(entries(other)).toEqual([
+      ['a', { n: 1 }],
+      ['b', { n: 2 }],
+    ]);
   });
 
   it('after a restore, reads fill the cache, absent keys are found absent, and order is kept', () => {
@@ -67,8 +73,19 @@ describe('SnapshotMap', () => {
     m.editRange('k010', 'k020', (k, v) => (seen.push(k), v % 2 === 0 ? REMOVE : -v));
     expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => `k0${10 + i}`));
     expect(m.size).toBe(195);
-    expect([m.get('k010'), m.has('k012'), m.get('k011'), m.get('k013'), m.get('k009'), m.get('k020')]).toEqual([undefined, false, -11, -13, 9, 20]);
-    expect(entries(m).slice(9, 12)).toEqual([['k009', 9], ['k011', -11], ['k013', -13]]);
+    expect([m.get('k010'), m.has('k012'), m.get('k011'), m.get('k013'), m.get('k009'), m.get('k020')]).toEqual([
+      undefined,
+      false,
+      -11,
+      -13,
+      9,
+      20,
+    ]);
+    expect(entries(m).slice(9, 12)).toEqual([
+      ['k009', 9],
+      ['k011', -11],
+      ['k013', -13],
+    ]);
     // A cell made by the edit is this generation's: edited again in place; the snapshot never changes.
     m.editRange('k011', 'k012', () => 111);
     expect(m.get('k011')).toBe(111);

@@ -10,5 +10,7 @@ import { browserDist } from './paths.js';
 export default async function buildPackage(): Promise<void> {
   const started = performance.now();
   await buildEsm(browserDist);
-  console.log(`conformance:browser: built the package into ${browserDist} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `conformance:browser: built the package into ${browserDist} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 }

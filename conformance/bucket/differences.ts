@@ -24,7 +24,8 @@ export const bucketDifferences = {
     why: 'The simulator returns random 171-character part etags; production returns the md5 hex of the part (r2-semantics §9.3, §13.7).',
   },
   'miniflare4-custom-metadata-limit': {
-    shownBy: "Miniflare 4's local simulator (wrangler 3/4, @cloudflare/vitest-plugin before Miniflare 5); not a target of this repo",
+    shownBy:
+      "Miniflare 4's local simulator (wrangler 3/4, @cloudflare/vitest-plugin before Miniflare 5); not a target of this repo",
     why:
       'Miniflare 4 (up to 4.20260730.0, the last 4.x) limits custom metadata to 2,048 (UTF-16 length, doubled when a character is ' +
       'above U+00FF) on put and does not check it on createMultipartUpload: the production limit of February 2023, when it was ' +
@@ -43,23 +44,24 @@ export const bucketDifferences = {
     shownBy: 'the double (in Node, browsers and workerd)',
     why:
       "A ReadableStream built in JS with `type: 'bytes'` has no length workerd knows, so workerd refuses it; the double takes a " +
-      'byte stream to have a known length (and refuses any other stream): the platform\'s request and response bodies and Blob ' +
+      "byte stream to have a known length (and refuses any other stream): the platform's request and response bodies and Blob " +
       'streams are byte streams built the same way, and no JS code can tell them apart. The double reads such a stream.',
   },
   'double-default-stream-bodies': {
-    shownBy: "the double on a runtime whose own request and response bodies are default streams (Bun 1.4, Deno 2.9; happy-dom's Response)",
+    shownBy:
+      "the double on a runtime whose own request and response bodies are default streams (Bun 1.4, Deno 2.9; happy-dom's Response)",
     why:
       'There a request or response body, a tee() branch of one (and on Bun a Blob stream) is a default stream of the same class ' +
       'as one built in JS or the readable side of a TransformStream, with nothing any JS code can read that tells them apart ' +
       '(checked in Bun 1.4.5 and Deno 2.9.6: no BYOB reader, the same prototype, no public own property). The double asks the ' +
-      "runtime once whether its own Response body is a byte stream; where it is not, the double accepts every unlocked stream, so " +
-      "that `put(key, request.body)` works as on workerd, and reads a stream built in JS instead of refusing it as workerd does.",
+      'runtime once whether its own Response body is a byte stream; where it is not, the double accepts every unlocked stream, so ' +
+      'that `put(key, request.body)` works as on workerd, and reads a stream built in JS instead of refusing it as workerd does.',
   },
   'jsc-error-own-properties': {
     shownBy: 'any target on Bun (JavaScriptCore)',
     why:
       'JavaScriptCore gives every Error it constructs own properties line, column, sourceURL, originalLine and originalColumn ' +
-      "beside message and stack (Bun 1.4.5), whoever throws it; V8 (workerd, Node, Deno, Chromium) gives only message and stack.",
+      'beside message and stack (Bun 1.4.5), whoever throws it; V8 (workerd, Node, Deno, Chromium) gives only message and stack.',
   },
   'happy-dom-bodies': {
     shownBy: "the double under Vitest's happy-dom environment",
@@ -101,7 +103,10 @@ export const simulatorDifferences: readonly BucketDifferenceId[] = [
 export const doubleDifferences: readonly BucketDifferenceId[] = ['double-js-byte-stream-length'];
 
 /** What the double shows when it runs inside workerd. */
-export const doubleInWorkerdDifferences: readonly BucketDifferenceId[] = [...doubleDifferences, 'double-in-workerd-stream-length'];
+export const doubleInWorkerdDifferences: readonly BucketDifferenceId[] = [
+  ...doubleDifferences,
+  'double-in-workerd-stream-length',
+];
 
 /**
  * The differences the runtime running the suite brings, found by asking it (never by its name):
@@ -119,12 +124,21 @@ export function runtimeDifferences(): BucketDifferenceId[] {
       shown.push('double-default-stream-bodies');
     }
   }
-  if (Object.getOwnPropertyNames(new Error('')).some((p) => p !== 'message' && p !== 'stack')) shown.push('jsc-error-own-properties');
+  if (Object.getOwnPropertyNames(new Error('')).some((p) => p !== 'message' && p !== 'stack'))
+    shown.push('jsc-error-own-properties');
   return shown;
 }
 
 /** What the double shows under Vitest's happy-dom environment: happy-dom's Request, Response, Blob and Headers. */
-export const happyDomDifferences: readonly BucketDifferenceId[] = [...doubleDifferences, 'happy-dom-bodies', 'happy-dom-headers-case'];
+export const happyDomDifferences: readonly BucketDifferenceId[] = [
+  ...doubleDifferences,
+  'happy-dom-bodies',
+  'happy-dom-headers-case',
+];
 
 /** What the double shows under Vitest's jsdom environment: jsdom's Blob and typed arrays. */
-export const jsdomDifferences: readonly BucketDifferenceId[] = [...doubleDifferences, 'jsdom-blob-without-stream', 'jsdom-realm-byte-chunks'];
+export const jsdomDifferences: readonly BucketDifferenceId[] = [
+  ...doubleDifferences,
+  'jsdom-blob-without-stream',
+  'jsdom-realm-byte-chunks',
+];

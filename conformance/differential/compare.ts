@@ -118,7 +118,9 @@ export const NORMALISATIONS: readonly Normalisation[] = [
 ];
 
 export function normalise(outcome: Outcome, ctx: Context): Outcome {
-  const copy: Outcome = JSON.parse(JSON.stringify(outcome, (_k, v: unknown) => (v === undefined ? '<undefined>' : v))) as Outcome;
+  const copy: Outcome = JSON.parse(
+    JSON.stringify(outcome, (_k, v: unknown) => (v === undefined ? '<undefined>' : v)),
+  ) as Outcome;
   for (const n of NORMALISATIONS) n.apply(copy, ctx);
   return copy;
 }

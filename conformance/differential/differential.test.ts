@@ -28,7 +28,8 @@ const DEFAULT_SEEDS: Record<MixName, number> = { default: 10, multipart: 8, bad:
 const FIRST = count(vars.FUZZ_FIRST, 1);
 const OPS = count(vars.FUZZ_OPS, 60);
 const MIXES = vars.FUZZ_MIXES ? (vars.FUZZ_MIXES.split(',') as MixName[]) : MIX_NAMES;
-for (const m of MIXES) if (!MIX_NAMES.includes(m)) throw new Error(`FUZZ_MIXES: unknown mix ${m} (mixes: ${MIX_NAMES.join(', ')})`);
+for (const m of MIXES)
+  if (!MIX_NAMES.includes(m)) throw new Error(`FUZZ_MIXES: unknown mix ${m} (mixes: ${MIX_NAMES.join(', ')})`);
 const DATE = vars.FUZZ_DATE;
 const FLAGS = vars.FUZZ_FLAGS ? vars.FUZZ_FLAGS.split(',') : [];
 
@@ -64,8 +65,17 @@ async function runSeed(mix: MixName, seed: number): Promise<void> {
   // The binding's own class name (public code finds R2 bindings by it); not an op: it changes nothing.
   const names = [workerd, double].map((side) => side.bucket.constructor.name);
   if (names[0] !== names[1]) {
-    const pending = PENDING.find((p) => p.matches(CONSTRUCTOR_PROBE, { date: DATE, ops: [CONSTRUCTOR_PROBE], index: 0, workerd: PROBE_OUTCOME, double: PROBE_OUTCOME }));
-    if (!pending) throw new Error(`divergence: the bucket's constructor.name is ${names[0]} on workerd, ${names[1]} on the double`);
+    const pending = PENDING.find((p) =>
+      p.matches(CONSTRUCTOR_PROBE, {
+        date: DATE,
+        ops: [CONSTRUCTOR_PROBE],
+        index: 0,
+        workerd: PROBE_OUTCOME,
+        double: PROBE_OUTCOME,
+      }),
+    );
+    if (!pending)
+      throw new Error(`divergence: the bucket's constructor.name is ${names[0]} on workerd, ${names[1]} on the double`);
     pendingHits.set(pending.id, (pendingHits.get(pending.id) ?? 0) + 1);
   }
   const tally = ran.get(mix) ?? { seeds: 0, ops: 0 };

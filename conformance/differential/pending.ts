@@ -32,7 +32,9 @@ export interface Pending {
 
 /** A special value of run.ts (`{ $$: kind, ... }`) of this kind, or undefined. */
 const special = (s: Spec | undefined, kind: string): Record<string, Spec> | undefined =>
-  typeof s === 'object' && s !== null && !Array.isArray(s) && '$$' in s && s.$$ === kind ? (s as unknown as Record<string, Spec>) : undefined;
+  typeof s === 'object' && s !== null && !Array.isArray(s) && '$$' in s && s.$$ === kind
+    ? (s as unknown as Record<string, Spec>)
+    : undefined;
 
 /** The value argument of a put or an uploadPart. */
 const valueOf = (op: Op): Spec | undefined =>

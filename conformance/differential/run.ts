@@ -26,7 +26,16 @@ export interface Side {
 }
 
 export function newSide(name: Side['name'], bucket: R2BucketLike): Side {
-  return { name, bucket, handles: new Map(), parts: new Map(), cursors: new Map(), versions: new Map(), uploadIds: new Map(), partEtags: new Map() };
+  return {
+    name,
+    bucket,
+    handles: new Map(),
+    parts: new Map(),
+    cursors: new Map(),
+    versions: new Map(),
+    uploadIds: new Map(),
+    partEtags: new Map(),
+  };
 }
 
 // ---- building arguments ----------------------------------------------------------------------------
@@ -99,7 +108,10 @@ function streamOf(kind: string, bytes: Uint8Array<ArrayBuffer>): ReadableStream 
       if (!g.FixedLengthStream) throw new Error('no FixedLengthStream here');
       const { readable, writable } = new g.FixedLengthStream(bytes.length);
       const w = writable.getWriter();
-      void w.write(bytes).then(() => w.close()).catch(() => {});
+      void w
+        .write(bytes)
+        .then(() => w.close())
+        .catch(() => {});
       return readable;
     }
     default:
@@ -188,7 +200,10 @@ async function special(s: Special, side: Side): Promise<unknown> {
       const etag = s.etag !== undefined ? await build(s.etag, side) : (p?.etag ?? MISSING_ETAG);
       return {
         partNumber: s.partNumber !== undefined ? await build(s.partNumber, side) : (p?.partNumber ?? 1),
-        etag: s.template !== undefined && typeof etag === 'string' ? s.template.replaceAll('{e}', etag).replaceAll('{E}', etag.toUpperCase()) : etag,
+        etag:
+          s.template !== undefined && typeof etag === 'string'
+            ? s.template.replaceAll('{e}', etag).replaceAll('{E}', etag.toUpperCase())
+            : etag,
       };
     }
     case 'partEtag':
@@ -313,7 +328,12 @@ function httpData(h: unknown): Data {
   if (h === undefined || h === null || typeof h !== 'object') return h === undefined ? undefined : String(h);
   const out: Record<string, Data> = {};
   for (const [k, v] of Object.entries(h)) {
-    out[k] = v instanceof Date ? { date: Number.isNaN(v.getTime()) ? 'invalid' : v.getTime() } : typeof v === 'string' ? v : String(v);
+    out[k] =
+      v instanceof Date
+        ? { date: Number.isNaN(v.getTime()) ? 'invalid' : v.getTime() }
+        : typeof v === 'string'
+          ? v
+          : String(v);
   }
   return out;
 }
@@ -352,7 +372,8 @@ export async function objectData(o: R2ObjectLike, read: Read | undefined): Promi
       }),
     },
     httpMetadata: httpData(o.httpMetadata),
-    customMetadata: o.customMetadata === undefined ? undefined : Object.entries(o.customMetadata).map(([k, v]) => [k, v]),
+    customMetadata:
+      o.customMetadata === undefined ? undefined : Object.entries(o.customMetadata).map(([k, v]) => [k, v]),
     range: o.range === undefined ? undefined : (JSON.parse(JSON.stringify(o.range)) as Data),
     storageClass: o.storageClass,
     ssecKeyMd5: o.ssecKeyMd5,

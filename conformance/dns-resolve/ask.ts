@@ -22,7 +22,15 @@ export async function ask(server: string, name: string, type: string, port = 53)
   let reply = packet.decode(await overUdp(server, query, port));
   if (reply.flag_tc) reply = packet.decode(await overTcp(server, query, port));
   const section = (rrs: packet.Answer[] | undefined) =>
-    (rrs ?? []).filter((rr) => rr.type !== 'OPT').map((rr) => ({ name: rr.name, type: rr.type, class: 'IN' as const, ttl: (rr as { ttl?: number }).ttl ?? 0, data: (rr as { data?: unknown }).data }));
+    (rrs ?? [])
+      .filter((rr) => rr.type !== 'OPT')
+      .map((rr) => ({
+        name: rr.name,
+        type: rr.type,
+        class: 'IN' as const,
+        ttl: (rr as { ttl?: number }).ttl ?? 0,
+        data: (rr as { data?: unknown }).data,
+      }));
   return {
     // dns-packet's decoder sets `rcode` (its types do not declare it).
     rcode: ((reply as { rcode?: string }).rcode ?? 'NOERROR') as DnsRcode,

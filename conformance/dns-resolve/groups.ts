@@ -13,7 +13,11 @@ const rcodeIs = (rcode: string) => (a: DnsAnswer) => a.rcode === rcode;
 /** Inside Cloudflare's published proxy ranges: 104.16.0.0/13, 172.64.0.0/13, 2606:4700::/32 (§1.1). */
 function isCloudflareEdge(ip: string): boolean {
   const v4 = /^(\d+)\.(\d+)\./.exec(ip);
-  if (v4) return (Number(v4[1]) === 104 && (Number(v4[2]) & 0xf8) === 16) || (Number(v4[1]) === 172 && (Number(v4[2]) & 0xf8) === 64);
+  if (v4)
+    return (
+      (Number(v4[1]) === 104 && (Number(v4[2]) & 0xf8) === 16) ||
+      (Number(v4[1]) === 172 && (Number(v4[2]) & 0xf8) === 64)
+    );
   return /^2606:4700:/i.test(ip);
 }
 
@@ -58,10 +62,24 @@ export const records = defineResolveGroup('records written through the API', (t)
 
   t.test('MX, SRV and CAA are answered from their fields', async (c) => {
     await c.made({ type: 'MX', name: c.name('mx'), content: `mail.${c.name()}`, priority: 10, ttl: 300 });
-    await c.made({ type: 'SRV', name: c.name('_sip._tcp'), data: { priority: 1, weight: 5, port: 5060, target: `sip.${c.name()}` }, ttl: 300 });
-    await c.made({ type: 'CAA', name: c.name('caa'), data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' }, ttl: 300 });
-    expect(datas(await c.eventually(c.name('mx'), 'MX', has('MX')))).toEqual([{ preference: 10, exchange: `mail.${c.name()}` }]);
-    expect(datas(await c.eventually(c.name('_sip._tcp'), 'SRV', has('SRV')))).toEqual([{ priority: 1, weight: 5, port: 5060, target: `sip.${c.name()}` }]);
+    await c.made({
+      type: 'SRV',
+      name: c.name('_sip._tcp'),
+      data: { priority: 1, weight: 5, port: 5060, target: `sip.${c.name()}` },
+      ttl: 300,
+    });
+    await c.made({
+      type: 'CAA',
+      name: c.name('caa'),
+      data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' },
+      ttl: 300,
+    });
+    expect(datas(await c.eventually(c.name('mx'), 'MX', has('MX')))).toEqual([
+      { preference: 10, exchange: `mail.${c.name()}` },
+    ]);
+    expect(datas(await c.eventually(c.name('_sip._tcp'), 'SRV', has('SRV')))).toEqual([
+      { priority: 1, weight: 5, port: 5060, target: `sip.${c.name()}` },
+    ]);
     const caa = datas(await c.eventually(c.name('caa'), 'CAA', has('CAA')))[0] as Record<string, unknown>;
     expect([caa.flags, caa.tag, caa.value]).toEqual([0, 'issue', 'letsencrypt.org']);
   });
@@ -77,26 +95,33 @@ export const records = defineResolveGroup('records written through the API', (t)
 const datas = (a: DnsAnswer) => a.answers.map((rr) => rr.data);
 
 export const proxied = defineResolveGroup('proxied names', (t) => {
-  t.test('a proxied A is answered with two edge addresses per family at TTL 300, never the origin (§1.1)', async (c) => {
-    const name = c.name('www');
-    await c.made({ type: 'A', name, content: '203.0.113.10', proxied: true });
-    for (const type of ['A', 'AAAA']) {
-      const a = await c.eventually(name, type, has(type));
-      const ips = ofType(a.answers, type).map((rr) => rr.data as string);
-      expect(ips).toHaveLength(2);
-      expect(ips).not.toContain('203.0.113.10');
-      expect(ofType(a.answers, type).every((rr) => rr.ttl === 300)).toBe(true);
-    }
-  });
+  t.test(
+    'a proxied A is answered with two edge addresses per family at TTL 300, never the origin (§1.1)',
+    async (c) => {
+      const name = c.name('www');
+      await c.made({ type: 'A', name, content: '203.0.113.10', proxied: true });
+      for (const type of ['A', 'AAAA']) {
+        const a = await c.eventually(name, type, has(type));
+        const ips = ofType(a.answers, type).map((rr) => rr.data as string);
+        expect(ips).toHaveLength(2);
+        expect(ips).not.toContain('203.0.113.10');
+        expect(ofType(a.answers, type).every((rr) => rr.ttl === 300)).toBe(true);
+      }
+    },
+  );
 
-  t.test('the edge addresses are inside Cloudflare\'s published ranges', async (c) => {
-    const name = c.name('www');
-    await c.made({ type: 'A', name, content: '203.0.113.10', proxied: true });
-    for (const type of ['A', 'AAAA']) {
-      const a = await c.eventually(name, type, has(type));
-      expect(ofType(a.answers, type).map((rr) => isCloudflareEdge(rr.data as string))).toEqual([true, true]);
-    }
-  }, { difference: 'edge-addresses' });
+  t.test(
+    "the edge addresses are inside Cloudflare's published ranges",
+    async (c) => {
+      const name = c.name('www');
+      await c.made({ type: 'A', name, content: '203.0.113.10', proxied: true });
+      for (const type of ['A', 'AAAA']) {
+        const a = await c.eventually(name, type, has(type));
+        expect(ofType(a.answers, type).map((rr) => isCloudflareEdge(rr.data as string))).toEqual([true, true]);
+      }
+    },
+    { difference: 'edge-addresses' },
+  );
 
   t.test('a proxied CNAME is answered as edge addresses, not as a CNAME (§1.2)', async (c) => {
     const name = c.name('app');
@@ -108,7 +133,7 @@ export const proxied = defineResolveGroup('proxied names', (t) => {
 });
 
 export const chains = defineResolveGroup('CNAME', (t) => {
-  t.test('a DNS-only CNAME inside the zone is answered with its target\'s records', async (c) => {
+  t.test("a DNS-only CNAME inside the zone is answered with its target's records", async (c) => {
     await c.made({ type: 'A', name: c.name('target'), content: '192.0.2.7', ttl: 300 });
     await c.made({ type: 'CNAME', name: c.name('alias'), content: c.name('target'), ttl: 300 });
     const a = await c.eventually(c.name('alias'), 'A', has('A'));
@@ -118,21 +143,37 @@ export const chains = defineResolveGroup('CNAME', (t) => {
     ]);
   });
 
-  t.test('a CNAME with flatten_cname is answered as its target\'s addresses under its own name (§1.2)', async (c) => {
-    await c.made({ type: 'A', name: c.name('target'), content: '192.0.2.7', ttl: 300 });
-    await c.made({ type: 'CNAME', name: c.name('flat'), content: c.name('target'), ttl: 300, settings: { flatten_cname: true } });
-    const a = await c.eventually(c.name('flat'), 'A', has('A'));
-    expect(a.answers.map((rr) => [typeOf(rr), sameName(rr.name, c.name('flat')), rr.data])).toEqual([['A', true, '192.0.2.7']]);
-  }, { skip: t.target.paidPlan ? undefined : 'flatten_cname needs a paid plan; the target does not say paidPlan' });
+  t.test(
+    "a CNAME with flatten_cname is answered as its target's addresses under its own name (§1.2)",
+    async (c) => {
+      await c.made({ type: 'A', name: c.name('target'), content: '192.0.2.7', ttl: 300 });
+      await c.made({
+        type: 'CNAME',
+        name: c.name('flat'),
+        content: c.name('target'),
+        ttl: 300,
+        settings: { flatten_cname: true },
+      });
+      const a = await c.eventually(c.name('flat'), 'A', has('A'));
+      expect(a.answers.map((rr) => [typeOf(rr), sameName(rr.name, c.name('flat')), rr.data])).toEqual([
+        ['A', true, '192.0.2.7'],
+      ]);
+    },
+    { skip: t.target.paidPlan ? undefined : 'flatten_cname needs a paid plan; the target does not say paidPlan' },
+  );
 });
 
 export const negative = defineResolveGroup('negative answers', (t) => {
-  t.test('a name that does not exist is NXDOMAIN with the SOA in authority (§1.7)', async (c) => {
-    await c.made({ type: 'TXT', name: c.name('here'), content: 'x' });
-    const a = await c.eventually(c.name('not-here'), 'A', rcodeIs('NXDOMAIN'));
-    expect([a.rcode, a.authoritative, a.answers]).toEqual(['NXDOMAIN', true, []]);
-    expectSoaAuthority(a);
-  }, { difference: 'dnssec-compact-denial' });
+  t.test(
+    'a name that does not exist is NXDOMAIN with the SOA in authority (§1.7)',
+    async (c) => {
+      await c.made({ type: 'TXT', name: c.name('here'), content: 'x' });
+      const a = await c.eventually(c.name('not-here'), 'A', rcodeIs('NXDOMAIN'));
+      expect([a.rcode, a.authoritative, a.answers]).toEqual(['NXDOMAIN', true, []]);
+      expectSoaAuthority(a);
+    },
+    { difference: 'dnssec-compact-denial' },
+  );
 
   t.test('a type the name lacks is NODATA (NOERROR, no answers) with the SOA in authority', async (c) => {
     await c.made({ type: 'TXT', name: c.name('here'), content: 'x' });
@@ -178,11 +219,20 @@ export const wildcards = defineResolveGroup('wildcards (RFC 4592)', (t) => {
 export const apex = defineResolveGroup('apex SOA and NS', (t) => {
   t.test("the apex NS set is the zone's assigned nameservers (§1.6)", async (c) => {
     const a = await c.resolve(c.target.zoneName, 'NS');
-    expect(ofType(a.answers, 'NS').map((rr) => String(rr.data).toLowerCase()).sort()).toEqual([...c.resolveTarget.nameServers].map((n) => n.toLowerCase()).sort());
+    expect(
+      ofType(a.answers, 'NS')
+        .map((rr) => String(rr.data).toLowerCase())
+        .sort(),
+    ).toEqual([...c.resolveTarget.nameServers].map((n) => n.toLowerCase()).sort());
   });
 
   t.test('the SOA names a zone nameserver and dns.cloudflare.com, and its serial rises after a change', async (c) => {
-    const soa = async () => ofType((await c.resolve(c.target.zoneName, 'SOA')).answers, 'SOA')[0]!.data as { mname: string; rname: string; serial: number };
+    const soa = async () =>
+      ofType((await c.resolve(c.target.zoneName, 'SOA')).answers, 'SOA')[0]!.data as {
+        mname: string;
+        rname: string;
+        serial: number;
+      };
     const before = await soa();
     expect(c.resolveTarget.nameServers.map((n) => n.toLowerCase())).toContain(before.mname.toLowerCase());
     expect(before.rname).toBe('dns.cloudflare.com');
@@ -197,7 +247,9 @@ export const delegation = defineResolveGroup('delegation', (t) => {
     await c.made({ type: 'NS', name: c.name('deleg'), content: 'ns1.example.net', ttl: 300 });
     const a = await c.eventually(c.name('x.deleg'), 'A', (x) => ofType(x.authorities, 'NS').length > 0);
     expect([a.rcode, a.authoritative, a.answers]).toEqual(['NOERROR', false, []]);
-    expect(ofType(a.authorities, 'NS').map((rr) => [sameName(rr.name, c.name('deleg')), rr.data])).toEqual([[true, 'ns1.example.net']]);
+    expect(ofType(a.authorities, 'NS').map((rr) => [sameName(rr.name, c.name('deleg')), rr.data])).toEqual([
+      [true, 'ns1.example.net'],
+    ]);
   });
 });
 

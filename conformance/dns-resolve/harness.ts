@@ -69,7 +69,10 @@ export interface ResolveGroup {
   define(t: ResolveGroupContext): void;
 }
 
-export const defineResolveGroup = (name: string, define: (t: ResolveGroupContext) => void): ResolveGroup => ({ name, define });
+export const defineResolveGroup = (name: string, define: (t: ResolveGroupContext) => void): ResolveGroup => ({
+  name,
+  define,
+});
 
 export function runResolveGroups(groups: readonly ResolveGroup[], target: DnsResolveTarget): void {
   runClientGroups(`dns resolution conformance on ${target.name ?? target.zoneName}`, groups, {
@@ -92,12 +95,18 @@ export const ofType = (rrs: readonly DnsResourceRecord[], type: string) => rrs.f
 /** TXT values as text: each record's character-strings joined (strings or bytes). */
 export function txtValues(a: DnsAnswer): string[] {
   const dec = new TextDecoder();
-  return ofType(a.answers, 'TXT').map((rr) => (rr.data as (string | Uint8Array)[]).map((s) => (typeof s === 'string' ? s : dec.decode(s))).join(''));
+  return ofType(a.answers, 'TXT').map((rr) =>
+    (rr.data as (string | Uint8Array)[]).map((s) => (typeof s === 'string' ? s : dec.decode(s))).join(''),
+  );
 }
 
 /** TXT character-string lengths in bytes, per record. */
 export function txtLengths(a: DnsAnswer): number[][] {
-  return ofType(a.answers, 'TXT').map((rr) => (rr.data as (string | Uint8Array)[]).map((s) => (typeof s === 'string' ? new TextEncoder().encode(s).length : s.length)));
+  return ofType(a.answers, 'TXT').map((rr) =>
+    (rr.data as (string | Uint8Array)[]).map((s) =>
+      typeof s === 'string' ? new TextEncoder().encode(s).length : s.length,
+    ),
+  );
 }
 
 /** A negative answer's SOA in authority, checked to be there. */
@@ -106,4 +115,5 @@ export function expectSoaAuthority(a: DnsAnswer): void {
 }
 
 /** Owner names compare without case or a trailing dot. */
-export const sameName = (x: string, y: string) => x.toLowerCase().replace(/\.$/, '') === y.toLowerCase().replace(/\.$/, '');
+export const sameName = (x: string, y: string) =>
+  x.toLowerCase().replace(/\.$/, '') === y.toLowerCase().replace(/\.$/, '');

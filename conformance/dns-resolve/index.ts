@@ -3,7 +3,16 @@ import { runResolveGroups, type DnsResolveTarget, type ResolveGroup } from './ha
 import { records, proxied, chains, negative, wildcards, apex, delegation, any } from './groups.js';
 
 /** Every group of the resolution suite, in the order it runs them. */
-export const dnsResolveGroups: readonly ResolveGroup[] = [records, proxied, chains, negative, wildcards, apex, delegation, any];
+export const dnsResolveGroups: readonly ResolveGroup[] = [
+  records,
+  proxied,
+  chains,
+  negative,
+  wildcards,
+  apex,
+  delegation,
+  any,
+];
 
 /** Registers the whole resolution suite (Vitest tests) for one target. */
 export function dnsResolveConformance(target: DnsResolveTarget): void {

@@ -14,7 +14,7 @@ export const dnsDifferences = {
   },
   'document-retired-fields': {
     shownBy: "the double in its 'document' mode",
-    why: 'The document\'s record carries zone_id, zone_name, locked and meta booleans; the API retired them in 2024–25 (dns-api.md §4.1).',
+    why: "The document's record carries zone_id, zone_name, locked and meta booleans; the API retired them in 2024–25 (dns-api.md §4.1).",
   },
   'document-label-rules': {
     shownBy: "the double in its 'document' mode",
@@ -29,14 +29,14 @@ export const dnsDifferences = {
     why:
       "Cloudflare's export writes the SOA owner without its trailing dot and the SOA minimum as 3600 (dns-api.md §5.8, real " +
       'exports [CAP-EXP]): named-checkzone refuses that file ("SOA record not at top of zone"), and it is not the SOA the zone ' +
-      "answers with over DNS (minimum 1800, its own serial). The double writes the SOA it answers with, so its export loads in " +
+      'answers with over DNS (minimum 1800, its own serial). The double writes the SOA it answers with, so its export loads in ' +
       'BIND and Knot and answers the same (issue 26; spec/dns/bind-roundtrip.test.ts).',
   },
   'jsdom-form-data': {
     shownBy: "the double under Vitest's jsdom environment",
     why:
       "jsdom's FormData and Blob take the place of the platform's under that environment, and the Request the double reads the " +
-      'call with (Node\'s) does not take them as a multipart body, so an import is refused as having no file.',
+      "call with (Node's) does not take them as a multipart body, so an import is refused as having no file.",
   },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 

@@ -34,7 +34,10 @@ export interface DnsTarget {
 
 // Digits only: a test that filters on letters (name.contains=WW) must not match the subdomain itself.
 // Letters here once made one run in ~200 fail, when the label happened to hold "ww".
-const randomLabel = () => `edt-${Math.floor(Math.random() * 1e10).toString().padStart(10, '0')}`;
+const randomLabel = () =>
+  `edt-${Math.floor(Math.random() * 1e10)
+    .toString()
+    .padStart(10, '0')}`;
 
 /**
  * One test's view of the target: every name it makes lives under a random subdomain of the zone,

@@ -21,7 +21,7 @@ export const queueDifferences = {
   },
   'miniflare-delay-24h': {
     shownBy: "Miniflare's queue broker",
-    why: 'Delays up to 86,400 s are accepted (QueueMessageDelaySchema max 86400); production\'s limit is 12 hours (limits page: delaySeconds 12 hours).',
+    why: "Delays up to 86,400 s are accepted (QueueMessageDelaySchema max 86400); production's limit is 12 hours (limits page: delaySeconds 12 hours).",
   },
   'miniflare-retry-ignores-acks': {
     shownBy: "Miniflare's queue broker",
@@ -34,8 +34,8 @@ export const queueDifferences = {
     shownBy: "Miniflare's queue broker",
     why:
       'A consumer with no settings gets batches of 5, a 1 s batch timeout and 2 retries (DEFAULT_BATCH_SIZE, DEFAULT_BATCH_TIMEOUT, ' +
-      'DEFAULT_RETRIES; miniflare PR #618); production\'s defaults are 10, 5 s and 3 (batching-retries.mdx), which the double uses ' +
-      '(SIMULATOR_CONSUMER_DEFAULTS in edge-doubles/queue gives Miniflare\'s).',
+      "DEFAULT_RETRIES; miniflare PR #618); production's defaults are 10, 5 s and 3 (batching-retries.mdx), which the double uses " +
+      "(SIMULATOR_CONSUMER_DEFAULTS in edge-doubles/queue gives Miniflare's).",
   },
   'miniflare-bytes-arraybuffer': {
     shownBy: "Miniflare's queue broker",
@@ -43,16 +43,16 @@ export const queueDifferences = {
       'A bytes body reaches the consumer as an ArrayBuffer: the broker turns it into one (broker.worker.js deserialise: ' +
       'viewToBuffer) and hands it to Fetcher#queue as a plain value. workerd delivering from the production service gives a ' +
       'Uint8Array of the bytes (src/workerd/api/queue.c++ deserialize, content type "bytes": jsg::JsUint8Array::create; ' +
-      'cloudflare/workerd at 6552d999, 2026-08-22). Both hold only the view\'s bytes.',
+      "cloudflare/workerd at 6552d999, 2026-08-22). Both hold only the view's bytes.",
   },
   // ---- the double's Queues API consumers (lib/queue/consumers.ts, pull-consumer.ts; issue 28 point 3) ----
   'double-pull-held-batch': {
     shownBy: "the double's HTTP pull consumer",
     why:
       'While a pulled batch is held (some of its messages leased, not yet acked, retried or past their visibility timeout), a pull ' +
-      'returns only that batch\'s messages not yet leased: messages sent after it wait until the batch is settled. The double\'s pull ' +
-      'consumer is the queue\'s consumer, holding one delivered batch of up to 100 (pull-consumer.ts), so pulled messages get the ' +
-      'Worker consumer\'s attempts, retry delays and dead-lettering; production\'s pulls are not known to group messages so ' +
+      "returns only that batch's messages not yet leased: messages sent after it wait until the batch is settled. The double's pull " +
+      "consumer is the queue's consumer, holding one delivered batch of up to 100 (pull-consumer.ts), so pulled messages get the " +
+      "Worker consumer's attempts, retry delays and dead-lettering; production's pulls are not known to group messages so " +
       '(cloudflare-docs queues/configuration/pull-consumers describes a lease per message, with a visibility timeout per pull).',
   },
   'unestablished-second-consumer-code': {
@@ -60,7 +60,7 @@ export const queueDifferences = {
     why:
       'Adding a consumer to a queue that has one is refused 409 11007 "Queue already has a consumer": our placeholder code and ' +
       'text, not observed and not in the published schema (cloudflare/api-schemas). That a queue has one consumer is itself ' +
-      'not established beyond issue 28\'s reading: cloudflare-docs queues/configuration/pull-consumers says a consumer can be ' +
+      "not established beyond issue 28's reading: cloudflare-docs queues/configuration/pull-consumers says a consumer can be " +
       'removed and a new one attached "at any time" to switch between push and pull, while a third-party provider (alchemy.run, ' +
       'Cloudflare.Queues.Consumer) states one Worker consumer per queue with HTTP pull consumers able to coexist.',
   },
@@ -68,7 +68,7 @@ export const queueDifferences = {
     shownBy: 'the double (production not established)',
     why:
       'Removing an HTTP pull consumer gives its held batch back to the queue at once, leased messages included, with no attempt ' +
-      'spent (pull-consumer.ts detachApiConsumer); whether production keeps a removed consumer\'s leases until their visibility ' +
+      "spent (pull-consumer.ts detachApiConsumer); whether production keeps a removed consumer's leases until their visibility " +
       'timeout, and whether it counts that as an attempt, was not observed.',
   },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
@@ -90,4 +90,8 @@ export const miniflareQueueDifferences: readonly QueueDifferenceId[] = [
  * What the double's Queues API consumers show (declared, not yet asserted by a conformance group:
  * no target here drives the API's consumers against production).
  */
-export const doubleQueueApiDifferences: readonly QueueDifferenceId[] = ['double-pull-held-batch', 'unestablished-second-consumer-code', 'unestablished-pull-consumer-removal'];
+export const doubleQueueApiDifferences: readonly QueueDifferenceId[] = [
+  'double-pull-held-batch',
+  'unestablished-second-consumer-code',
+  'unestablished-pull-consumer-removal',
+];

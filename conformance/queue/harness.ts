@@ -49,7 +49,13 @@ export type ConsumerOp = ['ack', number] | ['retry', number, number?] | ['ackAll
 export interface QueueDeclaration {
   name: string;
   /** The consumer's settings; one left out takes the target's default. */
-  consumer: { maxBatchSize?: number; maxBatchTimeout?: number; maxRetries?: number; retryDelay?: number; deadLetterQueue?: string };
+  consumer: {
+    maxBatchSize?: number;
+    maxBatchTimeout?: number;
+    maxRetries?: number;
+    retryDelay?: number;
+    deadLetterQueue?: string;
+  };
   /** The producer binding's `delivery_delay`, in seconds. */
   deliveryDelay?: number;
 }
@@ -62,7 +68,11 @@ export interface QueueSession {
   /** Sends one message through the producer of `queue`. */
   send(queue: string, body: WireBody, options?: { contentType?: string; delaySeconds?: number }): Promise<SendOutcome>;
   /** Sends a batch through the producer of `queue`. */
-  sendBatch(queue: string, messages: { body: WireBody; contentType?: string; delaySeconds?: number }[], options?: { delaySeconds?: number }): Promise<SendOutcome>;
+  sendBatch(
+    queue: string,
+    messages: { body: WireBody; contentType?: string; delaySeconds?: number }[],
+    options?: { delaySeconds?: number },
+  ): Promise<SendOutcome>;
   /** Lets `seconds` pass (the double: its clock; a real runtime: real time) and waits for the deliveries then due. */
   elapse(seconds: number): Promise<void>;
   /** Stops the target. */
@@ -136,7 +146,11 @@ export interface Group {
   define(t: GroupContext): void;
 }
 
-export const defineGroup = (name: string, queues: readonly QueueDeclaration[], define: (t: GroupContext) => void): Group => ({ name, queues, define });
+export const defineGroup = (
+  name: string,
+  queues: readonly QueueDeclaration[],
+  define: (t: GroupContext) => void,
+): Group => ({ name, queues, define });
 
 export function runGroups(groups: readonly Group[], target: QueueTarget): void {
   const shown = new Set(target.differences ?? []);

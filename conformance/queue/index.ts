@@ -11,7 +11,12 @@ export function queueConformance(target: QueueTarget): void {
   runGroups(queueGroups, target);
 }
 
-export { queueDifferences, miniflareQueueDifferences, doubleQueueApiDifferences, type QueueDifferenceId } from './differences.js';
+export {
+  queueDifferences,
+  miniflareQueueDifferences,
+  doubleQueueApiDifferences,
+  type QueueDifferenceId,
+} from './differences.js';
 export {
   describeBody,
   fromWire,

@@ -24,7 +24,7 @@ export const r2ApiDifferences = {
   // ---- lifecycle and locks ----
   'unestablished-rule-refusal': {
     shownBy: 'the real API (not established)',
-    why: "A lifecycle or lock rule set the API cannot take (a class other than InfrequentAccess, an abort by date, an unknown lock condition, a body that is not JSON) is 400 10040 \"The JSON you provided was not well formed.\" in the double, with our reason as a second error (lib/r2-api/rules-body.ts); R2's codes and texts for each were not observed.",
+    why: 'A lifecycle or lock rule set the API cannot take (a class other than InfrequentAccess, an abort by date, an unknown lock condition, a body that is not JSON) is 400 10040 "The JSON you provided was not well formed." in the double, with our reason as a second error (lib/r2-api/rules-body.ts); R2\'s codes and texts for each were not observed.',
   },
   'unestablished-config-not-found': {
     shownBy: 'the real API (not established)',
@@ -45,11 +45,11 @@ export const r2ApiDifferences = {
   // ---- CORS and public access (groups/cors.ts, groups/domains.ts) ----
   'unestablished-cors-delete-none': {
     shownBy: 'the real API (not established)',
-    why: 'DELETE /cors on a bucket without a policy succeeds in the double (lib/r2-api/cors.ts); R2\'s answer (success or 404 10059) was not observed.',
+    why: "DELETE /cors on a bucket without a policy succeeds in the double (lib/r2-api/cors.ts); R2's answer (success or 404 10059) was not observed.",
   },
   'unestablished-cors-refusal': {
     shownBy: 'the real API (not established)',
-    why: 'A CORS rule with values the API cannot take (maxAgeSeconds over 86400, the SDK\'s bound; a method outside GET|PUT|POST|DELETE|HEAD) is 400 10040 in the double, the code R2 gave an S3-shaped rule (workers-sdk#8486); the code for these values was not observed.',
+    why: "A CORS rule with values the API cannot take (maxAgeSeconds over 86400, the SDK's bound; a method outside GET|PUT|POST|DELETE|HEAD) is 400 10040 in the double, the code R2 gave an S3-shaped rule (workers-sdk#8486); the code for these values was not observed.",
   },
   'unestablished-domain-body': {
     shownBy: 'the real API (not established)',
@@ -61,7 +61,7 @@ export const r2ApiDifferences = {
   },
   'unestablished-domain-taken': {
     shownBy: 'the real API (not established)',
-    why: 'A custom domain already connected to another bucket is refused with 409 10040 and our text (lib/r2-api/errors.ts domainTaken); R2\'s code and text were not observed.',
+    why: "A custom domain already connected to another bucket is refused with 409 10040 and our text (lib/r2-api/errors.ts domainTaken); R2's code and text were not observed.",
   },
   'unestablished-unknown-domain': {
     shownBy: 'the real API (not established)',
@@ -102,15 +102,15 @@ export const r2ApiDifferences = {
   },
   'unestablished-temp-credentials-errors': {
     shownBy: 'the real API (not established)',
-    why: 'The temp-access-credentials route\'s refusals are undocumented: the double answers a body outside the schema (permission outside its enum, ttlSeconds outside 1..604800, prefixes/objects not string arrays) and a parent access key id no S3 view of the account accepts with 400 10040, the reason as a second error; a missing bucket with 10006 (lib/r2-api/temp-credentials.ts). With no S3 key pairs configured, any parent id is taken.',
+    why: "The temp-access-credentials route's refusals are undocumented: the double answers a body outside the schema (permission outside its enum, ttlSeconds outside 1..604800, prefixes/objects not string arrays) and a parent access key id no S3 view of the account accepts with 400 10040, the reason as a second error; a missing bucket with 10006 (lib/r2-api/temp-credentials.ts). With no S3 key pairs configured, any parent id is taken.",
   },
   'unestablished-temp-credentials-scope': {
     shownBy: 'the real API (not established)',
-    why: 'R2 documents its four permissions (r2/api/tokens) and 403 AccessDenied beyond them, but not how a path scope meets listings, copies and multi-deletes: the double allows a listing only with a prefix inside a granted prefix (or equal to a granted key), a copy only from a source in the grant, and refuses a DeleteObjects naming any key outside it whole; the object permissions reach no bucket settings, the admin ones reach the bucket\'s settings but never another bucket, and ListBuckets only with an admin permission (lib/s3/temporary-access.ts). The refusal carries the addressed bucket\'s CORS headers, so a page reads it.',
+    why: "R2 documents its four permissions (r2/api/tokens) and 403 AccessDenied beyond them, but not how a path scope meets listings, copies and multi-deletes: the double allows a listing only with a prefix inside a granted prefix (or equal to a granted key), a copy only from a source in the grant, and refuses a DeleteObjects naming any key outside it whole; the object permissions reach no bucket settings, the admin ones reach the bucket's settings but never another bucket, and ListBuckets only with an admin permission (lib/s3/temporary-access.ts). The refusal carries the addressed bucket's CORS headers, so a page reads it.",
   },
   'unestablished-temp-credentials-expiry': {
     shownBy: 'the real API (not established)',
-    why: 'What R2 answers for expired temporary credentials is undocumented (reference r2-s3-api.md §5 lists ExpiredToken as unknown for R2): the double answers S3\'s 400 ExpiredToken "The provided token has expired.", which the AWS SDKs treat as a signal to refresh credentials, once the double\'s clock passes the minted TTL (spec/r2-api/temp-credentials.test.ts). Not run here: a real TTL cannot be advanced. The token\'s JWT claims and signature are the double\'s own (production signs HS256 with the parent secret, r2/api/s3/temporary-credentials); clients treat it as opaque.',
+    why: "What R2 answers for expired temporary credentials is undocumented (reference r2-s3-api.md §5 lists ExpiredToken as unknown for R2): the double answers S3's 400 ExpiredToken \"The provided token has expired.\", which the AWS SDKs treat as a signal to refresh credentials, once the double's clock passes the minted TTL (spec/r2-api/temp-credentials.test.ts). Not run here: a real TTL cannot be advanced. The token's JWT claims and signature are the double's own (production signs HS256 with the parent secret, r2/api/s3/temporary-credentials); clients treat it as opaque.",
   },
   'unestablished-sippy-errors': {
     shownBy: 'the real API (not established)',
@@ -118,7 +118,7 @@ export const r2ApiDifferences = {
   },
   'double-sippy-source': {
     shownBy: 'the double (by design)',
-    why: 'Sippy never reaches AWS or GCS: a missing key is fetched from the S3-compatible endpoint named for the account (useSippySource, api serve --sippy-endpoint), path style, SigV4-signed with the source key pair (GCS: the client email and private key as key id and secret); without one, nothing is fetched. A source answer other than 200 leaves the key missing (production may answer an error); the copy is a put of the bucket\'s own, not logged, not faultable and firing no event notification (what production reports for it is not established). Only reads copy in (head, get, the S3 view\'s Get/Head and copy sources, the public hosts, the API object route), not listings, as the Sippy docs describe.',
+    why: "Sippy never reaches AWS or GCS: a missing key is fetched from the S3-compatible endpoint named for the account (useSippySource, api serve --sippy-endpoint), path style, SigV4-signed with the source key pair (GCS: the client email and private key as key id and secret); without one, nothing is fetched. A source answer other than 200 leaves the key missing (production may answer an error); the copy is a put of the bucket's own, not logged, not faultable and firing no event notification (what production reports for it is not established). Only reads copy in (head, get, the S3 view's Get/Head and copy sources, the public hosts, the API object route), not listings, as the Sippy docs describe.",
   },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 

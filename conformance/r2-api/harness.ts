@@ -57,7 +57,10 @@ export interface R2ApiTarget {
 }
 
 // Digits only, and a fixed prefix, so a real account's own buckets are never touched or listed by a filter.
-const randomName = () => `edt-${Math.floor(Math.random() * 1e10).toString().padStart(10, '0')}`;
+const randomName = () =>
+  `edt-${Math.floor(Math.random() * 1e10)
+    .toString()
+    .padStart(10, '0')}`;
 
 /**
  * One test's view of the target: the buckets it makes are named `<prefix>-<label>` under a random
@@ -93,17 +96,30 @@ export class R2ApiClient {
   async request(
     method: string,
     url: string,
-    options: { json?: unknown; body?: BodyInit; headers?: Record<string, string>; auth?: Record<string, string> | false; jurisdiction?: string } = {},
+    options: {
+      json?: unknown;
+      body?: BodyInit;
+      headers?: Record<string, string>;
+      auth?: Record<string, string> | false;
+      jurisdiction?: string;
+    } = {},
   ): Promise<ApiReply> {
-    const headers: Record<string, string> = { ...(options.auth === false ? {} : (options.auth ?? this.target.auth)), ...options.headers };
+    const headers: Record<string, string> = {
+      ...(options.auth === false ? {} : (options.auth ?? this.target.auth)),
+      ...options.headers,
+    };
     if (options.jurisdiction !== undefined) headers['cf-r2-jurisdiction'] = options.jurisdiction;
     return v4Request(this.target.fetch, method, url, headers, options);
   }
 
   /** `POST /r2/buckets`; a bucket made is remembered for cleanup. */
   async create(body: Record<string, unknown>, jurisdiction?: string): Promise<ApiReply> {
-    const r = await this.request('POST', this.url(), { json: body, ...(jurisdiction !== undefined ? { jurisdiction } : {}) });
-    if (r.status === 200 && typeof body.name === 'string') this.made.push({ name: body.name, ...(jurisdiction !== undefined ? { jurisdiction } : {}) });
+    const r = await this.request('POST', this.url(), {
+      json: body,
+      ...(jurisdiction !== undefined ? { jurisdiction } : {}),
+    });
+    if (r.status === 200 && typeof body.name === 'string')
+      this.made.push({ name: body.name, ...(jurisdiction !== undefined ? { jurisdiction } : {}) });
     return r;
   }
 
@@ -129,7 +145,11 @@ export class R2ApiClient {
   /** Lists only this test's buckets (`name_contains` its prefix), so a real account's own never show. */
   list(query = '', jurisdiction?: string): Promise<ApiReply> {
     const scope = `name_contains=${encodeURIComponent(this.prefix)}`;
-    return this.request('GET', this.url(`?${scope}${query ? '&' + query : ''}`), jurisdiction !== undefined ? { jurisdiction } : {});
+    return this.request(
+      'GET',
+      this.url(`?${scope}${query ? '&' + query : ''}`),
+      jurisdiction !== undefined ? { jurisdiction } : {},
+    );
   }
 
   /** Writes an object into a bucket through the S3 endpoint (so a delete can be refused for a non-empty bucket). */
@@ -183,7 +203,10 @@ export class R2ApiClient {
     // Imported when used, as the S3 suite's harness does: the suite loads without it.
     const { AwsClient } = await import('aws4fetch');
     const aws = new AwsClient({ ...s3.credentials, service: 's3', region: 'auto' });
-    const signed = await aws.sign(`${s3.endpoint}/${bucket}?${query}`, { method: init.method ?? 'GET', ...(init.body !== undefined ? { body: init.body } : {}) });
+    const signed = await aws.sign(`${s3.endpoint}/${bucket}?${query}`, {
+      method: init.method ?? 'GET',
+      ...(init.body !== undefined ? { body: init.body } : {}),
+    });
     const res = await (s3.fetch ?? fetch)(signed);
     return { status: res.status, headers: res.headers, text: await res.text(), body: undefined };
   }
@@ -202,8 +225,10 @@ export class R2ApiClient {
   async cleanup(): Promise<void> {
     for (const name of this.locked) await this.request('PUT', this.url(`/${name}/lock`), { json: { rules: [] } });
     this.locked.clear();
-    for (const d of this.connected.splice(0)) await this.request('DELETE', this.url(`/${d.bucket}/domains/custom/${d.domain}`));
-    for (const name of this.published) await this.request('PUT', this.url(`/${name}/domains/managed`), { json: { enabled: false } });
+    for (const d of this.connected.splice(0))
+      await this.request('DELETE', this.url(`/${d.bucket}/domains/custom/${d.domain}`));
+    for (const name of this.published)
+      await this.request('PUT', this.url(`/${name}/domains/managed`), { json: { enabled: false } });
     this.published.clear();
     for (const o of this.objects.splice(0)) await this.target.deleteObject?.(o.bucket, o.key, o.jurisdiction);
     for (const b of this.made.splice(0).reverse()) await this.delete(b.name, b.jurisdiction);

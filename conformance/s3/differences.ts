@@ -22,7 +22,7 @@ export const s3Differences = {
   },
   'miniflare-random-part-etags': {
     shownBy: "Miniflare's local S3 endpoint",
-    why: 'Part ETags are random 171-character strings from the local binding; production returns each part\'s md5, so the object ETag differs too (reference §3.7).',
+    why: "Part ETags are random 171-character strings from the local binding; production returns each part's md5, so the object ETag differs too (reference §3.7).",
   },
   'miniflare-parts-unsorted': {
     shownBy: "Miniflare's local S3 endpoint",
@@ -50,7 +50,7 @@ export const s3Differences = {
   },
   'miniflare-no-creation-date': {
     shownBy: "Miniflare's local S3 endpoint",
-    why: 'ListBuckets entries have no CreationDate (and no Owner); the docs\' examples show both (reference §3.2).',
+    why: "ListBuckets entries have no CreationDate (and no Owner); the docs' examples show both (reference §3.2).",
   },
   'miniflare-ssec-writes': {
     shownBy: "Miniflare's local S3 endpoint",
@@ -58,14 +58,15 @@ export const s3Differences = {
   },
   'miniflare-region-unchecked': {
     shownBy: "Miniflare's local S3 endpoint",
-    why: 'The credential scope\'s region is not checked; production refuses regions outside auto / us-east-1 / the location hints with InvalidRegionName (user reports, reference §1).',
+    why: "The credential scope's region is not checked; production refuses regions outside auto / us-east-1 / the location hints with InvalidRegionName (user reports, reference §1).",
   },
   'miniflare-bucket-before-auth': {
     shownBy: "Miniflare's local S3 endpoint",
     why: 'An unknown bucket is answered NoSuchBucket before the request is authenticated; production authenticates first (reference §6).',
   },
   'server-sends-100-continue': {
-    shownBy: "edge-doubles' HTTP servers (r2 serve, api serve, dns serve; startS3Server, startApiServer, startDnsServer) by default",
+    shownBy:
+      "edge-doubles' HTTP servers (r2 serve, api serve, dns serve; startS3Server, startApiServer, startDnsServer) by default",
     why:
       'A request with `Expect: 100-continue` gets an interim `100 Continue` once the server reads its body (a request refused ' +
       'first gets its error instead). Cloudflare\'s edge sends none: "Cloudflare does not support the HTTP 100 response" (R2\'s S3 ' +

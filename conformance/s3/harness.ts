@@ -92,7 +92,10 @@ export interface S3Context {
   /** `@aws-sdk/client-s3` itself, for its command classes. */
   readonly sdk: Sdk;
   /** A presigned URL for a command (`getSignedUrl` of `@aws-sdk/s3-request-presigner`). */
-  presign(command: InstanceType<Sdk['GetObjectCommand']> | InstanceType<Sdk['PutObjectCommand']>, options?: RequestPresigningArguments): Promise<string>;
+  presign(
+    command: InstanceType<Sdk['GetObjectCommand']> | InstanceType<Sdk['PutObjectCommand']>,
+    options?: RequestPresigningArguments,
+  ): Promise<string>;
   /** A key unique to this test (under the run's prefix). */
   key(name?: string): string;
   /** The URL of a key in the bucket ('' for the bucket itself), each path segment encoded. */
@@ -175,7 +178,9 @@ export function runGroups(groups: readonly Group[], target: S3Target): void {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       maxAttempts: 1,
-      requestHandler: new lib.FetchHttpHandler({ customFetch: (input, init) => doFetch(sdkRequest(new Request(input as RequestInfo, init))) }),
+      requestHandler: new lib.FetchHttpHandler({
+        customFetch: (input, init) => doFetch(sdkRequest(new Request(input as RequestInfo, init))),
+      }),
     });
     return { endpoint, client, lib };
   }
@@ -186,14 +191,16 @@ export function runGroups(groups: readonly Group[], target: S3Target): void {
   });
 
   function context(base: { endpoint: string; client: S3Client; lib: Clients }, prefix: string): S3Context {
-    const url = (key: string, query?: string) => `${base.endpoint}/${target.bucket}${key === '' ? '' : `/${encodeKey(key)}`}${query ? `?${query}` : ''}`;
+    const url = (key: string, query?: string) =>
+      `${base.endpoint}/${target.bucket}${key === '' ? '' : `/${encodeKey(key)}`}${query ? `?${query}` : ''}`;
     const raw = async (r: Request) => reply(await doFetch(r));
     return {
       target,
       bucket: target.bucket,
       client: base.client,
       sdk: base.lib.sdk,
-      presign: (command, options) => base.lib.getSignedUrl(base.client, command as Parameters<Clients['getSignedUrl']>[1], options),
+      presign: (command, options) =>
+        base.lib.getSignedUrl(base.client, command as Parameters<Clients['getSignedUrl']>[1], options),
       key: (name = 'object') => `${prefix}${name}`,
       url,
       raw,
@@ -203,7 +210,11 @@ export function runGroups(groups: readonly Group[], target: S3Target): void {
         let request: Request;
         if (o.sign === 'none') request = new Request(url(key, o.query), init);
         else {
-          const signer = new base.lib.AwsClient({ ...(o.credentials ?? target.credentials), service: 's3', region: 'auto' });
+          const signer = new base.lib.AwsClient({
+            ...(o.credentials ?? target.credentials),
+            service: 's3',
+            region: 'auto',
+          });
           request = await signer.sign(url(key, o.query), { ...init, aws: { signQuery: o.sign === 'query' } } as never);
         }
         return raw(o.edit ? o.edit(request) : request);
@@ -223,7 +234,8 @@ export function runGroups(groups: readonly Group[], target: S3Target): void {
               cleanups.push(() => cleanUp(base.lib.sdk, base.client, target.bucket, prefix));
               await fn(context(base, prefix));
             };
-            if (options.difference && shown.has(options.difference)) fails(`${name} — known difference: ${options.difference}`, body, target.timeout);
+            if (options.difference && shown.has(options.difference))
+              fails(`${name} — known difference: ${options.difference}`, body, target.timeout);
             else it(name, body, target.timeout);
           },
         });
@@ -238,7 +250,9 @@ async function cleanUp(sdk: Sdk, client: S3Client, bucket: string, prefix: strin
   const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
   const keys = (listed.Contents ?? []).map((c) => ({ Key: c.Key! }));
   if (keys.length) await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys } }));
-  const uploads = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: prefix })).catch(() => undefined);
+  const uploads = await client
+    .send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: prefix }))
+    .catch(() => undefined);
   for (const u of uploads?.Uploads ?? []) {
     await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: u.Key!, UploadId: u.UploadId! }));
   }

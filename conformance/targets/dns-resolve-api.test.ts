@@ -17,7 +17,10 @@ const zoneName = env.CLOUDFLARE_ZONE_NAME;
 if (token && zoneId && zoneName) {
   const baseUrl = env.CLOUDFLARE_BASE_URL ?? 'https://api.cloudflare.com/client/v4';
   const auth = { authorization: `Bearer ${token}` };
-  const zone = (await (await fetch(`${baseUrl}/zones/${zoneId}`, { headers: auth })).json()).result as { name_servers: string[]; plan?: { legacy_id?: string } };
+  const zone = (await (await fetch(`${baseUrl}/zones/${zoneId}`, { headers: auth })).json()).result as {
+    name_servers: string[];
+    plan?: { legacy_id?: string };
+  };
   const server = (await lookup(zone.name_servers[0]!, { family: 4 })).address;
   const differences: DnsResolveDifferenceId[] = env.CLOUDFLARE_ZONE_DNSSEC === 'true' ? ['dnssec-compact-denial'] : [];
   dnsResolveConformance({

@@ -8,11 +8,17 @@ import { dnsResolveConformance } from '../dns-resolve/index.js';
 // nameservers' answers are (conformance/dns-resolve/ask.ts). What the in-process target proves about
 // resolution, this one proves survives the wire format, EDNS and truncation.
 const TOKEN = 'conformance-token';
-const server = await startDnsServer({ zones: [{ name: 'example.com', plan: 'pro' }], credentials: [{ token: TOKEN }], dnsPort: 0 });
+const server = await startDnsServer({
+  zones: [{ name: 'example.com', plan: 'pro' }],
+  credentials: [{ token: TOKEN }],
+  dnsPort: 0,
+});
 afterAll(() => server.close());
 const zone = server.api.zones[0]!;
 const auth = { authorization: `Bearer ${TOKEN}` };
-const shown = (await (await fetch(`${server.baseURL}/zones/${zone.id}`, { headers: auth })).json()).result as { name_servers: string[] };
+const shown = (await (await fetch(`${server.baseURL}/zones/${zone.id}`, { headers: auth })).json()).result as {
+  name_servers: string[];
+};
 
 dnsResolveConformance({
   name: `dns-resolve-wire (udp+tcp 127.0.0.1:${server.dnsPort})`,

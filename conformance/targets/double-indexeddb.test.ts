@@ -5,4 +5,8 @@ import { registerDoubleTargets } from './double-targets.js';
 
 // The double on IndexedDbStorage, in Node with fake-indexeddb: a fresh database (a new IDBFactory,
 // so nothing is shared) for every test.
-registerDoubleTargets('double-indexeddb', doubleDifferences, () => new IndexedDbStorage({ name: 'conformance', indexedDB: new IDBFactory() }));
+registerDoubleTargets(
+  'double-indexeddb',
+  doubleDifferences,
+  () => new IndexedDbStorage({ name: 'conformance', indexedDB: new IDBFactory() }),
+);

@@ -11,4 +11,8 @@ const env = new TempLmdb();
 const indexedDB = env.indexedDB();
 let n = 0;
 afterAll(() => env.remove());
-registerDoubleTargets('double-lmdb', doubleDifferences, () => new IndexedDbStorage({ name: `conformance-${++n}`, indexedDB, exclusive: true }));
+registerDoubleTargets(
+  'double-lmdb',
+  doubleDifferences,
+  () => new IndexedDbStorage({ name: `conformance-${++n}`, indexedDB, exclusive: true }),
+);

@@ -7,4 +7,6 @@ import { registerDnsDoubleTargets } from './dns-double-targets.js';
 
 // The doubles under Vitest's jsdom environment (its globals in place of Node's).
 registerDoubleTargets('double in jsdom', jsdomDifferences);
-registerDnsDoubleTargets('dns-double in jsdom', { DnsApi, dnsConformance, documentModeDifferences }, ['jsdom-form-data']);
+registerDnsDoubleTargets('dns-double in jsdom', { DnsApi, dnsConformance, documentModeDifferences }, [
+  'jsdom-form-data',
+]);

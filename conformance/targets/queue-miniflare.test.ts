@@ -52,8 +52,18 @@ queueConformance({
       modules: true,
       script,
       compatibilityDate: '2026-11-01',
-      queueProducers: Object.fromEntries(declared.map((d) => [binding(d.name), { queueName: d.name, ...(d.deliveryDelay !== undefined ? { deliveryDelay: d.deliveryDelay } : {}) }])),
-      queueConsumers: Object.fromEntries(declared.map((d) => [d.name, Object.fromEntries(Object.entries(d.consumer).filter(([, v]) => v !== undefined))])),
+      queueProducers: Object.fromEntries(
+        declared.map((d) => [
+          binding(d.name),
+          { queueName: d.name, ...(d.deliveryDelay !== undefined ? { deliveryDelay: d.deliveryDelay } : {}) },
+        ]),
+      ),
+      queueConsumers: Object.fromEntries(
+        declared.map((d) => [
+          d.name,
+          Object.fromEntries(Object.entries(d.consumer).filter(([, v]) => v !== undefined)),
+        ]),
+      ),
       serviceBindings: {
         REPORT: async (request: Request) => {
           inFlight++;
@@ -78,7 +88,8 @@ queueConformance({
       // The broker's timers are real: wait them out, with a margin, then for 300 ms without a report.
       async elapse(seconds) {
         await sleep(seconds * 1000 + 250);
-        for (let waited = 0; waited < 5000 && (inFlight > 0 || Date.now() - lastReport < 300); waited += 50) await sleep(50);
+        for (let waited = 0; waited < 5000 && (inFlight > 0 || Date.now() - lastReport < 300); waited += 50)
+          await sleep(50);
       },
       close: () => mf.dispose(),
     };

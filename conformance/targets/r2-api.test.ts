@@ -15,7 +15,8 @@ if (token && accountId) {
   const baseUrl = env.CLOUDFLARE_BASE_URL ?? 'https://api.cloudflare.com/client/v4';
   const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
   // The REST objects endpoint (what `wrangler r2 object put --remote` calls, r2-bucket-config.md §3.6).
-  const objectUrl = (bucket: string, key: string) => `${baseUrl}/accounts/${accountId}/r2/buckets/${bucket}/objects/${encodeURIComponent(key)}`;
+  const objectUrl = (bucket: string, key: string) =>
+    `${baseUrl}/accounts/${accountId}/r2/buckets/${bucket}/objects/${encodeURIComponent(key)}`;
   const jurisdictionHeader = (j?: string): Record<string, string> => (j ? { 'cf-r2-jurisdiction': j } : {});
   r2ApiConformance({
     name: 'r2-api (api.cloudflare.com)',
@@ -26,17 +27,31 @@ if (token && accountId) {
     ...(env.CLOUDFLARE_R2_READ_TOKEN ? { authReadOnly: bearer(env.CLOUDFLARE_R2_READ_TOKEN) } : {}),
     ...(env.CLOUDFLARE_NO_R2_TOKEN ? { authWithoutR2: bearer(env.CLOUDFLARE_NO_R2_TOKEN) } : {}),
     ...(env.R2_S3_ENDPOINT && env.R2_ACCESS_KEY_ID && env.R2_SECRET_ACCESS_KEY
-      ? { s3: { endpoint: env.R2_S3_ENDPOINT, credentials: { accessKeyId: env.R2_ACCESS_KEY_ID, secretAccessKey: env.R2_SECRET_ACCESS_KEY } } }
+      ? {
+          s3: {
+            endpoint: env.R2_S3_ENDPOINT,
+            credentials: { accessKeyId: env.R2_ACCESS_KEY_ID, secretAccessKey: env.R2_SECRET_ACCESS_KEY },
+          },
+        }
       : {}),
     publicFetch: (input, init) => fetch(input, init),
-    ...(env.CLOUDFLARE_R2_ZONE_ID && env.CLOUDFLARE_R2_ZONE_NAME ? { zone: { id: env.CLOUDFLARE_R2_ZONE_ID, name: env.CLOUDFLARE_R2_ZONE_NAME } } : {}),
+    ...(env.CLOUDFLARE_R2_ZONE_ID && env.CLOUDFLARE_R2_ZONE_NAME
+      ? { zone: { id: env.CLOUDFLARE_R2_ZONE_ID, name: env.CLOUDFLARE_R2_ZONE_NAME } }
+      : {}),
     putObject: async (bucket, key, body, j) => {
-      const res = await fetch(objectUrl(bucket, key), { method: 'PUT', headers: { ...bearer(token), ...jurisdictionHeader(j) }, body });
+      const res = await fetch(objectUrl(bucket, key), {
+        method: 'PUT',
+        headers: { ...bearer(token), ...jurisdictionHeader(j) },
+        body,
+      });
       if (!res.ok) throw new Error(`put ${bucket}/${key}: ${res.status} ${await res.text()}`);
     },
     // Refused (a lock): rejects with the API's answer; an object already gone is no error.
     deleteObject: async (bucket, key, j) => {
-      const res = await fetch(objectUrl(bucket, key), { method: 'DELETE', headers: { ...bearer(token), ...jurisdictionHeader(j) } });
+      const res = await fetch(objectUrl(bucket, key), {
+        method: 'DELETE',
+        headers: { ...bearer(token), ...jurisdictionHeader(j) },
+      });
       if (!res.ok && res.status !== 404) throw new Error(`delete ${bucket}/${key}: ${res.status} ${await res.text()}`);
     },
     objectExists: async (bucket, key, j) => {

@@ -4,7 +4,10 @@ import { s3Conformance, type S3DifferenceId } from '../s3/index.js';
 
 // Miniflare 4.20260730.0's local S3 endpoint for R2 (workerd behind it), enabled per bucket by the
 // `s3Credentials` option of r2Buckets; it serves path-style at <origin>/cdn-cgi/local/r2/s3/<bucket id>/<key>.
-const credentials = { accessKeyId: '0123456789abcdef0123456789abcdef', secretAccessKey: 'f0e1d2c3b4a59687f0e1d2c3b4a59687f0e1d2c3b4a59687f0e1d2c3b4a59687' };
+const credentials = {
+  accessKeyId: '0123456789abcdef0123456789abcdef',
+  secretAccessKey: 'f0e1d2c3b4a59687f0e1d2c3b4a59687f0e1d2c3b4a59687f0e1d2c3b4a59687',
+};
 
 /** Where the local endpoint differs from production (evidence in conformance/s3/differences.ts). */
 export const miniflareS3Differences: readonly S3DifferenceId[] = [

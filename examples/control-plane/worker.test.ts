@@ -48,7 +48,10 @@ it('wrangler makes the bucket; the Worker writes to it with the storage class wr
   await wrangler('r2', 'bucket', 'create', 'uploads', '--storage-class', 'InfrequentAccess');
 
   const { env } = createEnv<Env>(config, { api: server.api });
-  const res = await worker.fetch(new Request('https://app.example/photo.jpg', { method: 'PUT', body: 'jpeg bytes' }), env);
+  const res = await worker.fetch(
+    new Request('https://app.example/photo.jpg', { method: 'PUT', body: 'jpeg bytes' }),
+    env,
+  );
   expect(await res.json()).toEqual({ key: 'photo.jpg', storageClass: 'InfrequentAccess' });
 
   const info = JSON.parse(await wrangler('r2', 'bucket', 'info', 'uploads', '--json'));

@@ -12,7 +12,13 @@ it('a TXT record written through the API is what DNS answers', async () => {
   const server = await startDnsServer({ port: 0, zones: [{ name: 'example.com' }], dnsPort: 0 });
   const cf = new Cloudflare({ apiToken: 'any-token', baseURL: server.baseURL });
   const zone_id = server.api.zone('example.com')!.id;
-  await cf.dns.records.create({ zone_id, type: 'TXT', name: '_acme-challenge.example.com', content: '"token-123"', ttl: 120 });
+  await cf.dns.records.create({
+    zone_id,
+    type: 'TXT',
+    name: '_acme-challenge.example.com',
+    content: '"token-123"',
+    ttl: 120,
+  });
 
   // In process: the answer a resolver would get (rcode, answers with their TTLs, authority).
   const answer = await server.api.resolve('_acme-challenge.example.com', 'TXT');

@@ -19,5 +19,9 @@ const response = await api.public.fetch(`https://${host}/cat.txt`);
 
 it('serves the object at the bucket r2.dev host', async () => {
   expect(host).toMatch(/^pub-[0-9a-f]{32}\.r2\.dev$/);
-  expect([response.status, response.headers.get('content-type'), await response.text()]).toEqual([200, 'text/plain', 'meow']);
+  expect([response.status, response.headers.get('content-type'), await response.text()]).toEqual([
+    200,
+    'text/plain',
+    'meow',
+  ]);
 });

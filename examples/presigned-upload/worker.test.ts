@@ -39,7 +39,9 @@ describe('presigned uploads', () => {
   it('the URL stops working once it has expired', async () => {
     let now = Date.UTC(2026, 0, 1);
     const { r2, env } = setup(() => now);
-    const { url } = (await (await worker.fetch(new Request('https://app.example/upload-url', { method: 'POST' }), env)).json()) as { url: string };
+    const { url } = (await (
+      await worker.fetch(new Request('https://app.example/upload-url', { method: 'POST' }), env)
+    ).json()) as { url: string };
     now = Date.now() + 601_000; // the Worker signed with the real clock; ten minutes and a second later
     const late = await r2.fetch(url, { method: 'PUT', body: 'too late' });
     expect(late.status).toBe(403);

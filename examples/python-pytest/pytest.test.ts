@@ -24,18 +24,25 @@ const cli =
     : `${process.execPath} --import tsx ${root}lib/node/cli.ts`;
 
 describe('the Python example: pytest against edge-doubles api serve --clock manual', () => {
-  it.skipIf(!python)(`passes every test (skipped where no python3 imports pytest, boto3 and CloudFlare: Debian ${PACKAGES})`, async () => {
-    const result = await run(python!.bin, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', here], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: process.env.HOME ?? root,
-        PYTHONDONTWRITEBYTECODE: '1',
-        EDGE_DOUBLES: cli,
-      },
-      timeout: 120_000,
-    }).catch((e: { stdout?: string; stderr?: string; message: string }) => ({ stdout: `${e.stdout ?? ''}\n${e.stderr ?? ''}\n${e.message}`, failed: true }));
-    expect(result.stdout).toMatch(/\b5 passed\b/);
-    expect('failed' in result).toBe(false);
-  }, 150_000);
+  it.skipIf(!python)(
+    `passes every test (skipped where no python3 imports pytest, boto3 and CloudFlare: Debian ${PACKAGES})`,
+    async () => {
+      const result = await run(python!.bin, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', here], {
+        cwd: root,
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: process.env.HOME ?? root,
+          PYTHONDONTWRITEBYTECODE: '1',
+          EDGE_DOUBLES: cli,
+        },
+        timeout: 120_000,
+      }).catch((e: { stdout?: string; stderr?: string; message: string }) => ({
+        stdout: `${e.stdout ?? ''}\n${e.stderr ?? ''}\n${e.message}`,
+        failed: true,
+      }));
+      expect(result.stdout).toMatch(/\b5 passed\b/);
+      expect('failed' in result).toBe(false);
+    },
+    150_000,
+  );
 });

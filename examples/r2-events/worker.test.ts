@@ -14,11 +14,24 @@ const SECRET = 'example-secret-access-key';
 function setup() {
   const api = new CloudflareApi({ buckets: ['photos'] }); // the account: its buckets and queues
   // wrangler.toml's bucket and consumer, over that account; `worker.queue` consumes `uploads`.
-  const { env, queues } = createEnv<Env & { PHOTOS: Bucket }>('examples/r2-events/wrangler.toml', { api, worker, log: true });
+  const { env, queues } = createEnv<Env & { PHOTOS: Bucket }>('examples/r2-events/wrangler.toml', {
+    api,
+    worker,
+    log: true,
+  });
   // What `wrangler r2 bucket notification create photos --event-type object-create object-delete --queue uploads --prefix uploads/` sets.
-  api.addEventNotification('photos', { queue: 'uploads', eventTypes: ['object-create', 'object-delete'], prefix: 'uploads/' });
+  api.addEventNotification('photos', {
+    queue: 'uploads',
+    eventTypes: ['object-create', 'object-delete'],
+    prefix: 'uploads/',
+  });
   const s3 = new S3Api({ api, credentials: [{ accessKeyId: env.R2_ACCESS_KEY_ID, secretAccessKey: SECRET }] }); // R2's S3 endpoint
-  return { env: { ...env, R2_SECRET_ACCESS_KEY: SECRET }, uploads: queues.get('uploads')!, dlq: queues.get('uploads-dlq')!, s3 };
+  return {
+    env: { ...env, R2_SECRET_ACCESS_KEY: SECRET },
+    uploads: queues.get('uploads')!,
+    dlq: queues.get('uploads-dlq')!,
+    s3,
+  };
 }
 
 const index = async (env: Env, key: string) => {
@@ -36,7 +49,13 @@ it('a put through the binding is indexed once the batch timeout passes; a delete
   await vi.advanceTimersByTimeAsync(5_000); // max_batch_timeout: the partial batch goes out
   await uploads.drain(); // and the consumer has finished with it
   expect(await index(env, 'uploads/notes.txt')).toEqual({ size: 13, etag: put!.etag, lines: 3 });
-  expect(uploads).toHaveAcked({ body: { action: 'PutObject', object: { key: 'uploads/notes.txt', size: 13, eTag: put!.etag }, eventTime: '2030-01-01T00:00:00.000Z' } });
+  expect(uploads).toHaveAcked({
+    body: {
+      action: 'PutObject',
+      object: { key: 'uploads/notes.txt', size: 13, eTag: put!.etag },
+      eventTime: '2030-01-01T00:00:00.000Z',
+    },
+  });
 
   await env.PHOTOS.delete('uploads/notes.txt');
   await uploads.drain(); // delivers now, without waiting for the batch timeout
@@ -46,7 +65,10 @@ it('a put through the binding is indexed once the batch timeout passes; a delete
 
 it('a presigned upload from the browser notifies the same queue', async () => {
   const { env, uploads, s3 } = setup();
-  const handed = await worker.fetch(new Request('https://app.example/upload-url?name=photo.txt', { method: 'POST' }), env);
+  const handed = await worker.fetch(
+    new Request('https://app.example/upload-url?name=photo.txt', { method: 'POST' }),
+    env,
+  );
   const { key, url } = (await handed.json()) as { key: string; url: string };
   expect((await s3.fetch(url, { method: 'PUT', body: 'from the browser' })).status).toBe(200); // s3.fetch stands in for the network
 

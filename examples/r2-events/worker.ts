@@ -32,7 +32,12 @@ export default {
       const key = `uploads/${url.searchParams.get('name') ?? crypto.randomUUID()}`;
       const target = new URL(`${env.R2_S3_ENDPOINT}/${env.R2_BUCKET_NAME}/${key}`);
       target.searchParams.set('X-Amz-Expires', '600');
-      const r2 = new AwsClient({ accessKeyId: env.R2_ACCESS_KEY_ID, secretAccessKey: env.R2_SECRET_ACCESS_KEY, service: 's3', region: 'auto' });
+      const r2 = new AwsClient({
+        accessKeyId: env.R2_ACCESS_KEY_ID,
+        secretAccessKey: env.R2_SECRET_ACCESS_KEY,
+        service: 's3',
+        region: 'auto',
+      });
       const signed = await r2.sign(new Request(target, { method: 'PUT' }), { aws: { signQuery: true } });
       return Response.json({ key, url: signed.url });
     }

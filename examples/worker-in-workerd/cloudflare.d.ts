@@ -5,7 +5,10 @@ declare module 'cloudflare:workers' {
 }
 declare module 'cloudflare:test' {
   export const env: Record<string, unknown>;
-  export function createExecutionContext(): { waitUntil(promise: Promise<unknown>): void; passThroughOnException(): void };
+  export function createExecutionContext(): {
+    waitUntil(promise: Promise<unknown>): void;
+    passThroughOnException(): void;
+  };
   export function waitOnExecutionContext(ctx: unknown): Promise<void>;
 }
 declare module '*?raw' {

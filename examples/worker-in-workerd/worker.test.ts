@@ -64,7 +64,10 @@ describe('the files Worker through SELF', () => {
   });
 
   it('stores a file with its content type and serves it back', async () => {
-    expect((await self('/notes/a.txt', { method: 'PUT', body: 'hello world', headers: { 'content-type': 'text/plain' } })).status).toBe(201);
+    expect(
+      (await self('/notes/a.txt', { method: 'PUT', body: 'hello world', headers: { 'content-type': 'text/plain' } }))
+        .status,
+    ).toBe(201);
     const got = await self('/notes/a.txt');
     expect(got.headers.get('content-type')).toBe('text/plain');
     expect(await got.text()).toBe('hello world');
@@ -84,7 +87,9 @@ describe('the files Worker through SELF', () => {
 
   it('refuses to overwrite when If-Match does not hold', async () => {
     await self('/a', { method: 'PUT', body: 'v1' });
-    expect((await self('/a', { method: 'PUT', body: 'v2', headers: { 'if-match': '"not-the-etag"' } })).status).toBe(412);
+    expect((await self('/a', { method: 'PUT', body: 'v2', headers: { 'if-match': '"not-the-etag"' } })).status).toBe(
+      412,
+    );
     expect(await (await self('/a')).text()).toBe('v1');
   });
 

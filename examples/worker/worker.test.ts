@@ -9,7 +9,10 @@ import worker, { type Env } from './worker.js';
 
 // As wrangler.toml declares them: FILES becomes an in-memory Bucket, and [vars] (ZONE_ID, ORIGIN)
 // come as wrangler binds them. `log: true` records the bucket's calls, for toHaveReceived.
-const { env: fromConfig } = createEnv<{ FILES: Bucket; ZONE_ID: string; ORIGIN: string }>('examples/worker/wrangler.toml', { log: true }); // in your project: 'wrangler.toml'
+const { env: fromConfig } = createEnv<{ FILES: Bucket; ZONE_ID: string; ORIGIN: string }>(
+  'examples/worker/wrangler.toml',
+  { log: true },
+); // in your project: 'wrangler.toml'
 const dns = new DnsApi({ zones: [{ name: 'example.com', id: fromConfig.ZONE_ID }] });
 const env: Env = { ...fromConfig, CLOUDFLARE_API_TOKEN: 'test-token' }; // a secret: not in the config
 
@@ -41,7 +44,12 @@ it('retries a put that R2 failed with its internal error', async () => {
 it('publishes a site with a CNAME when its index.html is uploaded', async () => {
   await call('/sites/blog/index.html', { method: 'PUT', body: '<h1>blog</h1>' });
 
-  expect(dns).toHaveDnsRecord('example.com', { type: 'CNAME', name: 'blog', content: 'files.example.com', proxied: true });
+  expect(dns).toHaveDnsRecord('example.com', {
+    type: 'CNAME',
+    name: 'blog',
+    content: 'files.example.com',
+    proxied: true,
+  });
 });
 // README: end
 
@@ -65,7 +73,11 @@ describe('the files Worker', () => {
   });
 
   it('stores a file with its content type and serves it back', async () => {
-    const put = await call('/notes/a.txt', { method: 'PUT', body: 'hello world', headers: { 'content-type': 'text/plain' } });
+    const put = await call('/notes/a.txt', {
+      method: 'PUT',
+      body: 'hello world',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(put.status).toBe(201);
     const got = await call('/notes/a.txt');
     expect(got.status).toBe(200);

@@ -48,7 +48,14 @@ async function putWithRetry(bucket: R2BucketLike, key: string, body: ArrayBuffer
 async function publishSite(env: Env, site: string): Promise<void> {
   const cloudflare = new Cloudflare({ apiToken: env.CLOUDFLARE_API_TOKEN });
   try {
-    await cloudflare.dns.records.create({ zone_id: env.ZONE_ID, type: 'CNAME', name: site, content: env.ORIGIN, proxied: true, ttl: 1 });
+    await cloudflare.dns.records.create({
+      zone_id: env.ZONE_ID,
+      type: 'CNAME',
+      name: site,
+      content: env.ORIGIN,
+      proxied: true,
+      ttl: 1,
+    });
   } catch (e) {
     // 81058: an identical record already exists, so the site is already published.
     if (!(e instanceof BadRequestError && e.errors.some((error) => error.code === 81058))) throw e;

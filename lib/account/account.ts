@@ -53,7 +53,8 @@ export class Account {
     const id = options.id ?? derivedId('account');
     if (!HEX32.test(id)) throw new Error(`Account: id must be 32 lowercase hex characters, got ${JSON.stringify(id)}`);
     const name = options.name ?? DEFAULT_ACCOUNT_NAME;
-    if (typeof name !== 'string' || name.trim() === '') throw new Error(`Account: name must be a non-empty string, got ${JSON.stringify(name)}`);
+    if (typeof name !== 'string' || name.trim() === '')
+      throw new Error(`Account: name must be a non-empty string, got ${JSON.stringify(name)}`);
     this.id = id;
     this.name = name;
     const now = timeSource(options.clock).now;
@@ -86,7 +87,9 @@ export class Account {
   addBucket(name: string, bucket: Bucket): Bucket {
     const made = createBucket(accountState(this), name, bucket);
     if (made === 'invalidName') {
-      throw new Error(`Account: bucket name ${JSON.stringify(name)} is invalid: it must be 3 to 63 lowercase letters, digits and hyphens, beginning and ending with a letter or digit`);
+      throw new Error(
+        `Account: bucket name ${JSON.stringify(name)} is invalid: it must be 3 to 63 lowercase letters, digits and hyphens, beginning and ending with a letter or digit`,
+      );
     }
     if (made === 'exists') throw new Error(`Account: a bucket named ${name} already exists`);
     if (made === 'alreadyIn') throw new Error('Account: that bucket is already in the account under another name');

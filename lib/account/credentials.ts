@@ -27,7 +27,10 @@ export interface Principal {
 }
 
 /** A principal as plain data. */
-export type PrincipalImage = Omit<Principal, 'zones' | 'accounts'> & { zones: string[] | null; accounts: string[] | null };
+export type PrincipalImage = Omit<Principal, 'zones' | 'accounts'> & {
+  zones: string[] | null;
+  accounts: string[] | null;
+};
 
 /** The table as plain data: `image()`, `adopt()`. */
 export interface CredentialsImage {
@@ -72,7 +75,13 @@ export class Credentials {
       if (c.r2 !== undefined) p.r2 = c.r2;
       this.tokens.set(c.token, p);
     } else {
-      this.keys.set(`${c.email.toLowerCase()}\n${c.key}`, { kind: 'key', zones, accounts, caller: `user ${c.email.toLowerCase()}`, email: c.email });
+      this.keys.set(`${c.email.toLowerCase()}\n${c.key}`, {
+        kind: 'key',
+        zones,
+        accounts,
+        caller: `user ${c.email.toLowerCase()}`,
+        email: c.email,
+      });
     }
   }
 
@@ -94,7 +103,11 @@ export class Credentials {
 
   /** The table as plain data (`--persist`, lib/node/persist): O(credentials). */
   image(): CredentialsImage {
-    const plain = (m: Map<string, Principal>) => [...m].map(([k, p]): [string, PrincipalImage] => [k, { ...p, zones: p.zones && [...p.zones], accounts: p.accounts && [...p.accounts] }]);
+    const plain = (m: Map<string, Principal>) =>
+      [...m].map(([k, p]): [string, PrincipalImage] => [
+        k,
+        { ...p, zones: p.zones && [...p.zones], accounts: p.accounts && [...p.accounts] },
+      ]);
     return { open: this.isOpen, tokens: plain(this.tokens), keys: plain(this.keys) };
   }
 
@@ -105,7 +118,11 @@ export class Credentials {
   adopt(image: CredentialsImage): void {
     this.changes++;
     this.isOpen = this.isOpen && image.open;
-    const principal = (p: PrincipalImage): Principal => ({ ...p, zones: p.zones && new Set(p.zones), accounts: p.accounts && new Set(p.accounts) });
+    const principal = (p: PrincipalImage): Principal => ({
+      ...p,
+      zones: p.zones && new Set(p.zones),
+      accounts: p.accounts && new Set(p.accounts),
+    });
     for (const [k, p] of image.tokens) if (!this.tokens.has(k)) this.tokens.set(k, principal(p));
     for (const [k, p] of image.keys) if (!this.keys.has(k)) this.keys.set(k, principal(p));
   }

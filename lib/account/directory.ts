@@ -28,8 +28,11 @@ export const isBucketName = (name: unknown): name is string => typeof name === '
 export type CreateProblem = 'invalidName' | 'exists' | 'alreadyIn';
 
 /** The bucket named `name` in a jurisdiction of the account. */
-export const findBucket = (state: AccountState, name: string, jurisdiction: Jurisdiction = 'default'): Bucket | undefined =>
-  bucketsIn(state, jurisdiction).get(name);
+export const findBucket = (
+  state: AccountState,
+  name: string,
+  jurisdiction: Jurisdiction = 'default',
+): Bucket | undefined => bucketsIn(state, jurisdiction).get(name);
 
 /** Makes the Bucket a surface asked for, on `storage` when the account keeps its buckets outside memory (`keepBucketsIn`). */
 export type BucketMaker = (storage: BucketStorage | undefined) => Bucket;
@@ -39,14 +42,20 @@ export type BucketMaker = (storage: BucketStorage | undefined) => Bucket;
  * checked, then recorded; `bucket` is the Bucket to hold, or makes it once the checks passed (on a
  * new storage of the account's `bucketStorage`, when set).
  */
-export function createBucket(state: AccountState, name: unknown, bucket: Bucket | BucketMaker, info?: BucketInfo): Bucket | CreateProblem {
+export function createBucket(
+  state: AccountState,
+  name: unknown,
+  bucket: Bucket | BucketMaker,
+  info?: BucketInfo,
+): Bucket | CreateProblem {
   if (!isBucketName(name)) return 'invalidName';
   const map = bucketsIn(state, info?.jurisdiction ?? 'default');
   if (map.has(name)) return 'exists';
   if (typeof bucket !== 'function') {
     // A binding over a bucket (`new Bucket({ over })`) is that bucket: one bucket, one name.
     const layer = bucketLayer(bucket);
-    if ([...map.values()].some((b) => b === bucket || (layer !== undefined && bucketLayer(b) === layer))) return 'alreadyIn';
+    if ([...map.values()].some((b) => b === bucket || (layer !== undefined && bucketLayer(b) === layer)))
+      return 'alreadyIn';
   }
   return addAccountBucket(state, name, typeof bucket === 'function' ? bucket(state.bucketStorage?.()) : bucket, info);
 }
@@ -81,7 +90,11 @@ export function addAccountBucket(state: AccountState, name: string, bucket: Buck
  * kept by its storage), so a bucket made again under the name starts with none, and the name is
  * free. Undefined when done; 'missing' when there is no such bucket.
  */
-export async function deleteBucket(buckets: Map<string, Bucket>, name: string, surface: SettingSurface): Promise<'notEmpty' | 'missing' | undefined> {
+export async function deleteBucket(
+  buckets: Map<string, Bucket>,
+  name: string,
+  surface: SettingSurface,
+): Promise<'notEmpty' | 'missing' | undefined> {
   const bucket = buckets.get(name);
   const layer = bucket && bucketLayer(bucket);
   if (!layer) return 'missing';

@@ -22,7 +22,8 @@ export const accountRoutes: RouteTable<ApiService> = (segments): Route<ApiServic
   }
   if (first !== 'user') return undefined;
   if (segments.length === 1) return { methods: { GET: getUser } };
-  if (segments.length === 3 && second === 'tokens' && segments[2] === 'verify') return { methods: { GET: verifyToken }, endpoint: 'verify' };
+  if (segments.length === 3 && second === 'tokens' && segments[2] === 'verify')
+    return { methods: { GET: verifyToken }, endpoint: 'verify' };
   return undefined;
 };
 
@@ -36,7 +37,8 @@ const listAccounts: Handler<ApiService> = (svc, req, { who }) => {
   const page = positiveParam(q.get('page'), 1, 'page');
   const perPage = positiveParam(q.get('per_page'), 20, 'per_page');
   const direction = q.get('direction');
-  if (direction !== null && direction !== 'asc' && direction !== 'desc') throw apiErrors.badQuery('direction', 'must be asc or desc');
+  if (direction !== null && direction !== 'asc' && direction !== 'desc')
+    throw apiErrors.badQuery('direction', 'must be asc or desc');
   const name = q.get('name');
   const account = svc.account;
   const all = canSeeAccount(who, account) && (name === null || name === account.name) ? [account] : [];

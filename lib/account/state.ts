@@ -77,7 +77,10 @@ export interface AccountHolder {
 }
 
 /** The account `options` name, by `account` or by `api` (one, or both the same); `who` names the caller in the error. */
-export function chosenAccount(options: { account?: Account | undefined; api?: AccountHolder | undefined }, who: string): Account | undefined {
+export function chosenAccount(
+  options: { account?: Account | undefined; api?: AccountHolder | undefined },
+  who: string,
+): Account | undefined {
   const fromApi = options.api?.account;
   if (options.account !== undefined && fromApi !== undefined && options.account !== fromApi) {
     throw new Error(`${who}: account and api name two accounts; give one (an api's account is api.account)`);

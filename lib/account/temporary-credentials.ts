@@ -20,7 +20,12 @@ import { randomBase64Url } from '../random.js';
 import type { Jurisdiction } from './buckets.js';
 import type { AccountState } from './state.js';
 
-export const TEMPORARY_PERMISSIONS = ['admin-read-write', 'admin-read-only', 'object-read-write', 'object-read-only'] as const;
+export const TEMPORARY_PERMISSIONS = [
+  'admin-read-write',
+  'admin-read-only',
+  'object-read-write',
+  'object-read-only',
+] as const;
 export type TemporaryPermission = (typeof TEMPORARY_PERMISSIONS)[number];
 
 /** What one set of temporary credentials may do. */
@@ -61,7 +66,10 @@ function tableOf(state: AccountState): TemporaryTable {
 }
 
 /** Records the key pairs an S3 view of the account accepts: the parents temporary credentials may name. */
-export function addParentKeys(state: AccountState, keys: readonly { accessKeyId: string; secretAccessKey: string; sessionToken?: string }[]): void {
+export function addParentKeys(
+  state: AccountState,
+  keys: readonly { accessKeyId: string; secretAccessKey: string; sessionToken?: string }[],
+): void {
   const table = tableOf(state);
   table.changes++;
   for (const k of keys) if (k.sessionToken === undefined) table.parents.set(k.accessKeyId, k.secretAccessKey);
@@ -71,7 +79,11 @@ export function addParentKeys(state: AccountState, keys: readonly { accessKeyId:
 export const temporaryTable = (state: AccountState): Readonly<TemporaryTable> | undefined => tables.get(state);
 
 /** Takes in persisted grants and parents (`--persist`): the account's own stay. */
-export function adoptTemporary(state: AccountState, parents: Iterable<readonly [string, string]>, grants: Iterable<TemporaryGrant>): void {
+export function adoptTemporary(
+  state: AccountState,
+  parents: Iterable<readonly [string, string]>,
+  grants: Iterable<TemporaryGrant>,
+): void {
   const table = tableOf(state);
   table.changes++;
   for (const [id, secret] of parents) if (!table.parents.has(id)) table.parents.set(id, secret);
@@ -87,7 +99,10 @@ export function parentKnown(state: AccountState, accessKeyId: string): boolean {
 const base64Url = (s: string) => toBase64(utf8(s)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
 /** Mints credentials for a grant checked by the caller (the API route), good until `expires`. */
-export function mintTemporaryCredentials(state: AccountState, grant: Omit<TemporaryGrant, 'accessKeyId' | 'secretAccessKey' | 'sessionToken'> & { parentAccessKeyId: string }): TemporaryGrant {
+export function mintTemporaryCredentials(
+  state: AccountState,
+  grant: Omit<TemporaryGrant, 'accessKeyId' | 'secretAccessKey' | 'sessionToken'> & { parentAccessKeyId: string },
+): TemporaryGrant {
   const table = tableOf(state);
   table.changes++;
   const now = state.now();
@@ -117,7 +132,11 @@ export function mintTemporaryCredentials(state: AccountState, grant: Omit<Tempor
 }
 
 /** The grant a session token names for `accessKeyId`, expired or not; undefined when it names none. */
-export function temporaryGrant(state: AccountState, accessKeyId: string, sessionToken: string): TemporaryGrant | undefined {
+export function temporaryGrant(
+  state: AccountState,
+  accessKeyId: string,
+  sessionToken: string,
+): TemporaryGrant | undefined {
   const grant = tables.get(state)?.grants.get(sessionToken);
   return grant && grant.accessKeyId === accessKeyId ? grant : undefined;
 }

@@ -21,7 +21,11 @@ const GLOBAL_KEY = /^[0-9a-f]{37}$/i;
  * else, as clients see it on zones and records (certbot's dns-cloudflare maps 9109 to "Did you enter a
  * valid Cloudflare Token?").
  */
-export function authenticate(credentials: Credentials, headers: { get(name: string): string | null }, endpoint: 'verify' | 'resource' = 'resource'): Principal {
+export function authenticate(
+  credentials: Credentials,
+  headers: { get(name: string): string | null },
+  endpoint: 'verify' | 'resource' = 'resource',
+): Principal {
   const authorization = headers.get('authorization');
   const email = headers.get('x-auth-email');
   const key = headers.get('x-auth-key');
@@ -44,7 +48,8 @@ export function authenticate(credentials: Credentials, headers: { get(name: stri
     else {
       const known = credentials.key(email, key);
       if (known) return known;
-      if (credentials.open && key !== '' && !/\s/.test(key)) return { kind: 'key', zones: null, accounts: null, caller: `user ${email.toLowerCase()}`, email };
+      if (credentials.open && key !== '' && !/\s/.test(key))
+        return { kind: 'key', zones: null, accounts: null, caller: `user ${email.toLowerCase()}`, email };
       keyFailure = GLOBAL_KEY.test(key) ? apiErrors.unknownKey() : apiErrors.badAuthKeyHeader();
     }
     failure ??= keyFailure;

@@ -57,7 +57,10 @@ export function declaredLength(headers: { get(name: string): string | null }): n
  * `limit` (MAX_REQUEST_BODY, or the route's own, router.ts `Route.maxBody`), so an endless or
  * oversized stream costs at most the limit. A stream failure rejects with `BodyReadError`.
  */
-export async function readBounded(body: ReadableStream<Uint8Array> | null, limit = MAX_REQUEST_BODY): Promise<Uint8Array> {
+export async function readBounded(
+  body: ReadableStream<Uint8Array> | null,
+  limit = MAX_REQUEST_BODY,
+): Promise<Uint8Array> {
   const { chunks, size } = await readCapped(body, limit, () => new BodyTooLarge(limit));
   return concat(chunks, size);
 }

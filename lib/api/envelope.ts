@@ -12,7 +12,10 @@ const GO_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&'
 const goEscape = (s: string) => (s.search(GO_ESCAPED) < 0 ? s : s.replace(GO_ESCAPED, (c) => GO_ESCAPES[c]!));
 
 export function json(status: number, body: unknown, headers?: Record<string, string>): Response {
-  return new Response(goEscape(JSON.stringify(body)), { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS });
+  return new Response(goEscape(JSON.stringify(body)), {
+    status,
+    headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS,
+  });
 }
 
 export const ok = (result: unknown, extra?: Record<string, unknown>) =>

@@ -47,7 +47,11 @@ export const apiErrors = {
    * no-route error; the rest of the text is ours, so a misconfigured base URL says what to fix.
    */
   outsideBasePath: (path: string, base: string) =>
-    fail(404, 7000, `No route for that URI: ${path} is not under ${base || '/'}${base ? '/' : ''}, where this API answers (DnsApi basePath option).`),
+    fail(
+      404,
+      7000,
+      `No route for that URI: ${path} is not under ${base || '/'}${base ? '/' : ''}, where this API answers (DnsApi basePath option).`,
+    ),
   /** placeholder: the 405 body was never observed; 7001 is the code the v4 API uses for it elsewhere. */
   methodNotAllowed: (method: string) => fail(405, 7001, `Method ${method} not available for that URI.`),
 

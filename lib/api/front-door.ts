@@ -70,7 +70,8 @@ export class FrontDoor<S extends ApiService> {
     this.support = new ApiSupport(this.time, options.log ?? false, basePath);
     this.account = init.account;
     const base: ApiService = { basePath, account: init.state, now: () => this.time.now() };
-    if (options.rateLimit) base.limiter = new RateLimiter(options.rateLimit === true ? API_RATE_LIMIT : options.rateLimit);
+    if (options.rateLimit)
+      base.limiter = new RateLimiter(options.rateLimit === true ? API_RATE_LIMIT : options.rateLimit);
     const service = init.service(base);
     this.service = service;
     const routes = init.routes;
@@ -180,7 +181,8 @@ function quickIncoming(input: RequestInfo | URL, init: RequestInit | undefined):
   const signal = init?.signal;
   if (signal !== undefined && signal !== null && !(signal instanceof AbortSignal)) return undefined;
   const rawMethod = init?.method ?? 'GET';
-  if (typeof rawMethod !== 'string' || !TOKEN.test(rawMethod) || FORBIDDEN_METHODS.has(rawMethod.toUpperCase())) return undefined;
+  if (typeof rawMethod !== 'string' || !TOKEN.test(rawMethod) || FORBIDDEN_METHODS.has(rawMethod.toUpperCase()))
+    return undefined;
   const method = NORMALISED_METHODS.has(rawMethod.toUpperCase()) ? rawMethod.toUpperCase() : rawMethod;
   if (typeof body === 'string' && (method === 'GET' || method === 'HEAD')) return undefined;
   const url = new URL(input);
@@ -188,7 +190,9 @@ function quickIncoming(input: RequestInfo | URL, init: RequestInit | undefined):
   // A real fetch labels a string body text/plain when the caller did not say; so must we.
   const headers =
     typeof body === 'string' && !given.has('content-type')
-      ? { get: (name: string) => (name.toLowerCase() === 'content-type' ? 'text/plain;charset=UTF-8' : given.get(name)) }
+      ? {
+          get: (name: string) => (name.toLowerCase() === 'content-type' ? 'text/plain;charset=UTF-8' : given.get(name)),
+        }
       : given;
   const text = body ?? '';
   return {

@@ -63,7 +63,11 @@ export interface RouteParams {
   id?: string;
 }
 
-export type Handler<S extends ApiService> = (svc: S, req: Incoming, params: RouteParams) => Promise<Response> | Response;
+export type Handler<S extends ApiService> = (
+  svc: S,
+  req: Incoming,
+  params: RouteParams,
+) => Promise<Response> | Response;
 
 /** A matched route: its handlers by method, and the identifiers the router checks before them. */
 export interface Route<S extends ApiService> {
@@ -104,7 +108,11 @@ function routeOf<S extends ApiService>(svc: S, tables: readonly RouteTable<S>[],
 const gatewayBound = (route: { maxBody?: unknown } | undefined): number =>
   typeof route?.maxBody === 'number' && route.maxBody > MAX_REQUEST_BODY ? route.maxBody : MAX_REQUEST_BODY;
 
-export async function respond<S extends ApiService>(svc: S, tables: readonly RouteTable<S>[], req: Incoming): Promise<Response> {
+export async function respond<S extends ApiService>(
+  svc: S,
+  tables: readonly RouteTable<S>[],
+  req: Incoming,
+): Promise<Response> {
   const path = req.url.pathname;
   const route = routeOf(svc, tables, path);
   // The gateway refuses a declared oversized body before credentials (body.ts); a route may take more.
@@ -134,7 +142,12 @@ export async function respond<S extends ApiService>(svc: S, tables: readonly Rou
     // A body that cannot be read has no answer: the fetch rejects, as Node's does.
     if (e instanceof BodyReadError) throw e;
     // A bug of ours still answers in the envelope, never as an exception or an HTML page.
-    return json(500, { result: null, success: false, errors: [{ code: 10001, message: `Internal error: ${(e as Error)?.message ?? e}` }], messages: [] });
+    return json(500, {
+      result: null,
+      success: false,
+      errors: [{ code: 10001, message: `Internal error: ${(e as Error)?.message ?? e}` }],
+      messages: [],
+    });
   }
 }
 

@@ -79,20 +79,33 @@ const typeMatches = (want: string | readonly string[] | undefined, type: string)
 type FaultCall = { surface: 'api'; method: string; path: string } | { surface: 'dns'; name: string; type: string };
 
 function ruleCatches(rule: ApiFault, call: FaultCall, basePath: string): boolean {
-  if (call.surface === 'dns') return rule.surface === 'dns' && nameMatches(rule.name, call.name) && typeMatches(rule.type, call.type);
-  return rule.surface !== 'dns' && methodMatches(rule.method, call.method) && pathMatches(rule.path, call.path, basePath);
+  if (call.surface === 'dns')
+    return rule.surface === 'dns' && nameMatches(rule.name, call.name) && typeMatches(rule.type, call.type);
+  return (
+    rule.surface !== 'dns' && methodMatches(rule.method, call.method) && pathMatches(rule.path, call.path, basePath)
+  );
 }
 
 function checkRule(rule: ApiFault): void {
-  if (rule.surface !== undefined && rule.surface !== 'api' && rule.surface !== 'dns') throw new RangeError(`dns fault: surface must be 'api' or 'dns', got ${JSON.stringify(rule.surface)}`);
+  if (rule.surface !== undefined && rule.surface !== 'api' && rule.surface !== 'dns')
+    throw new RangeError(`dns fault: surface must be 'api' or 'dns', got ${JSON.stringify(rule.surface)}`);
   if (rule.surface === 'dns') {
-    for (const f of HTTP_FIELDS) if (rule[f] !== undefined) throw new RangeError(`dns fault: '${f}' is for API requests; a rule with surface 'dns' takes name, type, rcode, drop and delay`);
-    if (rule.rcode !== undefined && !FAULT_RCODES.includes(rule.rcode)) throw new RangeError(`dns fault: rcode must be one of ${FAULT_RCODES.join(', ')}, got ${JSON.stringify(rule.rcode)}`);
-    if (rule.drop !== undefined && typeof rule.drop !== 'boolean') throw new RangeError(`dns fault: drop must be a boolean, got ${JSON.stringify(rule.drop)}`);
+    for (const f of HTTP_FIELDS)
+      if (rule[f] !== undefined)
+        throw new RangeError(
+          `dns fault: '${f}' is for API requests; a rule with surface 'dns' takes name, type, rcode, drop and delay`,
+        );
+    if (rule.rcode !== undefined && !FAULT_RCODES.includes(rule.rcode))
+      throw new RangeError(
+        `dns fault: rcode must be one of ${FAULT_RCODES.join(', ')}, got ${JSON.stringify(rule.rcode)}`,
+      );
+    if (rule.drop !== undefined && typeof rule.drop !== 'boolean')
+      throw new RangeError(`dns fault: drop must be a boolean, got ${JSON.stringify(rule.drop)}`);
     if (rule.drop && rule.rcode !== undefined) throw new RangeError('dns fault: give rcode or drop, not both');
     return;
   }
-  for (const f of DNS_FIELDS) if (rule[f] !== undefined) throw new RangeError(`dns fault: '${f}' is for DNS questions: add surface: 'dns'`);
+  for (const f of DNS_FIELDS)
+    if (rule[f] !== undefined) throw new RangeError(`dns fault: '${f}' is for DNS questions: add surface: 'dns'`);
   if (rule.status !== undefined && !(Number.isInteger(rule.status) && rule.status >= 200 && rule.status <= 599)) {
     throw new RangeError(`dns fault: status must be an HTTP status, got ${rule.status}`);
   }
@@ -100,7 +113,8 @@ function checkRule(rule: ApiFault): void {
 
 /** Whether a rule only delays what it catches. */
 const delaysOnly = (rule: ApiFault) =>
-  rule.delay !== undefined && (rule.surface === 'dns' ? rule.rcode === undefined && !rule.drop : rule.status === undefined);
+  rule.delay !== undefined &&
+  (rule.surface === 'dns' ? rule.rcode === undefined && !rule.drop : rule.status === undefined);
 
 /** How a request authenticated, as the log shows it (never the secret itself). */
 export type ApiAuthScheme = 'bearer' | 'global-key' | 'none';
@@ -222,8 +236,10 @@ function matchesRequest(e: ApiRequest, q: ApiRequestQuery, basePath: string): bo
 
 /** The response's first error, or its result's id/name, in a few words. */
 function outcomeCell(e: ApiRequest): string {
-  const r = e.response as { success?: boolean; errors?: { code: number; message: string }[]; result?: unknown } | undefined;
-  if (r && typeof r === 'object' && r.success === false && r.errors?.[0]) return `${r.errors[0].code} ${r.errors[0].message}`;
+  const r = e.response as
+    { success?: boolean; errors?: { code: number; message: string }[]; result?: unknown } | undefined;
+  if (r && typeof r === 'object' && r.success === false && r.errors?.[0])
+    return `${r.errors[0].code} ${r.errors[0].message}`;
   if (r && typeof r === 'object' && 'result' in r) {
     const res = r.result;
     if (Array.isArray(res)) return `${res.length} results`;
@@ -248,11 +264,15 @@ const row = (e: ApiRequest, basePath: string): Record<string, string> => ({
   at: new Date(e.at).toISOString(),
   method: e.surface === 'dns' ? `DNS ${String(e.query.type)}` : e.method,
   // Under the base path, with ids cut to their first characters: the path stays readable in a column.
-  path: (basePath && e.path.startsWith(`${basePath}/`) ? e.path.slice(basePath.length) : e.path).replace(/[0-9a-f]{32}/g, (id) => `${id.slice(0, 6)}…`),
+  path: (basePath && e.path.startsWith(`${basePath}/`) ? e.path.slice(basePath.length) : e.path).replace(
+    /[0-9a-f]{32}/g,
+    (id) => `${id.slice(0, 6)}…`,
+  ),
   auth: e.auth,
   body: show(e.body),
   status: e.surface === 'dns' ? (e.rcode ?? '') : String(e.status),
-  outcome: e.surface === 'dns' ? `${(e.response as DnsAnswer | undefined)?.answers.length ?? 0} answers` : outcomeCell(e),
+  outcome:
+    e.surface === 'dns' ? `${(e.response as DnsAnswer | undefined)?.answers.length ?? 0} answers` : outcomeCell(e),
   fault: e.injected ? `#${e.injected.fault}${e.injected.delay ? ` +${e.injected.delay} ms` : ''}` : '',
 });
 
@@ -266,7 +286,10 @@ function faultResponse(rule: ApiFault): Response {
   const error = { code: rule.code ?? base.code, message: rule.message ?? base.message };
   const headers: Record<string, string> = { ...JSON_HEADERS };
   if (rule.retryAfter !== undefined) headers['retry-after'] = String(rule.retryAfter);
-  return new Response(JSON.stringify({ result: null, success: false, errors: [error], messages: [] }), { status, headers });
+  return new Response(JSON.stringify({ result: null, success: false, errors: [error], messages: [] }), {
+    status,
+    headers,
+  });
 }
 
 export class ApiSupport {
@@ -383,7 +406,8 @@ export class ApiSupport {
     if (entry) {
       const type = req.headers.get('content-type');
       if (type !== null && /multipart\/form-data/i.test(type)) entry.body = '[multipart form data]';
-      else if (text !== undefined || (method !== 'GET' && method !== 'HEAD')) entry.body = parseBody(await req.text().catch(() => ''), type);
+      else if (text !== undefined || (method !== 'GET' && method !== 'HEAD'))
+        entry.body = parseBody(await req.text().catch(() => ''), type);
       entry.status = res.status;
       entry.response = parseBody(await res.clone().text(), res.headers.get('content-type'));
       this.log.done(entry);
@@ -396,7 +420,13 @@ export class ApiSupport {
 export type AskedAnswer = DnsAnswer | null | Promise<DnsAnswer | null>;
 
 /** A fault rule's answer to a DNS question it fails: its response code, no records. */
-const faultAnswer = (rcode: DnsRcode): DnsAnswer => ({ rcode, authoritative: false, answers: [], authorities: [], additionals: [] });
+const faultAnswer = (rcode: DnsRcode): DnsAnswer => ({
+  rcode,
+  authoritative: false,
+  answers: [],
+  authorities: [],
+  additionals: [],
+});
 
 /** What an API double offers the registry (lib/dns-api/zones-api.ts and lib/cloudflare-api/ keep the rules of its snapshot, restore and reset). */
 export type ApiSnapshotOwner = StateOwner;

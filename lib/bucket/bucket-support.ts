@@ -113,7 +113,9 @@ function keysOf(key: unknown): string[] {
  */
 function errorOf(shown: unknown, raised: unknown): LoggedError {
   const out: { name: string; message: string; code?: number | string } =
-    shown instanceof Error ? { name: shown.name, message: shown.message } : { name: typeof shown, message: String(shown) };
+    shown instanceof Error
+      ? { name: shown.name, message: shown.message }
+      : { name: typeof shown, message: String(shown) };
   const code = codeOf(raised) ?? codeOf(shown);
   if (code !== undefined) out.code = code;
   return Object.freeze(out);
@@ -138,7 +140,10 @@ export function matchesCall(e: BucketCall, q: BucketCallQuery): boolean {
   if (q.result !== undefined && !partialMatch(e.result, q.result)) return false;
   if (q.error !== undefined) {
     if (!e.error) return false;
-    const ok = typeof q.error === 'string' || q.error instanceof RegExp ? partialMatch(e.error.message, q.error) : partialMatch(e.error, q.error);
+    const ok =
+      typeof q.error === 'string' || q.error instanceof RegExp
+        ? partialMatch(e.error.message, q.error)
+        : partialMatch(e.error, q.error);
     if (!ok) return false;
   }
   if (q.injected !== undefined && q.injected !== (e.injected !== undefined)) return false;
@@ -159,8 +164,10 @@ function outcomeCell(e: BucketCall): string {
   if (r === undefined) return 'ok';
   const more = (r: { truncated: boolean }) => (r.truncated ? ', truncated' : '');
   if ('parts' in r) return `${r.parts.length} parts${more(r)}`;
-  if ('uploads' in r) return `${r.uploads.length} uploads${r.delimitedPrefixes.length ? `, ${r.delimitedPrefixes.length} prefixes` : ''}${more(r)}`;
-  if ('objects' in r) return `${r.objects.length} objects${r.delimitedPrefixes.length ? `, ${r.delimitedPrefixes.length} prefixes` : ''}${r.truncated ? ', truncated' : ''}`;
+  if ('uploads' in r)
+    return `${r.uploads.length} uploads${r.delimitedPrefixes.length ? `, ${r.delimitedPrefixes.length} prefixes` : ''}${more(r)}`;
+  if ('objects' in r)
+    return `${r.objects.length} objects${r.delimitedPrefixes.length ? `, ${r.delimitedPrefixes.length} prefixes` : ''}${r.truncated ? ', truncated' : ''}`;
   if ('uploadId' in r && !('size' in r)) return `upload ${r.uploadId.slice(0, 12)}…`;
   if ('partNumber' in r) return `part ${r.partNumber} ${r.etag}`;
   return `${r.size} bytes`;
@@ -256,16 +263,35 @@ class CallColumns implements CallStore<BucketCall> {
     switch (op) {
       case 'list': {
         if ('parts' in o) {
-          this.result[i] = { parts: (o.parts as { partNumber: number }[]).map((p) => p.partNumber), truncated: o.truncated as boolean };
+          this.result[i] = {
+            parts: (o.parts as { partNumber: number }[]).map((p) => p.partNumber),
+            truncated: o.truncated as boolean,
+          };
           return;
         }
         if ('uploads' in o) {
-          const uploads = (o.uploads as { key: string; uploadId: string }[]).map((u) => ({ key: u.key, uploadId: u.uploadId }));
-          this.result[i] = { uploads, truncated: o.truncated as boolean, delimitedPrefixes: [...(o.delimitedPrefixes as string[])] };
+          const uploads = (o.uploads as { key: string; uploadId: string }[]).map((u) => ({
+            key: u.key,
+            uploadId: u.uploadId,
+          }));
+          this.result[i] = {
+            uploads,
+            truncated: o.truncated as boolean,
+            delimitedPrefixes: [...(o.delimitedPrefixes as string[])],
+          };
           return;
         }
-        const page = o as { objects: { key: string }[]; truncated: boolean; cursor?: string; delimitedPrefixes: string[] };
-        const out: BucketResult = { objects: page.objects.map((x) => x.key), truncated: page.truncated, delimitedPrefixes: [...page.delimitedPrefixes] };
+        const page = o as {
+          objects: { key: string }[];
+          truncated: boolean;
+          cursor?: string;
+          delimitedPrefixes: string[];
+        };
+        const out: BucketResult = {
+          objects: page.objects.map((x) => x.key),
+          truncated: page.truncated,
+          delimitedPrefixes: [...page.delimitedPrefixes],
+        };
         if (page.cursor !== undefined) out.cursor = page.cursor;
         this.result[i] = out;
         return;
@@ -310,7 +336,12 @@ class CallColumns implements CallStore<BucketCall> {
       const r = this.result[i];
       entry.result =
         r === OBJECT
-          ? { key: String(this.key[i]), size: this.size[i]!, version: this.version[i] as string, uploaded: this.uploaded[i]! }
+          ? {
+              key: String(this.key[i]),
+              size: this.size[i]!,
+              version: this.version[i] as string,
+              uploaded: this.uploaded[i]!,
+            }
           : (r as BucketResult);
     }
     if (status === 'error') entry.error = this.error[i];
@@ -330,7 +361,8 @@ class CallColumns implements CallStore<BucketCall> {
       else column.length = 0;
     }
     if (!keep) {
-      for (const column of [this.at, this.op, this.surface, this.valueSize, this.status, this.size, this.uploaded]) column.length = 0;
+      for (const column of [this.at, this.op, this.surface, this.valueSize, this.status, this.size, this.uploaded])
+        column.length = 0;
     }
     this.#n = 0;
   }
@@ -350,20 +382,38 @@ export class BucketSupport {
   ) {
     this.faults = new FaultList<BucketFault, { op: BucketOperation; key: unknown }>(
       (rule, call) => {
-        if (rule.op !== undefined && !(typeof rule.op === 'string' ? rule.op === call.op : rule.op.includes(call.op))) return false;
+        if (rule.op !== undefined && !(typeof rule.op === 'string' ? rule.op === call.op : rule.op.includes(call.op)))
+          return false;
         if (rule.key === undefined) return true;
         return keysOf(call.key).some((k) => keyMatches(rule.key, k));
       },
       (rule) => {
         const e = rule.error;
-        if (e !== undefined && e !== 'internal' && e !== 'rateLimit' && !(e instanceof Error) && typeof e !== 'function') {
-          throw new TypeError(`bucket fault: error must be 'internal', 'rateLimit', an Error or a function, got ${show(e)}`);
+        if (
+          e !== undefined &&
+          e !== 'internal' &&
+          e !== 'rateLimit' &&
+          !(e instanceof Error) &&
+          typeof e !== 'function'
+        ) {
+          throw new TypeError(
+            `bucket fault: error must be 'internal', 'rateLimit', an Error or a function, got ${show(e)}`,
+          );
         }
       },
       (rule) => ({
         op: rule.op === undefined ? '*' : [rule.op].flat().join(','),
         key: rule.key === undefined ? '*' : String(rule.key),
-        error: rule.error === undefined ? (rule.delay !== undefined ? '' : 'internal') : typeof rule.error === 'string' ? rule.error : rule.error instanceof Error ? rule.error.message : 'fn',
+        error:
+          rule.error === undefined
+            ? rule.delay !== undefined
+              ? ''
+              : 'internal'
+            : typeof rule.error === 'string'
+              ? rule.error
+              : rule.error instanceof Error
+                ? rule.error.message
+                : 'fn',
       }),
     );
     this.log = new CallLog<BucketCall, BucketCallQuery>(recording, this.calls, matchesCall, bucketCallRow);
@@ -381,7 +431,13 @@ export class BucketSupport {
    * chosen by. `summary`, when given, turns a body's result into what the log keeps (the S3 view's
    * results are the model's, not the binding's).
    */
-  around(base: Invoke, syncConversionErrors: boolean, surface: Surface, format: ErrorFormat, summary?: (r: unknown) => unknown): Invoke {
+  around(
+    base: Invoke,
+    syncConversionErrors: boolean,
+    surface: Surface,
+    format: ErrorFormat,
+    summary?: (r: unknown) => unknown,
+  ): Invoke {
     return (op, key, options, convert, body, value) => {
       if (!this.log.recording) {
         if (!this.faults.active) return base(op, key, options, convert, body);
@@ -429,7 +485,13 @@ export class BucketSupport {
   }
 
   /** Runs the body, unless a fault acts on the call first (failing it, delaying it, or both). */
-  private faulted<A, R>(op: BucketOperation, key: unknown, args: A, body: (args: A) => R | Promise<R>, i: number): R | Promise<R> {
+  private faulted<A, R>(
+    op: BucketOperation,
+    key: unknown,
+    args: A,
+    body: (args: A) => R | Promise<R>,
+    i: number,
+  ): R | Promise<R> {
     const fault = this.faults.active ? this.faults.take({ op, key }) : undefined;
     if (!fault) return body(args);
     const failure = failureOf(fault);

@@ -12,7 +12,13 @@
  */
 import { timeSource, type Clock } from '../clock.js';
 import { describe, resolveCompat, type BucketCompat } from './compat.js';
-import { bucketDouble, BucketSupport, type BucketCall, type BucketCallQuery, type BucketFault } from './bucket-support.js';
+import {
+  bucketDouble,
+  BucketSupport,
+  type BucketCall,
+  type BucketCallQuery,
+  type BucketFault,
+} from './bucket-support.js';
 import { BucketLayer } from './layer.js';
 import type { ConfigSnapshot } from './config.js';
 import type { CallLog } from '../support/call-log.js';
@@ -24,9 +30,21 @@ import { convertHashFields, requestedChecksum, type RequestedChecksum } from './
 import { optionalStringField, structOrEmpty, toInt32, toStr } from './coerce.js';
 import { bindingError, fieldTypeError, parameterTypeError, putValueTypeError, r2Error } from './errors.js';
 import type { Invoke } from './invoke.js';
-import { defaultStorage, resolveOptions, type BucketOptions, type BucketSeed, type BucketSeedValue } from './options.js';
+import {
+  defaultStorage,
+  resolveOptions,
+  type BucketOptions,
+  type BucketSeed,
+  type BucketSeedValue,
+} from './options.js';
 import { tagClass, untag } from './class-tags.js';
-import { NO_CUSTOM_FIELDS, parseCustomMetadata, parseHttpMetadata, sentHttpFields, type HttpFields } from './metadata.js';
+import {
+  NO_CUSTOM_FIELDS,
+  parseCustomMetadata,
+  parseHttpMetadata,
+  sentHttpFields,
+  type HttpFields,
+} from './metadata.js';
 import { BucketModel, type GetOutcome, type ListPage, type ModelSnapshot } from './model.js';
 import type { BodyBytes, BucketStorage, PersistentState } from './storage.js';
 import { R2MultipartUpload } from './multipart.js';
@@ -52,7 +70,10 @@ export type { BucketOptions, BucketSeed, BucketSeedValue };
  * state once the storage has taken it (after the operations already started) and the storage that
  * took it (its bodies are in that database).
  */
-const snapshotState = new WeakMap<object, ModelSnapshot | { readonly from: PersistentState; readonly state: Promise<ModelSnapshot> }>();
+const snapshotState = new WeakMap<
+  object,
+  ModelSnapshot | { readonly from: PersistentState; readonly state: Promise<ModelSnapshot> }
+>();
 /** The bucket's configuration (config.ts) when each snapshot was taken. */
 const snapshotConfig = new WeakMap<object, ConfigSnapshot>();
 
@@ -65,7 +86,13 @@ const isBody = (v: unknown): v is string | ArrayBuffer | ArrayBufferView =>
   typeof v === 'string' || v instanceof ArrayBuffer || ArrayBuffer.isView(v);
 
 /** Runs a method's phases at once and returns its result as is (seeding: string and byte bodies only). */
-const direct: Invoke = ((_op: unknown, _key: unknown, _options: unknown, convert: () => unknown, body: (a: unknown) => unknown) => {
+const direct: Invoke = ((
+  _op: unknown,
+  _key: unknown,
+  _options: unknown,
+  convert: () => unknown,
+  body: (a: unknown) => unknown,
+) => {
   const args = convert();
   try {
     return body(args);
@@ -75,10 +102,20 @@ const direct: Invoke = ((_op: unknown, _key: unknown, _options: unknown, convert
 }) as unknown as Invoke;
 
 /** A bucket's state and its one way in: the model on its storage, with its test support. */
-function newLayer(clock: Clock | undefined, log: boolean, storage: BucketStorage | undefined, defaultStorageClass: string): BucketLayer {
+function newLayer(
+  clock: Clock | undefined,
+  log: boolean,
+  storage: BucketStorage | undefined,
+  defaultStorageClass: string,
+): BucketLayer {
   const time = timeSource(clock);
   const attached = (storage ?? defaultStorage()).attach();
-  const layer = new BucketLayer(new BucketModel(time.now, attached.state), attached.persistent, new BucketSupport(time, log), defaultStorageClass);
+  const layer = new BucketLayer(
+    new BucketModel(time.now, attached.state),
+    attached.persistent,
+    new BucketSupport(time, log),
+    defaultStorageClass,
+  );
   clocks.set(layer, clock);
   if (storage) storages.set(layer, storage);
   return layer;
@@ -111,7 +148,8 @@ export function clockOf(bucket: Bucket): Clock | undefined {
 /** The layer of the bucket `over` names (option `over`). */
 function layerOf(over: object): BucketLayer {
   const layer = doubleOf(over)?.bucket;
-  if (!layer) throw new TypeError(`Bucket option 'over': expected a Bucket made by edge-doubles, got ${describe(over)}.`);
+  if (!layer)
+    throw new TypeError(`Bucket option 'over': expected a Bucket made by edge-doubles, got ${describe(over)}.`);
   return layer;
 }
 
@@ -122,7 +160,11 @@ const compats = new WeakMap<Bucket, BucketCompat>();
  * A binding of `bucket`'s state for a Worker of this compatibility date and flags: `bucket` itself
  * when its own switches are the same, else a new `Bucket` over it (option `over`).
  */
-export function bindingFor(bucket: Bucket, compatibilityDate: string | undefined, compatibilityFlags: readonly string[] | undefined): Bucket {
+export function bindingFor(
+  bucket: Bucket,
+  compatibilityDate: string | undefined,
+  compatibilityFlags: readonly string[] | undefined,
+): Bucket {
   const own = compats.get(bucket);
   const wanted = resolveCompat(compatibilityDate, compatibilityFlags);
   const same = own !== undefined && (Object.keys(wanted) as (keyof BucketCompat)[]).every((k) => own[k] === wanted[k]);
@@ -214,7 +256,10 @@ export class Bucket implements R2BucketLike {
       for (const key of Object.keys(objects)) {
         const v = objects[key]!;
         const { body, ...options } = isBody(v) ? { body: v } : v;
-        if (!isBody(body)) throw new TypeError(`Bucket seed ${JSON.stringify(key)}: a body must be a string, an ArrayBuffer or an ArrayBufferView`);
+        if (!isBody(body))
+          throw new TypeError(
+            `Bucket seed ${JSON.stringify(key)}: a body must be a string, an ArrayBuffer or an ArrayBufferView`,
+          );
         const stored = this.put(key, body, options);
         // On a persistent storage the write is queued: an error it meets reaches the next call.
         const p = this.#layer.persistent;
@@ -249,10 +294,16 @@ export class Bucket implements R2BucketLike {
     const { model, persistent: p, support } = this.#layer;
     const settings = snapshotConfig.get(snapshot)!;
     if ('from' in s) {
-      if (s.from !== p) throw new TypeError('Bucket.restore: a snapshot of a bucket on IndexedDbStorage can be restored only into that bucket');
+      if (s.from !== p)
+        throw new TypeError(
+          'Bucket.restore: a snapshot of a bucket on IndexedDbStorage can be restored only into that bucket',
+        );
       p!.restore(s.state, settings); // the storage keeps the settings with the objects
     } else {
-      if (p) throw new TypeError('Bucket.restore: a snapshot of a bucket in memory cannot be restored into a bucket on IndexedDbStorage');
+      if (p)
+        throw new TypeError(
+          'Bucket.restore: a snapshot of a bucket in memory cannot be restored into a bucket on IndexedDbStorage',
+        );
       model.restore(s);
     }
     this.#layer.config.restore(settings);
@@ -278,7 +329,9 @@ export class Bucket implements R2BucketLike {
   head(key: string): Promise<HeadResult | null> {
     const given = arguments.length;
     return this.#invoke(
-      'head', key, undefined,
+      'head',
+      key,
+      undefined,
       () => {
         if (given < 1) throw parameterTypeError('head', 'R2Bucket', 1, 'string');
         return toStr(key);
@@ -295,13 +348,18 @@ export class Bucket implements R2BucketLike {
   }
 
   /** The object with its body; its metadata alone when an `onlyIf` condition fails; null when absent. */
-  get(key: string, options: R2GetOptions & { onlyIf: NonNullable<R2GetOptions['onlyIf']> }): Promise<GetResult | HeadResult | null>;
+  get(
+    key: string,
+    options: R2GetOptions & { onlyIf: NonNullable<R2GetOptions['onlyIf']> },
+  ): Promise<GetResult | HeadResult | null>;
   /** The object with its body (or the requested range of it), or null when absent. */
   get(key: string, options?: R2GetOptions): Promise<GetResult | null>;
   get(key: string, options?: R2GetOptions): Promise<GetResult | HeadResult | null> {
     const given = arguments.length;
     return this.#invoke(
-      'get', key, options,
+      'get',
+      key,
+      options,
       () => {
         if (given < 1) throw parameterTypeError('get', 'R2Bucket', 1, 'string');
         const name = toStr(key);
@@ -323,7 +381,10 @@ export class Bucket implements R2BucketLike {
   }
 
   /** A get's result; on a persistent storage, with the bytes read in the get's transaction. */
-  readonly #getResult = (outcome: GetOutcome, bytes?: BodyBytes): GetResult | HeadResult | null | Promise<GetResult> => {
+  readonly #getResult = (
+    outcome: GetOutcome,
+    bytes?: BodyBytes,
+  ): GetResult | HeadResult | null | Promise<GetResult> => {
     switch (outcome.kind) {
       case 'missing':
         return null;
@@ -340,19 +401,28 @@ export class Bucket implements R2BucketLike {
   };
 
   /** Writes the object; null when an `onlyIf` condition fails. */
-  put(key: string, value: R2PutValue, options: R2PutOptions & { onlyIf: NonNullable<R2PutOptions['onlyIf']> }): Promise<HeadResult | null>;
+  put(
+    key: string,
+    value: R2PutValue,
+    options: R2PutOptions & { onlyIf: NonNullable<R2PutOptions['onlyIf']> },
+  ): Promise<HeadResult | null>;
   /** Writes the object (a copy of `value`) and returns its metadata. */
   put(key: string, value: R2PutValue, options?: R2PutOptions): Promise<HeadResult>;
   put(key: string, value: R2PutValue, options?: R2PutOptions): Promise<HeadResult | null> {
     const given = arguments.length;
     return this.#invoke(
-      'put', key, options,
+      'put',
+      key,
+      options,
       () => {
         if (given < 1) throw parameterTypeError('put', 'R2Bucket', 1, 'string');
         const name = toStr(key);
         // The value is copied here, synchronously: a caller mutating its buffer later changes nothing.
         // Before 2022-06-01 a value of the wrong type (but present) counts as null: an empty object.
-        const accepted = given < 2 ? undefined : (acceptValue(value, true) ?? (this.#substitutesNull ? SUBSTITUTED_NULL() : undefined));
+        const accepted =
+          given < 2
+            ? undefined
+            : (acceptValue(value, true) ?? (this.#substitutesNull ? SUBSTITUTED_NULL() : undefined));
         if (!accepted) throw putValueTypeError();
         const o = structOrEmpty(options, () => parameterTypeError('put', 'R2Bucket', 3, 'PutOptions'));
         return {
@@ -370,7 +440,12 @@ export class Bucket implements R2BucketLike {
         const checksum = requestedChecksum(a.hashes);
         const ssec = checkSsecKey(a.ssecKey);
         checkStreamLength(a.accepted);
-        const metadata = { http: sentHttpFields(a.http), custom: a.custom, storageClass: a.storageClass, ssecKeyMd5: md5OfKey(ssec) };
+        const metadata = {
+          http: sentHttpFields(a.http),
+          custom: a.custom,
+          storageClass: a.storageClass,
+          ssecKeyMd5: md5OfKey(ssec),
+        };
         // Bytes already copied are stored in this same turn; Blobs and streams are read first.
         const read = readValue(a.accepted);
         return read instanceof Promise
@@ -399,13 +474,16 @@ export class Bucket implements R2BucketLike {
     return stored instanceof Promise ? stored.then(this.#written) : this.#written(stored);
   }
 
-  readonly #written = (stored: StoredObject | null): HeadResult | null => stored && this.#result(new HeadResult(stored, WRITTEN_OBJECT));
+  readonly #written = (stored: StoredObject | null): HeadResult | null =>
+    stored && this.#result(new HeadResult(stored, WRITTEN_OBJECT));
 
   /** Deletes one key, or up to 1,000 at once, all or nothing. */
   delete(keys: string | string[]): Promise<void> {
     const given = arguments.length;
     return this.#invoke(
-      'delete', keys, undefined,
+      'delete',
+      keys,
+      undefined,
       () => {
         if (given < 1) throw parameterTypeError('delete', 'R2Bucket', 1, 'string or Array');
         return Array.isArray(keys) ? keys.map(toStr) : [toStr(keys)];
@@ -417,7 +495,9 @@ export class Bucket implements R2BucketLike {
   /** A page of the bucket's keys in UTF-8 byte order, with R2's prefix, delimiter, cursor and include rules. */
   list(options?: R2ListOptions): Promise<R2ObjectsLike> {
     return this.#invoke(
-      'list', undefined, options,
+      'list',
+      undefined,
+      options,
       () => {
         const o = structOrEmpty(options, () => parameterTypeError('list', 'R2Bucket', 1, 'ListOptions'));
         return {
@@ -433,7 +513,14 @@ export class Bucket implements R2BucketLike {
     );
   }
 
-  #list({ limit, prefix, cursor, delimiter, startAfter, include }: {
+  #list({
+    limit,
+    prefix,
+    cursor,
+    delimiter,
+    startAfter,
+    include,
+  }: {
     limit: number | undefined;
     prefix: string | undefined;
     cursor: string | undefined;
@@ -469,11 +556,15 @@ export class Bucket implements R2BucketLike {
   createMultipartUpload(key: string, options?: R2MultipartOptions): Promise<R2MultipartUpload> {
     const given = arguments.length;
     return this.#invoke(
-      'createMultipartUpload', key, options,
+      'createMultipartUpload',
+      key,
+      options,
       () => {
         if (given < 1) throw parameterTypeError('createMultipartUpload', 'R2Bucket', 1, 'string');
         const name = toStr(key);
-        const o = structOrEmpty(options, () => parameterTypeError('createMultipartUpload', 'R2Bucket', 2, 'MultipartOptions'));
+        const o = structOrEmpty(options, () =>
+          parameterTypeError('createMultipartUpload', 'R2Bucket', 2, 'MultipartOptions'),
+        );
         return {
           name,
           ...convertMetadata(o, 'MultipartOptions'),
@@ -483,8 +574,14 @@ export class Bucket implements R2BucketLike {
       },
       (a) => {
         const ssec = checkSsecKey(a.ssecKey);
-        const metadata = { http: sentHttpFields(a.http), custom: a.custom, storageClass: a.storageClass, ssecKeyMd5: md5OfKey(ssec) };
-        const handle = (id: string | null) => new R2MultipartUpload(this.#layer, this.#binding, a.name, id!, this.#tagged);
+        const metadata = {
+          http: sentHttpFields(a.http),
+          custom: a.custom,
+          storageClass: a.storageClass,
+          ssecKeyMd5: md5OfKey(ssec),
+        };
+        const handle = (id: string | null) =>
+          new R2MultipartUpload(this.#layer, this.#binding, a.name, id!, this.#tagged);
         const id = this.#layer.createUpload(a.name, metadata);
         return id instanceof Promise ? id.then(handle) : handle(id);
       },

@@ -10,7 +10,13 @@ import type { HashAlgorithm } from '../hash.js';
 import type { R2Checksums, R2StringChecksums } from './types.js';
 
 /** In the order workerd examines the put options. */
-export const HASH_ALGORITHMS = ['md5', 'sha1', 'sha256', 'sha384', 'sha512'] as const satisfies readonly HashAlgorithm[];
+export const HASH_ALGORITHMS = [
+  'md5',
+  'sha1',
+  'sha256',
+  'sha384',
+  'sha512',
+] as const satisfies readonly HashAlgorithm[];
 
 const DIGEST_BYTES: Record<HashAlgorithm, number> = { md5: 16, sha1: 20, sha256: 32, sha384: 48, sha512: 64 };
 
@@ -53,7 +59,8 @@ export function requestedChecksum(fields: readonly HashField[]): RequestedChecks
     const label = HASH_LABEL[alg];
     const bytes = DIGEST_BYTES[alg];
     if (typeof value === 'string') {
-      if (value.length !== bytes * 2) throw new TypeError(`${label} is ${bytes * 2} hex characters, not ${value.length}`);
+      if (value.length !== bytes * 2)
+        throw new TypeError(`${label} is ${bytes * 2} hex characters, not ${value.length}`);
       if (!fromHex(value)) throw new TypeError(`Provided ${label} wasn't a valid hex string`);
       found = { alg, expected: value.toLowerCase() };
     } else {

@@ -8,7 +8,6 @@ import { fieldTypeError, int32OutOfRange, invalidDate } from './errors.js';
 export const isObjectLike = (v: unknown): v is Record<string, unknown> =>
   (typeof v === 'object' && v !== null) || typeof v === 'function';
 
-
 /**
  * A string as the runtime holds it. workerd keeps strings as UTF-8, writing a lone surrogate as its
  * 3-byte (WTF-8) form; read back as UTF-8 (by R2, or into a result) each of those bytes is invalid

@@ -51,15 +51,22 @@ function checkDate(v: unknown): string {
 }
 
 function checkFlags(v: unknown): string[] {
-  if (!Array.isArray(v)) throw new TypeError(`Bucket option 'compatibilityFlags': expected an array of flag names, got ${describe(v)}.`);
+  if (!Array.isArray(v))
+    throw new TypeError(`Bucket option 'compatibilityFlags': expected an array of flag names, got ${describe(v)}.`);
   const seen = new Set<string>();
   return v.map((f) => {
-    if (typeof f !== 'string') throw new TypeError(`Bucket option 'compatibilityFlags': ${describe(f)} is not a flag name (a string).`);
+    if (typeof f !== 'string')
+      throw new TypeError(`Bucket option 'compatibilityFlags': ${describe(f)} is not a flag name (a string).`);
     const name = DOCUMENT_ALIASES[f] ?? f;
     if (!byName.has(name)) {
-      throw new TypeError(`Bucket option 'compatibilityFlags': workerd has no compatibility flag '${f}' (it refuses it: "No such compatibility flag: ${f}").`);
+      throw new TypeError(
+        `Bucket option 'compatibilityFlags': workerd has no compatibility flag '${f}' (it refuses it: "No such compatibility flag: ${f}").`,
+      );
     }
-    if (seen.has(name)) throw new TypeError(`Bucket option 'compatibilityFlags': '${f}' is given twice (workerd refuses that: "Compatibility flag specified multiple times").`);
+    if (seen.has(name))
+      throw new TypeError(
+        `Bucket option 'compatibilityFlags': '${f}' is given twice (workerd refuses that: "Compatibility flag specified multiple times").`,
+      );
     seen.add(name);
     return name;
   });

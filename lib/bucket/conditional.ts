@@ -52,7 +52,8 @@ export function parseEtagHeader(header: string, name: 'if-match' | 'if-none-matc
     if (c === '*') return [WILDCARD];
     if (c === '"') out.push({ kind: 'strong', value: quoted(i + 1) });
     else if (c === 'W') {
-      if (header[i + 1] !== '/' || header[i + 2] !== '"') throw new Error('Weak etags must start with W/ and their value must be quoted');
+      if (header[i + 1] !== '/' || header[i + 2] !== '"')
+        throw new Error('Weak etags must start with W/ and their value must be quoted');
       out.push({ kind: 'weak', value: quoted(i + 3) });
     } else break; // the end, or text that is not an etag
     skipSpace();
@@ -60,11 +61,15 @@ export function parseEtagHeader(header: string, name: 'if-match' | 'if-none-matc
       case ',':
         continue scan;
       case '"':
-        throw commaExpected(`a double quote character '"' instead. This would otherwise indicate the start of a new strong etag.`);
+        throw commaExpected(
+          `a double quote character '"' instead. This would otherwise indicate the start of a new strong etag.`,
+        );
       case '*':
         throw commaExpected("a wildcard character '*' instead.");
       case 'W':
-        throw commaExpected("a weak quotation character 'W' instead. This would otherwise indicate the start of a new weak etag.");
+        throw commaExpected(
+          "a weak quotation character 'W' instead. This would otherwise indicate the start of a new weak etag.",
+        );
       default:
         break scan;
     }
@@ -105,7 +110,8 @@ export function convertConditional(v: unknown, struct: string): ConvertedConditi
 /** The object form's single etag: `*`, or one strong etag taken literally (never quoted). */
 function singleEtag(v: string | undefined): Etag[] | undefined {
   if (v === undefined) return undefined;
-  if (v.startsWith('"') && v.endsWith('"')) throw new TypeError(`Conditional ETag should not be wrapped in quotes (${v}).`);
+  if (v.startsWith('"') && v.endsWith('"'))
+    throw new TypeError(`Conditional ETag should not be wrapped in quotes (${v}).`);
   return [v === '*' ? WILDCARD : { kind: 'strong', value: v }];
 }
 

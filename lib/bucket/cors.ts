@@ -40,7 +40,12 @@ function wildcard(pattern: string, value: string, ignoreCase = false): boolean {
 }
 
 /** The first rule allowing `origin`, `method` and every one of `requestHeaders` (lowercase). */
-export function matchCorsRule(rules: readonly CorsRule[], origin: string, method: string, requestHeaders: readonly string[]): CorsRule | undefined {
+export function matchCorsRule(
+  rules: readonly CorsRule[],
+  origin: string,
+  method: string,
+  requestHeaders: readonly string[],
+): CorsRule | undefined {
   return rules.find(
     (r) =>
       r.origins.some((o) => wildcard(o, origin)) &&
@@ -64,7 +69,12 @@ export const oneWildcardAtMost = (origin: string): boolean => origin.split('*').
  * (lowercase), or undefined when no rule does. R2's docs: CORS headers are returned only when the
  * request's Origin matches a rule exactly (reference r2-bucket-config.md §3.2).
  */
-export function preflightHeaders(rules: readonly CorsRule[] | undefined, origin: string, method: string, requested: readonly string[]): Headers | undefined {
+export function preflightHeaders(
+  rules: readonly CorsRule[] | undefined,
+  origin: string,
+  method: string,
+  requested: readonly string[],
+): Headers | undefined {
   const rule = rules && matchCorsRule(rules, origin, method, requested);
   if (!rule) return undefined;
   const out = new Headers({
@@ -86,7 +96,12 @@ export const requestedHeaders = (value: string | null): string[] =>
     .filter(Boolean);
 
 /** An actual request's answer with the CORS headers of the rule its Origin and method match (else as it is). */
-export function withCorsHeaders(rules: readonly CorsRule[] | undefined, request: { get(name: string): string | null }, method: string, response: Response): Response {
+export function withCorsHeaders(
+  rules: readonly CorsRule[] | undefined,
+  request: { get(name: string): string | null },
+  method: string,
+  response: Response,
+): Response {
   const origin = request.get('origin');
   if (!rules || origin === null) return response;
   const rule = matchCorsRule(rules, origin, method, []);

@@ -77,7 +77,13 @@ export const R2_ERRORS = {
 
 export type R2ErrorName = keyof typeof R2_ERRORS | 'checksumMismatch';
 
-export const HASH_LABEL = { md5: 'MD5', sha1: 'SHA-1', sha256: 'SHA-256', sha384: 'SHA-384', sha512: 'SHA-512' } as const;
+export const HASH_LABEL = {
+  md5: 'MD5',
+  sha1: 'SHA-1',
+  sha256: 'SHA-256',
+  sha384: 'SHA-384',
+  sha512: 'SHA-512',
+} as const;
 
 /** What a checksum mismatch knows: the algorithm, the hex the caller gave, the hex of the body. */
 export interface ChecksumFacts {
@@ -102,7 +108,11 @@ export class R2ModelError extends Error {
     readonly reason: R2ErrorName,
     readonly facts?: ChecksumFacts,
   ) {
-    super(reason === 'checksumMismatch' ? checksumText(facts!) : `${action}: ${R2_ERRORS[reason][1]} (${R2_ERRORS[reason][0]})`);
+    super(
+      reason === 'checksumMismatch'
+        ? checksumText(facts!)
+        : `${action}: ${R2_ERRORS[reason][1]} (${R2_ERRORS[reason][0]})`,
+    );
     this.code = reason === 'checksumMismatch' ? 10037 : R2_ERRORS[reason][0];
   }
 }
@@ -147,7 +157,9 @@ export const partValueTypeError = () => parameterTypeError('uploadPart', 'R2Mult
 
 /** "Incorrect type for the '<field>' field on '<Struct>': …" for option-bag fields. */
 export function fieldTypeError(field: string, struct: string, type: string): TypeError {
-  return new TypeError(`Incorrect type for the '${field}' field on '${struct}': the provided value is not of type '${type}'.`);
+  return new TypeError(
+    `Incorrect type for the '${field}' field on '${struct}': the provided value is not of type '${type}'.`,
+  );
 }
 
 export const unknownLengthStream = () =>

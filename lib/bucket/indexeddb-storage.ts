@@ -27,7 +27,14 @@ import { KeyIndex } from './key-index.js';
 import { linkedParts, type ModelSnapshot, type Part, type Upload } from './model.js';
 import type { CustomFields, HttpFields } from './metadata.js';
 import { SnapshotMap } from '../persistent-map.js';
-import { BucketStorage, type AttachedStorage, type BodyBytes, type BodyReader, type ModelState, type PersistentState } from './storage.js';
+import {
+  BucketStorage,
+  type AttachedStorage,
+  type BodyBytes,
+  type BodyReader,
+  type ModelState,
+  type PersistentState,
+} from './storage.js';
 import { StoredObject, type Digests, type ObjectMetadata, type PartLayout } from './stored.js';
 import type { HashAlgorithm } from '../hash.js';
 import type { IdbDatabase, IdbFactory, IdbObjectStore, IdbRequest, IdbTransaction } from './idb-types.js';
@@ -43,7 +50,9 @@ const STORES = ['objects', 'uploads', 'chunks', 'meta', 'pins', 'changes'];
 const CHANGES_KEPT = 256;
 
 /** What one write changed (by `seq`): keys to read again, or everything (snapshot, restore, reset). */
-type Change = { readonly objects: readonly string[]; readonly uploads: readonly string[]; readonly settings?: true } | { readonly all: true };
+type Change =
+  | { readonly objects: readonly string[]; readonly uploads: readonly string[]; readonly settings?: true }
+  | { readonly all: true };
 const NO_CHUNKS: readonly Uint8Array[] = Object.freeze([]);
 
 interface Segment {
@@ -150,7 +159,7 @@ function writeBody(chunks: IdbObjectStore, id: string, body: readonly Uint8Array
   let record = new Uint8Array(Math.min(CHUNK_BYTES, left));
   let filled = 0;
   for (const c of body) {
-    for (let at = 0; at < c.byteLength; ) {
+    for (let at = 0; at < c.byteLength;) {
       const n = Math.min(record.byteLength - filled, c.byteLength - at);
       record.set(c.subarray(at, at + n), filled);
       filled += n;
@@ -186,7 +195,7 @@ function piecesOf(segments: readonly Segment[], offset: number, length: number):
   for (const s of segments) {
     const first = Math.max(offset, base);
     const last = Math.min(end, base + s.size);
-    for (let at = first; at < last; ) {
+    for (let at = first; at < last;) {
       const index = Math.floor((at - base) / CHUNK_BYTES);
       const chunkStart = base + index * CHUNK_BYTES;
       const to = Math.min(last, chunkStart + CHUNK_BYTES);
@@ -199,7 +208,9 @@ function piecesOf(segments: readonly Segment[], offset: number, length: number):
 }
 
 function missing(key: string): Error {
-  return new Error(`IndexedDbStorage: the bytes of ${JSON.stringify(key)} are no longer in the database (the object was replaced or deleted while its body was read)`);
+  return new Error(
+    `IndexedDbStorage: the bytes of ${JSON.stringify(key)} are no longer in the database (the object was replaced or deleted while its body was read)`,
+  );
 }
 
 /** The options of `new IndexedDbStorage(options)`: the database name, and the IndexedDB factory (default the global `indexedDB`). */
@@ -225,9 +236,11 @@ export class IndexedDbStorage extends BucketStorage {
 
   constructor(options: IndexedDbStorageOptions) {
     super();
-    if (options === null || typeof options !== 'object') throw new TypeError('IndexedDbStorage: options must be an object with a name');
+    if (options === null || typeof options !== 'object')
+      throw new TypeError('IndexedDbStorage: options must be an object with a name');
     const { name, indexedDB } = options;
-    if (typeof name !== 'string' || name === '') throw new TypeError(`IndexedDbStorage: 'name' must be a non-empty string, got ${String(name)}`);
+    if (typeof name !== 'string' || name === '')
+      throw new TypeError(`IndexedDbStorage: 'name' must be a non-empty string, got ${String(name)}`);
     const factory = indexedDB ?? (globalThis as { indexedDB?: IdbFactory }).indexedDB;
     if (!factory || typeof factory.open !== 'function') {
       throw new TypeError(
@@ -476,8 +489,15 @@ class IdbSession implements PersistentState {
   }
 
   #objectOf(rec: ObjectRecord): StoredObject {
-    const metadata: ObjectMetadata = { http: rec.http, custom: rec.custom, storageClass: rec.storageClass, ssecKeyMd5: rec.ssecKeyMd5 };
-    const digests: Digests = rec.multipart ? { multipart: true, etag: rec.etag, parts: rec.parts } : { md5: rec.etag, verified: rec.verified };
+    const metadata: ObjectMetadata = {
+      http: rec.http,
+      custom: rec.custom,
+      storageClass: rec.storageClass,
+      ssecKeyMd5: rec.ssecKeyMd5,
+    };
+    const digests: Digests = rec.multipart
+      ? { multipart: true, etag: rec.etag, parts: rec.parts }
+      : { md5: rec.etag, verified: rec.verified };
     const object = new StoredObject(rec.key, rec.version, rec.size, rec.uploaded, metadata, NO_CHUNKS, digests);
     this.#records.set(object, rec);
     return object;
@@ -549,7 +569,13 @@ class IdbSession implements PersistentState {
    * `tx`. Returns what to do once `tx` has committed: the cache then holds the stored forms
    * (metadata only; the bytes just written are let go).
    */
-  #write(tx: IdbTransaction, before: ModelSnapshot, touchedObjects: Set<string>, touchedUploads: Set<string>, settings: boolean): () => void {
+  #write(
+    tx: IdbTransaction,
+    before: ModelSnapshot,
+    touchedObjects: Set<string>,
+    touchedUploads: Set<string>,
+    settings: boolean,
+  ): () => void {
     const objectStore = tx.objectStore('objects');
     const uploadStore = tx.objectStore('uploads');
     const chunks = tx.objectStore('chunks');
@@ -588,14 +614,21 @@ class IdbSession implements PersistentState {
       settle.push(() => {
         for (const p of rec.parts) {
           const part = now.parts.get(p.partNumber);
-          if (part && !this.#partSegments.has(part)) now.parts.set(p.partNumber, this.#partOf(p.etag, p.size, p.segments));
+          if (part && !this.#partSegments.has(part))
+            now.parts.set(p.partNumber, this.#partOf(p.etag, p.size, p.segments));
         }
       });
     }
 
     for (const s of dropped) if (!kept.has(s.id) && !this.#pins.has(s.id)) deleteSegment(chunks, s);
     // Alone on the database, nobody reads what changed: the cache stays current as it is.
-    const seq = this.exclusive ? this.#seq : this.#bump(tx, { objects: [...touchedObjects], uploads: [...touchedUploads], ...(settings && { settings: true as const }) });
+    const seq = this.exclusive
+      ? this.#seq
+      : this.#bump(tx, {
+          objects: [...touchedObjects],
+          uploads: [...touchedUploads],
+          ...(settings && { settings: true as const }),
+        });
     return () => {
       for (const f of settle) f();
       this.#seq = seq;
@@ -612,7 +645,9 @@ class IdbSession implements PersistentState {
         };
         if (pieces.length <= EAGER_CHUNKS) {
           const store = tx.objectStore('chunks');
-          const read = await Promise.all(pieces.map((p) => request(store.get([p.id, p.index])) as Promise<Uint8Array | undefined>));
+          const read = await Promise.all(
+            pieces.map((p) => request(store.get([p.id, p.index])) as Promise<Uint8Array | undefined>),
+          );
           return { kind: 'chunks', chunks: read.map((c, i) => cut(pieces[i]!, c)) };
         }
         // Larger bodies are read one chunk per pull, each in a transaction of its own.
@@ -632,10 +667,14 @@ class IdbSession implements PersistentState {
   // ---- snapshot / restore / reset ---------------------------------------------------------------
 
   /** Every segment the state refers to. */
-  #allSegments(objects: Iterable<readonly [string, StoredObject]>, uploads: Iterable<readonly [string, Upload]>): Map<string, Segment> {
+  #allSegments(
+    objects: Iterable<readonly [string, StoredObject]>,
+    uploads: Iterable<readonly [string, Upload]>,
+  ): Map<string, Segment> {
     const all = new Map<string, Segment>();
     for (const [, o] of objects) for (const s of this.#segmentsOfObject(o)) all.set(s.id, s);
-    for (const [, u] of uploads) for (const p of u.parts.values()) for (const s of this.#partSegments.get(p) ?? []) all.set(s.id, s);
+    for (const [, u] of uploads)
+      for (const p of u.parts.values()) for (const s of this.#partSegments.get(p) ?? []) all.set(s.id, s);
     return all;
   }
 

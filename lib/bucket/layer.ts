@@ -184,7 +184,12 @@ export class BucketLayer {
   binding(syncConversionErrors: boolean): Invoke {
     let entry = this.#bindings.get(syncConversionErrors);
     if (!entry) {
-      entry = this.support.around(invoker(syncConversionErrors, bindingError), syncConversionErrors, 'binding', bindingError);
+      entry = this.support.around(
+        invoker(syncConversionErrors, bindingError),
+        syncConversionErrors,
+        'binding',
+        bindingError,
+      );
       this.#bindings.set(syncConversionErrors, entry);
     }
     return entry;
@@ -194,7 +199,12 @@ export class BucketLayer {
    * An S3 request's operation on this bucket, logged as the binding operation `op` (with the S3
    * operation's name and details in `options`) and caught by fault rules as one.
    */
-  viaS3<R>(op: BucketOperation, key: unknown, options: Readonly<Record<string, unknown>>, run: () => Maybe<R>): Promise<R> {
+  viaS3<R>(
+    op: BucketOperation,
+    key: unknown,
+    options: Readonly<Record<string, unknown>>,
+    run: () => Maybe<R>,
+  ): Promise<R> {
     return this.s3(op, key, options, noArguments, run);
   }
 
@@ -248,7 +258,13 @@ export class BucketLayer {
         const found = await source(settings, key);
         // Written meanwhile (by another surface): that one stands.
         if (!found || (await stored())) return;
-        await this.put(key, found.body, { http: found.http, custom: found.custom, storageClass: this.config.storageClass }, undefined, undefined);
+        await this.put(
+          key,
+          found.body,
+          { http: found.http, custom: found.custom, storageClass: this.config.storageClass },
+          undefined,
+          undefined,
+        );
       })().finally(() => this.#copying.delete(key));
       this.#copying.set(key, running);
     }
@@ -277,7 +293,9 @@ export class BucketLayer {
   ): Maybe<X> {
     const source = this.sippySource;
     const copying = source && this.#copyIn(key, source);
-    return copying ? copying.then(() => this.#get(key, cond, range, ssecKeyMd5, shape)) : this.#get(key, cond, range, ssecKeyMd5, shape);
+    return copying
+      ? copying.then(() => this.#get(key, cond, range, ssecKeyMd5, shape))
+      : this.#get(key, cond, range, ssecKeyMd5, shape);
   }
 
   #get<X>(
@@ -293,7 +311,8 @@ export class BucketLayer {
     return p.transact(
       false,
       () => this.model.get(key, cond, range, ssecKeyMd5),
-      async (o, reader) => (o.kind === 'found' ? shape(o, await reader.read(o.object, o.range.offset, o.range.length)) : shape(o)),
+      async (o, reader) =>
+        o.kind === 'found' ? shape(o, await reader.read(o.object, o.range.offset, o.range.length)) : shape(o),
     );
   }
 
@@ -321,7 +340,10 @@ export class BucketLayer {
         const object = this.model.head(key);
         return { object, plan: plan(object) };
       },
-      async (r, reader) => (r.object && r.plan.read ? { ...r, bytes: await reader.read(r.object, r.plan.read.offset, r.plan.read.length) } : r),
+      async (r, reader) =>
+        r.object && r.plan.read
+          ? { ...r, bytes: await reader.read(r.object, r.plan.read.offset, r.plan.read.length) }
+          : r,
     );
   }
 
@@ -332,7 +354,11 @@ export class BucketLayer {
   bytes(object: StoredObject, range: ResolvedRange): Maybe<BodyBytes> {
     const p = this.persistent;
     if (!p) return memoryBytes(object, range);
-    return p.transact(false, () => undefined, (_, reader) => reader.read(object, range.offset, range.length));
+    return p.transact(
+      false,
+      () => undefined,
+      (_, reader) => reader.read(object, range.offset, range.length),
+    );
   }
 
   /** A write; `copySource` names what an S3 CopyObject copied (its notification says so). */
@@ -413,7 +439,11 @@ export class BucketLayer {
    */
   createUpload(key: string, metadata: ObjectMetadata, cond?: Conditional): Maybe<string | null> {
     this.#tick();
-    return this.#write(() => (cond && !this.model.writeConditionHolds('createMultipartUpload', key, cond) ? null : this.model.createUpload(key, metadata)));
+    return this.#write(() =>
+      cond && !this.model.writeConditionHolds('createMultipartUpload', key, cond)
+        ? null
+        : this.model.createUpload(key, metadata),
+    );
   }
 
   uploadPart(key: string, id: string, partNumber: number, body: Body): Maybe<string> {
@@ -425,7 +455,12 @@ export class BucketLayer {
    * The completed object; with `cond` (R2's S3 extension), null when the condition fails on the
    * object now at the key, and the upload is then aborted, in the same transaction.
    */
-  completeUpload(key: string, id: string, refs: readonly UploadedPartRef[], cond?: Conditional): Maybe<StoredObject | null> {
+  completeUpload(
+    key: string,
+    id: string,
+    refs: readonly UploadedPartRef[],
+    cond?: Conditional,
+  ): Maybe<StoredObject | null> {
     this.#tick();
     const done = this.#write(() => {
       if (cond && !this.model.writeConditionHolds('completeMultipartUpload', key, cond)) {
@@ -447,7 +482,6 @@ export class BucketLayer {
     return this.#write(() => this.model.abortUpload(key, id));
   }
 
-
   // ---- the bucket's settings ---------------------------------------------------------------------
 
   #settingEntry(surface: SettingSurface): Invoke {
@@ -468,12 +502,16 @@ export class BucketLayer {
    * stored (read again in the transaction) and may throw to refuse (nothing changes then).
    */
   changeSettings<R>(surface: SettingSurface, op: SettingAction, change: (config: BucketConfig) => R): Promise<R> {
-    return this.#settingEntry(surface)(op, undefined, undefined, noArguments, () => this.#write(() => change(this.config)));
+    return this.#settingEntry(surface)(op, undefined, undefined, noArguments, () =>
+      this.#write(() => change(this.config)),
+    );
   }
 
   /** A read of the bucket's settings through `surface` (GetBucketCors, the API's GET of lock rules, ...): logged and faulted as `op`. */
   readSettings<R>(surface: SettingSurface, op: SettingAction, read: (config: BucketConfig) => R): Promise<R> {
-    return this.#settingEntry(surface)(op, undefined, undefined, noArguments, () => this.#read(() => read(this.config)));
+    return this.#settingEntry(surface)(op, undefined, undefined, noArguments, () =>
+      this.#read(() => read(this.config)),
+    );
   }
 
   /**
@@ -514,7 +552,10 @@ export class BucketLayer {
     return this.#read(() => this.model.activeUploads());
   }
 
-  activeUpload(key: string, id: string): Maybe<{ metadata: ObjectMetadata; initiated: number; parts: PartView[] } | undefined> {
+  activeUpload(
+    key: string,
+    id: string,
+  ): Maybe<{ metadata: ObjectMetadata; initiated: number; parts: PartView[] } | undefined> {
     this.#tick();
     return this.#read(() => this.model.activeUpload(key, id));
   }
@@ -522,7 +563,9 @@ export class BucketLayer {
   /** Whether the bucket holds an object or an active upload (DeleteBucket refuses then). */
   holdsAnything(): Maybe<boolean> {
     this.#tick();
-    return this.#read(() => this.model.list({ limit: 1, prefix: '' }).objects.length > 0 || this.model.activeUploads().length > 0);
+    return this.#read(
+      () => this.model.list({ limit: 1, prefix: '' }).objects.length > 0 || this.model.activeUploads().length > 0,
+    );
   }
 
   // ---- the bucket's configuration acting on its objects: locks and lifecycle --------------------------
@@ -553,7 +596,8 @@ export class BucketLayer {
     const now = this.model.clock();
     const fate = objectFate(c.lifecycle, key, o.uploaded, c.lifecycleTiming);
     if (fate.deleteAt <= now && !(c.locks.length && lockedUntil(c.locks, key, o.uploaded) > now)) return undefined;
-    if (fate.infrequentAt <= now && o.storageClass !== 'InfrequentAccess') return o.withStorageClass('InfrequentAccess');
+    if (fate.infrequentAt <= now && o.storageClass !== 'InfrequentAccess')
+      return o.withStorageClass('InfrequentAccess');
     return o;
   }
 
@@ -575,7 +619,11 @@ export class BucketLayer {
    * objects the rules cover (bench/lifecycle.ts) and finds when the next action falls due.
    */
   #tick(): void {
-    if (this.#queued || (this.#seen === this.config.changes && (this.#due === Infinity || this.model.clock() < this.#due))) return;
+    if (
+      this.#queued ||
+      (this.#seen === this.config.changes && (this.#due === Infinity || this.model.clock() < this.#due))
+    )
+      return;
     const p = this.persistent;
     if (!p) return this.#pass();
     // Queued ahead of the operation that asked, as its own transaction; until it has run, nothing
@@ -618,19 +666,27 @@ export class BucketLayer {
       this.#indexed = false;
       this.#index.clear();
     }
-    const taken = this.#acts && this.#indexed ? this.#index.take(now, Math.max(TAKE_AT_MOST, this.#index.size >> 4)) : undefined;
+    const taken =
+      this.#acts && this.#indexed ? this.#index.take(now, Math.max(TAKE_AT_MOST, this.#index.size >> 4)) : undefined;
     let due = Infinity;
     if (taken) {
       const file = (key: string, at: number) => this.#index.set(key, at);
-      const act = this.#settler(now, deletedKeys, deletedAt, file, (key, uploaded) => objectFate(c.lifecycle, key, uploaded, c.lifecycleTiming));
+      const act = this.#settler(now, deletedKeys, deletedAt, file, (key, uploaded) =>
+        objectFate(c.lifecycle, key, uploaded, c.lifecycleTiming),
+      );
       for (const key of taken) this.model.settle(key, act);
       due = this.#index.next();
     } else if (this.#acts) {
       this.#indexed = !changed;
       this.#index.clear();
-      const file = this.#indexed ? (key: string, at: number) => this.#index.set(key, at) : (_key: string, at: number) => void (due = Math.min(due, at));
+      const file = this.#indexed
+        ? (key: string, at: number) => this.#index.set(key, at)
+        : (_key: string, at: number) => void (due = Math.min(due, at));
       let fates: FatesUnder;
-      const act = this.#settler(now, deletedKeys, deletedAt, file, (key, uploaded) => ({ deleteAt: fates.deleteAt(key, uploaded), infrequentAt: fates.infrequentAt(key, uploaded) }));
+      const act = this.#settler(now, deletedKeys, deletedAt, file, (key, uploaded) => ({
+        deleteAt: fates.deleteAt(key, uploaded),
+        infrequentAt: fates.infrequentAt(key, uploaded),
+      }));
       for (const prefix of passPrefixes(c.lifecycle)) {
         fates = new FatesUnder(c.lifecycle, prefix, c.lifecycleTiming);
         this.model.sweep(prefix, act);
@@ -703,5 +759,4 @@ export class BucketLayer {
     else this.model.clear();
     this.support.clear();
   }
-
 }

@@ -19,7 +19,8 @@ import { isRecord, ruleList } from './rule-list.js';
 import { describe } from './compat.js';
 
 /** When an action is due: `maxAge` seconds after the object's upload (or the upload's start), or at `date`. */
-export type LifecycleCondition = { readonly type: 'Age'; readonly maxAge: number } | { readonly type: 'Date'; readonly date: string };
+export type LifecycleCondition =
+  { readonly type: 'Age'; readonly maxAge: number } | { readonly type: 'Date'; readonly date: string };
 
 export interface LifecycleRule {
   readonly id: string;
@@ -27,7 +28,10 @@ export interface LifecycleRule {
   /** `prefix` absent or '' covers every key (wrangler sends `conditions: {}` without one: ws-lifecycle). */
   readonly conditions: { readonly prefix?: string };
   readonly deleteObjectsTransition?: { readonly condition: LifecycleCondition };
-  readonly storageClassTransitions?: readonly { readonly condition: LifecycleCondition; readonly storageClass: 'InfrequentAccess' }[];
+  readonly storageClassTransitions?: readonly {
+    readonly condition: LifecycleCondition;
+    readonly storageClass: 'InfrequentAccess';
+  }[];
   /** Age only (the SDK's `AbortMultipartUploadsTransition.Condition`). */
   readonly abortMultipartUploadsTransition?: { readonly condition: { readonly type: 'Age'; readonly maxAge: number } };
 }
@@ -60,7 +64,9 @@ export const DEFAULT_LIFECYCLE_RULES: readonly LifecycleRule[] = Object.freeze([
     id: 'Default Multipart Abort Rule',
     enabled: true,
     conditions: Object.freeze({}),
-    abortMultipartUploadsTransition: Object.freeze({ condition: Object.freeze({ type: 'Age' as const, maxAge: 604_800 }) }),
+    abortMultipartUploadsTransition: Object.freeze({
+      condition: Object.freeze({ type: 'Age' as const, maxAge: 604_800 }),
+    }),
   }),
 ]);
 
@@ -73,7 +79,8 @@ const bad = (why: string) => new LifecycleRuleError(why);
 
 /** A whole number of seconds, as the API's `maxAge` (wrangler sends days × 86400). */
 function seconds(v: unknown, where: string): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw bad(`${where}: maxAge must be a non-negative integer number of seconds`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+    throw bad(`${where}: maxAge must be a non-negative integer number of seconds`);
   return v;
 }
 
@@ -98,7 +105,8 @@ function condition(v: unknown, where: string, ageOnly: boolean): LifecycleCondit
 export function lifecycleRules(input: unknown): readonly LifecycleRule[] {
   return ruleList(input, MAX_LIFECYCLE_RULES, bad, (r, at): LifecycleRule => {
     const c = r.conditions ?? {};
-    if (!isRecord(c) || (c.prefix !== undefined && typeof c.prefix !== 'string')) throw bad(`${at}.conditions.prefix must be a string`);
+    if (!isRecord(c) || (c.prefix !== undefined && typeof c.prefix !== 'string'))
+      throw bad(`${at}.conditions.prefix must be a string`);
     const rule: { -readonly [K in keyof LifecycleRule]: LifecycleRule[K] } = {
       id: r.id,
       enabled: r.enabled,
@@ -107,7 +115,9 @@ export function lifecycleRules(input: unknown): readonly LifecycleRule[] {
     if (r.deleteObjectsTransition !== undefined) {
       const t = r.deleteObjectsTransition;
       if (!isRecord(t)) throw bad(`${at}.deleteObjectsTransition must be an object`);
-      rule.deleteObjectsTransition = Object.freeze({ condition: condition(t.condition, `${at}.deleteObjectsTransition`, false) });
+      rule.deleteObjectsTransition = Object.freeze({
+        condition: condition(t.condition, `${at}.deleteObjectsTransition`, false),
+      });
     }
     if (r.storageClassTransitions !== undefined) {
       const ts = r.storageClassTransitions;
@@ -118,14 +128,20 @@ export function lifecycleRules(input: unknown): readonly LifecycleRule[] {
           if (!isRecord(t)) throw bad(`${w} must be an object`);
           // The only class R2 transitions to [cts `storageClass: 'InfrequentAccess'`].
           if (t.storageClass !== 'InfrequentAccess') throw bad(`${w}.storageClass must be 'InfrequentAccess'`);
-          return Object.freeze({ condition: condition(t.condition, w, false), storageClass: 'InfrequentAccess' as const });
+          return Object.freeze({
+            condition: condition(t.condition, w, false),
+            storageClass: 'InfrequentAccess' as const,
+          });
         }),
       );
     }
     if (r.abortMultipartUploadsTransition !== undefined) {
       const t = r.abortMultipartUploadsTransition;
       if (!isRecord(t)) throw bad(`${at}.abortMultipartUploadsTransition must be an object`);
-      const cond = condition(t.condition, `${at}.abortMultipartUploadsTransition`, true) as { type: 'Age'; maxAge: number };
+      const cond = condition(t.condition, `${at}.abortMultipartUploadsTransition`, true) as {
+        type: 'Age';
+        maxAge: number;
+      };
       rule.abortMultipartUploadsTransition = Object.freeze({ condition: cond });
     }
     return Object.freeze(rule);
@@ -156,13 +172,20 @@ export interface ObjectFate {
  * example). The caller lets a deletion win over a transition due at the same pass (docs: "the
  * delete wins").
  */
-export function objectFate(rules: readonly LifecycleRule[], key: string, uploaded: number, timing: LifecycleTiming): ObjectFate {
+export function objectFate(
+  rules: readonly LifecycleRule[],
+  key: string,
+  uploaded: number,
+  timing: LifecycleTiming,
+): ObjectFate {
   let deleteAt = Infinity;
   let infrequentAt = Infinity;
   for (const r of rules) {
     if (!covers(r, key)) continue;
-    if (r.deleteObjectsTransition) deleteAt = Math.min(deleteAt, dueAt(r.deleteObjectsTransition.condition, uploaded, timing));
-    for (const t of r.storageClassTransitions ?? []) infrequentAt = Math.min(infrequentAt, dueAt(t.condition, uploaded, timing));
+    if (r.deleteObjectsTransition)
+      deleteAt = Math.min(deleteAt, dueAt(r.deleteObjectsTransition.condition, uploaded, timing));
+    for (const t of r.storageClassTransitions ?? [])
+      infrequentAt = Math.min(infrequentAt, dueAt(t.condition, uploaded, timing));
   }
   return { deleteAt, infrequentAt };
 }
@@ -222,7 +245,8 @@ export class FatesUnder {
   deleteAt(key: string, uploaded: number): number {
     let at = this.#round(Math.min(uploaded + this.#deleteAge, this.#deleteDate));
     for (const r of this.#some) {
-      if (r.deleteObjectsTransition && key.startsWith(r.conditions.prefix!)) at = Math.min(at, dueAt(r.deleteObjectsTransition.condition, uploaded, this.#timing));
+      if (r.deleteObjectsTransition && key.startsWith(r.conditions.prefix!))
+        at = Math.min(at, dueAt(r.deleteObjectsTransition.condition, uploaded, this.#timing));
     }
     return at;
   }
@@ -243,17 +267,25 @@ export class FatesUnder {
 }
 
 /** When an upload of `key` started at `created` is aborted by the rules (Infinity: never). */
-export function uploadAbortAt(rules: readonly LifecycleRule[], key: string, created: number, timing: LifecycleTiming): number {
+export function uploadAbortAt(
+  rules: readonly LifecycleRule[],
+  key: string,
+  created: number,
+  timing: LifecycleTiming,
+): number {
   let at = Infinity;
   for (const r of rules) {
-    if (covers(r, key) && r.abortMultipartUploadsTransition) at = Math.min(at, dueAt(r.abortMultipartUploadsTransition.condition, created, timing));
+    if (covers(r, key) && r.abortMultipartUploadsTransition)
+      at = Math.min(at, dueAt(r.abortMultipartUploadsTransition.condition, created, timing));
   }
   return at;
 }
 
 /** Whether any enabled rule acts on objects (a bucket with none never needs a lifecycle pass). */
 export const actsOnObjects = (rules: readonly LifecycleRule[]) =>
-  rules.some((r) => r.enabled && (r.deleteObjectsTransition !== undefined || (r.storageClassTransitions?.length ?? 0) > 0));
+  rules.some(
+    (r) => r.enabled && (r.deleteObjectsTransition !== undefined || (r.storageClassTransitions?.length ?? 0) > 0),
+  );
 
 /**
  * The prefixes a pass must list to see every object an enabled object rule covers, none inside
@@ -261,7 +293,9 @@ export const actsOnObjects = (rules: readonly LifecycleRule[]) =>
  */
 export function passPrefixes(rules: readonly LifecycleRule[]): string[] {
   const all = rules
-    .filter((r) => r.enabled && (r.deleteObjectsTransition !== undefined || (r.storageClassTransitions?.length ?? 0) > 0))
+    .filter(
+      (r) => r.enabled && (r.deleteObjectsTransition !== undefined || (r.storageClassTransitions?.length ?? 0) > 0),
+    )
     .map((r) => r.conditions.prefix ?? '')
     .sort();
   const out: string[] = [];

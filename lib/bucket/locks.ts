@@ -35,11 +35,13 @@ function condition(v: unknown, at: string): LockCondition {
   switch (v.type) {
     case 'Age': {
       const s = v.maxAgeSeconds;
-      if (typeof s !== 'number' || !Number.isSafeInteger(s) || s < 0) throw bad(`${at}.condition.maxAgeSeconds must be a non-negative integer`);
+      if (typeof s !== 'number' || !Number.isSafeInteger(s) || s < 0)
+        throw bad(`${at}.condition.maxAgeSeconds must be a non-negative integer`);
       return Object.freeze({ type: 'Age', maxAgeSeconds: s });
     }
     case 'Date':
-      if (typeof v.date !== 'string' || Number.isNaN(Date.parse(v.date))) throw bad(`${at}.condition.date must be an ISO 8601 date-time`);
+      if (typeof v.date !== 'string' || Number.isNaN(Date.parse(v.date)))
+        throw bad(`${at}.condition.date must be an ISO 8601 date-time`);
       return Object.freeze({ type: 'Date', date: v.date });
     case 'Indefinite':
       return Object.freeze({ type: 'Indefinite' });
@@ -51,7 +53,12 @@ function condition(v: unknown, at: string): LockCondition {
 export function lockRules(input: unknown): readonly LockRule[] {
   return ruleList(input, MAX_LOCK_RULES, bad, (r, at): LockRule => {
     if (r.prefix !== undefined && typeof r.prefix !== 'string') throw bad(`${at}.prefix must be a string`);
-    return Object.freeze({ id: r.id, enabled: r.enabled, ...(r.prefix !== undefined ? { prefix: r.prefix as string } : {}), condition: condition(r.condition, at) });
+    return Object.freeze({
+      id: r.id,
+      enabled: r.enabled,
+      ...(r.prefix !== undefined ? { prefix: r.prefix as string } : {}),
+      condition: condition(r.condition, at),
+    });
   });
 }
 
@@ -65,7 +72,8 @@ export function lockedUntil(rules: readonly LockRule[], key: string, uploaded: n
   for (const r of rules) {
     if (!r.enabled || !key.startsWith(r.prefix ?? '')) continue;
     const c = r.condition;
-    const end = c.type === 'Indefinite' ? Infinity : c.type === 'Age' ? uploaded + c.maxAgeSeconds * 1000 : Date.parse(c.date);
+    const end =
+      c.type === 'Indefinite' ? Infinity : c.type === 'Age' ? uploaded + c.maxAgeSeconds * 1000 : Date.parse(c.date);
     if (end > until) until = end;
   }
   return until;

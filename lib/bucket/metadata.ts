@@ -19,7 +19,13 @@ export interface HttpFields {
 /** Stored custom metadata, in the caller's insertion order. */
 export type CustomFields = readonly (readonly [string, string])[];
 
-const STRING_FIELDS = ['contentType', 'contentLanguage', 'contentDisposition', 'contentEncoding', 'cacheControl'] as const;
+const STRING_FIELDS = [
+  'contentType',
+  'contentLanguage',
+  'contentDisposition',
+  'contentEncoding',
+  'cacheControl',
+] as const;
 
 /** The header each field is written to (and read from, for a Headers argument). */
 const HEADER_OF = {

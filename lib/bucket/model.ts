@@ -368,11 +368,21 @@ export class BucketModel {
     const chunks = sorted.flatMap((p) => p.part.chunks); // linked, not copied
     const size = sorted.reduce((n, p) => n + p.part.size, 0);
     // R2's multipart etag: the md5 of the parts' binary md5s, then the part count.
-    const md5s = concat(sorted.map((p) => fromHex(p.part.etag)!), sorted.length * 16);
+    const md5s = concat(
+      sorted.map((p) => fromHex(p.part.etag)!),
+      sorted.length * 16,
+    );
     const etag = `${digestHex('md5', md5s)}-${sorted.length}`;
     const parts = { count: sorted.length, size: sorted[0]?.part.size ?? 0 };
-    const object = new StoredObject(key, randomHex(16), size, this.clock(), u.metadata, chunks, { multipart: true, etag, parts });
-    linkedParts.set(object, sorted.map((p) => p.part));
+    const object = new StoredObject(key, randomHex(16), size, this.clock(), u.metadata, chunks, {
+      multipart: true,
+      etag,
+      parts,
+    });
+    linkedParts.set(
+      object,
+      sorted.map((p) => p.part),
+    );
     const done = this.owned(id);
     done.state = 'completed';
     done.parts.clear();
@@ -411,10 +421,18 @@ export class BucketModel {
   }
 
   /** An active upload's metadata and parts by part number (ListParts); undefined if not active. */
-  activeUpload(key: string, id: string): { metadata: ObjectMetadata; initiated: number; parts: PartView[] } | undefined {
+  activeUpload(
+    key: string,
+    id: string,
+  ): { metadata: ObjectMetadata; initiated: number; parts: PartView[] } | undefined {
     const u = this.upload(key, id);
     if (!u || u.state !== 'active') return undefined;
-    const parts = [...u.parts].map(([partNumber, p]) => ({ partNumber, etag: p.etag, size: p.size, uploaded: p.uploaded ?? u.created }));
+    const parts = [...u.parts].map(([partNumber, p]) => ({
+      partNumber,
+      etag: p.etag,
+      size: p.size,
+      uploaded: p.uploaded ?? u.created,
+    }));
     parts.sort((a, b) => a.partNumber - b.partNumber);
     return { metadata: u.metadata, initiated: u.created, parts };
   }

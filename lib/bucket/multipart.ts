@@ -52,22 +52,22 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
     if (!tagged) untag(this);
   }
 
-  uploadPart(
-    partNumber: number,
-    value: R2UploadPartValue,
-    options?: R2UploadPartOptions,
-  ): Promise<R2UploadedPart> {
+  uploadPart(partNumber: number, value: R2UploadPartValue, options?: R2UploadPartOptions): Promise<R2UploadedPart> {
     const { layer, invoke } = owners.get(this)!;
     const given = arguments.length;
     return invoke(
-      'uploadPart', this.key, { uploadId: this.uploadId, partNumber, options },
+      'uploadPart',
+      this.key,
+      { uploadId: this.uploadId, partNumber, options },
       () => {
         // A missing argument is refused; an explicit undefined converts (to 0, refused later as a part number).
         if (given < 1) throw parameterTypeError('uploadPart', 'R2MultipartUpload', 1, 'integer');
         const n = toInt32(partNumber);
         const accepted = acceptValue(value, false);
         if (!accepted) throw partValueTypeError();
-        const o = structOrEmpty(options, () => parameterTypeError('uploadPart', 'R2MultipartUpload', 3, 'UploadPartOptions'));
+        const o = structOrEmpty(options, () =>
+          parameterTypeError('uploadPart', 'R2MultipartUpload', 3, 'UploadPartOptions'),
+        );
         return { n, accepted, ssecKey: convertSsecKey(o.ssecKey) };
       },
       async ({ n, accepted, ssecKey }) => {
@@ -87,7 +87,9 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
   abort(): Promise<void> {
     const { layer, invoke } = owners.get(this)!;
     return invoke(
-      'abortMultipartUpload', this.key, { uploadId: this.uploadId },
+      'abortMultipartUpload',
+      this.key,
+      { uploadId: this.uploadId },
       () => undefined,
       () => layer.abortUpload(this.key, this.uploadId),
     );
@@ -96,7 +98,9 @@ export class R2MultipartUpload implements R2MultipartUploadLike {
   complete(uploadedParts: R2UploadedPart[]): Promise<HeadResult> {
     const { layer, invoke, tagged } = owners.get(this)!;
     return invoke(
-      'completeMultipartUpload', this.key, { uploadId: this.uploadId, parts: uploadedParts },
+      'completeMultipartUpload',
+      this.key,
+      { uploadId: this.uploadId, parts: uploadedParts },
       () => {
         if (!Array.isArray(uploadedParts)) throw parameterTypeError('complete', 'R2MultipartUpload', 1, 'Array');
         return uploadedParts.map(convertPart);

@@ -12,7 +12,13 @@ import { utf8Length } from '../bytes.js';
 import { SLAB_MAX_BYTES } from './slabs.js';
 
 /** The actions R2 notifies (OpenAPI enum; `AbortMultipartUpload` is in wrangler's type but no rule can name it). */
-export const NOTIFICATION_ACTIONS = ['PutObject', 'CopyObject', 'DeleteObject', 'CompleteMultipartUpload', 'LifecycleDeletion'] as const;
+export const NOTIFICATION_ACTIONS = [
+  'PutObject',
+  'CopyObject',
+  'DeleteObject',
+  'CompleteMultipartUpload',
+  'LifecycleDeletion',
+] as const;
 export type NotificationAction = (typeof NOTIFICATION_ACTIONS)[number];
 
 /** The rule event types wrangler offers, and the actions each stands for (wrangler `actionsForEventCategories`). */
@@ -60,16 +66,15 @@ export const MAX_RULES_PER_BUCKET = 100;
 
 /** Why a rule set is refused; the API phrases it (lib/r2-api/notifications.ts). */
 export type RuleProblem =
-  | { kind: 'invalid'; detail: string }
-  | { kind: 'overlap'; with: NotificationRule }
-  | { kind: 'too-many' };
+  { kind: 'invalid'; detail: string } | { kind: 'overlap'; with: NotificationRule } | { kind: 'too-many' };
 
 /** The rules' fields checked as the API does; a string describing the first problem, or undefined. */
 export function invalidRule(init: unknown): string | undefined {
   if (typeof init !== 'object' || init === null || Array.isArray(init)) return 'a rule must be an object';
   const r = init as Record<string, unknown>;
   if (!Array.isArray(r.actions) || r.actions.length === 0) return 'actions must be a non-empty array';
-  for (const a of r.actions) if (!(NOTIFICATION_ACTIONS as readonly unknown[]).includes(a)) return `unknown action ${JSON.stringify(a)}`;
+  for (const a of r.actions)
+    if (!(NOTIFICATION_ACTIONS as readonly unknown[]).includes(a)) return `unknown action ${JSON.stringify(a)}`;
   for (const f of ['prefix', 'suffix', 'description'] as const) {
     if (r[f] !== undefined && r[f] !== null && typeof r[f] !== 'string') return `${f} must be a string`;
   }
@@ -83,7 +88,10 @@ export function invalidRule(init: unknown): string | undefined {
  * rule that overlaps with another rule such that multiple rules may trigger from the same R2
  * request"; rules of the same action on two different queues were accepted there).
  */
-export function overlaps(a: Pick<NotificationRule, 'actions' | 'prefix' | 'suffix'>, b: Pick<NotificationRule, 'actions' | 'prefix' | 'suffix'>): boolean {
+export function overlaps(
+  a: Pick<NotificationRule, 'actions' | 'prefix' | 'suffix'>,
+  b: Pick<NotificationRule, 'actions' | 'prefix' | 'suffix'>,
+): boolean {
   if (!a.actions.some((x) => b.actions.includes(x))) return false;
   const prefixes = a.prefix.startsWith(b.prefix) || b.prefix.startsWith(a.prefix);
   const suffixes = a.suffix.endsWith(b.suffix) || b.suffix.endsWith(a.suffix);
@@ -127,7 +135,11 @@ export function addRules(
 }
 
 /** The bucket's rules without queue `queueId`'s (all of them, or those of `ruleIds`). */
-export function removeRules(current: readonly QueueRules[], queueId: string, ruleIds?: readonly string[]): readonly QueueRules[] {
+export function removeRules(
+  current: readonly QueueRules[],
+  queueId: string,
+  ruleIds?: readonly string[],
+): readonly QueueRules[] {
   return Object.freeze(
     current.flatMap((q) => {
       if (q.queueId !== queueId) return [q];
@@ -197,7 +209,10 @@ export interface MessageJson {
  */
 export function messageJson(account: string, bucket: string, event: ObjectEvent): MessageJson {
   const o = event.object;
-  const kept = o && !(o.etagKnown === false && o.size <= SLAB_MAX_BYTES) ? { ...event, object: { size: o.size, etag: o.etag } } : event;
+  const kept =
+    o && !(o.etagKnown === false && o.size <= SLAB_MAX_BYTES)
+      ? { ...event, object: { size: o.size, etag: o.etag } }
+      : event;
   return new NotificationJson(account, bucket, kept);
 }
 
@@ -228,7 +243,11 @@ export function messageBytes(account: string, bucket: string, event: ObjectEvent
   let n = framing(account, bucket) + event.action.length + jsonBytes(event.key);
   const o = event.object;
   if (o) n += 8 + String(o.size).length + 8 + (o.etagKnown === false ? 34 : jsonBytes(o.etag));
-  n += 13 + (event.time >= MIN_4_DIGIT_YEAR && event.time < MAX_4_DIGIT_YEAR ? 26 : jsonBytes(new Date(event.time).toISOString()));
+  n +=
+    13 +
+    (event.time >= MIN_4_DIGIT_YEAR && event.time < MAX_4_DIGIT_YEAR
+      ? 26
+      : jsonBytes(new Date(event.time).toISOString()));
   if (event.copySource) n += 24 + jsonBytes(event.copySource.bucket) + 10 + jsonBytes(event.copySource.object) + 1;
   return n + 1;
 }
@@ -239,7 +258,8 @@ export function messageBytes(account: string, bucket: string, event: ObjectEvent
  * `,"object":{"key":` 17, and the object's closing brace 1.
  */
 function framing(account: string, bucket: string): number {
-  if (account !== lastFraming.account || bucket !== lastFraming.bucket) lastFraming = { account, bucket, bytes: 11 + jsonBytes(account) + 10 + 2 + 10 + jsonBytes(bucket) + 17 + 1 };
+  if (account !== lastFraming.account || bucket !== lastFraming.bucket)
+    lastFraming = { account, bucket, bytes: 11 + jsonBytes(account) + 10 + 2 + 10 + jsonBytes(bucket) + 17 + 1 };
   return lastFraming.bytes;
 }
 let lastFraming = { account: '', bucket: '', bytes: 0 };

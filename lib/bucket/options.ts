@@ -74,14 +74,33 @@ export interface ResolvedOptions {
   readonly over: object | undefined;
 }
 
-const KNOWN = ['defaultStorageClass', 'compatibilityDate', 'compatibilityFlags', 'clock', 'seed', 'log', 'lifecycleTiming', 'storage', 'over'] as const;
+const KNOWN = [
+  'defaultStorageClass',
+  'compatibilityDate',
+  'compatibilityFlags',
+  'clock',
+  'seed',
+  'log',
+  'lifecycleTiming',
+  'storage',
+  'over',
+] as const;
 
 /** The options that describe the bucket itself, not one binding of it: refused beside `over`. */
 const THE_BUCKETS = ['defaultStorageClass', 'clock', 'seed', 'log', 'lifecycleTiming', 'storage'] as const;
 
 export function resolveOptions(options: unknown): ResolvedOptions {
   if (options === undefined) {
-    return { defaultStorageClass: 'Standard', clock: undefined, compat: resolveCompat(undefined, undefined), seed: undefined, log: false, lifecycleTiming: 'exact', storage: undefined, over: undefined };
+    return {
+      defaultStorageClass: 'Standard',
+      clock: undefined,
+      compat: resolveCompat(undefined, undefined),
+      seed: undefined,
+      log: false,
+      lifecycleTiming: 'exact',
+      storage: undefined,
+      over: undefined,
+    };
   }
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`Bucket options must be an object, got ${describe(options)}.`);
@@ -96,28 +115,37 @@ export function resolveOptions(options: unknown): ResolvedOptions {
   }
   const { defaultStorageClass = 'Standard', clock, seed, log = false, storage, over } = o;
   if (over !== undefined) {
-    if (over === null || typeof over !== 'object') throw new TypeError(`Bucket option 'over': expected a Bucket, got ${describe(over)}.`);
+    if (over === null || typeof over !== 'object')
+      throw new TypeError(`Bucket option 'over': expected a Bucket, got ${describe(over)}.`);
     const given = THE_BUCKETS.find((name) => o[name] !== undefined);
     if (given) {
-      throw new TypeError(`Bucket option '${given}' cannot be given with 'over': it is a setting of the bucket, which is the one 'over' names.`);
+      throw new TypeError(
+        `Bucket option '${given}' cannot be given with 'over': it is a setting of the bucket, which is the one 'over' names.`,
+      );
     }
   }
   if (typeof defaultStorageClass !== 'string') {
-    throw new TypeError(`Bucket option 'defaultStorageClass': expected a string, got ${describe(defaultStorageClass)}.`);
+    throw new TypeError(
+      `Bucket option 'defaultStorageClass': expected a string, got ${describe(defaultStorageClass)}.`,
+    );
   }
   const isClock =
     clock === undefined ||
     typeof clock === 'function' ||
     (typeof clock === 'object' && clock !== null && typeof (clock as { now?: unknown }).now === 'function');
   if (!isClock) {
-    throw new TypeError(`Bucket option 'clock': expected a function returning epoch ms or an object with now(), got ${describe(clock)}.`);
+    throw new TypeError(
+      `Bucket option 'clock': expected a function returning epoch ms or an object with now(), got ${describe(clock)}.`,
+    );
   }
   if (seed !== undefined && (seed === null || typeof seed !== 'object' || Array.isArray(seed))) {
     throw new TypeError(`Bucket option 'seed': expected an object of bodies by key, got ${describe(seed)}.`);
   }
   if (typeof log !== 'boolean') throw new TypeError(`Bucket option 'log': expected a boolean, got ${describe(log)}.`);
   if (storage !== undefined && !(storage instanceof BucketStorage)) {
-    throw new TypeError(`Bucket option 'storage': expected a MemoryStorage or an IndexedDbStorage, got ${describe(storage)}.`);
+    throw new TypeError(
+      `Bucket option 'storage': expected a MemoryStorage or an IndexedDbStorage, got ${describe(storage)}.`,
+    );
   }
   return {
     defaultStorageClass,

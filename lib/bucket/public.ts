@@ -35,8 +35,11 @@ export const NO_PUBLIC_ACCESS: PublicAccess = Object.freeze({ managed: false, cu
 export const frozenPublicAccess = (p: PublicAccess): PublicAccess =>
   Object.freeze({
     managed: p.managed,
-    custom: Object.freeze(p.custom.map((d) => Object.freeze({ ...d, ...(d.ciphers ? { ciphers: Object.freeze([...d.ciphers]) } : {}) }))),
+    custom: Object.freeze(
+      p.custom.map((d) => Object.freeze({ ...d, ...(d.ciphers ? { ciphers: Object.freeze([...d.ciphers]) } : {}) })),
+    ),
   });
 
 /** Whether `host` (lowercase) is one of the enabled custom domains. */
-export const servesCustomDomain = (p: PublicAccess, host: string): boolean => p.custom.some((d) => d.enabled && d.domain === host);
+export const servesCustomDomain = (p: PublicAccess, host: string): boolean =>
+  p.custom.some((d) => d.enabled && d.domain === host);

@@ -43,7 +43,12 @@ export function convertRange(v: unknown): ConvertedRange | undefined {
     return value === null ? undefined : { kind: 'header', value };
   }
   if (!isObjectLike(v)) throw fieldTypeError('range', 'GetOptions', 'Range or Headers');
-  return { kind: 'object', offset: numberField(v.offset), length: numberField(v.length), suffix: numberField(v.suffix) };
+  return {
+    kind: 'object',
+    offset: numberField(v.offset),
+    length: numberField(v.length),
+    suffix: numberField(v.suffix),
+  };
 }
 
 function checkNumber(n: number | undefined, label: string, negative: string): number | undefined {

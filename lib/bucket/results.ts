@@ -43,7 +43,8 @@ let etagFields: (r: HeadResult) => void;
  * cost of Object.defineProperty, which showed on every head, get and list entry.
  */
 const defineGetter: (o: object, name: string, get: () => unknown) => void = (() => {
-  const legacy = (Object.prototype as { __defineGetter__?: (name: string, get: () => unknown) => void }).__defineGetter__;
+  const legacy = (Object.prototype as { __defineGetter__?: (name: string, get: () => unknown) => void })
+    .__defineGetter__;
   return legacy
     ? (o, name, get) => legacy.call(o, name, get)
     : (o, name, get) => Object.defineProperty(o, name, { get, enumerable: true, configurable: true });
@@ -98,7 +99,11 @@ export class HeadResult implements R2ObjectLike {
     this.storageClass = o.storageClass;
     const range = shape.range;
     this.range =
-      range === undefined ? undefined : range === 'whole' ? { offset: 0, length: o.size } : { offset: range.offset, length: range.length };
+      range === undefined
+        ? undefined
+        : range === 'whole'
+          ? { offset: 0, length: o.size }
+          : { offset: range.offset, length: range.length };
     this.customMetadata = shape.custom ? customMetadataObject(o.custom) : undefined;
     this.httpMetadata = shape.http ? httpMetadataObject(http) : undefined;
     this.uploaded = new Date(o.uploaded);
@@ -149,7 +154,12 @@ export class GetResult extends HeadResult implements R2ObjectBodyLike {
     if (!stored) this.#state = { chunks: o.chunks, range: shape.range, contentType, used: false };
     else if (stored.kind === 'chunks') {
       // Already the range's bytes, read in the get's own transaction.
-      this.#state = { chunks: stored.chunks, range: { offset: 0, length: shape.range.length }, contentType, used: false };
+      this.#state = {
+        chunks: stored.chunks,
+        range: { offset: 0, length: shape.range.length },
+        contentType,
+        used: false,
+      };
     } else this.#state = { chunks: [], range: shape.range, pieces: stored.pieces, contentType, used: false };
   }
 

@@ -7,13 +7,19 @@
 /** A rule object whose shared fields have been checked. */
 export type CheckedRule = Record<string, unknown> & { id: string; enabled: boolean };
 
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * `input`'s rules, each checked for the shared fields and then made by `make` (given the rule and
  * where it is, `rules[i]`, for messages), frozen. `bad` makes the list's own error.
  */
-export function ruleList<T>(input: unknown, max: number, bad: (why: string) => Error, make: (r: CheckedRule, at: string) => T): readonly T[] {
+export function ruleList<T>(
+  input: unknown,
+  max: number,
+  bad: (why: string) => Error,
+  make: (r: CheckedRule, at: string) => T,
+): readonly T[] {
   if (!Array.isArray(input)) throw bad('rules must be an array');
   if (input.length > max) throw bad(`at most ${max} rules`);
   const ids = new Set<string>();

@@ -92,7 +92,10 @@ export abstract class BucketStorage {
 
   /** @internal called once, by the Bucket that takes this storage */
   attach(): AttachedStorage {
-    if (this.#attached) throw new TypeError(`Bucket option 'storage': this ${this.constructor.name} already serves another Bucket; make one per Bucket.`);
+    if (this.#attached)
+      throw new TypeError(
+        `Bucket option 'storage': this ${this.constructor.name} already serves another Bucket; make one per Bucket.`,
+      );
     this.#attached = true;
     return this.open();
   }

@@ -22,7 +22,11 @@ export interface ObjectMetadata {
 /** How an object's digests come about. */
 export type Digests =
   /** Written whole: the etag is the md5 of the bytes (`md5` when already known), plus any checksum the writer had verified. */
-  | { readonly multipart?: false; readonly md5?: string; readonly verified?: { readonly alg: HashAlgorithm; readonly hex: string } }
+  | {
+      readonly multipart?: false;
+      readonly md5?: string;
+      readonly verified?: { readonly alg: HashAlgorithm; readonly hex: string };
+    }
   /** Completed from parts: the etag is derived from the parts', and no checksum is kept. */
   | { readonly multipart: true; readonly etag: string; readonly parts?: PartLayout };
 
@@ -96,7 +100,15 @@ export class StoredObject implements ObjectMetadata {
   );
   /** @internal The same object in another storage class (`withStorageClass`). */
   constructor(key: string, storageClass: string, core: ObjectCore);
-  constructor(key: string, a: string, b: number | ObjectCore, uploaded?: number, metadata?: ObjectMetadata, chunks?: readonly Uint8Array[], digests?: Digests) {
+  constructor(
+    key: string,
+    a: string,
+    b: number | ObjectCore,
+    uploaded?: number,
+    metadata?: ObjectMetadata,
+    chunks?: readonly Uint8Array[],
+    digests?: Digests,
+  ) {
     this.key = key;
     if (b instanceof ObjectCore) {
       this.storageClass = a;

@@ -124,7 +124,10 @@ export type R2Stream<T> = ReadableStream<T> & {
   // single signature, so U is inferred when assigning this to workers-types' stream or back
   // (getReader has two, and inference reads the last, the BYOB one, which carries no chunk type).
   /** Pipes the stream through a transform and returns its readable side. */
-  pipeThrough<U>(transform: { readable: AsyncIterable<U>; writable: WritableStreamLike }, options?: R2StreamPipeOptions): R2Stream<U>;
+  pipeThrough<U>(
+    transform: { readable: AsyncIterable<U>; writable: WritableStreamLike },
+    options?: R2StreamPipeOptions,
+  ): R2Stream<U>;
   /** Pipes the stream into a writable stream. */
   pipeTo(destination: WritableStreamLike, options?: R2StreamPipeOptions): Promise<void>;
   /** Iterates over the chunks. */
@@ -286,11 +289,7 @@ export interface R2MultipartUploadLike {
   readonly key: string;
   readonly uploadId: string;
   /** Uploads part `partNumber` (1 to 10,000). */
-  uploadPart(
-    partNumber: number,
-    value: R2UploadPartValue,
-    options?: R2UploadPartOptions,
-  ): Promise<R2UploadedPart>;
+  uploadPart(partNumber: number, value: R2UploadPartValue, options?: R2UploadPartOptions): Promise<R2UploadedPart>;
   /** Aborts the upload; its parts are gone. */
   abort(): Promise<void>;
   /** Completes the upload from these parts, in order: the object is written. */
@@ -308,11 +307,18 @@ export interface R2BucketLike {
   /** The object's metadata, or null. */
   head(key: string): Promise<R2ObjectLike | null>;
   /** The object with its body; its metadata alone when a condition fails; null when absent. */
-  get(key: string, options: R2GetOptions & { onlyIf: R2Conditional | HeadersLike }): Promise<R2ObjectBodyLike | R2ObjectLike | null>;
+  get(
+    key: string,
+    options: R2GetOptions & { onlyIf: R2Conditional | HeadersLike },
+  ): Promise<R2ObjectBodyLike | R2ObjectLike | null>;
   /** The object with its body, or null. */
   get(key: string, options?: R2GetOptions): Promise<R2ObjectBodyLike | null>;
   /** Writes the object; null when a condition fails. */
-  put(key: string, value: R2PutValue, options: R2PutOptions & { onlyIf: R2Conditional | HeadersLike }): Promise<R2ObjectLike | null>;
+  put(
+    key: string,
+    value: R2PutValue,
+    options: R2PutOptions & { onlyIf: R2Conditional | HeadersLike },
+  ): Promise<R2ObjectLike | null>;
   /** Writes the object and returns its metadata. */
   put(key: string, value: R2PutValue, options?: R2PutOptions): Promise<R2ObjectLike>;
   /** Starts a multipart upload of `key`. */

@@ -12,7 +12,16 @@ import type { BucketStorage } from '../bucket/storage.js';
 import { lifecycleTimingOption, type LifecycleTiming } from '../bucket/lifecycle.js';
 import { accountRoutes } from '../account/routes.js';
 import { accountState } from '../account/state.js';
-import { bucketsIn, homeLocation, isJurisdiction, isLocation, isStorageClass, type Jurisdiction, type Location, type StorageClass } from '../account/buckets.js';
+import {
+  bucketsIn,
+  homeLocation,
+  isJurisdiction,
+  isLocation,
+  isStorageClass,
+  type Jurisdiction,
+  type Location,
+  type StorageClass,
+} from '../account/buckets.js';
 import type { RouteTable } from '../api/router.js';
 import { ZonesApi, type DnsSnapshot } from '../dns-api/zones-api.js';
 import { dnsRoutes, type DnsService } from '../dns/routes.js';
@@ -27,8 +36,19 @@ import { createBucket } from '../account/directory.js';
 import { PublicBuckets } from '../r2-public/public-buckets.js';
 import { bucketLayer } from '../bucket/internal.js';
 import { doubleOf } from '../support/registry.js';
-import { addRules, EVENT_TYPE_ACTIONS, type NotificationAction, type NotificationRule } from '../bucket/notifications.js';
-import { queueByName, resetQueues, restoreQueues, snapshotQueues, type QueuesSnapshot } from '../queue/account-queues.js';
+import {
+  addRules,
+  EVENT_TYPE_ACTIONS,
+  type NotificationAction,
+  type NotificationRule,
+} from '../bucket/notifications.js';
+import {
+  queueByName,
+  resetQueues,
+  restoreQueues,
+  snapshotQueues,
+  type QueuesSnapshot,
+} from '../queue/account-queues.js';
 
 /** A rule for `addEventNotification`: the queue by name, and R2's actions or wrangler's event types. */
 export interface EventNotificationInit {
@@ -62,7 +82,15 @@ type CloudflareService = DnsService & R2Service;
  * wrangler asks, R2's event notifications, the queues' and their consumers', the account's; no path
  * matches two.
  */
-const ROUTES: readonly RouteTable<CloudflareService>[] = [dnsRoutes, r2Routes, graphqlRoutes, notificationRoutes, queueRoutes, consumerRoutes, accountRoutes];
+const ROUTES: readonly RouteTable<CloudflareService>[] = [
+  dnsRoutes,
+  r2Routes,
+  graphqlRoutes,
+  notificationRoutes,
+  queueRoutes,
+  consumerRoutes,
+  accountRoutes,
+];
 
 /** The zones and the buckets at one moment. Opaque; restore it with `restore` on the same CloudflareApi. */
 export interface CloudflareSnapshot extends DnsSnapshot {
@@ -97,7 +125,12 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
     const clock = options.clock;
     const lifecycleTiming = lifecycleTimingOption(timing, 'CloudflareApi');
     const newBucket = (defaultStorageClass?: string, storage?: BucketStorage) =>
-      new Bucket({ clock, lifecycleTiming, ...(defaultStorageClass ? { defaultStorageClass } : {}), ...(storage ? { storage } : {}) });
+      new Bucket({
+        clock,
+        lifecycleTiming,
+        ...(defaultStorageClass ? { defaultStorageClass } : {}),
+        ...(storage ? { storage } : {}),
+      });
     super(dnsOptions, { service: (dns) => ({ ...dns, newBucket }), routes: ROUTES });
     this.public = new PublicBuckets(this.account);
     for (const name of buckets ?? []) this.addBucket(name);
@@ -112,11 +145,18 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
   override snapshot(): CloudflareSnapshot {
     const zones = super.snapshot();
     const state = accountState(this.account);
-    const maps: BucketsTaken['maps'] = [['default', [...state.buckets]], ...[...state.jurisdictions].map(([j, m]): [string, [string, Bucket][]] => [j, [...m]])];
+    const maps: BucketsTaken['maps'] = [
+      ['default', [...state.buckets]],
+      ...[...state.jurisdictions].map(([j, m]): [string, [string, Bucket][]] => [j, [...m]]),
+    ];
     const states: BucketsTaken['states'] = new Map();
     for (const [, entries] of maps) {
       for (const [, bucket] of entries) {
-        if (!states.has(bucket)) states.set(bucket, { state: bucketDouble(bucket).snapshot(), storageClass: bucketLayer(bucket)!.defaultStorageClass });
+        if (!states.has(bucket))
+          states.set(bucket, {
+            state: bucketDouble(bucket).snapshot(),
+            storageClass: bucketLayer(bucket)!.defaultStorageClass,
+          });
       }
     }
     const s: CloudflareSnapshot = Object.freeze({ zones: zones.zones, buckets: states.size });
@@ -135,7 +175,8 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
   override restore(snapshot: DnsSnapshot): void {
     const taken = bucketsTaken.get(snapshot);
     const zones = zonesTaken.get(snapshot);
-    if (!taken || taken.owner !== this || !zones) throw new TypeError('CloudflareApi.restore: not a snapshot taken by this CloudflareApi');
+    if (!taken || taken.owner !== this || !zones)
+      throw new TypeError('CloudflareApi.restore: not a snapshot taken by this CloudflareApi');
     super.restore(zones);
     const state = accountState(this.account);
     state.buckets.clear();
@@ -153,7 +194,10 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
   override reset(): void {
     super.reset();
     const state = accountState(this.account);
-    const all = new Set([...state.buckets.values(), ...[...state.jurisdictions.values()].flatMap((m) => [...m.values()])]);
+    const all = new Set([
+      ...state.buckets.values(),
+      ...[...state.jurisdictions.values()].flatMap((m) => [...m.values()]),
+    ]);
     for (const bucket of all) bucketDouble(bucket).reset();
     resetQueues(state);
   }
@@ -164,19 +208,28 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
    * unknown queue or bucket, thrown here as errors); returns the rule. `eventTypes` are wrangler's
    * (`object-create`, `object-delete`), `actions` R2's own; give either.
    */
-  addEventNotification(bucket: string, rule: EventNotificationInit, options: { jurisdiction?: Jurisdiction } = {}): NotificationRule {
+  addEventNotification(
+    bucket: string,
+    rule: EventNotificationInit,
+    options: { jurisdiction?: Jurisdiction } = {},
+  ): NotificationRule {
     const state = accountState(this.account);
     const target = bucketsIn(state, options.jurisdiction ?? 'default').get(bucket);
     if (!target) throw new Error(`CloudflareApi.addEventNotification: no bucket ${bucket}`);
     const queue = queueByName(state, rule.queue);
-    if (!queue) throw new Error(`CloudflareApi.addEventNotification: no queue ${rule.queue} (wrangler queues create ${rule.queue}, or a [[queues.producers]] entry in createEnv's config)`);
+    if (!queue)
+      throw new Error(
+        `CloudflareApi.addEventNotification: no queue ${rule.queue} (wrangler queues create ${rule.queue}, or a [[queues.producers]] entry in createEnv's config)`,
+      );
     const actions = [...(rule.actions ?? []), ...(rule.eventTypes ?? []).flatMap((t) => EVENT_TYPE_ACTIONS[t] ?? [])];
     const layer = bucketLayer(target)!;
     const init = { actions, prefix: rule.prefix, suffix: rule.suffix, description: rule.description };
     const result = addRules(layer.config.notifications, queue.id, [init], () => crypto.randomUUID(), state.now());
     if ('problem' in result) {
       const p = result.problem;
-      throw new Error(`CloudflareApi.addEventNotification: ${p.kind === 'invalid' ? p.detail : p.kind === 'overlap' ? `the rule overlaps with rule ${p.with.ruleId} on queue ${rule.queue}` : 'a bucket may have at most 100 rules'}`);
+      throw new Error(
+        `CloudflareApi.addEventNotification: ${p.kind === 'invalid' ? p.detail : p.kind === 'overlap' ? `the rule overlaps with rule ${p.with.ruleId} on queue ${rule.queue}` : 'a bucket may have at most 100 rules'}`,
+      );
     }
     // As the API's PUT would: a change of the bucket's settings, logged (surface `api`) and kept by its storage.
     layer.settingsNow('api', 'putBucketNotifications', (c) => (c.notifications = result.ok));
@@ -192,14 +245,23 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
   addBucket(name: string, options: BucketCreateOptions = {}): Bucket {
     const state = accountState(this.account);
     const jurisdiction = options.jurisdiction ?? 'default';
-    if (!isJurisdiction(jurisdiction)) throw new Error(`CloudflareApi: unknown jurisdiction ${JSON.stringify(jurisdiction)}`);
-    if (options.locationHint !== undefined && !isLocation(options.locationHint)) throw new Error(`CloudflareApi: unknown locationHint ${JSON.stringify(options.locationHint)}`);
-    if (options.storageClass !== undefined && !isStorageClass(options.storageClass)) throw new Error(`CloudflareApi: unknown storageClass ${JSON.stringify(options.storageClass)}`);
+    if (!isJurisdiction(jurisdiction))
+      throw new Error(`CloudflareApi: unknown jurisdiction ${JSON.stringify(jurisdiction)}`);
+    if (options.locationHint !== undefined && !isLocation(options.locationHint))
+      throw new Error(`CloudflareApi: unknown locationHint ${JSON.stringify(options.locationHint)}`);
+    if (options.storageClass !== undefined && !isStorageClass(options.storageClass))
+      throw new Error(`CloudflareApi: unknown storageClass ${JSON.stringify(options.storageClass)}`);
     const location = options.locationHint ?? homeLocation(jurisdiction);
     // The account's bucket directory (lib/account/directory.ts) checks the name and records the bucket.
-    const made = createBucket(state, name, (storage) => this.service.newBucket(options.storageClass, storage), { jurisdiction, location });
+    const made = createBucket(state, name, (storage) => this.service.newBucket(options.storageClass, storage), {
+      jurisdiction,
+      location,
+    });
     if (made === 'invalidName') throw new Error(`CloudflareApi: bucket name ${JSON.stringify(name)} is invalid`);
-    if (typeof made === 'string') throw new Error(`CloudflareApi: a bucket named ${name} already exists${jurisdiction === 'default' ? '' : ` in ${jurisdiction}`}`);
+    if (typeof made === 'string')
+      throw new Error(
+        `CloudflareApi: a bucket named ${name} already exists${jurisdiction === 'default' ? '' : ` in ${jurisdiction}`}`,
+      );
     return made;
   }
 }

@@ -29,7 +29,22 @@ const PLAN_LIMITS: Record<DnsPlan, DnsLimits> = {
   enterprise: { records: 1_000_000, tags: 500, commentLength: 500, batch: 3500, minTtl: 30 },
 };
 
-const NS_NAMES = ['ada', 'bob', 'cruz', 'dana', 'ezra', 'fay', 'gus', 'hana', 'ivan', 'jade', 'kai', 'lola', 'max', 'nia'];
+const NS_NAMES = [
+  'ada',
+  'bob',
+  'cruz',
+  'dana',
+  'ezra',
+  'fay',
+  'gus',
+  'hana',
+  'ivan',
+  'jade',
+  'kai',
+  'lola',
+  'max',
+  'nia',
+];
 
 /** Record ids: 32 lowercase hex from the platform's CSPRNG (records are made inside handlers). */
 const newId = (): string => randomHex(16);
@@ -39,13 +54,18 @@ export interface DnsSnapshot {
   readonly zones: number;
 }
 
-const snapshotState = new WeakMap<object, { owner: ZonesApi<DnsService>; zones: [Zone, ZoneSnapshot][]; credentials: object }>();
+const snapshotState = new WeakMap<
+  object,
+  { owner: ZonesApi<DnsService>; zones: [Zone, ZoneSnapshot][]; credentials: object }
+>();
 
 /** The account an API double serves: the one given (credentials then belong to it), or its own. */
 function servedAccount(options: DnsApiOptions): Account {
   if (options.account !== undefined && options.credentials !== undefined) {
     // One table of credentials per account: a second one here would silently disagree with it.
-    throw new Error('DnsApi: give credentials to the Account (new Account({ credentials }) or account.addCredential) when sharing one');
+    throw new Error(
+      'DnsApi: give credentials to the Account (new Account({ credentials }) or account.addCredential) when sharing one',
+    );
   }
   return options.account ?? new Account({ credentials: options.credentials, clock: options.clock });
 }
@@ -112,7 +132,9 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
       try {
         return presentRecord(z.seed(recordInput(fields), id), z, this.service.retiredFields);
       } catch (e) {
-        throw e instanceof Error ? new Error(`DnsApi seed ${JSON.stringify(r)} in ${z.name}: ${e.message}`, { cause: e }) : e;
+        throw e instanceof Error
+          ? new Error(`DnsApi seed ${JSON.stringify(r)} in ${z.name}: ${e.message}`, { cause: e })
+          : e;
       }
     });
   }
@@ -122,7 +144,11 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
     const zones = [...this.zonesById.values()].map((z): [Zone, ZoneSnapshot] => [z, z.snapshot()]);
     const s = Object.freeze({ zones: zones.length });
     // The account's credentials are configuration a test changes (addCredential): held too.
-    snapshotState.set(s, { owner: this as ZonesApi<DnsService>, zones, credentials: this.service.account.credentials.snapshot() });
+    snapshotState.set(s, {
+      owner: this as ZonesApi<DnsService>,
+      zones,
+      credentials: this.service.account.credentials.snapshot(),
+    });
     return s;
   }
 
@@ -132,7 +158,8 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
    */
   restore(snapshot: DnsSnapshot): void {
     const s = snapshotState.get(snapshot);
-    if (!s || s.owner !== (this as ZonesApi<DnsService>)) throw new TypeError('DnsApi.restore: not a snapshot taken by this DnsApi');
+    if (!s || s.owner !== (this as ZonesApi<DnsService>))
+      throw new TypeError('DnsApi.restore: not a snapshot taken by this DnsApi');
     this.zonesById.clear();
     for (const [z, zs] of s.zones) {
       z.restore(zs);
@@ -152,14 +179,20 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
   addZone(init: DnsZoneInit): { id: string; name: string } {
     const name = normaliseZoneName(init.name);
     const id = init.id ?? derivedId(`zone ${name}`);
-    if (!/^[0-9a-f]{32}$/.test(id)) throw new Error(`DnsApi: zone id must be 32 lowercase hex characters, got ${JSON.stringify(id)}`);
+    if (!/^[0-9a-f]{32}$/.test(id))
+      throw new Error(`DnsApi: zone id must be 32 lowercase hex characters, got ${JSON.stringify(id)}`);
     if (this.zonesById.has(id)) throw new Error(`DnsApi: duplicate zone id ${id}`);
     const plan = init.plan ?? 'free';
     const limits = { ...PLAN_LIMITS[plan], ...init.limits };
     const n = parseInt(id.slice(0, 4), 16);
-    const nameServers = init.nameServers?.map(nameServer) ?? [0, 1].map((k) => `${NS_NAMES[(n + k * 7) % NS_NAMES.length]}.ns.cloudflare.com`);
+    const nameServers =
+      init.nameServers?.map(nameServer) ??
+      [0, 1].map((k) => `${NS_NAMES[(n + k * 7) % NS_NAMES.length]}.ns.cloudflare.com`);
     if (nameServers.length === 0) throw new Error('DnsApi: a zone needs at least one nameserver');
-    const zone = new Zone({ id, name, plan, limits, nameServers, flattenAllCnames: init.flattenAllCnames ?? false }, this.model);
+    const zone = new Zone(
+      { id, name, plan, limits, nameServers, flattenAllCnames: init.flattenAllCnames ?? false },
+      this.model,
+    );
     this.zonesById.set(id, zone);
     if (init.records?.length) this.seed(id, init.records);
     return { id, name };
@@ -202,7 +235,8 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
    * Rejects with a TypeError for a type it does not know (a typo, not a DNS answer).
    */
   async resolve(name: string, type = 'A'): Promise<DnsAnswer> {
-    if (questionType(type) === undefined) throw new TypeError(`DnsApi.resolve: unknown record type ${JSON.stringify(type)}`);
+    if (questionType(type) === undefined)
+      throw new TypeError(`DnsApi.resolve: unknown record type ${JSON.stringify(type)}`);
     const answer = await this.ask({ name, type });
     if (answer === null) {
       // As Node's resolver reports a server that never answers.
@@ -252,6 +286,7 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
 /** A nameserver name as given to a zone: lower case, no trailing dot. */
 function nameServer(raw: string): string {
   const n = raw.trim().toLowerCase().replace(/\.$/, '');
-  if (!/^[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})+$/.test(n)) throw new Error(`DnsApi: invalid nameserver name ${JSON.stringify(raw)}`);
+  if (!/^[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})+$/.test(n))
+    throw new Error(`DnsApi: invalid nameserver name ${JSON.stringify(raw)}`);
   return n;
 }

@@ -35,7 +35,8 @@ export function synthesisedSoa(zone: Zone, owner: string, ttl = SOA_TTL): DnsRes
 }
 
 /** The SOA in a negative answer's authority, at min(SOA TTL, minimum) (RFC 2308 §3; observed 1800, §1.7). */
-export const negativeSoa = (zone: Zone, owner: string): DnsResourceRecord => synthesisedSoa(zone, owner, Math.min(SOA_TTL, SOA_MINIMUM));
+export const negativeSoa = (zone: Zone, owner: string): DnsResourceRecord =>
+  synthesisedSoa(zone, owner, Math.min(SOA_TTL, SOA_MINIMUM));
 
 export function synthesisedNs(zone: Zone, owner: string): DnsResourceRecord[] {
   return zone.nameServers.map((ns) => ({ name: owner, type: 'NS', class: 'IN', ttl: NS_TTL, data: ns }));

@@ -53,7 +53,9 @@ const zoneText = (s: unknown) => zoneString(utf8(String(s ?? '')));
  * so it comes out quoted.
  */
 export const txtZoneText = (content: string): string =>
-  txtStrings(content).map((p) => zoneString(typeof p === 'string' ? utf8(p) : p)).join(' ');
+  txtStrings(content)
+    .map((p) => zoneString(typeof p === 'string' ? utf8(p) : p))
+    .join(' ');
 
 function rdata(r: StoredRecord): string {
   const d = (r.data ?? {}) as Record<string, unknown>;
@@ -92,7 +94,15 @@ function rdata(r: StoredRecord): string {
  */
 export function exportZone(zone: Zone, now: number): string {
   const soa = synthesisedSoa(zone, zone.name);
-  const s = soa.data as { mname: string; rname: string; serial: number; refresh: number; retry: number; expire: number; minimum: number };
+  const s = soa.data as {
+    mname: string;
+    rname: string;
+    serial: number;
+    refresh: number;
+    retry: number;
+    expire: number;
+    minimum: number;
+  };
   const out: string[] = [
     ';;',
     `;; Domain:     ${zone.name}.`,
@@ -159,8 +169,14 @@ function tokenize(line: string): { tokens: string[]; comment: string | undefined
   let comment: string | undefined;
   while (i < line.length) {
     const c = line[i]!;
-    if (c === ' ' || c === '\t') { i++; continue; }
-    if (c === ';') { comment = line.slice(i + 1).trim(); break; }
+    if (c === ' ' || c === '\t') {
+      i++;
+      continue;
+    }
+    if (c === ';') {
+      comment = line.slice(i + 1).trim();
+      break;
+    }
     let j = i;
     if (c === '"') {
       j++;
@@ -168,7 +184,10 @@ function tokenize(line: string): { tokens: string[]; comment: string | undefined
       j++;
     } else {
       while (j < line.length && !' \t;'.includes(line[j]!)) {
-        if (line[j] === '"') { j++; while (j < line.length && line[j] !== '"') j += line[j] === '\\' ? 2 : 1; }
+        if (line[j] === '"') {
+          j++;
+          while (j < line.length && line[j] !== '"') j += line[j] === '\\' ? 2 : 1;
+        }
         j++;
       }
     }
@@ -222,7 +241,8 @@ export function parseTtl(token: string): number | undefined {
   if (/^\d+$/.test(token)) return Number(token);
   if (!/^(?:\d+[wdhms])+\d*$/i.test(token)) return undefined;
   let total = 0;
-  for (const [, n, unit] of token.matchAll(/(\d+)([wdhms]?)/gi)) total += Number(n) * (unit ? TTL_UNITS[unit.toLowerCase()]! : 1);
+  for (const [, n, unit] of token.matchAll(/(\d+)([wdhms]?)/gi))
+    total += Number(n) * (unit ? TTL_UNITS[unit.toLowerCase()]! : 1);
   return total;
 }
 
@@ -254,7 +274,8 @@ function zoneStringText(token: string): string {
   }
   return fromUtf8(new Uint8Array(bytes));
 }
-const unquote = (s: string) => (s.startsWith('"') && s.endsWith('"') && s.length >= 2 ? s.slice(1, -1).replace(/\\(.)/g, '$1') : s);
+const unquote = (s: string) =>
+  s.startsWith('"') && s.endsWith('"') && s.length >= 2 ? s.slice(1, -1).replace(/\\(.)/g, '$1') : s;
 
 const TAG_ITEM = '(?:[^\\s,"]|"(?:[^"\\\\]|\\\\.)*")*';
 const TAG_LIST = new RegExp(`^${TAG_ITEM}(?:\\s*,\\s*${TAG_ITEM})*\\s*$`);
@@ -273,7 +294,12 @@ function cfTagsAt(comment: string): number {
 }
 
 /** Parses `cf_tags=a,b:v,c:"x,y"` out of a comment; the text before it is the record's comment. */
-function parseComment(comment: string | undefined): { comment?: string; proxied?: boolean; flatten?: boolean; tags: string[] } {
+function parseComment(comment: string | undefined): {
+  comment?: string;
+  proxied?: boolean;
+  flatten?: boolean;
+  tags: string[];
+} {
   if (!comment) return { tags: [] };
   const at = cfTagsAt(comment);
   const before = (at < 0 ? comment : comment.slice(0, at)).trim();
@@ -309,11 +335,24 @@ function expandGenerate(tokens: string[]): string[] {
   const subst = (s: string, n: number) =>
     s.replace(/\$(\{(-?\d+)(?:,(\d+))?(?:,([doxX]))?\})?/g, (_, __, off?: string, width?: string, base?: string) => {
       const v = n + Number(off ?? 0);
-      const text = base === 'x' ? v.toString(16) : base === 'X' ? v.toString(16).toUpperCase() : base === 'o' ? v.toString(8) : String(v);
+      const text =
+        base === 'x'
+          ? v.toString(16)
+          : base === 'X'
+            ? v.toString(16).toUpperCase()
+            : base === 'o'
+              ? v.toString(8)
+              : String(v);
       return text.padStart(Number(width ?? 0), '0');
     });
   const out: string[] = [];
-  for (let n = from; n <= to; n += step) out.push(tokens.slice(1).map((t) => subst(t, n)).join(' '));
+  for (let n = from; n <= to; n += step)
+    out.push(
+      tokens
+        .slice(1)
+        .map((t) => subst(t, n))
+        .join(' '),
+    );
   return out;
 }
 
@@ -377,7 +416,8 @@ export function parseZoneFile(text: string, zone: Zone, defaultProxied: boolean)
     const rd = tokens.slice(i);
     if (type === 'SOA') return;
     // The apex NS set is the provider's (this zone's or, in another zone's export, that zone's).
-    if (type === 'NS' && ownerName === zone.name && isProviderNs((rd[0] ?? '').replace(/\.$/, '').toLowerCase(), ownNs)) return;
+    if (type === 'NS' && ownerName === zone.name && isProviderNs((rd[0] ?? '').replace(/\.$/, '').toLowerCase(), ownNs))
+      return;
     parsed++;
     const meta = parseComment(comment);
     const input: RecordInput = { type, name: owner, tags: meta.tags };
@@ -431,8 +471,12 @@ function fillRdata(input: RecordInput, type: string, rd: string[], absolute: (n:
       return;
     case 'NAPTR':
       input.data = {
-        order: num(rd[0]), preference: num(rd[1]), flags: zoneStringText(rd[2] ?? ''), service: zoneStringText(rd[3] ?? ''),
-        regex: zoneStringText(rd[4] ?? ''), replacement: host(rd[5]),
+        order: num(rd[0]),
+        preference: num(rd[1]),
+        flags: zoneStringText(rd[2] ?? ''),
+        service: zoneStringText(rd[3] ?? ''),
+        regex: zoneStringText(rd[4] ?? ''),
+        replacement: host(rd[5]),
       };
       return;
     case 'LOC': {
@@ -445,9 +489,18 @@ function fillRdata(input: RecordInput, type: string, rd: string[], absolute: (n:
       const [oa, om, os] = part(t.slice(lat + 1, lon));
       const rest = t.slice(lon + 1).map(Number);
       input.data = {
-        lat_degrees: la, lat_minutes: lm, lat_seconds: ls, lat_direction: t[lat],
-        long_degrees: oa, long_minutes: om, long_seconds: os, long_direction: t[lon],
-        altitude: rest[0] ?? 0, size: rest[1] ?? 1, precision_horz: rest[2] ?? 10000, precision_vert: rest[3] ?? 10,
+        lat_degrees: la,
+        lat_minutes: lm,
+        lat_seconds: ls,
+        lat_direction: t[lat],
+        long_degrees: oa,
+        long_minutes: om,
+        long_seconds: os,
+        long_direction: t[lon],
+        altitude: rest[0] ?? 0,
+        size: rest[1] ?? 1,
+        precision_horz: rest[2] ?? 10000,
+        precision_vert: rest[3] ?? 10,
       };
       return;
     }

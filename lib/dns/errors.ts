@@ -86,7 +86,8 @@ export const dnsErrors = {
   /** 400 9300: DNS record has ${n} tags, exceeding the quota of ${quota}. */
   tagQuota: (n: number, quota: number) => fail(400, 9300, `DNS record has ${n} tags, exceeding the quota of ${quota}.`),
   /** placeholder */
-  tagInvalid: (tag: string) => fail(400, 9303, `Invalid tag "${tag}": tag names may contain only letters, digits, '-' and '_'.`),
+  tagInvalid: (tag: string) =>
+    fail(400, 9303, `Invalid tag "${tag}": tag names may contain only letters, digits, '-' and '_'.`),
   /** 400 81058: An identical record already exists. */
   identical: () => fail(400, 81058, 'An identical record already exists.'),
   /** 400 81053: An A, AAAA, or CNAME record with that host already exists. */
@@ -106,7 +107,8 @@ export const dnsErrors = {
   combinedTooLong: () =>
     fail(400, 81061, 'Combined content length of records with this name and type must not exceed 8192 characters.'),
   /** placeholder */
-  batchTooLarge: (n: number, max: number) => fail(400, 81060, `Batch contains ${n} changes, exceeding the limit of ${max}.`),
+  batchTooLarge: (n: number, max: number) =>
+    fail(400, 81060, `Batch contains ${n} changes, exceeding the limit of ${max}.`),
   /** placeholder */
   settingInvalid: (why: string) => fail(400, 9104, why),
 } as const;

@@ -28,8 +28,17 @@ export interface ListQuery {
 }
 
 export const emptyQuery = (): ListQuery => ({
-  type: [], name: {}, content: {}, comment: {}, tag: {}, match: 'all', tagMatch: 'all',
-  order: 'type', direction: 'asc', page: 1, perPage: 100,
+  type: [],
+  name: {},
+  content: {},
+  comment: {},
+  tag: {},
+  match: 'all',
+  tagMatch: 'all',
+  order: 'type',
+  direction: 'asc',
+  page: 1,
+  perPage: 100,
 });
 
 export interface ListPage {
@@ -42,10 +51,14 @@ type Pred = (r: StoredRecord) => boolean;
 const text = (op: TextOp, want: string): ((v: string) => boolean) => {
   const w = want.toLowerCase();
   switch (op) {
-    case 'exact': return (v) => v.toLowerCase() === w;
-    case 'contains': return (v) => v.toLowerCase().includes(w);
-    case 'startswith': return (v) => v.toLowerCase().startsWith(w);
-    case 'endswith': return (v) => v.toLowerCase().endsWith(w);
+    case 'exact':
+      return (v) => v.toLowerCase() === w;
+    case 'contains':
+      return (v) => v.toLowerCase().includes(w);
+    case 'startswith':
+      return (v) => v.toLowerCase().startsWith(w);
+    case 'endswith':
+      return (v) => v.toLowerCase().endsWith(w);
   }
 };
 
@@ -65,7 +78,8 @@ function tagPred(op: TextOp, want: string): Pred {
   }
   const name = want.slice(0, colon).toLowerCase();
   const f = text(op, want.slice(colon + 1));
-  return (r) => r.tags.some((t) => t.includes(':') && tagName(t).toLowerCase() === name && f(t.slice(t.indexOf(':') + 1)));
+  return (r) =>
+    r.tags.some((t) => t.includes(':') && tagName(t).toLowerCase() === name && f(t.slice(t.indexOf(':') + 1)));
 }
 const tagName = (t: string) => (t.includes(':') ? t.slice(0, t.indexOf(':')) : t);
 
@@ -76,21 +90,39 @@ export function listRecords(zone: Zone, q: ListQuery): ListPage {
   const onlyIndexed = (): boolean => preds.length === 0;
 
   // Filters that the indexes can answer.
-  const namePreds = exactNames.map((n): Pred => (r) => r.name === n);
+  const namePreds = exactNames.map(
+    (n): Pred =>
+      (r) =>
+        r.name === n,
+  );
   // A type list is one filter: any of its types.
   const typeSet = new Set(types);
   const typePreds: Pred[] = types.length ? [(r) => typeSet.has(r.type)] : [];
   for (const op of OPS) if (op !== 'exact') for (const v of q.name[op] ?? []) preds.push((r) => text(op, v)(r.name));
-  for (const op of OPS) for (const v of q.content[op] ?? []) { const f = text(op, v); preds.push((r) => f(r.content)); }
-  for (const op of OPS) for (const v of q.comment[op] ?? []) { const f = text(op, v); preds.push((r) => r.comment !== null && f(r.comment)); }
+  for (const op of OPS)
+    for (const v of q.content[op] ?? []) {
+      const f = text(op, v);
+      preds.push((r) => f(r.content));
+    }
+  for (const op of OPS)
+    for (const v of q.comment[op] ?? []) {
+      const f = text(op, v);
+      preds.push((r) => r.comment !== null && f(r.comment));
+    }
   if (q.comment.present) preds.push((r) => r.comment !== null);
   if (q.comment.absent) preds.push((r) => r.comment === null);
-  if (q.proxied !== undefined) { const p = q.proxied; preds.push((r) => r.proxied === p); }
+  if (q.proxied !== undefined) {
+    const p = q.proxied;
+    preds.push((r) => r.proxied === p);
+  }
 
   const tagPreds: Pred[] = [];
   for (const op of OPS) for (const v of q.tag[op] ?? []) tagPreds.push(tagPred(op, v));
   for (const n of q.tag.present ?? []) tagPreds.push(tagPred('exact', n.split(':')[0]!));
-  for (const n of q.tag.absent ?? []) { const has = tagPred('exact', n.split(':')[0]!); tagPreds.push((r) => !has(r)); }
+  for (const n of q.tag.absent ?? []) {
+    const has = tagPred('exact', n.split(':')[0]!);
+    tagPreds.push((r) => !has(r));
+  }
   if (tagPreds.length) {
     preds.push(q.tagMatch === 'any' ? (r) => tagPreds.some((p) => p(r)) : (r) => tagPreds.every((p) => p(r)));
   }
@@ -143,7 +175,9 @@ export function listRecords(zone: Zone, q: ListQuery): ListPage {
     const inner = filter;
     filter = (r) =>
       (!inner || inner(r)) &&
-      (r.name.includes(s) || r.content.toLowerCase().includes(s) || (r.comment ?? '').toLowerCase().includes(s) ||
+      (r.name.includes(s) ||
+        r.content.toLowerCase().includes(s) ||
+        (r.comment ?? '').toLowerCase().includes(s) ||
         r.tags.some((t) => t.toLowerCase().includes(s)));
   }
 

@@ -35,7 +35,9 @@ export function presentRecord(r: StoredRecord, zone: Zone, retiredFields: boolea
   if (retiredFields) out.locked = false;
   if (r.data) out.data = { ...r.data };
   out.settings = { ...r.settings };
-  out.meta = retiredFields ? { auto_added: false, managed_by_apps: false, managed_by_argo_tunnel: false, source: 'primary' } : {};
+  out.meta = retiredFields
+    ? { auto_added: false, managed_by_apps: false, managed_by_argo_tunnel: false, source: 'primary' }
+    : {};
   if (shadow) Object.assign(out.meta, shadowMeta(zone, r));
   out.comment = r.comment;
   out.tags = [...r.tags];
@@ -46,7 +48,12 @@ export function presentRecord(r: StoredRecord, zone: Zone, retiredFields: boolea
   return out as DnsRecord;
 }
 
-const PLAN_NAMES = { free: 'Free Website', pro: 'Pro Website', business: 'Business Website', enterprise: 'Enterprise Website' };
+const PLAN_NAMES = {
+  free: 'Free Website',
+  pro: 'Pro Website',
+  business: 'Business Website',
+  enterprise: 'Enterprise Website',
+};
 
 export function presentZone(z: Zone, account: { id: string; name: string }): DnsZone {
   const at = timestamp(z.created);
@@ -69,8 +76,16 @@ export function presentZone(z: Zone, account: { id: string; name: string }): Dns
     account: { id: account.id, name: account.name },
     permissions: ['#dns_records:edit', '#dns_records:read', '#zone:read'],
     plan: {
-      id: z.plan, name: PLAN_NAMES[z.plan], price: 0, currency: 'USD', frequency: '', is_subscribed: z.plan !== 'free',
-      can_subscribe: false, legacy_id: z.plan, legacy_discount: false, externally_managed: false,
+      id: z.plan,
+      name: PLAN_NAMES[z.plan],
+      price: 0,
+      currency: 'USD',
+      frequency: '',
+      is_subscribed: z.plan !== 'free',
+      can_subscribe: false,
+      legacy_id: z.plan,
+      legacy_discount: false,
+      externally_managed: false,
     },
   };
 }

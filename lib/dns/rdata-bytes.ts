@@ -24,7 +24,8 @@ export function nameBytes(name: string): Uint8Array {
 
 export const u8 = (n: number): Uint8Array => new Uint8Array([n & 0xff]);
 export const u16 = (n: number): Uint8Array => new Uint8Array([(n >> 8) & 0xff, n & 0xff]);
-export const u32 = (n: number): Uint8Array => new Uint8Array([(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]);
+export const u32 = (n: number): Uint8Array =>
+  new Uint8Array([(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]);
 export const bytes = (...parts: Uint8Array[]): Uint8Array => concat(parts);
 
 export function hex(s: string): Uint8Array {
@@ -59,4 +60,3 @@ export function addressBytes(ip: string): Uint8Array | undefined {
   });
   return out;
 }
-

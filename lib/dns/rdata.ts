@@ -31,8 +31,16 @@ export function rdataOf(r: StoredRecord): unknown {
       if (utf8(d.tag).length > 255) throw new Unencodable('CAA tag longer than 255 bytes');
       return { flags: d.flags, tag: d.tag, value: d.value };
     case 'NAPTR':
-      for (const k of ['flags', 'service', 'regex']) if (utf8(d[k]).length > 255) throw new Unencodable(`NAPTR ${k} longer than 255 bytes`);
-      return { order: d.order, preference: d.preference, flags: d.flags, services: d.service, regexp: d.regex, replacement: wireName(d.replacement) };
+      for (const k of ['flags', 'service', 'regex'])
+        if (utf8(d[k]).length > 255) throw new Unencodable(`NAPTR ${k} longer than 255 bytes`);
+      return {
+        order: d.order,
+        preference: d.preference,
+        flags: d.flags,
+        services: d.service,
+        regexp: d.regex,
+        replacement: wireName(d.replacement),
+      };
     case 'DS':
       return bytes(u16(d.key_tag), u8(d.algorithm), u8(d.digest_type), hex(d.digest));
     case 'DNSKEY':
@@ -52,7 +60,8 @@ export function rdataOf(r: StoredRecord): unknown {
     case 'HTTPS':
     case 'SVCB': {
       const params = svcbRdata(String(d.value ?? ''));
-      if (params === undefined) throw new Unencodable(`${r.type} value ${JSON.stringify(d.value)} is not valid SvcParams`);
+      if (params === undefined)
+        throw new Unencodable(`${r.type} value ${JSON.stringify(d.value)} is not valid SvcParams`);
       return bytes(u16(d.priority), nameBytes(d.target), params);
     }
     case 'LOC':

@@ -6,7 +6,14 @@
 import { isPrivateAddress, isProviderAddress } from './addresses.js';
 import { dnsErrors } from './errors.js';
 import { normaliseName } from './names.js';
-import { PROXIABLE_TYPES, isDataType, isRecordType, needsPriority, normaliseContent, renderData } from './record-types.js';
+import {
+  PROXIABLE_TYPES,
+  isDataType,
+  isRecordType,
+  needsPriority,
+  normaliseContent,
+  renderData,
+} from './record-types.js';
 import type { DnsLimits, DnsPlan } from './types.js';
 
 /** A record's fields as a request states them; `undefined` = not sent, `null` = sent as null. */
@@ -86,7 +93,8 @@ export function recordFields(input: RecordInput, zone: ZoneFacts, opts: RuleOpti
   }
 
   const ttlIn = input.ttl ?? 1;
-  if (!Number.isInteger(ttlIn) || (ttlIn !== 1 && (ttlIn < zone.limits.minTtl || ttlIn > 86400))) throw dnsErrors.badTtl();
+  if (!Number.isInteger(ttlIn) || (ttlIn !== 1 && (ttlIn < zone.limits.minTtl || ttlIn > 86400)))
+    throw dnsErrors.badTtl();
 
   const address = type === 'A' || type === 'AAAA' ? type : undefined;
   const isPrivate = address !== undefined && isPrivateAddress(address, content);
@@ -104,7 +112,8 @@ export function recordFields(input: RecordInput, zone: ZoneFacts, opts: RuleOpti
   const comment = input.comment === undefined || input.comment === null || input.comment === '' ? null : input.comment;
   if (comment !== null) {
     if (/[\r\n]/.test(comment)) throw dnsErrors.commentInvalid();
-    if (moreCharactersThan(comment, zone.limits.commentLength)) throw dnsErrors.commentTooLong(zone.limits.commentLength);
+    if (moreCharactersThan(comment, zone.limits.commentLength))
+      throw dnsErrors.commentTooLong(zone.limits.commentLength);
   }
 
   const tags = [...new Set(input.tags ?? [])];
@@ -161,7 +170,8 @@ function recordSettings(type: string, given: Record<string, unknown>, proxied: b
   if (type === 'CNAME') {
     const flatten = given.flatten_cname ?? false;
     if (typeof flatten !== 'boolean') throw dnsErrors.invalidBody();
-    if (flatten && plan === 'free') throw dnsErrors.settingInvalid('CNAME flattening of a subdomain requires a paid plan.');
+    if (flatten && plan === 'free')
+      throw dnsErrors.settingInvalid('CNAME flattening of a subdomain requires a paid plan.');
     if (flatten && proxied) throw dnsErrors.settingInvalid('A proxied CNAME record cannot set flatten_cname.');
     out.flatten_cname = flatten;
   }

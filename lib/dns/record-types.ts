@@ -8,7 +8,21 @@ import { ApiError, dnsErrors } from './errors.js';
 import { normaliseHost } from './names.js';
 
 export const CONTENT_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'OPENPGPKEY', 'PTR', 'TXT'] as const;
-export const DATA_TYPES = ['CAA', 'CERT', 'DNSKEY', 'DS', 'HTTPS', 'LOC', 'NAPTR', 'SMIMEA', 'SRV', 'SSHFP', 'SVCB', 'TLSA', 'URI'] as const;
+export const DATA_TYPES = [
+  'CAA',
+  'CERT',
+  'DNSKEY',
+  'DS',
+  'HTTPS',
+  'LOC',
+  'NAPTR',
+  'SMIMEA',
+  'SRV',
+  'SSHFP',
+  'SVCB',
+  'TLSA',
+  'URI',
+] as const;
 /** A DNS record type the API takes: those with `content`, and those with `data` fields. */
 export type DnsRecordType = (typeof CONTENT_TYPES)[number] | (typeof DATA_TYPES)[number];
 
@@ -49,7 +63,10 @@ const CERTIFICATE_ASSOCIATION: DataSpec = {
 
 /** Field order is the order the API reports the first missing field in (SSHFP: algorithm first). */
 const DATA: Record<string, DataSpec> = {
-  CAA: { fields: [int('flags', U8), { name: 'tag', kind: 'tag' }, text('value')], render: (d) => `${d.flags} ${d.tag} ${quoted(d.value)}` },
+  CAA: {
+    fields: [int('flags', U8), { name: 'tag', kind: 'tag' }, text('value')],
+    render: (d) => `${d.flags} ${d.tag} ${quoted(d.value)}`,
+  },
   CERT: {
     fields: [int('type', U16), int('key_tag', U16), int('algorithm', U8), { name: 'certificate', kind: 'base64' }],
     render: (d) => `${d.type} ${d.key_tag} ${d.algorithm} ${d.certificate}`,
@@ -66,9 +83,13 @@ const DATA: Record<string, DataSpec> = {
   SVCB: SERVICE_BINDING,
   LOC: {
     fields: [
-      int('lat_degrees', 90), int('lat_minutes', 59), { name: 'lat_seconds', kind: 'num', min: 0, max: 59.999, digits: 3 },
+      int('lat_degrees', 90),
+      int('lat_minutes', 59),
+      { name: 'lat_seconds', kind: 'num', min: 0, max: 59.999, digits: 3 },
       { name: 'lat_direction', kind: 'enum', values: ['N', 'S'] },
-      int('long_degrees', 180), int('long_minutes', 59), { name: 'long_seconds', kind: 'num', min: 0, max: 59.999, digits: 3 },
+      int('long_degrees', 180),
+      int('long_minutes', 59),
+      { name: 'long_seconds', kind: 'num', min: 0, max: 59.999, digits: 3 },
       { name: 'long_direction', kind: 'enum', values: ['E', 'W'] },
       { name: 'altitude', kind: 'num', min: -100000, max: 42849672.95, digits: 2 },
       { name: 'size', kind: 'num', min: 0, max: 90000000, digits: 2 },
@@ -81,8 +102,16 @@ const DATA: Record<string, DataSpec> = {
       `${d.altitude.toFixed(2)} ${d.size.toFixed(2)} ${d.precision_horz.toFixed(2)} ${d.precision_vert.toFixed(2)}`,
   },
   NAPTR: {
-    fields: [int('order', U16), int('preference', U16), text('flags'), text('service'), text('regex'), { name: 'replacement', kind: 'target' }],
-    render: (d) => `${d.order} ${d.preference} ${quoted(d.flags)} ${quoted(d.service)} ${quoted(d.regex)} ${d.replacement}`,
+    fields: [
+      int('order', U16),
+      int('preference', U16),
+      text('flags'),
+      text('service'),
+      text('regex'),
+      { name: 'replacement', kind: 'target' },
+    ],
+    render: (d) =>
+      `${d.order} ${d.preference} ${quoted(d.flags)} ${quoted(d.service)} ${quoted(d.regex)} ${d.replacement}`,
   },
   SMIMEA: CERTIFICATE_ASSOCIATION,
   TLSA: CERTIFICATE_ASSOCIATION,
@@ -91,8 +120,14 @@ const DATA: Record<string, DataSpec> = {
     // Priority is echoed at the top level, not inside content.
     render: (d) => `${d.weight} ${d.port} ${d.target}`,
   },
-  SSHFP: { fields: [int('algorithm', U8), int('type', U8), { name: 'fingerprint', kind: 'hex' }], render: (d) => `${d.algorithm} ${d.type} ${d.fingerprint}` },
-  URI: { fields: [int('weight', U16), { name: 'target', kind: 'nonempty' }], render: (d) => `${d.weight} ${quoted(d.target)}` },
+  SSHFP: {
+    fields: [int('algorithm', U8), int('type', U8), { name: 'fingerprint', kind: 'hex' }],
+    render: (d) => `${d.algorithm} ${d.type} ${d.fingerprint}`,
+  },
+  URI: {
+    fields: [int('weight', U16), { name: 'target', kind: 'nonempty' }],
+    render: (d) => `${d.weight} ${quoted(d.target)}`,
+  },
 };
 
 /** Data fields that only ever hold host names or text: the JSON type we insist on per kind. */

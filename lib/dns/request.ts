@@ -26,7 +26,17 @@ export function parseJsonObject(text: string): Record<string, unknown> {
  * parameters (spec/dns/sdk-fields.test.ts walks the SDK's types against this list).
  */
 export const RECORD_REQUEST_FIELDS = [
-  'type', 'name', 'content', 'data', 'priority', 'ttl', 'proxied', 'comment', 'tags', 'settings', 'private_routing',
+  'type',
+  'name',
+  'content',
+  'data',
+  'priority',
+  'ttl',
+  'proxied',
+  'comment',
+  'tags',
+  'settings',
+  'private_routing',
 ] as const;
 
 /** Known fields with the wrong JSON type fail as the API's Go decoder does (9207); unknown fields are ignored. */
@@ -108,7 +118,8 @@ function intParam(q: URLSearchParams, key: string, fallback: number, max: number
 function oneOf<T extends string>(q: URLSearchParams, key: string, values: readonly T[], fallback: T): T {
   const raw = q.get(key);
   if (raw === null || raw === '') return fallback;
-  if (!(values as readonly string[]).includes(raw)) throw dnsErrors.badQuery(key, `must be one of ${values.join(', ')}`);
+  if (!(values as readonly string[]).includes(raw))
+    throw dnsErrors.badQuery(key, `must be one of ${values.join(', ')}`);
   return raw as T;
 }
 
@@ -126,7 +137,16 @@ export function listQuery(q: URLSearchParams, zoneName: string): ListQuery {
   // the 2025 removal of comma lists for name and content). A repeated `type=A&type=AAAA` is not
   // combined: the API reads the first (observed 2026). docs/conformance.md, the DNS API's "Choices between conflicting sources".
   const type = q.get('type');
-  out.type = type ? [...new Set(type.split(',').map((t) => t.trim()).filter(Boolean))] : [];
+  out.type = type
+    ? [
+        ...new Set(
+          type
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean),
+        ),
+      ]
+    : [];
   for (const field of ['name', 'content', 'comment', 'tag'] as const) {
     const target = out[field] as Partial<Record<TextOp, string[]>>;
     const bare = q.getAll(field);
@@ -155,12 +175,17 @@ export function listQuery(q: URLSearchParams, zoneName: string): ListQuery {
   out.order = (order || 'type') as ListQuery['order'];
   out.direction = oneOf(q, 'direction', ['asc', 'desc'], 'asc');
   const shadowMeta = boolParam(q, 'include_shadow_metadata');
-  for (const [key, field] of [['shadowed_by_name', 'shadowedByName'], ['shadowing_name', 'shadowingName']] as const) {
+  for (const [key, field] of [
+    ['shadowed_by_name', 'shadowedByName'],
+    ['shadowing_name', 'shadowingName'],
+  ] as const) {
     const raw = q.get(key);
     if (raw === null || raw === '') continue;
-    if (key === 'shadowed_by_name' && !shadowMeta) throw dnsErrors.badQuery(key, 'requires include_shadow_metadata=true');
+    if (key === 'shadowed_by_name' && !shadowMeta)
+      throw dnsErrors.badQuery(key, 'requires include_shadow_metadata=true');
     const name = asciiName(raw);
-    if (!name || name === zoneName || !name.endsWith(`.${zoneName}`)) throw dnsErrors.badQuery(key, 'must be a subdomain of the zone');
+    if (!name || name === zoneName || !name.endsWith(`.${zoneName}`))
+      throw dnsErrors.badQuery(key, 'must be a subdomain of the zone');
     out[field] = name;
   }
   out.page = intParam(q, 'page', 1, Number.MAX_SAFE_INTEGER);

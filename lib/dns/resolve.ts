@@ -141,12 +141,22 @@ class Lookup {
     if (!exists) return this.negative(zone, 'NXDOMAIN');
     const out = answerOf('NOERROR', true);
     this.fill(out, zone, name, owner, type, records, depth, seen);
-    if (out.answers.length === 0 && out.authorities.length === 0 && out.rcode === 'NOERROR') return this.negative(zone, 'NOERROR');
+    if (out.answers.length === 0 && out.authorities.length === 0 && out.rcode === 'NOERROR')
+      return this.negative(zone, 'NOERROR');
     return out;
   }
 
   /** Puts the answer for `records` (at `name`, or the wildcard that covers it) into `out`. */
-  private fill(out: DnsAnswer, zone: Zone, name: string, owner: string, type: string, records: readonly StoredRecord[], depth: number, seen: Set<string>): void {
+  private fill(
+    out: DnsAnswer,
+    zone: Zone,
+    name: string,
+    owner: string,
+    type: string,
+    records: readonly StoredRecord[],
+    depth: number,
+    seen: Set<string>,
+  ): void {
     if (name === zone.name && (type === 'SOA' || type === 'NS')) {
       // Synthesised at the apex; stored apex NS records are not served unless the zone is multi-provider
       // (developers.cloudflare.com/dns/nameservers/nameserver-options/, "Multi-provider DNS"), which the double has not.
@@ -161,7 +171,8 @@ class Lookup {
       if (type === 'CNAME') return;
       const off = type === 'A' ? 'ipv6_only' : 'ipv4_only';
       if (proxied.some((r) => r.settings[off] === true)) return;
-      for (const ip of this.ctx.edge[type]) out.answers.push({ name: owner, type, class: 'IN', ttl: AUTO_TTL, data: ip });
+      for (const ip of this.ctx.edge[type])
+        out.answers.push({ name: owner, type, class: 'IN', ttl: AUTO_TTL, data: ip });
       return;
     }
     const cname = records.find((r) => r.type === 'CNAME');
@@ -182,7 +193,16 @@ class Lookup {
    * Otherwise the CNAME, then what its target answers when the double holds the target (RFC 1034
    * §4.3.2 step 3.a). A target outside the double's zones ends the chain (flattened: NODATA).
    */
-  private follow(out: DnsAnswer, zone: Zone, name: string, owner: string, type: string, cname: StoredRecord, depth: number, seen: Set<string>): void {
+  private follow(
+    out: DnsAnswer,
+    zone: Zone,
+    name: string,
+    owner: string,
+    type: string,
+    cname: StoredRecord,
+    depth: number,
+    seen: Set<string>,
+  ): void {
     const flatten = flattens(zone, name, cname);
     const target = cname.content;
     const targetZone = depth < MAX_CHAIN && !seen.has(target) ? zoneFor(this.ctx.zones, target) : undefined;

@@ -8,7 +8,16 @@ import { BodyReadError } from '../fetch.js';
 import { BodyTooLarge } from '../api/body.js';
 import { canSee } from '../api/auth.js';
 import { json, ok, paging } from '../api/envelope.js';
-import { HEX32, positiveParam as positive, type ApiService, type Handler as ApiHandler, type Incoming, type Route, type RouteParams, type RouteTable } from '../api/router.js';
+import {
+  HEX32,
+  positiveParam as positive,
+  type ApiService,
+  type Handler as ApiHandler,
+  type Incoming,
+  type Route,
+  type RouteParams,
+  type RouteTable,
+} from '../api/router.js';
 import type { DnsLimits } from './types.js';
 import { exportZone, parseZoneFile } from './bind.js';
 import { ApiError, dnsErrors } from './errors.js';
@@ -63,15 +72,26 @@ export const dnsRoutes: RouteTable<DnsService> = (segments): Route<DnsService> |
   if (rest.length === 0) return { methods: { GET: list, POST: create }, zoneId, maxBody: recordBody };
   const key = rest.join('/');
   switch (key) {
-    case 'export': return { methods: { GET: exportRecords }, zoneId };
-    case 'import': return { methods: { POST: importRecords }, zoneId, maxBody: IMPORT_BODY_LIMIT };
-    case 'batch': return { methods: { POST: batch }, zoneId, maxBody: batchBody };
-    case 'scan': return { methods: { POST: scan }, zoneId, maxBody: recordBody };
-    case 'scan/trigger': return { methods: { POST: scanTrigger }, zoneId, maxBody: recordBody };
-    case 'scan/review': return { methods: { GET: scanReviewList, POST: scanReview }, zoneId, maxBody: batchBody };
+    case 'export':
+      return { methods: { GET: exportRecords }, zoneId };
+    case 'import':
+      return { methods: { POST: importRecords }, zoneId, maxBody: IMPORT_BODY_LIMIT };
+    case 'batch':
+      return { methods: { POST: batch }, zoneId, maxBody: batchBody };
+    case 'scan':
+      return { methods: { POST: scan }, zoneId, maxBody: recordBody };
+    case 'scan/trigger':
+      return { methods: { POST: scanTrigger }, zoneId, maxBody: recordBody };
+    case 'scan/review':
+      return { methods: { GET: scanReviewList, POST: scanReview }, zoneId, maxBody: batchBody };
   }
   if (rest.length === 1 && HEX32.test(rest[0]!)) {
-    return { methods: { GET: getRecord, PUT: putRecord, PATCH: patchRecord, DELETE: deleteRecord }, zoneId, id: rest[0]!, maxBody: recordBody };
+    return {
+      methods: { GET: getRecord, PUT: putRecord, PATCH: patchRecord, DELETE: deleteRecord },
+      zoneId,
+      id: rest[0]!,
+      maxBody: recordBody,
+    };
   }
   return undefined;
 };
@@ -102,11 +122,17 @@ const listZones: Handler = (svc, req, { who }) => {
   const accountId = q.get('account.id');
   const accountName = q.get('account.name');
   const account = svc.account;
-  const inAccount = (accountId === null || accountId === account.id) && (accountName === null || accountName === account.name);
-  const zones = inAccount ? [...account.zones.values()].filter((z) => canSee(who, z, account) && (want === undefined || z.name === want)) : [];
+  const inAccount =
+    (accountId === null || accountId === account.id) && (accountName === null || accountName === account.name);
+  const zones = inAccount
+    ? [...account.zones.values()].filter((z) => canSee(who, z, account) && (want === undefined || z.name === want))
+    : [];
   zones.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const slice = zones.slice((page - 1) * perPage, page * perPage);
-  return ok(slice.map((z) => presentZone(z, account)), paging(page, perPage, slice.length, zones.length));
+  return ok(
+    slice.map((z) => presentZone(z, account)),
+    paging(page, perPage, slice.length, zones.length),
+  );
 };
 
 const getZone: Handler = (svc, _req, { zone }) => ok(presentZone(zone!, svc.account));
@@ -144,7 +170,8 @@ const create: Handler = async (svc, req, { zone }) => {
   return ok(presentRecord(rec, zone!, svc.retiredFields, shadow));
 };
 
-const getRecord: Handler = (svc, req, { zone, id }) => ok(presentRecord(zone!.get(id!), zone!, svc.retiredFields, shadowOf(req)));
+const getRecord: Handler = (svc, req, { zone, id }) =>
+  ok(presentRecord(zone!.get(id!), zone!, svc.retiredFields, shadowOf(req)));
 
 const putRecord: Handler = async (svc, req, { zone, id }) => {
   zone!.get(id!); // an unknown id is 404 before the body is judged
@@ -169,7 +196,12 @@ const batch: Handler = async (svc, req, { zone }) => {
   const shadow = shadowOf(req);
   const result = zone!.batch(batchOps(await jsonBody(req)));
   const show = (list: typeof result.posts) => list.map((r) => presentRecord(r, zone!, svc.retiredFields, shadow));
-  return ok({ deletes: show(result.deletes), patches: show(result.patches), puts: show(result.puts), posts: show(result.posts) });
+  return ok({
+    deletes: show(result.deletes),
+    patches: show(result.patches),
+    puts: show(result.puts),
+    posts: show(result.posts),
+  });
 };
 
 const exportRecords: Handler = (svc, _req, { zone }) =>

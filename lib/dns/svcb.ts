@@ -54,7 +54,10 @@ export function svcbRdata(value: string): Uint8Array | undefined {
     if (v.length > 65535) return undefined;
     out.push(u16(key), u16(v.length), v);
   }
-  return concat(out, out.reduce((n, c) => n + c.length, 0));
+  return concat(
+    out,
+    out.reduce((n, c) => n + c.length, 0),
+  );
 }
 
 /** One value, quoted or not, with `\X` and `\DDD` escapes undone (RFC 9460 Appendix A). */

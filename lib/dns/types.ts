@@ -171,5 +171,16 @@ export interface DnsZone {
   owner: { id: null; type: 'user'; email: null };
   account: { id: string; name: string };
   permissions: string[];
-  plan: { id: string; name: string; price: number; currency: string; frequency: string; is_subscribed: boolean; can_subscribe: boolean; legacy_id: string; legacy_discount: boolean; externally_managed: boolean };
+  plan: {
+    id: string;
+    name: string;
+    price: number;
+    currency: string;
+    frequency: string;
+    is_subscribed: boolean;
+    can_subscribe: boolean;
+    legacy_id: string;
+    legacy_discount: boolean;
+    externally_managed: boolean;
+  };
 }

@@ -42,7 +42,8 @@ async function object(req: Incoming): Promise<Record<string, unknown>> {
   } catch {
     throw adminErrors.bad('the request body is not valid JSON');
   }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw adminErrors.bad('the request body must be an object');
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw adminErrors.bad('the request body must be an object');
   return v as Record<string, unknown>;
 }
 
@@ -51,12 +52,15 @@ const shown = (svc: DnsService, z: Zone) => presentZone(z, svc.account);
 export const createZone: Handler = async (svc, req) => {
   const b = await object(req);
   const account = b.account as { id?: unknown } | undefined;
-  if (typeof b.name !== 'string' || typeof account !== 'object' || account === null || typeof account.id !== 'string') throw adminErrors.bad('name and account.id are required');
+  if (typeof b.name !== 'string' || typeof account !== 'object' || account === null || typeof account.id !== 'string')
+    throw adminErrors.bad('name and account.id are required');
   if (account.id !== svc.account.id) throw apiErrors.unauthorizedResource();
   const type = b.type ?? 'full';
-  if (typeof type !== 'string' || !ZONE_TYPES.has(type)) throw adminErrors.bad('type must be full, partial or secondary');
+  if (typeof type !== 'string' || !ZONE_TYPES.has(type))
+    throw adminErrors.bad('type must be full, partial or secondary');
   const name = asciiName(b.name.trim());
-  if (name === undefined || !/^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/.test(name)) throw adminErrors.badName(b.name);
+  if (name === undefined || !/^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/.test(name))
+    throw adminErrors.badName(b.name);
   for (const z of svc.account.zones.values()) if (z.name === name) throw adminErrors.exists(name);
   if (!svc.addZone) throw apiErrors.noRoute(req.url.pathname);
   const { id } = svc.addZone({ name });
@@ -69,7 +73,8 @@ export const editZone: Handler = async (svc, req, { zone }) => {
   const b = await object(req);
   const s = zoneSettings(zone!);
   if (b.paused !== undefined && typeof b.paused !== 'boolean') throw adminErrors.bad('paused must be a boolean');
-  if (b.type !== undefined && (typeof b.type !== 'string' || !ZONE_TYPES.has(b.type))) throw adminErrors.bad('type must be full, partial or secondary');
+  if (b.type !== undefined && (typeof b.type !== 'string' || !ZONE_TYPES.has(b.type)))
+    throw adminErrors.bad('type must be full, partial or secondary');
   if (b.plan !== undefined) throw adminErrors.bad('changing the plan is not modelled (set it when the zone is made)');
   if (b.paused !== undefined) s.paused = b.paused as boolean;
   if (b.type !== undefined) s.type = b.type as ZoneType;
@@ -93,12 +98,27 @@ function dnsSettings(z: Zone): Record<string, unknown> {
     ns_ttl: 86400,
     secondary_overrides: false,
     ...set,
-    soa: { expire: 604800, min_ttl: 1800, mname: z.nameServers[0], refresh: 10000, retry: 2400, rname: 'dns.cloudflare.com', ttl: 3600, ...(set.soa as object | undefined) },
+    soa: {
+      expire: 604800,
+      min_ttl: 1800,
+      mname: z.nameServers[0],
+      refresh: 10000,
+      retry: 2400,
+      rname: 'dns.cloudflare.com',
+      ttl: 3600,
+      ...(set.soa as object | undefined),
+    },
     zone_mode: set.zone_mode ?? 'standard',
   };
 }
 
-const SOA_BOUNDS: Record<string, [number, number]> = { expire: [86400, 2419200], min_ttl: [60, 86400], refresh: [600, 86400], retry: [600, 86400], ttl: [300, 86400] };
+const SOA_BOUNDS: Record<string, [number, number]> = {
+  expire: [86400, 2419200],
+  min_ttl: [60, 86400],
+  refresh: [600, 86400],
+  retry: [600, 86400],
+  ttl: [300, 86400],
+};
 
 export const getDnsSettings: Handler = (_svc, _req, { zone }) => ok(dnsSettings(zone!));
 
@@ -111,24 +131,29 @@ export const patchDnsSettings: Handler = async (_svc, req, { zone }) => {
     next[k] = b[k];
   }
   if (b.ns_ttl !== undefined) {
-    if (typeof b.ns_ttl !== 'number' || !Number.isInteger(b.ns_ttl) || b.ns_ttl < 30 || b.ns_ttl > 86400) throw adminErrors.bad('ns_ttl must be an integer from 30 to 86400');
+    if (typeof b.ns_ttl !== 'number' || !Number.isInteger(b.ns_ttl) || b.ns_ttl < 30 || b.ns_ttl > 86400)
+      throw adminErrors.bad('ns_ttl must be an integer from 30 to 86400');
     next.ns_ttl = b.ns_ttl;
   }
   if (b.zone_mode !== undefined) {
-    if (b.zone_mode !== 'standard' && b.zone_mode !== 'cdn_only' && b.zone_mode !== 'dns_only') throw adminErrors.bad('zone_mode must be standard, cdn_only or dns_only');
+    if (b.zone_mode !== 'standard' && b.zone_mode !== 'cdn_only' && b.zone_mode !== 'dns_only')
+      throw adminErrors.bad('zone_mode must be standard, cdn_only or dns_only');
     next.zone_mode = b.zone_mode;
   }
   if (b.nameservers !== undefined) {
-    if ((b.nameservers as { type?: unknown })?.type !== 'cloudflare.standard') throw adminErrors.bad('nameservers.type must be cloudflare.standard');
+    if ((b.nameservers as { type?: unknown })?.type !== 'cloudflare.standard')
+      throw adminErrors.bad('nameservers.type must be cloudflare.standard');
     next.nameservers = { type: 'cloudflare.standard' };
   }
   if (b.soa !== undefined) {
-    if (typeof b.soa !== 'object' || b.soa === null || Array.isArray(b.soa)) throw adminErrors.bad('soa must be an object');
+    if (typeof b.soa !== 'object' || b.soa === null || Array.isArray(b.soa))
+      throw adminErrors.bad('soa must be an object');
     const soa: Record<string, unknown> = { ...(next.soa as object | undefined) };
     for (const [k, v] of Object.entries(b.soa)) {
       const bounds = SOA_BOUNDS[k];
       if (bounds) {
-        if (typeof v !== 'number' || !Number.isInteger(v) || v < bounds[0] || v > bounds[1]) throw adminErrors.bad(`soa.${k} must be an integer from ${bounds[0]} to ${bounds[1]}`);
+        if (typeof v !== 'number' || !Number.isInteger(v) || v < bounds[0] || v > bounds[1])
+          throw adminErrors.bad(`soa.${k} must be an integer from ${bounds[0]} to ${bounds[1]}`);
       } else if (k === 'mname' || k === 'rname') {
         if (typeof v !== 'string' || v === '') throw adminErrors.bad(`soa.${k} must be a name`);
       } else throw adminErrors.bad(`soa.${k} is not a field of the SOA settings`);
@@ -157,8 +182,10 @@ export const getDnssec: Handler = (_svc, _req, { zone }) => ok(dnssec(zone!));
 export const patchDnssec: Handler = async (svc, req, { zone }) => {
   const b = await object(req);
   const d = zoneSettings(zone!).dnssec;
-  if (b.status !== undefined && b.status !== 'active' && b.status !== 'disabled') throw adminErrors.bad('status must be active or disabled');
-  for (const k of ['dnssec_multi_signer', 'dnssec_presigned'] as const) if (b[k] !== undefined && typeof b[k] !== 'boolean') throw adminErrors.bad(`${k} must be a boolean`);
+  if (b.status !== undefined && b.status !== 'active' && b.status !== 'disabled')
+    throw adminErrors.bad('status must be active or disabled');
+  for (const k of ['dnssec_multi_signer', 'dnssec_presigned'] as const)
+    if (b[k] !== undefined && typeof b[k] !== 'boolean') throw adminErrors.bad(`${k} must be a boolean`);
   if (b.status === 'active' && d.status !== 'active') d.status = 'pending';
   if (b.status === 'disabled') d.status = 'disabled';
   if (b.dnssec_multi_signer !== undefined) d.multiSigner = b.dnssec_multi_signer as boolean;
@@ -180,4 +207,3 @@ export function zoneAdminMethods(rest: string): Record<string, Handler> | undefi
   if (rest === 'dnssec') return { GET: getDnssec, PATCH: patchDnssec, DELETE: deleteDnssec };
   return undefined;
 }
-

@@ -23,7 +23,13 @@ const settings = new WeakMap<Zone, ZoneSettings>();
 export function zoneSettings(z: Zone): ZoneSettings {
   let s = settings.get(z);
   if (!s) {
-    s = { paused: false, type: 'full', modified: undefined, dnssec: { status: 'disabled', multiSigner: false, presigned: false, modified: undefined }, dns: {} };
+    s = {
+      paused: false,
+      type: 'full',
+      modified: undefined,
+      dnssec: { status: 'disabled', multiSigner: false, presigned: false, modified: undefined },
+      dns: {},
+    };
     settings.set(z, s);
   }
   return s;

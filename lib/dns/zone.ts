@@ -86,7 +86,14 @@ export class Zone {
   private sortedOwned = new Set<string>();
 
   constructor(
-    init: { id: string; name: string; plan: DnsPlan; limits: DnsLimits; nameServers: string[]; flattenAllCnames?: boolean },
+    init: {
+      id: string;
+      name: string;
+      plan: DnsPlan;
+      limits: DnsLimits;
+      nameServers: string[];
+      flattenAllCnames?: boolean;
+    },
     opts: ModelOptions,
   ) {
     this.id = init.id;
@@ -178,8 +185,10 @@ export class Zone {
 
   /** Stores a record as given (seeding): the same rules as a create, keeping `id` when there is one. */
   seed(input: RecordInput, id?: string): StoredRecord {
-    if (id !== undefined && !/^[0-9a-f]{32}$/.test(id)) throw new Error(`DnsApi: record id must be 32 lowercase hex characters, got ${JSON.stringify(id)}`);
-    if (id !== undefined && this.records.has(id)) throw new Error(`DnsApi: duplicate record id ${id} in zone ${this.name}`);
+    if (id !== undefined && !/^[0-9a-f]{32}$/.test(id))
+      throw new Error(`DnsApi: record id must be 32 lowercase hex characters, got ${JSON.stringify(id)}`);
+    if (id !== undefined && this.records.has(id))
+      throw new Error(`DnsApi: duplicate record id ${id} in zone ${this.name}`);
     const rec = this.create(input);
     if (id === undefined || id === rec.id) return rec;
     this.remove(rec);
@@ -202,7 +211,8 @@ export class Zone {
 
   /** Deletes, then patches, then puts, then posts, each in the order given; the first error undoes all. */
   batch(ops: BatchOps): BatchResult {
-    const count = (ops.deletes?.length ?? 0) + (ops.patches?.length ?? 0) + (ops.puts?.length ?? 0) + (ops.posts?.length ?? 0);
+    const count =
+      (ops.deletes?.length ?? 0) + (ops.patches?.length ?? 0) + (ops.puts?.length ?? 0) + (ops.posts?.length ?? 0);
     if (count > this.limits.batch) throw dnsErrors.batchTooLarge(count, this.limits.batch);
     return this.transaction((log) => {
       const now = this.opts.now();
@@ -283,8 +293,9 @@ export class Zone {
     const fields = recordFields(merged, this, this.opts);
     this.checkConflicts(fields, old);
     const rec: StoredRecord = { ...fields, id: old.id, created: old.created, modified: now };
-    if (fields.comment !== null) rec.commentModified = fields.comment === old.comment ? old.commentModified ?? now : now;
-    if (fields.tags.length) rec.tagsModified = sameTags(fields.tags, old.tags) ? old.tagsModified ?? now : now;
+    if (fields.comment !== null)
+      rec.commentModified = fields.comment === old.comment ? (old.commentModified ?? now) : now;
+    if (fields.tags.length) rec.tagsModified = sameTags(fields.tags, old.tags) ? (old.tagsModified ?? now) : now;
     this.remove(old);
     this.insert(rec);
     log.push(() => {
@@ -311,7 +322,8 @@ export class Zone {
     // An NS may be added beside existing A/AAAA/CNAME (docs/conformance.md, DNS choice 10), so such a record, already
     // at that name, may still be re-saved there (a PUT of what was read must not start failing).
     const alreadyHere = self !== undefined && self.name === f.name && ADDRESS_TYPES.has(self.type);
-    if (ADDRESS_TYPES.has(f.type) && f.name !== this.name && !alreadyHere && others.some((r) => r.type === 'NS')) throw dnsErrors.nsConflict();
+    if (ADDRESS_TYPES.has(f.type) && f.name !== this.name && !alreadyHere && others.some((r) => r.type === 'NS'))
+      throw dnsErrors.nsConflict();
     let combined = f.content.length;
     for (const r of others) if (r.type === f.type) combined += r.content.length;
     if (combined > COMBINED_CONTENT_LIMIT) throw dnsErrors.combinedTooLong();

@@ -48,7 +48,10 @@ export function validateBucketBinding(d: Diagnostics, list: string, field: strin
     valid = false;
   }
   // An empty bucket_name passes the type check but is refused with the type message.
-  if (!isOptionalProperty(v, 'bucket_name', 'string') || (v.bucket_name !== undefined && (v.bucket_name as string).length === 0)) {
+  if (
+    !isOptionalProperty(v, 'bucket_name', 'string') ||
+    (v.bucket_name !== undefined && (v.bucket_name as string).length === 0)
+  ) {
     d.errors.push(`"${field}" bindings should have a string "bucket_name" field but got ${json()}.`);
     valid = false;
   }
@@ -57,12 +60,16 @@ export function validateBucketBinding(d: Diagnostics, list: string, field: strin
     valid = false;
   }
   if (!isOptionalProperty(v, 'preview_bucket_name', 'string')) {
-    d.errors.push(`"${field}" bindings should, optionally, have a string "preview_bucket_name" field but got ${json()}.`);
+    d.errors.push(
+      `"${field}" bindings should, optionally, have a string "preview_bucket_name" field but got ${json()}.`,
+    );
     valid = false;
   }
   // Wrangler's text has a space after "=" here (and not for bucket_name).
   if (valid && hasProperty(v, 'preview_bucket_name') && !isValidBucketName(v.preview_bucket_name)) {
-    d.errors.push(`${field}.preview_bucket_name= ${JSON.stringify(v.preview_bucket_name)} is invalid. ${BUCKET_NAME_RULE}`);
+    d.errors.push(
+      `${field}.preview_bucket_name= ${JSON.stringify(v.preview_bucket_name)} is invalid. ${BUCKET_NAME_RULE}`,
+    );
     valid = false;
   }
   if (!isOptionalProperty(v, 'jurisdiction', 'string')) {

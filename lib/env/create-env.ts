@@ -146,7 +146,10 @@ export class WranglerConfigError extends Error {
  * `vars` is there as wrangler gives it. Throws `WranglerConfigError` where wrangler refuses the
  * config.
  */
-export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, options: CreateEnvOptions = {}): CreatedEnv<E> {
+export function createEnv<E = Record<string, Bucket>>(
+  config: WranglerConfig,
+  options: CreateEnvOptions = {},
+): CreatedEnv<E> {
   const lifecycleTiming = lifecycleTimingOption(options.lifecycleTiming, 'createEnv');
   const { config: resolved, diagnostics } = resolveConfig(config, options);
   if (diagnostics.hasErrors()) throw new WranglerConfigError(diagnostics.render('errors'), diagnostics.all('errors'));
@@ -155,13 +158,24 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
   if (diagnostics.hasWarnings()) warn(diagnostics.render('warnings'));
 
   const given = options.bindings ?? {};
-  if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new TypeError(`createEnv: option 'bindings' must be an object of name → binding, got ${Array.isArray(given) ? 'an array' : String(given)}`);
-  const doubled = resolved.bindingsByType.filter(({ field }) => field === 'queues' || (BUCKET_FIELDS as readonly string[]).includes(field));
+  if (typeof given !== 'object' || given === null || Array.isArray(given))
+    throw new TypeError(
+      `createEnv: option 'bindings' must be an object of name → binding, got ${Array.isArray(given) ? 'an array' : String(given)}`,
+    );
+  const doubled = resolved.bindingsByType.filter(
+    ({ field }) => field === 'queues' || (BUCKET_FIELDS as readonly string[]).includes(field),
+  );
   for (const { names, kind } of doubled) {
-    for (const n of names) if (Object.hasOwn(given, n)) throw new Error(`createEnv: bindings.${n} names the config's ${kind} binding ${n}, which createEnv makes itself; give your binding another name`);
+    for (const n of names)
+      if (Object.hasOwn(given, n))
+        throw new Error(
+          `createEnv: bindings.${n} names the config's ${kind} binding ${n}, which createEnv makes itself; give your binding another name`,
+        );
   }
   const unfaked = resolved.bindingsByType
-    .filter(({ field }) => field !== 'vars' && field !== 'queues' && !(BUCKET_FIELDS as readonly string[]).includes(field))
+    .filter(
+      ({ field }) => field !== 'vars' && field !== 'queues' && !(BUCKET_FIELDS as readonly string[]).includes(field),
+    )
     .flatMap(({ field, kind, names }) => names.map((binding) => ({ binding, field, kind })))
     .filter(({ binding }) => !Object.hasOwn(given, binding));
   const mode = options.unsupported ?? 'list';
@@ -191,11 +205,22 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
       if (held) {
         sameClock(options.clock, clockOf(held), `bucket ${name} (binding ${entry.binding})`);
         bucket = bindingFor(held, compatibilityDate, compatibilityFlags);
-      }
-      else {
-        bucket = new Bucket({ compatibilityDate, compatibilityFlags, clock: options.clock, log: options.log, lifecycleTiming });
+      } else {
+        bucket = new Bucket({
+          compatibilityDate,
+          compatibilityFlags,
+          clock: options.clock,
+          log: options.log,
+          lifecycleTiming,
+        });
         // Through the account's bucket directory (lib/account/directory.ts); the name was checked with the config.
-        if (account) createBucket(account, name, bucket, jurisdiction === 'default' ? undefined : { jurisdiction, location: homeLocation(jurisdiction) });
+        if (account)
+          createBucket(
+            account,
+            name,
+            bucket,
+            jurisdiction === 'default' ? undefined : { jurisdiction, location: homeLocation(jurisdiction) },
+          );
       }
     }
     buckets.set(identity, bucket);
@@ -208,7 +233,15 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
     let q = queues.get(name);
     if (q && account) sameClock(options.clock, clockOfQueue(q), `queue ${name}`);
     if (!q) {
-      q = new Queue({ name, compatibilityDate, compatibilityFlags, clock: options.clock, log: options.log, deliveryDelay, queues });
+      q = new Queue({
+        name,
+        compatibilityDate,
+        compatibilityFlags,
+        clock: options.clock,
+        log: options.log,
+        deliveryDelay,
+        queues,
+      });
       queues.set(name, q);
     }
     return q;
@@ -226,13 +259,17 @@ export function createEnv<E = Record<string, Bucket>>(config: WranglerConfig, op
     presetConsumerSettings(q, settings);
     if (options.worker) {
       const worker = options.worker;
-      q.consume((batch, e, ctx) => {
-        // workerd's error for a Worker with no queue handler (src/workerd/api/queue.c++).
-        if (typeof worker.queue !== 'function') throw new Error('Handler does not export a queue() function.');
-        return worker.queue(batch as never, e as never, ctx);
-      }, { ...settings, env });
+      q.consume(
+        (batch, e, ctx) => {
+          // workerd's error for a Worker with no queue handler (src/workerd/api/queue.c++).
+          if (typeof worker.queue !== 'function') throw new Error('Handler does not export a queue() function.');
+          return worker.queue(batch as never, e as never, ctx);
+        },
+        { ...settings, env },
+      );
     }
-    if (settings.deadLetterQueue !== undefined) used.set(settings.deadLetterQueue, queueNamed(settings.deadLetterQueue));
+    if (settings.deadLetterQueue !== undefined)
+      used.set(settings.deadLetterQueue, queueNamed(settings.deadLetterQueue));
   }
   // Plain values, not fakes: workerd gets a string var as text and any other as JSON, so each is
   // given as a copy (a test changing env.LIMITS.max cannot change what the next createEnv gives).
@@ -253,6 +290,6 @@ function sameClock(wanted: Clock | undefined, held: Clock | undefined, what: str
   throw new Error(
     `createEnv: the account's ${what} runs on ${held === undefined ? 'Date.now()' : 'another clock'}, not the clock given to createEnv; ` +
       'a bucket or queue keeps the clock it was made with (every view of it shares it), so give that clock to what made it ' +
-      '(new CloudflareApi({ clock }), new Account({ clock }), new Bucket({ clock })), or leave createEnv\'s clock out',
+      "(new CloudflareApi({ clock }), new Account({ clock }), new Bucket({ clock })), or leave createEnv's clock out",
   );
 }

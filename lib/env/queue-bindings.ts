@@ -52,12 +52,15 @@ function producer(d: Diagnostics, field: string, value: unknown): void {
   }
   const v = value as Record<string, unknown>;
   if (!known(d, field, v, ['binding', 'queue', 'delivery_delay', 'remote'])) return;
-  if (!isRequiredProperty(v, 'binding', 'string')) d.errors.push(`"${field}" bindings should have a string "binding" field but got ${json(value)}.`);
+  if (!isRequiredProperty(v, 'binding', 'string'))
+    d.errors.push(`"${field}" bindings should have a string "binding" field but got ${json(value)}.`);
   if (!isRequiredProperty(v, 'queue', 'string') || (v.queue as string).length === 0) {
     d.errors.push(`"${field}" bindings should have a string "queue" field but got ${json(value)}.`);
   }
-  if (!isOptionalProperty(v, 'delivery_delay', 'number')) d.errors.push(`"${field}" should, optionally, have a number "delivery_delay" field but got ${json(value)}.`);
-  if (!isOptionalProperty(v, 'remote', 'boolean')) d.errors.push(`"${field}" should, optionally, have a boolean "remote" field but got ${json(value)}.`);
+  if (!isOptionalProperty(v, 'delivery_delay', 'number'))
+    d.errors.push(`"${field}" should, optionally, have a number "delivery_delay" field but got ${json(value)}.`);
+  if (!isOptionalProperty(v, 'remote', 'boolean'))
+    d.errors.push(`"${field}" should, optionally, have a boolean "remote" field but got ${json(value)}.`);
 }
 
 const CONSUMER_OPTIONS: [string, string][] = [
@@ -78,12 +81,16 @@ function consumer(d: Diagnostics, field: string, value: unknown): void {
   }
   const v = value as Record<string, unknown>;
   known(d, field, v, ['queue', ...CONSUMER_OPTIONS.map(([k]) => k)]);
-  if (!isRequiredProperty(v, 'queue', 'string')) d.errors.push(`"${field}" should have a string "queue" field but got ${json(value)}.`);
+  if (!isRequiredProperty(v, 'queue', 'string'))
+    d.errors.push(`"${field}" should have a string "queue" field but got ${json(value)}.`);
   if ('type' in v && v.type !== undefined && v.type !== 'worker') {
-    d.errors.push(`"${field}.type" has an invalid value "${String(v.type)}". Only "worker" consumers can be configured in your Wrangler configuration.`);
+    d.errors.push(
+      `"${field}.type" has an invalid value "${String(v.type)}". Only "worker" consumers can be configured in your Wrangler configuration.`,
+    );
   }
   for (const [key, type] of CONSUMER_OPTIONS) {
-    if (!isOptionalProperty(v, key, type)) d.errors.push(`"${field}" should, optionally, have a ${type} "${key}" field but got ${json(value)}.`);
+    if (!isOptionalProperty(v, key, type))
+      d.errors.push(`"${field}" should, optionally, have a ${type} "${key}" field but got ${json(value)}.`);
   }
 }
 
@@ -97,12 +104,14 @@ export function validateQueues(d: Diagnostics, value: unknown, envName: string |
   const v = value as Record<string, unknown>;
   known(d, path, v, ['consumers', 'producers']);
   if (hasProperty(v, 'consumers')) {
-    if (!Array.isArray(v.consumers)) d.errors.push(`The field "${path}.consumers" should be an array but got ${json(v.consumers)}.`);
+    if (!Array.isArray(v.consumers))
+      d.errors.push(`The field "${path}.consumers" should be an array but got ${json(v.consumers)}.`);
     else v.consumers.forEach((c, i) => consumer(d, `${path}.consumers[${i}]`, c));
   }
   if (hasProperty(v, 'producers')) {
     const list = envName === undefined ? 'queues.producers' : `env.${envName}.queues.producers`;
-    if (!Array.isArray(v.producers)) d.errors.push(`The field "${list}" should be an array but got ${json(v.producers)}.`);
+    if (!Array.isArray(v.producers))
+      d.errors.push(`The field "${list}" should be an array but got ${json(v.producers)}.`);
     else v.producers.forEach((p, i) => producer(d, `${list}[${i}]`, p));
   }
 }

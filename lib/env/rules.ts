@@ -17,7 +17,8 @@ export const isOptionalProperty = (target: Record<string, unknown>, property: st
 /** Unknown keys are a warning, never an error: a newer wrangler may know them. */
 export function unexpectedFields(d: Diagnostics, path: string, keys: string[], known: readonly string[]): void {
   const rest = keys.filter((k) => !known.includes(k));
-  if (rest.length > 0) d.warnings.push(`Unexpected fields found in ${path} field: ${rest.map((k) => `"${k}"`).join(',')}`);
+  if (rest.length > 0)
+    d.warnings.push(`Unexpected fields found in ${path} field: ${rest.map((k) => `"${k}"`).join(',')}`);
 }
 
 /** Wrangler's notice for experimental fields, silenced by WRANGLER_DISABLE_EXPERIMENTAL_WARNING. */
@@ -36,7 +37,9 @@ export function validateCompatibilityDate(d: Diagnostics, field: string, value: 
   }
   let valid = true;
   if (value.includes('\u2013') || value.includes('\u2014')) {
-    d.errors.push(`"${field}" field should use ISO-8601 accepted hyphens (-) rather than en-dashes (\u2013) or em-dashes (\u2014).`);
+    d.errors.push(
+      `"${field}" field should use ISO-8601 accepted hyphens (-) rather than en-dashes (\u2013) or em-dashes (\u2014).`,
+    );
     valid = false;
   }
   if (Number.isNaN(new Date(value.replaceAll(/\u2013|\u2014/g, '-')).getTime())) {
@@ -71,7 +74,9 @@ export function bindingNames(value: unknown): string[] {
     return (value.bindings as { name: string }[]).map((b) => b.name);
   }
   if (Array.isArray(value)) {
-    return value.every((e) => isRecord(e) && typeof e.binding === 'string') ? value.map((e) => e.binding as string) : [];
+    return value.every((e) => isRecord(e) && typeof e.binding === 'string')
+      ? value.map((e) => e.binding as string)
+      : [];
   }
   if (isRecord(value)) {
     if (value.binding !== undefined) return [value.binding as string];
@@ -106,7 +111,12 @@ export function namesAt(value: unknown, path: BindingNamePath): string[] {
  * date is refused, and an environment's `vars` that lacks some of the top level's gets one warning
  * naming them. `top` is the top level's resolved environment (undefined for the top level itself).
  */
-export function validateVars(d: Diagnostics, value: unknown, envName: string | undefined, top: Record<string, unknown> | undefined): void {
+export function validateVars(
+  d: Diagnostics,
+  value: unknown,
+  envName: string | undefined,
+  top: Record<string, unknown> | undefined,
+): void {
   const path = top === undefined ? 'vars' : `env.${envName}.vars`;
   if (value !== undefined) {
     if (typeof value !== 'object' || value === null) {
@@ -115,7 +125,9 @@ export function validateVars(d: Diagnostics, value: unknown, envName: string | u
     } else {
       for (const [name, v] of Object.entries(value)) {
         if (v instanceof Date) {
-          d.errors.push(`The field "${path}.${name}" is a TOML date, which is not supported. Please use a string instead, e.g. ${name} = "2025-12-19".`);
+          d.errors.push(
+            `The field "${path}.${name}" is a TOML date, which is not supported. Please use a string instead, e.g. ${name} = "2025-12-19".`,
+          );
         }
       }
     }

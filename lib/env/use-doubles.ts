@@ -11,7 +11,10 @@
  * its cleanup, so the swap lasts one test:
  * `beforeEach(() => useDoubles(env, createEnv(config).env))`.
  */
-export function useDoubles<E extends object>(env: E, doubles: { [K in keyof E]?: unknown } | Record<string, unknown>): () => void {
+export function useDoubles<E extends object>(
+  env: E,
+  doubles: { [K in keyof E]?: unknown } | Record<string, unknown>,
+): () => void {
   const target = env as Record<string, unknown>;
   const saved = Object.keys(doubles).map((key) => ({ key, had: key in target, value: target[key] }));
   for (const key of Object.keys(doubles)) target[key] = (doubles as Record<string, unknown>)[key];

@@ -13,8 +13,24 @@
 import { validateBucketBinding, type BucketBindingConfig } from './bucket-bindings.js';
 import { validateQueues, type QueuesConfig } from './queue-bindings.js';
 import { Diagnostics } from './diagnostics.js';
-import { BINDING_TYPES, BUCKET_FIELDS, ENVIRONMENT_FIELDS, NON_INHERITABLE_FIELDS, SECRETS_TYPE, TOP_LEVEL_ONLY_FIELDS, type BucketField } from './fields.js';
-import { bindingNames, experimental, namesAt, unexpectedFields, validateCompatibilityDate, validateStringArray, validateVars } from './rules.js';
+import {
+  BINDING_TYPES,
+  BUCKET_FIELDS,
+  ENVIRONMENT_FIELDS,
+  NON_INHERITABLE_FIELDS,
+  SECRETS_TYPE,
+  TOP_LEVEL_ONLY_FIELDS,
+  type BucketField,
+} from './fields.js';
+import {
+  bindingNames,
+  experimental,
+  namesAt,
+  unexpectedFields,
+  validateCompatibilityDate,
+  validateStringArray,
+  validateVars,
+} from './rules.js';
 
 /** A wrangler config as parsed from wrangler.toml / wrangler.json(c); fields not used here stay open. */
 export interface WranglerConfig {
@@ -87,7 +103,8 @@ function environment(d: Diagnostics, raw: Raw, envName?: string, top?: Raw, rawC
     }
     out[field] = value;
   }
-  if (envName !== undefined) unexpectedFields(d, `env.${envName}`, Object.keys(raw), [...ENVIRONMENT_FIELDS, 'node_compat']);
+  if (envName !== undefined)
+    unexpectedFields(d, `env.${envName}`, Object.keys(raw), [...ENVIRONMENT_FIELDS, 'node_compat']);
   return out;
 }
 
@@ -150,9 +167,14 @@ export interface ValidateOptions {
 }
 
 /** Validates a parsed config; errors and warnings are in `diagnostics`, the active environment in `config`. */
-export function resolveConfig(raw: WranglerConfig, options: ValidateOptions = {}): { config: ResolvedConfig; diagnostics: Diagnostics } {
+export function resolveConfig(
+  raw: WranglerConfig,
+  options: ValidateOptions = {},
+): { config: ResolvedConfig; diagnostics: Diagnostics } {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new TypeError(`createEnv: the config must be an object (a parsed wrangler config), got ${raw === null ? 'null' : typeof raw}`);
+    throw new TypeError(
+      `createEnv: the config must be an object (a parsed wrangler config), got ${raw === null ? 'null' : typeof raw}`,
+    );
   }
   const d = new Diagnostics(`Processing ${options.configPath ?? 'wrangler'} configuration:`);
   if ('legacy_env' in raw) d.errors.push(LEGACY_ENV_REMOVED);
@@ -171,12 +193,16 @@ export function resolveConfig(raw: WranglerConfig, options: ValidateOptions = {}
       d.addChild(envDiagnostics);
     } else {
       // Wrangler keeps the top level's bindings then (its checks of that copy are not reported).
-      const names = envs ? `The available configured environment names are: ${JSON.stringify(Object.keys(envs))}\n` : '';
+      const names = envs
+        ? `The available configured environment names are: ${JSON.stringify(Object.keys(envs))}\n`
+        : '';
       const message =
         `No environment found in configuration with name "${envName}".\n` +
         `Before using \`--env=${envName}\` there should be an equivalent environment section in the configuration.\n` +
         `${names}\nConsider adding an environment configuration section to the ${fileName(options.configPath)} file:\n` +
-        '```\n[env.' + envName + ']\n```\n';
+        '```\n[env.' +
+        envName +
+        ']\n```\n';
       (names.length > 0 ? d.errors : d.warnings).push(message);
     }
   }
@@ -184,13 +210,25 @@ export function resolveConfig(raw: WranglerConfig, options: ValidateOptions = {}
   // Wrangler's unique-name check reads names its own way (bindingNames), which this keeps for parity.
   const checked = BINDING_TYPES.map(([field, kind]) => {
     const value = valueOf(field);
-    return { field, kind, names: bindingNames(field === 'queues' ? (value as { producers?: unknown } | undefined)?.producers : value) };
+    return {
+      field,
+      kind,
+      names: bindingNames(field === 'queues' ? (value as { producers?: unknown } | undefined)?.producers : value),
+    };
   });
   const secrets = (active.secrets as { required?: unknown } | undefined)?.required;
   checked.push({ field: 'secrets', kind: 'Secret', names: Array.isArray(secrets) ? (secrets as string[]) : [] });
   uniqueNames(d, checked);
-  const bindingsByType = [...BINDING_TYPES, SECRETS_TYPE].map(([field, kind, path]) => ({ field, kind, names: namesAt(valueOf(field), path) }));
-  unexpectedFields(d, 'top-level', Object.keys(raw), [...ENVIRONMENT_FIELDS, ...TOP_LEVEL_ONLY_FIELDS, ...REMOVED_FIELDS]);
+  const bindingsByType = [...BINDING_TYPES, SECRETS_TYPE].map(([field, kind, path]) => ({
+    field,
+    kind,
+    names: namesAt(valueOf(field), path),
+  }));
+  unexpectedFields(d, 'top-level', Object.keys(raw), [
+    ...ENVIRONMENT_FIELDS,
+    ...TOP_LEVEL_ONLY_FIELDS,
+    ...REMOVED_FIELDS,
+  ]);
 
   const buckets = BUCKET_FIELDS.flatMap((field) =>
     Array.isArray(active[field]) ? (active[field] as BucketBindingConfig[]).map((entry) => ({ field, entry })) : [],

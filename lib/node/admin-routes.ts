@@ -87,7 +87,10 @@ export function isLoopback(host: string): boolean {
 }
 
 const json = (status: number, body: unknown): Response =>
-  new Response(JSON.stringify(body, replacer), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+  new Response(JSON.stringify(body, replacer), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  });
 
 /** Log entries hold bytes, Dates and RegExps: JSON gets their sizes, ISO times and sources. */
 function replacer(_key: string, value: unknown): unknown {
@@ -102,7 +105,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** Reads a JSON object body, at most BODY_LIMIT bytes (an empty body is `{}`). */
 async function readJson(request: Request): Promise<Record<string, unknown>> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > BODY_LIMIT) throw new AdminError(413, `the body is larger than ${BODY_LIMIT} bytes`);
+  if (declared !== null && Number(declared) > BODY_LIMIT)
+    throw new AdminError(413, `the body is larger than ${BODY_LIMIT} bytes`);
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (request.body) {
@@ -133,7 +137,11 @@ async function readJson(request: Request): Promise<Record<string, unknown>> {
 /** Refuses fields a body may not have, so a misspelt one is not silently ignored. */
 function only(body: Record<string, unknown>, allowed: readonly string[], what: string): void {
   const extra = Object.keys(body).filter((k) => !allowed.includes(k));
-  if (extra.length) throw new AdminError(400, `${what}: unknown field${extra.length > 1 ? 's' : ''} ${extra.map((k) => JSON.stringify(k)).join(', ')} (known: ${allowed.join(', ')})`);
+  if (extra.length)
+    throw new AdminError(
+      400,
+      `${what}: unknown field${extra.length > 1 ? 's' : ''} ${extra.map((k) => JSON.stringify(k)).join(', ')} (known: ${allowed.join(', ')})`,
+    );
 }
 
 const tokenMatches = (given: string, want: string): boolean => {
@@ -186,7 +194,9 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
     buckets: [...bucketMap().keys()],
     zones: zonesOf().map((z) => ({ id: z.id, name: z.name })),
     queues: [...queues().keys()],
-    clock: options.clock ? { mode: 'manual', now: new Date(options.clock.now()).toISOString() } : { mode: 'system', now: new Date().toISOString() },
+    clock: options.clock
+      ? { mode: 'manual', now: new Date(options.clock.now()).toISOString() }
+      : { mode: 'system', now: new Date().toISOString() },
   });
 
   function snapshot() {
@@ -208,27 +218,39 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
 
   // ---- seed -------------------------------------------------------------------------------------
 
-  type ObjectSeed = { body: string | Uint8Array; httpMetadata?: Record<string, unknown>; customMetadata?: Record<string, string>; storageClass?: string };
+  type ObjectSeed = {
+    body: string | Uint8Array;
+    httpMetadata?: Record<string, unknown>;
+    customMetadata?: Record<string, string>;
+    storageClass?: string;
+  };
 
   function objectSeed(bucket: string, key: string, v: unknown): ObjectSeed {
     const where = `seed: buckets.${bucket}[${JSON.stringify(key)}]`;
     if (typeof v === 'string') return { body: v };
     if (!isObject(v)) throw new AdminError(400, `${where} must be a string or an object with "text" or "base64"`);
     only(v, ['text', 'base64', 'httpMetadata', 'customMetadata', 'storageClass'], where);
-    if ((v.text === undefined) === (v.base64 === undefined)) throw new AdminError(400, `${where} needs one of "text" and "base64"`);
+    if ((v.text === undefined) === (v.base64 === undefined))
+      throw new AdminError(400, `${where} needs one of "text" and "base64"`);
     let body: string | Uint8Array;
     if (v.base64 !== undefined) {
-      if (typeof v.base64 !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(v.base64) || v.base64.length % 4 !== 0) throw new AdminError(400, `${where}.base64 is not base64`);
+      if (typeof v.base64 !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(v.base64) || v.base64.length % 4 !== 0)
+        throw new AdminError(400, `${where}.base64 is not base64`);
       body = new Uint8Array(Buffer.from(v.base64, 'base64'));
     } else {
       if (typeof v.text !== 'string') throw new AdminError(400, `${where}.text must be a string`);
       body = v.text;
     }
-    if (v.httpMetadata !== undefined && !isObject(v.httpMetadata)) throw new AdminError(400, `${where}.httpMetadata must be an object`);
-    if (v.customMetadata !== undefined && (!isObject(v.customMetadata) || Object.values(v.customMetadata).some((x) => typeof x !== 'string'))) {
+    if (v.httpMetadata !== undefined && !isObject(v.httpMetadata))
+      throw new AdminError(400, `${where}.httpMetadata must be an object`);
+    if (
+      v.customMetadata !== undefined &&
+      (!isObject(v.customMetadata) || Object.values(v.customMetadata).some((x) => typeof x !== 'string'))
+    ) {
       throw new AdminError(400, `${where}.customMetadata must be an object of strings`);
     }
-    if (v.storageClass !== undefined && typeof v.storageClass !== 'string') throw new AdminError(400, `${where}.storageClass must be a string`);
+    if (v.storageClass !== undefined && typeof v.storageClass !== 'string')
+      throw new AdminError(400, `${where}.storageClass must be a string`);
     const out: ObjectSeed = { body };
     if (v.httpMetadata) out.httpMetadata = v.httpMetadata;
     if (v.customMetadata) out.customMetadata = v.customMetadata as Record<string, string>;
@@ -249,7 +271,11 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
       const served = bucketMap();
       for (const [name, seedObjects] of Object.entries(body.buckets)) {
         const bucket = served.get(name);
-        if (!bucket) throw new AdminError(404, `seed: no bucket ${JSON.stringify(name)} (this server has ${[...served.keys()].join(', ') || 'none'})`);
+        if (!bucket)
+          throw new AdminError(
+            404,
+            `seed: no bucket ${JSON.stringify(name)} (this server has ${[...served.keys()].join(', ') || 'none'})`,
+          );
         if (!isObject(seedObjects)) throw new AdminError(400, `seed: buckets.${name} must be an object of keys`);
         const parsed: Record<string, ObjectSeed> = {};
         for (const [key, v] of Object.entries(seedObjects)) parsed[key] = objectSeed(name, key, v);
@@ -267,7 +293,8 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
       for (const [zone, list] of Object.entries(body.zones)) {
         const found = subject.dns.zone(zone);
         if (!found) throw new AdminError(404, `seed: no zone ${JSON.stringify(zone)}`);
-        if (!Array.isArray(list) || list.some((r) => !isObject(r))) throw new AdminError(400, `seed: zones.${zone} must be an array of records as the API takes them`);
+        if (!Array.isArray(list) || list.some((r) => !isObject(r)))
+          throw new AdminError(400, `seed: zones.${zone} must be an array of records as the API takes them`);
         try {
           new DnsApi({ zones: [{ name: found.name }] }).seed(found.name, list as DnsRecordSeed[]);
         } catch (e) {
@@ -294,7 +321,10 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
     } catch (e) {
       subject.state.restore(before as never);
       added.clear();
-      throw new AdminError(400, `seed: ${(e as Error).message} (nothing was seeded; the fault rules and the log were cleared)`);
+      throw new AdminError(
+        400,
+        `seed: ${(e as Error).message} (nothing was seeded; the fault rules and the log were cleared)`,
+      );
     }
     for (const [bucket, parsed] of objects) bucket.seed(parsed as never);
     for (const [queue, list] of messages) for (const m of list) await queue.send(m as never, { contentType: 'json' });
@@ -308,7 +338,9 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
   // ---- log ----------------------------------------------------------------------------------------
 
   function log(query: URLSearchParams) {
-    for (const k of query.keys()) if (!['surface', 'op', 'bucket', 'zone', 'since'].includes(k)) throw new AdminError(400, `log: unknown filter ${JSON.stringify(k)} (known: surface, op, bucket, zone, since)`);
+    for (const k of query.keys())
+      if (!['surface', 'op', 'bucket', 'zone', 'since'].includes(k))
+        throw new AdminError(400, `log: unknown filter ${JSON.stringify(k)} (known: surface, op, bucket, zone, since)`);
     const one = (name: string) => {
       const all = query.getAll(name);
       if (all.length > 1) throw new AdminError(400, `log: ${name} given more than once`);
@@ -322,7 +354,11 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
     let since: number | undefined;
     if (sinceText !== undefined) {
       since = /^\d+$/.test(sinceText) ? Number(sinceText) : Date.parse(sinceText);
-      if (!Number.isFinite(since)) throw new AdminError(400, `log: since must be epoch milliseconds or an ISO time, got ${JSON.stringify(sinceText)}`);
+      if (!Number.isFinite(since))
+        throw new AdminError(
+          400,
+          `log: since must be epoch milliseconds or an ISO time, got ${JSON.stringify(sinceText)}`,
+        );
     }
     let zoneId: string | undefined;
     if (zone !== undefined) {
@@ -330,7 +366,8 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
       if (zoneId === undefined) throw new AdminError(404, `log: no zone ${JSON.stringify(zone)}`);
     }
     if (bucketName !== undefined) noBuckets('log');
-    if (bucketName !== undefined && !bucketMap().has(bucketName)) throw new AdminError(404, `log: no bucket ${JSON.stringify(bucketName)}`);
+    if (bucketName !== undefined && !bucketMap().has(bucketName))
+      throw new AdminError(404, `log: no bucket ${JSON.stringify(bucketName)}`);
     const entries: Record<string, unknown>[] = [];
     if (zone === undefined) {
       const seen = new Set<Bucket>();
@@ -347,9 +384,15 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
         entries.push({ ...e, surface: 'api', op: e.method, ...(id ? { zone: zoneName(id) ?? id } : {}) });
       }
     }
-    if (bucketName === undefined && zone === undefined) for (const q of queues().values()) for (const e of q.log.all()) entries.push({ ...e, surface: 'queue' });
+    if (bucketName === undefined && zone === undefined)
+      for (const q of queues().values()) for (const e of q.log.all()) entries.push({ ...e, surface: 'queue' });
     return entries
-      .filter((e) => (surface === undefined || e.surface === surface) && (op === undefined || e.op === op) && (since === undefined || (e.at as number) >= since))
+      .filter(
+        (e) =>
+          (surface === undefined || e.surface === surface) &&
+          (op === undefined || e.op === op) &&
+          (since === undefined || (e.at as number) >= since),
+      )
       .sort((a, b) => (a.at as number) - (b.at as number))
       .map((e) => ({ ...e, time: new Date(e.at as number).toISOString() }));
   }
@@ -359,27 +402,52 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
   const SCHEDULE = ['times', 'after', 'probability', 'seed', 'delay'];
 
   function addFault(body: Record<string, unknown>) {
-    const kind = body.queue !== undefined ? 'queue' : ['method', 'path', 'status', 'code', 'message', 'retryAfter'].some((k) => body[k] !== undefined) ? 'api' : 'bucket';
-    for (const k of SCHEDULE) if (body[k] !== undefined && typeof body[k] !== 'number') throw new AdminError(400, `faults: "${k}" must be a number`);
+    const kind =
+      body.queue !== undefined
+        ? 'queue'
+        : ['method', 'path', 'status', 'code', 'message', 'retryAfter'].some((k) => body[k] !== undefined)
+          ? 'api'
+          : 'bucket';
+    for (const k of SCHEDULE)
+      if (body[k] !== undefined && typeof body[k] !== 'number')
+        throw new AdminError(400, `faults: "${k}" must be a number`);
     const faults: Fault<unknown>[] = [];
     try {
       if (kind === 'bucket') {
         noBuckets('faults');
         only(body, ['op', 'key', 'error', 'bucket', ...SCHEDULE], 'faults (a bucket rule)');
-        if (body.op !== undefined && typeof body.op !== 'string' && !(Array.isArray(body.op) && body.op.every((o) => typeof o === 'string'))) throw new AdminError(400, 'faults: "op" must be an operation or a list of them');
-        if (body.key !== undefined && typeof body.key !== 'string') throw new AdminError(400, 'faults: "key" must be a string (the exact key)');
-        if (body.error !== undefined && body.error !== 'internal' && body.error !== 'rateLimit') throw new AdminError(400, 'faults: "error" must be "internal" or "rateLimit"');
-        if (body.bucket !== undefined && typeof body.bucket !== 'string') throw new AdminError(400, 'faults: "bucket" must be a bucket name');
+        if (
+          body.op !== undefined &&
+          typeof body.op !== 'string' &&
+          !(Array.isArray(body.op) && body.op.every((o) => typeof o === 'string'))
+        )
+          throw new AdminError(400, 'faults: "op" must be an operation or a list of them');
+        if (body.key !== undefined && typeof body.key !== 'string')
+          throw new AdminError(400, 'faults: "key" must be a string (the exact key)');
+        if (body.error !== undefined && body.error !== 'internal' && body.error !== 'rateLimit')
+          throw new AdminError(400, 'faults: "error" must be "internal" or "rateLimit"');
+        if (body.bucket !== undefined && typeof body.bucket !== 'string')
+          throw new AdminError(400, 'faults: "bucket" must be a bucket name');
         const { bucket: scope, ...rule } = body;
         const served = bucketMap();
-        if (scope !== undefined && !served.has(scope as string)) throw new AdminError(404, `faults: no bucket ${JSON.stringify(scope)}`);
+        if (scope !== undefined && !served.has(scope as string))
+          throw new AdminError(404, `faults: no bucket ${JSON.stringify(scope)}`);
         const targets = new Set(scope !== undefined ? [served.get(scope as string)!] : served.values());
         for (const bucket of targets) faults.push(bucket.faults.add(rule as BucketFault) as Fault<unknown>);
       } else if (kind === 'api') {
-        if (!subject.dns) throw new AdminError(400, `faults: ${subject.server} serve has no /client/v4 API for a rule with method, path or status`);
+        if (!subject.dns)
+          throw new AdminError(
+            400,
+            `faults: ${subject.server} serve has no /client/v4 API for a rule with method, path or status`,
+          );
         only(body, ['method', 'path', 'status', 'code', 'message', 'retryAfter', ...SCHEDULE], 'faults (an API rule)');
-        if (body.path !== undefined && typeof body.path !== 'string') throw new AdminError(400, 'faults: "path" must be a string (under /client/v4/, * for one segment)');
-        if (body.status !== undefined && (typeof body.status !== 'number' || !Number.isInteger(body.status) || body.status < 400 || body.status > 599)) throw new AdminError(400, 'faults: "status" must be 400..599');
+        if (body.path !== undefined && typeof body.path !== 'string')
+          throw new AdminError(400, 'faults: "path" must be a string (under /client/v4/, * for one segment)');
+        if (
+          body.status !== undefined &&
+          (typeof body.status !== 'number' || !Number.isInteger(body.status) || body.status < 400 || body.status > 599)
+        )
+          throw new AdminError(400, 'faults: "status" must be 400..599');
         faults.push(subject.dns.faults.add(body as DnsFault) as Fault<unknown>);
       } else {
         only(body, ['queue', 'op', 'action', 'message', ...SCHEDULE], 'faults (a queue rule)');
@@ -415,27 +483,43 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
   }
 
   const listFaults = () =>
-    [...added.values()].map((f) => ({ id: f.id, kind: f.kind, rule: f.rule, hits: f.faults.reduce((n, x) => n + x.hits, 0), remaining: Math.max(0, ...f.faults.map((x) => x.remaining)) }));
+    [...added.values()].map((f) => ({
+      id: f.id,
+      kind: f.kind,
+      rule: f.rule,
+      hits: f.faults.reduce((n, x) => n + x.hits, 0),
+      remaining: Math.max(0, ...f.faults.map((x) => x.remaining)),
+    }));
 
   // ---- clock ----------------------------------------------------------------------------------------
 
   function moveClock(body: Record<string, unknown>) {
     const clock = options.clock;
-    if (!clock) throw new AdminError(409, 'clock: this server runs on the system clock; start it with --clock manual[=<ISO time>] to move time');
+    if (!clock)
+      throw new AdminError(
+        409,
+        'clock: this server runs on the system clock; start it with --clock manual[=<ISO time>] to move time',
+      );
     only(body, ['advance', 'set'], 'clock');
-    if ((body.advance === undefined) === (body.set === undefined)) throw new AdminError(400, 'clock: give one of "advance" (milliseconds) and "set" (an ISO time)');
+    if ((body.advance === undefined) === (body.set === undefined))
+      throw new AdminError(400, 'clock: give one of "advance" (milliseconds) and "set" (an ISO time)');
     if (body.advance !== undefined) {
-      if (typeof body.advance !== 'number' || !Number.isFinite(body.advance) || body.advance < 0) throw new AdminError(400, 'clock: "advance" must be a non-negative number of milliseconds');
+      if (typeof body.advance !== 'number' || !Number.isFinite(body.advance) || body.advance < 0)
+        throw new AdminError(400, 'clock: "advance" must be a non-negative number of milliseconds');
       clock.advance(body.advance);
     } else {
       const at = typeof body.set === 'string' ? Date.parse(body.set) : NaN;
-      if (!Number.isFinite(at)) throw new AdminError(400, `clock: "set" must be an ISO time, got ${JSON.stringify(body.set)}`);
+      if (!Number.isFinite(at))
+        throw new AdminError(400, `clock: "set" must be an ISO time, got ${JSON.stringify(body.set)}`);
       clock.set(at);
     }
     return { now: new Date(clock.now()).toISOString() };
   }
 
-  const clockNow = () => ({ mode: options.clock ? 'manual' : 'system', now: new Date(options.clock ? options.clock.now() : Date.now()).toISOString() });
+  const clockNow = () => ({
+    mode: options.clock ? 'manual' : 'system',
+    now: new Date(options.clock ? options.clock.now() : Date.now()).toISOString(),
+  });
 
   // ---- dispatch ---------------------------------------------------------------------------------------
 
@@ -465,10 +549,18 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
   async function answer(request: Request, target: string): Promise<Response> {
     try {
       if (!open || options.token !== undefined) {
-        if (options.token === undefined) throw new AdminError(403, `the test-support endpoints are off on ${options.host}, not a loopback address: start the server with --admin-token`);
+        if (options.token === undefined)
+          throw new AdminError(
+            403,
+            `the test-support endpoints are off on ${options.host}, not a loopback address: start the server with --admin-token`,
+          );
         const auth = request.headers.get('authorization');
         const given = auth?.startsWith('Bearer ') ? auth.slice(7) : (request.headers.get('x-edge-doubles-token') ?? '');
-        if (!tokenMatches(given, options.token)) throw new AdminError(401, 'the test-support endpoints need the --admin-token, as Authorization: Bearer <token>');
+        if (!tokenMatches(given, options.token))
+          throw new AdminError(
+            401,
+            'the test-support endpoints need the --admin-token, as Authorization: Bearer <token>',
+          );
       }
       recording = true;
       record();
@@ -478,12 +570,21 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
       const [name = '', ...restParts] = path.slice(ADMIN_PREFIX.length).split('/');
       const rest = restParts.join('/');
       const route = routes[name];
-      if (!route || (rest !== '' && name !== 'faults')) throw new AdminError(404, `no test-support endpoint ${path} (known: ${Object.keys(routes).map((n) => ADMIN_PREFIX + n).join(', ')})`);
+      if (!route || (rest !== '' && name !== 'faults'))
+        throw new AdminError(
+          404,
+          `no test-support endpoint ${path} (known: ${Object.keys(routes)
+            .map((n) => ADMIN_PREFIX + n)
+            .join(', ')})`,
+        );
       const method = request.method.toUpperCase();
       const handler = route[method === 'HEAD' ? 'GET' : method];
       if (!handler || (rest !== '' && method !== 'DELETE')) {
         const allowed = Object.keys(route).join(', ');
-        return new Response(JSON.stringify({ error: { status: 405, message: `${path} answers ${allowed}` } }), { status: 405, headers: { 'content-type': 'application/json', allow: allowed } });
+        return new Response(JSON.stringify({ error: { status: 405, message: `${path} answers ${allowed}` } }), {
+          status: 405,
+          headers: { 'content-type': 'application/json', allow: allowed },
+        });
       }
       if (method === 'GET' || method === 'DELETE') {
         if (request.body) await request.body.cancel();

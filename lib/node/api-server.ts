@@ -15,7 +15,13 @@ import { errorResponse } from '../api/envelope.js';
 import { S3Api, type S3Credential } from '../s3/api.js';
 import { ManualClock, systemClock } from '../clock.js';
 import { adminRoutes } from './admin-routes.js';
-import { serveHandler, type ExpectContinue, type RequestHandler, type RunningServer, type TlsOption } from './server.js';
+import {
+  serveHandler,
+  type ExpectContinue,
+  type RequestHandler,
+  type RunningServer,
+  type TlsOption,
+} from './server.js';
 
 /** A surface served on the API's port for the hosts it claims (the Host header, without its port, lower-case). */
 export interface HostRoute {
@@ -64,16 +70,43 @@ export const hostName = (request: Request): string => {
  * what clients take: wrangler's `CLOUDFLARE_API_BASE_URL`, the SDK's `baseURL`. Everything lives in
  * memory: stopping the server loses it.
  */
-export async function startApiServer(options: ApiServerOptions = {}): Promise<RunningServer & { api: CloudflareApi; baseURL: string; s3: S3Api }> {
-  const { port, host, tls, expectContinue, adminToken, settle, api: given, hosts: extra = [], s3Credentials, ...apiOptions } = options;
+export async function startApiServer(
+  options: ApiServerOptions = {},
+): Promise<RunningServer & { api: CloudflareApi; baseURL: string; s3: S3Api }> {
+  const {
+    port,
+    host,
+    tls,
+    expectContinue,
+    adminToken,
+    settle,
+    api: given,
+    hosts: extra = [],
+    s3Credentials,
+    ...apiOptions
+  } = options;
   const api = given ?? new CloudflareApi(apiOptions);
   // The S3 view's state time is the API's clock; signatures are judged by the system clock clients sign with.
   const clock = apiOptions.clock;
-  const s3 = new S3Api({ api, ...(s3Credentials ? { credentials: s3Credentials } : {}), ...(clock ? { clock, signatureClock: systemClock } : {}) });
+  const s3 = new S3Api({
+    api,
+    ...(s3Credentials ? { credentials: s3Credentials } : {}),
+    ...(clock ? { clock, signatureClock: systemClock } : {}),
+  });
   const listening = host ?? '127.0.0.1';
   const admin = adminRoutes(
-    { server: 'api', state: api, dns: api, account: api.account, buckets: () => api.account.buckets.map((name) => [name, api.account.bucket(name)!] as const) },
-    { host: listening, ...(adminToken !== undefined ? { token: adminToken } : {}), ...(clock instanceof ManualClock ? { clock } : {}) },
+    {
+      server: 'api',
+      state: api,
+      dns: api,
+      account: api.account,
+      buckets: () => api.account.buckets.map((name) => [name, api.account.bucket(name)!] as const),
+    },
+    {
+      host: listening,
+      ...(adminToken !== undefined ? { token: adminToken } : {}),
+      ...(clock instanceof ManualClock ? { clock } : {}),
+    },
   );
   // The account's public bucket hosts (enabled r2.dev and custom domains: lib/r2-public) and R2's S3
   // names for the account are always routes; anything else is the API.

@@ -82,12 +82,18 @@ const TLS_USAGE = [
 ];
 
 /** What the TLS flags ask for (undefined: plain HTTP); refuses half-given or contradictory flags. */
-function tlsFromFlags(values: { tls?: boolean; 'tls-ca-out'?: string; 'tls-cert'?: string; 'tls-key'?: string }): TlsOption | undefined {
+function tlsFromFlags(values: {
+  tls?: boolean;
+  'tls-ca-out'?: string;
+  'tls-cert'?: string;
+  'tls-key'?: string;
+}): TlsOption | undefined {
   const cert = values['tls-cert'];
   const key = values['tls-key'];
   if ((cert === undefined) !== (key === undefined)) throw new Error('--tls-cert and --tls-key go together');
   if (cert !== undefined) {
-    if (values['tls-ca-out'] !== undefined) throw new Error('--tls-ca-out is for the CA made by --tls, not with --tls-cert');
+    if (values['tls-ca-out'] !== undefined)
+      throw new Error('--tls-ca-out is for the CA made by --tls, not with --tls-cert');
     return { cert: readFileSync(cert, 'utf8'), key: readFileSync(key!, 'utf8') };
   }
   if (values['tls-ca-out'] !== undefined && !values.tls) throw new Error('--tls-ca-out needs --tls');
@@ -105,7 +111,9 @@ function announceCa(server: RunningServer, caOut: string | undefined, io: CliIo)
 type ListenOptions = ReturnType<typeof listenOptions>;
 type OwnOptions = NonNullable<ParseArgsConfig['options']>;
 /** What parseArgs gives for a serve command's options (its own and the listening ones), parsed strictly. */
-type ServeValues<O extends OwnOptions> = ReturnType<typeof parseArgs<{ args: string[]; options: ListenOptions & O; strict: true }>>['values'];
+type ServeValues<O extends OwnOptions> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: ListenOptions & O; strict: true }>
+>['values'];
 
 /** What every serve command hands its server from the shared options. */
 interface Listen {
@@ -127,7 +135,10 @@ function clockFlag(value: string, resumed?: number): ManualClock | undefined {
   if (value === 'manual') return new ManualClock(resumed ?? Date.now());
   if (value.startsWith('manual=')) {
     const at = Date.parse(value.slice('manual='.length));
-    if (!Number.isFinite(at)) throw new Error(`--clock manual=<ISO time>: cannot read ${JSON.stringify(value.slice('manual='.length))} as a time`);
+    if (!Number.isFinite(at))
+      throw new Error(
+        `--clock manual=<ISO time>: cannot read ${JSON.stringify(value.slice('manual='.length))} as a time`,
+      );
     return new ManualClock(at);
   }
   throw new Error(`--clock must be system, manual or manual=<ISO time>, got ${value}`);
@@ -136,7 +147,9 @@ function clockFlag(value: string, resumed?: number): ManualClock | undefined {
 /** The start-up lines every server prints about its test support. */
 function announceSupport(server: RunningServer, listen: Listen, io: CliIo): void {
   const off = !isLoopback(server.host) && listen.adminToken === undefined;
-  io.out(`test support: ${off ? `off (${server.host} is not loopback: give --admin-token)` : `${server.origin}${ADMIN_PREFIX}${listen.adminToken !== undefined ? ' (with --admin-token)' : ''}`}`);
+  io.out(
+    `test support: ${off ? `off (${server.host} is not loopback: give --admin-token)` : `${server.origin}${ADMIN_PREFIX}${listen.adminToken !== undefined ? ' (with --admin-token)' : ''}`}`,
+  );
   if (listen.clock) io.out(`clock: manual, now ${new Date(listen.clock.now()).toISOString()}`);
   const p = listen.persist;
   io.out(
@@ -187,7 +200,8 @@ function serveCommand<O extends OwnOptions>(spec: ServeSpec<O>): Command {
         return 0;
       }
       const portNumber = Number(listen.port);
-      if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535) throw new Error(`--port must be 0..65535, got ${listen.port}`);
+      if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535)
+        throw new Error(`--port must be 0..65535, got ${listen.port}`);
       const tls = tlsFromFlags(listen);
       const expectContinue: ExpectContinue = listen['no-continue'] ? 'silent' : 'send';
       const token = listen['admin-token'];
@@ -195,7 +209,10 @@ function serveCommand<O extends OwnOptions>(spec: ServeSpec<O>): Command {
       if (listen['persist-sync'] && listen.persist === undefined) throw new Error('--persist-sync needs --persist DIR');
       if (listen.persist === '') throw new Error('--persist needs a directory');
       clockFlag(listen.clock); // checked before DIR is taken
-      const persist = listen.persist !== undefined ? await Persistence.open(listen.persist, { sync: listen['persist-sync'] ? 'fsync' : 'commit' }) : undefined;
+      const persist =
+        listen.persist !== undefined
+          ? await Persistence.open(listen.persist, { sync: listen['persist-sync'] ? 'fsync' : 'commit' })
+          : undefined;
       try {
         const clock = clockFlag(listen.clock, persist?.savedClock());
         return await spec.serve(
@@ -225,12 +242,15 @@ function serveCommand<O extends OwnOptions>(spec: ServeSpec<O>): Command {
 function servedAccount(listen: Listen, accountFlag: string | undefined, options: AccountOptions): Account {
   const p = listen.persist;
   const saved = p?.savedAccount();
-  if (saved && accountFlag !== undefined && accountFlag !== saved.id) throw new Error(`--persist ${p!.dir} holds account ${saved.id}, not --account ${accountFlag}`);
+  if (saved && accountFlag !== undefined && accountFlag !== saved.id)
+    throw new Error(`--persist ${p!.dir} holds account ${saved.id}, not --account ${accountFlag}`);
   const id = saved?.id ?? accountFlag;
   const account = new Account({
     ...options,
     ...(id !== undefined ? { id } : {}),
-    ...(saved ? { name: saved.name, created: saved.created, notifyMissingKeyDeletes: saved.notifyMissingKeyDeletes } : {}),
+    ...(saved
+      ? { name: saved.name, created: saved.created, notifyMissingKeyDeletes: saved.notifyMissingKeyDeletes }
+      : {}),
     ...(listen.clock ? { clock: listen.clock } : {}),
   });
   if (p) keepBucketsIn(accountState(account), () => p.newBucketStorage());
@@ -245,7 +265,11 @@ function servedAccount(listen: Listen, accountFlag: string | undefined, options:
 async function persistAndAdd(
   listen: Listen,
   target: ImageTarget,
-  given: { zones?: readonly DnsZoneInit[]; buckets?: readonly string[]; newBucket: (storage?: BucketStorage, kept?: BucketOptionsKept) => Bucket },
+  given: {
+    zones?: readonly DnsZoneInit[];
+    buckets?: readonly string[];
+    newBucket: (storage?: BucketStorage, kept?: BucketOptionsKept) => Bucket;
+  },
 ): Promise<void> {
   const p = listen.persist;
   const { account, api } = target;
@@ -254,10 +278,12 @@ async function persistAndAdd(
   if (p) await p.load(target, given.newBucket);
   for (const zone of given.zones ?? []) {
     const held = api!.zone(zone.name);
-    if (held && zone.id !== undefined && held.id !== zone.id) throw new Error(`--persist ${p!.dir} holds zone ${held.name} as ${held.id}, not ${zone.id}`);
+    if (held && zone.id !== undefined && held.id !== zone.id)
+      throw new Error(`--persist ${p!.dir} holds zone ${held.name} as ${held.id}, not ${zone.id}`);
     if (!held) api!.addZone(zone);
   }
-  for (const name of given.buckets ?? []) if (!account.bucket(name)) account.addBucket(name, given.newBucket(p?.newBucketStorage()));
+  for (const name of given.buckets ?? [])
+    if (!account.bucket(name)) account.addBucket(name, given.newBucket(p?.newBucketStorage()));
   if (p) {
     p.attach(target, listen.clock);
     await p.commit();
@@ -265,7 +291,8 @@ async function persistAndAdd(
 }
 
 /** What a server awaits before each answer: the --persist commit. */
-const settleWith = (listen: Listen): { settle?: () => Promise<void> } => (listen.persist ? { settle: () => listen.persist!.commit() } : {});
+const settleWith = (listen: Listen): { settle?: () => Promise<void> } =>
+  listen.persist ? { settle: () => listen.persist!.commit() } : {};
 
 const dnsServe = serveCommand({
   summary: 'serve the DNS records API double over HTTP',
@@ -281,7 +308,7 @@ const dnsServe = serveCommand({
     '--log prints one line per request: time, method, path and query, status, outcome.',
     '--dns-port N also answers the zones over DNS, UDP and TCP on port N of --host (0: any free port;',
     "the port is printed as 'dns: udp+tcp HOST:PORT'): point dig, resolvers or an ACME server at it.",
-    '--ns-name NAME (repeatable) names every zone\'s nameservers (the API\'s name_servers, the apex NS',
+    "--ns-name NAME (repeatable) names every zone's nameservers (the API's name_servers, the apex NS",
     'and SOA); default two <name>.ns.cloudflare.com per zone. --proxy-address IP (repeatable) is what',
     "proxied names answer with instead of Cloudflare's edge addresses (127.0.0.1 and ::1 send an ACME",
     "server's HTTP-01 check to this machine). With --log, each DNS question gets a line too.",
@@ -303,14 +330,22 @@ const dnsServe = serveCommand({
   },
   async serve(values, listen, io) {
     const { port, tls, expectContinue, clock, adminToken } = listen;
-    if (!['free', 'pro', 'business', 'enterprise'].includes(values.plan!)) throw new Error(`unknown --plan ${values.plan}`);
-    if (values.compat !== 'document' && values.compat !== 'today') throw new Error(`--compat must be today or document`);
+    if (!['free', 'pro', 'business', 'enterprise'].includes(values.plan!))
+      throw new Error(`unknown --plan ${values.plan}`);
+    if (values.compat !== 'document' && values.compat !== 'today')
+      throw new Error(`--compat must be today or document`);
     const dnsPort = values['dns-port'] === undefined ? undefined : Number(values['dns-port']);
-    if (dnsPort !== undefined && (!/^\d+$/.test(values['dns-port']!) || dnsPort > 65535)) throw new Error(`--dns-port must be 0..65535, got ${values['dns-port']}`);
+    if (dnsPort !== undefined && (!/^\d+$/.test(values['dns-port']!) || dnsPort > 65535))
+      throw new Error(`--dns-port must be 0..65535, got ${values['dns-port']}`);
     const nameServers = values['ns-name']!;
     const zones: DnsZoneInit[] = values.zone!.map((z) => {
       const [name, id] = z.split('=');
-      return { name: name!, ...(id ? { id } : {}), plan: values.plan as DnsPlan, ...(nameServers.length ? { nameServers } : {}) };
+      return {
+        name: name!,
+        ...(id ? { id } : {}),
+        plan: values.plan as DnsPlan,
+        ...(nameServers.length ? { nameServers } : {}),
+      };
     });
     const credentials: DnsCredential[] = values.token!.map((token) => ({ token }));
     if (values.email !== undefined || values.key !== undefined) {
@@ -327,7 +362,11 @@ const dnsServe = serveCommand({
       ...(clock ? { clock } : {}),
     });
     // A DIR an api serve wrote may hold buckets: dns serve keeps them (on their clock-less defaults), serving none.
-    await persistAndAdd(listen, { account, api }, { zones, newBucket: (storage, kept) => new Bucket({ ...kept, ...(storage ? { storage } : {}) }) });
+    await persistAndAdd(
+      listen,
+      { account, api },
+      { zones, newBucket: (storage, kept) => new Bucket({ ...kept, ...(storage ? { storage } : {}) }) },
+    );
     const server = await startDnsServer({
       api,
       port,
@@ -341,7 +380,8 @@ const dnsServe = serveCommand({
       ...settleWith(listen),
     });
     io.out(`edge-doubles dns: listening on ${server.baseURL}`);
-    if (server.dnsPort !== undefined) io.out(`dns: udp+tcp ${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.dnsPort}`);
+    if (server.dnsPort !== undefined)
+      io.out(`dns: udp+tcp ${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.dnsPort}`);
     announceCa(server, values['tls-ca-out'], io);
     for (const z of server.api.zones) io.out(`zone ${z.name} ${z.id}`);
     // Open while no credential was given, on the command line or (with --persist) before.
@@ -368,7 +408,7 @@ const BUCKET_USAGE = [
   '  curl --resolve pub-<hex>.r2.dev:PORT:127.0.0.1 http://pub-<hex>.r2.dev:PORT/KEY',
   'The hex derive from the account id and the name: give --account to keep the host from run to run.',
   "--lifecycle-timing exact|daily: when the buckets' lifecycle rules act: at the moment a condition",
-  "holds (exact, the default), or at the next 00:00 UTC (daily, production's \"within 24 hours\").",
+  'holds (exact, the default), or at the next 00:00 UTC (daily, production\'s "within 24 hours").',
 ];
 
 const bucketOptions = {
@@ -379,12 +419,15 @@ const bucketOptions = {
 
 /** --lifecycle-timing, checked (the option of Bucket, S3Api and CloudflareApi). */
 function lifecycleTimingFlag(value: string | undefined): LifecycleTiming {
-  if (value !== 'exact' && value !== 'daily') throw new Error(`--lifecycle-timing must be exact or daily, got ${value}`);
+  if (value !== 'exact' && value !== 'daily')
+    throw new Error(`--lifecycle-timing must be exact or daily, got ${value}`);
   return value;
 }
 
 /** --bucket then --public-bucket names, each once, in the order given. */
-const bucketNames = (values: { bucket?: string[]; 'public-bucket'?: string[] }) => [...new Set([...values.bucket!, ...values['public-bucket']!])];
+const bucketNames = (values: { bucket?: string[]; 'public-bucket'?: string[] }) => [
+  ...new Set([...values.bucket!, ...values['public-bucket']!]),
+];
 
 /** Enables each --public-bucket's r2.dev domain and prints `public <name> <host>`. */
 function publish(account: Account, names: readonly string[], io: CliIo): void {
@@ -403,7 +446,7 @@ const r2Serve = serveCommand({
     'Path-style: http://<host>:<port>/<bucket>/<key> (https:// with TLS), region auto. The buckets are',
     "one account's (printed): custom domains need a zone, so they are api serve's (wrangler r2 bucket domain).",
     'Each --credential, or each --access-key-id with the --secret-access-key in the same place, is one',
-    "key pair (an R2 account has many tokens). Without any, any well-formed signature is accepted.",
+    'key pair (an R2 account has many tokens). Without any, any well-formed signature is accepted.',
     '--cors-origin ORIGIN (scheme://host[:port], or *) writes each bucket a CORS policy letting browsers',
     'on those origins use every method and header (and read ETag); without it, browsers are refused.',
     ...BUCKET_USAGE,
@@ -422,7 +465,8 @@ const r2Serve = serveCommand({
     const { port, tls, expectContinue, clock, adminToken } = listen;
     const ids = values['access-key-id']!;
     const secrets = values['secret-access-key']!;
-    if (ids.length !== secrets.length) throw new Error('--access-key-id and --secret-access-key go together, one of each per key pair');
+    if (ids.length !== secrets.length)
+      throw new Error('--access-key-id and --secret-access-key go together, one of each per key pair');
     const credentials = ids.map((accessKeyId, i) => ({ accessKeyId, secretAccessKey: secrets[i]! }));
     for (const pair of values.credential!) {
       // Access key IDs hold no ':', secrets may: the first ':' splits.
@@ -437,14 +481,19 @@ const r2Serve = serveCommand({
     const origins = values['cors-origin']!;
     // R2 matches an Origin exactly, and an origin is scheme://host[:port] with no path (R2's CORS
     // docs, r2-bucket-config.md §3.2): `http://localhost:5173/` would never match, so it is refused here.
-    for (const o of origins) if (o !== '*' && !isOrigin(o)) throw new Error(`--cors-origin must be an origin, scheme://host[:port] with no path (or *), got ${o}`);
+    for (const o of origins)
+      if (o !== '*' && !isOrigin(o))
+        throw new Error(`--cors-origin must be an origin, scheme://host[:port] with no path (or *), got ${o}`);
     // The buckets are an account's, made (and their names checked) before the server listens: over
     // an account the server answers its public hosts by Host too (startS3Server).
     const account = servedAccount(listen, values.account, {});
     const newBucket = (storage?: BucketStorage, kept?: BucketOptionsKept) =>
       new Bucket({ lifecycleTiming, ...kept, ...(clock ? { clock } : {}), ...(storage ? { storage } : {}) });
     await persistAndAdd(listen, { account }, { buckets: names, newBucket });
-    if (account.buckets.length === 0) throw new Error(`at least one --bucket is needed (or --public-bucket): --persist ${listen.persist!.dir} holds none`);
+    if (account.buckets.length === 0)
+      throw new Error(
+        `at least one --bucket is needed (or --public-bucket): --persist ${listen.persist!.dir} holds none`,
+      );
     const server = await startS3Server({
       ...settleWith(listen),
       port,
@@ -460,7 +509,8 @@ const r2Serve = serveCommand({
     // A browser on these origins may use every method and header (and read ETag, for multipart).
     if (origins.length) {
       const methods = ['GET', 'PUT', 'HEAD', 'POST', 'DELETE'];
-      for (const name of names) server.api.setBucketCors(name, [{ origins, methods, headers: ['*'], expose: ['ETag'] }]);
+      for (const name of names)
+        server.api.setBucketCors(name, [{ origins, methods, headers: ['*'], expose: ['ETag'] }]);
     }
     io.out(`edge-doubles r2: listening on ${server.origin}`);
     announceCa(server, values['tls-ca-out'], io);
@@ -492,7 +542,7 @@ const apiServe = serveCommand({
     "source, AWS or GCS ('wrangler r2 bucket sippy enable'): a bucket with Sippy on copies a missing key",
     'in from <URL>/<source bucket>/<key>, signed with the source key pair it was given.',
     "On the same port, a request whose Host is one of the account's public hosts (an enabled r2.dev",
-    'domain or custom domain) gets that host\'s answer, and <account id>.r2.cloudflarestorage.com the S3 view.',
+    "domain or custom domain) gets that host's answer, and <account id>.r2.cloudflarestorage.com the S3 view.",
     ...BUCKET_USAGE,
     ...TLS_USAGE,
   ].join('\n'),
@@ -511,8 +561,10 @@ const apiServe = serveCommand({
   async serve(values, listen, io) {
     const { port, tls, expectContinue, clock, adminToken } = listen;
     const sippyEndpoint = values['sippy-endpoint'];
-    if (sippyEndpoint !== undefined && !/^https?:\/\/[^/]/.test(sippyEndpoint)) throw new Error(`--sippy-endpoint must be an http(s) URL, got ${sippyEndpoint}`);
-    if (!['free', 'pro', 'business', 'enterprise'].includes(values.plan!)) throw new Error(`unknown --plan ${values.plan}`);
+    if (sippyEndpoint !== undefined && !/^https?:\/\/[^/]/.test(sippyEndpoint))
+      throw new Error(`--sippy-endpoint must be an http(s) URL, got ${sippyEndpoint}`);
+    if (!['free', 'pro', 'business', 'enterprise'].includes(values.plan!))
+      throw new Error(`unknown --plan ${values.plan}`);
     const lifecycleTiming = lifecycleTimingFlag(values['lifecycle-timing']);
     const names = bucketNames(values);
     const zones: DnsZoneInit[] = values.zone!.map((z) => {

@@ -59,9 +59,13 @@ export function readWranglerConfig(file: string | URL): WranglerConfig {
  * working directory, as `wrangler --config`), or nothing (found as wrangler finds it). The
  * environment defaults to `CLOUDFLARE_ENV`, as in wrangler and the Vitest plugin.
  */
-export function createEnv<E = Record<string, Bucket>>(config?: WranglerConfig | string | URL, options: CreateEnvOptions = {}): CreatedEnv<E> {
+export function createEnv<E = Record<string, Bucket>>(
+  config?: WranglerConfig | string | URL,
+  options: CreateEnvOptions = {},
+): CreatedEnv<E> {
   const environment = options.environment ?? process.env.CLOUDFLARE_ENV;
-  if (typeof config === 'object' && !(config instanceof URL)) return createEnvFromObject<E>(config, { ...options, environment });
+  if (typeof config === 'object' && !(config instanceof URL))
+    return createEnvFromObject<E>(config, { ...options, environment });
   const file = config ?? findWranglerConfig();
   if (file === undefined) {
     throw new Error(`createEnv: no ${SEARCH_ORDER.join(', ')} found in ${process.cwd()} or any directory above it`);

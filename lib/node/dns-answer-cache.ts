@@ -55,7 +55,9 @@ export class DnsAnswerCache {
     const bytes = query.toString('latin1', 2);
     // Only the name is folded: the type, class and everything after are numbers, kept as they are.
     const name = questionEnd - 4 - 2; // where the name ends in `bytes` (which starts at offset 2)
-    return (transport === 'udp' ? 'u' : 't') + bytes.slice(0, 10) + lowerAscii(bytes.slice(10, name)) + bytes.slice(name);
+    return (
+      (transport === 'udp' ? 'u' : 't') + bytes.slice(0, 10) + lowerAscii(bytes.slice(10, name)) + bytes.slice(name)
+    );
   }
 
   /** The answer kept for `key`, made out to `query` (its id and question), if the zones are as they were. */

@@ -153,7 +153,15 @@ class Writer {
       this.at += 2;
       this.name(mx.exchange);
     } else if (type === 'SOA') {
-      const soa = data as { mname: string; rname: string; serial?: number; refresh?: number; retry?: number; expire?: number; minimum?: number };
+      const soa = data as {
+        mname: string;
+        rname: string;
+        serial?: number;
+        refresh?: number;
+        retry?: number;
+        expire?: number;
+        minimum?: number;
+      };
       this.name(soa.mname);
       this.name(soa.rname);
       this.room(20);
@@ -177,18 +185,28 @@ class Writer {
 }
 
 /** dns-packet's RDATA codec for a type (its RDLENGTH included), which its type declarations leave out. */
-const rdataCodec = (packet as unknown as { record(type: string): { encode(d: unknown, b: Buffer, o: number): void; encodingLength(d: unknown): number } }).record;
+const rdataCodec = (
+  packet as unknown as {
+    record(type: string): { encode(d: unknown, b: Buffer, o: number): void; encodingLength(d: unknown): number };
+  }
+).record;
 
 /** Bytes as a Buffer over the same memory (a string as UTF-8). */
 export const asBuffer = (bytes: string | Uint8Array): Buffer =>
-  Buffer.isBuffer(bytes) ? bytes : typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  Buffer.isBuffer(bytes)
+    ? bytes
+    : typeof bytes === 'string'
+      ? Buffer.from(bytes)
+      : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /**
  * TXT data as `dns-packet` encodes it. Strings over 255 bytes are refused, not sent: `dns-packet`
  * would wrap the length byte and corrupt the message (reference/dns-wire.md §1.4, §5.2).
  */
 function txtStrings(record: DnsResourceRecord): Buffer[] {
-  const strings = (Array.isArray(record.data) ? record.data : [record.data]).map((s) => asBuffer(s as string | Uint8Array));
+  const strings = (Array.isArray(record.data) ? record.data : [record.data]).map((s) =>
+    asBuffer(s as string | Uint8Array),
+  );
   if (strings.some((s) => s.length > 255)) throw new Error(`TXT character-string over 255 bytes at ${record.name}`);
   return strings;
 }

@@ -19,7 +19,10 @@ import { nameEnd, readName } from './dns-names.js';
  * answer at all (a fault rule dropped the question, as a lost datagram or a dead server), so the
  * client's retries and timeouts can be tested.
  */
-export type DnsAnswerer = (question: DnsQuestion, transport: 'udp' | 'tcp') => DnsAnswer | null | Promise<DnsAnswer | null>;
+export type DnsAnswerer = (
+  question: DnsQuestion,
+  transport: 'udp' | 'tcp',
+) => DnsAnswer | null | Promise<DnsAnswer | null>;
 
 /**
  * The EDNS(0) UDP payload the server advertises and the most it sends over UDP: DNS Flag Day 2020's
@@ -33,7 +36,15 @@ export const CLASSIC_UDP = 512;
 export const TCP_MAX = 65535;
 
 /** RFC 1035 §4.1.1 and RFC 6891 §9 (BADVERS, carried in the OPT record's upper bits). */
-const RCODE: Record<DnsRcode | 'BADVERS', number> = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5, BADVERS: 16 };
+const RCODE: Record<DnsRcode | 'BADVERS', number> = {
+  NOERROR: 0,
+  FORMERR: 1,
+  SERVFAIL: 2,
+  NXDOMAIN: 3,
+  NOTIMP: 4,
+  REFUSED: 5,
+  BADVERS: 16,
+};
 const QR = 1 << 15;
 const OPCODE_SHIFT = 11;
 
@@ -77,7 +88,10 @@ function responseFlags(queryFlags: number, rcode: number, aa = false): number {
 }
 
 /** The OPT record of a response to an EDNS query: our payload size, the extended rcode bits, DO copied (RFC 3225 §3). */
-function responseOpt(query: Query, rcode: number): { udpPayloadSize: number; extendedRcode: number; flags: number } | undefined {
+function responseOpt(
+  query: Query,
+  rcode: number,
+): { udpPayloadSize: number; extendedRcode: number; flags: number } | undefined {
   if (!query.opt) return undefined;
   return { udpPayloadSize: EDNS_PAYLOAD, extendedRcode: rcode >> 4, flags: (query.opt.flags ?? 0) & packet.DNSSEC_OK };
 }
@@ -165,7 +179,11 @@ const CLASSES = new Set(['IN', 'CS', 'CH', 'HS', 'ANY']);
  * With `options.cache`, an answer encoded before for the same question and zones is sent again
  * (its id and question patched) without asking the answerer.
  */
-export function respond(bytes: Uint8Array, answerer: DnsAnswerer, options: RespondOptions): Buffer | undefined | null | Promise<Buffer | undefined | null> {
+export function respond(
+  bytes: Uint8Array,
+  answerer: DnsAnswerer,
+  options: RespondOptions,
+): Buffer | undefined | null | Promise<Buffer | undefined | null> {
   const buf = asBuffer(bytes);
   const cache = options.cache;
   let key: string | undefined;
@@ -177,7 +195,12 @@ export function respond(bytes: Uint8Array, answerer: DnsAnswerer, options: Respo
       key = cache.key(buf, options.transport, end + 4);
       const hit = cache.get(key, buf);
       if (hit) {
-        if (options.onExchange) report(options, hit.rcode, hit.size, { question: { ...hit.question, name: readName(buf, 12)!.name }, answers: hit.answers, truncated: hit.truncated });
+        if (options.onExchange)
+          report(options, hit.rcode, hit.size, {
+            question: { ...hit.question, name: readName(buf, 12)!.name },
+            answers: hit.answers,
+            truncated: hit.truncated,
+          });
         return hit.out;
       }
     }
@@ -200,7 +223,12 @@ export function respond(bytes: Uint8Array, answerer: DnsAnswerer, options: Respo
   return done(answer);
 }
 
-function report(options: RespondOptions, rcode: DnsRcode | 'BADVERS', size: number, extra?: Partial<DnsExchange>): void {
+function report(
+  options: RespondOptions,
+  rcode: DnsRcode | 'BADVERS',
+  size: number,
+  extra?: Partial<DnsExchange>,
+): void {
   options.onExchange?.({ transport: options.transport, rcode, answers: 0, truncated: false, size, ...extra });
 }
 
@@ -221,7 +249,8 @@ function check(buf: Buffer, options: RespondOptions): Asked | { out: Buffer | un
     name = decoded.questions?.length ? readName(buf, 12) : undefined;
     if (decoded.questions?.length && !name) throw new Error('a question name that cannot be read');
     // Bytes after the last record: not a message Knot answers either (FORMERR).
-    if ((packet.decode as unknown as { bytes: number }).bytes !== buf.length) throw new Error('bytes after the last record');
+    if ((packet.decode as unknown as { bytes: number }).bytes !== buf.length)
+      throw new Error('bytes after the last record');
   } catch {
     // The header was read, the rest was not: FORMERR (RFC 1035 §4.1.1), with the question when it
     // can be read on its own, as Knot answers.
@@ -308,12 +337,31 @@ function finish(asked: Asked, answer: DnsAnswer, options: RespondOptions): { byt
   const limit = options.transport === 'udp' ? udpLimit(query) : TCP_MAX;
   let entry: EncodedAnswer;
   if (encoded && encoded.length <= limit) {
-    entry = { out: encoded, question: { type: question.type, class: question.class ?? 'IN' }, rcode: answer.rcode, answers: answer.answers.length, truncated: false, size: encoded.length };
+    entry = {
+      out: encoded,
+      question: { type: question.type, class: question.class ?? 'IN' },
+      rcode: answer.rcode,
+      answers: answer.answers.length,
+      truncated: false,
+      size: encoded.length,
+    };
   } else {
     // Too large: TC set and no records, so the client asks again over TCP (RFC 2181 §9: a partial
     // RRset must not be used anyway; reference/dns-wire.md §1.11). The OPT record stays (RFC 6891 §7).
-    const out = encodeResponse({ id: query.id, flags: flags | packet.TRUNCATED_RESPONSE, question: query.question, ...(opt ? { opt } : {}) })!;
-    entry = { out, question: { type: question.type, class: question.class ?? 'IN' }, rcode: answer.rcode, answers: answer.answers.length, truncated: true, size: encoded?.length ?? TCP_MAX + 1 };
+    const out = encodeResponse({
+      id: query.id,
+      flags: flags | packet.TRUNCATED_RESPONSE,
+      question: query.question,
+      ...(opt ? { opt } : {}),
+    })!;
+    entry = {
+      out,
+      question: { type: question.type, class: question.class ?? 'IN' },
+      rcode: answer.rcode,
+      answers: answer.answers.length,
+      truncated: true,
+      size: encoded?.length ?? TCP_MAX + 1,
+    };
   }
   report(options, entry.rcode, entry.size, { question, answers: entry.answers, truncated: entry.truncated });
   // A SERVFAIL the answerer gave is not a fact about the zones: it is not kept.

@@ -38,7 +38,9 @@ export type RunningDnsServer = RunningServer & {
  * Starts the DNS double's API (as `startDnsApiServer`) and, with `dnsPort`, its DNS server too;
  * `close()` stops both.
  */
-export function startDnsServer(options: DnsServiceOptions & { dnsPort: number }): Promise<RunningDnsServer & { dnsPort: number }>;
+export function startDnsServer(
+  options: DnsServiceOptions & { dnsPort: number },
+): Promise<RunningDnsServer & { dnsPort: number }>;
 export function startDnsServer(options?: DnsServiceOptions): Promise<RunningDnsServer>;
 export async function startDnsServer(options: DnsServiceOptions = {}): Promise<RunningDnsServer> {
   const { dnsPort, onDnsExchange, ...apiOptions } = options;

@@ -71,7 +71,9 @@ export async function serveDns(answerer: DnsAnswerer, options: DnsWireOptions = 
   const extra = { ...(onExchange ? { onExchange } : {}), ...(options.cache ? { cache: options.cache } : {}) };
   const connections = new Set<Socket>();
 
-  const tcp = createServer((socket) => serveConnection(socket, answerer, idle, connections, { transport: 'tcp', ...extra }));
+  const tcp = createServer((socket) =>
+    serveConnection(socket, answerer, idle, connections, { transport: 'tcp', ...extra }),
+  );
   let udp: UdpSocket | undefined;
   let port = 0;
   for (let attempt = 0; !udp; attempt++) {
@@ -133,7 +135,13 @@ export async function serveDns(answerer: DnsAnswerer, options: DnsWireOptions = 
 }
 
 /** One TCP connection: 2-byte length-prefixed messages (RFC 1035 §4.2.2), several per connection (RFC 7766 §6.2.1). */
-function serveConnection(socket: Socket, answerer: DnsAnswerer, idleMs: number, connections: Set<Socket>, tcpOptions: RespondOptions) {
+function serveConnection(
+  socket: Socket,
+  answerer: DnsAnswerer,
+  idleMs: number,
+  connections: Set<Socket>,
+  tcpOptions: RespondOptions,
+) {
   connections.add(socket);
   socket.on('close', () => connections.delete(socket));
   socket.on('error', () => socket.destroy());

@@ -50,22 +50,35 @@ const s3Failed = () => errorResponse(s3Errors.internal(), 'GET');
  * Starts the S3 view over HTTP (or HTTPS with `tls`). Point clients at `endpoint` (the origin) with
  * path-style addressing. Everything lives in memory: stopping the server loses it.
  */
-export async function startS3Server(options: S3ServerOptions = {}): Promise<RunningServer & { api: S3Api; endpoint: string }> {
+export async function startS3Server(
+  options: S3ServerOptions = {},
+): Promise<RunningServer & { api: S3Api; endpoint: string }> {
   const { port, host, tls, expectContinue, adminToken, settle, api: given, ...apiOptions } = options;
   // Clients sign with the system clock: a server on another clock (a manual one a test moves)
   // still judges signatures by it, unless told otherwise.
-  const api = given ?? new S3Api({ ...apiOptions, ...(apiOptions.clock && !apiOptions.signatureClock ? { signatureClock: systemClock } : {}) });
+  const api =
+    given ??
+    new S3Api({
+      ...apiOptions,
+      ...(apiOptions.clock && !apiOptions.signatureClock ? { signatureClock: systemClock } : {}),
+    });
   const listening = host ?? '127.0.0.1';
   const admin = adminRoutes(
     { server: 'r2', state: api, buckets: () => api.buckets.map((name) => [name, api.bucket(name)!] as const) },
-    { host: listening, ...(adminToken !== undefined ? { token: adminToken } : {}), ...(apiOptions.clock instanceof ManualClock ? { clock: apiOptions.clock } : {}) },
+    {
+      host: listening,
+      ...(adminToken !== undefined ? { token: adminToken } : {}),
+      ...(apiOptions.clock instanceof ManualClock ? { clock: apiOptions.clock } : {}),
+    },
   );
   // Over an account, a request whose Host is one of its public hosts (an enabled r2.dev domain or
   // custom domain: lib/r2-public) is that host's, as at the edge; every other request is the S3 view's.
   const hosts = apiOptions.account && new PublicBuckets(apiOptions.account);
   // The test-support endpoints answer under /_edge-doubles/ on every Host but the public ones.
   const surface = (r: Request, target: string) => admin(r, target, () => api.handle(r, target));
-  const handle = hosts ? (r: Request, target: string) => (hosts.serves(new URL(r.url).hostname) ? hosts.handle(r) : surface(r, target)) : surface;
+  const handle = hosts
+    ? (r: Request, target: string) => (hosts.serves(new URL(r.url).hostname) ? hosts.handle(r) : surface(r, target))
+    : surface;
   const running = await serveHandler(handle, {
     port: port ?? 0,
     host: listening,

@@ -91,7 +91,8 @@ const LINGER_MS = 2000;
 /** A response body whose end is seen within this many bytes is sent with a Content-Length; a longer one is chunked. */
 const LENGTH_PEEK = 256 * 1024;
 
-const plainMalformed = (reason: string) => new Response(`Bad Request: ${reason}\n`, { status: 400, headers: { 'content-type': 'text/plain' } });
+const plainMalformed = (reason: string) =>
+  new Response(`Bad Request: ${reason}\n`, { status: 400, headers: { 'content-type': 'text/plain' } });
 const plainFailed = (error: unknown) =>
   new Response(`Internal Server Error: ${String(error)}\n`, { status: 500, headers: { 'content-type': 'text/plain' } });
 
@@ -133,7 +134,8 @@ function onFirstRead(body: ReadableStream<Uint8Array>, first: () => void): Reada
 function buildRequest(req: IncomingMessage, scheme: string, listening: string, continued?: () => void): Built {
   const given = req.url ?? '/';
   const hosts: string[] = [];
-  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') hosts.push(req.rawHeaders[i + 1]!);
+  for (let i = 0; i < req.rawHeaders.length; i += 2)
+    if (req.rawHeaders[i]!.toLowerCase() === 'host') hosts.push(req.rawHeaders[i + 1]!);
   let url: URL;
   let target = given;
   try {
@@ -156,7 +158,9 @@ function buildRequest(req: IncomingMessage, scheme: string, listening: string, c
       url = new URL(`${scheme}://${host}${given}`);
     }
   } catch {
-    return { malformed: `cannot make a URL of Host ${JSON.stringify(hosts[0] ?? '')} and target ${JSON.stringify(given)}` };
+    return {
+      malformed: `cannot make a URL of Host ${JSON.stringify(hosts[0] ?? '')} and target ${JSON.stringify(given)}`,
+    };
   }
 
   const headers = new Headers();
@@ -184,7 +188,12 @@ function buildRequest(req: IncomingMessage, scheme: string, listening: string, c
     return { malformed: String((e as Error)?.message ?? e) };
   }
   // How much of the body has not arrived yet (undefined: unknown, chunked), 0 when it is all in.
-  const bodyUnread = () => (req.complete ? 0 : declared !== undefined && req.headers['transfer-encoding'] === undefined ? Number(declared) - received : undefined);
+  const bodyUnread = () =>
+    req.complete
+      ? 0
+      : declared !== undefined && req.headers['transfer-encoding'] === undefined
+        ? Number(declared) - received
+        : undefined;
   return { request, target, bodyUnread };
 }
 
@@ -206,7 +215,9 @@ function lingerOnClose(socket: Socket): void {
 }
 
 /** Reads up to LENGTH_PEEK of a body: all of it (so its length is known) or the start of a longer one. */
-async function peek(body: ReadableStream<Uint8Array>): Promise<{ chunks: Uint8Array[]; done: boolean; rest: ReadableStreamDefaultReader<Uint8Array> }> {
+async function peek(
+  body: ReadableStream<Uint8Array>,
+): Promise<{ chunks: Uint8Array[]; done: boolean; rest: ReadableStreamDefaultReader<Uint8Array> }> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -219,7 +230,12 @@ async function peek(body: ReadableStream<Uint8Array>): Promise<{ chunks: Uint8Ar
   return { chunks, done: false, rest: reader };
 }
 
-async function writeResponse(res: ServerResponse, response: Response, method: string, closeAfter: boolean): Promise<void> {
+async function writeResponse(
+  res: ServerResponse,
+  response: Response,
+  method: string,
+  closeAfter: boolean,
+): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((v, k) => {
     if (k !== 'set-cookie') headers[k] = v;
@@ -237,7 +253,8 @@ async function writeResponse(res: ServerResponse, response: Response, method: st
     return;
   }
   const { chunks, done, rest } = await peek(response.body);
-  if (done && headers['content-length'] === undefined) headers['content-length'] = String(chunks.reduce((n, c) => n + c.byteLength, 0));
+  if (done && headers['content-length'] === undefined)
+    headers['content-length'] = String(chunks.reduce((n, c) => n + c.byteLength, 0));
   res.writeHead(response.status, headers);
   for (const c of chunks) res.write(c);
   if (done) {
@@ -282,7 +299,8 @@ export async function serveHandler(handler: RequestHandler, options: ServeOption
 
   let port = 0;
   const commit = options.settle;
-  const expectContinue: ExpectContinue = options.expectContinue ?? (options.interimContinue === false ? 'silent' : 'send');
+  const expectContinue: ExpectContinue =
+    options.expectContinue ?? (options.interimContinue === false ? 'silent' : 'send');
   /** `waiting`: the request asked for `100 Continue` (Node's 'checkContinue') and it is this server's to send. */
   const serve = (req: IncomingMessage, res: ServerResponse, waiting: boolean) => {
     const socket = req.socket;
@@ -302,8 +320,11 @@ export async function serveHandler(handler: RequestHandler, options: ServeOption
         }
       : undefined;
     const built = buildRequest(req, scheme, `${shown}:${port}`, continued);
-    const handled = 'malformed' in built ? Promise.resolve(malformed(built.malformed)) : handler(built.request, built.target);
-    const answer: Promise<Response> = (commit ? handled.then(async (r) => (await commit(), r)) : handled).catch((e: unknown) => failed(e));
+    const handled =
+      'malformed' in built ? Promise.resolve(malformed(built.malformed)) : handler(built.request, built.target);
+    const answer: Promise<Response> = (commit ? handled.then(async (r) => (await commit(), r)) : handled).catch(
+      (e: unknown) => failed(e),
+    );
     answer
       .then((response) => {
         if (res.headersSent) return; // already refused: the body's framing broke (clientError below)
@@ -336,7 +357,9 @@ export async function serveHandler(handler: RequestHandler, options: ServeOption
   // botocore 1.43: every upload over --tls hung; spec/s3/server.test.ts). R2 accepts TLS 1.2 too.
   const tlsOptions = tls && { ...serverOptions, cert: tls.cert, key: tls.key, maxVersion: 'TLSv1.2' as const };
   const listener = (req: IncomingMessage, res: ServerResponse) => serve(req, res, false);
-  const server: Server = tlsOptions ? createHttpsServer(tlsOptions, listener) : createHttpServer(serverOptions, listener);
+  const server: Server = tlsOptions
+    ? createHttpsServer(tlsOptions, listener)
+    : createHttpServer(serverOptions, listener);
   // Handling checkContinue ourselves means Node sends no interim 100 on its own: 'send' sends it when
   // the handler first reads the body (so a refusal is answered instead), 'silent' never.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => serve(req, res, expectContinue === 'send'));
@@ -357,7 +380,12 @@ export async function serveHandler(handler: RequestHandler, options: ServeOption
       // stores nothing.
       receiving.delete(socket);
       socket.once('close', () => open.req.destroy(err));
-      void writeResponse(open.res, malformed(`invalid request body (${err.code ?? err.message})`), open.method, true).catch(() => socket.destroy());
+      void writeResponse(
+        open.res,
+        malformed(`invalid request body (${err.code ?? err.message})`),
+        open.method,
+        true,
+      ).catch(() => socket.destroy());
       return;
     }
     if ((inFlight.get(socket) ?? 0) > 0) {
@@ -426,14 +454,20 @@ const dnsFailed = (e: unknown) => dnsErrorResponse(new ApiError(500, [{ code: 10
  * clients is the origin plus the base path. Everything lives in memory: stopping the server loses
  * it. Named for the API it serves: DNS itself on the wire (UDP/TCP) is another server.
  */
-export async function startDnsApiServer(options: DnsServerOptions = {}): Promise<RunningServer & { api: DnsApi; baseURL: string }> {
+export async function startDnsApiServer(
+  options: DnsServerOptions = {},
+): Promise<RunningServer & { api: DnsApi; baseURL: string }> {
   const { port, host, tls, api: given, expectContinue, adminToken, settle, ...apiOptions } = options;
   const api = given ?? new DnsApi(apiOptions);
   const listening = host ?? '127.0.0.1';
   const clock = apiOptions.clock;
   const admin = adminRoutes(
     { server: 'dns', state: api, dns: api },
-    { host: listening, ...(adminToken !== undefined ? { token: adminToken } : {}), ...(clock instanceof ManualClock ? { clock } : {}) },
+    {
+      host: listening,
+      ...(adminToken !== undefined ? { token: adminToken } : {}),
+      ...(clock instanceof ManualClock ? { clock } : {}),
+    },
   );
   const running = await serveHandler((r, target) => admin(r, target, () => api.handle(r, target)), {
     port: port ?? 0,

@@ -132,7 +132,11 @@ export function snapshotQueues(state: AccountState): QueuesSnapshot {
 }
 
 /** A record sharing nothing mutable with `r`. */
-export const copyRecord = (r: QueueRecord): QueueRecord => ({ ...r, settings: { ...r.settings }, consumer: r.consumer && copyConsumer(r.consumer) });
+export const copyRecord = (r: QueueRecord): QueueRecord => ({
+  ...r,
+  settings: { ...r.settings },
+  consumer: r.consumer && copyConsumer(r.consumer),
+});
 
 /**
  * Brings back `snapshotQueues`' moment: queues made since are gone, deleted ones back, settings,

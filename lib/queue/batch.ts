@@ -89,7 +89,9 @@ export class BatchState {
       ackAll: this.ackAll,
       retryBatch: { retry: this.retryAll },
       explicitAcks: ids.filter((id) => this.acks.has(id)),
-      retryMessages: ids.filter((id) => this.retries.has(id) && !this.#retriedAfterAll.has(id)).map((msgId) => ({ msgId })),
+      retryMessages: ids
+        .filter((id) => this.retries.has(id) && !this.#retriedAfterAll.has(id))
+        .map((msgId) => ({ msgId })),
     };
   }
 
@@ -98,7 +100,10 @@ export class BatchState {
    * asked) or acked. `failed`: the handler threw (or its waitUntil rejected): the whole batch is
    * retried except the messages acked explicitly (cloudflare-docs `batching-retries.mdx`).
    */
-  fate(id: string, failed: boolean): { retry: false } | { retry: true; delaySeconds: number | undefined; givenBack?: true } {
+  fate(
+    id: string,
+    failed: boolean,
+  ): { retry: false } | { retry: true; delaySeconds: number | undefined; givenBack?: true } {
     if (this.givenBack.has(id)) return { retry: true, delaySeconds: 0, givenBack: true };
     if (this.acks.has(id)) return { retry: false };
     if (this.retries.has(id)) return { retry: true, delaySeconds: this.retries.get(id) ?? this.retryAllDelay };

@@ -24,7 +24,9 @@ function on(field: string, date: string | undefined, flags: readonly string[]): 
 /** The switches for a date (YYYY-MM-DD; undefined is today) and flags. */
 export function resolveQueueCompat(date: unknown, flags: unknown): QueueCompat {
   if (date !== undefined && (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date))) {
-    throw new TypeError(`Queue option 'compatibilityDate': ${JSON.stringify(date)} is not a compatibility date; give one as 'YYYY-MM-DD'.`);
+    throw new TypeError(
+      `Queue option 'compatibilityDate': ${JSON.stringify(date)} is not a compatibility date; give one as 'YYYY-MM-DD'.`,
+    );
   }
   if (flags !== undefined && !(Array.isArray(flags) && flags.every((f) => typeof f === 'string'))) {
     throw new TypeError("Queue option 'compatibilityFlags': expected an array of flag names.");

@@ -37,11 +37,28 @@
  */
 import { ok } from '../api/envelope.js';
 import { fail } from '../api/errors.js';
-import { HEX32, type ApiService, type Handler, type Incoming, type Route, type RouteParams, type RouteTable } from '../api/router.js';
+import {
+  HEX32,
+  type ApiService,
+  type Handler,
+  type Incoming,
+  type Route,
+  type RouteParams,
+  type RouteTable,
+} from '../api/router.js';
 import { toBase64 } from '../bytes.js';
 import { randomHex } from '../random.js';
 import { queueById, type AccountQueue } from './account-queues.js';
-import { attachConsumer, detachApiConsumer, dropHeld, expire, pullState, settle, type Lease, type QueueConsumer } from './pull-consumer.js';
+import {
+  attachConsumer,
+  detachApiConsumer,
+  dropHeld,
+  expire,
+  pullState,
+  settle,
+  type Lease,
+  type QueueConsumer,
+} from './pull-consumer.js';
 import { purgeQueue, type QueueMetrics } from './queue.js';
 import { jsonObject, queueApiErrors } from './routes.js';
 
@@ -97,13 +114,15 @@ async function body(req: Incoming): Promise<Record<string, unknown>> {
 /** An optional integer within bounds, or the schema refusal. */
 function int(v: unknown, name: string, min: number, max: number): number | undefined {
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw consumerErrors.bad(`${name} must be an integer from ${min} to ${max}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+    throw consumerErrors.bad(`${name} must be an integer from ${min} to ${max}`);
   return v;
 }
 
 /** The settings a POST or PUT body gives, checked with wrangler's and the consumer settings' bounds. */
 function settingsOf(type: 'worker' | 'http_pull', raw: unknown): Record<string, number> {
-  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) throw consumerErrors.bad('settings must be an object');
+  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw)))
+    throw consumerErrors.bad('settings must be an object');
   const s = (raw ?? {}) as Record<string, unknown>;
   const out: Record<string, number> = {};
   const put = (k: string, v: number | undefined) => v !== undefined && (out[k] = v);
@@ -120,37 +139,47 @@ function settingsOf(type: 'worker' | 'http_pull', raw: unknown): Record<string, 
 /** Lets the queue deliver the next batch (its delivery loop runs on promise turns and timers). */
 const turn = () => new Promise<void>((done) => setTimeout(done, 0));
 
-const present = (c: QueueConsumer, q: AccountQueue) => ({ ...c, queue_name: q.name, ...(c.type === 'worker' ? { script_name: c.script } : {}) });
+const present = (c: QueueConsumer, q: AccountQueue) => ({
+  ...c,
+  queue_name: q.name,
+  ...(c.type === 'worker' ? { script_name: c.script } : {}),
+});
 
-const listConsumers = (id: string): Handler<ApiService> => (svc, _req, params) => {
-  const q = lookup(svc, params, id);
-  return ok(consumersOf(q).map((c) => present(c, q)));
-};
-
-const addConsumer = (id: string): Handler<ApiService> => async (svc, req, params) => {
-  const q = lookup(svc, params, id);
-  const b = await body(req);
-  const type = b.type ?? 'worker';
-  if (type !== 'worker' && type !== 'http_pull') throw consumerErrors.bad('type must be worker or http_pull');
-  const script = b.script_name ?? b.script;
-  if (type === 'worker' && (typeof script !== 'string' || script === '')) throw consumerErrors.bad('script_name is required for a worker consumer');
-  const dlq = b.dead_letter_queue;
-  if (dlq !== undefined && dlq !== null && dlq !== '' && typeof dlq !== 'string') throw consumerErrors.bad('dead_letter_queue must be a queue name');
-  // Exclusive: the API's consumer, or a Worker's attached in code (`createEnv(config, { worker })`,
-  // `queue.consume`). A pull consumer removed earlier was detached (pull-consumer.ts).
-  if (q.consumer || q.queue.consumerSettings !== undefined) throw consumerErrors.taken();
-  const c: QueueConsumer = {
-    consumer_id: randomHex(16),
-    type,
-    ...(type === 'worker' ? { script: script as string } : {}),
-    created_on: new Date(svc.now()).toISOString(),
-    ...(typeof dlq === 'string' && dlq !== '' ? { dead_letter_queue: dlq } : {}),
-    settings: settingsOf(type, b.settings),
+const listConsumers =
+  (id: string): Handler<ApiService> =>
+  (svc, _req, params) => {
+    const q = lookup(svc, params, id);
+    return ok(consumersOf(q).map((c) => present(c, q)));
   };
-  q.consumer = c;
-  attachConsumer(q.queue, c);
-  return ok(present(c, q));
-};
+
+const addConsumer =
+  (id: string): Handler<ApiService> =>
+  async (svc, req, params) => {
+    const q = lookup(svc, params, id);
+    const b = await body(req);
+    const type = b.type ?? 'worker';
+    if (type !== 'worker' && type !== 'http_pull') throw consumerErrors.bad('type must be worker or http_pull');
+    const script = b.script_name ?? b.script;
+    if (type === 'worker' && (typeof script !== 'string' || script === ''))
+      throw consumerErrors.bad('script_name is required for a worker consumer');
+    const dlq = b.dead_letter_queue;
+    if (dlq !== undefined && dlq !== null && dlq !== '' && typeof dlq !== 'string')
+      throw consumerErrors.bad('dead_letter_queue must be a queue name');
+    // Exclusive: the API's consumer, or a Worker's attached in code (`createEnv(config, { worker })`,
+    // `queue.consume`). A pull consumer removed earlier was detached (pull-consumer.ts).
+    if (q.consumer || q.queue.consumerSettings !== undefined) throw consumerErrors.taken();
+    const c: QueueConsumer = {
+      consumer_id: randomHex(16),
+      type,
+      ...(type === 'worker' ? { script: script as string } : {}),
+      created_on: new Date(svc.now()).toISOString(),
+      ...(typeof dlq === 'string' && dlq !== '' ? { dead_letter_queue: dlq } : {}),
+      settings: settingsOf(type, b.settings),
+    };
+    q.consumer = c;
+    attachConsumer(q.queue, c);
+    return ok(present(c, q));
+  };
 
 function consumerOf(svc: ApiService, params: RouteParams, id: string, cid: string) {
   const q = lookup(svc, params, id);
@@ -159,37 +188,46 @@ function consumerOf(svc: ApiService, params: RouteParams, id: string, cid: strin
   return { q, c };
 }
 
-const getConsumer = (id: string, cid: string): Handler<ApiService> => (svc, _req, params) => {
-  const { q, c } = consumerOf(svc, params, id, cid);
-  return ok(present(c, q));
-};
+const getConsumer =
+  (id: string, cid: string): Handler<ApiService> =>
+  (svc, _req, params) => {
+    const { q, c } = consumerOf(svc, params, id, cid);
+    return ok(present(c, q));
+  };
 
-const updateConsumer = (id: string, cid: string): Handler<ApiService> => async (svc, req, params) => {
-  const { q, c } = consumerOf(svc, params, id, cid);
-  const b = await body(req);
-  c.settings = settingsOf(c.type, b.settings);
-  if (typeof b.dead_letter_queue === 'string') c.dead_letter_queue = b.dead_letter_queue || undefined;
-  attachConsumer(q.queue, c);
-  return ok(present(c, q));
-};
+const updateConsumer =
+  (id: string, cid: string): Handler<ApiService> =>
+  async (svc, req, params) => {
+    const { q, c } = consumerOf(svc, params, id, cid);
+    const b = await body(req);
+    c.settings = settingsOf(c.type, b.settings);
+    if (typeof b.dead_letter_queue === 'string') c.dead_letter_queue = b.dead_letter_queue || undefined;
+    attachConsumer(q.queue, c);
+    return ok(present(c, q));
+  };
 
-const removeConsumer = (id: string, cid: string): Handler<ApiService> => (svc, _req, params) => {
-  const { q, c } = consumerOf(svc, params, id, cid);
-  q.consumer = undefined;
-  // A pull consumer's held batch is given back (leases included, no attempt spent) for the next consumer.
-  detachApiConsumer(q.queue, c);
-  return ok(null);
-};
+const removeConsumer =
+  (id: string, cid: string): Handler<ApiService> =>
+  (svc, _req, params) => {
+    const { q, c } = consumerOf(svc, params, id, cid);
+    q.consumer = undefined;
+    // A pull consumer's held batch is given back (leases included, no attempt spent) for the next consumer.
+    detachApiConsumer(q.queue, c);
+    return ok(null);
+  };
 
 /** Deletes the queue's messages, and only them: its settings, consumer, fault rules and call log stay. */
-const purge = (id: string): Handler<ApiService> => async (svc, req, params) => {
-  const q = lookup(svc, params, id);
-  const b = await body(req);
-  if (b.delete_messages_permanently !== undefined && typeof b.delete_messages_permanently !== 'boolean') throw consumerErrors.bad('delete_messages_permanently must be a boolean');
-  purgeQueue(q.queue);
-  dropHeld(q.queue); // its delivery was forgotten with the messages
-  return ok({ started_at: new Date(svc.now()).toISOString(), complete: true });
-};
+const purge =
+  (id: string): Handler<ApiService> =>
+  async (svc, req, params) => {
+    const q = lookup(svc, params, id);
+    const b = await body(req);
+    if (b.delete_messages_permanently !== undefined && typeof b.delete_messages_permanently !== 'boolean')
+      throw consumerErrors.bad('delete_messages_permanently must be a boolean');
+    purgeQueue(q.queue);
+    dropHeld(q.queue); // its delivery was forgotten with the messages
+    return ok({ started_at: new Date(svc.now()).toISOString(), complete: true });
+  };
 
 const metricsJson = (m: QueueMetrics) => ({
   backlog_count: m.backlogCount,
@@ -199,7 +237,8 @@ const metricsJson = (m: QueueMetrics) => ({
 
 /** One pushed message: `{ body, content_type: 'text' | 'json', delay_seconds? }` (json when not said). */
 function pushed(raw: unknown): { body: unknown; contentType: 'text' | 'json'; delaySeconds?: number } {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw consumerErrors.bad('a message must be an object');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw consumerErrors.bad('a message must be an object');
   const m = raw as Record<string, unknown>;
   const type = m.content_type ?? 'json';
   if (type !== 'text' && type !== 'json') throw consumerErrors.bad('content_type must be text or json');
@@ -209,100 +248,130 @@ function pushed(raw: unknown): { body: unknown; contentType: 'text' | 'json'; de
   return { body: m.body, contentType: type, ...(delay !== undefined ? { delaySeconds: delay } : {}) };
 }
 
-const push = (id: string, batch: boolean): Handler<ApiService> => async (svc, req, params) => {
-  const q = lookup(svc, params, id);
-  const b = await body(req);
-  let sent;
-  try {
-    if (!batch) {
-      const m = pushed(b);
-      sent = await q.queue.send(m.body, { contentType: m.contentType, ...(m.delaySeconds !== undefined ? { delaySeconds: m.delaySeconds } : {}) });
-    } else {
-      if (!Array.isArray(b.messages)) throw consumerErrors.bad('messages must be an array');
-      const delay = int(b.delay_seconds, 'delay_seconds', 0, 43200);
-      sent = await q.queue.sendBatch(b.messages.map(pushed), delay !== undefined ? { delaySeconds: delay } : undefined);
+const push =
+  (id: string, batch: boolean): Handler<ApiService> =>
+  async (svc, req, params) => {
+    const q = lookup(svc, params, id);
+    const b = await body(req);
+    let sent;
+    try {
+      if (!batch) {
+        const m = pushed(b);
+        sent = await q.queue.send(m.body, {
+          contentType: m.contentType,
+          ...(m.delaySeconds !== undefined ? { delaySeconds: m.delaySeconds } : {}),
+        });
+      } else {
+        if (!Array.isArray(b.messages)) throw consumerErrors.bad('messages must be an array');
+        const delay = int(b.delay_seconds, 'delay_seconds', 0, 43200);
+        sent = await q.queue.sendBatch(
+          b.messages.map(pushed),
+          delay !== undefined ? { delaySeconds: delay } : undefined,
+        );
+      }
+    } catch (e) {
+      // The producer's refusals (too large, too many): the API's schema refusal, with the binding's reason.
+      if (e instanceof Error && !('status' in e)) throw consumerErrors.bad(e.message);
+      throw e;
     }
-  } catch (e) {
-    // The producer's refusals (too large, too many): the API's schema refusal, with the binding's reason.
-    if (e instanceof Error && !('status' in e)) throw consumerErrors.bad(e.message);
-    throw e;
-  }
-  return ok({ metadata: { metrics: metricsJson(sent.metadata.metrics) } });
-};
+    return ok({ metadata: { metrics: metricsJson(sent.metadata.metrics) } });
+  };
 
 /** A pulled message's body as text, and what it was. */
 function bodyText(body: unknown): { text: string; type: string } {
   if (typeof body === 'string') return { text: body, type: 'text' };
   if (body instanceof ArrayBuffer) return { text: toBase64(new Uint8Array(body)), type: 'bytes' };
-  if (ArrayBuffer.isView(body)) return { text: toBase64(new Uint8Array(body.buffer, body.byteOffset, body.byteLength)), type: 'bytes' };
+  if (ArrayBuffer.isView(body))
+    return { text: toBase64(new Uint8Array(body.buffer, body.byteOffset, body.byteLength)), type: 'bytes' };
   return { text: JSON.stringify(body) ?? '', type: 'json' };
 }
 
-const pull = (id: string): Handler<ApiService> => async (svc, req, params) => {
-  const q = lookup(svc, params, id);
-  const c = q.consumer;
-  const state = pullState(q.queue);
-  if (c?.type !== 'http_pull' || !state) throw consumerErrors.noPull();
-  const b = await body(req);
-  const size = int(b.batch_size, 'batch_size', 1, 100) ?? c.settings.batch_size ?? 10;
-  const visibility = int(b.visibility_timeout_ms, 'visibility_timeout_ms', 0, 43_200_000) ?? c.settings.visibility_timeout_ms ?? DEFAULT_VISIBILITY_MS;
-  expire(state, svc.now());
-  // Without a held batch, everything visible now is delivered as one (not awaited: the delivery
-  // lasts until its messages are settled); a batch settled just now is followed on the queue's next turns.
-  if (!state.held) void q.queue.drain().catch(() => {});
-  if (!state.held?.available.length) await turn();
-  const messages = [];
-  const held = state.held;
-  while (held && held.available.length > 0 && messages.length < size) {
-    const m = held.available.shift()!;
-    const lease = randomHex(16);
-    held.leases.set(lease, { message: m, expires: svc.now() + visibility });
-    const { text, type } = bodyText(m.body);
-    messages.push({ id: m.id, body: text, attempts: m.attempts, timestamp_ms: m.timestamp.getTime(), lease_id: lease, metadata: { 'CF-Content-Type': type } });
-  }
-  const metrics = metricsJson(await q.queue.metrics());
-  return ok({ messages, message_backlog_count: metrics.backlog_count + (held ? held.available.length + held.leases.size : 0), metadata: { metrics } });
-};
-
-const ack = (id: string): Handler<ApiService> => async (svc, req, params) => {
-  const q = lookup(svc, params, id);
-  const state = pullState(q.queue);
-  if (q.consumer?.type !== 'http_pull' || !state) throw consumerErrors.noPull();
-  const b = await body(req);
-  const acks = b.acks ?? [];
-  const retries = b.retries ?? [];
-  if (!Array.isArray(acks) || !Array.isArray(retries)) throw consumerErrors.bad('acks and retries must be arrays');
-  const delays = retries.map((r) => int((r as { delay_seconds?: unknown })?.delay_seconds, 'delay_seconds', 0, 43200));
-  expire(state, svc.now());
-  const warnings: Record<string, string> = {};
-  let ackCount = 0;
-  let retryCount = 0;
-  const take = (entry: unknown): Lease | undefined => {
-    const lease = typeof entry === 'object' && entry !== null ? (entry as { lease_id?: unknown }).lease_id : undefined;
+const pull =
+  (id: string): Handler<ApiService> =>
+  async (svc, req, params) => {
+    const q = lookup(svc, params, id);
+    const c = q.consumer;
+    const state = pullState(q.queue);
+    if (c?.type !== 'http_pull' || !state) throw consumerErrors.noPull();
+    const b = await body(req);
+    const size = int(b.batch_size, 'batch_size', 1, 100) ?? c.settings.batch_size ?? 10;
+    const visibility =
+      int(b.visibility_timeout_ms, 'visibility_timeout_ms', 0, 43_200_000) ??
+      c.settings.visibility_timeout_ms ??
+      DEFAULT_VISIBILITY_MS;
+    expire(state, svc.now());
+    // Without a held batch, everything visible now is delivered as one (not awaited: the delivery
+    // lasts until its messages are settled); a batch settled just now is followed on the queue's next turns.
+    if (!state.held) void q.queue.drain().catch(() => {});
+    if (!state.held?.available.length) await turn();
+    const messages = [];
     const held = state.held;
-    const found = typeof lease === 'string' ? held?.leases.get(lease) : undefined;
-    if (!found) {
-      warnings[String(lease)] = 'lease not found: expired, or already acked or retried';
-      return undefined;
+    while (held && held.available.length > 0 && messages.length < size) {
+      const m = held.available.shift()!;
+      const lease = randomHex(16);
+      held.leases.set(lease, { message: m, expires: svc.now() + visibility });
+      const { text, type } = bodyText(m.body);
+      messages.push({
+        id: m.id,
+        body: text,
+        attempts: m.attempts,
+        timestamp_ms: m.timestamp.getTime(),
+        lease_id: lease,
+        metadata: { 'CF-Content-Type': type },
+      });
     }
-    held!.leases.delete(lease as string);
-    return found;
+    const metrics = metricsJson(await q.queue.metrics());
+    return ok({
+      messages,
+      message_backlog_count: metrics.backlog_count + (held ? held.available.length + held.leases.size : 0),
+      metadata: { metrics },
+    });
   };
-  for (const a of acks) {
-    const lease = take(a);
-    if (!lease) continue;
-    lease.message.ack();
-    ackCount++;
-    settle(state);
-  }
-  for (const [i, r] of retries.entries()) {
-    const delay = delays[i];
-    const lease = take(r);
-    if (!lease) continue;
-    lease.message.retry(delay !== undefined ? { delaySeconds: delay } : undefined);
-    retryCount++;
-    settle(state);
-  }
-  await turn();
-  return ok({ ackCount, retryCount, warnings });
-};
+
+const ack =
+  (id: string): Handler<ApiService> =>
+  async (svc, req, params) => {
+    const q = lookup(svc, params, id);
+    const state = pullState(q.queue);
+    if (q.consumer?.type !== 'http_pull' || !state) throw consumerErrors.noPull();
+    const b = await body(req);
+    const acks = b.acks ?? [];
+    const retries = b.retries ?? [];
+    if (!Array.isArray(acks) || !Array.isArray(retries)) throw consumerErrors.bad('acks and retries must be arrays');
+    const delays = retries.map((r) =>
+      int((r as { delay_seconds?: unknown })?.delay_seconds, 'delay_seconds', 0, 43200),
+    );
+    expire(state, svc.now());
+    const warnings: Record<string, string> = {};
+    let ackCount = 0;
+    let retryCount = 0;
+    const take = (entry: unknown): Lease | undefined => {
+      const lease =
+        typeof entry === 'object' && entry !== null ? (entry as { lease_id?: unknown }).lease_id : undefined;
+      const held = state.held;
+      const found = typeof lease === 'string' ? held?.leases.get(lease) : undefined;
+      if (!found) {
+        warnings[String(lease)] = 'lease not found: expired, or already acked or retried';
+        return undefined;
+      }
+      held!.leases.delete(lease as string);
+      return found;
+    };
+    for (const a of acks) {
+      const lease = take(a);
+      if (!lease) continue;
+      lease.message.ack();
+      ackCount++;
+      settle(state);
+    }
+    for (const [i, r] of retries.entries()) {
+      const delay = delays[i];
+      const lease = take(r);
+      if (!lease) continue;
+      lease.message.retry(delay !== undefined ? { delaySeconds: delay } : undefined);
+      retryCount++;
+      settle(state);
+    }
+    await turn();
+    return ok({ ackCount, retryCount, warnings });
+  };

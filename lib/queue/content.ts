@@ -31,7 +31,6 @@ export type HeldBody =
   | { readonly type: 'json'; readonly value: string; readonly bytes: number }
   | { readonly type: 'v8'; readonly value: unknown; readonly bytes: number };
 
-
 /** workerd's `validateContentType`: the option as given, converted to a string and lowercased. */
 export function contentTypeOf(given: unknown): QueueContentType {
   const s = String(given);
@@ -51,11 +50,15 @@ const typeOf = (v: unknown): string => typeof v;
 export function encodeBody(body: unknown, type: QueueContentType, detach: boolean): HeldBody {
   switch (type) {
     case 'text': {
-      if (typeof body !== 'string') throw new TypeError(`Content Type "text" requires a value of type string, but received: ${typeOf(body)}`);
+      if (typeof body !== 'string')
+        throw new TypeError(`Content Type "text" requires a value of type string, but received: ${typeOf(body)}`);
       return { type, value: body, bytes: utf8Length(body) };
     }
     case 'bytes': {
-      if (!ArrayBuffer.isView(body)) throw new TypeError(`Content Type "bytes" requires a value of type ArrayBufferView, but received: ${typeOf(body)}`);
+      if (!ArrayBuffer.isView(body))
+        throw new TypeError(
+          `Content Type "bytes" requires a value of type ArrayBufferView, but received: ${typeOf(body)}`,
+        );
       const copy = new Uint8Array(body.byteLength);
       copy.set(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
       if (detach) detachBuffer(body.buffer);
@@ -108,10 +111,14 @@ export const unreadable = (b: HeldBody): boolean => b.type === 'json' && b.value
 /** The body a consumer sees: a fresh value each delivery, so a consumer changing it cannot change a retry. */
 export function decodeBody(b: HeldBody): unknown {
   switch (b.type) {
-    case 'text': return b.value;
-    case 'bytes': return b.value.slice();
-    case 'json': return JSON.parse(b.value);
-    case 'v8': return structuredClone(b.value);
+    case 'text':
+      return b.value;
+    case 'bytes':
+      return b.value.slice();
+    case 'json':
+      return JSON.parse(b.value);
+    case 'v8':
+      return structuredClone(b.value);
   }
 }
 
@@ -133,11 +140,15 @@ function detachBuffer(buffer: ArrayBufferLike): void {
 export function cloneSize(v: unknown, depth = 0): number {
   if (depth > 64) return 1;
   switch (typeof v) {
-    case 'string': return 2 + utf8Length(v);
-    case 'number': return 9;
-    case 'bigint': return 10;
+    case 'string':
+      return 2 + utf8Length(v);
+    case 'number':
+      return 9;
+    case 'bigint':
+      return 10;
     case 'boolean':
-    case 'undefined': return 1;
+    case 'undefined':
+      return 1;
     case 'object': {
       if (v === null) return 1;
       if (ArrayBuffer.isView(v)) return 8 + v.byteLength;
@@ -157,7 +168,8 @@ export function cloneSize(v: unknown, depth = 0): number {
       for (const k of Object.keys(v)) n += 2 + utf8Length(k) + cloneSize((v as Record<string, unknown>)[k], depth + 1);
       return n;
     }
-    default: return 1;
+    default:
+      return 1;
   }
 }
 
@@ -170,7 +182,8 @@ function jsonText(body: unknown): string | undefined {
   try {
     return JSON.stringify(body);
   } catch (e) {
-    if (e instanceof TypeError && /BigInt/.test(e.message)) throw new TypeError('Do not know how to serialize a BigInt');
+    if (e instanceof TypeError && /BigInt/.test(e.message))
+      throw new TypeError('Do not know how to serialize a BigInt');
     throw e;
   }
 }

@@ -29,7 +29,9 @@ const CAUSES: Record<ServiceRefusal, { code: number; cause: string; status: stri
 /** The error a refused send throws, in the form the compatibility date gives. */
 export function serviceError(refusal: ServiceRefusal, batch: boolean, exposeErrorCodes: boolean): Error {
   const c = CAUSES[refusal];
-  return new Error(exposeErrorCodes ? `${c.cause} (${c.code})` : `Queue ${batch ? 'sendBatch' : 'send'} failed: ${c.status}`);
+  return new Error(
+    exposeErrorCodes ? `${c.cause} (${c.code})` : `Queue ${batch ? 'sendBatch' : 'send'} failed: ${c.status}`,
+  );
 }
 
 /** A fault rule's failed send: the service's internal error unless the rule names a message. */

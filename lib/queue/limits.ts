@@ -31,7 +31,9 @@ export interface ConsumerSettings {
   deadLetterQueue?: string;
 }
 
-export type ResolvedConsumerSettings = Required<Omit<ConsumerSettings, 'deadLetterQueue'>> & { deadLetterQueue?: string };
+export type ResolvedConsumerSettings = Required<Omit<ConsumerSettings, 'deadLetterQueue'>> & {
+  deadLetterQueue?: string;
+};
 
 /**
  * Production's consumer defaults (cloudflare-docs `queues/configuration/configure-queues.mdx`,
@@ -75,13 +77,16 @@ export function resolveConsumerSettings(
     if (v === undefined) continue;
     const [lo, hi] = RANGES[k];
     if (typeof v !== 'number' || !(v >= lo && v <= hi) || (k !== 'maxBatchTimeout' && !Number.isInteger(v))) {
-      throw new RangeError(`Queue consumer setting '${k}' must be ${k === 'maxBatchTimeout' ? 'a number' : 'an integer'} from ${lo} to ${hi}, got ${String(v)}`);
+      throw new RangeError(
+        `Queue consumer setting '${k}' must be ${k === 'maxBatchTimeout' ? 'a number' : 'an integer'} from ${lo} to ${hi}, got ${String(v)}`,
+      );
     }
     out[k] = v;
   }
   const dlq = settings?.deadLetterQueue;
   if (dlq !== undefined) {
-    if (typeof dlq !== 'string' || dlq === '') throw new TypeError(`Queue consumer setting 'deadLetterQueue' must be a queue name, got ${String(dlq)}`);
+    if (typeof dlq !== 'string' || dlq === '')
+      throw new TypeError(`Queue consumer setting 'deadLetterQueue' must be a queue name, got ${String(dlq)}`);
     out.deadLetterQueue = dlq;
   }
   return out;

@@ -21,11 +21,27 @@ import { timeSource, type Clock, type TimeSource } from '../clock.js';
 import { randomHex, seeded } from '../random.js';
 import { copyArgument } from '../support/call-log.js';
 import { registerDouble } from '../support/registry.js';
-import { actionOf, queueDouble, QueueSupport, type LoggedMessage, type MessageOutcome, type MutableQueueCall, type QueueFault } from '../support/queue-support.js';
+import {
+  actionOf,
+  queueDouble,
+  QueueSupport,
+  type LoggedMessage,
+  type MessageOutcome,
+  type MutableQueueCall,
+  type QueueFault,
+} from '../support/queue-support.js';
 import { createExecutionContext, waitOnExecutionContext } from '../execution-context.js';
 import { BatchState, Message, MessageBatch, toInteger, type MessageBatchMetadata } from './batch.js';
 import { resolveQueueCompat, type QueueCompat } from './compat.js';
-import { contentTypeOf, decodeBody, deferredJson, encodeBody, unreadable, type HeldBody, type QueueContentType } from './content.js';
+import {
+  contentTypeOf,
+  decodeBody,
+  deferredJson,
+  encodeBody,
+  unreadable,
+  type HeldBody,
+  type QueueContentType,
+} from './content.js';
 import { faultError, serviceError } from './errors.js';
 import { registerServiceEntry, type ServiceMessage } from './service.js';
 import { MessageStore, type Batching, type Held, type StoreSnapshot } from './store.js';
@@ -69,7 +85,11 @@ export interface QueueSendResponse {
 }
 
 /** A consumer: a Worker's `queue(batch, env, ctx)` handler. */
-export type QueueHandler<Body = unknown, Env = unknown> = (batch: MessageBatch<Body>, env: Env, ctx: ExecutionContextLike) => unknown;
+export type QueueHandler<Body = unknown, Env = unknown> = (
+  batch: MessageBatch<Body>,
+  env: Env,
+  ctx: ExecutionContextLike,
+) => unknown;
 
 /** What the consumer's third argument offers (`createExecutionContext()`'s). */
 export interface ExecutionContextLike {
@@ -118,7 +138,16 @@ interface QueueSnapshot {
   readonly inFlight: readonly Held[];
 }
 
-const KNOWN_OPTIONS = ['name', 'compatibilityDate', 'compatibilityFlags', 'clock', 'deliveryDelay', 'log', 'consumerDefaults', 'queues'];
+const KNOWN_OPTIONS = [
+  'name',
+  'compatibilityDate',
+  'compatibilityFlags',
+  'clock',
+  'deliveryDelay',
+  'log',
+  'consumerDefaults',
+  'queues',
+];
 
 /** How many messages of a `sendBatch` iterable are read before it is refused as too many (the limit is 100). */
 const READ_AT_MOST = 10_000;
@@ -187,19 +216,26 @@ export class Queue<Body = unknown> {
 
   constructor(options: QueueOptions = {}) {
     for (const k of Object.keys(options)) {
-      if (!KNOWN_OPTIONS.includes(k)) throw new TypeError(`Queue: unknown option '${k}' (known: ${KNOWN_OPTIONS.join(', ')})`);
+      if (!KNOWN_OPTIONS.includes(k))
+        throw new TypeError(`Queue: unknown option '${k}' (known: ${KNOWN_OPTIONS.join(', ')})`);
     }
     const { name = 'queue', clock, deliveryDelay = 0, log = false } = options;
-    if (typeof name !== 'string' || name === '') throw new TypeError(`Queue option 'name': expected a queue name, got ${String(name)}`);
+    if (typeof name !== 'string' || name === '')
+      throw new TypeError(`Queue option 'name': expected a queue name, got ${String(name)}`);
     if (!(Number.isInteger(deliveryDelay) && checkDelay(deliveryDelay))) {
-      throw new RangeError(`Queue option 'deliveryDelay': expected an integer from 0 to ${MAX_DELAY_SECONDS} seconds, got ${String(deliveryDelay)}`);
+      throw new RangeError(
+        `Queue option 'deliveryDelay': expected an integer from 0 to ${MAX_DELAY_SECONDS} seconds, got ${String(deliveryDelay)}`,
+      );
     }
     if (typeof log !== 'boolean') throw new TypeError(`Queue option 'log': expected a boolean, got ${String(log)}`);
     this.name = name;
     this.#compat = resolveQueueCompat(options.compatibilityDate, options.compatibilityFlags);
     this.#time = timeSource(clock);
     queueClocks.set(this, clock);
-    this.#manual = typeof clock === 'object' && clock !== null && typeof clock.sleep === 'function' ? (clock as { sleep(ms: number): Promise<void> }) : undefined;
+    this.#manual =
+      typeof clock === 'object' && clock !== null && typeof clock.sleep === 'function'
+        ? (clock as { sleep(ms: number): Promise<void> })
+        : undefined;
     this.#deliveryDelay = deliveryDelay;
     this.#defaults = options.consumerDefaults ?? PRODUCTION_CONSUMER_DEFAULTS;
     resolveConsumerSettings(this.#defaults as ConsumerSettings);
@@ -226,13 +262,16 @@ export class Queue<Body = unknown> {
     const copy = this.#support.log.recording ? copyArgument(body) : undefined;
     const encoded = encodeBody(body, type ?? this.#defaultType(), true);
     const entry = this.#support.log.recording
-      ? this.#support.entry('send', this.name, this.#time.now(), [{ id: '', body: copy, contentType: encoded.type, delaySeconds: delay ?? this.#deliveryDelay }])
+      ? this.#support.entry('send', this.name, this.#time.now(), [
+          { id: '', body: copy, contentType: encoded.type, delaySeconds: delay ?? this.#deliveryDelay },
+        ])
       : undefined;
     try {
       await this.#fault('send', entry, false);
       // The service's checks (Miniflare's broker's order: size, then delay).
       if (encoded.bytes > MAX_MESSAGE_BYTES) throw serviceError('message-size', false, this.#compat.exposeErrorCodes);
-      if (delay !== undefined && !checkDelay(delay)) throw serviceError('metadata', false, this.#compat.exposeErrorCodes);
+      if (delay !== undefined && !checkDelay(delay))
+        throw serviceError('metadata', false, this.#compat.exposeErrorCodes);
       if (unreadable(encoded)) throw serviceError('internal', false, this.#compat.exposeErrorCodes);
       const response = this.#response();
       const held = this.#hold(encoded, delay ?? this.#deliveryDelay, this.#time.now());
@@ -248,8 +287,15 @@ export class Queue<Body = unknown> {
   }
 
   /** Sends up to 100 messages (256 KB in all) at once. */
-  async sendBatch(messages: Iterable<MessageSendRequest<Body>>, options?: QueueSendBatchOptions): Promise<QueueSendResponse> {
-    if (messages === null || typeof messages !== 'object' || typeof (messages as Iterable<unknown>)[Symbol.iterator] !== 'function') {
+  async sendBatch(
+    messages: Iterable<MessageSendRequest<Body>>,
+    options?: QueueSendBatchOptions,
+  ): Promise<QueueSendResponse> {
+    if (
+      messages === null ||
+      typeof messages !== 'object' ||
+      typeof (messages as Iterable<unknown>)[Symbol.iterator] !== 'function'
+    ) {
       throw new TypeError("Failed to execute 'sendBatch' on 'WorkerQueue': parameter 1 is not of type 'Sequence'.");
     }
     // workerd reads the whole sequence before the service counts it; the double stops reading far
@@ -278,7 +324,12 @@ export class Queue<Body = unknown> {
           'sendBatch',
           this.name,
           this.#time.now(),
-          list.map((m, i) => ({ id: '', body: copyArgument(m.body), contentType: bodies[i]!.type, delaySeconds: delays[i] ?? batchDelay ?? this.#deliveryDelay })),
+          list.map((m, i) => ({
+            id: '',
+            body: copyArgument(m.body),
+            contentType: bodies[i]!.type,
+            delaySeconds: delays[i] ?? batchDelay ?? this.#deliveryDelay,
+          })),
         )
       : undefined;
     try {
@@ -332,10 +383,15 @@ export class Queue<Body = unknown> {
    * `[[queues.consumers]]` entry) apply. Returns the queue.
    */
   consume<Env = unknown>(handler: QueueHandler<Body, Env>, settings?: ConsumerSettings & { env?: Env }): this {
-    if (typeof handler !== 'function') throw new TypeError(`Queue.consume: the handler must be a function, got ${typeof handler}`);
+    if (typeof handler !== 'function')
+      throw new TypeError(`Queue.consume: the handler must be a function, got ${typeof handler}`);
     const { env, ...rest } = settings ?? {};
     const given = Object.keys(rest).length > 0 ? rest : (presets.get(this) ?? rest);
-    this.#consumer = { handler: handler as QueueHandler<never, unknown>, env, settings: resolveConsumerSettings(given, this.#defaults) };
+    this.#consumer = {
+      handler: handler as QueueHandler<never, unknown>,
+      env,
+      settings: resolveConsumerSettings(given, this.#defaults),
+    };
     this.#wake();
     return this;
   }
@@ -394,7 +450,11 @@ export class Queue<Body = unknown> {
 
   /** The messages held now, a batch being delivered included (O(messages held)); restore with `restore`. */
   snapshot(): object {
-    return Object.freeze({ owner: this, store: this.#store.snapshot(), inFlight: this.#inFlight } satisfies QueueSnapshot);
+    return Object.freeze({
+      owner: this,
+      store: this.#store.snapshot(),
+      inFlight: this.#inFlight,
+    } satisfies QueueSnapshot);
   }
 
   /** Puts back the messages of a snapshot this queue took; clears fault rules and the call log. */
@@ -431,7 +491,14 @@ export class Queue<Body = unknown> {
     queueImage = {
       changes: (queue) => queue.#changes,
       held: (queue) => [...queue.#inFlight, ...queue.#store.all()],
-      load: (queue, held) => queue.restore(Object.freeze({ owner: queue, store: { waiting: [], ready: [], openedAt: 0 }, inFlight: held } satisfies QueueSnapshot)),
+      load: (queue, held) =>
+        queue.restore(
+          Object.freeze({
+            owner: queue,
+            store: { waiting: [], ready: [], openedAt: 0 },
+            inFlight: held,
+          } satisfies QueueSnapshot),
+        ),
     };
     detachConsumer = (queue, handler) => {
       if (queue.#consumer?.handler !== handler) return;
@@ -462,7 +529,9 @@ export class Queue<Body = unknown> {
 
   #metrics(): QueueMetrics {
     const { count, bytes, oldest } = this.#store.backlog;
-    return oldest === undefined ? { backlogCount: count, backlogBytes: bytes } : { backlogCount: count, backlogBytes: bytes, oldestMessageTimestamp: new Date(oldest) };
+    return oldest === undefined
+      ? { backlogCount: count, backlogBytes: bytes }
+      : { backlogCount: count, backlogBytes: bytes, oldestMessageTimestamp: new Date(oldest) };
   }
 
   /**
@@ -477,14 +546,23 @@ export class Queue<Body = unknown> {
     this.#wake();
     if (this.#support.log.recording) {
       const body = JSON.parse(json.value) as unknown;
-      const entry = this.#support.entry('send', this.name, this.#time.now(), [{ id: held.id, body, contentType: 'json', delaySeconds: 0 }]);
+      const entry = this.#support.entry('send', this.name, this.#time.now(), [
+        { id: held.id, body, contentType: 'json', delaySeconds: 0 },
+      ]);
       if (entry) this.#support.log.done(entry);
     }
   }
 
   /** Puts one message on the queue (the caller schedules delivery). */
   #hold(body: HeldBody, delay: number, now: number): Held {
-    const h: Held = { id: this.#newId(), timestamp: now, body, failures: 0, visibleAt: now + delay * 1000, seq: this.#store.nextSeq() };
+    const h: Held = {
+      id: this.#newId(),
+      timestamp: now,
+      body,
+      failures: 0,
+      visibleAt: now + delay * 1000,
+      seq: this.#store.nextSeq(),
+    };
     this.#store.add(h);
     this.#changes++;
     return h;
@@ -654,7 +732,9 @@ export class Queue<Body = unknown> {
     }
     if (action === 'duplicate') {
       // At-least-once: the acked messages come once more, as they were.
-      held.forEach((h, i) => outcomes[i] === 'acked' && this.#store.add({ ...h, visibleAt: at, seq: this.#store.nextSeq() }));
+      held.forEach(
+        (h, i) => outcomes[i] === 'acked' && this.#store.add({ ...h, visibleAt: at, seq: this.#store.nextSeq() }),
+      );
     }
     if (dead.length) this.#queueNamed(settings.deadLetterQueue!).#acceptDead(dead);
     // Built only when recording: reading a body decodes it.
@@ -663,7 +743,13 @@ export class Queue<Body = unknown> {
           'deliver',
           this.name,
           at,
-          held.map((h, i): LoggedMessage => ({ id: h.id, body: messages[i]!.body, contentType: h.body.type, attempts: h.failures + 1, outcome: outcomes[i] })),
+          held.map((h, i): LoggedMessage => ({
+            id: h.id,
+            body: messages[i]!.body,
+            contentType: h.body.type,
+            attempts: h.failures + 1,
+            outcome: outcomes[i],
+          })),
         )
       : undefined;
     if (entry) {
@@ -741,4 +827,3 @@ function shuffled<T>(list: T[], seed: number): T[] {
   if (out.length > 1 && out.every((x, i) => x === list[i])) out.push(out.shift()!);
   return out;
 }
-

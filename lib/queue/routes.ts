@@ -6,9 +6,25 @@
  */
 import { ok } from '../api/envelope.js';
 import { fail } from '../api/errors.js';
-import { HEX32, positiveParam, type ApiService, type Handler, type Incoming, type Route, type RouteTable } from '../api/router.js';
+import {
+  HEX32,
+  positiveParam,
+  type ApiService,
+  type Handler,
+  type Incoming,
+  type Route,
+  type RouteTable,
+} from '../api/router.js';
 import { consumersOf } from './consumers.js';
-import { accountQueues, createAccountQueue, deleteAccountQueue, queueById, queueByName, type AccountQueue, type QueueSettings } from './account-queues.js';
+import {
+  accountQueues,
+  createAccountQueue,
+  deleteAccountQueue,
+  queueById,
+  queueByName,
+  type AccountQueue,
+  type QueueSettings,
+} from './account-queues.js';
 
 /**
  * The Queues API's errors (docs queues/reference/error-codes: 10104 QueueNotFound, 10107
@@ -18,8 +34,14 @@ import { accountQueues, createAccountQueue, deleteAccountQueue, queueById, queue
 export const queueApiErrors = {
   notFound: () => fail(404, 10104, 'Queue does not exist'),
   malformedId: () => fail(400, 10107, 'The queue ID in the request URL is not a valid queue identifier'),
-  nameTaken: (name: string) => fail(409, 11009, `A queue with the name ${name} already exists: the name is already taken`),
-  badName: () => fail(400, 10207, 'Request JSON body does not match expected schema: queue_name must be 1 to 63 lowercase letters, digits and hyphens'),
+  nameTaken: (name: string) =>
+    fail(409, 11009, `A queue with the name ${name} already exists: the name is already taken`),
+  badName: () =>
+    fail(
+      400,
+      10207,
+      'Request JSON body does not match expected schema: queue_name must be 1 to 63 lowercase letters, digits and hyphens',
+    ),
   badSettings: () => fail(400, 100128, 'The specified queue settings are invalid.'),
   malformed: () => fail(400, 10208, 'Request body is not valid JSON'),
 };
@@ -34,7 +56,15 @@ export const queueRoutes: RouteTable<ApiService> = (segments): Route<ApiService>
   if (segments.length === 3) return { methods: { GET: listQueues, POST: createQueue }, accountId };
   if (segments.length === 4) {
     const id = segments[3]!;
-    return { methods: { GET: getQueue(id), PUT: updateQueue(id, 'put'), PATCH: updateQueue(id, 'patch'), DELETE: removeQueue(id) }, accountId };
+    return {
+      methods: {
+        GET: getQueue(id),
+        PUT: updateQueue(id, 'put'),
+        PATCH: updateQueue(id, 'patch'),
+        DELETE: removeQueue(id),
+      },
+      accountId,
+    };
   }
   return undefined;
 };
@@ -59,7 +89,9 @@ const listQueues: Handler<ApiService> = (svc, req, { account }) => {
   positiveParam(q.get('page'), 1, 'page');
   // wrangler sends `name` once per queue it looks for (listAllQueues): any of them matches.
   const names = q.getAll('name');
-  const all = [...accountQueues(account ?? svc.account).values()].filter((x) => names.length === 0 || names.includes(x.name));
+  const all = [...accountQueues(account ?? svc.account).values()].filter(
+    (x) => names.length === 0 || names.includes(x.name),
+  );
   return ok(all.map(presentQueue));
 };
 
@@ -71,7 +103,10 @@ function lookup(svc: ApiService, account: RouteParamsAccount, id: string): Accou
 }
 type RouteParamsAccount = Parameters<Handler<ApiService>>[2]['account'];
 
-const getQueue = (id: string): Handler<ApiService> => (svc, _req, { account }) => ok(presentQueue(lookup(svc, account, id)));
+const getQueue =
+  (id: string): Handler<ApiService> =>
+  (svc, _req, { account }) =>
+    ok(presentQueue(lookup(svc, account, id)));
 
 const createQueue: Handler<ApiService> = async (svc, req, { account }) => {
   const state = account ?? svc.account;
@@ -84,24 +119,28 @@ const createQueue: Handler<ApiService> = async (svc, req, { account }) => {
 };
 
 /** PUT overwrites the configuration (SDK: "does not support partial updates"); PATCH changes what it names. */
-const updateQueue = (id: string, mode: 'put' | 'patch'): Handler<ApiService> => async (svc, req, { account }) => {
-  const q = lookup(svc, account, id);
-  const body = await jsonObject(req);
-  if (body.queue_name !== undefined && body.queue_name !== q.name) {
-    // Renaming is not modelled: a queue's name is what bindings and rules find it by.
-    throw fail(400, 100128, 'The specified queue settings are invalid.');
-  }
-  const settings = queueSettings(body.settings);
-  q.settings = mode === 'put' ? settings : { ...q.settings, ...settings };
-  q.modified = svc.now();
-  return ok(presentQueue(q));
-};
+const updateQueue =
+  (id: string, mode: 'put' | 'patch'): Handler<ApiService> =>
+  async (svc, req, { account }) => {
+    const q = lookup(svc, account, id);
+    const body = await jsonObject(req);
+    if (body.queue_name !== undefined && body.queue_name !== q.name) {
+      // Renaming is not modelled: a queue's name is what bindings and rules find it by.
+      throw fail(400, 100128, 'The specified queue settings are invalid.');
+    }
+    const settings = queueSettings(body.settings);
+    q.settings = mode === 'put' ? settings : { ...q.settings, ...settings };
+    q.modified = svc.now();
+    return ok(presentQueue(q));
+  };
 
-const removeQueue = (id: string): Handler<ApiService> => (svc, _req, { account }) => {
-  const q = lookup(svc, account, id);
-  deleteAccountQueue(account ?? svc.account, q.id);
-  return ok(null);
-};
+const removeQueue =
+  (id: string): Handler<ApiService> =>
+  (svc, _req, { account }) => {
+    const q = lookup(svc, account, id);
+    deleteAccountQueue(account ?? svc.account, q.id);
+    return ok(null);
+  };
 
 /** Queue-level settings with wrangler's bounds (delivery delay 0–86400 s, retention 60–1,209,600 s). */
 function queueSettings(raw: unknown): QueueSettings {
@@ -110,7 +149,8 @@ function queueSettings(raw: unknown): QueueSettings {
   const s = raw as Record<string, unknown>;
   const out: QueueSettings = {};
   if (s.delivery_delay !== undefined) {
-    if (!Number.isInteger(s.delivery_delay) || (s.delivery_delay as number) < 0 || (s.delivery_delay as number) > 86400) throw queueApiErrors.badSettings();
+    if (!Number.isInteger(s.delivery_delay) || (s.delivery_delay as number) < 0 || (s.delivery_delay as number) > 86400)
+      throw queueApiErrors.badSettings();
     out.delivery_delay = s.delivery_delay as number;
   }
   if (s.message_retention_period !== undefined) {

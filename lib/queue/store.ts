@@ -179,7 +179,11 @@ export class MessageStore {
   }
 
   snapshot(): StoreSnapshot {
-    return { waiting: this.#waiting.slice(this.#wHead), ready: this.#ready.slice(this.#rHead), openedAt: this.#openedAt };
+    return {
+      waiting: this.#waiting.slice(this.#wHead),
+      ready: this.#ready.slice(this.#rHead),
+      openedAt: this.#openedAt,
+    };
   }
 
   restore(s: StoreSnapshot): void {

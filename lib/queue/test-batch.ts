@@ -18,17 +18,25 @@ export interface MessageBatchMessage<Body = unknown> {
 const built = new WeakSet<object>();
 
 /** A `MessageBatch` for a `queue()` handler; bodies are structured clones of those given, as the plugin's. */
-export function createMessageBatch<Body = unknown>(queueName: string, messages: MessageBatchMessage<Body>[]): MessageBatch<Body> {
-  if (arguments.length === 0) throw new TypeError("Failed to execute 'createMessageBatch': parameter 1 is not of type 'string'.");
-  if (!Array.isArray(messages)) throw new TypeError("Failed to execute 'createMessageBatch': parameter 2 is not of type 'Array'.");
+export function createMessageBatch<Body = unknown>(
+  queueName: string,
+  messages: MessageBatchMessage<Body>[],
+): MessageBatch<Body> {
+  if (arguments.length === 0)
+    throw new TypeError("Failed to execute 'createMessageBatch': parameter 1 is not of type 'string'.");
+  if (!Array.isArray(messages))
+    throw new TypeError("Failed to execute 'createMessageBatch': parameter 2 is not of type 'Array'.");
   const state = new BatchState();
   const list = messages.map((m) => {
-    if (m !== null && typeof m === 'object' && 'serializedBody' in m) throw new TypeError('Cannot use `serializedBody` with `createMessageBatch()`');
+    if (m !== null && typeof m === 'object' && 'serializedBody' in m)
+      throw new TypeError('Cannot use `serializedBody` with `createMessageBatch()`');
     const timestamp = m.timestamp instanceof Date ? m.timestamp.getTime() : new Date(m.timestamp).getTime();
     const source = { id: String(m.id), timestamp, body: undefined };
     return new Message<Body>(state, source, Number(m.attempts), structuredClone(m.body));
   });
-  const batch = new MessageBatch<Body>(state, String(queueName), list, { metrics: { backlogCount: 0, backlogBytes: 0 } });
+  const batch = new MessageBatch<Body>(state, String(queueName), list, {
+    metrics: { backlogCount: 0, backlogBytes: 0 },
+  });
   built.add(batch);
   return batch;
 }
@@ -56,5 +64,8 @@ export async function getQueueResult(batch: MessageBatch, ctx: unknown): Promise
     }
     throw e;
   }
-  return state.result(batch.messages.map((m) => m.id), 'ok');
+  return state.result(
+    batch.messages.map((m) => m.id),
+    'ok',
+  );
 }

@@ -6,7 +6,14 @@
  */
 import { createBucket as createIn, deleteBucket as deleteBucketIn, isBucketName } from '../account/directory.js';
 import type { AccountState } from '../account/state.js';
-import { bucketInfo, homeLocation, isLocation, isStorageClass, type Jurisdiction, type Location } from '../account/buckets.js';
+import {
+  bucketInfo,
+  homeLocation,
+  isLocation,
+  isStorageClass,
+  type Jurisdiction,
+  type Location,
+} from '../account/buckets.js';
 import type { Bucket } from '../bucket/bucket.js';
 import { bucketLayer } from '../bucket/internal.js';
 import { ok } from '../api/envelope.js';
@@ -54,7 +61,8 @@ const DEFAULT_PER_PAGE = 20;
 const MAX_PER_PAGE = 1000;
 
 /** The cursor: the last name of the page and the order it was read in, opaque to clients. */
-const encodeCursor = (name: string, desc: boolean) => btoa(fromUtf8(utf8(JSON.stringify([name, desc ? 'desc' : 'asc']))));
+const encodeCursor = (name: string, desc: boolean) =>
+  btoa(fromUtf8(utf8(JSON.stringify([name, desc ? 'desc' : 'asc']))));
 function decodeCursor(raw: string): { after: string; desc: boolean } {
   try {
     const bytes = Uint8Array.from(atob(raw), (c) => c.charCodeAt(0));
@@ -75,7 +83,8 @@ const listBuckets: Handler<R2Service> = (svc, req, params) => {
   const { account, buckets } = addressedBuckets(svc, req, params);
   const q = req.url.searchParams;
   const direction = q.get('direction');
-  if (direction !== null && direction !== 'asc' && direction !== 'desc') throw apiErrors.badQuery('direction', 'must be asc or desc');
+  if (direction !== null && direction !== 'asc' && direction !== 'desc')
+    throw apiErrors.badQuery('direction', 'must be asc or desc');
   const order = q.get('order');
   if (order !== null && order !== 'name') throw apiErrors.badQuery('order', 'must be name');
   const rawPerPage = q.get('per_page');
@@ -116,11 +125,19 @@ const createBucket: Handler<R2Service> = async (svc, req, params) => {
   const body = await jsonObject(req);
   const { name, locationHint, storageClass } = body;
   if (!isBucketName(name)) throw r2ApiErrors.invalidBucketName();
-  if (locationHint !== undefined && !isLocation(typeof locationHint === 'string' ? locationHint.toLowerCase() : locationHint)) throw r2ApiErrors.malformed();
+  if (
+    locationHint !== undefined &&
+    !isLocation(typeof locationHint === 'string' ? locationHint.toLowerCase() : locationHint)
+  )
+    throw r2ApiErrors.malformed();
   if (storageClass !== undefined && !isStorageClass(storageClass)) throw r2ApiErrors.malformed();
   if (buckets.has(name)) throw r2ApiErrors.bucketExists();
-  const location = locationHint === undefined ? homeLocation(jurisdiction) : ((locationHint as string).toLowerCase() as Location);
-  const bucket = createIn(account, name, (storage) => svc.newBucket(storageClass ?? 'Standard', storage), { jurisdiction, location });
+  const location =
+    locationHint === undefined ? homeLocation(jurisdiction) : ((locationHint as string).toLowerCase() as Location);
+  const bucket = createIn(account, name, (storage) => svc.newBucket(storageClass ?? 'Standard', storage), {
+    jurisdiction,
+    location,
+  });
   if (typeof bucket === 'string') throw r2ApiErrors.bucketExists(); // checked above: the name was taken meanwhile
   return ok(presentBucket(account, name, bucket));
 };

@@ -60,8 +60,10 @@ export function corsRulesFromJson(body: unknown): CorsRule[] | undefined {
     const age = r.maxAgeSeconds;
     if (!strings(origins) || !strings(methods) || !strings(headers) || !strings(expose)) return undefined;
     if (origins.length === 0 || methods.length === 0) return undefined;
-    if (!methods.every((m) => CORS_METHODS.has(m)) || !origins.every(oneWildcardAtMost) || !expose.every(carriable)) return undefined;
-    if (age !== undefined && (typeof age !== 'number' || !Number.isInteger(age) || age < 0 || age > MAX_AGE_SECONDS)) return undefined;
+    if (!methods.every((m) => CORS_METHODS.has(m)) || !origins.every(oneWildcardAtMost) || !expose.every(carriable))
+      return undefined;
+    if (age !== undefined && (typeof age !== 'number' || !Number.isInteger(age) || age < 0 || age > MAX_AGE_SECONDS))
+      return undefined;
     if (r.id !== undefined && typeof r.id !== 'string') return undefined;
     rules.push({
       ...(r.id !== undefined ? { id: r.id } : {}),
@@ -79,7 +81,11 @@ export function corsRulesFromJson(body: unknown): CorsRule[] | undefined {
 export function corsRuleToJson(r: CorsRule): ApiCorsRule {
   return {
     ...(r.id !== undefined ? { id: r.id } : {}),
-    allowed: { origins: [...r.origins], methods: [...r.methods], ...(r.headers.length ? { headers: [...r.headers] } : {}) },
+    allowed: {
+      origins: [...r.origins],
+      methods: [...r.methods],
+      ...(r.headers.length ? { headers: [...r.headers] } : {}),
+    },
     ...(r.expose.length ? { exposeHeaders: [...r.expose] } : {}),
     ...(r.maxAge !== undefined ? { maxAgeSeconds: r.maxAge } : {}),
   };

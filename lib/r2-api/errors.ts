@@ -34,7 +34,10 @@ export const r2ApiErrors = {
   malformed: (why?: string) =>
     why === undefined
       ? fail(400, 10040, 'The JSON you provided was not well formed.')
-      : new ApiError(400, [{ code: 10040, message: 'The JSON you provided was not well formed.' }, { code: 10040, message: why }]),
+      : new ApiError(400, [
+          { code: 10040, message: 'The JSON you provided was not well formed.' },
+          { code: 10040, message: why },
+        ]),
 
   // ---- CORS (cors.ts) ----
   /** 404 10059 on GET for a bucket without a policy (r2-bucket-config.md §3.1, seen third-hand). */

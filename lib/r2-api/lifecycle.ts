@@ -35,7 +35,8 @@ const putLifecycle: Handler<R2Service> = async (svc, req, params) => {
 function apiLifecycleRules(rules: unknown) {
   if (Array.isArray(rules)) {
     rules.forEach((r, i) => {
-      if (typeof r === 'object' && r !== null && (r as { conditions?: unknown }).conditions === undefined) throw new LifecycleRuleError(`rules[${i}].conditions is required`);
+      if (typeof r === 'object' && r !== null && (r as { conditions?: unknown }).conditions === undefined)
+        throw new LifecycleRuleError(`rules[${i}].conditions is required`);
     });
   }
   return lifecycleRules(rules);

@@ -13,7 +13,8 @@ import type { R2Table } from './routes.js';
 import { rulesBody } from './rules-body.js';
 import { changeSettings, readSettings } from './settings.js';
 
-const getLocks: Handler<R2Service> = async (svc, req, params) => ok({ rules: await readSettings(namedBucket(svc, req, params).bucket, 'getBucketLocks', (c) => c.locks) });
+const getLocks: Handler<R2Service> = async (svc, req, params) =>
+  ok({ rules: await readSettings(namedBucket(svc, req, params).bucket, 'getBucketLocks', (c) => c.locks) });
 
 const putLocks: Handler<R2Service> = async (svc, req, params) => {
   const { bucket } = namedBucket(svc, req, params); // 10006 before the body is read
@@ -22,4 +23,5 @@ const putLocks: Handler<R2Service> = async (svc, req, params) => {
   return ok({});
 };
 
-export const lockRoutes: R2Table = (rest) => (rest.length === 2 && rest[1] === 'lock' ? { GET: getLocks, PUT: putLocks } : undefined);
+export const lockRoutes: R2Table = (rest) =>
+  rest.length === 2 && rest[1] === 'lock' ? { GET: getLocks, PUT: putLocks } : undefined;

@@ -21,7 +21,8 @@ import type { R2Service } from './service.js';
 export const graphqlRoutes: RouteTable<R2Service> = (segments) =>
   segments.length === 1 && segments[0] === 'graphql' ? { methods: { POST: graphql } } : undefined;
 
-const graphqlError = (message: string) => json(200, { data: null, errors: [{ message, path: null, extensions: { code: 'bad_request' } }] });
+const graphqlError = (message: string) =>
+  json(200, { data: null, errors: [{ message, path: null, extensions: { code: 'bad_request' } }] });
 
 const graphql: Handler<R2Service> = async (svc, req, { who }) => {
   let body: { query?: unknown; variables?: Record<string, unknown> };
@@ -31,7 +32,9 @@ const graphql: Handler<R2Service> = async (svc, req, { who }) => {
     return graphqlError('failed to parse the request body');
   }
   if (typeof body?.query !== 'string' || !body.query.includes('r2StorageAdaptiveGroups')) {
-    return graphqlError('edge-doubles answers only the r2StorageAdaptiveGroups query (what wrangler r2 bucket info asks)');
+    return graphqlError(
+      'edge-doubles answers only the r2StorageAdaptiveGroups query (what wrangler r2 bucket info asks)',
+    );
   }
   const vars = body.variables ?? {};
   const account = svc.account;
@@ -42,7 +45,9 @@ const graphql: Handler<R2Service> = async (svc, req, { who }) => {
     const full = filter.bucketName;
     const underscore = full.indexOf('_');
     const prefix = underscore > 0 ? full.slice(0, underscore) : '';
-    const [jurisdiction, name] = isJurisdiction(prefix) ? [prefix, full.slice(underscore + 1)] : (['default', full] as const);
+    const [jurisdiction, name] = isJurisdiction(prefix)
+      ? [prefix, full.slice(underscore + 1)]
+      : (['default', full] as const);
     const bucket = bucketsIn(account, jurisdiction).get(name);
     if (bucket) {
       const totals = await storageTotals(bucket);

@@ -34,7 +34,12 @@ const notificationErrors = {
   /** placeholder code (R2's malformed-body code); wrangler reports 400 for an invalid configuration. */
   invalid: (detail: string) => fail(400, 10040, `Invalid event notification configuration: ${detail}`),
   /** placeholder code; cloudflare-docs#17949 reports the text as about "conflicting event notification rules". */
-  overlap: (ruleId: string) => fail(400, 10040, `Invalid event notification configuration: the rule overlaps with rule ${ruleId}: conflicting event notification rules`),
+  overlap: (ruleId: string) =>
+    fail(
+      400,
+      10040,
+      `Invalid event notification configuration: the rule overlaps with rule ${ruleId}: conflicting event notification rules`,
+    ),
   /** R2's malformed-body answer (r2-bucket-config.md §3.1, 10040). */
   malformed: () => fail(400, 10040, 'The JSON you provided was not well formed.'),
   tooMany: () => fail(400, 10040, 'Invalid event notification configuration: a bucket may have at most 100 rules'),
@@ -49,7 +54,14 @@ export const notificationRoutes: RouteTable<R2Service> = (segments): Route<R2Ser
   if (segments.length === 6) return { methods: permitted({ GET: getConfiguration(bucket) }), accountId };
   if (segments.length === 8 && segments[6] === 'queues') {
     const queueId = segments[7]!;
-    return { methods: permitted({ GET: getQueueRules(bucket, queueId), PUT: putRules(bucket, queueId), DELETE: deleteRules(bucket, queueId) }), accountId };
+    return {
+      methods: permitted({
+        GET: getQueueRules(bucket, queueId),
+        PUT: putRules(bucket, queueId),
+        DELETE: deleteRules(bucket, queueId),
+      }),
+      accountId,
+    };
   }
   return undefined;
 };
@@ -78,59 +90,85 @@ const presentQueueRules = (svc: R2Service, params: RouteParams, q: QueueRules) =
 });
 
 /** The bucket's notification rules, read through its layer (logged and faulted as getBucketNotifications). */
-const rulesOf = (layer: BucketLayer) => settingCall(layer.readSettings('api', 'getBucketNotifications', (c) => c.notifications));
+const rulesOf = (layer: BucketLayer) =>
+  settingCall(layer.readSettings('api', 'getBucketNotifications', (c) => c.notifications));
 
-const getConfiguration = (bucket: string): Handler<R2Service> => async (svc, req, params) => {
-  const layer = layerOf(svc, req, params, bucket);
-  const queues = (await rulesOf(layer)).filter((q) => q.rules.length > 0);
-  if (queues.length === 0) throw notificationErrors.noConfiguration();
-  return ok({ bucketName: bucket, queues: queues.map((q) => presentQueueRules(svc, params, q)) });
-};
+const getConfiguration =
+  (bucket: string): Handler<R2Service> =>
+  async (svc, req, params) => {
+    const layer = layerOf(svc, req, params, bucket);
+    const queues = (await rulesOf(layer)).filter((q) => q.rules.length > 0);
+    if (queues.length === 0) throw notificationErrors.noConfiguration();
+    return ok({ bucketName: bucket, queues: queues.map((q) => presentQueueRules(svc, params, q)) });
+  };
 
-const getQueueRules = (bucket: string, queueId: string): Handler<R2Service> => async (svc, req, params) => {
-  const layer = layerOf(svc, req, params, bucket);
-  const queue = queueOf(svc, params, queueId);
-  const rules = (await rulesOf(layer)).find((q) => q.queueId === queue.id) ?? { queueId: queue.id, rules: [] };
-  return ok(presentQueueRules(svc, params, rules));
-};
+const getQueueRules =
+  (bucket: string, queueId: string): Handler<R2Service> =>
+  async (svc, req, params) => {
+    const layer = layerOf(svc, req, params, bucket);
+    const queue = queueOf(svc, params, queueId);
+    const rules = (await rulesOf(layer)).find((q) => q.queueId === queue.id) ?? { queueId: queue.id, rules: [] };
+    return ok(presentQueueRules(svc, params, rules));
+  };
 
-const putRules = (bucket: string, queueId: string): Handler<R2Service> => async (svc, req, params) => {
-  const layer = layerOf(svc, req, params, bucket);
-  const queue = queueOf(svc, params, queueId);
-  const body = await jsonObject(req);
-  if (!Array.isArray(body.rules)) throw notificationErrors.invalid('rules must be an array');
-  // The schema's `minItems: 1` (the SDK's EventNotificationUpdateParams): a PUT adds at least one rule.
-  if (body.rules.length === 0) throw notificationErrors.invalid('rules must hold at least one rule');
-  // Checked against the rules as stored, in the change's own transaction.
-  await settingCall(
-    layer.changeSettings('api', 'putBucketNotifications', (config) => {
-      const result = addRules(config.notifications, queue.id, body.rules as NotificationRuleInit[], () => crypto.randomUUID(), svc.now());
-      if ('problem' in result) {
-        const p = result.problem;
-        throw p.kind === 'invalid' ? notificationErrors.invalid(p.detail) : p.kind === 'overlap' ? notificationErrors.overlap(p.with.ruleId) : notificationErrors.tooMany();
+const putRules =
+  (bucket: string, queueId: string): Handler<R2Service> =>
+  async (svc, req, params) => {
+    const layer = layerOf(svc, req, params, bucket);
+    const queue = queueOf(svc, params, queueId);
+    const body = await jsonObject(req);
+    if (!Array.isArray(body.rules)) throw notificationErrors.invalid('rules must be an array');
+    // The schema's `minItems: 1` (the SDK's EventNotificationUpdateParams): a PUT adds at least one rule.
+    if (body.rules.length === 0) throw notificationErrors.invalid('rules must hold at least one rule');
+    // Checked against the rules as stored, in the change's own transaction.
+    await settingCall(
+      layer.changeSettings('api', 'putBucketNotifications', (config) => {
+        const result = addRules(
+          config.notifications,
+          queue.id,
+          body.rules as NotificationRuleInit[],
+          () => crypto.randomUUID(),
+          svc.now(),
+        );
+        if ('problem' in result) {
+          const p = result.problem;
+          throw p.kind === 'invalid'
+            ? notificationErrors.invalid(p.detail)
+            : p.kind === 'overlap'
+              ? notificationErrors.overlap(p.with.ruleId)
+              : notificationErrors.tooMany();
+        }
+        config.notifications = result.ok;
+      }),
+    );
+    // The SDK types the result `unknown`; wrangler prints nothing of it.
+    return ok({});
+  };
+
+const deleteRules =
+  (bucket: string, queueId: string): Handler<R2Service> =>
+  async (svc, req, params) => {
+    const layer = layerOf(svc, req, params, bucket);
+    const queue = queueOf(svc, params, queueId);
+    const text = await req.text();
+    let ruleIds: string[] | undefined;
+    if (text.trim() !== '') {
+      const body = parseObject(text);
+      if (body.ruleIds !== undefined) {
+        if (!Array.isArray(body.ruleIds) || !body.ruleIds.every((r) => typeof r === 'string'))
+          throw notificationErrors.invalid('ruleIds must be an array of strings');
+        ruleIds = body.ruleIds as string[];
       }
-      config.notifications = result.ok;
-    }),
-  );
-  // The SDK types the result `unknown`; wrangler prints nothing of it.
-  return ok({});
-};
-
-const deleteRules = (bucket: string, queueId: string): Handler<R2Service> => async (svc, req, params) => {
-  const layer = layerOf(svc, req, params, bucket);
-  const queue = queueOf(svc, params, queueId);
-  const text = await req.text();
-  let ruleIds: string[] | undefined;
-  if (text.trim() !== '') {
-    const body = parseObject(text);
-    if (body.ruleIds !== undefined) {
-      if (!Array.isArray(body.ruleIds) || !body.ruleIds.every((r) => typeof r === 'string')) throw notificationErrors.invalid('ruleIds must be an array of strings');
-      ruleIds = body.ruleIds as string[];
     }
-  }
-  await settingCall(layer.changeSettings('api', 'putBucketNotifications', (config) => (config.notifications = removeRules(config.notifications, queue.id, ruleIds))));
-  return ok({});
-};
+    await settingCall(
+      layer.changeSettings(
+        'api',
+        'putBucketNotifications',
+        (config) => (config.notifications = removeRules(config.notifications, queue.id, ruleIds)),
+      ),
+    );
+    return ok({});
+  };
 
 async function jsonObject(req: Incoming): Promise<Record<string, unknown>> {
   return parseObject(await req.text());

@@ -46,7 +46,8 @@ const STORAGE_CLASSES = new Set(['Standard', 'InfrequentAccess']);
 const objectErrors = {
   noSuchKey: () => fail(404, 10007, 'The specified key does not exist.'),
   /** The model's refusal, with its R2 code and text. */
-  model: (e: R2ModelError) => fail(e.reason === 'objectLocked' ? 403 : 400, e.code, e.message.replace(/^\w+: /, '').replace(/ \(\d+\)$/, '')),
+  model: (e: R2ModelError) =>
+    fail(e.reason === 'objectLocked' ? 403 : 400, e.code, e.message.replace(/^\w+: /, '').replace(/ \(\d+\)$/, '')),
 };
 
 function target(svc: R2Service, req: Incoming, params: RouteParams, key: string): { layer: BucketLayer; key: string } {
@@ -65,49 +66,79 @@ async function run<R>(op: () => Promise<R>): Promise<R> {
   }
 }
 
-const getObject = (key: string): Handler<R2Service> => async (svc, req, params) => {
-  const t = target(svc, req, params, key);
-  const outcome = await run(() =>
-    t.layer.viaApi('get', t.key, () =>
-      t.layer.read(t.key, (object) => {
-        if (!object) throw objectErrors.noSuchKey();
-        return { read: object.size > 0 ? { offset: 0, length: object.size } : undefined };
-      }),
-    ),
-  );
-  const object = outcome.object!;
-  // The public hosts' headers (lib/r2-public/serve.ts), with the whole object's length.
-  const headers = objectHeaders(object);
-  headers.set('content-length', String(object.size));
-  if (!outcome.bytes) return new Response(null, { status: 200, headers });
-  const bytes = outcome.bytes;
-  if (bytes.kind === 'chunks') return new Response(new Blob(bytes.chunks as Uint8Array<ArrayBuffer>[]), { status: 200, headers });
-  const parts: Uint8Array<ArrayBuffer>[] = [];
-  for (let it = bytes.pieces(), next = await it.next(); !next.done; next = await it.next()) parts.push(next.value as Uint8Array<ArrayBuffer>);
-  return new Response(new Blob(parts), { status: 200, headers });
-};
+const getObject =
+  (key: string): Handler<R2Service> =>
+  async (svc, req, params) => {
+    const t = target(svc, req, params, key);
+    const outcome = await run(() =>
+      t.layer.viaApi('get', t.key, () =>
+        t.layer.read(t.key, (object) => {
+          if (!object) throw objectErrors.noSuchKey();
+          return { read: object.size > 0 ? { offset: 0, length: object.size } : undefined };
+        }),
+      ),
+    );
+    const object = outcome.object!;
+    // The public hosts' headers (lib/r2-public/serve.ts), with the whole object's length.
+    const headers = objectHeaders(object);
+    headers.set('content-length', String(object.size));
+    if (!outcome.bytes) return new Response(null, { status: 200, headers });
+    const bytes = outcome.bytes;
+    if (bytes.kind === 'chunks')
+      return new Response(new Blob(bytes.chunks as Uint8Array<ArrayBuffer>[]), { status: 200, headers });
+    const parts: Uint8Array<ArrayBuffer>[] = [];
+    for (let it = bytes.pieces(), next = await it.next(); !next.done; next = await it.next())
+      parts.push(next.value as Uint8Array<ArrayBuffer>);
+    return new Response(new Blob(parts), { status: 200, headers });
+  };
 
-const putObject = (key: string): Handler<R2Service> => async (svc, req, params) => {
-  const t = target(svc, req, params, key);
-  const headers = new Headers();
-  for (const name of ['content-type', 'content-language', 'content-disposition', 'content-encoding', 'cache-control', 'expires']) {
-    const v = req.headers.get(name);
-    if (v !== null) headers.set(name, v);
-  }
-  const requested = req.headers.get('cf-r2-storage-class');
-  if (requested !== null && !STORAGE_CLASSES.has(requested)) throw r2ApiErrors.malformed();
-  const metadata: ObjectMetadata = { http: httpFieldsFromHeaders(headers), custom: [], storageClass: requested ?? t.layer.defaultStorageClass };
-  const bytes = await req.bytes(MAX_OBJECT_UPLOAD);
-  const stored = await run(() => t.layer.viaApi('put', t.key, () => t.layer.put(t.key, { chunks: [bytes], size: bytes.byteLength }, metadata, undefined, undefined)));
-  const o = stored!;
-  return ok({ key: o.key, size: String(o.size), etag: o.etag, uploaded: new Date(o.uploaded).toISOString(), version: o.version, storage_class: o.storageClass });
-};
+const putObject =
+  (key: string): Handler<R2Service> =>
+  async (svc, req, params) => {
+    const t = target(svc, req, params, key);
+    const headers = new Headers();
+    for (const name of [
+      'content-type',
+      'content-language',
+      'content-disposition',
+      'content-encoding',
+      'cache-control',
+      'expires',
+    ]) {
+      const v = req.headers.get(name);
+      if (v !== null) headers.set(name, v);
+    }
+    const requested = req.headers.get('cf-r2-storage-class');
+    if (requested !== null && !STORAGE_CLASSES.has(requested)) throw r2ApiErrors.malformed();
+    const metadata: ObjectMetadata = {
+      http: httpFieldsFromHeaders(headers),
+      custom: [],
+      storageClass: requested ?? t.layer.defaultStorageClass,
+    };
+    const bytes = await req.bytes(MAX_OBJECT_UPLOAD);
+    const stored = await run(() =>
+      t.layer.viaApi('put', t.key, () =>
+        t.layer.put(t.key, { chunks: [bytes], size: bytes.byteLength }, metadata, undefined, undefined),
+      ),
+    );
+    const o = stored!;
+    return ok({
+      key: o.key,
+      size: String(o.size),
+      etag: o.etag,
+      uploaded: new Date(o.uploaded).toISOString(),
+      version: o.version,
+      storage_class: o.storageClass,
+    });
+  };
 
-const deleteObject = (key: string): Handler<R2Service> => async (svc, req, params) => {
-  const t = target(svc, req, params, key);
-  await run(() => t.layer.viaApi('delete', t.key, () => t.layer.delete([t.key])));
-  return ok({ key: t.key });
-};
+const deleteObject =
+  (key: string): Handler<R2Service> =>
+  async (svc, req, params) => {
+    const t = target(svc, req, params, key);
+    await run(() => t.layer.viaApi('delete', t.key, () => t.layer.delete([t.key])));
+    return ok({ key: t.key });
+  };
 
 /** `[bucket, 'objects', ...key]`: the key is every segment after `objects`, joined by `/`. */
 export const objectRoutes: R2Table = (rest) => {

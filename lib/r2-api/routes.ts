@@ -25,7 +25,15 @@ export type R2Methods = Record<string, Handler<R2Service>>;
 export type R2Table = (rest: readonly string[]) => R2Methods | undefined;
 
 /** The concerns' tables, asked in order; no path matches two. */
-const TABLES: readonly R2Table[] = [bucketRoutes, corsRoutes, lifecycleRoutes, lockRoutes, domainRoutes, sippyRoutes, objectRoutes];
+const TABLES: readonly R2Table[] = [
+  bucketRoutes,
+  corsRoutes,
+  lifecycleRoutes,
+  lockRoutes,
+  domainRoutes,
+  sippyRoutes,
+  objectRoutes,
+];
 
 export const r2Routes: RouteTable<R2Service> = (segments): Route<R2Service> | undefined => {
   if (segments[0] !== 'accounts' || segments[2] !== 'r2') return undefined;

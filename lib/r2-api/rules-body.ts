@@ -24,7 +24,11 @@ export async function jsonObject(req: Incoming): Promise<Record<string, unknown>
   return body as Record<string, unknown>;
 }
 
-export async function rulesBody<R>(req: Incoming, validate: (rules: unknown) => R, ruleError: new (...a: never[]) => Error): Promise<R> {
+export async function rulesBody<R>(
+  req: Incoming,
+  validate: (rules: unknown) => R,
+  ruleError: new (...a: never[]) => Error,
+): Promise<R> {
   // An absent `rules` is an empty set: the SDK's `rules?` (LifecycleUpdateParams, LockUpdateParams).
   const rules = (await jsonObject(req)).rules ?? [];
   try {

@@ -32,7 +32,11 @@ export function requestJurisdiction(req: Incoming): Jurisdiction {
 }
 
 /** The buckets of the account the router resolved, in the jurisdiction the request addresses. */
-export function addressedBuckets(svc: R2Service, req: Incoming, params: RouteParams): { account: AccountState; jurisdiction: Jurisdiction; buckets: Map<string, Bucket> } {
+export function addressedBuckets(
+  svc: R2Service,
+  req: Incoming,
+  params: RouteParams,
+): { account: AccountState; jurisdiction: Jurisdiction; buckets: Map<string, Bucket> } {
   const account = params.account ?? svc.account;
   const jurisdiction = requestJurisdiction(req);
   return { account, jurisdiction, buckets: bucketsIn(account, jurisdiction) };
@@ -42,7 +46,11 @@ export function addressedBuckets(svc: R2Service, req: Incoming, params: RoutePar
  * The bucket the path names (`params.id`), in the account the router resolved and the jurisdiction
  * the request addresses (`cf-r2-jurisdiction`), or R2's 10006.
  */
-export function namedBucket(svc: R2Service, req: Incoming, params: RouteParams): { name: string; bucket: Bucket; jurisdiction: Jurisdiction } {
+export function namedBucket(
+  svc: R2Service,
+  req: Incoming,
+  params: RouteParams,
+): { name: string; bucket: Bucket; jurisdiction: Jurisdiction } {
   const name = params.id!;
   const { buckets, jurisdiction } = addressedBuckets(svc, req, params);
   const bucket = buckets.get(name);

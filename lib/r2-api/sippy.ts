@@ -69,7 +69,11 @@ function sourceFor(state: AccountState): SippySource {
       return undefined;
     }
     const bytes = new Uint8Array(await res.arrayBuffer());
-    return { body: { chunks: [bytes], size: bytes.byteLength }, http: httpFieldsFromHeaders(res.headers), custom: customFieldsFromHeaders(res.headers) };
+    return {
+      body: { chunks: [bytes], size: bytes.byteLength },
+      http: httpFieldsFromHeaders(res.headers),
+      custom: customFieldsFromHeaders(res.headers),
+    };
   };
 }
 
@@ -82,7 +86,8 @@ export function useSippySource(target: Account | AccountHolder, endpoint: SippyE
   if (endpoint) endpoints.set(state, endpoint);
   else endpoints.delete(state);
   for (const bucket of state.buckets.values()) install(bucketLayer(bucket), state);
-  for (const map of state.jurisdictions.values()) for (const bucket of map.values()) install(bucketLayer(bucket), state);
+  for (const map of state.jurisdictions.values())
+    for (const bucket of map.values()) install(bucketLayer(bucket), state);
 }
 
 function install(layer: BucketLayer | undefined, state: AccountState): void {
@@ -97,22 +102,26 @@ function settingsFrom(body: Record<string, unknown>): SippySettings {
   const destination = body.destination as Record<string, unknown> | undefined;
   if (!source || typeof source !== 'object') throw r2ApiErrors.malformed('source is required');
   if (!destination || typeof destination !== 'object') throw r2ApiErrors.malformed('destination is required');
-  if (destination.provider !== undefined && destination.provider !== 'r2') throw r2ApiErrors.malformed("destination.provider must be 'r2'");
+  if (destination.provider !== undefined && destination.provider !== 'r2')
+    throw r2ApiErrors.malformed("destination.provider must be 'r2'");
   const destinationAccessKeyId = text(destination.accessKeyId);
-  if (!destinationAccessKeyId || !text(destination.secretAccessKey)) throw r2ApiErrors.malformed('destination.accessKeyId and destination.secretAccessKey are required');
+  if (!destinationAccessKeyId || !text(destination.secretAccessKey))
+    throw r2ApiErrors.malformed('destination.accessKeyId and destination.secretAccessKey are required');
   const bucket = text(source.bucket);
   if (!bucket) throw r2ApiErrors.malformed('source.bucket is required');
   if (source.provider === 'aws') {
     const region = text(source.region);
     const accessKeyId = text(source.accessKeyId);
     const secretAccessKey = text(source.secretAccessKey);
-    if (!region || !accessKeyId || !secretAccessKey) throw r2ApiErrors.malformed('source.region, source.accessKeyId and source.secretAccessKey are required for aws');
+    if (!region || !accessKeyId || !secretAccessKey)
+      throw r2ApiErrors.malformed('source.region, source.accessKeyId and source.secretAccessKey are required for aws');
     return { provider: 'aws', bucket, region, accessKeyId, secretAccessKey, destinationAccessKeyId };
   }
   if (source.provider === 'gcs') {
     const clientEmail = text(source.clientEmail);
     const privateKey = text(source.privateKey);
-    if (!clientEmail || !privateKey) throw r2ApiErrors.malformed('source.clientEmail and source.privateKey are required for gcs');
+    if (!clientEmail || !privateKey)
+      throw r2ApiErrors.malformed('source.clientEmail and source.privateKey are required for gcs');
     return { provider: 'gcs', bucket, clientEmail, privateKey, destinationAccessKeyId };
   }
   throw r2ApiErrors.malformed("source.provider must be 'aws' or 'gcs'");

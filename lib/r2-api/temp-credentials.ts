@@ -15,7 +15,12 @@
 import { ok } from '../api/envelope.js';
 import { fail } from '../api/errors.js';
 import type { Handler, Route } from '../api/router.js';
-import { mintTemporaryCredentials, parentKnown, TEMPORARY_PERMISSIONS, type TemporaryPermission } from '../account/temporary-credentials.js';
+import {
+  mintTemporaryCredentials,
+  parentKnown,
+  TEMPORARY_PERMISSIONS,
+  type TemporaryPermission,
+} from '../account/temporary-credentials.js';
 import { r2ApiErrors } from './errors.js';
 import { jsonObject } from './rules-body.js';
 import { addressedBuckets, type R2Service } from './service.js';
@@ -28,7 +33,8 @@ const unknownParent = () => fail(400, 10040, 'The parent access key id does not 
 
 const stringList = (v: unknown, field: string): string[] => {
   if (v === undefined) return [];
-  if (!Array.isArray(v) || !v.every((s) => typeof s === 'string')) throw r2ApiErrors.malformed(`${field} must be an array of strings`);
+  if (!Array.isArray(v) || !v.every((s) => typeof s === 'string'))
+    throw r2ApiErrors.malformed(`${field} must be an array of strings`);
   return v as string[];
 };
 
@@ -36,11 +42,17 @@ const create: Handler<R2Service> = async (svc, req, params) => {
   const body = await jsonObject(req);
   const { bucket, parentAccessKeyId, permission, ttlSeconds } = body;
   if (typeof bucket !== 'string' || bucket === '') throw r2ApiErrors.malformed('bucket is required');
-  if (typeof parentAccessKeyId !== 'string' || parentAccessKeyId === '') throw r2ApiErrors.malformed('parentAccessKeyId is required');
+  if (typeof parentAccessKeyId !== 'string' || parentAccessKeyId === '')
+    throw r2ApiErrors.malformed('parentAccessKeyId is required');
   if (typeof permission !== 'string' || !(TEMPORARY_PERMISSIONS as readonly string[]).includes(permission)) {
     throw r2ApiErrors.malformed(`permission must be one of ${TEMPORARY_PERMISSIONS.join(', ')}`);
   }
-  if (typeof ttlSeconds !== 'number' || !Number.isFinite(ttlSeconds) || ttlSeconds <= 0 || ttlSeconds > MAX_TEMPORARY_TTL_SECONDS) {
+  if (
+    typeof ttlSeconds !== 'number' ||
+    !Number.isFinite(ttlSeconds) ||
+    ttlSeconds <= 0 ||
+    ttlSeconds > MAX_TEMPORARY_TTL_SECONDS
+  ) {
     throw r2ApiErrors.malformed(`ttlSeconds must be a number from 1 to ${MAX_TEMPORARY_TTL_SECONDS}`);
   }
   const prefixes = stringList(body.prefixes, 'prefixes');
@@ -57,9 +69,18 @@ const create: Handler<R2Service> = async (svc, req, params) => {
     objects,
     expires: account.now() + ttlSeconds * 1000,
   });
-  return ok({ accessKeyId: minted.accessKeyId, secretAccessKey: minted.secretAccessKey, sessionToken: minted.sessionToken });
+  return ok({
+    accessKeyId: minted.accessKeyId,
+    secretAccessKey: minted.secretAccessKey,
+    sessionToken: minted.sessionToken,
+  });
 };
 
 /** The route for `['accounts', id, 'r2', 'temp-access-credentials']` (the caller checked the first three). */
-export const tempCredentialsRoute = (segments: readonly string[], accountId: string): Pick<Route<R2Service>, 'methods' | 'accountId'> | undefined =>
-  segments[3] === 'temp-access-credentials' && segments.length === 4 ? { methods: { POST: create }, accountId } : undefined;
+export const tempCredentialsRoute = (
+  segments: readonly string[],
+  accountId: string,
+): Pick<Route<R2Service>, 'methods' | 'accountId'> | undefined =>
+  segments[3] === 'temp-access-credentials' && segments.length === 4
+    ? { methods: { POST: create }, accountId }
+    : undefined;

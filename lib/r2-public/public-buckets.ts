@@ -48,7 +48,8 @@ export function bucketHex(accountId: string, bucket: string, what: 'r2.dev' | 'b
 }
 
 /** The r2.dev host of a bucket: `pub-<32 hex>.r2.dev`. */
-export const managedDomainOf = (accountId: string, bucket: string): string => `pub-${bucketHex(accountId, bucket, 'r2.dev')}${R2_DEV}`;
+export const managedDomainOf = (accountId: string, bucket: string): string =>
+  `pub-${bucketHex(accountId, bucket, 'r2.dev')}${R2_DEV}`;
 
 export class PublicBuckets {
   /** A standard fetch, already bound: answers requests to the account's public hosts. */
@@ -86,7 +87,8 @@ export class PublicBuckets {
     for (const [name, bucket] of state.buckets) {
       const access = bucketLayer(bucket)?.config.publicAccess;
       if (!access || (!access.managed && access.custom.length === 0)) continue;
-      if (managed ? access.managed && managedDomainOf(state.id, name) === h : servesCustomDomain(access, h)) return { name, bucket };
+      if (managed ? access.managed && managedDomainOf(state.id, name) === h : servesCustomDomain(access, h))
+        return { name, bucket };
     }
     return undefined;
   }

@@ -140,8 +140,12 @@ async function read(layer: BucketLayer, key: string, request: Request, head: boo
 }
 
 /** One buffer from the bytes read (a stream pulled from the storage, on a persistent one). */
-async function bodyOf(bytes: NonNullable<Awaited<ReturnType<BucketLayer['bytes']>>>, length: number): Promise<Uint8Array<ArrayBuffer>> {
-  if (bytes.kind === 'chunks') return (bytes.chunks.length === 1 ? bytes.chunks[0]! : concat(bytes.chunks, length)) as Uint8Array<ArrayBuffer>;
+async function bodyOf(
+  bytes: NonNullable<Awaited<ReturnType<BucketLayer['bytes']>>>,
+  length: number,
+): Promise<Uint8Array<ArrayBuffer>> {
+  if (bytes.kind === 'chunks')
+    return (bytes.chunks.length === 1 ? bytes.chunks[0]! : concat(bytes.chunks, length)) as Uint8Array<ArrayBuffer>;
   const chunks: Uint8Array[] = [];
   for (let it = bytes.pieces(), next = await it.next(); !next.done; next = await it.next()) chunks.push(next.value);
   return concat(chunks, length) as Uint8Array<ArrayBuffer>;
@@ -161,8 +165,17 @@ function keyOf(pathname: string): string {
 export async function servePublic(layer: BucketLayer, request: Request): Promise<Response> {
   const method = request.method.toUpperCase();
   const cors = layer.config.cors;
-  if (method === 'OPTIONS' && request.headers.get('origin') !== null && request.headers.get('access-control-request-method') !== null) {
-    const headers = preflightHeaders(cors, request.headers.get('origin')!, request.headers.get('access-control-request-method')!, requestedHeaders(request.headers.get('access-control-request-headers')));
+  if (
+    method === 'OPTIONS' &&
+    request.headers.get('origin') !== null &&
+    request.headers.get('access-control-request-method') !== null
+  ) {
+    const headers = preflightHeaders(
+      cors,
+      request.headers.get('origin')!,
+      request.headers.get('access-control-request-method')!,
+      requestedHeaders(request.headers.get('access-control-request-headers')),
+    );
     return new Response(null, { status: headers ? 200 : 403, ...(headers ? { headers } : {}) });
   }
   let response: Response;

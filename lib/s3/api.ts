@@ -22,7 +22,13 @@ import { readBody, refuseDeclaredTooLarge } from './body.js';
 import { bucketConfig, listBuckets } from './buckets.js';
 import { frozenCorsRules } from '../bucket/cors.js';
 import { lifecycleConfigurationResponse, parseLifecycleConfiguration } from './lifecycle.js';
-import { corsConfigurationResponse, parseCorsConfiguration, preflight, withCorsHeaders, type CorsRule } from './cors.js';
+import {
+  corsConfigurationResponse,
+  parseCorsConfiguration,
+  preflight,
+  withCorsHeaders,
+  type CorsRule,
+} from './cors.js';
 import type { RequestBody, S3Context } from './context.js';
 import { bodyText, xmlResponse } from './context.js';
 import { errorResponse, fromModelError, notImplemented, S3Error, s3Errors } from './errors.js';
@@ -119,9 +125,11 @@ class RequestContext implements S3Context {
 }
 
 /** A routed bucket's name, decoded when it came from the path (decodeBucketName refuses bytes that are not UTF-8). */
-const bucketNameOf = (bucket: { name: string; encoded: boolean }): string => (bucket.encoded ? decodeBucketName(bucket.name) : bucket.name);
+const bucketNameOf = (bucket: { name: string; encoded: boolean }): string =>
+  bucket.encoded ? decodeBucketName(bucket.name) : bucket.name;
 
-const asS3Error = (err: unknown): S3Error => (err instanceof S3Error ? err : (fromModelError(err) ?? s3Errors.internal()));
+const asS3Error = (err: unknown): S3Error =>
+  err instanceof S3Error ? err : (fromModelError(err) ?? s3Errors.internal());
 
 /** A request body that failed while read is not answered: the fetch rejects (lib/fetch.ts). */
 const rethrowBodyFailure = (err: unknown): void => {
@@ -145,14 +153,21 @@ export class S3Api {
 
   constructor(options: S3ApiOptions = {}) {
     this.#clock = timeSource(options.clock).now;
-    this.#newBucket = { clock: options.clock, lifecycleTiming: lifecycleTimingOption(options.lifecycleTiming, 'S3Api') };
+    this.#newBucket = {
+      clock: options.clock,
+      lifecycleTiming: lifecycleTimingOption(options.lifecycleTiming, 'S3Api'),
+    };
     const signed = options.signatureClock === undefined ? undefined : timeSource(options.signatureClock).now;
     this.#account = chosenAccount(options, 'S3Api');
     const shared = this.#account && accountState(this.#account);
     // Over an account: its key pairs may parent temporary credentials, and those it mints are
     // accepted here until they expire on this view's clock (temporary-access.ts).
     if (shared && options.credentials) addParentKeys(shared, options.credentials);
-    this.#verifier = new Verifier(options.credentials, signed ?? (() => this.#clock()), shared && temporaryCredential(shared, () => this.#clock()));
+    this.#verifier = new Verifier(
+      options.credentials,
+      signed ?? (() => this.#clock()),
+      shared && temporaryCredential(shared, () => this.#clock()),
+    );
     this.#buckets = shared?.buckets ?? new Map();
     this.#created = shared?.bucketCreated ?? new WeakMap();
     for (const [name, bucket] of Object.entries(options.buckets ?? {})) this.addBucket(name, bucket);
@@ -207,10 +222,15 @@ export class S3Api {
     const layer = this.#layer(name);
     if (!layer) throw new TypeError(`S3Api: no bucket "${name}"`);
     for (const value of rules?.flatMap((r) => r.expose) ?? []) {
-      if (!carriable(value)) throw new TypeError(`S3Api: ExposeHeader ${JSON.stringify(value)} cannot be sent as a header value`);
+      if (!carriable(value))
+        throw new TypeError(`S3Api: ExposeHeader ${JSON.stringify(value)} cannot be sent as a header value`);
     }
     // As PutBucketCors would: a change of the bucket's settings, logged (surface `s3`) and kept by its storage.
-    layer.settingsNow('s3', rules ? 'putBucketCors' : 'deleteBucketCors', (c) => (c.cors = rules && frozenCorsRules(rules)));
+    layer.settingsNow(
+      's3',
+      rules ? 'putBucketCors' : 'deleteBucketCors',
+      (c) => (c.cors = rules && frozenCorsRules(rules)),
+    );
   }
 
   /** `#layer` over the default jurisdiction's buckets, made once: most requests' contexts carry it (copy sources). */
@@ -264,7 +284,11 @@ export class S3Api {
    * path style. The bucket segment and key come back as sent (percent-encoded): they are decoded
    * after authentication, so an undecodable name is refused only for a request that may see it.
    */
-  #route(url: URL, raw: RawTarget, served: Map<string, Bucket>): { bucket?: { name: string; encoded: boolean }; key: string } {
+  #route(
+    url: URL,
+    raw: RawTarget,
+    served: Map<string, Bucket>,
+  ): { bucket?: { name: string; encoded: boolean }; key: string } {
     const host = url.hostname;
     const dot = host.indexOf('.');
     const first = dot < 0 ? host : host.slice(0, dot);
@@ -291,7 +315,13 @@ export class S3Api {
       return preflight((settings instanceof Promise ? await settings : settings).cors, request.headers);
     }
     const authRequest = { method, url, path: raw.path, search: raw.search, query, headers: request.headers };
-    if (method === 'POST' && route.bucket !== undefined && route.key === '' && !query.has('delete') && !Verifier.carriesAuth(authRequest)) {
+    if (
+      method === 'POST' &&
+      route.bucket !== undefined &&
+      route.key === '' &&
+      !query.has('delete') &&
+      !Verifier.carriesAuth(authRequest)
+    ) {
       throw notImplemented('Presigned post requests are not yet implemented'); // R2's doubled wording, verbatim
     }
     let auth = this.#verifier.verify(authRequest);
@@ -300,16 +330,26 @@ export class S3Api {
     const key = decodeKey(route.key);
     if (bucketName === undefined) {
       if (method !== 'GET') throw s3Errors.routeNotFound();
-      if (auth.grant) enforceGrant(auth.grant, { method, bucket: undefined, jurisdiction, key, operation: undefined, query });
+      if (auth.grant)
+        enforceGrant(auth.grant, { method, bucket: undefined, jurisdiction, key, operation: undefined, query });
       const all = [...served].map(([name, bucket]) => ({ name, created: this.#created.get(bucket) ?? 0 }));
       return listBuckets(all, query, request.headers, this.#owner);
     }
-    const operation: Operation = key === '' ? bucketOperation(method, query) : objectOperation(method, query, request.headers);
+    const operation: Operation =
+      key === '' ? bucketOperation(method, query) : objectOperation(method, query, request.headers);
     if (auth.grant) {
       const op = operation.op;
       const copies = op === 'CopyObject' || op === 'UploadPartCopy';
       try {
-        enforceGrant(auth.grant, { method, bucket: bucketName, jurisdiction, key, operation, query, ...(copies ? { copySource: () => copySource(request) } : {}) });
+        enforceGrant(auth.grant, {
+          method,
+          bucket: bucketName,
+          jurisdiction,
+          key,
+          operation,
+          query,
+          ...(copies ? { copySource: () => copySource(request) } : {}),
+        });
       } catch (err) {
         // Refused before the bucket is touched (its existence is not told), but answered with the
         // addressed bucket's CORS headers, so a page holding temporary credentials reads the 403
@@ -322,7 +362,8 @@ export class S3Api {
     if (operation.op === 'CreateBucket') return this.#createBucket(bucketName, served, jurisdiction);
     const layer = this.#layer(bucketName, served);
     if (!layer) throw s3Errors.noSuchBucket();
-    if (operation.op === 'PutObject' || operation.op === 'UploadPart' || operation.op === 'UploadPartCopy') refuseDeclaredTooLarge(request.headers);
+    if (operation.op === 'PutObject' || operation.op === 'UploadPart' || operation.op === 'UploadPartCopy')
+      refuseDeclaredTooLarge(request.headers);
     const lookup = served === this.#buckets ? this.#lookup : (name: string) => this.#layer(name, served);
     const ctx = new RequestContext(request, auth, method, url, query, bucketName, layer, key, this.#clock, lookup);
     let response: Response;
@@ -338,9 +379,14 @@ export class S3Api {
     return cors ? withCorsHeaders(cors, request.headers, method, response) : response;
   }
 
-  #dispatch(ctx: S3Context, o: Operation, scope: { buckets: Map<string, Bucket>; jurisdiction: Jurisdiction }): Response | Promise<Response> {
+  #dispatch(
+    ctx: S3Context,
+    o: Operation,
+    scope: { buckets: Map<string, Bucket>; jurisdiction: Jurisdiction },
+  ): Response | Promise<Response> {
     // Bucket-level operations refuse what every operation refuses (x-amz-expected-bucket-owner).
-    if (ctx.key === '' && o.op !== 'ListObjects' && o.op !== 'ListMultipartUploads' && o.op !== 'DeleteObjects') screenHeaders(o.op, ctx.headers);
+    if (ctx.key === '' && o.op !== 'ListObjects' && o.op !== 'ListMultipartUploads' && o.op !== 'DeleteObjects')
+      screenHeaders(o.op, ctx.headers);
     switch (o.op) {
       case 'HeadBucket':
         return new Response(null, { status: 200, headers: { 'x-amz-bucket-region': 'auto' } });
@@ -358,10 +404,14 @@ export class S3Api {
           return new Response(null, { status: 200 });
         });
       case 'DeleteBucketCors':
-        return ctx.bucket.changeSettings('s3', 'deleteBucketCors', (c) => (c.cors = undefined)).then(() => new Response(null, { status: 204 }));
+        return ctx.bucket
+          .changeSettings('s3', 'deleteBucketCors', (c) => (c.cors = undefined))
+          .then(() => new Response(null, { status: 204 }));
       // The bucket's one rule set, the REST API's `/lifecycle` too (lib/s3/lifecycle.ts).
       case 'GetBucketLifecycleConfiguration':
-        return ctx.bucket.readSettings('s3', 'getBucketLifecycle', (c) => c.lifecycle).then(lifecycleConfigurationResponse);
+        return ctx.bucket
+          .readSettings('s3', 'getBucketLifecycle', (c) => c.lifecycle)
+          .then(lifecycleConfigurationResponse);
       case 'PutBucketLifecycleConfiguration':
         return bodyText(ctx).then(async (text) => {
           const rules = parseLifecycleConfiguration(text);
@@ -369,7 +419,9 @@ export class S3Api {
           return new Response(null, { status: 200 });
         });
       case 'DeleteBucketLifecycle':
-        return ctx.bucket.changeSettings('s3', 'deleteBucketLifecycle', (c) => (c.lifecycle = [])).then(() => new Response(null, { status: 204 }));
+        return ctx.bucket
+          .changeSettings('s3', 'deleteBucketLifecycle', (c) => (c.lifecycle = []))
+          .then(() => new Response(null, { status: 204 }));
       case 'ListObjects':
         return listObjects(ctx);
       case 'ListMultipartUploads':
@@ -412,7 +464,15 @@ export class S3Api {
     if (served.has(name)) throw s3Errors.bucketConflict();
     if (this.#account) {
       const info = jurisdiction === 'default' ? undefined : { jurisdiction, location: homeLocation(jurisdiction) };
-      if (typeof createBucket(accountState(this.#account), name, (storage) => new Bucket({ ...this.#newBucket, ...(storage ? { storage } : {}) }), info) === 'string') throw s3Errors.bucketConflict();
+      if (
+        typeof createBucket(
+          accountState(this.#account),
+          name,
+          (storage) => new Bucket({ ...this.#newBucket, ...(storage ? { storage } : {}) }),
+          info,
+        ) === 'string'
+      )
+        throw s3Errors.bucketConflict();
     } else this.addBucket(name);
     return new Response(null, { status: 200, headers: { location: `/${name}` } });
   }

@@ -70,13 +70,18 @@ function declaredTooLarge(value: string | null, limit = MAX_UPLOAD_BYTES): boole
  */
 export function refuseDeclaredTooLarge(h: Headers, chunked = isAwsChunked(h)): number {
   const limit = chunked ? MAX_UPLOAD_BYTES + CHUNKED_SLACK : MAX_UPLOAD_BYTES;
-  if (declaredTooLarge(h.get('x-amz-decoded-content-length')) || declaredTooLarge(h.get('content-length'), limit)) throw s3Errors.entityTooLarge();
+  if (declaredTooLarge(h.get('x-amz-decoded-content-length')) || declaredTooLarge(h.get('content-length'), limit))
+    throw s3Errors.entityTooLarge();
   return limit;
 }
 
 /** An aws-chunked body: framed chunks and trailers, decoded before it is stored. */
 const isAwsChunked = (h: Headers): boolean =>
-  h.get('x-amz-content-sha256') === 'STREAMING-UNSIGNED-PAYLOAD-TRAILER' || h.get('content-encoding')?.split(',').some((e) => e.trim() === 'aws-chunked') === true;
+  h.get('x-amz-content-sha256') === 'STREAMING-UNSIGNED-PAYLOAD-TRAILER' ||
+  h
+    .get('content-encoding')
+    ?.split(',')
+    .some((e) => e.trim() === 'aws-chunked') === true;
 
 /**
  * The body's bytes, read after authentication (the caller's order) and bounded: a declared length

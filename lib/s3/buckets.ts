@@ -12,7 +12,12 @@ export interface BucketEntry {
 }
 
 /** ListBuckets with R2's extension parameters (prefix, start-after, continuation-token, max-keys). */
-export function listBuckets(all: readonly BucketEntry[], query: URLSearchParams, headers: Headers, owner: string): Response {
+export function listBuckets(
+  all: readonly BucketEntry[],
+  query: URLSearchParams,
+  headers: Headers,
+  owner: string,
+): Response {
   // R2 reads the extensions from headers too (`cf-prefix`, ...), and headers win.
   const param = (name: string) => headers.get(`cf-${name}`) ?? query.get(name);
   for (const name of query.keys()) {
@@ -24,7 +29,9 @@ export function listBuckets(all: readonly BucketEntry[], query: URLSearchParams,
   const token = param('continuation-token');
   const after = token !== null ? decodeToken(token) : (param('start-after') ?? '');
   const { echo, limit } = readMaxKeys(param('max-keys'));
-  const matching = [...all].sort((a, b) => (a.name < b.name ? -1 : 1)).filter((b) => b.name.startsWith(prefix) && b.name > after);
+  const matching = [...all]
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .filter((b) => b.name.startsWith(prefix) && b.name > after);
   const page = matching.slice(0, limit);
   const truncated = matching.length > page.length;
   const content: Record<string, unknown> = {
@@ -66,7 +73,11 @@ export function bucketConfig(name: string): Response {
     case 'tagging':
       throw new S3Error(404, 'NoSuchTagSet', 'The TagSet does not exist.');
     case 'object-lock':
-      throw new S3Error(404, 'ObjectLockConfigurationNotFoundError', 'Object Lock configuration does not exist for this bucket.');
+      throw new S3Error(
+        404,
+        'ObjectLockConfigurationNotFoundError',
+        'Object Lock configuration does not exist for this bucket.',
+      );
     default:
       throw new S3Error(404, 'ReplicationConfigurationNotFoundError', 'The replication configuration was not found.');
   }

@@ -40,7 +40,8 @@ function crc64nvme(chunks: readonly Uint8Array[]): Uint8Array {
     }
   }
   let c = 0xffffffffffffffffn;
-  for (const chunk of chunks) for (let i = 0; i < chunk.length; i++) c = crc64Table[Number((c ^ BigInt(chunk[i]!)) & 0xffn)]! ^ (c >> 8n);
+  for (const chunk of chunks)
+    for (let i = 0; i < chunk.length; i++) c = crc64Table[Number((c ^ BigInt(chunk[i]!)) & 0xffn)]! ^ (c >> 8n);
   c ^= 0xffffffffffffffffn;
   const out = new Uint8Array(8);
   for (let i = 7; i >= 0; i--) {
@@ -66,4 +67,10 @@ export function checksumBytes(alg: S3ChecksumAlgorithm, chunks: readonly Uint8Ar
 // Base64 is shared (lib/bytes.ts); S3's checksum headers read and write it from here too.
 export { fromBase64, toBase64 } from '../bytes.js';
 
-export const DIGEST_LENGTH: Record<S3ChecksumAlgorithm, number> = { crc32: 4, crc32c: 4, crc64nvme: 8, sha1: 20, sha256: 32 };
+export const DIGEST_LENGTH: Record<S3ChecksumAlgorithm, number> = {
+  crc32: 4,
+  crc32c: 4,
+  crc64nvme: 8,
+  sha1: 20,
+  sha256: 32,
+};

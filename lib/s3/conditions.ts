@@ -32,11 +32,16 @@ export function readConditional(h: Headers, prefix = ''): Conditional | undefine
     uploadedAfter: date(h.get(`${prefix}if-modified-since`)),
     secondsGranularity: true,
   };
-  return c.etagMatches || c.etagDoesNotMatch || c.uploadedBefore !== undefined || c.uploadedAfter !== undefined ? c : undefined;
+  return c.etagMatches || c.etagDoesNotMatch || c.uploadedBefore !== undefined || c.uploadedAfter !== undefined
+    ? c
+    : undefined;
 }
 
 /** For reads: 'ok', 412 or 304. */
-export function evaluateRead(c: Conditional | undefined, object: { etag: string; uploaded: number }): 'ok' | 'failed' | 'not-modified' {
+export function evaluateRead(
+  c: Conditional | undefined,
+  object: { etag: string; uploaded: number },
+): 'ok' | 'failed' | 'not-modified' {
   if (!c) return 'ok';
   const must = { etagMatches: c.etagMatches, uploadedBefore: c.uploadedBefore, secondsGranularity: true };
   if (!conditionHolds(must, object)) return 'failed';

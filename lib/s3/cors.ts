@@ -44,9 +44,16 @@ export function parseCorsConfiguration(text: string): CorsRule[] {
     // them into a 500, so the document is refused as malformed now (R2's and S3's answers are not established).
     if (!expose.every(carriable)) throw s3Errors.malformedXml();
     for (const m of methods) {
-      if (!CORS_METHODS.has(m)) throw new S3Error(400, 'InvalidRequest', `Found unsupported HTTP method in CORS config. Unsupported method is ${m}`);
+      if (!CORS_METHODS.has(m))
+        throw new S3Error(
+          400,
+          'InvalidRequest',
+          `Found unsupported HTTP method in CORS config. Unsupported method is ${m}`,
+        );
     }
-    for (const o of origins) if (!oneWildcardAtMost(o)) throw new S3Error(400, 'InvalidRequest', `AllowedOrigin "${o}" can not have more than one wildcard.`);
+    for (const o of origins)
+      if (!oneWildcardAtMost(o))
+        throw new S3Error(400, 'InvalidRequest', `AllowedOrigin "${o}" can not have more than one wildcard.`);
     const age = typeof rec.MaxAgeSeconds === 'string' ? rec.MaxAgeSeconds.trim() : undefined;
     if (age !== undefined && !/^\d+$/.test(age)) throw s3Errors.malformedXml();
     return {
@@ -78,8 +85,14 @@ export function corsConfigurationResponse(rules: readonly CorsRule[] | undefined
 export function preflight(rules: readonly CorsRule[] | undefined, headers: Headers): Response {
   const origin = headers.get('origin');
   const method = headers.get('access-control-request-method');
-  if (origin === null || method === null) throw new S3Error(400, 'BadRequest', 'Insufficient information. Origin request header needed.');
+  if (origin === null || method === null)
+    throw new S3Error(400, 'BadRequest', 'Insufficient information. Origin request header needed.');
   const out = preflightHeaders(rules, origin, method, requestedHeaders(headers.get('access-control-request-headers')));
-  if (!out) throw new S3Error(403, 'AccessForbidden', 'CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, request method / Access-Control-Request-Method or Access-Control-Request-Headers are not whitelisted by the resource\'s CORS spec.');
+  if (!out)
+    throw new S3Error(
+      403,
+      'AccessForbidden',
+      "CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, request method / Access-Control-Request-Method or Access-Control-Request-Headers are not whitelisted by the resource's CORS spec.",
+    );
   return new Response(null, { status: 200, headers: out });
 }

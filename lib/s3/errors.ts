@@ -40,14 +40,26 @@ export const s3Errors = {
   invalidPartNumber: e(416, 'InvalidPartNumber', 'The requested partnumber is not satisfiable'),
   rangeWithPartNumber: e(400, 'InvalidRequest', 'Cannot specify both Range header and partNumber query parameter'),
   unauthorized: e(401, 'Unauthorized', 'Unauthorized'),
-  requestTimeTooSkewed: e(403, 'RequestTimeTooSkewed', "The difference between the request time and the server's time is too large."),
+  requestTimeTooSkewed: e(
+    403,
+    'RequestTimeTooSkewed',
+    "The difference between the request time and the server's time is too large.",
+  ),
   expiredRequest: e(403, 'ExpiredRequest', 'Request has expired'),
   // A request outside its credentials' scope (R2's token scopes, reference r2-s3-api.md §2.1, §5: 403 AccessDenied, 10003).
   accessDenied: e(403, 'AccessDenied', 'Access Denied'),
   // Expired temporary credentials: R2's answer is not documented (reference §5); S3's, which the AWS SDKs act on (temporary-access.ts).
   expiredToken: e(400, 'ExpiredToken', 'The provided token has expired.'),
-  contentSha256Mismatch: e(400, 'XAmzContentSHA256Mismatch', "The provided 'x-amz-content-sha256' header does not match what was computed."),
-  malformedXml: e(400, 'MalformedXML', 'The XML you provided was not well formed or did not validate against our published schema.'),
+  contentSha256Mismatch: e(
+    400,
+    'XAmzContentSHA256Mismatch',
+    "The provided 'x-amz-content-sha256' header does not match what was computed.",
+  ),
+  malformedXml: e(
+    400,
+    'MalformedXML',
+    'The XML you provided was not well formed or did not validate against our published schema.',
+  ),
   invalidMaxKeys: e(400, 'InvalidMaxKeys', 'MaxKeys params must be positive integer <= 1000.'),
   invalidDigest: e(400, 'InvalidDigest', 'The checksum or Content-MD5 you specified is not valid.'),
   invalidStorageClass: e(400, 'InvalidStorageClass', 'The storage class specified is not valid.'),
@@ -64,14 +76,22 @@ export const s3Errors = {
   tooManyRequests: e(429, 'TooManyRequests', 'Reduce your concurrent request rate for the same object.'),
   // A bucket lock rule refusing a delete or overwrite: R2's error-code page lists 10069 with S3 code
   // ObjectLockedByBucketPolicy, 403 (docs r2/api/error-codes). The message is the binding's (ours).
-  objectLocked: e(403, 'ObjectLockedByBucketPolicy', 'The object is locked by a bucket lock rule and cannot be deleted or overwritten.'),
+  objectLocked: e(
+    403,
+    'ObjectLockedByBucketPolicy',
+    'The object is locked by a bucket lock rule and cannot be deleted or overwritten.',
+  ),
   encryptionNotApplicable: e(400, 'InvalidRequest', 'The encryption parameters are not applicable to this object.'),
   invalidEncryptionAlgorithm: e(
     400,
     'InvalidEncryptionAlgorithmError',
     'The encryption request that you specified is not valid. The valid value is AES256.',
   ),
-  badRangeFormat: e(400, 'InvalidArgument', "range must be in format 'bytes=start-end', 'bytes=start-' or 'bytes=-suffix'.'"),
+  badRangeFormat: e(
+    400,
+    'InvalidArgument',
+    "range must be in format 'bytes=start-end', 'bytes=start-' or 'bytes=-suffix'.'",
+  ),
   rangeNotPositive: e(400, 'InvalidArgument', 'range must be positive.'),
   partNumberRange: e(400, 'InvalidArgument', 'Part number must be an integer between 1 and 10000, inclusive.'),
   sseCustomerKeyMissing: e(
@@ -99,7 +119,8 @@ export const s3Errors = {
 export const invalidArgument = (message: string) => new S3Error(400, 'InvalidArgument', message);
 export const invalidRequest = (message: string) => new S3Error(400, 'InvalidRequest', message);
 export const notImplemented = (what: string) => new S3Error(501, 'NotImplemented', `${what} not implemented`);
-export const headerNotImplemented = (name: string, value: string) => notImplemented(`Header '${name}' with value '${value}'`);
+export const headerNotImplemented = (name: string, value: string) =>
+  notImplemented(`Header '${name}' with value '${value}'`);
 
 export function badDigest(kind: 'MD5' | string, provided: string, actual: string): S3Error {
   return new S3Error(

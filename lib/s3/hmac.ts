@@ -31,7 +31,10 @@ const native = findNodeHmac();
 /** Whether createHmac takes a KeyObject here (Node's does; another runtime's node:crypto may not): probed once. */
 function takesKeyObjects(mod: NodeHmac): boolean {
   try {
-    mod.createHmac('sha256', mod.createSecretKey!(new Uint8Array(32))).update('').digest('hex');
+    mod
+      .createHmac('sha256', mod.createSecretKey!(new Uint8Array(32)))
+      .update('')
+      .digest('hex');
     return true;
   } catch {
     return false;
@@ -48,10 +51,17 @@ export type HmacKey = Uint8Array | CryptoKey | NodeSecretKey;
 
 export function hmacKey(raw: Uint8Array): HmacKey | Promise<HmacKey> {
   if (native) return keyObjects ? native.createSecretKey!(raw) : raw;
-  return globalThis.crypto.subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return globalThis.crypto.subtle.importKey(
+    'raw',
+    raw as Uint8Array<ArrayBuffer>,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
 }
 
-const isNativeKey = (key: HmacKey): key is Uint8Array | NodeSecretKey => key instanceof Uint8Array || !(globalThis.CryptoKey && key instanceof CryptoKey);
+const isNativeKey = (key: HmacKey): key is Uint8Array | NodeSecretKey =>
+  key instanceof Uint8Array || !(globalThis.CryptoKey && key instanceof CryptoKey);
 
 export function hmacSha256(key: HmacKey, data: string): Uint8Array | Promise<Uint8Array> {
   if (native && isNativeKey(key)) return new Uint8Array(native.createHmac('sha256', key).update(data).digest());
@@ -73,7 +83,9 @@ export async function webCryptoHmacSha256(key: HmacKey, data: string): Promise<U
   // A node:crypto key is only made where the native HMAC is used (hmacKey), so never reaches here.
   const k =
     key instanceof Uint8Array
-      ? await subtle.importKey('raw', key as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+      ? await subtle.importKey('raw', key as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, [
+          'sign',
+        ])
       : (key as CryptoKey);
   return new Uint8Array(await subtle.sign('HMAC', k, utf8(data) as Uint8Array<ArrayBuffer>));
 }

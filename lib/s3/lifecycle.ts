@@ -13,13 +13,27 @@
  * sizes, noncurrent versions) and anything malformed are MalformedXML; a class other than STANDARD_IA
  * is InvalidStorageClass; an empty set reads as AWS's 404 NoSuchLifecycleConfiguration.
  */
-import { lifecycleRules, LifecycleRuleError, type LifecycleCondition, type LifecycleRule } from '../bucket/lifecycle.js';
+import {
+  lifecycleRules,
+  LifecycleRuleError,
+  type LifecycleCondition,
+  type LifecycleRule,
+} from '../bucket/lifecycle.js';
 import { xmlResponse } from './context.js';
 import { S3Error, s3Errors } from './errors.js';
 import { parseXml } from './xml.js';
 
 const DAY_S = 86_400;
-const RULE_FIELDS = new Set(['ID', 'Status', 'Filter', 'Prefix', 'Expiration', 'Transition', 'AbortIncompleteMultipartUpload', '#text']);
+const RULE_FIELDS = new Set([
+  'ID',
+  'Status',
+  'Filter',
+  'Prefix',
+  'Expiration',
+  'Transition',
+  'AbortIncompleteMultipartUpload',
+  '#text',
+]);
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const many = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
@@ -35,7 +49,12 @@ function days(v: unknown): number {
 function condition(v: Record<string, unknown>, allowed: readonly string[]): LifecycleCondition {
   for (const k of Object.keys(v)) if (!allowed.includes(k) && k !== '#text') throw malformed();
   if (v.Days !== undefined && v.Date === undefined) return { type: 'Age', maxAge: days(v.Days) };
-  if (v.Date !== undefined && v.Days === undefined && typeof v.Date === 'string' && !Number.isNaN(Date.parse(v.Date.trim()))) {
+  if (
+    v.Date !== undefined &&
+    v.Days === undefined &&
+    typeof v.Date === 'string' &&
+    !Number.isNaN(Date.parse(v.Date.trim()))
+  ) {
     return { type: 'Date', date: new Date(Date.parse(v.Date.trim())).toISOString() };
   }
   throw malformed();
@@ -44,7 +63,8 @@ function condition(v: Record<string, unknown>, allowed: readonly string[]): Life
 function prefixOf(rule: Record<string, unknown>): string {
   const filter = rule.Filter;
   if (filter !== undefined && rule.Prefix !== undefined) throw malformed();
-  if (filter === undefined) return typeof rule.Prefix === 'string' ? rule.Prefix : rule.Prefix === undefined ? '' : (malformed() as never);
+  if (filter === undefined)
+    return typeof rule.Prefix === 'string' ? rule.Prefix : rule.Prefix === undefined ? '' : (malformed() as never);
   if (filter === '') return '';
   if (!isRecord(filter)) throw malformed();
   for (const k of Object.keys(filter)) if (k !== 'Prefix' && k !== '#text') throw malformed();
@@ -93,16 +113,23 @@ const when = (c: LifecycleCondition) => (c.type === 'Age' ? { Days: asDays(c.max
 
 /** The bucket's rules as a LifecycleConfiguration document. */
 export function lifecycleConfigurationResponse(rules: readonly LifecycleRule[]): Response {
-  if (rules.length === 0) throw new S3Error(404, 'NoSuchLifecycleConfiguration', 'The lifecycle configuration does not exist');
+  if (rules.length === 0)
+    throw new S3Error(404, 'NoSuchLifecycleConfiguration', 'The lifecycle configuration does not exist');
   return xmlResponse('LifecycleConfiguration', {
     Rule: rules.map((r) => ({
       ID: r.id,
       Status: r.enabled ? 'Enabled' : 'Disabled',
       Filter: { Prefix: r.conditions.prefix ?? '' },
       ...(r.deleteObjectsTransition ? { Expiration: when(r.deleteObjectsTransition.condition) } : {}),
-      ...(r.storageClassTransitions?.length ? { Transition: r.storageClassTransitions.map((t) => ({ ...when(t.condition), StorageClass: 'STANDARD_IA' })) } : {}),
+      ...(r.storageClassTransitions?.length
+        ? { Transition: r.storageClassTransitions.map((t) => ({ ...when(t.condition), StorageClass: 'STANDARD_IA' })) }
+        : {}),
       ...(r.abortMultipartUploadsTransition
-        ? { AbortIncompleteMultipartUpload: { DaysAfterInitiation: asDays(r.abortMultipartUploadsTransition.condition.maxAge) } }
+        ? {
+            AbortIncompleteMultipartUpload: {
+              DaysAfterInitiation: asDays(r.abortMultipartUploadsTransition.condition.maxAge),
+            },
+          }
         : {}),
     })),
   });

@@ -13,10 +13,20 @@ import type { StoredObject } from '../bucket/stored.js';
 import { escapeXml, XmlElements } from './xml.js';
 
 const V1_PARAMS = new Set(['prefix', 'delimiter', 'marker', 'max-keys', 'encoding-type']);
-const V2_PARAMS = new Set(['list-type', 'prefix', 'delimiter', 'continuation-token', 'start-after', 'max-keys', 'encoding-type', 'fetch-owner']);
+const V2_PARAMS = new Set([
+  'list-type',
+  'prefix',
+  'delimiter',
+  'continuation-token',
+  'start-after',
+  'max-keys',
+  'encoding-type',
+  'fetch-owner',
+]);
 
 /** Query parameters no operation reads: the SDK's `x-id`, R2's ignored `x-purpose`, the presigning ones. */
-export const isIgnoredParam = (name: string): boolean => name.startsWith('X-Amz-') || name === 'x-id' || name === 'x-purpose';
+export const isIgnoredParam = (name: string): boolean =>
+  name.startsWith('X-Amz-') || name === 'x-id' || name === 'x-purpose';
 
 /** `max-keys`: what is echoed, and the page size used. */
 export function readMaxKeys(v: string | null, fallback = 1000): { echo: number; limit: number } {
@@ -69,7 +79,8 @@ export async function listObjects(ctx: S3Context): Promise<Response> {
   if (!v2 && q.has('continuation-token')) throw invalidArgument('continuation-token not supported in ListObjects');
   const allowed = v2 ? V2_PARAMS : V1_PARAMS;
   for (const name of q.keys()) {
-    if (!allowed.has(name) && !isIgnoredParam(name)) throw notImplemented(`ListObjectsV${v2 ? 2 : 1} search parameter ${name}`);
+    if (!allowed.has(name) && !isIgnoredParam(name))
+      throw notImplemented(`ListObjectsV${v2 ? 2 : 1} search parameter ${name}`);
   }
   const encode = readEncoding(q);
   const enc = encode ?? ((s: string) => s);
@@ -89,7 +100,8 @@ export async function listObjects(ctx: S3Context): Promise<Response> {
     const marker = q.get('marker') ?? undefined;
     // A marker naming a common prefix (our NextMarker can) resumes after the whole group: the model
     // skips it as it skips the groups it reports (key-index.ts, afterPrefix).
-    if (marker !== undefined && delimiter && marker.endsWith(delimiter) && marker.startsWith(prefix)) afterGroup = marker;
+    if (marker !== undefined && delimiter && marker.endsWith(delimiter) && marker.startsWith(prefix))
+      afterGroup = marker;
     else startAfter = marker;
   }
 
@@ -99,10 +111,14 @@ export async function listObjects(ctx: S3Context): Promise<Response> {
   let truncated = false;
   if (limit === 0) {
     // Nothing is listed, but the answer still says whether anything matches.
-    const probe = await bucket.viaS3('list', undefined, logged, () => bucket.list({ limit: 1, prefix, startAfter, cursor, delimiter, afterGroup }));
+    const probe = await bucket.viaS3('list', undefined, logged, () =>
+      bucket.list({ limit: 1, prefix, startAfter, cursor, delimiter, afterGroup }),
+    );
     truncated = probe.objects.length + probe.delimitedPrefixes.length > 0;
   } else {
-    const page = await bucket.viaS3('list', undefined, logged, () => bucket.list({ limit, prefix, startAfter, cursor, delimiter, afterGroup }));
+    const page = await bucket.viaS3('list', undefined, logged, () =>
+      bucket.list({ limit, prefix, startAfter, cursor, delimiter, afterGroup }),
+    );
     objects = page.objects;
     prefixes = page.delimitedPrefixes;
     truncated = page.cursor !== undefined;
@@ -128,7 +144,14 @@ export async function listObjects(ctx: S3Context): Promise<Response> {
       // The last item returned, object or common prefix, whichever sorts last.
       const lastKey = objects.length ? objects[objects.length - 1]!.key : undefined;
       const lastPrefix = prefixes.length ? prefixes[prefixes.length - 1] : undefined;
-      const last = lastKey === undefined ? lastPrefix : lastPrefix === undefined ? lastKey : lastKey > lastPrefix ? lastKey : lastPrefix;
+      const last =
+        lastKey === undefined
+          ? lastPrefix
+          : lastPrefix === undefined
+            ? lastKey
+            : lastKey > lastPrefix
+              ? lastKey
+              : lastPrefix;
       if (last !== undefined) content.NextMarker = enc(last);
     }
   }

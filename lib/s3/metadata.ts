@@ -132,4 +132,5 @@ export function objectHeaders(o: StoredObject): Record<string, string> {
 }
 
 /** S3's storage class names for the binding's. */
-export const s3StorageClass = (binding: string): string => (binding === 'InfrequentAccess' ? 'STANDARD_IA' : 'STANDARD');
+export const s3StorageClass = (binding: string): string =>
+  binding === 'InfrequentAccess' ? 'STANDARD_IA' : 'STANDARD';

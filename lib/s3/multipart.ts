@@ -32,11 +32,13 @@ export async function createMultipartUpload(ctx: S3Context): Promise<Response> {
   const metadata = metadataFromHeaders(ctx, ssec);
   // R2's extension: the conditional headers are evaluated against the current object.
   const cond = readConditional(ctx.headers);
-  const uploadId = await ctx.bucket.viaS3('createMultipartUpload', ctx.key, { operation: 'CreateMultipartUpload' }, async () => {
-    const id = await ctx.bucket.createUpload(ctx.key, metadata, cond);
-    if (id === null) throw s3Errors.preconditionFailed();
-    return { key: ctx.key, uploadId: id }; // as the binding's handle logs
-  }).then((u) => u.uploadId);
+  const uploadId = await ctx.bucket
+    .viaS3('createMultipartUpload', ctx.key, { operation: 'CreateMultipartUpload' }, async () => {
+      const id = await ctx.bucket.createUpload(ctx.key, metadata, cond);
+      if (id === null) throw s3Errors.preconditionFailed();
+      return { key: ctx.key, uploadId: id }; // as the binding's handle logs
+    })
+    .then((u) => u.uploadId);
   return xmlResponse('InitiateMultipartUploadResult', { Bucket: ctx.bucketName, Key: ctx.key, UploadId: uploadId });
 }
 
@@ -57,10 +59,15 @@ export async function uploadPart(ctx: S3Context, uploadId: string): Promise<Resp
     md5 = digestHex('md5', body.chunks);
     if (toHex(given) !== md5) throw badDigest('MD5', toHex(given), md5);
   }
-  const { etag } = await ctx.bucket.viaS3('uploadPart', ctx.key, { operation: 'UploadPart', uploadId, partNumber: n }, async () => ({
-    partNumber: n,
-    etag: await ctx.bucket.uploadPart(ctx.key, uploadId, n, md5 ? { ...body, md5 } : body),
-  }));
+  const { etag } = await ctx.bucket.viaS3(
+    'uploadPart',
+    ctx.key,
+    { operation: 'UploadPart', uploadId, partNumber: n },
+    async () => ({
+      partNumber: n,
+      etag: await ctx.bucket.uploadPart(ctx.key, uploadId, n, md5 ? { ...body, md5 } : body),
+    }),
+  );
   return new Response(null, { status: 200, headers: { etag: `"${etag}"` } });
 }
 
@@ -138,7 +145,9 @@ export async function abortMultipartUpload(ctx: S3Context, uploadId: string): Pr
   screenHeaders('AbortMultipartUpload', ctx.headers);
   // Aborting twice, or after Complete, is fine (R2 release notes 2022-06-10); an id never issued is not.
   if ((await ctx.bucket.uploadState(ctx.key, uploadId)) === 'unknown') throw s3Errors.noSuchUpload();
-  await ctx.bucket.viaS3('abortMultipartUpload', ctx.key, { operation: 'AbortMultipartUpload', uploadId }, () => ctx.bucket.abortUpload(ctx.key, uploadId));
+  await ctx.bucket.viaS3('abortMultipartUpload', ctx.key, { operation: 'AbortMultipartUpload', uploadId }, () =>
+    ctx.bucket.abortUpload(ctx.key, uploadId),
+  );
   return new Response(null, { status: 204 });
 }
 
@@ -147,13 +156,18 @@ export async function listParts(ctx: S3Context, uploadId: string): Promise<Respo
   const { echo, limit } = readMaxKeys(ctx.query.get('max-parts'));
   const marker = Number(ctx.query.get('part-number-marker') ?? '0') || 0;
   // Logged and faulted as a `list` of the upload's key (lib/bucket/layer.ts says why).
-  const { upload, parts, truncated } = await ctx.bucket.viaS3('list', ctx.key, { operation: 'ListParts', uploadId }, async () => {
-    const upload = await ctx.bucket.activeUpload(ctx.key, uploadId);
-    if (!upload) throw s3Errors.noSuchUpload();
-    const after = upload.parts.filter((p) => p.partNumber > marker);
-    const parts = after.slice(0, limit);
-    return { upload, parts, truncated: after.length > parts.length };
-  });
+  const { upload, parts, truncated } = await ctx.bucket.viaS3(
+    'list',
+    ctx.key,
+    { operation: 'ListParts', uploadId },
+    async () => {
+      const upload = await ctx.bucket.activeUpload(ctx.key, uploadId);
+      if (!upload) throw s3Errors.noSuchUpload();
+      const after = upload.parts.filter((p) => p.partNumber > marker);
+      const parts = after.slice(0, limit);
+      return { upload, parts, truncated: after.length > parts.length };
+    },
+  );
   const content: Record<string, unknown> = {
     Bucket: ctx.bucketName,
     Key: ctx.key,
@@ -161,7 +175,12 @@ export async function listParts(ctx: S3Context, uploadId: string): Promise<Respo
     PartNumberMarker: marker,
     MaxParts: echo,
     IsTruncated: truncated,
-    Part: parts.map((p) => ({ PartNumber: p.partNumber, LastModified: isoTime(p.uploaded), ETag: `"${p.etag}"`, Size: p.size })),
+    Part: parts.map((p) => ({
+      PartNumber: p.partNumber,
+      LastModified: isoTime(p.uploaded),
+      ETag: `"${p.etag}"`,
+      Size: p.size,
+    })),
     StorageClass: s3StorageClass(upload.metadata.storageClass),
   };
   if (truncated) content.NextPartNumberMarker = parts[parts.length - 1]!.partNumber;
@@ -186,7 +205,12 @@ export async function listMultipartUploads(ctx: S3Context): Promise<Response> {
     UploadIdMarker: idMarker,
     MaxUploads: echo,
     IsTruncated: page.truncated,
-    Upload: page.uploads.map((u) => ({ Key: u.key, UploadId: u.uploadId, Initiated: isoTime(u.initiated), StorageClass: s3StorageClass(u.metadata.storageClass) })),
+    Upload: page.uploads.map((u) => ({
+      Key: u.key,
+      UploadId: u.uploadId,
+      Initiated: isoTime(u.initiated),
+      StorageClass: s3StorageClass(u.metadata.storageClass),
+    })),
     Prefix: prefix,
   };
   if (delimiter !== undefined) content.Delimiter = delimiter;
@@ -202,7 +226,14 @@ export async function listMultipartUploads(ctx: S3Context): Promise<Response> {
 type UploadView = Awaited<ReturnType<S3Context['bucket']['activeUploads']>>[number];
 
 /** One page of a ListMultipartUploads: the uploads and common prefixes after the markers, up to `limit` of both. */
-function uploadsPage(all: readonly UploadView[], prefix: string, delimiter: string | undefined, keyMarker: string, idMarker: string, limit: number) {
+function uploadsPage(
+  all: readonly UploadView[],
+  prefix: string,
+  delimiter: string | undefined,
+  keyMarker: string,
+  idMarker: string,
+  limit: number,
+) {
   const uploads: UploadView[] = [];
   const delimitedPrefixes: string[] = [];
   let truncated = false;

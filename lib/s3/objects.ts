@@ -38,7 +38,8 @@ const RESPONSE_OVERRIDES = [
 
 /** A response body from bytes the layer read: one buffer, or a stream pulled from the storage. */
 function responseBody(bytes: BodyBytes, length: number): BodyInit {
-  if (bytes.kind === 'chunks') return (bytes.chunks.length === 1 ? bytes.chunks[0]! : concat(bytes.chunks, length)) as Uint8Array<ArrayBuffer>;
+  if (bytes.kind === 'chunks')
+    return (bytes.chunks.length === 1 ? bytes.chunks[0]! : concat(bytes.chunks, length)) as Uint8Array<ArrayBuffer>;
   const pieces = bytes.pieces();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -68,15 +69,23 @@ export async function readObject(ctx: S3Context): Promise<Response> {
     const v = ctx.query.get(param);
     if (v !== null) overrides.push([header, checkHeaderValue(param, v)]);
   }
-  const { plan: answer, bytes } = await ctx.bucket.viaS3(head ? 'head' : 'get', ctx.key, { operation: head ? 'HeadObject' : 'GetObject' }, () =>
-    ctx.bucket.read(ctx.key, (object) => answerRead(ctx, object, head, overrides)),
+  const { plan: answer, bytes } = await ctx.bucket.viaS3(
+    head ? 'head' : 'get',
+    ctx.key,
+    { operation: head ? 'HeadObject' : 'GetObject' },
+    () => ctx.bucket.read(ctx.key, (object) => answerRead(ctx, object, head, overrides)),
   );
   if (!bytes) return new Response(null, { status: answer.status, headers: answer.headers });
   return new Response(responseBody(bytes, answer.read!.length), { status: answer.status, headers: answer.headers });
 }
 
 /** A read's answer from the object found: R2's checks in R2's order (throws to refuse). */
-function answerRead(ctx: S3Context, object: StoredObject | undefined, head: boolean, overrides: readonly [string, string][]): ReadAnswer {
+function answerRead(
+  ctx: S3Context,
+  object: StoredObject | undefined,
+  head: boolean,
+  overrides: readonly [string, string][],
+): ReadAnswer {
   if (!object) throw s3Errors.noSuchKey();
   const ssec = readSsec(ctx.headers);
   checkReadKey(object.ssecKeyMd5, ssec);
@@ -202,7 +211,10 @@ export async function putObject(ctx: S3Context): Promise<Response> {
   headers.set('etag', `"${stored.etag}"`);
   if (ssec) {
     headers.set('x-amz-server-side-encryption-customer-algorithm', 'AES256');
-    headers.set('x-amz-server-side-encryption-customer-key-md5', ctx.headers.get('x-amz-server-side-encryption-customer-key-md5')!);
+    headers.set(
+      'x-amz-server-side-encryption-customer-key-md5',
+      ctx.headers.get('x-amz-server-side-encryption-customer-key-md5')!,
+    );
   }
   return new Response(null, { status: 200, headers });
 }
@@ -292,7 +304,8 @@ export async function bodyOf({ object, from }: CopySource, range?: ResolvedRange
 export async function copyObject(ctx: S3Context): Promise<Response> {
   screenHeaders('CopyObject', ctx.headers);
   const directive = ctx.headers.get('x-amz-metadata-directive') ?? 'COPY';
-  if (directive !== 'COPY' && directive !== 'REPLACE' && directive !== 'MERGE') throw invalidArgument(`metadata directive ${directive}.`);
+  if (directive !== 'COPY' && directive !== 'REPLACE' && directive !== 'MERGE')
+    throw invalidArgument(`metadata directive ${directive}.`);
   const copied = await copySourceObject(ctx, true);
   const source = copied.object;
   const ssec = readSsec(ctx.headers);
@@ -300,7 +313,12 @@ export async function copyObject(ctx: S3Context): Promise<Response> {
   let metadata: ObjectMetadata;
   if (directive === 'REPLACE') metadata = given;
   else if (directive === 'COPY') {
-    metadata = { http: source.http, custom: source.custom, storageClass: ctx.headers.has('x-amz-storage-class') ? given.storageClass : source.storageClass, ssecKeyMd5: ssec };
+    metadata = {
+      http: source.http,
+      custom: source.custom,
+      storageClass: ctx.headers.has('x-amz-storage-class') ? given.storageClass : source.storageClass,
+      ssecKeyMd5: ssec,
+    };
   } else {
     const custom = new Map(source.custom);
     for (const [k, v] of given.custom) custom.set(k, v);
@@ -318,7 +336,10 @@ export async function copyObject(ctx: S3Context): Promise<Response> {
   // Checked by the model's conditional put, as PutObject's conditions are: in the write's own
   // transaction, so nothing written between a check and the copy can slip through.
   const stored = await ctx.bucket.viaS3('put', ctx.key, operation, () =>
-    ctx.bucket.put(ctx.key, body, metadata, undefined, destination, { bucket: operation.source.bucket, object: operation.source.key }),
+    ctx.bucket.put(ctx.key, body, metadata, undefined, destination, {
+      bucket: operation.source.bucket,
+      object: operation.source.key,
+    }),
   );
   if (!stored) throw s3Errors.preconditionFailed();
   // R2 sends both version headers on a copy (release notes 2022-09-06); that their values are the
@@ -326,4 +347,3 @@ export async function copyObject(ctx: S3Context): Promise<Response> {
   const headers = { 'x-amz-version-id': stored.version, 'x-amz-copy-source-version-id': source.version };
   return xmlResponse('CopyObjectResult', { ETag: `"${stored.etag}"`, LastModified: isoTime(stored.uploaded) }, headers);
 }
-

@@ -7,12 +7,25 @@ import { invalidArgument, notImplemented, s3Errors, type S3Error } from './error
 import { isIgnoredParam } from './listing.js';
 
 export type Operation =
-  | { op: 'HeadBucket' | 'GetBucketLocation' | 'ListMultipartUploads' | 'ListObjects' | 'DeleteObjects' | 'PostBucket' | 'CreateBucket' | 'DeleteBucket' }
+  | {
+      op:
+        | 'HeadBucket'
+        | 'GetBucketLocation'
+        | 'ListMultipartUploads'
+        | 'ListObjects'
+        | 'DeleteObjects'
+        | 'PostBucket'
+        | 'CreateBucket'
+        | 'DeleteBucket';
+    }
   | { op: 'GetBucketCors' | 'PutBucketCors' | 'DeleteBucketCors' }
   | { op: 'GetBucketLifecycleConfiguration' | 'PutBucketLifecycleConfiguration' | 'DeleteBucketLifecycle' }
   | { op: 'BucketConfig'; name: string }
   | { op: 'GetObject' | 'HeadObject' | 'PutObject' | 'CopyObject' | 'DeleteObject' | 'CreateMultipartUpload' }
-  | { op: 'UploadPart' | 'UploadPartCopy' | 'CompleteMultipartUpload' | 'AbortMultipartUpload' | 'ListParts'; uploadId: string };
+  | {
+      op: 'UploadPart' | 'UploadPartCopy' | 'CompleteMultipartUpload' | 'AbortMultipartUpload' | 'ListParts';
+      uploadId: string;
+    };
 
 const OBJECT_SUBRESOURCES: Record<string, Partial<Record<string, string>>> = {
   tagging: { GET: 'GetObjectTagging', PUT: 'PutObjectTagging' },
@@ -87,15 +100,23 @@ const fail = (e: S3Error): never => {
 };
 
 /** PUT / DELETE on a bucket: a known subresource wins wherever it appears; unknown ones are refused. */
-function bucketMutation(method: 'PUT' | 'DELETE', q: URLSearchParams, table: Record<string, string>, bare: 'CreateBucket' | 'DeleteBucket'): Operation {
+function bucketMutation(
+  method: 'PUT' | 'DELETE',
+  q: URLSearchParams,
+  table: Record<string, string>,
+  bare: 'CreateBucket' | 'DeleteBucket',
+): Operation {
   for (const name of q.keys()) {
     if (name === 'cors') return { op: method === 'PUT' ? 'PutBucketCors' : 'DeleteBucketCors' };
-    if (name === 'lifecycle') return { op: method === 'PUT' ? 'PutBucketLifecycleConfiguration' : 'DeleteBucketLifecycle' };
+    if (name === 'lifecycle')
+      return { op: method === 'PUT' ? 'PutBucketLifecycleConfiguration' : 'DeleteBucketLifecycle' };
     if (table[name]) throw notImplemented(table[name]!);
   }
   const unsupported = [...new Set(q.keys())].filter((n) => !isIgnoredParam(n));
   if (unsupported.length) {
-    throw invalidArgument(`Unsupported search param(s) ${unsupported.map((n) => `"${n}"`).join(', ')} on a ${method} bucket route`);
+    throw invalidArgument(
+      `Unsupported search param(s) ${unsupported.map((n) => `"${n}"`).join(', ')} on a ${method} bucket route`,
+    );
   }
   return { op: bare };
 }
@@ -114,7 +135,8 @@ export function bucketOperation(method: string, q: URLSearchParams): Operation {
       if (q.has('uploads')) return { op: 'ListMultipartUploads' };
       if (q.has('location')) {
         for (const name of q.keys()) {
-          if (name !== 'location' && !isIgnoredParam(name)) throw invalidArgument(`Search param ${name} is unsupported for bucket location`);
+          if (name !== 'location' && !isIgnoredParam(name))
+            throw invalidArgument(`Search param ${name} is unsupported for bucket location`);
         }
         return { op: 'GetBucketLocation' };
       }

@@ -94,7 +94,8 @@ class ServedLog implements LogReader<S3Call, S3CallQuery> {
   }
 
   filter(f: CallFilter<S3Call, S3CallQuery>): S3Call[] {
-    const keep = typeof f === 'function' ? (f as (e: S3Call) => boolean) : (e: S3Call) => matchesS3(e, f as S3CallQuery);
+    const keep =
+      typeof f === 'function' ? (f as (e: S3Call) => boolean) : (e: S3Call) => matchesS3(e, f as S3CallQuery);
     return this.all().filter(keep);
   }
 
@@ -127,7 +128,8 @@ function locateObject(served: Served, path: string): ObjectPlace {
   const bucket = slash > 0 ? served.get(name) : undefined;
   if (!bucket) {
     const names = [...served.keys()].map((n) => JSON.stringify(n)).join(', ') || 'none';
-    const why = slash <= 0 ? 'it names no bucket: give "<bucket>/<key>"' : `the S3Api serves no bucket ${JSON.stringify(name)}`;
+    const why =
+      slash <= 0 ? 'it names no bucket: give "<bucket>/<key>"' : `the S3Api serves no bucket ${JSON.stringify(name)}`;
     throw new TypeError(`toHaveObject: ${JSON.stringify(path)}: ${why} (buckets served: ${names})`);
   }
   return {
@@ -151,13 +153,15 @@ export function s3Double(served: Map<string, object>): TestDouble & { log: Serve
     name: 'S3Api',
     label: 'S3Api',
     entry: 'call',
-    logHint: "Build its buckets with { log: true } or call bucket.log.start() on them (logOnFailure(s3) starts every bucket it serves) before the code under test runs.",
+    logHint:
+      'Build its buckets with { log: true } or call bucket.log.start() on them (logOnFailure(s3) starts every bucket it serves) before the code under test runs.',
     log,
     startLog: () => {
       for (const [, bucket] of distinct(served)) bucketDoubleOf(bucket).startLog();
     },
     sameKind: (e, q) => (e as S3Call).op === (q as S3CallQuery).op,
-    faultsHint: "an S3Api has no fault rules of its own: arm them on the bucket (testFault(s3.bucket('name')!, rule)); they catch its S3 calls",
+    faultsHint:
+      "an S3Api has no fault rules of its own: arm them on the bucket (testFault(s3.bucket('name')!, rule)); they catch its S3 calls",
     snapshot: () => {
       const states = new Map<object, object>();
       for (const [, bucket] of distinct(served)) states.set(bucket, bucketDoubleOf(bucket).snapshot());

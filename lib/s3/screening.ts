@@ -20,7 +20,12 @@ const PUT_REFUSED = [
 const REFUSED: Record<string, readonly string[]> = {
   PutObject: PUT_REFUSED,
   CreateMultipartUpload: PUT_REFUSED,
-  CopyObject: [...PUT_REFUSED, 'x-amz-source-expected-bucket-owner', 'x-amz-tagging-directive', 'x-amz-checksum-algorithm'],
+  CopyObject: [
+    ...PUT_REFUSED,
+    'x-amz-source-expected-bucket-owner',
+    'x-amz-tagging-directive',
+    'x-amz-checksum-algorithm',
+  ],
   DeleteObject: ['x-amz-expected-bucket-owner', 'x-amz-mfa', 'x-amz-bypass-governance-retention'],
   DeleteObjects: ['x-amz-expected-bucket-owner', 'x-amz-mfa', 'x-amz-bypass-governance-retention'],
   UploadPart: ['x-amz-expected-bucket-owner', 'x-amz-server-side-encryption'],

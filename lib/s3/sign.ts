@@ -12,10 +12,15 @@ export interface SigningKey {
 }
 
 /** `YYYYMMDDTHHMMSSZ` for epoch ms. */
-const amzDate = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const amzDate = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 /** The path of `key` in `bucket`, path style, each segment RFC 3986-encoded (as the AWS SDK signs it). */
-export const objectPath = (bucket: string, key: string): string => `/${encodeRfc3986(bucket)}/${key.split('/').map(encodeRfc3986).join('/')}`;
+export const objectPath = (bucket: string, key: string): string =>
+  `/${encodeRfc3986(bucket)}/${key.split('/').map(encodeRfc3986).join('/')}`;
 
 /** The headers of a GET of `url` (its path already encoded, no query) signed with `key` for `region` at `now`. */
 export async function signedGetHeaders(url: URL, key: SigningKey, region: string, now: number): Promise<Headers> {
@@ -23,9 +28,22 @@ export async function signedGetHeaders(url: URL, key: SigningKey, region: string
   const day = date.slice(0, 8);
   const payload = 'UNSIGNED-PAYLOAD';
   const signedHeaders = 'host;x-amz-content-sha256;x-amz-date';
-  const canonical = ['GET', url.pathname, '', `host:${url.host}\nx-amz-content-sha256:${payload}\nx-amz-date:${date}\n`, signedHeaders, payload].join('\n');
+  const canonical = [
+    'GET',
+    url.pathname,
+    '',
+    `host:${url.host}\nx-amz-content-sha256:${payload}\nx-amz-date:${date}\n`,
+    signedHeaders,
+    payload,
+  ].join('\n');
   const scope = `${day}/${region}/s3/aws4_request`;
-  const signature = await signString(key.secretAccessKey, day, region, 's3', ['AWS4-HMAC-SHA256', date, scope, digestHex('sha256', canonical)].join('\n'));
+  const signature = await signString(
+    key.secretAccessKey,
+    day,
+    region,
+    's3',
+    ['AWS4-HMAC-SHA256', date, scope, digestHex('sha256', canonical)].join('\n'),
+  );
   return new Headers({
     'x-amz-content-sha256': payload,
     'x-amz-date': date,

@@ -31,7 +31,10 @@ export interface Authenticated {
   /** Temporary credentials' grant, when the request's session token names minted ones (temporary-access.ts). */
   readonly grant?: TemporaryGrant;
   /** The payload hash the client signed: 64 hex to verify, or a mode. */
-  readonly payload: { readonly kind: 'sha256'; readonly hex: string } | { readonly kind: 'unsigned' } | { readonly kind: 'aws-chunked' };
+  readonly payload:
+    | { readonly kind: 'sha256'; readonly hex: string }
+    | { readonly kind: 'unsigned' }
+    | { readonly kind: 'aws-chunked' };
 }
 
 export interface AuthRequest {
@@ -170,13 +173,25 @@ function signingKey(secret: string, day: string, region: string, service: string
  * The SigV4 signature of a string to sign: lowercase hex; at once (no promise) once the signing key
  * is derived and the HMAC is native, so a request's check takes no turn of the event loop.
  */
-function signature(secret: string, day: string, region: string, service: string, stringToSign: string): string | Promise<string> {
+function signature(
+  secret: string,
+  day: string,
+  region: string,
+  service: string,
+  stringToSign: string,
+): string | Promise<string> {
   const key = signingKey(secret, day, region, service);
   return key instanceof Promise ? key.then((k) => hmacSha256Hex(k, stringToSign)) : hmacSha256Hex(key, stringToSign);
 }
 
 /** The SigV4 signature of a string to sign: lowercase hex. Exported for clients built on it (tests). */
-export async function signString(secret: string, day: string, region: string, service: string, stringToSign: string): Promise<string> {
+export async function signString(
+  secret: string,
+  day: string,
+  region: string,
+  service: string,
+  stringToSign: string,
+): Promise<string> {
   return signature(secret, day, region, service, stringToSign);
 }
 
@@ -210,7 +225,8 @@ function parseCredentialAnew(credential: string, requestDay: string): Scope {
   const [day, region, service, terminator] = parts.slice(n - 4) as [string, string, string, string];
   const accessKeyId = parts.slice(0, n - 4).join('/');
   if (service !== 's3') throw invalidArgument(`Credential service should be s3, not ${service}`);
-  if (terminator !== 'aws4_request') throw invalidArgument(`Credential termination string should be aws4_request, not ${terminator}`);
+  if (terminator !== 'aws4_request')
+    throw invalidArgument(`Credential termination string should be aws4_request, not ${terminator}`);
   if (!REGIONS.has(region)) {
     throw new S3Error(
       400,
@@ -249,7 +265,11 @@ export class Verifier {
    * well-formed signature passes then). An unknown token is refused as AWS refuses it (R2's answer
    * for a bad token is not established).
    */
-  private secretFor(req: AuthRequest, fields: HeaderFields, accessKeyId: string): { secret: string; grant?: TemporaryGrant } | undefined {
+  private secretFor(
+    req: AuthRequest,
+    fields: HeaderFields,
+    accessKeyId: string,
+  ): { secret: string; grant?: TemporaryGrant } | undefined {
     const token = fields.get('x-amz-security-token') ?? req.query.get('X-Amz-Security-Token') ?? '';
     const grant = token !== '' && this.temporary ? this.temporary(accessKeyId, token) : undefined;
     if (grant) return { secret: grant.secretAccessKey, grant };
@@ -288,7 +308,9 @@ export class Verifier {
     if (dateValue === undefined) throw invalidArgument('No date provided in x-amz-date nor date header');
     const when = parseAmzDate(dateValue);
     if (when === undefined) {
-      throw invalidArgument(`Date provided in '${amzDate !== undefined ? 'x-amz-date' : 'date'}' header (${dateValue}) didn't parse successfully`);
+      throw invalidArgument(
+        `Date provided in '${amzDate !== undefined ? 'x-amz-date' : 'date'}' header (${dateValue}) didn't parse successfully`,
+      );
     }
     if (Math.abs(this.now() - when) > MAX_SKEW_MS) throw s3Errors.requestTimeTooSkewed();
 
@@ -308,8 +330,20 @@ export class Verifier {
     const scope = parseCredential(credential, dateValue.slice(0, 8));
     const payload = payloadMode(contentSha);
     const key = this.secretFor(req, h, scope.accessKeyId);
-    const authenticated: Authenticated = key?.grant ? { accessKeyId: scope.accessKeyId, grant: key.grant, payload } : { accessKeyId: scope.accessKeyId, payload };
-    const checked = this.checkSignature(req, h, key?.secret, scope, dateValue, signedHeaders, signature, contentSha, false);
+    const authenticated: Authenticated = key?.grant
+      ? { accessKeyId: scope.accessKeyId, grant: key.grant, payload }
+      : { accessKeyId: scope.accessKeyId, payload };
+    const checked = this.checkSignature(
+      req,
+      h,
+      key?.secret,
+      scope,
+      dateValue,
+      signedHeaders,
+      signature,
+      contentSha,
+      false,
+    );
     return checked ? checked.then(() => authenticated) : authenticated;
   }
 
@@ -323,7 +357,8 @@ export class Verifier {
     if (q.get('X-Amz-Algorithm') !== ALGORITHM) throw invalidRequest(`Please use ${ALGORITHM}`);
     const dateValue = q.get('X-Amz-Date')!;
     const when = parseAmzDate(dateValue);
-    if (when === undefined) throw invalidArgument(`Date provided in X-Amz-Date (${dateValue}) didn't parse successfully`);
+    if (when === undefined)
+      throw invalidArgument(`Date provided in X-Amz-Date (${dateValue}) didn't parse successfully`);
     const scope = parseCredential(q.get('X-Amz-Credential')!, dateValue.slice(0, 8));
     const key = this.secretFor(req, fields, scope.accessKeyId);
     const expiresText = q.get('X-Amz-Expires')!;
@@ -336,8 +371,20 @@ export class Verifier {
     }
     if (expires < 1 || this.now() > when + expires * 1000) throw s3Errors.expiredRequest();
     const payload = { kind: 'unsigned' } as const;
-    const authenticated: Authenticated = key?.grant ? { accessKeyId: scope.accessKeyId, grant: key.grant, payload } : { accessKeyId: scope.accessKeyId, payload };
-    const checked = this.checkSignature(req, fields, key?.secret, scope, dateValue, q.get('X-Amz-SignedHeaders')!, q.get('X-Amz-Signature')!, 'UNSIGNED-PAYLOAD', true);
+    const authenticated: Authenticated = key?.grant
+      ? { accessKeyId: scope.accessKeyId, grant: key.grant, payload }
+      : { accessKeyId: scope.accessKeyId, payload };
+    const checked = this.checkSignature(
+      req,
+      fields,
+      key?.secret,
+      scope,
+      dateValue,
+      q.get('X-Amz-SignedHeaders')!,
+      q.get('X-Amz-Signature')!,
+      'UNSIGNED-PAYLOAD',
+      true,
+    );
     return checked ? checked.then(() => authenticated) : authenticated;
   }
 
@@ -365,10 +412,18 @@ export class Verifier {
     const attempts = canonicalUris(req.path).map((uri): Attempt => {
       const canonical = [req.method, uri, query, headers, signed.join(';'), payloadHash].join('\n');
       const stringToSign = [ALGORITHM, amzDate, credentialScope, digestHex('sha256', canonical)].join('\n');
-      return { canonical, stringToSign, expected: signature(secret, scope.day, scope.region, scope.service, stringToSign) };
+      return {
+        canonical,
+        stringToSign,
+        expected: signature(secret, scope.day, scope.region, scope.service, stringToSign),
+      };
     });
     const verdict = { fields, signed, presigned, provided, attempts };
-    if (attempts.every((a) => typeof a.expected === 'string')) return judgeSignature(verdict, attempts.map((a) => a.expected as string));
+    if (attempts.every((a) => typeof a.expected === 'string'))
+      return judgeSignature(
+        verdict,
+        attempts.map((a) => a.expected as string),
+      );
     return Promise.all(attempts.map((a) => a.expected)).then((expected) => judgeSignature(verdict, expected));
   }
 }
@@ -386,7 +441,13 @@ interface Attempt {
  * and Miniflare's R2 (`timingSafeStringsEqual`) refuse an upper-cased one (issue 26).
  */
 function judgeSignature(
-  v: { fields: HeaderFields; signed: readonly string[]; presigned: boolean; provided: string; attempts: readonly Attempt[] },
+  v: {
+    fields: HeaderFields;
+    signed: readonly string[];
+    presigned: boolean;
+    provided: string;
+    attempts: readonly Attempt[];
+  },
   expected: readonly string[],
 ): void {
   if (expected.includes(v.provided)) return refuseUnsignedAmzHeaders(v.fields, v.signed, v.presigned);
@@ -425,7 +486,9 @@ function refuseUnsignedAmzHeaders(fields: HeaderFields, signed: readonly string[
     unsigned.push(name);
   }
   if (unsigned.length) {
-    throw new S3Error(403, 'AccessDenied', 'There were headers present in the request which were not signed', [['HeadersNotSigned', unsigned.join(', ')]]);
+    throw new S3Error(403, 'AccessDenied', 'There were headers present in the request which were not signed', [
+      ['HeadersNotSigned', unsigned.join(', ')],
+    ]);
   }
 }
 

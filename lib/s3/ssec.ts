@@ -37,7 +37,8 @@ export function readSsec(h: Headers, prefix: 'x-amz-' | 'x-amz-copy-source-' = '
   if (algorithm === null) throw s3Errors.sseCustomerAlgorithmMissing();
   if (algorithm !== 'AES256') throw s3Errors.invalidEncryptionAlgorithm();
   const bytes = fromBase64(key);
-  if (!bytes || bytes.byteLength !== 32) throw invalidArgument('The secret key was invalid for the specified algorithm.');
+  if (!bytes || bytes.byteLength !== 32)
+    throw invalidArgument('The secret key was invalid for the specified algorithm.');
   const md5 = digest('md5', bytes);
   const given = fromBase64(keyMd5);
   if (!given || toHex(given) !== toHex(md5)) throw s3Errors.sseCustomerKeyMd5Mismatch();
@@ -55,5 +56,6 @@ export function checkReadKey(stored: string | undefined, given: string | undefin
       'The object was stored using a form of Server Side Encryption. The correct parameters must be provided to retrieve the object.',
     );
   }
-  if (given !== stored) throw invalidArgument('The calculated MD5 hash of the key did not match the hash that was provided.');
+  if (given !== stored)
+    throw invalidArgument('The calculated MD5 hash of the key did not match the hash that was provided.');
 }

@@ -113,7 +113,8 @@ export function enforceGrant(grant: TemporaryGrant, r: GrantedRequest): void {
     if (!granted.includes('admin-read')) throw accessDenied();
     return;
   }
-  if (r.bucket !== grant.bucket || r.jurisdiction !== grant.jurisdiction || r.operation.op === 'CreateBucket') throw accessDenied();
+  if (r.bucket !== grant.bucket || r.jurisdiction !== grant.jurisdiction || r.operation.op === 'CreateBucket')
+    throw accessDenied();
   if (!granted.includes(need(r.operation, r.method))) throw accessDenied();
   if (r.key !== '' && !grantCovers(grant, r.key)) throw accessDenied();
   const op = r.operation.op;

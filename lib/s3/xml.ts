@@ -107,13 +107,18 @@ function node(name: string, v: unknown): string {
     case 'bigint':
       return element(name, textFor(v));
     case 'object':
-      if (v !== null && !Array.isArray(v) && !(v instanceof Date)) return element(name, children(v as Record<string, unknown>));
+      if (v !== null && !Array.isArray(v) && !(v instanceof Date))
+        return element(name, children(v as Record<string, unknown>));
   }
   throw new TypeError(`xmlDocument: <${name}> holds a value S3's XML shapes do not have`);
 }
 
 /** A document with one root element; `namespaced` roots carry S3's xmlns (success bodies do, errors do not). */
-export function xmlDocument(root: string, content: Readonly<Record<string, unknown>> | string, namespaced = true): string {
+export function xmlDocument(
+  root: string,
+  content: Readonly<Record<string, unknown>> | string,
+  namespaced = true,
+): string {
   const open = namespaced ? `<${root} xmlns="${S3_NAMESPACE}">` : `<${root}>`;
   const inner = typeof content === 'string' ? escapeXml(content) : children(content);
   return `${DECLARATION}${open}${inner}</${root}>`;
@@ -129,7 +134,12 @@ class MalformedReference extends Error {}
 
 /** XML 1.0's `Char` production (§2.2): what a character reference may name. */
 const isXmlChar = (cp: number) =>
-  cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+  cp === 0x9 ||
+  cp === 0xa ||
+  cp === 0xd ||
+  (cp >= 0x20 && cp <= 0xd7ff) ||
+  (cp >= 0xe000 && cp <= 0xfffd) ||
+  (cp >= 0x10000 && cp <= 0x10ffff);
 
 /**
  * Every reference in a text, as XML 1.0 §4.1 reads it: the five predefined names, `&#N;` and

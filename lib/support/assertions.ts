@@ -3,7 +3,15 @@
  * `AssertionError` (name, `code: 'ERR_ASSERTION'`, `actual`, `expected`, as node:assert's) whose
  * message ends with a line diff of what was expected and what was there.
  */
-import { checkDnsRecord, checkObject, checkReceived, type CheckResult, type DnsRecordExpectation, type ObjectExpectation, type ReceivedQuery } from './matchers.js';
+import {
+  checkDnsRecord,
+  checkObject,
+  checkReceived,
+  type CheckResult,
+  type DnsRecordExpectation,
+  type ObjectExpectation,
+  type ReceivedQuery,
+} from './matchers.js';
 
 export class AssertionError extends Error {
   readonly code = 'ERR_ASSERTION';
@@ -50,7 +58,7 @@ export function lineDiff(expected: unknown, actual: unknown): string {
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) out.push(`  ${a[i++]}`), j++;
+    if (i < a.length && j < b.length && a[i] === b[j]) (out.push(`  ${a[i++]}`), j++);
     else if (i < a.length && (j === b.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) out.push(`- ${a[i++]}`);
     else out.push(`+ ${b[j++]}`);
   }
@@ -59,7 +67,10 @@ export function lineDiff(expected: unknown, actual: unknown): string {
 
 function enforce(result: CheckResult, negate: boolean, operator: string): void {
   if (result.pass !== negate) return;
-  const diff = !negate && 'expected' in result && result.actual !== undefined ? `\n\n${lineDiff(result.expected, result.actual)}` : '';
+  const diff =
+    !negate && 'expected' in result && result.actual !== undefined
+      ? `\n\n${lineDiff(result.expected, result.actual)}`
+      : '';
   throw new AssertionError(result.message() + diff, result.actual, result.expected, operator);
 }
 

@@ -189,9 +189,13 @@ export function partialMatch(actual: unknown, expected: unknown): boolean {
   }
   if (actual === null || typeof actual !== 'object') return false;
   if (Array.isArray(expected)) {
-    return Array.isArray(actual) && actual.length === expected.length && expected.every((x, i) => partialMatch(actual[i], x));
+    return (
+      Array.isArray(actual) && actual.length === expected.length && expected.every((x, i) => partialMatch(actual[i], x))
+    );
   }
-  return Object.keys(expected).every((k) => partialMatch((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k]));
+  return Object.keys(expected).every((k) =>
+    partialMatch((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k]),
+  );
 }
 
 /** Vitest's and Jest's asymmetric matchers (`expect.any(String)`, `expect.stringContaining`, …). */

@@ -131,7 +131,9 @@ export interface OwnSupport {
 export function ownDouble(
   owner: StateOwner,
   support: OwnSupport,
-  own: Pick<TestDouble, 'name' | 'label' | 'entry' | 'sameKind'> & { logHint?: string } & Partial<Pick<TestDouble, 'bucket' | 'objects' | 'zones' | 'queue'>>,
+  own: Pick<TestDouble, 'name' | 'label' | 'entry' | 'sameKind'> & { logHint?: string } & Partial<
+      Pick<TestDouble, 'bucket' | 'objects' | 'zones' | 'queue'>
+    >,
 ): TestDouble {
   const { log, faults } = support;
   return {

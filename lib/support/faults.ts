@@ -49,7 +49,6 @@ export interface Fault<Rule> {
   remove(): void;
 }
 
-
 class Entry<Rule extends FaultSchedule> implements Fault<Rule> {
   seen = 0;
   hits = 0;
@@ -65,11 +64,13 @@ class Entry<Rule extends FaultSchedule> implements Fault<Rule> {
   ) {
     this.#owner = owner;
     const p = rule.probability;
-    if (p !== undefined && !(p >= 0 && p <= 1)) throw new RangeError(`fault: probability must be between 0 and 1, got ${p}`);
+    if (p !== undefined && !(p >= 0 && p <= 1))
+      throw new RangeError(`fault: probability must be between 0 and 1, got ${p}`);
     this.#times = rule.times ?? (p === undefined ? 1 : Infinity);
     if (!(this.#times >= 0)) throw new RangeError(`fault: times must be a non-negative number, got ${rule.times}`);
     this.#after = rule.after ?? 0;
-    if (rule.delay !== undefined && !(rule.delay >= 0)) throw new RangeError(`fault: delay must be a non-negative number, got ${rule.delay}`);
+    if (rule.delay !== undefined && !(rule.delay >= 0))
+      throw new RangeError(`fault: delay must be a non-negative number, got ${rule.delay}`);
     this.#draw = p === undefined ? undefined : seeded(rule.seed ?? 1);
   }
 

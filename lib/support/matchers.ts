@@ -67,7 +67,10 @@ function bodyOf(o: StoredObject): Uint8Array {
   let held = 0;
   for (const c of o.chunks) held += c.byteLength;
   // On IndexedDbStorage the bytes stay in the database, out of reach of a synchronous check.
-  if (held !== o.size) throw new TypeError('toHaveObject: `body` can be checked on the memory storage only; read the object with get() instead');
+  if (held !== o.size)
+    throw new TypeError(
+      'toHaveObject: `body` can be checked on the memory storage only; read the object with get() instead',
+    );
   return concat(o.chunks as Uint8Array[], o.size);
 }
 
@@ -82,7 +85,8 @@ function asText(bytes: Uint8Array): string | Uint8Array {
 /** The double behind `received` and the place `path` names in it (a Bucket: the key; an S3Api: `bucket/key`). */
 function objectPlace(received: unknown, path: string, matcher: string): { double: TestDouble; place: ObjectPlace } {
   const double = doubleOf(received);
-  if (!double?.objects) throw new TypeError(`${matcher}: expected a Bucket or an S3Api from edge-doubles, got ${describe(received)}`);
+  if (!double?.objects)
+    throw new TypeError(`${matcher}: expected a Bucket or an S3Api from edge-doubles, got ${describe(received)}`);
   return { double, place: double.objects.locate(path) };
 }
 
@@ -109,12 +113,24 @@ function objectView(o: StoredObject, expected: ObjectExpectation, place: ObjectP
         out.body = typeof expected.body === 'string' || expected.body instanceof RegExp ? asText(bytes) : bytes;
         break;
       }
-      case 'size': out.size = r.size; break;
-      case 'httpMetadata': out.httpMetadata = pick(r.httpMetadata, expected.httpMetadata); break;
-      case 'customMetadata': out.customMetadata = pick(r.customMetadata, expected.customMetadata); break;
-      case 'storageClass': out.storageClass = r.storageClass; break;
-      case 'etag': out.etag = r.etag; break;
-      case 'checksums': out.checksums = pick(r.checksums.toJSON() as Record<string, unknown>, expected.checksums); break;
+      case 'size':
+        out.size = r.size;
+        break;
+      case 'httpMetadata':
+        out.httpMetadata = pick(r.httpMetadata, expected.httpMetadata);
+        break;
+      case 'customMetadata':
+        out.customMetadata = pick(r.customMetadata, expected.customMetadata);
+        break;
+      case 'storageClass':
+        out.storageClass = r.storageClass;
+        break;
+      case 'etag':
+        out.etag = r.etag;
+        break;
+      case 'checksums':
+        out.checksums = pick(r.checksums.toJSON() as Record<string, unknown>, expected.checksums);
+        break;
     }
   }
   return out;
@@ -162,16 +178,23 @@ export function checkObject(received: unknown, path: string, expected?: ObjectEx
       pass: false,
       message: () =>
         `expected ${label} to have an object at "${key}", but there is none.\n` +
-        (near.length ? `Nearest keys: ${near.map((k) => JSON.stringify(k)).join(', ')}` : `${label[0]!.toUpperCase()}${label.slice(1)} is empty.`) +
+        (near.length
+          ? `Nearest keys: ${near.map((k) => JSON.stringify(k)).join(', ')}`
+          : `${label[0]!.toUpperCase()}${label.slice(1)} is empty.`) +
         recentCalls(double, place),
     };
   }
   if (!expected || Object.keys(expected).length === 0) {
-    return { pass: true, message: () => `expected ${label} not to have an object at "${key}", but it has one (${o.size} bytes)` };
+    return {
+      pass: true,
+      message: () => `expected ${label} not to have an object at "${key}", but it has one (${o.size} bytes)`,
+    };
   }
   const actual = objectView(o, expected, place);
   const want = expectedView(expected);
-  const pass = partialMatch(actual, want) && (expected.customMetadata === undefined || partialMatch(actual.customMetadata, expected.customMetadata));
+  const pass =
+    partialMatch(actual, want) &&
+    (expected.customMetadata === undefined || partialMatch(actual.customMetadata, expected.customMetadata));
   return {
     pass,
     actual,
@@ -186,13 +209,19 @@ export function checkObject(received: unknown, path: string, expected?: ObjectEx
 /** The double received a matching call (bucket) or request (DnsApi), `times` times if given, else at least once. */
 export function checkReceived(received: unknown, query: ReceivedQuery = {}, extra = 0): CheckResult {
   if (extra > 0) throw new TypeError('toHaveReceived(query?) takes at most 1 argument');
-  if (query === null || typeof query !== 'object') throw new TypeError(`toHaveReceived: the query must be an object, got ${describe(query)}`);
+  if (query === null || typeof query !== 'object')
+    throw new TypeError(`toHaveReceived: the query must be an object, got ${describe(query)}`);
   const double = doubleOf(received);
-  if (!double) throw new TypeError(`toHaveReceived: expected a Bucket, a DnsApi or an S3Api from edge-doubles, got ${describe(received)}`);
+  if (!double)
+    throw new TypeError(
+      `toHaveReceived: expected a Bucket, a DnsApi or an S3Api from edge-doubles, got ${describe(received)}`,
+    );
   const log = double.log as LogReader<LoggedCall, ReceivedQuery>;
   const what = double.entry;
   if (!log.recording && log.length === 0) {
-    throw new Error(`toHaveReceived: the ${double.label}'s call log is off, so no ${what} can be checked. ${double.logHint}`);
+    throw new Error(
+      `toHaveReceived: the ${double.label}'s call log is off, so no ${what} can be checked. ${double.logHint}`,
+    );
   }
   const { times, ...fields } = query;
   const matched = log.filter(fields as ReceivedQuery);
@@ -225,18 +254,21 @@ export function checkReceived(received: unknown, query: ReceivedQuery = {}, extr
 /** A zone (id or name) of the DnsApi has a record with the given fields (as the API shows them). */
 export function checkDnsRecord(received: unknown, zone: string, fields: DnsRecordExpectation, extra = 0): CheckResult {
   if (extra > 0) throw new TypeError('toHaveDnsRecord(zone, fields) takes exactly 2 arguments');
-  if (fields === null || typeof fields !== 'object') throw new TypeError(`toHaveDnsRecord: fields must be an object, got ${describe(fields)}`);
+  if (fields === null || typeof fields !== 'object')
+    throw new TypeError(`toHaveDnsRecord: fields must be an object, got ${describe(fields)}`);
   const d = doubleOf(received)?.zones;
   if (!d) throw new TypeError(`toHaveDnsRecord: expected a DnsApi from edge-doubles, got ${describe(received)}`);
   const z = d.zone(zone);
   if (!z) throw new Error(`toHaveDnsRecord: the DnsApi has no zone ${JSON.stringify(zone)}`);
   const want = { ...fields };
   // A relative name means a name in the zone, as the API reads one.
-  if (typeof want.name === 'string' && want.name !== z.name && !want.name.endsWith(`.${z.name}`)) want.name = want.name === '@' ? z.name : `${want.name}.${z.name}`;
+  if (typeof want.name === 'string' && want.name !== z.name && !want.name.endsWith(`.${z.name}`))
+    want.name = want.name === '@' ? z.name : `${want.name}.${z.name}`;
   const records = d.records(z);
   const pass = records.some((r) => partialMatch(r, want));
   const sameName = records.filter((r) => r.name === want.name);
-  const nearest = sameName.find((r) => r.type === want.type) ?? sameName[0] ?? records.find((r) => r.type === want.type);
+  const nearest =
+    sameName.find((r) => r.type === want.type) ?? sameName[0] ?? records.find((r) => r.type === want.type);
   return {
     pass,
     actual: nearest && pick(nearest, want),
@@ -245,7 +277,11 @@ export function checkDnsRecord(received: unknown, zone: string, fields: DnsRecor
       pass
         ? `expected zone ${z.name} to have no record matching ${show(want)}, but it has one`
         : `expected zone ${z.name} to have a record matching ${show(want)}; ` +
-          (nearest ? 'the nearest one differs.' : `it has none of that name${want.type ? ' or type' : ''} (${records.length} records).`) +
-          (sameName.length > 1 ? `\nRecords at ${want.name}: ${sameName.map((r) => `${r.type} ${r.content}`).join('; ')}` : ''),
+          (nearest
+            ? 'the nearest one differs.'
+            : `it has none of that name${want.type ? ' or type' : ''} (${records.length} records).`) +
+          (sameName.length > 1
+            ? `\nRecords at ${want.name}: ${sameName.map((r) => `${r.type} ${r.content}`).join('; ')}`
+            : ''),
   };
 }

@@ -88,10 +88,11 @@ function matchesCall(e: QueueCall, q: QueueCallQuery): boolean {
 const row = (e: QueueCall): Record<string, string> => ({
   at: new Date(e.at).toISOString(),
   op: e.op,
-  messages: e.messages
-    .slice(0, 3)
-    .map((m) => `${show(m.body)}${m.outcome ? ` → ${m.outcome}` : ''}`)
-    .join('; ') + (e.messages.length > 3 ? ` (+${e.messages.length - 3})` : ''),
+  messages:
+    e.messages
+      .slice(0, 3)
+      .map((m) => `${show(m.body)}${m.outcome ? ` → ${m.outcome}` : ''}`)
+      .join('; ') + (e.messages.length > 3 ? ` (+${e.messages.length - 3})` : ''),
   error: e.error ?? '',
   fault: e.injected ? `#${e.injected.fault}${e.injected.delay ? ` +${e.injected.delay} ms` : ''}` : '',
 });
@@ -108,9 +109,12 @@ export class QueueSupport {
       (rule, op) => opMatches(rule.op, op),
       (rule) => {
         const ops = rule.op === undefined ? [] : [rule.op].flat();
-        for (const op of ops) if (op !== 'send' && op !== 'sendBatch' && op !== 'deliver') throw new RangeError(`queue fault: unknown op ${JSON.stringify(op)}`);
+        for (const op of ops)
+          if (op !== 'send' && op !== 'sendBatch' && op !== 'deliver')
+            throw new RangeError(`queue fault: unknown op ${JSON.stringify(op)}`);
         const a = rule.action;
-        if (a !== undefined && a !== 'fail' && a !== 'duplicate' && a !== 'reorder') throw new RangeError(`queue fault: unknown action ${JSON.stringify(a)}`);
+        if (a !== undefined && a !== 'fail' && a !== 'duplicate' && a !== 'reorder')
+          throw new RangeError(`queue fault: unknown action ${JSON.stringify(a)}`);
         if ((a === 'duplicate' || a === 'reorder') && ops.some((op) => op !== 'deliver')) {
           throw new RangeError(`queue fault: '${a}' acts on deliveries only; give op: 'deliver'`);
         }
@@ -121,7 +125,12 @@ export class QueueSupport {
   }
 
   /** Starts an entry (when recording). */
-  entry(op: QueueOperation, queue: string, at: number, messages: readonly LoggedMessage[]): MutableQueueCall | undefined {
+  entry(
+    op: QueueOperation,
+    queue: string,
+    at: number,
+    messages: readonly LoggedMessage[],
+  ): MutableQueueCall | undefined {
     if (!this.log.recording) return undefined;
     return this.store.push({ seq: this.store.length + 1, at, op, queue, messages }) as MutableQueueCall;
   }
@@ -147,7 +156,8 @@ export function queueDouble(queue: StateOwner, support: QueueSupport): TestDoubl
     name: 'Queue',
     label: 'queue',
     entry: 'call',
-    logHint: 'Build it with { log: true } (or createEnv(config, { log: true })), or call .log.start() before the code under test runs.',
+    logHint:
+      'Build it with { log: true } (or createEnv(config, { log: true })), or call .log.start() before the code under test runs.',
     sameKind: (e, q) => (e as QueueCall).op === (q as QueueCallQuery).op,
     queue: { log: support.log },
   });

@@ -14,7 +14,11 @@ export function table(rows: readonly Record<string, string>[]): string {
   const columns = Object.keys(rows[0]!);
   const cells = rows.map((r) => columns.map((c) => cut(r[c] ?? '')));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
-  const line = (cs: readonly string[]) => cs.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cs: readonly string[]) =>
+    cs
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(columns), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
 }
 

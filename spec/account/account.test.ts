@@ -34,7 +34,9 @@ describe('Account shared between views', () => {
     // env.FILES is `files`; GET /zones?account.id=<another id> lists nothing.
     // README: end
     expect(env.FILES).toBe(files);
-    expect((await get(api, `/zones?account.id=${account.id}`, { authorization: 'Bearer ci' })).body.result).toHaveLength(1);
+    expect(
+      (await get(api, `/zones?account.id=${account.id}`, { authorization: 'Bearer ci' })).body.result,
+    ).toHaveLength(1);
     expect((await get(api, `/zones?account.id=${OTHER}`, { authorization: 'Bearer ci' })).body.result).toEqual([]);
   });
 
@@ -45,7 +47,13 @@ describe('Account shared between views', () => {
     b.addZone({ name: 'beta.example' });
     expect(account.zones.map((z) => z.name)).toEqual(['alpha.example', 'beta.example']);
     expect(a.zones).toEqual(b.zones);
-    const created = await sdk(a).dns.records.create({ zone_id: a.zones[0]!.id, type: 'A', name: 'www', content: '198.51.100.1', ttl: 1 });
+    const created = await sdk(a).dns.records.create({
+      zone_id: a.zones[0]!.id,
+      type: 'A',
+      name: 'www',
+      content: '198.51.100.1',
+      ttl: 1,
+    });
     expect(b.records('alpha.example').map((r) => r.id)).toEqual([created.id]);
     // Without an account, each DnsApi has its own.
     const lone = new DnsApi({ zones: [{ name: 'alpha.example' }] });
@@ -141,31 +149,53 @@ describe('the account in the API', () => {
     expect(raw.body).toMatchObject({ success: true, result: [], result_info: { count: 0, total_count: 0 } });
   });
 
-  it('GET /accounts and GET /accounts/{id} answer the account in the SDK\'s shape', async () => {
+  it("GET /accounts and GET /accounts/{id} answer the account in the SDK's shape", async () => {
     const { api, account } = build();
     const client = sdk(api);
-    const expected = { id: account.id, name: 'Acme', type: 'standard', created_on: '2026-01-02T03:04:05Z', settings: { enforce_twofactor: false } };
+    const expected = {
+      id: account.id,
+      name: 'Acme',
+      type: 'standard',
+      created_on: '2026-01-02T03:04:05Z',
+      settings: { enforce_twofactor: false },
+    };
     const listed = [];
     for await (const a of client.accounts.list()) listed.push(a);
     expect(listed).toEqual([expected]);
     expect(await client.accounts.get({ account_id: account.id })).toEqual(expected);
     const page = await get(api, '/accounts?name=Acme');
-    expect(page.body).toEqual({ result: [expected], success: true, errors: [], messages: [], result_info: { page: 1, per_page: 20, count: 1, total_count: 1, total_pages: 1 } });
+    expect(page.body).toEqual({
+      result: [expected],
+      success: true,
+      errors: [],
+      messages: [],
+      result_info: { page: 1, per_page: 20, count: 1, total_count: 1, total_pages: 1 },
+    });
     expect((await get(api, '/accounts?name=Other')).body.result).toEqual([]);
     expect((await get(api, '/accounts?direction=sideways')).status).toBe(400);
   });
 
-  it('another account\'s id is 403 9109; an id that is not 32 hex is the route error', async () => {
+  it("another account's id is 403 9109; an id that is not 32 hex is the route error", async () => {
     const { api } = build();
     expect(await get(api, `/accounts/${OTHER}`)).toEqual({
       status: 403,
-      body: { result: null, success: false, errors: [{ code: 9109, message: 'Unauthorized to access requested resource' }], messages: [] },
+      body: {
+        result: null,
+        success: false,
+        errors: [{ code: 9109, message: 'Unauthorized to access requested resource' }],
+        messages: [],
+      },
     });
     const bad = await get(api, '/accounts/not-an-id');
     expect(bad.status).toBe(404);
-    expect(bad.body.errors[0]).toEqual({ code: 7003, message: 'Could not route to /client/v4/accounts/not-an-id, perhaps your object identifier is invalid?' });
+    expect(bad.body.errors[0]).toEqual({
+      code: 7003,
+      message: 'Could not route to /client/v4/accounts/not-an-id, perhaps your object identifier is invalid?',
+    });
     expect((await get(api, '/accounts', {})).body.errors[0].code).toBe(9106);
-    expect((await api.fetch(`${BASE}/accounts`, { method: 'POST', headers: { authorization: 'Bearer all' } })).status).toBe(405);
+    expect(
+      (await api.fetch(`${BASE}/accounts`, { method: 'POST', headers: { authorization: 'Bearer all' } })).status,
+    ).toBe(405);
   });
 
   it('a token limited to another account reaches none of this one: zones 10000, the account 9109, lists empty', async () => {
@@ -178,7 +208,10 @@ describe('the account in the API', () => {
       { email: 'me@example.com', key: KEY, accounts: [OTHER] },
     ]);
     const as = (token: string) => ({ authorization: `Bearer ${token}` });
-    expect(await get(api, `/zones/${alpha.id}`, as('elsewhere'))).toMatchObject({ status: 403, body: { errors: [{ code: 10000, message: 'Authentication error' }] } });
+    expect(await get(api, `/zones/${alpha.id}`, as('elsewhere'))).toMatchObject({
+      status: 403,
+      body: { errors: [{ code: 10000, message: 'Authentication error' }] },
+    });
     expect((await get(api, `/zones/${alpha.id}/dns_records`, as('elsewhere'))).status).toBe(403);
     expect((await get(api, '/zones', as('elsewhere'))).body.result).toEqual([]);
     expect((await get(api, '/accounts', as('elsewhere'))).body.result).toEqual([]);
@@ -189,7 +222,9 @@ describe('the account in the API', () => {
       expect((await get(api, `/accounts/${account.id}`, as(token))).status, token).toBe(200);
     }
     // Account and zone limits together: both must allow.
-    expect((await get(api, '/zones', as('alpha-here'))).body.result.map((z: { name: string }) => z.name)).toEqual(['alpha.example']);
+    expect((await get(api, '/zones', as('alpha-here'))).body.result.map((z: { name: string }) => z.name)).toEqual([
+      'alpha.example',
+    ]);
     // A global key limited to another account gets the route error for this account's zones, as for any zone it does not own.
     const key = await get(api, `/zones/${alpha.id}`, { 'x-auth-email': 'me@example.com', 'x-auth-key': KEY });
     expect(key.status).toBe(404);

@@ -5,12 +5,23 @@
  * date's behaviour.
  */
 import { describe, expect, it } from 'vitest';
-import { CreateBucketCommand, DeleteBucketCommand, GetBucketCorsCommand, GetObjectCommand, ListBucketsCommand, PutBucketCorsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  GetBucketCorsCommand,
+  GetObjectCommand,
+  ListBucketsCommand,
+  PutBucketCorsCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import { Account, Bucket, createEnv, S3Api } from '../../lib/index.js';
 import { CREDENTIALS, ENDPOINT, sdk } from '../s3/support.js';
 
 const quiet = { onWarning: () => {} };
-const worker = (date: string) => ({ compatibility_date: date, r2_buckets: [{ binding: 'FILES', bucket_name: 'files' }] });
+const worker = (date: string) => ({
+  compatibility_date: date,
+  r2_buckets: [{ binding: 'FILES', bucket_name: 'files' }],
+});
 const APP = 'https://app.example';
 
 describe('the S3 view over an account', () => {
@@ -50,7 +61,9 @@ describe('the S3 view over an account', () => {
     expect(new S3Api({ account, buckets: { late: mine } }).bucket('late')).toBe(mine);
     expect(() => new S3Api({ account, buckets: { again: mine } })).toThrow(/another name/);
     // A binding over an account's bucket is that bucket: it cannot be added under a second name.
-    expect(() => account.addBucket('alias', new Bucket({ over: mine, compatibilityDate: '2022-01-01' }))).toThrow(/another name/);
+    expect(() => account.addBucket('alias', new Bucket({ over: mine, compatibilityDate: '2022-01-01' }))).toThrow(
+      /another name/,
+    );
   });
 
   it('without an account, each view keeps its own buckets, as before', async () => {
@@ -65,7 +78,10 @@ describe('the S3 view over an account', () => {
 describe("CORS is the bucket's configuration", () => {
   const rules = [{ origins: [APP], methods: ['GET'], headers: ['*'], expose: ['ETag'] }];
   const preflight = (api: S3Api) =>
-    api.fetch(`${ENDPOINT}/files/k`, { method: 'OPTIONS', headers: { origin: APP, 'access-control-request-method': 'GET' } });
+    api.fetch(`${ENDPOINT}/files/k`, {
+      method: 'OPTIONS',
+      headers: { origin: APP, 'access-control-request-method': 'GET' },
+    });
 
   it('two S3 views over one account see the same policy, set through either', async () => {
     const account = new Account();
@@ -73,7 +89,10 @@ describe("CORS is the bucket's configuration", () => {
     const a = new S3Api({ account, credentials: [CREDENTIALS] });
     const b = new S3Api({ account, credentials: [CREDENTIALS] });
     await sdk(a.fetch).send(
-      new PutBucketCorsCommand({ Bucket: 'files', CORSConfiguration: { CORSRules: [{ AllowedOrigins: [APP], AllowedMethods: ['PUT'] }] } }),
+      new PutBucketCorsCommand({
+        Bucket: 'files',
+        CORSConfiguration: { CORSRules: [{ AllowedOrigins: [APP], AllowedMethods: ['PUT'] }] },
+      }),
     );
     const got = await sdk(b.fetch).send(new GetBucketCorsCommand({ Bucket: 'files' }));
     expect(got.CORSRules).toEqual([{ AllowedOrigins: [APP], AllowedMethods: ['PUT'] }]);
@@ -108,7 +127,7 @@ describe("CORS is the bucket's configuration", () => {
   });
 });
 
-describe("one bucket, bound by Workers of different compatibility dates", () => {
+describe('one bucket, bound by Workers of different compatibility dates', () => {
   it('an object put through a 2022-dated binding is read through a 2025-dated one, each binding with its date', async () => {
     const account = new Account();
     const old = createEnv<{ FILES: Bucket }>(worker('2022-05-01'), { ...quiet, account }).env.FILES;
@@ -136,7 +155,7 @@ describe("one bucket, bound by Workers of different compatibility dates", () => 
     expect(Object.prototype.toString.call(await old.head('from-2022'))).toBe('[object Object]');
   });
 
-  it('new Bucket({ over }) shares state, faults and the log; what is the bucket\'s own cannot be given with it', async () => {
+  it("new Bucket({ over }) shares state, faults and the log; what is the bucket's own cannot be given with it", async () => {
     const first = new Bucket({ log: true, defaultStorageClass: 'InfrequentAccess' });
     const second = new Bucket({ over: first, compatibilityDate: '2022-01-01' });
     await second.put('k', 'v');
@@ -144,9 +163,16 @@ describe("one bucket, bound by Workers of different compatibility dates", () => 
     first.faults.add({ op: 'get', error: 'internal' });
     await expect(second.get('k')).rejects.toThrow();
     expect(first.log.all().map((c) => c.op)).toEqual(['put', 'head', 'get']);
-    for (const own of [{ storage: undefined, log: true }, { defaultStorageClass: 'Standard' }, { seed: {} }, { clock: () => 0 }]) {
+    for (const own of [
+      { storage: undefined, log: true },
+      { defaultStorageClass: 'Standard' },
+      { seed: {} },
+      { clock: () => 0 },
+    ]) {
       expect(() => new Bucket({ over: first, ...own })).toThrow(/cannot be given with 'over'/);
     }
-    expect(() => new Bucket({ over: {} as Bucket })).toThrow("Bucket option 'over': expected a Bucket made by edge-doubles");
+    expect(() => new Bucket({ over: {} as Bucket })).toThrow(
+      "Bucket option 'over': expected a Bucket made by edge-doubles",
+    );
   });
 });

@@ -21,7 +21,11 @@ describe('the account bucket directory', () => {
     const client = sdk(s3.fetch);
     await client.send(new CreateBucketCommand({ Bucket: 'made-by-s3' }));
     expect(api.account.bucket('made-by-s3')).toBeInstanceOf(Bucket);
-    const listed = (await (await api.fetch(new Request(`${BASE}/accounts/${api.account.id}/r2/buckets`, { headers: { authorization: 'Bearer t' } }))).json()) as {
+    const listed = (await (
+      await api.fetch(
+        new Request(`${BASE}/accounts/${api.account.id}/r2/buckets`, { headers: { authorization: 'Bearer t' } }),
+      )
+    ).json()) as {
       result: { buckets: { name: string }[] };
     };
     expect(listed.result.buckets.map((b) => b.name)).toContain('made-by-s3');
@@ -38,7 +42,12 @@ describe('the account bucket directory', () => {
     const kept = new Bucket({ log: true });
     account.addBucket('photos', kept);
     const client = sdk(new S3Api({ account, credentials: [CREDENTIALS] }).fetch);
-    await client.send(new PutBucketCorsCommand({ Bucket: 'photos', CORSConfiguration: { CORSRules: [{ AllowedOrigins: ['*'], AllowedMethods: ['GET'] }] } }));
+    await client.send(
+      new PutBucketCorsCommand({
+        Bucket: 'photos',
+        CORSConfiguration: { CORSRules: [{ AllowedOrigins: ['*'], AllowedMethods: ['GET'] }] },
+      }),
+    );
     expect(bucketLayer(kept)!.config.cors).toHaveLength(1);
     await client.send(new DeleteBucketCommand({ Bucket: 'photos' }));
     expect(account.bucket('photos')).toBeUndefined();
@@ -51,12 +60,21 @@ describe('the account bucket directory', () => {
     const api = new CloudflareApi();
     const bucket = api.addBucket('logs');
     bucket.log.start();
-    const del = () => api.fetch(new Request(`${BASE}/accounts/${api.account.id}/r2/buckets/logs`, { method: 'DELETE', headers: { authorization: 'Bearer t' } }));
+    const del = () =>
+      api.fetch(
+        new Request(`${BASE}/accounts/${api.account.id}/r2/buckets/logs`, {
+          method: 'DELETE',
+          headers: { authorization: 'Bearer t' },
+        }),
+      );
     bucket.faults.add({ op: 'deleteBucket' });
     expect((await del()).status).toBe(500);
     expect(api.account.bucket('logs')).toBe(bucket);
     expect((await del()).status).toBe(200);
     expect(api.account.bucket('logs')).toBeUndefined();
-    expect(bucket.log.filter({ op: 'deleteBucket' })).toMatchObject([{ surface: 'api', status: 'error' }, { surface: 'api', status: 'ok' }]);
+    expect(bucket.log.filter({ op: 'deleteBucket' })).toMatchObject([
+      { surface: 'api', status: 'error' },
+      { surface: 'api', status: 'ok' },
+    ]);
   });
 });

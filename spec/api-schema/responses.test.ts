@@ -37,7 +37,8 @@ const SCHEMA_ERRORS: SchemaError[] = [
   {
     id: 'error-allof-success',
     why: "Most 4XX responses are allOf(the operation's success envelope, the failure envelope): `success` must then be both enum [true] and enum [false], so no body satisfies it. The failure envelope alone describes an error body.",
-    evidence: 'The document itself (e.g. GET /accounts 4XX: allOf iam_response_collection, iam_api-response-common-failure); the API answers errors with success: false, as every SDK and wrangler read them.',
+    evidence:
+      'The document itself (e.g. GET /accounts 4XX: allOf iam_response_collection, iam_api-response-common-failure); the API answers errors with success: false, as every SDK and wrangler read them.',
     correct(doc) {
       for (const [status, c] of responseSchemas(doc)) {
         const failure = (c.schema.allOf as Json[] | undefined)?.find((s) => /failure$/.test(s.$ref ?? ''));
@@ -48,7 +49,8 @@ const SCHEMA_ERRORS: SchemaError[] = [
   {
     id: 'dns-comment-null',
     why: "The schema types a record's `comment` as a string; the API sends null when there is none.",
-    evidence: 'The SDK types it `string | null` (cloudflare resources/dns/records); spec/dns/support.ts corrects the same gap for the DNS suite.',
+    evidence:
+      'The SDK types it `string | null` (cloudflare resources/dns/records); spec/dns/support.ts corrects the same gap for the DNS suite.',
     correct(doc) {
       doc.components.schemas['dns-records_comment'].nullable = true;
     },
@@ -56,7 +58,8 @@ const SCHEMA_ERRORS: SchemaError[] = [
   {
     id: 'zone-owner-id-null',
     why: "The schema types a zone's `owner.id` as a string; for a zone in an account the API sends `owner: { id: null, type: 'user', email: null }`.",
-    evidence: "Captured zone responses in public test fixtures carry exactly that owner (find_string '\"owner\":{\"id\":null,\"type\":\"user\",\"email\":null}', three repositories); the SDK makes owner.id optional.",
+    evidence:
+      'Captured zone responses in public test fixtures carry exactly that owner (find_string \'"owner":{"id":null,"type":"user","email":null}\', three repositories); the SDK makes owner.id optional.',
     correct(doc) {
       doc.components.schemas['zones_identifier'].nullable = true;
     },
@@ -65,7 +68,8 @@ const SCHEMA_ERRORS: SchemaError[] = [
   {
     id: 'r2-location-uppercase',
     why: "The document's bucket `location` enum is lowercase (apac, eeur, enam, weur, wnam); the API answers it uppercase (WEUR) and has added oc.",
-    evidence: "alchemy-run/distilled-cloudflare corrects the same enum in its OpenAPI patch (\"API returns uppercase but spec has lowercase\") after decoding real responses; the SDK types location as the uppercase-or-lowercase union; reference r2-bucket-config.md §3.1 lists oc.",
+    evidence:
+      'alchemy-run/distilled-cloudflare corrects the same enum in its OpenAPI patch ("API returns uppercase but spec has lowercase") after decoding real responses; the SDK types location as the uppercase-or-lowercase union; reference r2-bucket-config.md §3.1 lists oc.',
     correct(doc) {
       const e = doc.components.schemas['r2_bucket_location'].enum as string[];
       for (const v of [...e, 'oc']) e.push(v.toUpperCase());
@@ -74,24 +78,37 @@ const SCHEMA_ERRORS: SchemaError[] = [
   },
   {
     id: 'r2-list-buckets-object',
-    why: 'The document makes the bucket list\'s `result` an array of buckets; the API answers `{ buckets: [...] }`.',
-    evidence: "wrangler 4.86 reads `result.buckets` (listR2Buckets); the SDK's BucketListResponse is `{ buckets }`; reference r2-bucket-config.md §3.1.",
+    why: "The document makes the bucket list's `result` an array of buckets; the API answers `{ buckets: [...] }`.",
+    evidence:
+      "wrangler 4.86 reads `result.buckets` (listR2Buckets); the SDK's BucketListResponse is `{ buckets }`; reference r2-bucket-config.md §3.1.",
     correct(doc) {
-      const all = doc.paths['/accounts/{account_id}/r2/buckets'].get.responses['200'].content['application/json'].schema.allOf as Json[];
-      all[1] = { properties: { result: { type: 'object', required: ['buckets'], properties: { buckets: { type: 'array', items: { $ref: '#/components/schemas/r2_bucket' } } } } }, type: 'object' };
+      const all = doc.paths['/accounts/{account_id}/r2/buckets'].get.responses['200'].content['application/json'].schema
+        .allOf as Json[];
+      all[1] = {
+        properties: {
+          result: {
+            type: 'object',
+            required: ['buckets'],
+            properties: { buckets: { type: 'array', items: { $ref: '#/components/schemas/r2_bucket' } } },
+          },
+        },
+        type: 'object',
+      };
     },
   },
   {
     id: 'queues-envelope',
     why: "Each Queues success schema is allOf(a collection envelope whose `result` is an array, a member whose `result` is one queue), and puts the queue's required fields (queue_id, queue_name...) on the envelope instead of the result: no response can satisfy both.",
-    evidence: "The document itself; the SDK's queues.get/create/update return one Queue object and wrangler 4.86 reads `result.queue_id` (src/queues/client.ts).",
+    evidence:
+      "The document itself; the SDK's queues.get/create/update return one Queue object and wrangler 4.86 reads `result.queue_id` (src/queues/client.ts).",
     correct(doc) {
       doc.components.schemas['mq_api-response-collection'].allOf[1].properties.result = {};
       for (const [path, item] of Object.entries(doc.paths) as [string, Json][]) {
         if (!path.includes('/queues')) continue;
         for (const [m, op] of Object.entries(item) as [string, Json][]) {
           if (m === 'parameters') continue;
-          for (const member of op.responses['200']?.content?.['application/json']?.schema?.allOf ?? []) delete member.required;
+          for (const member of op.responses['200']?.content?.['application/json']?.schema?.allOf ?? [])
+            delete member.required;
         }
       }
     },
@@ -99,7 +116,8 @@ const SCHEMA_ERRORS: SchemaError[] = [
   {
     id: 'queue-producers-consumers-arrays',
     why: "The document types a queue's `producers` and `consumers` as objects; the API answers arrays (with `producers_total_count`/`consumers_total_count` beside them).",
-    evidence: "The SDK's Queue has `consumers?: Array<Consumer>` and `producers?: Array<MqWorkerProducer | MqR2Producer>`; wrangler 4.86 `queues info` maps `queue.producers` and filters `queue.consumers` (src/queues).",
+    evidence:
+      "The SDK's Queue has `consumers?: Array<Consumer>` and `producers?: Array<MqWorkerProducer | MqR2Producer>`; wrangler 4.86 `queues info` maps `queue.producers` and filters `queue.consumers` (src/queues).",
     correct(doc) {
       const q = doc.components.schemas['mq_queue'].properties;
       q.consumers = { type: 'array', items: { type: 'object' } };
@@ -109,25 +127,42 @@ const SCHEMA_ERRORS: SchemaError[] = [
   {
     id: 'queues-pull-result-shape',
     why: "The document's pull result is an array of messages; the API answers `{ messages, message_backlog_count, metadata: { metrics } }`.",
-    evidence: "The SDK's MessagePullResponse is { message_backlog_count?, messages?, metadata? } (cloudflare resources/queues/messages.d.ts), generated from the newer document.",
+    evidence:
+      "The SDK's MessagePullResponse is { message_backlog_count?, messages?, metadata? } (cloudflare resources/queues/messages.d.ts), generated from the newer document.",
     correct(doc) {
-      const all = doc.paths['/accounts/{account_id}/queues/{queue_id}/messages/pull'].post.responses['200'].content['application/json'].schema.allOf as Json[];
-      all[1] = { properties: { result: { type: 'object', properties: { messages: { type: 'array', items: { $ref: '#/components/schemas/mq_queue_message' } }, message_backlog_count: { type: 'number' } } } } };
+      const all = doc.paths['/accounts/{account_id}/queues/{queue_id}/messages/pull'].post.responses['200'].content[
+        'application/json'
+      ].schema.allOf as Json[];
+      all[1] = {
+        properties: {
+          result: {
+            type: 'object',
+            properties: {
+              messages: { type: 'array', items: { $ref: '#/components/schemas/mq_queue_message' } },
+              message_backlog_count: { type: 'number' },
+            },
+          },
+        },
+      };
     },
   },
   {
     id: 'queues-ack-warnings-object',
     why: "The document's ack result has `warnings` as an array of strings; the API's is an object of strings (by lease).",
-    evidence: "The SDK's MessageAckResponse.warnings is `{ [key: string]: string }` (cloudflare resources/queues/messages.d.ts), generated from the newer document.",
+    evidence:
+      "The SDK's MessageAckResponse.warnings is `{ [key: string]: string }` (cloudflare resources/queues/messages.d.ts), generated from the newer document.",
     correct(doc) {
-      const all = doc.paths['/accounts/{account_id}/queues/{queue_id}/messages/ack'].post.responses['200'].content['application/json'].schema.allOf as Json[];
+      const all = doc.paths['/accounts/{account_id}/queues/{queue_id}/messages/ack'].post.responses['200'].content[
+        'application/json'
+      ].schema.allOf as Json[];
       all[1].properties.result.properties.warnings = { type: 'object', additionalProperties: { type: 'string' } };
     },
   },
   {
     id: 'mq-null-result',
     why: "The Queues common envelope's `result` is object, array or string, never null; the document's own collection envelope marks it nullable, and a delete answers `result: null`.",
-    evidence: "mq_api-response-collection's `nullable: true` in the same document; the SDK's QueueDeleteResponse carries no result.",
+    evidence:
+      "mq_api-response-collection's `nullable: true` in the same document; the SDK's QueueDeleteResponse carries no result.",
     correct(doc) {
       doc.components.schemas['mq_api-response-common'].properties.result.anyOf.push({ type: 'null' });
     },
@@ -135,13 +170,25 @@ const SCHEMA_ERRORS: SchemaError[] = [
   {
     id: 'event-notification-config-shape',
     why: "The document's configuration GET result (mq_bucket-config) is the old shape `{ [bucket]: { [detailId]: { queue, rules } } }`; the API now answers `{ bucketName, queues: [{ queueId, queueName, rules }] }`.",
-    evidence: "wrangler 4.86 listEventNotificationConfig returns the result as is when it has bucketName and queues, and converts only the old shape; the SDK's EventNotificationGetResponse is { bucketName, queues }; reference r2-bucket-config.md §1.5.",
+    evidence:
+      "wrangler 4.86 listEventNotificationConfig returns the result as is when it has bucketName and queues, and converts only the old shape; the SDK's EventNotificationGetResponse is { bucketName, queues }; reference r2-bucket-config.md §1.5.",
     correct(doc) {
       doc.components.schemas['mq_bucket-config'] = {
         type: 'object',
         properties: {
           bucketName: { type: 'string' },
-          queues: { type: 'array', items: { type: 'object', required: ['queueId', 'rules'], properties: { queueId: { type: 'string' }, queueName: { type: 'string' }, rules: { type: 'array', items: { $ref: '#/components/schemas/mq_rule' } } } } },
+          queues: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['queueId', 'rules'],
+              properties: {
+                queueId: { type: 'string' },
+                queueName: { type: 'string' },
+                rules: { type: 'array', items: { $ref: '#/components/schemas/mq_rule' } },
+              },
+            },
+          },
         },
       };
     },
@@ -156,7 +203,12 @@ const auth = { authorization: `Bearer ${'t'.repeat(40)}` };
 /** Every response the scenario got: checked against the document at the end. */
 const responses: { method: string; path: string; status: number; body: unknown }[] = [];
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = auth): Promise<{ status: number; json: Json }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = auth,
+): Promise<{ status: number; json: Json }> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body instanceof FormData) init.body = body;
   else if (body !== undefined) {
@@ -173,9 +225,26 @@ describe(`CloudflareApi against the published OpenAPI document (cloudflare/api-s
   it('the validator can fail: a bucket name that is not a string, an error body with success true', () => {
     const all = checker(SCHEMA_ERRORS);
     const bucket = { name: 'bbb', creation_date: '2026-01-01T00:00:00.000Z', location: 'WEUR' };
-    expect(all('GET', `/accounts/${account}/r2/buckets/b`, 200, { result: bucket, success: true, errors: [], messages: [] })!.errors).toEqual([]);
-    expect(all('GET', `/accounts/${account}/r2/buckets/b`, 200, { result: { ...bucket, name: 7 }, success: true, errors: [], messages: [] })!.errors).not.toEqual([]);
-    expect(all('GET', `/accounts/${account}/r2/buckets/b`, 404, { result: null, success: true, errors: [{ code: 10006, message: 'x' }], messages: [] })!.errors).not.toEqual([]);
+    expect(
+      all('GET', `/accounts/${account}/r2/buckets/b`, 200, { result: bucket, success: true, errors: [], messages: [] })!
+        .errors,
+    ).toEqual([]);
+    expect(
+      all('GET', `/accounts/${account}/r2/buckets/b`, 200, {
+        result: { ...bucket, name: 7 },
+        success: true,
+        errors: [],
+        messages: [],
+      })!.errors,
+    ).not.toEqual([]);
+    expect(
+      all('GET', `/accounts/${account}/r2/buckets/b`, 404, {
+        result: null,
+        success: true,
+        errors: [{ code: 10006, message: 'x' }],
+        messages: [],
+      })!.errors,
+    ).not.toEqual([]);
   });
 
   it('accounts, user, token verify', async () => {
@@ -183,10 +252,15 @@ describe(`CloudflareApi against the published OpenAPI document (cloudflare/api-s
     expect((await call('GET', `/accounts/${account}`)).status).toBe(200);
     expect((await call('GET', `/accounts/${'f'.repeat(32)}`)).status).toBe(403);
     expect((await call('GET', '/accounts?direction=sideways')).status).toBe(400);
-    expect((await call('GET', '/user', undefined, { 'x-auth-email': 'ops@example.com', 'x-auth-key': 'k'.repeat(37) })).status).toBe(200);
+    expect(
+      (await call('GET', '/user', undefined, { 'x-auth-email': 'ops@example.com', 'x-auth-key': 'k'.repeat(37) }))
+        .status,
+    ).toBe(200);
     expect((await call('GET', '/user')).status).toBe(403); // a token has no user
     expect((await call('GET', '/user/tokens/verify')).status).toBe(200);
-    expect((await call('GET', '/user/tokens/verify', undefined, { authorization: 'Basic not-a-token' })).status).toBeGreaterThanOrEqual(400);
+    expect(
+      (await call('GET', '/user/tokens/verify', undefined, { authorization: 'Basic not-a-token' })).status,
+    ).toBeGreaterThanOrEqual(400);
   });
 
   it('zones and page rules', async () => {
@@ -206,7 +280,9 @@ describe(`CloudflareApi against the published OpenAPI document (cloudflare/api-s
     expect((await call('PATCH', `/zones/${id}`, { paused: true })).status).toBe(200);
     expect((await call('PATCH', `/zones/${id}`, { paused: 'yes' })).status).toBe(400);
     expect((await call('GET', `/zones/${id}/dns_settings`)).status).toBe(200);
-    expect((await call('PATCH', `/zones/${id}/dns_settings`, { ns_ttl: 3600, soa: { min_ttl: 600 } })).status).toBe(200);
+    expect((await call('PATCH', `/zones/${id}/dns_settings`, { ns_ttl: 3600, soa: { min_ttl: 600 } })).status).toBe(
+      200,
+    );
     expect((await call('PATCH', `/zones/${id}/dns_settings`, { ns_ttl: 1 })).status).toBe(400);
     expect((await call('GET', `/zones/${'e'.repeat(32)}/dns_settings`)).status).toBeGreaterThanOrEqual(400);
     expect((await call('GET', `/zones/${id}/dnssec`)).status).toBe(200);
@@ -220,18 +296,49 @@ describe(`CloudflareApi against the published OpenAPI document (cloudflare/api-s
   });
 
   it('DNS records: list, create, get, put, patch, delete, import, scan', async () => {
-    const made = await call('POST', `/zones/${zone}/dns_records`, { type: 'A', name: 'www.example.com', content: '198.51.100.4', ttl: 300 });
+    const made = await call('POST', `/zones/${zone}/dns_records`, {
+      type: 'A',
+      name: 'www.example.com',
+      content: '198.51.100.4',
+      ttl: 300,
+    });
     expect(made.status).toBe(200);
     const id = made.json.result.id as string;
-    await call('POST', `/zones/${zone}/dns_records`, { type: 'TXT', name: 'note.example.com', content: '"hello"', comment: 'why', tags: ['a:b'] });
-    await call('POST', `/zones/${zone}/dns_records`, { type: 'MX', name: 'example.com', content: 'mail.example.com', priority: 10 });
-    expect((await call('POST', `/zones/${zone}/dns_records`, { type: 'A', name: 'bad.example.com', content: 'not-an-ip' })).status).toBe(400);
+    await call('POST', `/zones/${zone}/dns_records`, {
+      type: 'TXT',
+      name: 'note.example.com',
+      content: '"hello"',
+      comment: 'why',
+      tags: ['a:b'],
+    });
+    await call('POST', `/zones/${zone}/dns_records`, {
+      type: 'MX',
+      name: 'example.com',
+      content: 'mail.example.com',
+      priority: 10,
+    });
+    expect(
+      (await call('POST', `/zones/${zone}/dns_records`, { type: 'A', name: 'bad.example.com', content: 'not-an-ip' }))
+        .status,
+    ).toBe(400);
     expect((await call('GET', `/zones/${zone}/dns_records`)).status).toBe(200);
     expect((await call('GET', `/zones/${zone}/dns_records?page=0`)).status).toBe(400);
     expect((await call('GET', `/zones/${zone}/dns_records/${id}`)).status).toBe(200);
     expect((await call('GET', `/zones/${zone}/dns_records/${'0'.repeat(32)}`)).status).toBe(404);
-    expect((await call('PUT', `/zones/${zone}/dns_records/${id}`, { type: 'A', name: 'www.example.com', content: '198.51.100.5', ttl: 1 })).status).toBe(200);
-    expect((await call('PUT', `/zones/${zone}/dns_records/${id}`, { type: 'A', name: 'www.example.com', content: 'x' })).status).toBe(400);
+    expect(
+      (
+        await call('PUT', `/zones/${zone}/dns_records/${id}`, {
+          type: 'A',
+          name: 'www.example.com',
+          content: '198.51.100.5',
+          ttl: 1,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await call('PUT', `/zones/${zone}/dns_records/${id}`, { type: 'A', name: 'www.example.com', content: 'x' }))
+        .status,
+    ).toBe(400);
     expect((await call('PATCH', `/zones/${zone}/dns_records/${id}`, { proxied: true })).status).toBe(200);
     expect((await call('PATCH', `/zones/${zone}/dns_records/${'0'.repeat(32)}`, { proxied: true })).status).toBe(404);
     const form = new FormData();
@@ -245,8 +352,13 @@ describe(`CloudflareApi against the published OpenAPI document (cloudflare/api-s
   });
 
   it('R2 buckets: list, create, get, delete', async () => {
-    expect((await call('POST', `/accounts/${account}/r2/buckets`, { name: 'photos', locationHint: 'weur' })).status).toBe(200);
-    expect((await call('POST', `/accounts/${account}/r2/buckets`, { name: 'ia-bucket', storageClass: 'InfrequentAccess' })).status).toBe(200);
+    expect(
+      (await call('POST', `/accounts/${account}/r2/buckets`, { name: 'photos', locationHint: 'weur' })).status,
+    ).toBe(200);
+    expect(
+      (await call('POST', `/accounts/${account}/r2/buckets`, { name: 'ia-bucket', storageClass: 'InfrequentAccess' }))
+        .status,
+    ).toBe(200);
     expect((await call('POST', `/accounts/${account}/r2/buckets`, { name: 'photos' })).status).toBe(409);
     expect((await call('GET', `/accounts/${account}/r2/buckets`)).status).toBe(200);
     expect((await call('GET', `/accounts/${account}/r2/buckets?per_page=0`)).status).toBe(400);
@@ -265,12 +377,27 @@ describe(`CloudflareApi against the published OpenAPI document (cloudflare/api-s
     expect((await call('GET', `/accounts/${account}/queues?page=0`)).status).toBe(400);
     expect((await call('GET', `/accounts/${account}/queues/${queueId}`)).status).toBe(200);
     expect((await call('GET', `/accounts/${account}/queues/${'a'.repeat(32)}`)).status).toBe(404);
-    expect((await call('PUT', `/accounts/${account}/queues/${queueId}`, { queue_name: 'uploads', settings: { delivery_delay: 5 } })).status).toBe(200);
-    expect((await call('PUT', `/accounts/${account}/queues/${queueId}`, { settings: { delivery_delay: -1 } })).status).toBe(400);
+    expect(
+      (
+        await call('PUT', `/accounts/${account}/queues/${queueId}`, {
+          queue_name: 'uploads',
+          settings: { delivery_delay: 5 },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await call('PUT', `/accounts/${account}/queues/${queueId}`, { settings: { delivery_delay: -1 } })).status,
+    ).toBe(400);
 
     const config = `/accounts/${account}/event_notifications/r2/photos/configuration`;
     expect((await call('GET', config)).status).toBe(404); // no rules: 11015
-    expect((await call('PUT', `${config}/queues/${queueId}`, { rules: [{ prefix: 'img/', suffix: '.png', actions: ['PutObject'], description: 'd' }] })).status).toBe(200);
+    expect(
+      (
+        await call('PUT', `${config}/queues/${queueId}`, {
+          rules: [{ prefix: 'img/', suffix: '.png', actions: ['PutObject'], description: 'd' }],
+        })
+      ).status,
+    ).toBe(200);
     expect((await call('PUT', `${config}/queues/${queueId}`, { rules: [] })).status).toBe(400);
     expect((await call('GET', config)).status).toBe(200);
     expect((await call('GET', `/accounts/${account}/event_notifications/r2/absent/configuration`)).status).toBe(404);
@@ -283,7 +410,9 @@ describe(`CloudflareApi against the published OpenAPI document (cloudflare/api-s
     const worker = await call('POST', consumers, { type: 'worker', script_name: 'w', settings: { batch_size: 5 } });
     expect(worker.status).toBe(200);
     expect((await call('POST', consumers, { type: 'http_pull' })).status).toBe(409);
-    expect((await call('PUT', `${consumers}/${worker.json.result.consumer_id}`, { settings: { batch_size: 7 } })).status).toBe(200);
+    expect(
+      (await call('PUT', `${consumers}/${worker.json.result.consumer_id}`, { settings: { batch_size: 7 } })).status,
+    ).toBe(200);
     expect((await call('PUT', `${consumers}/${'b'.repeat(32)}`, { settings: {} })).status).toBe(404);
     expect((await call('DELETE', `${consumers}/${worker.json.result.consumer_id}`)).status).toBe(200);
     expect((await call('DELETE', `${consumers}/${worker.json.result.consumer_id}`)).status).toBe(404);
@@ -294,7 +423,9 @@ describe(`CloudflareApi against the published OpenAPI document (cloudflare/api-s
     await call('POST', messages, { body: 'hello', content_type: 'text' });
     const pulled = await call('POST', `${messages}/pull`, { visibility_timeout_ms: 1000 });
     expect(pulled.json.result.messages).toHaveLength(1);
-    expect((await call('POST', `${messages}/ack`, { acks: [{ lease_id: pulled.json.result.messages[0].lease_id }] })).status).toBe(200);
+    expect(
+      (await call('POST', `${messages}/ack`, { acks: [{ lease_id: pulled.json.result.messages[0].lease_id }] })).status,
+    ).toBe(200);
 
     expect((await call('DELETE', `/accounts/${account}/queues/${queueId}`)).status).toBe(200);
     expect((await call('DELETE', `/accounts/${account}/queues/${queueId}`)).status).toBe(404);
@@ -304,11 +435,20 @@ describe(`CloudflareApi against the published OpenAPI document (cloudflare/api-s
     const all = checker(SCHEMA_ERRORS);
     const checked = responses.map((r) => ({ r, c: all(r.method, r.path, r.status, r.body) }));
     // Served, but newer than the document: the push route (checked by its own tests, spec/queue).
-    const newer = (r: { method: string; path: string }) => r.method === 'POST' && /\/queues\/[^/]+\/messages(\/batch)?$/.test(r.path);
-    expect(checked.filter(({ r, c }) => !c && !newer(r)).map(({ r }) => `${r.method} ${r.path} ${r.status}`)).toEqual([]);
-    const problems = checked.filter(({ c }) => c && c.errors.length > 0).map(({ r, c }) => `${c!.operation} ${r.status}: ${c!.errors.slice(0, 4).join('; ')} in ${JSON.stringify(r.body).slice(0, 300)}`);
+    const newer = (r: { method: string; path: string }) =>
+      r.method === 'POST' && /\/queues\/[^/]+\/messages(\/batch)?$/.test(r.path);
+    expect(checked.filter(({ r, c }) => !c && !newer(r)).map(({ r }) => `${r.method} ${r.path} ${r.status}`)).toEqual(
+      [],
+    );
+    const problems = checked
+      .filter(({ c }) => c && c.errors.length > 0)
+      .map(
+        ({ r, c }) =>
+          `${c!.operation} ${r.status}: ${c!.errors.slice(0, 4).join('; ')} in ${JSON.stringify(r.body).slice(0, 300)}`,
+      );
     expect(problems).toEqual([]);
-    const answered = (ok: boolean) => new Set(checked.filter(({ r, c }) => c && (r.status < 300) === ok).map(({ c }) => c!.operation));
+    const answered = (ok: boolean) =>
+      new Set(checked.filter(({ r, c }) => c && r.status < 300 === ok).map(({ c }) => c!.operation));
     expect(OPERATIONS.filter((op) => !answered(true).has(op))).toEqual([]);
     expect(OPERATIONS.filter((op) => !answered(false).has(op))).toEqual([]);
     // A declaration is needed while leaving it out makes some response fail.

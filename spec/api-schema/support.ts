@@ -11,7 +11,6 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import served from './fixtures/cloudflare-openapi-served-2024-08-06.json' with { type: 'json' };
 
-
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
@@ -19,13 +18,18 @@ export const doc: Json = served;
 export const SOURCE: { commit: string; date: string } = doc.info['x-extracted'];
 
 /** Operations as `METHOD /template`, and a matcher from a concrete path to its template. */
-export const OPERATIONS: string[] = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, item]) =>
-  Object.keys(item)
-    .filter((m) => m !== 'parameters')
-    .map((m) => `${m.toUpperCase()} ${p}`),
+export const OPERATIONS: string[] = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(
+  ([p, item]) =>
+    Object.keys(item)
+      .filter((m) => m !== 'parameters')
+      .map((m) => `${m.toUpperCase()} ${p}`),
 );
 const TEMPLATES = Object.keys(doc.paths)
-  .map((t) => ({ t, re: new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`), literal: t.replace(/\{[^}]+\}/g, '').length }))
+  .map((t) => ({
+    t,
+    re: new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    literal: t.replace(/\{[^}]+\}/g, '').length,
+  }))
   // A literal segment wins over a parameter (`dns_records/import` before `dns_records/{id}`).
   .sort((a, b) => b.literal - a.literal);
 

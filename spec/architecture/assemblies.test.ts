@@ -26,7 +26,9 @@ describe('the /client/v4 assemblies', () => {
       const zones = await fetch(`${server.baseURL}/zones`, { headers: { authorization: 'Bearer t' } });
       expect((await zones.json()).result.map((z: { name: string }) => z.name)).toEqual(['example.com']);
       // The same server answers the account's R2 routes: it is the CloudflareApi's front door.
-      const buckets = await fetch(`${server.baseURL}/accounts/${api.account.id}/r2/buckets`, { headers: { authorization: 'Bearer t' } });
+      const buckets = await fetch(`${server.baseURL}/accounts/${api.account.id}/r2/buckets`, {
+        headers: { authorization: 'Bearer t' },
+      });
       expect((await buckets.json()).result.buckets.map((b: { name: string }) => b.name)).toEqual(['photos']);
     } finally {
       await server.close();

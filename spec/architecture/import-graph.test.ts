@@ -9,13 +9,21 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ENTRIES, findCycles, folderGraph, folderOf, runtimeImports, runtimeSpecifiers, type FolderGraph } from '../../scripts/import-graph.js';
+import {
+  ENTRIES,
+  findCycles,
+  folderGraph,
+  folderOf,
+  runtimeImports,
+  runtimeSpecifiers,
+  type FolderGraph,
+} from '../../scripts/import-graph.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 
 const RULE =
   'lib/ imports run one way at run time (DESIGN.md, "The joints, explicit"): shared parts (lib/*.ts, support/) -> models ' +
-  '(bucket/, dns/, queue/) -> account/ -> surfaces (s3/, r2-public/, each product\'s /client/v4 routes, the binding) -> ' +
+  "(bucket/, dns/, queue/) -> account/ -> surfaces (s3/, r2-public/, each product's /client/v4 routes, the binding) -> " +
   'assemblies (dns-api/, cloudflare-api/, env/) -> node/; a folder never imports one above it (use `import type` for a type, ' +
   'or move the shared part down)';
 
@@ -46,17 +54,37 @@ describe('the import graph of lib/', () => {
     const offending = runtimeImports(root, `${root}/lib/api`, true)
       .filter((e) => e.to.startsWith('lib/dns/'))
       .map((e) => `${e.from} -> ${e.to}`);
-    expect(offending, 'lib/api/ is the /client/v4 front door for every product: it imports nothing from lib/dns/, types included (a product keeps its routes beside its model; a contract both sides read lives below both, like lib/dns-answer.ts)').toEqual([]);
+    expect(
+      offending,
+      'lib/api/ is the /client/v4 front door for every product: it imports nothing from lib/dns/, types included (a product keeps its routes beside its model; a contract both sides read lives below both, like lib/dns-answer.ts)',
+    ).toEqual([]);
   });
 
   it('names its entry files as tsup builds them', () => {
     const config = readFileSync(`${root}/tsup.config.ts`, 'utf8');
-    const built = Object.fromEntries([...config.matchAll(/^\s*(\w+): '(lib\/[^']+\.ts)',$/gm)].map((m) => [m[1]!, m[2]!]));
+    const built = Object.fromEntries(
+      [...config.matchAll(/^\s*(\w+): '(lib\/[^']+\.ts)',$/gm)].map((m) => [m[1]!, m[2]!]),
+    );
     expect(built).toEqual(ENTRIES);
   });
 
   it('has the folders a reader expects, each a node of the graph', () => {
-    for (const folder of ['lib', 'support', 'api', 'bucket', 'dns', 'queue', 'account', 's3', 'r2-public', 'r2-api', 'dns-api', 'cloudflare-api', 'env', 'node']) {
+    for (const folder of [
+      'lib',
+      'support',
+      'api',
+      'bucket',
+      'dns',
+      'queue',
+      'account',
+      's3',
+      'r2-public',
+      'r2-api',
+      'dns-api',
+      'cloudflare-api',
+      'env',
+      'node',
+    ]) {
       expect(graph.edges.has(folder), folder).toBe(true);
     }
   });
@@ -83,7 +111,12 @@ describe('the graph builder', () => {
       ['c', new Set(['d'])],
       ['d', new Set(['c'])],
     ]);
-    expect(findCycles(edges)).toEqual(expect.arrayContaining([['a', 'b', 'a'], ['c', 'd', 'c']]));
+    expect(findCycles(edges)).toEqual(
+      expect.arrayContaining([
+        ['a', 'b', 'a'],
+        ['c', 'd', 'c'],
+      ]),
+    );
   });
 
   it('counts only run-time imports: `import type` and `export type` are left out; `{ type A }` alone still loads the module', () => {
@@ -99,9 +132,19 @@ describe('the graph builder', () => {
       type G = import('./type-position.js').G;
       const lazy = () => import('./dynamic.js');
     `;
-    const loaded = ['./dynamic.js', './mixed.js', './namespace.js', './re-export.js', './side-effect.js', './star.js', './still-loaded.js'];
+    const loaded = [
+      './dynamic.js',
+      './mixed.js',
+      './namespace.js',
+      './re-export.js',
+      './side-effect.js',
+      './star.js',
+      './still-loaded.js',
+    ];
     expect(runtimeSpecifiers('x.ts', source).sort()).toEqual(loaded.sort());
-    expect(runtimeSpecifiers('x.ts', source, true).sort()).toEqual([...loaded, './type-only.js', './type-export.js', './type-position.js'].sort());
+    expect(runtimeSpecifiers('x.ts', source, true).sort()).toEqual(
+      [...loaded, './type-only.js', './type-export.js', './type-position.js'].sort(),
+    );
   });
 
   it('puts files directly in lib/ in the shared node, and entry files in their own', () => {

@@ -54,8 +54,12 @@ describe('multipart expiry on the bucket clock', () => {
     const upload = await bucket.createMultipartUpload('k');
     const part = await upload.uploadPart(1, 'early');
     now += WEEK;
-    await expect(upload.uploadPart(2, 'late')).rejects.toThrow('uploadPart: The specified multipart upload does not exist. (10024)');
-    await expect(upload.complete([part])).rejects.toThrow('completeMultipartUpload: The specified multipart upload does not exist. (10024)');
+    await expect(upload.uploadPart(2, 'late')).rejects.toThrow(
+      'uploadPart: The specified multipart upload does not exist. (10024)',
+    );
+    await expect(upload.complete([part])).rejects.toThrow(
+      'completeMultipartUpload: The specified multipart upload does not exist. (10024)',
+    );
     await expect(upload.abort()).resolves.toBeUndefined();
     expect(await bucket.head('k')).toBeNull();
   });

@@ -32,7 +32,9 @@ it("decodes 5,000 random cursors exactly as workerd's Buffer does", async () => 
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     return seed % n;
   };
-  const cursors = Array.from({ length: 5000 }, () => Array.from({ length: next(24) }, () => pool[next(pool.length)]).join(''));
+  const cursors = Array.from({ length: 5000 }, () =>
+    Array.from({ length: next(24) }, () => pool[next(pool.length)]).join(''),
+  );
   const res = await mf.dispatchFetch('http://worker/', { method: 'POST', body: JSON.stringify(cursors) });
   const expected = (await res.json()) as string[];
   const mismatches = cursors.filter((c, i) => decodeCursor(c) !== expected[i]);

@@ -35,6 +35,7 @@ describe('list cursors', () => {
   });
 
   it('the cursor of a key decodes to that key, whatever its characters', () => {
-    for (const key of ['', 'a', 'key1', 'dir/é/😀', '\uFFFD', 'x'.repeat(1024)]) expect(decodeCursor(encodeCursor(key))).toBe(key);
+    for (const key of ['', 'a', 'key1', 'dir/é/😀', '\uFFFD', 'x'.repeat(1024)])
+      expect(decodeCursor(encodeCursor(key))).toBe(key);
   });
 });

@@ -21,7 +21,11 @@ function same(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** A database's records, read directly (not through a bucket). */
-async function records(factory: IDBFactory, name: string, store: string): Promise<{ keys: unknown[]; values: unknown[] }> {
+async function records(
+  factory: IDBFactory,
+  name: string,
+  store: string,
+): Promise<{ keys: unknown[]; values: unknown[] }> {
   const db = await new Promise<IDBDatabase>((resolve, reject) => {
     const r = factory.open(name);
     r.onsuccess = () => resolve(r.result);
@@ -77,7 +81,7 @@ describe('IndexedDbStorage', () => {
     expect(b?.uploaded.getTime()).toBe(head?.uploaded.getTime());
   });
 
-  it('keeps the key order R2 has (UTF-8 bytes), not JavaScript\'s', async () => {
+  it("keeps the key order R2 has (UTF-8 bytes), not JavaScript's", async () => {
     const indexedDB = new IDBFactory();
     const one = new Bucket({ storage: new IndexedDbStorage({ name: 'db', indexedDB }) });
     for (const k of ['😀', '\uFFFF', 'a', '\uE000']) await one.put(k, k);
@@ -169,7 +173,12 @@ describe('IndexedDbStorage', () => {
 describe('IndexedDbStorage: lifecycle rules', () => {
   const DAY = 86_400_000;
   const toInfrequentAccess = [
-    { id: 'ia', enabled: true, conditions: {}, storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }] },
+    {
+      id: 'ia',
+      enabled: true,
+      conditions: {},
+      storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }],
+    },
   ];
 
   it('a transition rewrites the object records only: no chunk written or deleted, bytes and etags kept, seen by another bucket', async () => {
@@ -200,9 +209,17 @@ describe('IndexedDbStorage: lifecycle rules', () => {
     expect(stored.map((r) => r.storageClass)).toEqual(['InfrequentAccess', 'InfrequentAccess']);
 
     const again = new Bucket({ clock, storage: new IndexedDbStorage({ name: 'db', indexedDB }) });
-    for (const [key, put, body] of [['single', single, bytes(300_000, 1)], ['multi', multi, bytes(1000, 2)]] as const) {
+    for (const [key, put, body] of [
+      ['single', single, bytes(300_000, 1)],
+      ['multi', multi, bytes(1000, 2)],
+    ] as const) {
       const got = (await again.get(key))!;
-      expect([got.storageClass, got.etag, got.version, got.uploaded.getTime()]).toEqual(['InfrequentAccess', put.etag, put.version, put.uploaded.getTime()]);
+      expect([got.storageClass, got.etag, got.version, got.uploaded.getTime()]).toEqual([
+        'InfrequentAccess',
+        put.etag,
+        put.version,
+        put.uploaded.getTime(),
+      ]);
       expect(same(new Uint8Array(await got.arrayBuffer()), body)).toBe(true);
     }
   });
@@ -214,7 +231,12 @@ describe('IndexedDbStorage: lifecycle rules', () => {
     await bucket.put('gone', bytes(MiB));
     await bucket.put('kept/x', 'x');
     bucketLayer(bucket)!.config.lifecycle = lifecycleRules([
-      { id: 'x', enabled: true, conditions: { prefix: 'gone' }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } } },
+      {
+        id: 'x',
+        enabled: true,
+        conditions: { prefix: 'gone' },
+        deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } },
+      },
     ]);
     clock.advance(DAY);
     expect(await keys(bucket)).toEqual(['kept/x']);
@@ -337,9 +359,12 @@ describe('IndexedDbStorage: two buckets on one database (two tabs) are strongly 
 });
 
 describe('IndexedDbStorage: snapshot, restore and reset', () => {
-  it('restore brings back the snapshot\'s objects and bodies, even ones deleted or replaced since', async () => {
+  it("restore brings back the snapshot's objects and bodies, even ones deleted or replaced since", async () => {
     const indexedDB = new IDBFactory();
-    const bucket = new Bucket({ storage: new IndexedDbStorage({ name: 'db', indexedDB }), seed: { 'a.txt': 'A', 'big': bytes(MiB) } });
+    const bucket = new Bucket({
+      storage: new IndexedDbStorage({ name: 'db', indexedDB }),
+      seed: { 'a.txt': 'A', big: bytes(MiB) },
+    });
     const seeded = bucket.snapshot();
     await bucket.put('a.txt', 'changed');
     await bucket.delete('big');
@@ -370,7 +395,9 @@ describe('IndexedDbStorage: snapshot, restore and reset', () => {
 
 describe('IndexedDbStorage: options', () => {
   it('needs a name, and an indexedDB where the runtime has none', () => {
-    expect(() => new IndexedDbStorage({ name: '', indexedDB: new IDBFactory() })).toThrow("'name' must be a non-empty string");
+    expect(() => new IndexedDbStorage({ name: '', indexedDB: new IDBFactory() })).toThrow(
+      "'name' must be a non-empty string",
+    );
     expect('indexedDB' in globalThis).toBe(false);
     expect(() => new IndexedDbStorage({ name: 'db' })).toThrow('this runtime has no indexedDB');
   });
@@ -408,7 +435,7 @@ describe('IndexedDbStorage: options', () => {
   });
 });
 
-describe('IndexedDbStorage: exclusive (the only user of its database, as a --persist server\'s buckets)', () => {
+describe("IndexedDbStorage: exclusive (the only user of its database, as a --persist server's buckets)", () => {
   it('neither reads nor bumps the sequence per operation, and a Bucket opened later still sees everything', async () => {
     const indexedDB = new IDBFactory();
     const bucket = new Bucket({ storage: new IndexedDbStorage({ name: 'alone', indexedDB, exclusive: true }) });
@@ -436,6 +463,8 @@ describe('IndexedDbStorage: exclusive (the only user of its database, as a --per
     await expect(bucket.put('doc', 'version two')).rejects.toThrow();
     expect(await text(bucket, 'doc')).toBe('version one');
     await bucket.put('doc', 'version three');
-    expect(await text(new Bucket({ storage: new IndexedDbStorage({ name: 'alone', indexedDB }) }), 'doc')).toBe('version three');
+    expect(await text(new Bucket({ storage: new IndexedDbStorage({ name: 'alone', indexedDB }) }), 'doc')).toBe(
+      'version three',
+    );
   });
 });

@@ -10,7 +10,14 @@ import { CloudflareApi } from '../../lib/cloudflare-api/index.js';
 import { createEnv } from '../../lib/env/create-env.js';
 import { S3Api } from '../../lib/s3/index.js';
 import { bucketLayer } from '../../lib/bucket/internal.js';
-import { DEFAULT_LIFECYCLE_RULES, FatesUnder, lifecycleRules, LifecycleRuleError, objectFate, passPrefixes } from '../../lib/bucket/lifecycle.js';
+import {
+  DEFAULT_LIFECYCLE_RULES,
+  FatesUnder,
+  lifecycleRules,
+  LifecycleRuleError,
+  objectFate,
+  passPrefixes,
+} from '../../lib/bucket/lifecycle.js';
 import { ManualClock } from '../../lib/clock.js';
 
 const DAY = 86_400_000;
@@ -25,7 +32,10 @@ function setup(rules?: unknown[], log = false) {
 }
 
 const expireAfter = (id: string, prefix: string, days: number) => ({
-  id, enabled: true, conditions: { prefix }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: days * 86400 } },
+  id,
+  enabled: true,
+  conditions: { prefix },
+  deleteObjectsTransition: { condition: { type: 'Age', maxAge: days * 86400 } },
 });
 const keys = async (b: Bucket) => (await b.list()).objects.map((o) => o.key);
 
@@ -34,7 +44,12 @@ describe('the default rule', () => {
     const { config } = setup();
     // The JSON third-party repositories recorded from the API (reference r2-bucket-config.md §2.1).
     expect(JSON.parse(JSON.stringify(config.lifecycle))).toEqual([
-      { id: 'Default Multipart Abort Rule', enabled: true, conditions: {}, abortMultipartUploadsTransition: { condition: { type: 'Age', maxAge: 604800 } } },
+      {
+        id: 'Default Multipart Abort Rule',
+        enabled: true,
+        conditions: {},
+        abortMultipartUploadsTransition: { condition: { type: 'Age', maxAge: 604800 } },
+      },
     ]);
   });
 
@@ -49,14 +64,21 @@ describe('the default rule', () => {
 
   it('an abort rule of its own: 1 day under tmp/, while the rest keep no limit', async () => {
     const { clock, bucket } = setup([
-      { id: 'tmp', enabled: true, conditions: { prefix: 'tmp/' }, abortMultipartUploadsTransition: { condition: { type: 'Age', maxAge: 86400 } } },
+      {
+        id: 'tmp',
+        enabled: true,
+        conditions: { prefix: 'tmp/' },
+        abortMultipartUploadsTransition: { condition: { type: 'Age', maxAge: 86400 } },
+      },
     ]);
     const tmp = await bucket.createMultipartUpload('tmp/a');
     const other = await bucket.createMultipartUpload('keep/a');
     clock.advance(DAY - 1);
     await tmp.uploadPart(1, 'x');
     clock.advance(1);
-    await expect(tmp.uploadPart(2, 'y')).rejects.toThrow('uploadPart: The specified multipart upload does not exist. (10024)');
+    await expect(tmp.uploadPart(2, 'y')).rejects.toThrow(
+      'uploadPart: The specified multipart upload does not exist. (10024)',
+    );
     clock.advance(10 * DAY);
     await expect(other.uploadPart(1, 'z')).resolves.toMatchObject({ partNumber: 1 });
   });
@@ -64,7 +86,12 @@ describe('the default rule', () => {
   it('overlapping abort rules: the earlier expiry wins (docs, object-lifecycles)', async () => {
     const { clock, bucket } = setup([
       ...DEFAULT_LIFECYCLE_RULES,
-      { id: 'short', enabled: true, conditions: { prefix: 'a/' }, abortMultipartUploadsTransition: { condition: { type: 'Age', maxAge: 3600 } } },
+      {
+        id: 'short',
+        enabled: true,
+        conditions: { prefix: 'a/' },
+        abortMultipartUploadsTransition: { condition: { type: 'Age', maxAge: 3600 } },
+      },
     ]);
     const u = await bucket.createMultipartUpload('a/x');
     clock.advance(3600_000);
@@ -98,7 +125,12 @@ describe('object rules on the clock (exact timing, the default)', () => {
 
   it('expiry by date, whatever the age', async () => {
     const { clock, bucket } = setup([
-      { id: 'd', enabled: true, conditions: {}, deleteObjectsTransition: { condition: { type: 'Date', date: '2030-01-02T00:00:00.000Z' } } },
+      {
+        id: 'd',
+        enabled: true,
+        conditions: {},
+        deleteObjectsTransition: { condition: { type: 'Date', date: '2030-01-02T00:00:00.000Z' } },
+      },
     ]);
     await bucket.put('k', 'v');
     clock.set(Date.UTC(2030, 0, 2) - 1);
@@ -109,7 +141,12 @@ describe('object rules on the clock (exact timing, the default)', () => {
 
   it('a transition to InfrequentAccess shows in head, get and list; bytes, etag and upload time stay', async () => {
     const { clock, bucket } = setup([
-      { id: 'ia', enabled: true, conditions: { prefix: 'cold/' }, storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }] },
+      {
+        id: 'ia',
+        enabled: true,
+        conditions: { prefix: 'cold/' },
+        storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }],
+      },
     ]);
     const put = await bucket.put('cold/k', 'bytes');
     clock.advance(DAY);
@@ -124,17 +161,42 @@ describe('object rules on the clock (exact timing, the default)', () => {
 
   it('a transitioned object keeps version, metadata, checksums and multipart etag; a snapshot from before keeps Standard', async () => {
     const { clock, bucket } = setup([
-      { id: 'ia', enabled: true, conditions: {}, storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }] },
+      {
+        id: 'ia',
+        enabled: true,
+        conditions: {},
+        storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }],
+      },
     ]);
     const sha256 = await crypto.subtle.digest('SHA-256', new TextEncoder().encode('bytes'));
-    const put = await bucket.put('k', 'bytes', { httpMetadata: { contentType: 'text/plain' }, customMetadata: { a: '1' }, sha256 });
+    const put = await bucket.put('k', 'bytes', {
+      httpMetadata: { contentType: 'text/plain' },
+      customMetadata: { a: '1' },
+      sha256,
+    });
     const upload = await bucket.createMultipartUpload('m');
     const part = await upload.uploadPart(1, 'part');
     const multi = await upload.complete([part]);
     const before = bucket.snapshot();
     clock.advance(DAY);
-    const shape = (o: { storageClass: string; version: string; etag: string; httpMetadata?: unknown; customMetadata?: unknown; checksums: { toJSON(): unknown } } | null) =>
-      o && { storageClass: o.storageClass, version: o.version, etag: o.etag, http: o.httpMetadata, custom: o.customMetadata, checksums: o.checksums.toJSON() };
+    const shape = (
+      o: {
+        storageClass: string;
+        version: string;
+        etag: string;
+        httpMetadata?: unknown;
+        customMetadata?: unknown;
+        checksums: { toJSON(): unknown };
+      } | null,
+    ) =>
+      o && {
+        storageClass: o.storageClass,
+        version: o.version,
+        etag: o.etag,
+        http: o.httpMetadata,
+        custom: o.customMetadata,
+        checksums: o.checksums.toJSON(),
+      };
     const moved = shape(await bucket.head('k'));
     expect(moved).toEqual({ ...shape(put), storageClass: 'InfrequentAccess' });
     expect(shape(await bucket.head('m'))).toEqual({ ...shape(multi), storageClass: 'InfrequentAccess' });
@@ -146,7 +208,9 @@ describe('object rules on the clock (exact timing, the default)', () => {
   it('a deletion due with a transition wins (docs: "the delete wins")', async () => {
     const { clock, bucket, config } = setup([
       {
-        id: 'both', enabled: true, conditions: {},
+        id: 'both',
+        enabled: true,
+        conditions: {},
         deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } },
         storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }],
       },
@@ -188,7 +252,7 @@ describe("'daily' timing: production's batch, within 24 hours", () => {
   });
 });
 
-describe("the lifecycleTiming option: new Bucket, CloudflareApi, createEnv and S3Api", () => {
+describe('the lifecycleTiming option: new Bucket, CloudflareApi, createEnv and S3Api', () => {
   /** When `bucket` (clock at START, noon) drops an object whose 1-day expiry holds at noon the next day. */
   async function droppedAt(bucket: Bucket, clock: ManualClock): Promise<'exact' | 'daily'> {
     bucketLayer(bucket)!.config.lifecycle = lifecycleRules([expireAfter('all', '', 1)]);
@@ -248,9 +312,15 @@ describe("the lifecycleTiming option: new Bucket, CloudflareApi, createEnv and S
   it('any other value is a TypeError naming the option, whoever takes it', () => {
     const expected = (owner: string, got: string) =>
       `${owner} option 'lifecycleTiming': expected 'exact' (the default: a rule acts at the moment its condition holds) or 'daily' (at the next 00:00 UTC, as production's "within 24 hours"), got ${got}.`;
-    expect(() => new Bucket({ lifecycleTiming: 'Daily' as never })).toThrow(new TypeError(expected('Bucket', '"Daily"')));
-    expect(() => new CloudflareApi({ lifecycleTiming: 24 as never })).toThrow(new TypeError(expected('CloudflareApi', '24')));
-    expect(() => createEnv({ r2_buckets: [] }, { lifecycleTiming: null as never })).toThrow(new TypeError(expected('createEnv', 'null')));
+    expect(() => new Bucket({ lifecycleTiming: 'Daily' as never })).toThrow(
+      new TypeError(expected('Bucket', '"Daily"')),
+    );
+    expect(() => new CloudflareApi({ lifecycleTiming: 24 as never })).toThrow(
+      new TypeError(expected('CloudflareApi', '24')),
+    );
+    expect(() => createEnv({ r2_buckets: [] }, { lifecycleTiming: null as never })).toThrow(
+      new TypeError(expected('createEnv', 'null')),
+    );
     expect(() => new S3Api({ lifecycleTiming: {} as never })).toThrow(new TypeError(expected('S3Api', 'an object')));
   });
 });
@@ -292,16 +362,49 @@ describe('validation (lifecycleRules)', () => {
     ['a rule without id', [{ enabled: true, conditions: {} }]],
     ['two rules with one id', [expireAfter('a', '', 1), expireAfter('a', 'x', 1)]],
     ['enabled not a boolean', [{ id: 'a', enabled: 'yes', conditions: {} }]],
-    ['a Date abort', [{ id: 'a', enabled: true, conditions: {}, abortMultipartUploadsTransition: { condition: { type: 'Date', date: '2030-01-01' } } }]],
-    ['a negative age', [{ ...expireAfter('a', '', 1), deleteObjectsTransition: { condition: { type: 'Age', maxAge: -1 } } }]],
-    ['another storage class', [{ id: 'a', enabled: true, conditions: {}, storageClassTransitions: [{ condition: { type: 'Age', maxAge: 1 }, storageClass: 'Glacier' }] }]],
-    ['a bad date', [{ id: 'a', enabled: true, conditions: {}, deleteObjectsTransition: { condition: { type: 'Date', date: 'soon' } } }]],
+    [
+      'a Date abort',
+      [
+        {
+          id: 'a',
+          enabled: true,
+          conditions: {},
+          abortMultipartUploadsTransition: { condition: { type: 'Date', date: '2030-01-01' } },
+        },
+      ],
+    ],
+    [
+      'a negative age',
+      [{ ...expireAfter('a', '', 1), deleteObjectsTransition: { condition: { type: 'Age', maxAge: -1 } } }],
+    ],
+    [
+      'another storage class',
+      [
+        {
+          id: 'a',
+          enabled: true,
+          conditions: {},
+          storageClassTransitions: [{ condition: { type: 'Age', maxAge: 1 }, storageClass: 'Glacier' }],
+        },
+      ],
+    ],
+    [
+      'a bad date',
+      [
+        {
+          id: 'a',
+          enabled: true,
+          conditions: {},
+          deleteObjectsTransition: { condition: { type: 'Date', date: 'soon' } },
+        },
+      ],
+    ],
     ['1001 rules', Array.from({ length: 1001 }, (_, i) => expireAfter(`r${i}`, '', 1))],
   ])('refuses %s', (_, input) => {
     expect(() => lifecycleRules(input)).toThrow(LifecycleRuleError);
   });
 
-  it('keeps nothing of the caller\'s objects', () => {
+  it("keeps nothing of the caller's objects", () => {
     const input = [expireAfter('a', 'p/', 1)];
     const rules = lifecycleRules(input);
     input[0]!.conditions.prefix = 'changed/';
@@ -311,15 +414,32 @@ describe('validation (lifecycleRules)', () => {
 });
 
 describe('a pass works out fates per prefix (FatesUnder)', () => {
-  it('gives objectFate\'s answer for every key, under overlapping, disabled, Age and Date rules, exact and daily', () => {
+  it("gives objectFate's answer for every key, under overlapping, disabled, Age and Date rules, exact and daily", () => {
     const age = (days: number) => ({ type: 'Age', maxAge: days * 86400 + 17 });
     const date = (d: string) => ({ type: 'Date', date: d });
     const rules = lifecycleRules([
-      { id: 'all', enabled: true, conditions: {}, storageClassTransitions: [{ condition: age(30), storageClass: 'InfrequentAccess' }] },
+      {
+        id: 'all',
+        enabled: true,
+        conditions: {},
+        storageClassTransitions: [{ condition: age(30), storageClass: 'InfrequentAccess' }],
+      },
       { id: 'logs', enabled: true, conditions: { prefix: 'logs/' }, deleteObjectsTransition: { condition: age(7) } },
-      { id: 'logs-old', enabled: true, conditions: { prefix: 'logs/old/' }, deleteObjectsTransition: { condition: age(1) }, storageClassTransitions: [{ condition: date('2030-01-03T00:00:00Z'), storageClass: 'InfrequentAccess' }] },
+      {
+        id: 'logs-old',
+        enabled: true,
+        conditions: { prefix: 'logs/old/' },
+        deleteObjectsTransition: { condition: age(1) },
+        storageClassTransitions: [{ condition: date('2030-01-03T00:00:00Z'), storageClass: 'InfrequentAccess' }],
+      },
       { id: 'off', enabled: false, conditions: { prefix: 'logs/' }, deleteObjectsTransition: { condition: age(0) } },
-      { id: 'tmp', enabled: true, conditions: { prefix: 'tmp' }, deleteObjectsTransition: { condition: date('2030-02-01T00:00:00Z') }, storageClassTransitions: [{ condition: age(2), storageClass: 'InfrequentAccess' }] },
+      {
+        id: 'tmp',
+        enabled: true,
+        conditions: { prefix: 'tmp' },
+        deleteObjectsTransition: { condition: date('2030-02-01T00:00:00Z') },
+        storageClassTransitions: [{ condition: age(2), storageClass: 'InfrequentAccess' }],
+      },
       { id: 'tmp2', enabled: true, conditions: { prefix: 'tmp/x' }, deleteObjectsTransition: { condition: age(40) } },
     ] as never);
     const keys = ['a', 'logs/', 'logs/a', 'logs/old/b', 'logs/olds', 'tmp', 'tmp/', 'tmp/x', 'tmp/xy', 'tmq', 'zz'];
@@ -333,7 +453,13 @@ describe('a pass works out fates per prefix (FatesUnder)', () => {
         for (const key of keys.filter((k) => k.startsWith(prefix))) {
           for (const uploaded of uploads) {
             const want = objectFate(rules, key, uploaded, timing);
-            expect({ key, prefix, timing, deleteAt: fates.deleteAt(key, uploaded), infrequentAt: fates.infrequentAt(key, uploaded) }).toEqual({ key, prefix, timing, ...want });
+            expect({
+              key,
+              prefix,
+              timing,
+              deleteAt: fates.deleteAt(key, uploaded),
+              infrequentAt: fates.infrequentAt(key, uploaded),
+            }).toEqual({ key, prefix, timing, ...want });
             compared++;
           }
         }

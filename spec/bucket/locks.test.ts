@@ -21,8 +21,14 @@ function setup(locks: unknown[]) {
   return { clock, bucket, config };
 }
 
-const age = (id: string, prefix: string | undefined, days: number) => ({ id, enabled: true, ...(prefix !== undefined ? { prefix } : {}), condition: { type: 'Age', maxAgeSeconds: days * 86400 } });
-const LOCKED = (action: string) => `${action}: The object is locked by a bucket lock rule and cannot be deleted or overwritten. (10069)`;
+const age = (id: string, prefix: string | undefined, days: number) => ({
+  id,
+  enabled: true,
+  ...(prefix !== undefined ? { prefix } : {}),
+  condition: { type: 'Age', maxAgeSeconds: days * 86400 },
+});
+const LOCKED = (action: string) =>
+  `${action}: The object is locked by a bucket lock rule and cannot be deleted or overwritten. (10069)`;
 
 describe('a locked object, through the binding', () => {
   it('refuses delete and put with 10069 until its lock ends, then allows both', async () => {
@@ -65,7 +71,10 @@ describe('a locked object, through the binding', () => {
   });
 
   it('the longest retention wins; Date and Indefinite conditions', async () => {
-    const { clock, bucket, config } = setup([age('short', '', 1), { id: 'until', enabled: true, condition: { type: 'Date', date: '2030-01-05T00:00:00Z' } }]);
+    const { clock, bucket, config } = setup([
+      age('short', '', 1),
+      { id: 'until', enabled: true, condition: { type: 'Date', date: '2030-01-05T00:00:00Z' } },
+    ]);
     await bucket.put('k', 'v');
     clock.set(Date.UTC(2030, 0, 5) - 1);
     await expect(bucket.delete('k')).rejects.toThrow('(10069)');
@@ -88,7 +97,14 @@ describe('a locked object, through the binding', () => {
 describe('locks over lifecycle', () => {
   it('a lifecycle expiry waits for the lock, then deletes (docs: a 30-day delete waits for a 90-day lock)', async () => {
     const { clock, bucket, config } = setup([age('lock', '', 90)]);
-    config.lifecycle = lifecycleRules([{ id: 'exp', enabled: true, conditions: {}, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 30 * 86400 } } }]);
+    config.lifecycle = lifecycleRules([
+      {
+        id: 'exp',
+        enabled: true,
+        conditions: {},
+        deleteObjectsTransition: { condition: { type: 'Age', maxAge: 30 * 86400 } },
+      },
+    ]);
     await bucket.put('k', 'v');
     clock.advance(30 * DAY);
     expect(await bucket.head('k')).not.toBeNull();

@@ -41,9 +41,16 @@ describe('rules', () => {
 
   it('refuses unknown actions, an empty list, non-string filters, and more than 100 rules', () => {
     expect(addRules([], 'q', [{ actions: [] }], newId, 0)).toMatchObject({ problem: { kind: 'invalid' } });
-    expect(addRules([], 'q', [{ actions: ['AbortMultipartUpload' as never] }], newId, 0)).toMatchObject({ problem: { kind: 'invalid' } });
-    expect(addRules([], 'q', [{ actions: ['PutObject'], prefix: 3 as never }], newId, 0)).toMatchObject({ problem: { kind: 'invalid' } });
-    const many = Array.from({ length: 101 }, (_, i) => ({ actions: ['PutObject' as const], prefix: `p${String(i).padStart(3, '0')}/` }));
+    expect(addRules([], 'q', [{ actions: ['AbortMultipartUpload' as never] }], newId, 0)).toMatchObject({
+      problem: { kind: 'invalid' },
+    });
+    expect(addRules([], 'q', [{ actions: ['PutObject'], prefix: 3 as never }], newId, 0)).toMatchObject({
+      problem: { kind: 'invalid' },
+    });
+    const many = Array.from({ length: 101 }, (_, i) => ({
+      actions: ['PutObject' as const],
+      prefix: `p${String(i).padStart(3, '0')}/`,
+    }));
     expect(addRules([], 'q', many.slice(0, 100), newId, 0)).toHaveProperty('ok');
     expect(addRules([], 'q', many, newId, 0)).toMatchObject({ problem: { kind: 'too-many' } });
   });
@@ -63,7 +70,11 @@ describe('rules', () => {
 });
 
 /** An account with queue `uploads` recording what R2 would put on it, and bucket `photos` notifying it. */
-function setup(actions: NotificationRule['actions'] = ['PutObject', 'CopyObject', 'CompleteMultipartUpload', 'DeleteObject'], prefix = '', notifyMissingKeyDeletes?: boolean) {
+function setup(
+  actions: NotificationRule['actions'] = ['PutObject', 'CopyObject', 'CompleteMultipartUpload', 'DeleteObject'],
+  prefix = '',
+  notifyMissingKeyDeletes?: boolean,
+) {
   const clock = new ManualClock(Date.parse('2026-11-26T10:00:00.000Z'));
   const account = new Account({ clock, notifyMissingKeyDeletes });
   const photos = account.addBucket('photos', new Bucket({ clock }));
@@ -84,7 +95,13 @@ describe('messages from every surface', () => {
     const { account, photos, sent, reset, clock } = setup();
     const put = await photos.put('a.txt', 'hello');
     expect(sent()).toEqual([
-      { account: account.id, action: 'PutObject', bucket: 'photos', object: { key: 'a.txt', size: 5, eTag: put!.etag }, eventTime: '2026-11-26T10:00:00.000Z' },
+      {
+        account: account.id,
+        action: 'PutObject',
+        bucket: 'photos',
+        object: { key: 'a.txt', size: 5, eTag: put!.etag },
+        eventTime: '2026-11-26T10:00:00.000Z',
+      },
     ]);
     clock.advance(1000);
     await photos.put('b.txt', 'x');
@@ -92,14 +109,26 @@ describe('messages from every surface', () => {
     clock.advance(1000);
     await photos.delete(['a.txt', 'b.txt']);
     expect(sent()).toEqual(
-      ['a.txt', 'b.txt'].map((key) => ({ account: account.id, action: 'DeleteObject', bucket: 'photos', object: { key }, eventTime: '2026-11-26T10:00:02.000Z' })),
+      ['a.txt', 'b.txt'].map((key) => ({
+        account: account.id,
+        action: 'DeleteObject',
+        bucket: 'photos',
+        object: { key },
+        eventTime: '2026-11-26T10:00:02.000Z',
+      })),
     );
     reset();
     const upload = await photos.createMultipartUpload('big.bin');
     const part = await upload.uploadPart(1, 'only part');
     const done = await upload.complete([part]);
     expect(sent()).toEqual([
-      { account: account.id, action: 'CompleteMultipartUpload', bucket: 'photos', object: { key: 'big.bin', size: 9, eTag: done.etag }, eventTime: '2026-11-26T10:00:02.000Z' },
+      {
+        account: account.id,
+        action: 'CompleteMultipartUpload',
+        bucket: 'photos',
+        object: { key: 'big.bin', size: 9, eTag: done.etag },
+        eventTime: '2026-11-26T10:00:02.000Z',
+      },
     ]);
   });
 
@@ -139,8 +168,16 @@ describe('messages from every surface', () => {
     await client.send(new DeleteObjectsCommand({ Bucket: 'photos', Delete: { Objects: [{ Key: 'copy.txt' }] } }));
     const copy = await photos.head('copy.txt');
     expect(copy).toBeNull();
-    expect(sent().map((m) => (m as { action: string }).action)).toEqual(['PutObject', 'CopyObject', 'DeleteObject', 'DeleteObject']);
-    expect(sent()[1]).toMatchObject({ object: { key: 'copy.txt', size: 8 }, copySource: { bucket: 'archive', object: 'old.txt' } });
+    expect(sent().map((m) => (m as { action: string }).action)).toEqual([
+      'PutObject',
+      'CopyObject',
+      'DeleteObject',
+      'DeleteObject',
+    ]);
+    expect(sent()[1]).toMatchObject({
+      object: { key: 'copy.txt', size: 8 },
+      copySource: { bucket: 'archive', object: 'old.txt' },
+    });
     expect(sent()[0]).not.toHaveProperty('copySource');
   });
 
@@ -148,12 +185,23 @@ describe('messages from every surface', () => {
     const { account, photos, sent, reset, clock } = setup(['LifecycleDeletion']);
     await photos.put('logs/a', 'x');
     bucketLayer(photos)!.config.lifecycle = [
-      { id: 'expire', enabled: true, conditions: { prefix: 'logs/' }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86_400 } } },
+      {
+        id: 'expire',
+        enabled: true,
+        conditions: { prefix: 'logs/' },
+        deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86_400 } },
+      },
     ];
     clock.advance(86_400_000 + 5_000); // the bucket is next used a little after the object fell due
     expect(await photos.head('logs/a')).toBeNull();
     expect(sent()).toEqual([
-      { account: account.id, action: 'LifecycleDeletion', bucket: 'photos', object: { key: 'logs/a' }, eventTime: '2026-11-27T10:00:00.000Z' },
+      {
+        account: account.id,
+        action: 'LifecycleDeletion',
+        bucket: 'photos',
+        object: { key: 'logs/a' },
+        eventTime: '2026-11-27T10:00:00.000Z',
+      },
     ]);
   });
 
@@ -175,18 +223,36 @@ describe('the API routes', () => {
     cf.account.addBucket('photos', new Bucket());
     const base = `https://api.cloudflare.com/client/v4/accounts/${cf.account.id}/event_notifications/r2/photos/configuration`;
     const call = async (method: string, path = '', body?: unknown) => {
-      const r = await cf.fetch(base + path, { method, headers: { ...auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-      return { status: r.status, body: (await r.json()) as { success: boolean; result: any; errors: { code: number; message: string }[] } };
+      const r = await cf.fetch(base + path, {
+        method,
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return {
+        status: r.status,
+        body: (await r.json()) as { success: boolean; result: any; errors: { code: number; message: string }[] },
+      };
     };
     return { cf, call, sent, queue };
   }
 
   it('PUT adds rules, GET shows them with ruleId and createdAt, DELETE removes them', async () => {
     const { call, cf, sent, queue } = api();
-    const put = await call('PUT', `/queues/${queue.id}`, { rules: [{ prefix: 'in/', suffix: '', actions: ['PutObject', 'CopyObject'], description: 'thumbnails' }] });
+    const put = await call('PUT', `/queues/${queue.id}`, {
+      rules: [{ prefix: 'in/', suffix: '', actions: ['PutObject', 'CopyObject'], description: 'thumbnails' }],
+    });
     expect(put).toMatchObject({ status: 200, body: { success: true } });
     const got = await call('GET');
-    expect(got.body.result).toMatchObject({ bucketName: 'photos', queues: [{ queueId: queue.id, queueName: 'jobs', rules: [{ prefix: 'in/', actions: ['PutObject', 'CopyObject'], description: 'thumbnails' }] }] });
+    expect(got.body.result).toMatchObject({
+      bucketName: 'photos',
+      queues: [
+        {
+          queueId: queue.id,
+          queueName: 'jobs',
+          rules: [{ prefix: 'in/', actions: ['PutObject', 'CopyObject'], description: 'thumbnails' }],
+        },
+      ],
+    });
     const r = got.body.result.queues[0].rules[0];
     expect(r.ruleId).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.createdAt).toMatch(/Z$/);
@@ -195,7 +261,10 @@ describe('the API routes', () => {
     const del = await call('DELETE', `/queues/${queue.id}`, { ruleIds: [r.ruleId] });
     expect(del.status).toBe(200);
     // No rule left: the published schema's 404 11015 "No Configuration Found".
-    expect(await call('GET')).toMatchObject({ status: 404, body: { success: false, errors: [{ code: 11015, message: 'workers.api.error.no_configs_found_for_bucket' }] } });
+    expect(await call('GET')).toMatchObject({
+      status: 404,
+      body: { success: false, errors: [{ code: 11015, message: 'workers.api.error.no_configs_found_for_bucket' }] },
+    });
   });
 
   it('answers overlap, unknown bucket, unknown queue and malformed bodies as errors, leaving the rules as they were', async () => {
@@ -204,15 +273,21 @@ describe('the API routes', () => {
     const overlap = await call('PUT', `/queues/${queue.id}`, { rules: [{ prefix: 'a/', actions: ['PutObject'] }] });
     expect(overlap.status).toBe(400);
     expect(overlap.body.errors[0]!.message).toMatch(/conflicting/);
-    const noBucket = await cf.fetch(`https://api.cloudflare.com/client/v4/accounts/${cf.account.id}/event_notifications/r2/nope/configuration`, { headers: auth });
+    const noBucket = await cf.fetch(
+      `https://api.cloudflare.com/client/v4/accounts/${cf.account.id}/event_notifications/r2/nope/configuration`,
+      { headers: auth },
+    );
     expect(noBucket.status).toBe(404);
     expect(((await noBucket.json()) as { errors: { code: number }[] }).errors[0]!.code).toBe(10085);
     expect((await call('PUT', `/queues/${'c'.repeat(32)}`, { rules: [] })).body.errors[0]!.code).toBe(10104);
-    const bad = await cf.fetch(`https://api.cloudflare.com/client/v4/accounts/${cf.account.id}/event_notifications/r2/photos/configuration/queues/${queue.id}`, {
-      method: 'PUT',
-      headers: auth,
-      body: '{not json',
-    });
+    const bad = await cf.fetch(
+      `https://api.cloudflare.com/client/v4/accounts/${cf.account.id}/event_notifications/r2/photos/configuration/queues/${queue.id}`,
+      {
+        method: 'PUT',
+        headers: auth,
+        body: '{not json',
+      },
+    );
     expect(bad.status).toBe(400);
     expect((await call('GET')).body.result.queues[0].rules).toHaveLength(1);
   });

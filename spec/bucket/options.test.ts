@@ -80,9 +80,22 @@ describe('Bucket options', () => {
       expect(make({ nonsense: 1 })).toThrow("Unknown Bucket option 'nonsense'; the options are");
     });
 
-    it('a malformed compatibility date is a TypeError naming the option; workerd\'s own range check applies', () => {
-      for (const date of ['2022/01/01', 'today', '', '1999-12-31', '3000-01-01', '2022-13-01', '2022-01-32', '2022-01-00', 20220101, new Date()]) {
-        expect(make({ compatibilityDate: date }), String(date)).toThrow(/^Bucket option 'compatibilityDate': .* is not a compatibility date/);
+    it("a malformed compatibility date is a TypeError naming the option; workerd's own range check applies", () => {
+      for (const date of [
+        '2022/01/01',
+        'today',
+        '',
+        '1999-12-31',
+        '3000-01-01',
+        '2022-13-01',
+        '2022-01-32',
+        '2022-01-00',
+        20220101,
+        new Date(),
+      ]) {
+        expect(make({ compatibilityDate: date }), String(date)).toThrow(
+          /^Bucket option 'compatibilityDate': .* is not a compatibility date/,
+        );
       }
       // workerd reads the date with sscanf("%d-%d-%d"): single digits pass, and so does 2022-02-30.
       expect(make({ compatibilityDate: '2022-8-4' })).not.toThrow();
@@ -99,12 +112,22 @@ describe('Bucket options', () => {
       expect(make({ compatibilityFlags: ['r2_list_honour_include'] })).toThrow(
         "Bucket option 'compatibilityFlags': workerd has no compatibility flag 'r2_list_honour_include'",
       );
-      expect(make({ compatibilityFlags: 'nodejs_compat' })).toThrow("Bucket option 'compatibilityFlags': expected an array");
+      expect(make({ compatibilityFlags: 'nodejs_compat' })).toThrow(
+        "Bucket option 'compatibilityFlags': expected an array",
+      );
       expect(make({ compatibilityFlags: [5] })).toThrow("Bucket option 'compatibilityFlags': 5 is not a flag name");
     });
 
-    it('flags workerd knows are accepted, R2 or not, enable or disable names, and the document\'s store_list_honor_include', () => {
-      for (const flag of ['nodejs_compat', 'no_nodejs_compat', 'streams_enable_constructors', 'r2_list_honor_include', 'store_list_honor_include', 'substitute_null_on_type_error', 'do_not_set_tostring_tag']) {
+    it("flags workerd knows are accepted, R2 or not, enable or disable names, and the document's store_list_honor_include", () => {
+      for (const flag of [
+        'nodejs_compat',
+        'no_nodejs_compat',
+        'streams_enable_constructors',
+        'r2_list_honor_include',
+        'store_list_honor_include',
+        'substitute_null_on_type_error',
+        'do_not_set_tostring_tag',
+      ]) {
         expect(make({ compatibilityFlags: [flag] }), flag).not.toThrow();
       }
     });
@@ -113,22 +136,42 @@ describe('Bucket options', () => {
       expect(make({ compatibilityFlags: ['capture_async_api_throws', 'do_not_capture_async_api_throws'] })).toThrow(
         "'capture_async_api_throws' and 'do_not_capture_async_api_throws' contradict each other",
       );
-      expect(make({ compatibilityFlags: ['nodejs_compat', 'nodejs_compat'] })).toThrow("'nodejs_compat' is given twice");
-      expect(make({ compatibilityFlags: ['r2_list_honor_include', 'store_list_honor_include'] })).toThrow('given twice');
+      expect(make({ compatibilityFlags: ['nodejs_compat', 'nodejs_compat'] })).toThrow(
+        "'nodejs_compat' is given twice",
+      );
+      expect(make({ compatibilityFlags: ['r2_list_honor_include', 'store_list_honor_include'] })).toThrow(
+        'given twice',
+      );
     });
 
     it('wrong types for the other options are TypeErrors naming them; undefined means the default', () => {
-      expect(make({ defaultStorageClass: 5 })).toThrow("Bucket option 'defaultStorageClass': expected a string, got 5.");
+      expect(make({ defaultStorageClass: 5 })).toThrow(
+        "Bucket option 'defaultStorageClass': expected a string, got 5.",
+      );
       expect(make({ clock: 1000 })).toThrow("Bucket option 'clock': expected a function");
-      expect(make({ clock: { now: 5 } })).toThrow("Bucket option 'clock': expected a function returning epoch ms or an object with now()");
+      expect(make({ clock: { now: 5 } })).toThrow(
+        "Bucket option 'clock': expected a function returning epoch ms or an object with now()",
+      );
       expect(make({ clock: { now: () => 0 } })).not.toThrow();
       expect(make({ seed: 'a.txt' })).toThrow("Bucket option 'seed': expected an object of bodies by key, got");
       expect(make({ seed: [] })).toThrow("Bucket option 'seed'");
       expect(make({ log: 'yes' })).toThrow("Bucket option 'log': expected a boolean");
-      expect(make({ storage: { name: 'db' } })).toThrow("Bucket option 'storage': expected a MemoryStorage or an IndexedDbStorage, got");
+      expect(make({ storage: { name: 'db' } })).toThrow(
+        "Bucket option 'storage': expected a MemoryStorage or an IndexedDbStorage, got",
+      );
       expect(make(null)).toThrow('Bucket options must be an object, got null.');
       expect(make('2022-01-01')).toThrow('Bucket options must be an object');
-      expect(make({ defaultStorageClass: undefined, clock: undefined, compatibilityDate: undefined, compatibilityFlags: undefined, seed: undefined, log: undefined, storage: undefined })).not.toThrow();
+      expect(
+        make({
+          defaultStorageClass: undefined,
+          clock: undefined,
+          compatibilityDate: undefined,
+          compatibilityFlags: undefined,
+          seed: undefined,
+          log: undefined,
+          storage: undefined,
+        }),
+      ).not.toThrow();
     });
   });
 
@@ -141,7 +184,10 @@ describe('Bucket options', () => {
     });
 
     it('the flags move the boundary both ways', async () => {
-      const fixed = new Bucket({ compatibilityDate: '2022-01-01', compatibilityFlags: ['dont_substitute_null_on_type_error'] });
+      const fixed = new Bucket({
+        compatibilityDate: '2022-01-01',
+        compatibilityFlags: ['dont_substitute_null_on_type_error'],
+      });
       expect(() => fixed.put('k', [] as never)).toThrow(TypeError); // synchronous: before 2022-10-31
       const lenient = new Bucket({ compatibilityFlags: ['substitute_null_on_type_error'] });
       expect((await lenient.put('k', 5 as never)).size).toBe(0);
@@ -157,7 +203,10 @@ describe('Bucket options', () => {
     });
 
     it('do_not_set_tostring_tag (or a date before 2024-09-26) takes the toString tags away', async () => {
-      for (const bucket of [new Bucket({ compatibilityFlags: ['do_not_set_tostring_tag'] }), new Bucket({ compatibilityDate: '2024-09-25' })]) {
+      for (const bucket of [
+        new Bucket({ compatibilityFlags: ['do_not_set_tostring_tag'] }),
+        new Bucket({ compatibilityDate: '2024-09-25' }),
+      ]) {
         expect(Object.prototype.toString.call(bucket)).toBe('[object Object]');
         expect(Object.prototype.toString.call(await bucket.put('k', 'v'))).toBe('[object Object]');
       }

@@ -13,7 +13,8 @@ describe('a Range header, parsed by the binding and resolved by the model', () =
     expect(header(' Bytes = 5 - ')).toEqual({ kind: 'header', first: 5 });
     expect(header('bytes=-3')).toEqual({ kind: 'header', suffix: 3 });
     // What R2 reads as the whole object whatever its size is no range at all.
-    for (const whole of ['bytes=-0', 'bytes=4-2', 'bytes=-', 'bytes=0-1,3-4', 'items=0-1', '']) expect(header(whole), whole).toBeUndefined();
+    for (const whole of ['bytes=-0', 'bytes=4-2', 'bytes=-', 'bytes=0-1,3-4', 'items=0-1', ''])
+      expect(header(whole), whole).toBeUndefined();
   });
 
   it('resolves against the size: clamped at the end, the whole object when it starts past the end', () => {

@@ -28,7 +28,9 @@ describe('results', () => {
   it('a buffer over 1 MiB is hashed as it is copied: its put result carries the etag as a plain value', async () => {
     const big = new Uint8Array(2 * 1024 * 1024 + 1).fill(7);
     const put = await new Bucket().put('k', big);
-    expect(Object.getOwnPropertyDescriptor(put, 'etag')).toMatchObject({ value: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(Object.getOwnPropertyDescriptor(put, 'etag')).toMatchObject({
+      value: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
     const small = await new Bucket().put('k', big.subarray(0, 1024 * 1024));
     expect(Object.getOwnPropertyDescriptor(small, 'etag')).toMatchObject({ get: expect.any(Function) });
   });

@@ -26,9 +26,14 @@ const BASE = 'https://api.cloudflare.com/client/v4';
 
 const expireAfterADay = {
   Bucket: 'photos',
-  LifecycleConfiguration: { Rules: [{ ID: 'expire', Status: 'Enabled' as const, Filter: { Prefix: 'logs/' }, Expiration: { Days: 1 } }] },
+  LifecycleConfiguration: {
+    Rules: [{ ID: 'expire', Status: 'Enabled' as const, Filter: { Prefix: 'logs/' }, Expiration: { Days: 1 } }],
+  },
 };
-const cors = { Bucket: 'photos', CORSConfiguration: { CORSRules: [{ AllowedOrigins: ['https://app.example'], AllowedMethods: ['GET', 'PUT'] }] } };
+const cors = {
+  Bucket: 'photos',
+  CORSConfiguration: { CORSRules: [{ AllowedOrigins: ['https://app.example'], AllowedMethods: ['GET', 'PUT'] }] },
+};
 const lockAll = JSON.stringify({ rules: [{ id: 'hold', enabled: true, condition: { type: 'Indefinite' } }] });
 
 /** A storage kind: each call a new, empty storage. */
@@ -65,7 +70,11 @@ function cloudflare(bucket: Bucket, clock: ManualClock) {
   return { api, raw };
 }
 
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as S3ServiceException);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as S3ServiceException,
+  );
 
 describe('settings are kept by the bucket storage: a second Bucket on the same IndexedDB database', () => {
   const same = () => {
@@ -118,7 +127,9 @@ describe('settings are kept by the bucket storage: a second Bucket on the same I
     const res = await cloudflare(first, clock).raw('PUT', 'lock', lockAll);
     expect(res.status).toBe(200);
 
-    await expect(second.delete('contract.pdf')).rejects.toThrow('delete: The object is locked by a bucket lock rule and cannot be deleted or overwritten. (10069)');
+    await expect(second.delete('contract.pdf')).rejects.toThrow(
+      'delete: The object is locked by a bucket lock rule and cannot be deleted or overwritten. (10069)',
+    );
     await expect(second.put('contract.pdf', 'forged')).rejects.toThrow('(10069)');
     expect(await (await second.get('contract.pdf'))?.text()).toBe('signed');
   });
@@ -188,7 +199,16 @@ describe.each(kinds())('settings are calls of the bucket ($name)', (kind) => {
     const { raw } = cloudflare(bucket, clock);
     const snapshot = bucket.snapshot();
     expect((await raw('PUT', 'lock', lockAll)).status).toBe(200);
-    const lifecycle = JSON.stringify({ rules: [{ id: 'x', enabled: true, conditions: {}, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } } }] });
+    const lifecycle = JSON.stringify({
+      rules: [
+        {
+          id: 'x',
+          enabled: true,
+          conditions: {},
+          deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } },
+        },
+      ],
+    });
     expect((await raw('PUT', 'lifecycle', lifecycle)).status).toBe(200);
     expect((await raw('PATCH', '', undefined, { 'cf-r2-storage-class': 'InfrequentAccess' })).status).toBe(200);
     await bucket.put('a', 'a');
@@ -208,7 +228,16 @@ describe.each(kinds())('lifecycle in time order ($name)', (kind) => {
     const clock = new ManualClock(START);
     const bucket = new Bucket({ clock, storage: kind.storage(), log: true });
     const { raw } = cloudflare(bucket, clock);
-    const lifecycle = JSON.stringify({ rules: [{ id: 'x', enabled: true, conditions: { prefix: 'o/' }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } } }] });
+    const lifecycle = JSON.stringify({
+      rules: [
+        {
+          id: 'x',
+          enabled: true,
+          conditions: { prefix: 'o/' },
+          deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } },
+        },
+      ],
+    });
     expect((await raw('PUT', 'lifecycle', lifecycle)).status).toBe(200);
     for (let i = 0; i < 20; i++) {
       await bucket.put(`o/${String(i).padStart(2, '0')}`, 'x');
@@ -224,7 +253,9 @@ describe.each(kinds())('lifecycle in time order ($name)', (kind) => {
       expect(left).toHaveLength(19 - i);
       expect(left[0]).toBe(i === 19 ? undefined : `o/${String(i + 1).padStart(2, '0')}`);
     }
-    expect(bucket.log.filter({ surface: 'lifecycle' }).map((e) => e.key)).toEqual(Array.from({ length: 20 }, (_, i) => `o/${String(i).padStart(2, '0')}`));
+    expect(bucket.log.filter({ surface: 'lifecycle' }).map((e) => e.key)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `o/${String(i).padStart(2, '0')}`),
+    );
     expect(await bucket.head('other')).not.toBeNull();
   });
 
@@ -232,9 +263,20 @@ describe.each(kinds())('lifecycle in time order ($name)', (kind) => {
     const clock = new ManualClock(START);
     const bucket = new Bucket({ clock, storage: kind.storage() });
     const { raw } = cloudflare(bucket, clock);
-    const lifecycle = JSON.stringify({ rules: [{ id: 'x', enabled: true, conditions: {}, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } } }] });
+    const lifecycle = JSON.stringify({
+      rules: [
+        {
+          id: 'x',
+          enabled: true,
+          conditions: {},
+          deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } },
+        },
+      ],
+    });
     expect((await raw('PUT', 'lifecycle', lifecycle)).status).toBe(200);
-    const lock = JSON.stringify({ rules: [{ id: 'l', enabled: true, prefix: 'held', condition: { type: 'Age', maxAgeSeconds: 3 * 86400 } }] });
+    const lock = JSON.stringify({
+      rules: [{ id: 'l', enabled: true, prefix: 'held', condition: { type: 'Age', maxAgeSeconds: 3 * 86400 } }],
+    });
     expect((await raw('PUT', 'lock', lock)).status).toBe(200);
     await bucket.put('a', '1');
     await bucket.put('held', 'h');

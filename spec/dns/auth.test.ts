@@ -6,7 +6,10 @@ const KEY = 'abcdef0123456789abcdef0123456789abcde';
 
 function twoZones(credentials?: DnsCredential[]) {
   const api = new DnsApi({
-    zones: [{ name: 'alpha.example', plan: 'pro' }, { name: 'beta.example', plan: 'pro' }],
+    zones: [
+      { name: 'alpha.example', plan: 'pro' },
+      { name: 'beta.example', plan: 'pro' },
+    ],
     ...(credentials ? { credentials } : {}),
   });
   const [alpha, beta] = api.zones as [{ id: string; name: string }, { id: string; name: string }];
@@ -34,21 +37,31 @@ describe('auth', () => {
 
   it('every route needs credentials, including zone look-ups and export', async () => {
     const { api, alpha } = twoZones([{ token: 't' }]);
-    for (const path of ['/zones', `/zones/${alpha.id}`, `/zones/${alpha.id}/dns_records/export`, `/zones/${alpha.id}/dns_records/${'a'.repeat(32)}`]) {
+    for (const path of [
+      '/zones',
+      `/zones/${alpha.id}`,
+      `/zones/${alpha.id}/dns_records/export`,
+      `/zones/${alpha.id}/dns_records/${'a'.repeat(32)}`,
+    ]) {
       const res = await api.fetch(`${BASE_URL}${path}`);
       expect(res.status, path).toBe(400);
       expect((await res.json()).errors[0].code, path).toBe(9106);
     }
   });
 
-  it('a credential\'s zone names match however the zone was written: capitals, trailing dot, Unicode (fuzz)', async () => {
+  it("a credential's zone names match however the zone was written: capitals, trailing dot, Unicode (fuzz)", async () => {
     const api = new DnsApi({
       zones: [{ name: 'Sub.Example.NET.' }, { name: 'münchen.example' }],
-      credentials: [{ token: 'sub', zones: ['SUB.example.NET.'] }, { token: 'idn', zones: ['münchen.example.'] }],
+      credentials: [
+        { token: 'sub', zones: ['SUB.example.NET.'] },
+        { token: 'idn', zones: ['münchen.example.'] },
+      ],
     });
     const [sub, idn] = api.zones as [{ id: string; name: string }, { id: string; name: string }];
     const list = (zoneId: string, token: string) =>
-      api.fetch(`${BASE_URL}/zones/${zoneId}/dns_records`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+      api
+        .fetch(`${BASE_URL}/zones/${zoneId}/dns_records`, { headers: { authorization: `Bearer ${token}` } })
+        .then((r) => r.status);
     expect(await list(sub.id, 'sub')).toBe(200);
     expect(await list(idn.id, 'idn')).toBe(200);
     expect(await list(idn.id, 'sub')).toBe(403);
@@ -57,9 +70,14 @@ describe('auth', () => {
   it('a token limited to one zone: the other zone answers 403 10000 and /zones lists only its zone', async () => {
     const { api, alpha, beta, call } = twoZones([{ token: 'alpha-only', zones: ['alpha.example'] }, { token: 'all' }]);
     const auth = { authorization: 'Bearer alpha-only' };
-    expect((await call(alpha.id, auth, 'POST', '', { type: 'A', name: 'www', content: '198.51.100.1' })).status).toBe(200);
+    expect((await call(alpha.id, auth, 'POST', '', { type: 'A', name: 'www', content: '198.51.100.1' })).status).toBe(
+      200,
+    );
     const denied = await call(beta.id, auth, 'POST', '', { type: 'A', name: 'www', content: '198.51.100.1' });
-    expect(denied).toMatchObject({ status: 403, body: { success: false, errors: [{ code: 10000, message: 'Authentication error' }] } });
+    expect(denied).toMatchObject({
+      status: 403,
+      body: { success: false, errors: [{ code: 10000, message: 'Authentication error' }] },
+    });
     expect(api.records('beta.example')).toEqual([]);
     const zones = await (await api.fetch(`${BASE_URL}/zones`, { headers: auth })).json();
     expect(zones.result.map((z: { name: string }) => z.name)).toEqual(['alpha.example']);
@@ -101,12 +119,19 @@ describe('auth', () => {
     expect(await code({ authorization: 'Bearer nope' })).toEqual([403, 9109, undefined]);
     expect(await code({ 'x-auth-email': 'me@example.com', 'x-auth-key': 'short' })).toEqual([400, 6003, 6103]);
     expect(await code({ 'x-auth-email': 'not-an-email', 'x-auth-key': KEY })).toEqual([400, 6003, 6102]);
-    expect(await code({ 'x-auth-email': 'me@example.com', 'x-auth-key': 'f'.repeat(37) })).toEqual([403, 9103, undefined]);
+    expect(await code({ 'x-auth-email': 'me@example.com', 'x-auth-key': 'f'.repeat(37) })).toEqual([
+      403,
+      9103,
+      undefined,
+    ]);
     expect(await code({ 'x-auth-email': 'me@example.com' })).toEqual([400, 9106, undefined]);
     // E-mail addresses compare without case.
     expect((await call(alpha.id, { 'x-auth-email': 'ME@example.com', 'x-auth-key': KEY })).status).toBe(200);
     // Either valid scheme is enough when both are sent, as the SDK does.
-    expect((await call(alpha.id, { authorization: 'Bearer nope', 'x-auth-email': 'me@example.com', 'x-auth-key': KEY })).status).toBe(200);
+    expect(
+      (await call(alpha.id, { authorization: 'Bearer nope', 'x-auth-email': 'me@example.com', 'x-auth-key': KEY }))
+        .status,
+    ).toBe(200);
   });
 
   it('an unknown token: 9109 "Invalid access token" on zones, records and the user; 1000 on /user/tokens/verify', async () => {
@@ -123,7 +148,9 @@ describe('auth', () => {
     expect(await get('/user')).toEqual(invalidAccess);
     expect(await get('/user/tokens/verify')).toEqual([401, [{ code: 1000, message: 'Invalid API Token' }]]);
     // Malformed is still the header error, everywhere.
-    const malformed = await api.fetch(`${BASE_URL}/user/tokens/verify`, { headers: { authorization: 'Bearer two words' } });
+    const malformed = await api.fetch(`${BASE_URL}/user/tokens/verify`, {
+      headers: { authorization: 'Bearer two words' },
+    });
     expect((await malformed.json()).errors[0]).toMatchObject({ code: 6003, error_chain: [{ code: 6111 }] });
   });
 

@@ -32,12 +32,23 @@ describe('basePath', () => {
     // README: bare-origin
     const api = new DnsApi({ basePath: '', zones: [{ name: 'example.com' }] });
     const client = new Cloudflare({
-      apiToken: 'base-path-token', apiEmail: null, apiKey: null, baseURL: 'http://127.0.0.1:4010', fetch: api.fetch, maxRetries: 0,
+      apiToken: 'base-path-token',
+      apiEmail: null,
+      apiKey: null,
+      baseURL: 'http://127.0.0.1:4010',
+      fetch: api.fetch,
+      maxRetries: 0,
     });
     // README: end
     expect(api.basePath).toBe('');
     const zoneId = api.zones[0]!.id;
-    const rec = await client.dns.records.create({ zone_id: zoneId, type: 'A', name: 'www', content: '198.51.100.4', ttl: 1 });
+    const rec = await client.dns.records.create({
+      zone_id: zoneId,
+      type: 'A',
+      name: 'www',
+      content: '198.51.100.4',
+      ttl: 1,
+    });
     expect(rec.name).toBe('www.example.com');
     const listed = await client.dns.records.list({ zone_id: zoneId });
     expect(listed.result.map((r) => r.id)).toEqual([rec.id]);
@@ -83,6 +94,8 @@ describe('basePath', () => {
     const usage: string[] = [];
     await runCli(['dns', 'serve', '--help'], { out: (l) => usage.push(l), err: () => {}, stopped: () => stopped });
     expect(usage.join('\n')).toContain('--base-path');
-    await expect(runCli(['dns', 'serve', '--compat', 'yesterday'], io)).rejects.toThrow('--compat must be today or document');
+    await expect(runCli(['dns', 'serve', '--compat', 'yesterday'], io)).rejects.toThrow(
+      '--compat must be today or document',
+    );
   });
 });

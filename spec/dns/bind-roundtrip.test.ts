@@ -28,7 +28,9 @@ const checkzone = debianCommand('named-checkzone', 'bind9-utils');
 const knotd = knotCommand();
 const missing = [!checkzone && 'bind9-utils', !knotd && KNOT_PACKAGE].filter(Boolean);
 const suite = missing.length ? describe.skip : describe;
-const where = missing.length ? `skipped: Debian package ${missing.join(' and ')} not installed` : 'named-checkzone and knotd';
+const where = missing.length
+  ? `skipped: Debian package ${missing.join(' and ')} not installed`
+  : 'named-checkzone and knotd';
 
 const ZONE = 'example.com';
 const SEEDS = [1, 2, 3, 4];
@@ -44,15 +46,23 @@ function chooser(seed: number) {
 
 /** TXT contents as the API takes them: plain, several strings, long (over 255 bytes), UTF-8, controls, quotes and backslashes. */
 function txtContent(c: ReturnType<typeof chooser>): string {
-  const word = () => c.pick(['v=spf1', 'include:_spf.example.net', '-all', 'token', 'héllo', 'wörld', '✓', 'k=rsa;', 'p=MIIBIjAN']);
+  const word = () =>
+    c.pick(['v=spf1', 'include:_spf.example.net', '-all', 'token', 'héllo', 'wörld', '✓', 'k=rsa;', 'p=MIIBIjAN']);
   switch (c.int(7)) {
-    case 0: return word();
-    case 1: return `${word()} ${word()} ${word()}`; // unquoted: one string, spaces and all
-    case 2: return `"${word()}" "${word()} ${word()}"`;
-    case 3: return 'x'.repeat(256 + c.int(500)); // over 255 bytes: served as several strings
-    case 4: return `"${'dkim'.repeat(70 + c.int(40))}" "${word()}"`;
-    case 5: return `"a \\"quoted\\" word \\\\ back" "\\001ctl"`;
-    default: return `${word()}\u00e9\u2713 ${'é'.repeat(130 + c.int(20))}`; // UTF-8 cut at 255 bytes
+    case 0:
+      return word();
+    case 1:
+      return `${word()} ${word()} ${word()}`; // unquoted: one string, spaces and all
+    case 2:
+      return `"${word()}" "${word()} ${word()}"`;
+    case 3:
+      return 'x'.repeat(256 + c.int(500)); // over 255 bytes: served as several strings
+    case 4:
+      return `"${'dkim'.repeat(70 + c.int(40))}" "${word()}"`;
+    case 5:
+      return `"a \\"quoted\\" word \\\\ back" "\\001ctl"`;
+    default:
+      return `${word()}\u00e9\u2713 ${'é'.repeat(130 + c.int(20))}`; // UTF-8 cut at 255 bytes
   }
 }
 
@@ -74,11 +84,47 @@ function randomRecords(seed: number): Record<string, unknown>[] {
     else if (kind === 1) r = { type: 'AAAA', name: host(), content: `2001:db8::${(c.int(65000) + 1).toString(16)}` };
     else if (kind === 2) r = { type: 'CNAME', name: `alias-${c.int(6)}`, content: `target-${c.int(9)}.example.net` };
     else if (kind === 3) r = { type: 'MX', name: host(), content: `mx-${c.int(5)}.example.net`, priority: c.int(50) };
-    else if (kind === 4 || kind === 5) r = { type: 'TXT', name: c.pick([host(), '_acme-challenge', `_dmarc.host-${c.int(3)}`]), content: txtContent(c) };
-    else if (kind === 6) r = { type: 'SRV', name: `_sip._tcp.host-${c.int(4)}`, data: { priority: c.int(20), weight: c.int(20), port: 5060 + c.int(3), target: `sip-${c.int(4)}.example.net` } };
-    else if (kind === 7) r = { type: 'CAA', name: host(), data: { flags: 0, tag: c.pick(['issue', 'issuewild', 'iodef']), value: c.pick(['letsencrypt.org', 'ca.example.net; policy=ev', 'mailto:sécu@example.net']) } };
-    else if (kind === 8) r = { type: 'HTTPS', name: host(), data: { priority: 1 + c.int(3), target: c.pick(['.', `svc-${c.int(3)}.example.net`]), value: c.pick(['alpn="h2"', 'alpn="h2,h3" port=8443', 'ipv4hint=192.0.2.1']) } };
-    else r = { type: 'NAPTR', name: host(), data: { order: 100, preference: 10 + c.int(5), flags: 'S', service: c.pick(['SIP+D2U', 'SIP+D2T']), regex: '', replacement: `_sip._udp.host-${c.int(3)}.example.net` } };
+    else if (kind === 4 || kind === 5)
+      r = { type: 'TXT', name: c.pick([host(), '_acme-challenge', `_dmarc.host-${c.int(3)}`]), content: txtContent(c) };
+    else if (kind === 6)
+      r = {
+        type: 'SRV',
+        name: `_sip._tcp.host-${c.int(4)}`,
+        data: { priority: c.int(20), weight: c.int(20), port: 5060 + c.int(3), target: `sip-${c.int(4)}.example.net` },
+      };
+    else if (kind === 7)
+      r = {
+        type: 'CAA',
+        name: host(),
+        data: {
+          flags: 0,
+          tag: c.pick(['issue', 'issuewild', 'iodef']),
+          value: c.pick(['letsencrypt.org', 'ca.example.net; policy=ev', 'mailto:sécu@example.net']),
+        },
+      };
+    else if (kind === 8)
+      r = {
+        type: 'HTTPS',
+        name: host(),
+        data: {
+          priority: 1 + c.int(3),
+          target: c.pick(['.', `svc-${c.int(3)}.example.net`]),
+          value: c.pick(['alpn="h2"', 'alpn="h2,h3" port=8443', 'ipv4hint=192.0.2.1']),
+        },
+      };
+    else
+      r = {
+        type: 'NAPTR',
+        name: host(),
+        data: {
+          order: 100,
+          preference: 10 + c.int(5),
+          flags: 'S',
+          service: c.pick(['SIP+D2U', 'SIP+D2T']),
+          regex: '',
+          replacement: `_sip._udp.host-${c.int(3)}.example.net`,
+        },
+      };
     out.push({ ...r, ttl: ttl(String(r.name), String(r.type)) });
   }
   return out;
@@ -116,7 +162,9 @@ suite(`BIND export round trip (${where})`, { timeout: 60_000 }, () => {
       await writeFile(file, text);
       // -i local: named-checkzone's integrity checks on the zone's own names; `full` also looks out-of-zone
       // MX and SRV targets up over the network, which says "has no addresses records" offline.
-      const checked = await run(checkzone!, ['-i', 'local', ZONE, file]).catch((e: { stdout?: string; stderr?: string }) => e);
+      const checked = await run(checkzone!, ['-i', 'local', ZONE, file]).catch(
+        (e: { stdout?: string; stderr?: string }) => e,
+      );
       const said = `${checked.stdout ?? ''}${checked.stderr ?? ''}`.trim().split('\n');
       expect(said, text).toEqual([expect.stringMatching(/^zone example\.com\/IN: loaded serial \d+$/), 'OK']);
 

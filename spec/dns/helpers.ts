@@ -4,14 +4,25 @@ import { BASE_URL } from './support.js';
 
 export const TOKEN = 'spec-token';
 
-export function setup(options: DnsApiOptions = {}, zone: { name?: string; plan?: 'free' | 'pro' | 'business' | 'enterprise' } = {}) {
-  const api = new DnsApi({ zones: [{ name: zone.name ?? 'example.com', plan: zone.plan ?? 'pro' }], credentials: [{ token: TOKEN }], ...options });
+export function setup(
+  options: DnsApiOptions = {},
+  zone: { name?: string; plan?: 'free' | 'pro' | 'business' | 'enterprise' } = {},
+) {
+  const api = new DnsApi({
+    zones: [{ name: zone.name ?? 'example.com', plan: zone.plan ?? 'pro' }],
+    credentials: [{ token: TOKEN }],
+    ...options,
+  });
   const zoneId = api.zones[0]!.id;
   const url = (path = '') => `${BASE_URL}/zones/${zoneId}/dns_records${path}`;
   const call = async (method: string, path = '', json?: unknown, headers: Record<string, string> = {}) => {
     const res = await api.fetch(url(path), {
       method,
-      headers: { authorization: `Bearer ${TOKEN}`, ...(json !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       ...(json !== undefined ? { body: typeof json === 'string' ? json : JSON.stringify(json) } : {}),
     });
     const text = await res.text();

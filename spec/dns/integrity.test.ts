@@ -57,7 +57,10 @@ describe('state integrity', () => {
 
   it('a batch naming an unknown id fails whole; an empty batch is a no-op', async () => {
     const s = setup();
-    const r = await s.call('POST', '/batch', { posts: [{ type: 'A', name: 'n', content: '198.51.100.1' }], patches: [{ id: 'f'.repeat(32), ttl: 60 }] });
+    const r = await s.call('POST', '/batch', {
+      posts: [{ type: 'A', name: 'n', content: '198.51.100.1' }],
+      patches: [{ id: 'f'.repeat(32), ttl: 60 }],
+    });
     expect(r.status).toBe(404);
     expect(s.api.records('example.com')).toEqual([]);
     const empty = await s.call('POST', '/batch', {});
@@ -68,15 +71,23 @@ describe('state integrity', () => {
     const s = setup();
     const rec = (await s.create({ type: 'A', name: 'x', content: '198.51.100.1' })).body.result;
     for (const [method, path, body] of [
-      ['POST', '', '{"type":'], ['POST', '', '[]'], ['POST', '', 'null'], ['POST', '', ''],
-      ['PUT', `/${rec.id}`, '{bad'], ['PATCH', `/${rec.id}`, '[1]'], ['POST', '/batch', '{"posts": {}}'],
+      ['POST', '', '{"type":'],
+      ['POST', '', '[]'],
+      ['POST', '', 'null'],
+      ['POST', '', ''],
+      ['PUT', `/${rec.id}`, '{bad'],
+      ['PATCH', `/${rec.id}`, '[1]'],
+      ['POST', '/batch', '{"posts": {}}'],
       ['POST', '', JSON.stringify({ type: 'A', name: 'y', content: '198.51.100.2', ttl: '300' })],
       ['POST', '', JSON.stringify({ type: 'A', name: 'y', content: 198 })],
       ['POST', '', JSON.stringify({ type: 'TXT', name: 'y', content: '"t"', tags: 'env:prod' })],
     ] as const) {
       const r = await s.call(method, path, body);
       expect(r.status, `${method} ${path} ${body}`).toBe(400);
-      expect(r.body.errors[0], `${method} ${path} ${body}`).toEqual({ code: 9207, message: 'Request body is invalid.' });
+      expect(r.body.errors[0], `${method} ${path} ${body}`).toEqual({
+        code: 9207,
+        message: 'Request body is invalid.',
+      });
     }
     expect(s.api.records('example.com')).toEqual([rec]);
   });
@@ -85,14 +96,20 @@ describe('state integrity', () => {
     const api = new DnsApi({ zones: [{ name: 'example.com', limits: { records: 2 } }] });
     const zoneId = api.zones[0]!.id;
     const post = (name: string) =>
-      api.fetch(`${BASE_URL}/zones/${zoneId}/dns_records`, {
-        method: 'POST', headers: { authorization: 'Bearer x', 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'A', name, content: '198.51.100.1' }),
-      }).then((r) => r.json());
+      api
+        .fetch(`${BASE_URL}/zones/${zoneId}/dns_records`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer x', 'content-type': 'application/json' },
+          body: JSON.stringify({ type: 'A', name, content: '198.51.100.1' }),
+        })
+        .then((r) => r.json());
     const first = await post('a');
     await post('b');
     expect((await post('c')).errors).toEqual([{ code: 81045, message: 'Record quota exceeded.' }]);
-    await api.fetch(`${BASE_URL}/zones/${zoneId}/dns_records/${first.result.id}`, { method: 'DELETE', headers: { authorization: 'Bearer x' } });
+    await api.fetch(`${BASE_URL}/zones/${zoneId}/dns_records/${first.result.id}`, {
+      method: 'DELETE',
+      headers: { authorization: 'Bearer x' },
+    });
     expect((await post('c')).success).toBe(true);
   });
 
@@ -106,14 +123,17 @@ describe('state integrity', () => {
     expect((await s.create({ type: 'TXT', name: 't', content: '"x"', comment: 'c'.repeat(100) })).status).toBe(200);
     const pro = setup();
     expect((await pro.create({ type: 'TXT', name: 't', content: '"x"', tags: ['bad tag:1'] })).status).toBe(400);
-    expect((await pro.create({ type: 'TXT', name: 't', content: '"x"', tags: ['env', 'env', 'team:a b'] })).body.result.tags).toEqual(['env', 'team:a b']);
+    expect(
+      (await pro.create({ type: 'TXT', name: 't', content: '"x"', tags: ['env', 'env', 'team:a b'] })).body.result.tags,
+    ).toEqual(['env', 'team:a b']);
   });
 
   it('a batch over the plan limit is refused before any change', async () => {
     const api = new DnsApi({ zones: [{ name: 'example.com', limits: { batch: 2 } }] });
     const zoneId = api.zones[0]!.id;
     const r = await api.fetch(`${BASE_URL}/zones/${zoneId}/dns_records/batch`, {
-      method: 'POST', headers: { authorization: 'Bearer x', 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { authorization: 'Bearer x', 'content-type': 'application/json' },
       body: JSON.stringify({ posts: ['a', 'b', 'c'].map((n) => ({ type: 'A', name: n, content: '198.51.100.1' })) }),
     });
     expect(r.status).toBe(400);
@@ -127,13 +147,17 @@ describe('state integrity', () => {
     expect(rec.created_on).toBe('2025-01-01T00:00:00.12Z');
     now += 1000;
     const ttl = (await s.call('PATCH', `/${rec.id}`, { ttl: 300 })).body.result;
-    expect(ttl).toMatchObject({ created_on: rec.created_on, modified_on: '2025-01-01T00:00:01.12Z', comment_modified_on: rec.comment_modified_on });
+    expect(ttl).toMatchObject({
+      created_on: rec.created_on,
+      modified_on: '2025-01-01T00:00:01.12Z',
+      comment_modified_on: rec.comment_modified_on,
+    });
     now += 1000;
     const cm = (await s.call('PATCH', `/${rec.id}`, { comment: 'two' })).body.result;
     expect(cm.comment_modified_on).toBe('2025-01-01T00:00:02.12Z');
   });
 
-  it("vi.setSystemTime moves the default clock (Date.now read per operation)", async () => {
+  it('vi.setSystemTime moves the default clock (Date.now read per operation)', async () => {
     vi.useFakeTimers();
     vi.setSystemTime(new Date('2030-05-06T07:08:09Z'));
     const s = setup();
@@ -158,15 +182,22 @@ describe('state integrity', () => {
 
   it('rateLimit: over the limit is 429 971 with retry-after, per caller, until the window passes', async () => {
     let now = 0;
-    const api = new DnsApi({ zones: [{ name: 'example.com' }], rateLimit: { requests: 3, windowMs: 10_000 }, clock: () => now });
+    const api = new DnsApi({
+      zones: [{ name: 'example.com' }],
+      rateLimit: { requests: 3, windowMs: 10_000 },
+      clock: () => now,
+    });
     const zoneId = api.zones[0]!.id;
-    const get = (token: string) => api.fetch(`${BASE_URL}/zones/${zoneId}/dns_records`, { headers: { authorization: `Bearer ${token}` } });
+    const get = (token: string) =>
+      api.fetch(`${BASE_URL}/zones/${zoneId}/dns_records`, { headers: { authorization: `Bearer ${token}` } });
     for (let i = 0; i < 3; i++) expect((await get('a')).status).toBe(200);
     now = 4_000;
     const limited = await get('a');
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('6');
-    expect((await limited.json()).errors).toEqual([{ code: 971, message: 'Please wait and consider throttling your request speed' }]);
+    expect((await limited.json()).errors).toEqual([
+      { code: 971, message: 'Please wait and consider throttling your request speed' },
+    ]);
     expect((await get('b')).status).toBe(200);
     now = 10_001;
     expect((await get('a')).status).toBe(200);
@@ -179,7 +210,8 @@ describe('state integrity', () => {
 
   it('records of one name and type hold at most 8,192 characters of content together (81061)', async () => {
     const s = setup({ quoteTxt: false });
-    for (let i = 0; i < 2; i++) expect((await s.create({ type: 'TXT', name: 'big', content: `${i}`.repeat(4000) })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await s.create({ type: 'TXT', name: 'big', content: `${i}`.repeat(4000) })).status).toBe(200);
     expect((await s.create({ type: 'TXT', name: 'big', content: 'x'.repeat(200) })).body.errors[0].code).toBe(81061);
     expect((await s.create({ type: 'TXT', name: 'other', content: 'x'.repeat(200) })).status).toBe(200);
   });

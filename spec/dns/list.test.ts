@@ -4,7 +4,14 @@ import { setup } from './helpers.js';
 async function seeded() {
   const s = setup({ compat: 'today' }, { plan: 'enterprise' });
   const recs = [
-    { type: 'A', name: 'www', content: '198.51.100.1', ttl: 300, tags: ['env:prod', 'team:web'], comment: 'Front door' },
+    {
+      type: 'A',
+      name: 'www',
+      content: '198.51.100.1',
+      ttl: 300,
+      tags: ['env:prod', 'team:web'],
+      comment: 'Front door',
+    },
     { type: 'A', name: 'api', content: '198.51.100.2', ttl: 600, tags: ['env:staging'] },
     { type: 'AAAA', name: 'www', content: '2001:db8::1', tags: ['owner'] },
     { type: 'TXT', name: '_dmarc', content: '"v=DMARC1; p=none"', comment: 'mail policy' },
@@ -31,21 +38,31 @@ describe('list filters', () => {
     expect(await names('type=AAAA,A')).toEqual(['A api', 'A www', 'AAAA www']);
     expect(await names('type=A,,AAAA,A&name.startswith=www')).toEqual(['A www', 'AAAA www']);
     expect(await names('type=A,AAAA&order=name&direction=desc')).toEqual(['AAAA www', 'A www', 'A api']);
-    expect(await names('match=any&type=MX,CNAME&name=api.example.com')).toEqual(['A api', 'CNAME docs', 'MX example.com']);
+    expect(await names('match=any&type=MX,CNAME&name=api.example.com')).toEqual([
+      'A api',
+      'CNAME docs',
+      'MX example.com',
+    ]);
     expect(await names('type=A,TXT&per_page=2&page=2')).toEqual(['TXT _dmarc']);
     // docs/conformance.md, "Choices between conflicting sources": no observed answer for an unknown type; a
     // filter that no record matches is an empty list, as for any other value.
     expect(await names('type=FOO')).toEqual([]);
     expect(await names('type=a')).toEqual([]);
     expect(await names('type=FOO,TXT')).toEqual(['TXT _dmarc']);
-    expect((await s.call('GET', '?type=FOO')).body.result_info).toMatchObject({ count: 0, total_count: 0, total_pages: 0 });
+    expect((await s.call('GET', '?type=FOO')).body.result_info).toMatchObject({
+      count: 0,
+      total_count: 0,
+      total_pages: 0,
+    });
   });
 
   it('an unknown order is 400 9201 with the observed text', async () => {
     const { s } = await seeded();
     const r = await s.call('GET', '?order=size');
     expect(r.status).toBe(400);
-    expect(r.body.errors).toEqual([{ code: 9201, message: 'Order must be one of type, name, content, ttl or proxied.' }]);
+    expect(r.body.errors).toEqual([
+      { code: 9201, message: 'Order must be one of type, name, content, ttl or proxied.' },
+    ]);
   });
 
   it('name.startswith / endswith / contains; content.contains; comment filters', async () => {
@@ -95,7 +112,14 @@ describe('list filters', () => {
 
   it('orders by name, content, ttl, proxied; desc reverses, and pages walk the reversed order', async () => {
     const { names } = await seeded();
-    expect(await names('order=name')).toEqual(['A api', 'TXT _dmarc', 'CNAME docs', 'MX example.com', 'A www', 'AAAA www']);
+    expect(await names('order=name')).toEqual([
+      'A api',
+      'TXT _dmarc',
+      'CNAME docs',
+      'MX example.com',
+      'A www',
+      'AAAA www',
+    ]);
     expect(await names('order=proxied&direction=desc&per_page=1')).toEqual(['CNAME docs']);
     expect(await names('order=ttl&direction=desc&per_page=2&page=1')).toEqual(['A api', 'A www']);
     expect(await names('direction=desc&per_page=4&page=2')).toEqual(['A www', 'A api']);
@@ -104,7 +128,16 @@ describe('list filters', () => {
 
   it('bad list parameters are 400 in the envelope', async () => {
     const { s } = await seeded();
-    for (const q of ['per_page=0', 'page=0', 'page=x', 'order=colour', 'direction=up', 'match=some', 'proxied=maybe', 'per_page=5000001']) {
+    for (const q of [
+      'per_page=0',
+      'page=0',
+      'page=x',
+      'order=colour',
+      'direction=up',
+      'match=some',
+      'proxied=maybe',
+      'per_page=5000001',
+    ]) {
       const r = await s.call('GET', `?${q}`);
       expect(r.status, q).toBe(400);
       expect(r.body.success, q).toBe(false);
@@ -115,8 +148,9 @@ describe('list filters', () => {
     const s = setup({ compat: 'today' }, { plan: 'enterprise' });
     const ids: string[] = [];
     let seed = 7;
-    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
-    const order = async (q: string) => (await s.call('GET', `?per_page=1000&${q}`)).body.result.map((r: { id: string }) => r.id);
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const order = async (q: string) =>
+      (await s.call('GET', `?per_page=1000&${q}`)).body.result.map((r: { id: string }) => r.id);
     await order('type=A'); // builds the kept per-type order
     await order('');
     for (let step = 0; step < 150; step++) {
@@ -124,7 +158,9 @@ describe('list filters', () => {
       if (op === 0 || ids.length < 5) {
         const type = rand(2) ? 'A' : 'TXT';
         const name = `${['_x', 'a', 'b-', 'zz', 'm'][rand(5)]}${rand(40)}`;
-        const r = await s.create(type === 'A' ? { type, name, content: `198.51.100.${rand(250)}` } : { type, name, content: `"t${step}"` });
+        const r = await s.create(
+          type === 'A' ? { type, name, content: `198.51.100.${rand(250)}` } : { type, name, content: `"t${step}"` },
+        );
         if (r.status === 200) ids.push(r.body.result.id);
       } else if (op === 1) {
         const id = ids[rand(ids.length)]!;

@@ -20,11 +20,19 @@ describe('the README set-ups work as written', () => {
     });
     const zoneId = api.zone('example.com')!.id;
 
-    const record = await client.dns.records.create({ zone_id: zoneId, type: 'A', name: 'www', content: '198.51.100.4', ttl: 3600 });
+    const record = await client.dns.records.create({
+      zone_id: zoneId,
+      type: 'A',
+      name: 'www',
+      content: '198.51.100.4',
+      ttl: 3600,
+    });
     // record.name === 'www.example.com'
     // README: end
     expect(record).toMatchObject({ name: 'www.example.com', content: '198.51.100.4', ttl: 3600 });
-    await expect(client.dns.records.create({ zone_id: zoneId, type: 'A', name: 'www', content: '198.51.100.4', ttl: 1 })).rejects.toMatchObject({
+    await expect(
+      client.dns.records.create({ zone_id: zoneId, type: 'A', name: 'www', content: '198.51.100.4', ttl: 1 }),
+    ).rejects.toMatchObject({
       status: 400,
       errors: [{ code: 81058 }],
     });

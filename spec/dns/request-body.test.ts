@@ -72,7 +72,10 @@ describe('request body size', () => {
   it('a streamed body is read only until it passes the limit, then refused and cancelled', async () => {
     const { api, url } = setup();
     const { stream, seen } = endless();
-    const res = await api.fetch(url(), streamed(stream, { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }));
+    const res = await api.fetch(
+      url(),
+      streamed(stream, { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }),
+    );
     await expectTooLarge(res);
     expect(seen.cancelled).toBe(true);
     // The stream may run a few chunks ahead of the reader (its queue), never far past the limit.
@@ -135,7 +138,7 @@ describe('each DNS route refuses a body over the largest request it can accept, 
   const free = { records: 200, tags: 0, commentLength: 100, batch: 200, minTtl: 60 };
   const enterprise = { records: 1_000_000, tags: 500, commentLength: 500, batch: 3500, minTtl: 30 };
 
-  it('has bounds from the limits the routes enforce: a record, a batch of the zone\'s size, a zone file', () => {
+  it("has bounds from the limits the routes enforce: a record, a batch of the zone's size, a zone file", () => {
     expect(recordBodyLimit(free)).toBe(64 * 1024);
     expect(recordBodyLimit(enterprise)).toBe(64 * 1024 + 500 * 512);
     expect(batchBodyLimit(free)).toBe(200 * 64 * 1024 + 64 * 1024);
@@ -144,39 +147,61 @@ describe('each DNS route refuses a body over the largest request it can accept, 
     expect(IMPORT_BODY_LIMIT).toBe(320 * 1024);
   });
 
-  it('a declared content-length over a record\'s bound gets 413 and the stream is never pulled; at the bound it is judged', async () => {
+  it("a declared content-length over a record's bound gets 413 and the stream is never pulled; at the bound it is judged", async () => {
     const { api, url } = setup({}, { plan: 'free' });
     const { stream, seen } = untouchable();
-    const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'content-length': String(60 * 1000 * 1000) };
+    const headers = {
+      authorization: `Bearer ${TOKEN}`,
+      'content-type': 'application/json',
+      'content-length': String(60 * 1000 * 1000),
+    };
     await expectTooLarge(await api.handle(new Request(url(), streamed(stream, headers))));
     expect(seen.pulled).toBe(false);
     const bound = recordBodyLimit(free);
-    const at = await api.fetch(url(), { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: paddedRecord(bound) });
+    const at = await api.fetch(url(), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: paddedRecord(bound),
+    });
     expect([at.status, (await at.json()).errors[0].code]).toEqual([400, 9302]);
-    const past = await api.fetch(url(), { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: paddedRecord(bound + 1) });
+    const past = await api.fetch(url(), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: paddedRecord(bound + 1),
+    });
     await expectTooLarge(past);
     expect(api.records('example.com')).toEqual([]);
   });
 
-  it('a streamed body without a length is read only until it passes the route\'s bound, then cancelled', async () => {
+  it("a streamed body without a length is read only until it passes the route's bound, then cancelled", async () => {
     const { api, url, zoneId } = setup({}, { plan: 'free' });
     const [record] = api.seed(zoneId, [{ type: 'A', name: 'www', content: '192.0.2.1' }]);
-    const routes = [['POST', '', recordBodyLimit(free)], ['POST', '/batch', batchBodyLimit(free)], ['PATCH', `/${record!.id}`, recordBodyLimit(free)]] as const;
+    const routes = [
+      ['POST', '', recordBodyLimit(free)],
+      ['POST', '/batch', batchBodyLimit(free)],
+      ['PATCH', `/${record!.id}`, recordBodyLimit(free)],
+    ] as const;
     for (const [method, path, bound] of routes) {
       const { stream, seen } = endless();
-      const res = await api.fetch(url(path), { ...streamed(stream, { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }), method });
+      const res = await api.fetch(url(path), {
+        ...streamed(stream, { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }),
+        method,
+      });
       await expectTooLarge(res);
       expect(seen.cancelled).toBe(true);
       expect(seen.bytes, path).toBeLessThanOrEqual(bound + 4 * MiB);
       expect(seen.bytes, path).toBeLessThan(MAX_REQUEST_BODY / 4);
     }
     const { stream, seen } = endless();
-    const res = await api.fetch(`https://api.cloudflare.com/client/v4/zones/${zoneId}/dns_records/import`, streamed(stream, { authorization: `Bearer ${TOKEN}`, 'content-type': 'multipart/form-data; boundary=x' }));
+    const res = await api.fetch(
+      `https://api.cloudflare.com/client/v4/zones/${zoneId}/dns_records/import`,
+      streamed(stream, { authorization: `Bearer ${TOKEN}`, 'content-type': 'multipart/form-data; boundary=x' }),
+    );
     await expectTooLarge(res);
     expect(seen.bytes).toBeLessThanOrEqual(IMPORT_BODY_LIMIT + 4 * MiB);
   });
 
-  it('the batch bound follows the zone\'s own batch limit', async () => {
+  it("the batch bound follows the zone's own batch limit", async () => {
     const { call } = setup({}, { plan: 'free' });
     const posts = Array.from({ length: 201 }, (_, i) => ({ type: 'A', name: `n${i}`, content: '192.0.2.1' }));
     // Over the batch limit but small: judged (81060), not refused for its size.
@@ -206,13 +231,18 @@ describe('comment length counts characters without copying the comment', () => {
     }
   });
 
-  it('a comment far past the limit gets 9302 through the API, while the body is within a record\'s bound', async () => {
+  it("a comment far past the limit gets 9302 through the API, while the body is within a record's bound", async () => {
     const { create } = setup({}, { plan: 'free' });
     const res = await create({ type: 'A', name: 'www', content: '192.0.2.1', comment: 'c'.repeat(60_000) });
     expect(res.status).toBe(400);
-    expect(res.body.errors[0]).toEqual({ code: 9302, message: 'DNS record comment exceeds the maximum length of 100.' });
+    expect(res.body.errors[0]).toEqual({
+      code: 9302,
+      message: 'DNS record comment exceeds the maximum length of 100.',
+    });
     // Past the bound the body is never parsed: 413 (issue 26, point 12).
-    expect((await create({ type: 'A', name: 'www', content: '192.0.2.1', comment: 'c'.repeat(5 * MiB) })).status).toBe(413);
+    expect((await create({ type: 'A', name: 'www', content: '192.0.2.1', comment: 'c'.repeat(5 * MiB) })).status).toBe(
+      413,
+    );
   });
 });
 

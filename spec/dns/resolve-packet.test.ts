@@ -10,13 +10,20 @@ import { DnsApi, dnsTypeCode, type DnsResourceRecord } from '../../lib/dns/index
 /** What the wire does with a record, per the contract. */
 function forPacket(rr: DnsResourceRecord): packet.Answer {
   const buf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  if (rr.data instanceof Uint8Array) return { ...rr, type: `UNKNOWN_${dnsTypeCode(rr.type)}`, data: buf(rr.data) } as unknown as packet.Answer;
-  if (Array.isArray(rr.data)) return { ...rr, data: rr.data.map((s) => (s instanceof Uint8Array ? buf(s) : s)) } as packet.Answer;
+  if (rr.data instanceof Uint8Array)
+    return { ...rr, type: `UNKNOWN_${dnsTypeCode(rr.type)}`, data: buf(rr.data) } as unknown as packet.Answer;
+  if (Array.isArray(rr.data))
+    return { ...rr, data: rr.data.map((s) => (s instanceof Uint8Array ? buf(s) : s)) } as packet.Answer;
   return rr as packet.Answer;
 }
 
 function roundTrip(records: DnsResourceRecord[]): { type: string; data: unknown }[] {
-  const bytes = packet.encode({ type: 'response', id: 1, flags: packet.AUTHORITATIVE_ANSWER, answers: records.map(forPacket) });
+  const bytes = packet.encode({
+    type: 'response',
+    id: 1,
+    flags: packet.AUTHORITATIVE_ANSWER,
+    answers: records.map(forPacket),
+  });
   return packet.decode(bytes).answers as { type: string; data: unknown }[];
 }
 
@@ -31,7 +38,24 @@ const api = new DnsApi({
         { type: 'CAA', name: '@', data: { flags: 128, tag: 'issue', value: 'letsencrypt.org' } },
         { type: 'DS', name: 'd', data: { key_tag: 2371, algorithm: 13, digest_type: 2, digest: 'ab'.repeat(32) } },
         { type: 'HTTPS', name: '@', data: { priority: 1, target: '.', value: 'alpn=h2' } },
-        { type: 'LOC', name: 'loc', data: { lat_degrees: 52, lat_minutes: 22, lat_seconds: 23, lat_direction: 'N', long_degrees: 4, long_minutes: 53, long_seconds: 32, long_direction: 'E', altitude: -2, size: 1, precision_horz: 10000, precision_vert: 10 } },
+        {
+          type: 'LOC',
+          name: 'loc',
+          data: {
+            lat_degrees: 52,
+            lat_minutes: 22,
+            lat_seconds: 23,
+            lat_direction: 'N',
+            long_degrees: 4,
+            long_minutes: 53,
+            long_seconds: 32,
+            long_direction: 'E',
+            altitude: -2,
+            size: 1,
+            precision_horz: 10000,
+            precision_vert: 10,
+          },
+        },
       ],
     },
   ],
@@ -48,8 +72,12 @@ describe('answers encode with dns-packet', () => {
   it('MX, SRV, CAA, SOA, NS, HINFO decode to what was stored or synthesised', () => {
     const one = (name: string, type: string) => roundTrip(api.answer({ name, type }).answers).map((rr) => rr.data);
     expect(one('example.com', 'MX')).toEqual([{ preference: 10, exchange: 'mail.example.com' }]);
-    expect(one('_sip._tcp.example.com', 'SRV')).toEqual([{ priority: 1, weight: 5, port: 5060, target: 'sip.example.com' }]);
-    expect(one('example.com', 'CAA')).toEqual([{ flags: 128, tag: 'issue', value: 'letsencrypt.org', issuerCritical: true }]);
+    expect(one('_sip._tcp.example.com', 'SRV')).toEqual([
+      { priority: 1, weight: 5, port: 5060, target: 'sip.example.com' },
+    ]);
+    expect(one('example.com', 'CAA')).toEqual([
+      { flags: 128, tag: 'issue', value: 'letsencrypt.org', issuerCritical: true },
+    ]);
     expect(one('example.com', 'SOA')[0]).toMatchObject({ rname: 'dns.cloudflare.com', minimum: 1800 });
     expect(one('example.com', 'NS')).toHaveLength(2);
     expect(one('example.com', 'ANY')).toEqual([{ cpu: 'RFC8482', os: '' }]);

@@ -53,7 +53,8 @@ describe('api.resolve: what the API wrote is what DNS answers', () => {
 
   it('accepts TYPE<n> and dns-packet UNKNOWN_<n> spellings of a type', async () => {
     const api = zone([{ type: 'TXT', name: 't', content: 'x' }]);
-    for (const type of ['TYPE16', 'UNKNOWN_16', 'txt']) expect(datas(api.answer({ name: 't.example.com', type }))).toEqual([['x']]);
+    for (const type of ['TYPE16', 'UNKNOWN_16', 'txt'])
+      expect(datas(api.answer({ name: 't.example.com', type }))).toEqual([['x']]);
   });
 });
 
@@ -78,7 +79,11 @@ describe('proxied names', () => {
   });
 
   it('take the edge addresses from proxyAddresses; a family left out answers NODATA', async () => {
-    const api = zone([{ type: 'AAAA', name: 'www', content: '2001:db8::1', proxied: true }], {}, { proxyAddresses: ['127.0.0.1'] });
+    const api = zone(
+      [{ type: 'AAAA', name: 'www', content: '2001:db8::1', proxied: true }],
+      {},
+      { proxyAddresses: ['127.0.0.1'] },
+    );
     expect(datas(await api.resolve('www.example.com', 'A'))).toEqual(['127.0.0.1']);
     const v6 = await api.resolve('www.example.com', 'AAAA');
     expect([v6.rcode, v6.answers, v6.authorities[0]?.type]).toEqual(['NOERROR', [], 'SOA']);
@@ -190,7 +195,9 @@ describe('CNAME', () => {
       { type: 'CNAME', name: 'plain', content: 'web.example.com' },
       { type: 'A', name: 'web', content: '192.0.2.7' },
     ]);
-    expect((await api.resolve('flat.example.com')).answers.map((rr) => [rr.name, rr.type])).toEqual([['flat.example.com', 'A']]);
+    expect((await api.resolve('flat.example.com')).answers.map((rr) => [rr.name, rr.type])).toEqual([
+      ['flat.example.com', 'A'],
+    ]);
     expect((await api.resolve('plain.example.com')).answers.map((rr) => rr.type)).toEqual(['CNAME', 'A']);
   });
 
@@ -202,7 +209,9 @@ describe('CNAME', () => {
       ],
       { flattenAllCnames: true },
     );
-    expect((await api.resolve('plain.example.com')).answers.map((rr) => [rr.name, rr.type, rr.data])).toEqual([['plain.example.com', 'A', '192.0.2.7']]);
+    expect((await api.resolve('plain.example.com')).answers.map((rr) => [rr.name, rr.type, rr.data])).toEqual([
+      ['plain.example.com', 'A', '192.0.2.7'],
+    ]);
   });
 
   it('flattened onto a proxied target answers the edge addresses', async () => {
@@ -232,7 +241,9 @@ describe('TXT', () => {
     const text = 'é'.repeat(200); // 400 bytes
     const api = zone([{ type: 'TXT', name: 'utf', content: text }]);
     const [pieces] = datas(await api.resolve('utf.example.com', 'TXT')) as (string | Uint8Array)[][];
-    expect(pieces!.map((p) => (typeof p === 'string' ? new TextEncoder().encode(p).length : p.length))).toEqual([255, 145]);
+    expect(pieces!.map((p) => (typeof p === 'string' ? new TextEncoder().encode(p).length : p.length))).toEqual([
+      255, 145,
+    ]);
     expect(pieces![0]).toBeInstanceOf(Uint8Array);
     const joined = new Uint8Array([...(pieces![0] as Uint8Array), ...(pieces![1] as Uint8Array)]);
     expect(new TextDecoder().decode(joined)).toBe(text);
@@ -306,20 +317,34 @@ describe('SOA and NS at the apex', () => {
   it("synthesises NS from the zone's nameservers (TTL 86400) and SOA (TTL 3600)", async () => {
     const api = zone([]);
     const ns = api.answer({ name: 'example.com', type: 'NS' });
-    const names = (await (await api.fetch(`https://api.cloudflare.com/client/v4/zones/${api.zones[0]!.id}`, { headers: { authorization: 'Bearer t' } })).json()).result
-      .name_servers;
+    const names = (
+      await (
+        await api.fetch(`https://api.cloudflare.com/client/v4/zones/${api.zones[0]!.id}`, {
+          headers: { authorization: 'Bearer t' },
+        })
+      ).json()
+    ).result.name_servers;
     expect(ns.answers.map((rr) => [rr.data, rr.ttl])).toEqual(names.map((n: string) => [n, 86400]));
     const soa = api.answer({ name: 'example.com', type: 'SOA' });
     expect(soa.answers[0]).toMatchObject({
       ttl: 3600,
-      data: { mname: names[0], rname: 'dns.cloudflare.com', refresh: 10000, retry: 2400, expire: 604800, minimum: 1800 },
+      data: {
+        mname: names[0],
+        rname: 'dns.cloudflare.com',
+        refresh: 10000,
+        retry: 2400,
+        expire: 604800,
+        minimum: 1800,
+      },
     });
   });
 
   it('takes configured nameservers, also in the API zone object', async () => {
     const api = zone([], { nameServers: ['NS1.Example.com.', 'ns2.example.com'] });
     expect(datas(api.answer({ name: 'example.com', type: 'NS' }))).toEqual(['ns1.example.com', 'ns2.example.com']);
-    expect((api.answer({ name: 'example.com', type: 'SOA' }).answers[0]!.data as { mname: string }).mname).toBe('ns1.example.com');
+    expect((api.answer({ name: 'example.com', type: 'SOA' }).answers[0]!.data as { mname: string }).mname).toBe(
+      'ns1.example.com',
+    );
   });
 
   it('ignores stored apex NS records (not multi-provider)', async () => {
@@ -329,7 +354,8 @@ describe('SOA and NS at the apex', () => {
 
   it('raises the serial on every change: create, update, delete, batch, reset and restore', async () => {
     const { api, create, call } = setup();
-    const serial = () => (api.answer({ name: 'example.com', type: 'SOA' }).answers[0]!.data as { serial: number }).serial;
+    const serial = () =>
+      (api.answer({ name: 'example.com', type: 'SOA' }).answers[0]!.data as { serial: number }).serial;
     const seen = [serial()];
     const step = () => {
       const s = serial();
@@ -355,7 +381,8 @@ describe('SOA and NS at the apex', () => {
 
   it('keeps the serial when a request fails and changes nothing', async () => {
     const { api, create } = setup();
-    const serial = () => (api.answer({ name: 'example.com', type: 'SOA' }).answers[0]!.data as { serial: number }).serial;
+    const serial = () =>
+      (api.answer({ name: 'example.com', type: 'SOA' }).answers[0]!.data as { serial: number }).serial;
     const before = serial();
     expect((await create({ type: 'A', name: 'bad', content: 'not-an-ip' })).status).toBe(400);
     expect(serial()).toBe(before);
@@ -378,12 +405,19 @@ describe('negative answers', () => {
 
   it('NODATA for DNSSEC types the double does not sign', async () => {
     const api = zone([]);
-    for (const type of ['DNSKEY', 'RRSIG', 'NSEC', 'DS']) expect(api.answer({ name: 'example.com', type }).rcode).toBe('NOERROR');
+    for (const type of ['DNSKEY', 'RRSIG', 'NSEC', 'DS'])
+      expect(api.answer({ name: 'example.com', type }).rcode).toBe('NOERROR');
   });
 
   it('REFUSED without AA for a name in no zone the double holds', async () => {
     const api = zone([]);
-    expect(await api.resolve('example.org')).toEqual({ rcode: 'REFUSED', authoritative: false, answers: [], authorities: [], additionals: [] });
+    expect(await api.resolve('example.org')).toEqual({
+      rcode: 'REFUSED',
+      authoritative: false,
+      answers: [],
+      authorities: [],
+      additionals: [],
+    });
     expect((await api.resolve('notexample.com')).rcode).toBe('REFUSED');
   });
 
@@ -414,7 +448,9 @@ describe('delegation', () => {
         ['sub.example.com', 'NS', 'ns.other.test'],
         ['sub.example.com', 'NS', 'ns1.sub.example.com'],
       ]);
-      expect(r.additionals.map((rr) => [rr.name, rr.type, rr.data])).toEqual([['ns1.sub.example.com', 'A', '192.0.2.53']]);
+      expect(r.additionals.map((rr) => [rr.name, rr.type, rr.data])).toEqual([
+        ['ns1.sub.example.com', 'A', '192.0.2.53'],
+      ]);
     }
   });
 
@@ -450,11 +486,26 @@ describe('other types from their stored fields', () => {
       { type: 'SRV', name: '_sip._tcp', data: { priority: 1, weight: 5, port: 5060, target: 'Sip.Example.com.' } },
       { type: 'CAA', name: '@', data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' } },
       { type: 'PTR', name: '1', content: 'host.example.com' },
-      { type: 'NAPTR', name: 'n', data: { order: 100, preference: 10, flags: 'S', service: 'SIP+D2U', regex: '', replacement: '_sip._udp.example.com' } },
+      {
+        type: 'NAPTR',
+        name: 'n',
+        data: {
+          order: 100,
+          preference: 10,
+          flags: 'S',
+          service: 'SIP+D2U',
+          regex: '',
+          replacement: '_sip._udp.example.com',
+        },
+      },
     ]);
     expect(datas(await api.resolve('example.com', 'MX'))).toEqual([{ preference: 10, exchange: 'mail.example.com' }]);
-    expect(datas(await api.resolve('_sip._tcp.example.com', 'SRV'))).toEqual([{ priority: 1, weight: 5, port: 5060, target: 'Sip.Example.com' }]);
-    expect(datas(await api.resolve('example.com', 'CAA'))).toEqual([{ flags: 0, tag: 'issue', value: 'letsencrypt.org' }]);
+    expect(datas(await api.resolve('_sip._tcp.example.com', 'SRV'))).toEqual([
+      { priority: 1, weight: 5, port: 5060, target: 'Sip.Example.com' },
+    ]);
+    expect(datas(await api.resolve('example.com', 'CAA'))).toEqual([
+      { flags: 0, tag: 'issue', value: 'letsencrypt.org' },
+    ]);
     expect(datas(await api.resolve('1.example.com', 'PTR'))).toEqual(['host.example.com']);
     expect(datas(await api.resolve('n.example.com', 'NAPTR'))).toEqual([
       { order: 100, preference: 10, flags: 'S', services: 'SIP+D2U', regexp: '', replacement: '_sip._udp.example.com' },
@@ -467,15 +518,22 @@ describe('other types from their stored fields', () => {
       { type: 'TLSA', name: '_443._tcp', data: { usage: 3, selector: 1, matching_type: 1, certificate: '00ff' } },
       { type: 'SSHFP', name: 'h', data: { algorithm: 4, type: 2, fingerprint: 'aabb' } },
       { type: 'URI', name: '_http._tcp', priority: 10, data: { weight: 1, target: 'http://x/' } },
-      { type: 'HTTPS', name: '@', data: { priority: 1, target: '.', value: 'alpn="h3,h2" port=443 ipv4hint=192.0.2.1' } },
+      {
+        type: 'HTTPS',
+        name: '@',
+        data: { priority: 1, target: '.', value: 'alpn="h3,h2" port=443 ipv4hint=192.0.2.1' },
+      },
     ]);
-    const one = async (name: string, type: string) => Array.from((await api.resolve(name, type)).answers[0]!.data as Uint8Array);
+    const one = async (name: string, type: string) =>
+      Array.from((await api.resolve(name, type)).answers[0]!.data as Uint8Array);
     expect(await one('d.example.com', 'DS')).toEqual([0x09, 0x43, 13, 2, 0xab, 0x01]);
     expect(await one('_443._tcp.example.com', 'TLSA')).toEqual([3, 1, 1, 0x00, 0xff]);
     expect(await one('h.example.com', 'SSHFP')).toEqual([4, 2, 0xaa, 0xbb]);
     expect(await one('_http._tcp.example.com', 'URI')).toEqual([0, 10, 0, 1, ...new TextEncoder().encode('http://x/')]);
     // RFC 9460: priority 1, root target, then alpn (1), port (3), ipv4hint (4) in key order.
-    expect(await one('example.com', 'HTTPS')).toEqual([0, 1, 0, 0, 1, 0, 6, 2, 0x68, 0x33, 2, 0x68, 0x32, 0, 3, 0, 2, 0x01, 0xbb, 0, 4, 0, 4, 192, 0, 2, 1]);
+    expect(await one('example.com', 'HTTPS')).toEqual([
+      0, 1, 0, 0, 1, 0, 6, 2, 0x68, 0x33, 2, 0x68, 0x32, 0, 3, 0, 2, 0x01, 0xbb, 0, 4, 0, 4, 192, 0, 2, 1,
+    ]);
     expect((await api.resolve('example.com', 'HTTPS')).answers[0]!.type).toBe('HTTPS');
   });
 
@@ -483,15 +541,60 @@ describe('other types from their stored fields', () => {
     const value = 'key667="hi" ech=AQI= alpn="h2,a\\,b" mandatory=port,alpn port=8443 no-default-alpn';
     const api = zone([{ type: 'SVCB', name: '_dns', data: { priority: 2, target: 'svc.example.net.', value } }]);
     const rdata = Array.from((await api.resolve('_dns.example.com', 'SVCB')).answers[0]!.data as Uint8Array);
-    const target = [3, ...new TextEncoder().encode('svc'), 7, ...new TextEncoder().encode('example'), 3, ...new TextEncoder().encode('net'), 0];
+    const target = [
+      3,
+      ...new TextEncoder().encode('svc'),
+      7,
+      ...new TextEncoder().encode('example'),
+      3,
+      ...new TextEncoder().encode('net'),
+      0,
+    ];
     expect(rdata).toEqual([
-      0, 2, ...target,
-      0, 0, 0, 4, 0, 1, 0, 3, // mandatory=alpn,port (sorted)
-      0, 1, 0, 7, 2, 0x68, 0x32, 3, 0x61, 0x2c, 0x62, // alpn h2, "a,b"
-      0, 2, 0, 0, // no-default-alpn
-      0, 3, 0, 2, 0x20, 0xfb, // port 8443
-      0, 5, 0, 2, 1, 2, // ech (base64 AQI=)
-      0x02, 0x9b, 0, 2, 0x68, 0x69, // key667="hi"
+      0,
+      2,
+      ...target,
+      0,
+      0,
+      0,
+      4,
+      0,
+      1,
+      0,
+      3, // mandatory=alpn,port (sorted)
+      0,
+      1,
+      0,
+      7,
+      2,
+      0x68,
+      0x32,
+      3,
+      0x61,
+      0x2c,
+      0x62, // alpn h2, "a,b"
+      0,
+      2,
+      0,
+      0, // no-default-alpn
+      0,
+      3,
+      0,
+      2,
+      0x20,
+      0xfb, // port 8443
+      0,
+      5,
+      0,
+      2,
+      1,
+      2, // ech (base64 AQI=)
+      0x02,
+      0x9b,
+      0,
+      2,
+      0x68,
+      0x69, // key667="hi"
     ]);
   });
 
@@ -509,7 +612,10 @@ describe('other types from their stored fields', () => {
       { type: 'DS', name: 'odd', data: { key_tag: 1, algorithm: 13, digest_type: 2, digest: 'abc' } },
       { type: 'HTTPS', name: 'h', data: { priority: 1, target: '.', value: 'port=notaport' } },
     ]);
-    for (const [name, type] of [['odd.example.com', 'DS'], ['h.example.com', 'HTTPS']] as const) {
+    for (const [name, type] of [
+      ['odd.example.com', 'DS'],
+      ['h.example.com', 'HTTPS'],
+    ] as const) {
       const r = await api.resolve(name, type);
       expect([r.rcode, r.answers]).toEqual(['NOERROR', []]);
     }

@@ -5,11 +5,23 @@ import { schemaErrors } from './support.js';
 describe('the published-schema validator', () => {
   const good = {
     result: {
-      id: '023e105f4ecef8ad9ca31a8372d0c353', name: 'www.example.com', type: 'A', content: '198.51.100.4',
-      proxiable: true, proxied: false, ttl: 1, settings: {}, meta: {}, comment: null, tags: [],
-      created_on: '2025-10-03T11:22:33.17977Z', modified_on: '2025-10-03T11:22:33.17977Z',
+      id: '023e105f4ecef8ad9ca31a8372d0c353',
+      name: 'www.example.com',
+      type: 'A',
+      content: '198.51.100.4',
+      proxiable: true,
+      proxied: false,
+      ttl: 1,
+      settings: {},
+      meta: {},
+      comment: null,
+      tags: [],
+      created_on: '2025-10-03T11:22:33.17977Z',
+      modified_on: '2025-10-03T11:22:33.17977Z',
     },
-    success: true, errors: [], messages: [],
+    success: true,
+    errors: [],
+    messages: [],
   };
 
   it('accepts a well-formed single-record response', () => {
@@ -32,10 +44,24 @@ describe('the published-schema validator', () => {
   });
 
   it('refuses an error body with success true or without errors', () => {
-    expect(schemaErrors('dns-records_api-response-common-failure', { result: null, success: true, errors: [], messages: [] })).not.toEqual([]);
-    expect(schemaErrors('dns-records_api-response-common-failure', { result: null, success: false, messages: [] })).not.toEqual([]);
     expect(
-      schemaErrors('dns-records_api-response-common-failure', { result: null, success: false, errors: [{ code: 81044, message: 'Record does not exist.' }], messages: [] }),
+      schemaErrors('dns-records_api-response-common-failure', {
+        result: null,
+        success: true,
+        errors: [],
+        messages: [],
+      }),
+    ).not.toEqual([]);
+    expect(
+      schemaErrors('dns-records_api-response-common-failure', { result: null, success: false, messages: [] }),
+    ).not.toEqual([]);
+    expect(
+      schemaErrors('dns-records_api-response-common-failure', {
+        result: null,
+        success: false,
+        errors: [{ code: 81044, message: 'Record does not exist.' }],
+        messages: [],
+      }),
     ).toEqual([]);
   });
 });

@@ -32,7 +32,8 @@ function walkSdk(): Record<'create' | 'response', SdkRecords> {
       const fields = new Map<string, SdkField>();
       for (const p of member.getProperties()) {
         const t = checker.getNonNullableType(checker.getTypeOfSymbol(p));
-        const sub = ['settings', 'data', 'meta'].includes(p.name) && !t.isUnion() ? t.getProperties().map((s) => s.name) : [];
+        const sub =
+          ['settings', 'data', 'meta'].includes(p.name) && !t.isUnion() ? t.getProperties().map((s) => s.name) : [];
         fields.set(p.name, { optional: (p.flags & ts.SymbolFlags.Optional) !== 0, sub });
       }
       const typeField = member.getProperty('type');
@@ -57,7 +58,11 @@ const NOT_BODY = new Set(['zone_id', 'include_shadow_metadata']);
 
 /** A valid, already-normalised value for every request field the SDK types, per record type. */
 const CONTENT: Record<string, string> = {
-  A: '198.51.100.7', AAAA: '2001:db8::7', CNAME: 'target.example.net', MX: 'mx.example.net', TXT: '"kept as sent"',
+  A: '198.51.100.7',
+  AAAA: '2001:db8::7',
+  CNAME: 'target.example.net',
+  MX: 'mx.example.net',
+  TXT: '"kept as sent"',
 };
 function sample(type: string): Record<string, unknown> {
   const known = RECORD_SAMPLES.find(([t]) => t === type);
@@ -70,7 +75,10 @@ function sample(type: string): Record<string, unknown> {
   return { content: CONTENT[type], ...(type === 'MX' ? { priority: 10 } : {}) };
 }
 
-function fullRequest(type: string, fields: Map<string, SdkField>): { body: Record<string, unknown>; unknown: string[] } {
+function fullRequest(
+  type: string,
+  fields: Map<string, SdkField>,
+): { body: Record<string, unknown>; unknown: string[] } {
   const base = sample(type);
   const settings: Record<string, unknown> = {};
   for (const k of fields.get('settings')?.sub ?? []) {
@@ -131,7 +139,12 @@ describe("the SDK's record types (cloudflare 7.x records.d.ts), walked field by 
       // Stored, not only echoed: a read and an unrelated PATCH keep every field.
       expect((await call('GET', `/${rec.id}`)).body.result).toEqual(rec);
       const patched = (await call('PATCH', `/${rec.id}`, { comment: 'patched' })).body.result;
-      expect({ ...patched, comment: body.comment, modified_on: rec.modified_on, comment_modified_on: rec.comment_modified_on }).toEqual(rec);
+      expect({
+        ...patched,
+        comment: body.comment,
+        modified_on: rec.modified_on,
+        comment_modified_on: rec.comment_modified_on,
+      }).toEqual(rec);
 
       const response = sdk.response.get(type)!;
       const extra = Object.keys(rec).filter((k) => !response.has(k) && !DOCUMENTED_EXTRAS[type]?.includes(k));

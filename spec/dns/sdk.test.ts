@@ -48,17 +48,37 @@ describe('the official SDK against DnsApi', () => {
   it('create, get, update (PUT), edit (PATCH), delete', async () => {
     // README: sdk-crud
     const created = await client.dns.records.create({
-      zone_id: zoneId, type: 'A', name: 'www.example.com', content: '198.51.100.4', ttl: 3600, proxied: false,
+      zone_id: zoneId,
+      type: 'A',
+      name: 'www.example.com',
+      content: '198.51.100.4',
+      ttl: 3600,
+      proxied: false,
     });
-    expect(created).toMatchObject({ name: 'www.example.com', type: 'A', content: '198.51.100.4', ttl: 3600, proxiable: true });
+    expect(created).toMatchObject({
+      name: 'www.example.com',
+      type: 'A',
+      content: '198.51.100.4',
+      ttl: 3600,
+      proxiable: true,
+    });
 
     const fetched = await client.dns.records.get(created.id, { zone_id: zoneId });
     expect(fetched).toEqual(created);
 
     const updated = await client.dns.records.update(created.id, {
-      zone_id: zoneId, type: 'A', name: 'www.example.com', content: '198.51.100.5', ttl: 300,
+      zone_id: zoneId,
+      type: 'A',
+      name: 'www.example.com',
+      content: '198.51.100.5',
+      ttl: 300,
     });
-    expect(updated).toMatchObject({ id: created.id, content: '198.51.100.5', ttl: 300, created_on: created.created_on });
+    expect(updated).toMatchObject({
+      id: created.id,
+      content: '198.51.100.5',
+      ttl: 300,
+      created_on: created.created_on,
+    });
 
     // The SDK's types want name/ttl/type on edit; at runtime a partial body goes through as sent.
     const edited = await client.dns.records.edit(created.id, { zone_id: zoneId, comment: 'front door' } as never);
@@ -71,22 +91,39 @@ describe('the official SDK against DnsApi', () => {
 
   it('creates the data types and shows their rendered content', async () => {
     const srv = await client.dns.records.create({
-      zone_id: zoneId, type: 'SRV', name: '_xmpp._tcp', ttl: 1,
+      zone_id: zoneId,
+      type: 'SRV',
+      name: '_xmpp._tcp',
+      ttl: 1,
       data: { priority: 5, weight: 0, port: 5222, target: 'talk.l.google.com' },
     });
     expect(srv).toMatchObject({ content: '0 5222 talk.l.google.com', priority: 5 });
     const caa = await client.dns.records.create({
-      zone_id: zoneId, type: 'CAA', name: '@', ttl: 1, data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' },
+      zone_id: zoneId,
+      type: 'CAA',
+      name: '@',
+      ttl: 1,
+      data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' },
     });
     expect(caa).toMatchObject({ name: 'example.com', content: '0 issue "letsencrypt.org"' });
-    const mx = await client.dns.records.create({ zone_id: zoneId, type: 'MX', name: '@', content: 'mx.example.com', priority: 10, ttl: 1 });
+    const mx = await client.dns.records.create({
+      zone_id: zoneId,
+      type: 'MX',
+      name: '@',
+      content: 'mx.example.com',
+      priority: 10,
+      ttl: 1,
+    });
     expect(mx).toMatchObject({ content: 'mx.example.com', priority: 10 });
   });
 
   it('lists with filters and order, and auto-paginates over 1,000+ records until an empty page', async () => {
     const total = 1_050;
     const posts = Array.from({ length: total }, (_, i) => ({
-      type: 'A' as const, name: `host-${String(i).padStart(4, '0')}.example.com`, content: `198.51.${100 + (i >> 8)}.${i & 255}`, ttl: 1,
+      type: 'A' as const,
+      name: `host-${String(i).padStart(4, '0')}.example.com`,
+      content: `198.51.${100 + (i >> 8)}.${i & 255}`,
+      ttl: 1,
     }));
     // Create through the SDK's batch in chunks (the zone's plan allows 3,500 changes per batch).
     await client.dns.records.batch({ zone_id: zoneId, posts: posts.slice(0, 1000) });
@@ -94,7 +131,8 @@ describe('the official SDK against DnsApi', () => {
     await client.dns.records.create({ zone_id: zoneId, type: 'TXT', name: 'host-0001', content: '"hello"', ttl: 1 });
 
     const seen: string[] = [];
-    for await (const record of client.dns.records.list({ zone_id: zoneId, type: 'A', per_page: 100 })) seen.push(record.name);
+    for await (const record of client.dns.records.list({ zone_id: zoneId, type: 'A', per_page: 100 }))
+      seen.push(record.name);
     expect(seen).toHaveLength(total);
     expect(new Set(seen).size).toBe(total);
     expect(seen[0]).toBe('host-0000.example.com');
@@ -102,15 +140,33 @@ describe('the official SDK against DnsApi', () => {
 
     const page = await client.dns.records.list({ zone_id: zoneId, name: { exact: 'host-0001.example.com' } });
     expect(page.result.map((r) => r.type)).toEqual(['A', 'TXT']);
-    const desc = await client.dns.records.list({ zone_id: zoneId, type: 'A', order: 'name', direction: 'desc', per_page: 2 });
+    const desc = await client.dns.records.list({
+      zone_id: zoneId,
+      type: 'A',
+      order: 'name',
+      direction: 'desc',
+      per_page: 2,
+    });
     expect(desc.result.map((r) => r.name)).toEqual(['host-1049.example.com', 'host-1048.example.com']);
     const contains = await client.dns.records.list({ zone_id: zoneId, name: { contains: 'HOST-104' }, match: 'all' });
     expect(contains.result).toHaveLength(10);
   });
 
   it('batch applies deletes, patches, puts and posts in order, and rolls everything back on error', async () => {
-    const a = await client.dns.records.create({ zone_id: zoneId, type: 'A', name: 'a', content: '198.51.100.1', ttl: 1 });
-    const b = await client.dns.records.create({ zone_id: zoneId, type: 'A', name: 'b', content: '198.51.100.2', ttl: 1 });
+    const a = await client.dns.records.create({
+      zone_id: zoneId,
+      type: 'A',
+      name: 'a',
+      content: '198.51.100.1',
+      ttl: 1,
+    });
+    const b = await client.dns.records.create({
+      zone_id: zoneId,
+      type: 'A',
+      name: 'b',
+      content: '198.51.100.2',
+      ttl: 1,
+    });
     const ok = await client.dns.records.batch({
       zone_id: zoneId,
       deletes: [{ id: a.id }],
@@ -125,7 +181,10 @@ describe('the official SDK against DnsApi', () => {
     const failed = client.dns.records.batch({
       zone_id: zoneId,
       deletes: [{ id: b.id }],
-      posts: [{ type: 'A', name: 'c', content: '198.51.100.3', ttl: 1 }, { type: 'CNAME', name: 'a', content: 'x.example.net', ttl: 1 }],
+      posts: [
+        { type: 'A', name: 'c', content: '198.51.100.3', ttl: 1 },
+        { type: 'CNAME', name: 'a', content: 'x.example.net', ttl: 1 },
+      ],
     });
     await expect(failed).rejects.toBeInstanceOf(BadRequestError);
     await failed.catch((e: BadRequestError) => expect(e.errors[0]).toMatchObject({ code: 81053 }));
@@ -133,8 +192,23 @@ describe('the official SDK against DnsApi', () => {
   });
 
   it('exports BIND text and imports it into another zone', async () => {
-    await client.dns.records.create({ zone_id: zoneId, type: 'A', name: 'www', content: '198.51.100.4', ttl: 300, proxied: true, comment: 'web' });
-    await client.dns.records.create({ zone_id: zoneId, type: 'MX', name: '@', content: 'mx.example.com', priority: 10, ttl: 3600 });
+    await client.dns.records.create({
+      zone_id: zoneId,
+      type: 'A',
+      name: 'www',
+      content: '198.51.100.4',
+      ttl: 300,
+      proxied: true,
+      comment: 'web',
+    });
+    await client.dns.records.create({
+      zone_id: zoneId,
+      type: 'MX',
+      name: '@',
+      content: 'mx.example.com',
+      priority: 10,
+      ttl: 3600,
+    });
     // Quoted, as a zone file writes TXT: today's API keeps unquoted text as sent, so only quoted text round-trips.
     await client.dns.records.create({ zone_id: zoneId, type: 'TXT', name: '@', content: '"v=spf1 -all"', ttl: 1 });
     const text = await client.dns.records.export({ zone_id: zoneId });
@@ -144,7 +218,13 @@ describe('the official SDK against DnsApi', () => {
     const copy = api.addZone({ name: 'example.com', id: 'f'.repeat(32), plan: 'pro' });
     const imported = await client.dns.records.import({ zone_id: copy.id, file: text });
     expect(imported).toEqual({ recs_added: 3, total_records_parsed: 3 });
-    const strip = (r: { id?: string; created_on?: string; modified_on?: string; comment_modified_on?: string; zone_id?: string }) => {
+    const strip = (r: {
+      id?: string;
+      created_on?: string;
+      modified_on?: string;
+      comment_modified_on?: string;
+      zone_id?: string;
+    }) => {
       const { id: _i, created_on: _c, modified_on: _m, comment_modified_on: _cm, zone_id: _z, ...rest } = r;
       return rest;
     };
@@ -152,22 +232,35 @@ describe('the official SDK against DnsApi', () => {
   });
 
   it('scan endpoints answer in the envelope (a double has no live DNS to scan)', async () => {
-    expect(await client.dns.records.scan({ zone_id: zoneId, body: {} } as never)).toEqual({ recs_added: 0, total_records_parsed: 0 });
+    expect(await client.dns.records.scan({ zone_id: zoneId, body: {} } as never)).toEqual({
+      recs_added: 0,
+      total_records_parsed: 0,
+    });
     const review = await client.dns.records.scanList({ zone_id: zoneId });
     expect(review.result).toEqual([]);
     const trigger = await client.dns.records.scanTrigger({ zone_id: zoneId });
     expect(trigger).toMatchObject({ success: true, errors: [], messages: [] });
     const reviewed = await client.dns.records.scanReview({
-      zone_id: zoneId, accepts: [{ type: 'TXT', name: 'scanned', content: '"found"', ttl: 1 }], rejects: [],
+      zone_id: zoneId,
+      accepts: [{ type: 'TXT', name: 'scanned', content: '"found"', ttl: 1 }],
+      rejects: [],
     });
     expect(reviewed.accepts?.[0]).toMatchObject({ name: 'scanned.example.com', content: '"found"' });
-    await expect(client.dns.records.scanReview({ zone_id: zoneId, rejects: [{ id: '0'.repeat(32) }] })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      client.dns.records.scanReview({ zone_id: zoneId, rejects: [{ id: '0'.repeat(32) }] }),
+    ).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('error paths raise the SDK classes with the API codes', async () => {
-    const err = async (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as InstanceType<typeof Cloudflare.APIError>);
+    const err = async (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: unknown) => e as InstanceType<typeof Cloudflare.APIError>,
+      );
 
-    const bad = await err(client.dns.records.create({ zone_id: zoneId, type: 'A', name: 'x', content: '300.1.1.1', ttl: 1 }));
+    const bad = await err(
+      client.dns.records.create({ zone_id: zoneId, type: 'A', name: 'x', content: '300.1.1.1', ttl: 1 }),
+    );
     expect(bad).toBeInstanceOf(BadRequestError);
     expect(bad!.status).toBe(400);
     expect(bad!.errors[0]).toMatchObject({ code: 9005, message: 'Content for A record must be a valid IPv4 address.' });
@@ -183,25 +276,53 @@ describe('the official SDK against DnsApi', () => {
     const noZone = await err(client.dns.records.list({ zone_id: '' }));
     expect(noZone).toBeInstanceOf(NotFoundError);
 
-    const anonymous = new Cloudflare({ apiEmail: null, apiKey: null, apiToken: null, baseURL: BASE_URL, fetch: api.fetch, maxRetries: 0 });
+    const anonymous = new Cloudflare({
+      apiEmail: null,
+      apiKey: null,
+      apiToken: null,
+      baseURL: BASE_URL,
+      fetch: api.fetch,
+      maxRetries: 0,
+    });
     const none = await err(anonymous.dns.records.list({ zone_id: zoneId }));
     expect(none).toBeInstanceOf(BadRequestError);
     expect(none!.errors[0]).toMatchObject({ code: 9106 });
 
-    const wrongKey = new Cloudflare({ apiEmail: EMAIL, apiKey: 'f'.repeat(37), apiToken: null, baseURL: BASE_URL, fetch: api.fetch, maxRetries: 0 });
+    const wrongKey = new Cloudflare({
+      apiEmail: EMAIL,
+      apiKey: 'f'.repeat(37),
+      apiToken: null,
+      baseURL: BASE_URL,
+      fetch: api.fetch,
+      maxRetries: 0,
+    });
     const denied = await err(wrongKey.dns.records.list({ zone_id: zoneId }));
     expect(denied).toBeInstanceOf(PermissionDeniedError);
     expect(denied!.errors[0]).toMatchObject({ code: 9103 });
 
     api.addCredential({ token: 'scoped-token', zones: ['nothing.example'] });
-    const tokenClient = new Cloudflare({ apiEmail: null, apiKey: null, apiToken: 'unknown-token', baseURL: BASE_URL, fetch: api.fetch, maxRetries: 0 });
+    const tokenClient = new Cloudflare({
+      apiEmail: null,
+      apiKey: null,
+      apiToken: 'unknown-token',
+      baseURL: BASE_URL,
+      fetch: api.fetch,
+      maxRetries: 0,
+    });
     const unknownToken = await err(tokenClient.dns.records.list({ zone_id: zoneId }));
     expect(unknownToken).toBeInstanceOf(PermissionDeniedError);
     expect(unknownToken!.errors[0]).toMatchObject({ code: 9109, message: 'Invalid access token' });
     const verify = await err(tokenClient.user.tokens.verify());
     expect(verify).toBeInstanceOf(AuthenticationError);
     expect(verify!.errors[0]).toMatchObject({ code: 1000, message: 'Invalid API Token' });
-    const scoped = new Cloudflare({ apiEmail: null, apiKey: null, apiToken: 'scoped-token', baseURL: BASE_URL, fetch: api.fetch, maxRetries: 0 });
+    const scoped = new Cloudflare({
+      apiEmail: null,
+      apiKey: null,
+      apiToken: 'scoped-token',
+      baseURL: BASE_URL,
+      fetch: api.fetch,
+      maxRetries: 0,
+    });
     const outOfScope = await err(scoped.dns.records.list({ zone_id: zoneId }));
     expect(outOfScope).toBeInstanceOf(PermissionDeniedError);
     expect(outOfScope!.errors[0]).toMatchObject({ code: 10000, message: 'Authentication error' });
@@ -209,7 +330,14 @@ describe('the official SDK against DnsApi', () => {
 
   it('accepts a client configured with both a token and a key (the SDK sends both)', async () => {
     api.addCredential({ token: 'both-token' });
-    const both = new Cloudflare({ apiEmail: EMAIL, apiKey: KEY, apiToken: 'both-token', baseURL: BASE_URL, fetch: checkedFetch, maxRetries: 0 });
+    const both = new Cloudflare({
+      apiEmail: EMAIL,
+      apiKey: KEY,
+      apiToken: 'both-token',
+      baseURL: BASE_URL,
+      fetch: checkedFetch,
+      maxRetries: 0,
+    });
     const rec = await both.dns.records.create({ zone_id: zoneId, type: 'TXT', name: 'both', content: '"x"', ttl: 1 });
     expect(rec.content).toBe('"x"');
   });

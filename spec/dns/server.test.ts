@@ -20,7 +20,11 @@ describe('startDnsServer: the double over real HTTP on 127.0.0.1', () => {
   let zoneId: string;
 
   beforeAll(async () => {
-    server = await startDnsServer({ port: 0, zones: [{ name: 'example.com' }], credentials: [{ token: 'http-token' }] });
+    server = await startDnsServer({
+      port: 0,
+      zones: [{ name: 'example.com' }],
+      credentials: [{ token: 'http-token' }],
+    });
     zoneId = server.api.zone('example.com')!.id;
   });
   afterAll(() => server.close());
@@ -61,20 +65,42 @@ describe('startDnsServer: the double over real HTTP on 127.0.0.1', () => {
   });
 
   it('the SDK drives it through the network with its own fetch', async () => {
-    const client = new Cloudflare({ apiToken: 'http-token', apiEmail: null, apiKey: null, baseURL: server.baseURL, maxRetries: 0 });
-    const rec = await client.dns.records.create({ zone_id: zoneId, type: 'A', name: 'net', content: '198.51.100.1', ttl: 1 });
+    const client = new Cloudflare({
+      apiToken: 'http-token',
+      apiEmail: null,
+      apiKey: null,
+      baseURL: server.baseURL,
+      maxRetries: 0,
+    });
+    const rec = await client.dns.records.create({
+      zone_id: zoneId,
+      type: 'A',
+      name: 'net',
+      content: '198.51.100.1',
+      ttl: 1,
+    });
     expect((await client.dns.records.get(rec.id, { zone_id: zoneId })).content).toBe('198.51.100.1');
     await expect(client.dns.records.get('0'.repeat(32), { zone_id: zoneId })).rejects.toMatchObject({ status: 404 });
   });
 
-  it.each([['['], ['a b'], ['']])('a Host of %j gets a 400 in the API\'s JSON envelope, not a 500', async (host) => {
-    const [res] = await rawRequest(server.port, `GET /client/v4/zones HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer http-token\r\n\r\n`);
+  it.each([['['], ['a b'], ['']])("a Host of %j gets a 400 in the API's JSON envelope, not a 500", async (host) => {
+    const [res] = await rawRequest(
+      server.port,
+      `GET /client/v4/zones HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer http-token\r\n\r\n`,
+    );
     expect(res!.status).toBe(400);
-    expect(JSON.parse(res!.body)).toEqual({ result: null, success: false, errors: [{ code: 6003, message: 'Invalid request headers' }], messages: [] });
+    expect(JSON.parse(res!.body)).toEqual({
+      result: null,
+      success: false,
+      errors: [{ code: 6003, message: 'Invalid request headers' }],
+      messages: [],
+    });
   });
 
-  it('a DDNS client\'s request padded with NULs to 8 KiB gets its answer, not Node\'s 400', async () => {
-    const head = Buffer.from(`GET /client/v4/zones/${zoneId}/dns_records HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer http-token\r\n\r\n`);
+  it("a DDNS client's request padded with NULs to 8 KiB gets its answer, not Node's 400", async () => {
+    const head = Buffer.from(
+      `GET /client/v4/zones/${zoneId}/dns_records HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer http-token\r\n\r\n`,
+    );
     const responses = await rawRequest(server.port, Buffer.concat([head, Buffer.alloc(8192 - head.length)]));
     expect(responses.map((r) => r.status)).toEqual([200]);
     expect(JSON.parse(responses[0]!.body).success).toBe(true);
@@ -83,8 +109,17 @@ describe('startDnsServer: the double over real HTTP on 127.0.0.1', () => {
   it('curl: create with -d, list with a query, and the JSON error envelope', async () => {
     const url = `${server.baseURL}/zones/${zoneId}/dns_records`;
     const auth = ['-H', 'Authorization: Bearer http-token'];
-    const created = await run('curl', ['-sS', '-X', 'POST', url, ...auth, '-H', 'Content-Type: application/json',
-      '--data', JSON.stringify({ type: 'TXT', name: '_acme-challenge', content: '"abc123"', ttl: 60 })]);
+    const created = await run('curl', [
+      '-sS',
+      '-X',
+      'POST',
+      url,
+      ...auth,
+      '-H',
+      'Content-Type: application/json',
+      '--data',
+      JSON.stringify({ type: 'TXT', name: '_acme-challenge', content: '"abc123"', ttl: 60 }),
+    ]);
     const body = JSON.parse(created.stdout);
     expect(schemaErrors('dns-records_dns_response_single', body)).toEqual([]);
     expect(body.result).toMatchObject({ name: '_acme-challenge.example.com', content: '"abc123"', ttl: 60 });
@@ -105,8 +140,17 @@ describe('startDnsServer: the double over real HTTP on 127.0.0.1', () => {
   it('curl: multipart import and text/plain export', async () => {
     const url = `${server.baseURL}/zones/${zoneId}/dns_records`;
     const auth = ['-H', 'Authorization: Bearer http-token'];
-    const imported = await run('curl', ['-sS', '-X', 'POST', `${url}/import`, ...auth,
-      '--form', 'file=mail.example.com. 300 IN A 198.51.100.25\nexample.com. 300 IN MX 10 mail.example.com.', '--form', 'proxied=false']);
+    const imported = await run('curl', [
+      '-sS',
+      '-X',
+      'POST',
+      `${url}/import`,
+      ...auth,
+      '--form',
+      'file=mail.example.com. 300 IN A 198.51.100.25\nexample.com. 300 IN MX 10 mail.example.com.',
+      '--form',
+      'proxied=false',
+    ]);
     expect(JSON.parse(imported.stdout).result).toEqual({ recs_added: 2, total_records_parsed: 2 });
     const exported = await run('curl', ['-sS', '-i', `${url}/export`, ...auth]);
     expect(exported.stdout).toMatch(/content-type: text\/plain/i);
@@ -125,10 +169,26 @@ describe('the CLI: edge-doubles dns serve (run from lib/node/cli.ts through tsx)
   });
 
   it('serves a zone to curl with the given token, on 127.0.0.1, until SIGTERM', async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'lib/node/cli.ts', 'dns', 'serve', '--port', '0', '--zone', 'example.org', '--token', 'cli-token'], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'lib/node/cli.ts',
+        'dns',
+        'serve',
+        '--port',
+        '0',
+        '--zone',
+        'example.org',
+        '--token',
+        'cli-token',
+      ],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const lines = createInterface({ input: child.stdout! });
     const seen: string[] = [];
     for await (const line of lines) {
@@ -141,7 +201,12 @@ describe('the CLI: edge-doubles dns serve (run from lib/node/cli.ts through tsx)
 
     const zones = await run('curl', ['-sS', `${base}/zones?name=example.org`, '-H', 'Authorization: Bearer cli-token']);
     expect(JSON.parse(zones.stdout).result[0]).toMatchObject({ id: zoneId, name: 'example.org' });
-    const denied = await run('curl', ['-sS', `${base}/zones/${zoneId}/dns_records`, '-H', 'Authorization: Bearer other']);
+    const denied = await run('curl', [
+      '-sS',
+      `${base}/zones/${zoneId}/dns_records`,
+      '-H',
+      'Authorization: Bearer other',
+    ]);
     expect(JSON.parse(denied.stdout).errors[0].code).toBe(9109);
 
     child.kill('SIGTERM');
@@ -168,12 +233,17 @@ describe('the CLI: edge-doubles dns serve (run from lib/node/cli.ts through tsx)
     let stop!: () => void;
     const stopped = new Promise<void>((r) => (stop = r));
     const io: CliIo = { out: (l) => out.push(l), err: () => {}, stopped: () => stopped };
-    const running = runCli(['dns', 'serve', '--port', '0', '--zone', 'example.net=' + 'a'.repeat(32), '--compat', 'today'], io);
+    const running = runCli(
+      ['dns', 'serve', '--port', '0', '--zone', 'example.net=' + 'a'.repeat(32), '--compat', 'today'],
+      io,
+    );
     await waitFor(() => out.length >= 3);
     expect(out[1]).toBe(`zone example.net ${'a'.repeat(32)}`);
     expect(out[2]).toBe('auth: any well-formed credential is accepted');
     const base = /listening on (\S+)/.exec(out[0]!)![1]!;
-    const res = await fetch(`${base}/zones/${'a'.repeat(32)}/dns_records`, { headers: { authorization: 'Bearer anything' } });
+    const res = await fetch(`${base}/zones/${'a'.repeat(32)}/dns_records`, {
+      headers: { authorization: 'Bearer anything' },
+    });
     expect((await res.json()).result).toEqual([]);
     stop();
     expect(await running).toBe(0);
@@ -189,12 +259,22 @@ describe('dns serve --tls', () => {
       let stop!: () => void;
       const stopped = new Promise<void>((r) => (stop = r));
       const io: CliIo = { out: (l) => out.push(l), err: () => {}, stopped: () => stopped };
-      const running = runCli(['dns', 'serve', '--port', '0', '--zone', 'example.org', '--token', 't', '--tls', '--tls-ca-out', caFile], io);
+      const running = runCli(
+        ['dns', 'serve', '--port', '0', '--zone', 'example.org', '--token', 't', '--tls', '--tls-ca-out', caFile],
+        io,
+      );
       await waitFor(() => out.length >= 3);
       expect(out[1]).toBe(`tls: CA certificate in ${caFile}`);
       const base = /listening on (\S+)/.exec(out[0]!)![1]!;
       expect(base).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/client\/v4$/);
-      const zones = await run('curl', ['-sS', '--cacert', caFile, `${base}/zones?name=example.org`, '-H', 'Authorization: Bearer t']);
+      const zones = await run('curl', [
+        '-sS',
+        '--cacert',
+        caFile,
+        `${base}/zones?name=example.org`,
+        '-H',
+        'Authorization: Bearer t',
+      ]);
       expect(JSON.parse(zones.stdout).result[0]).toMatchObject({ name: 'example.org' });
       await expect(run('curl', ['-sS', `${base}/zones`])).rejects.toMatchObject({ code: 60 }); // curl: peer certificate cannot be authenticated
       stop();

@@ -41,7 +41,9 @@ describe('include_shadow_metadata', () => {
   it('shadowed_by_name lists what is at or below a delegation (not its NS); it needs the metadata flag', async () => {
     const { s, ids } = await delegated();
     const r = await s.call('GET', '?include_shadow_metadata=true&shadowed_by_name=dept.example.com');
-    expect(r.body.result.map((x: { id: string }) => x.id).sort()).toEqual([ids.below, ids.txtAt, ids.ds, ids.glue].sort());
+    expect(r.body.result.map((x: { id: string }) => x.id).sort()).toEqual(
+      [ids.below, ids.txtAt, ids.ds, ids.glue].sort(),
+    );
     expect((await s.call('GET', '?shadowed_by_name=dept.example.com')).status).toBe(400);
     expect((await s.call('GET', '?include_shadow_metadata=true&shadowed_by_name=example.com')).status).toBe(400);
   });

@@ -10,7 +10,11 @@ async function updateDdns(zoneId: string, host: string, ip: string, token: strin
   const existing = found.result[0];
   const res = existing
     ? await fetch(`${base}/${existing.id}`, { method: 'PATCH', headers, body: JSON.stringify({ content: ip }) })
-    : await fetch(base, { method: 'POST', headers, body: JSON.stringify({ type: 'A', name: host, content: ip, ttl: 1 }) });
+    : await fetch(base, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ type: 'A', name: host, content: ip, ttl: 1 }),
+      });
   const body = await res.json();
   if (!body.success) throw new Error(body.errors[0].message);
   return body.result.id;
@@ -44,9 +48,23 @@ describe("vi.stubGlobal('fetch', api.fetch)", () => {
     const zoneId = api.zone('example.com')!.id;
     const url = `https://any-origin.test/client/v4/zones/${zoneId}/dns_records`;
     const headers = { 'x-auth-email': 'me@example.com', 'x-auth-key': 'k', 'content-type': 'application/json' };
-    const viaRequest = await fetch(new Request(url, { method: 'POST', headers, body: JSON.stringify({ type: 'A', name: 'r', content: '198.51.100.1' }) }));
-    const viaUrl = await fetch(new URL(url), { method: 'POST', headers, body: JSON.stringify({ type: 'A', name: 'u', content: '198.51.100.2' }) });
-    const viaBytes = await fetch(url, { method: 'POST', headers, body: new TextEncoder().encode(JSON.stringify({ type: 'A', name: 'b', content: '198.51.100.3' })) });
+    const viaRequest = await fetch(
+      new Request(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ type: 'A', name: 'r', content: '198.51.100.1' }),
+      }),
+    );
+    const viaUrl = await fetch(new URL(url), {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ type: 'A', name: 'u', content: '198.51.100.2' }),
+    });
+    const viaBytes = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: new TextEncoder().encode(JSON.stringify({ type: 'A', name: 'b', content: '198.51.100.3' })),
+    });
     for (const res of [viaRequest, viaUrl, viaBytes]) {
       expect(res.status).toBe(200);
       expect(schemaErrors('dns-records_dns_response_single', await res.json())).toEqual([]);
@@ -59,7 +77,9 @@ describe("vi.stubGlobal('fetch', api.fetch)", () => {
     const url = `https://api.cloudflare.com/client/v4/zones/${api.zones[0]!.id}/dns_records`;
     const body = JSON.stringify({ type: 'A', name: 'x', content: '198.51.100.1' });
     const direct = await api.fetch(url, { method: 'POST', headers: { authorization: 'Bearer t' }, body });
-    const viaRequest = await api.handle(new Request(url, { method: 'POST', headers: { authorization: 'Bearer t' }, body }));
+    const viaRequest = await api.handle(
+      new Request(url, { method: 'POST', headers: { authorization: 'Bearer t' }, body }),
+    );
     for (const res of [direct, viaRequest]) {
       expect(res.status).toBe(400);
       expect((await res.json()).errors[0]).toMatchObject({ code: 6003, error_chain: [{ code: 6105 }] });

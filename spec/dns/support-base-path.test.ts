@@ -14,7 +14,11 @@ describe.each([
   ['the default base path', undefined, 'https://api.cloudflare.com/client/v4'],
 ])('under %s', (_label, basePath, base) => {
   const build = () => {
-    const api = new DnsApi({ zones: [{ name: 'example.com' }], log: true, ...(basePath === undefined ? {} : { basePath }) });
+    const api = new DnsApi({
+      zones: [{ name: 'example.com' }],
+      log: true,
+      ...(basePath === undefined ? {} : { basePath }),
+    });
     return { api, url: `${base}/zones/${api.zones[0]!.id}/dns_records` };
   };
 

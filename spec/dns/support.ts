@@ -97,7 +97,9 @@ export function schemaChecked(inner: (input: RequestInfo | URL, init?: RequestIn
       const v = validatorFor(pointer);
       log.checked++;
       if (!v(body)) {
-        log.violations.push(`${method} ${url.pathname} ${res.status}: ${ajv.errorsText(v.errors)} in ${JSON.stringify(body).slice(0, 400)}`);
+        log.violations.push(
+          `${method} ${url.pathname} ${res.status}: ${ajv.errorsText(v.errors)} in ${JSON.stringify(body).slice(0, 400)}`,
+        );
       }
     }
     return res;

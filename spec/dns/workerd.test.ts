@@ -20,7 +20,11 @@ describe('DnsApi inside workerd', () => {
     const res = await mf.dispatchFetch('http://worker/selftest');
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ idn: 'xn--bcher-kva.example.com', v6: '2001:db8::1', imported: { recs_added: 1, total_records_parsed: 1 } });
+    expect(body).toMatchObject({
+      idn: 'xn--bcher-kva.example.com',
+      v6: '2001:db8::1',
+      imported: { recs_added: 1, total_records_parsed: 1 },
+    });
     expect(body.exportLines).toEqual([
       'xn--bcher-kva.example.com.\t1\tIN\tA\t198.51.100.1 ; cf_tags=cf-proxied:false',
       'v6.example.com.\t1\tIN\tAAAA\t2001:db8::1 ; cf_tags=cf-proxied:false',
@@ -36,7 +40,9 @@ describe('DnsApi inside workerd', () => {
   });
 
   it('api.handle answers requests dispatched to the Worker, errors in the envelope', async () => {
-    const res = await mf.dispatchFetch(`http://worker/client/v4/zones/${'a'.repeat(32)}/dns_records/nope`, { headers: { authorization: 'Bearer t' } });
+    const res = await mf.dispatchFetch(`http://worker/client/v4/zones/${'a'.repeat(32)}/dns_records/nope`, {
+      headers: { authorization: 'Bearer t' },
+    });
     expect(res.status).toBe(404);
     expect(((await res.json()) as { errors: { code: number }[] }).errors[0]!.code).toBe(7003);
   });

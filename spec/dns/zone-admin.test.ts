@@ -17,26 +17,52 @@ describe('zones over the API, seen over DNS', () => {
   beforeAll(async () => {
     server = await startDnsServer({ dnsPort: 0 });
     accountId = server.api.account.id;
-    client = new Cloudflare({ apiToken: 'zone-admin-token-0123456789', apiKey: null, apiEmail: null, baseURL: server.baseURL, maxRetries: 0 });
+    client = new Cloudflare({
+      apiToken: 'zone-admin-token-0123456789',
+      apiKey: null,
+      apiEmail: null,
+      baseURL: server.baseURL,
+      maxRetries: 0,
+    });
   });
   afterAll(() => server?.close());
 
   it('create, records, edit, settings, DNSSEC, delete', async () => {
     const zone = await client.zones.create({ name: 'made.example', account: { id: accountId }, type: 'full' });
-    expect(zone).toMatchObject({ name: 'made.example', status: 'active', paused: false, type: 'full', account: { id: accountId } });
-    await client.dns.records.create({ zone_id: zone.id, type: 'A', name: 'www.made.example', content: '198.51.100.7', ttl: 300 });
+    expect(zone).toMatchObject({
+      name: 'made.example',
+      status: 'active',
+      paused: false,
+      type: 'full',
+      account: { id: accountId },
+    });
+    await client.dns.records.create({
+      zone_id: zone.id,
+      type: 'A',
+      name: 'www.made.example',
+      content: '198.51.100.7',
+      ttl: 300,
+    });
     const answered = await udp(server.dnsPort, query('www.made.example', 'A'));
     expect(answered.rcode).toBe('NOERROR');
     expect(answered.answers.map((a: { data: unknown }) => a.data)).toEqual(['198.51.100.7']);
 
-    await expect(client.zones.create({ name: 'made.example', account: { id: accountId } })).rejects.toMatchObject({ status: 400 });
+    await expect(client.zones.create({ name: 'made.example', account: { id: accountId } })).rejects.toMatchObject({
+      status: 400,
+    });
 
     expect(await client.zones.edit({ zone_id: zone.id, paused: true })).toMatchObject({ paused: true });
     expect((await client.zones.get({ zone_id: zone.id })).paused).toBe(true);
 
     const settings = await client.dns.settings.zone.get({ zone_id: zone.id });
-    expect(settings).toMatchObject({ ns_ttl: 86400, zone_mode: 'standard', nameservers: { type: 'cloudflare.standard' } });
-    expect(await client.dns.settings.zone.edit({ zone_id: zone.id, ns_ttl: 3600, soa: { min_ttl: 600 } })).toMatchObject({ ns_ttl: 3600, soa: { min_ttl: 600 } });
+    expect(settings).toMatchObject({
+      ns_ttl: 86400,
+      zone_mode: 'standard',
+      nameservers: { type: 'cloudflare.standard' },
+    });
+    expect(
+      await client.dns.settings.zone.edit({ zone_id: zone.id, ns_ttl: 3600, soa: { min_ttl: 600 } }),
+    ).toMatchObject({ ns_ttl: 3600, soa: { min_ttl: 600 } });
     await expect(client.dns.settings.zone.edit({ zone_id: zone.id, ns_ttl: 5 })).rejects.toMatchObject({ status: 400 });
 
     expect(await client.dns.dnssec.get({ zone_id: zone.id })).toMatchObject({ status: 'disabled' });
@@ -52,8 +78,12 @@ describe('zones over the API, seen over DNS', () => {
   }, 30_000);
 
   it('a zone in another account, or a name that is not a domain, is refused and nothing is made', async () => {
-    await expect(client.zones.create({ name: 'other.example', account: { id: 'f'.repeat(32) } })).rejects.toMatchObject({ status: 403 });
-    await expect(client.zones.create({ name: 'not a domain', account: { id: accountId } })).rejects.toMatchObject({ status: 400 });
+    await expect(client.zones.create({ name: 'other.example', account: { id: 'f'.repeat(32) } })).rejects.toMatchObject(
+      { status: 403 },
+    );
+    await expect(client.zones.create({ name: 'not a domain', account: { id: accountId } })).rejects.toMatchObject({
+      status: 400,
+    });
     expect(server.api.zones.map((z) => z.name)).toEqual([]);
   });
 });

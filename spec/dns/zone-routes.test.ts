@@ -11,7 +11,11 @@ const KEY = 'abcdef0123456789abcdef0123456789abcde';
 function twoZones() {
   const api = new DnsApi({
     zones: [{ name: 'alpha.example' }, { name: 'beta.example' }],
-    credentials: [{ token: 'all' }, { token: 'alpha-only', zones: ['alpha.example'] }, { email: 'me@example.com', key: KEY, zones: ['alpha.example'] }],
+    credentials: [
+      { token: 'all' },
+      { token: 'alpha-only', zones: ['alpha.example'] },
+      { email: 'me@example.com', key: KEY, zones: ['alpha.example'] },
+    ],
   });
   const [alpha, beta] = api.zones as unknown as [{ id: string }, { id: string }];
   const get = async (path: string, headers: Record<string, string> = { authorization: 'Bearer all' }) => {
@@ -50,15 +54,21 @@ describe('GET /zones/{id}/pagerules', () => {
 
   it('is read-only here: other methods are 405, a page rule id is not a route', async () => {
     const { api, alpha } = twoZones();
-    const post = await api.fetch(`${BASE_URL}/zones/${alpha.id}/pagerules`, { method: 'POST', headers: { authorization: 'Bearer all' }, body: '{}' });
+    const post = await api.fetch(`${BASE_URL}/zones/${alpha.id}/pagerules`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer all' },
+      body: '{}',
+    });
     expect(post.status).toBe(405);
-    const one = await api.fetch(`${BASE_URL}/zones/${alpha.id}/pagerules/${'a'.repeat(32)}`, { headers: { authorization: 'Bearer all' } });
+    const one = await api.fetch(`${BASE_URL}/zones/${alpha.id}/pagerules/${'a'.repeat(32)}`, {
+      headers: { authorization: 'Bearer all' },
+    });
     expect(one.status).toBe(404);
   });
 });
 
 describe('GET /zones paging', () => {
-  it('per_page takes the API\'s documented minimum of 5 below it (certbot asks for 1), refuses over 50; default 20', async () => {
+  it("per_page takes the API's documented minimum of 5 below it (certbot asks for 1), refuses over 50; default 20", async () => {
     const { api, get } = twoZones();
     for (let i = 0; i < 6; i++) api.addZone({ name: `z${i}.example` });
     expect((await get('/zones?per_page=51')).status).toBe(400);
@@ -68,7 +78,13 @@ describe('GET /zones paging', () => {
       expect(res.status, q).toBe(200);
       return (await res.json()) as { result: unknown[]; result_info: { per_page: number; total_pages: number } };
     };
-    for (const [q, perPage] of [['?per_page=1', 5], ['?per_page=4', 5], ['', 20], ['?per_page=5', 5], ['?per_page=50', 50]] as const) {
+    for (const [q, perPage] of [
+      ['?per_page=1', 5],
+      ['?per_page=4', 5],
+      ['', 20],
+      ['?per_page=5', 5],
+      ['?per_page=50', 50],
+    ] as const) {
       const body = await list(q);
       expect(body.result_info.per_page, q).toBe(perPage);
       expect(body.result, q).toHaveLength(Math.min(perPage, 8));

@@ -106,7 +106,7 @@ const NOT_BINDINGS: Record<string, string> = {
   alias: 'module aliases for the bundler',
   env: 'the named environments themselves',
   exports: 'the classes the Worker exports, bound through durable_objects and workflows',
-  previews: "settings of preview deployments, not the env `wrangler dev` gives",
+  previews: 'settings of preview deployments, not the env `wrangler dev` gives',
 };
 
 const known = [...BINDING_TYPES, SECRETS_TYPE];
@@ -151,7 +151,9 @@ function declare(path: BindingNamePath, name: string): unknown {
 }
 
 describe('createEnv binds or reports every binding kind', () => {
-  const config = Object.fromEntries(known.map(([field, , path]) => [field, declare(path, `${field.toUpperCase()}_BINDING`)]));
+  const config = Object.fromEntries(
+    known.map(([field, , path]) => [field, declare(path, `${field.toUpperCase()}_BINDING`)]),
+  );
   // A queue producer is faked, so it must name its queue as wrangler requires.
   config.queues = { producers: [{ binding: 'QUEUES_BINDING', queue: 'queues-binding' }] };
   const quiet = { onWarning: () => {} };

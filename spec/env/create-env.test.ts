@@ -1,5 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Account, Bucket, CloudflareApi, createEnv, ManualClock, WranglerConfigError, type WranglerConfig } from '../../lib/index.js';
+import {
+  Account,
+  Bucket,
+  CloudflareApi,
+  createEnv,
+  ManualClock,
+  WranglerConfigError,
+  type WranglerConfig,
+} from '../../lib/index.js';
 import type { MessageBatch, Queue } from '../../lib/queue/index.js';
 import { IndexedDbStorage } from '../../lib/bucket/index.js';
 import { IDBFactory } from 'fake-indexeddb';
@@ -46,7 +54,12 @@ describe('createEnv: bucket bindings', () => {
 
   it('ignores jurisdiction locally, as Miniflare does', () => {
     const { env } = createEnv(
-      { r2_buckets: [{ binding: 'EU', bucket_name: 'logs', jurisdiction: 'eu' }, { binding: 'US', bucket_name: 'logs' }] },
+      {
+        r2_buckets: [
+          { binding: 'EU', bucket_name: 'logs', jurisdiction: 'eu' },
+          { binding: 'US', bucket_name: 'logs' },
+        ],
+      },
       quiet,
     );
     expect(env.EU).toBe(env.US);
@@ -59,7 +72,10 @@ describe('createEnv: bucket bindings', () => {
   };
 
   it('passes compatibility_date to every bucket', async () => {
-    const config = (date: string): WranglerConfig => ({ compatibility_date: date, r2_buckets: [{ binding: 'B' }, { binding: 'C' }] });
+    const config = (date: string): WranglerConfig => ({
+      compatibility_date: date,
+      r2_buckets: [{ binding: 'B' }, { binding: 'C' }],
+    });
     const old = createEnv(config('2022-01-01'), quiet).env;
     expect(await listedMetadata(old.B!)).toEqual({ a: '1' });
     expect(await listedMetadata(old.C!)).toEqual({ a: '1' });
@@ -68,7 +84,11 @@ describe('createEnv: bucket bindings', () => {
 
   it('passes compatibility_flags to every bucket', async () => {
     const { env } = createEnv(
-      { compatibility_date: '2022-01-01', compatibility_flags: ['r2_list_honor_include'], r2_buckets: [{ binding: 'B' }] },
+      {
+        compatibility_date: '2022-01-01',
+        compatibility_flags: ['r2_list_honor_include'],
+        r2_buckets: [{ binding: 'B' }],
+      },
       quiet,
     );
     await env.B!.put('k', 'v', { customMetadata: { a: '1' } });
@@ -80,7 +100,7 @@ describe('createEnv: bucket bindings', () => {
     expect((await env.B!.put('k', 'v')).uploaded.toISOString()).toBe('2030-01-01T00:00:00.000Z');
   });
 
-  it('turns every bucket\'s call log on with log: true, and leaves it off by default', async () => {
+  it("turns every bucket's call log on with log: true, and leaves it off by default", async () => {
     const logged = createEnv({ r2_buckets: [{ binding: 'A' }, { binding: 'B' }] }, { log: true }).env;
     await logged.A!.put('k', 'v');
     await logged.B!.head('k');
@@ -109,10 +129,12 @@ describe('createEnv: environments', () => {
     const warnings: string[] = [];
     const { env } = createEnv(config, { environment: 'staging', onWarning: (m) => warnings.push(m) });
     expect(Object.keys(env)).toEqual(['STAGING']);
-    expect(warnings.join('\n')).toContain('There is a r2_buckets binding with name "TOP" at the top level, but not on "env.staging".');
+    expect(warnings.join('\n')).toContain(
+      'There is a r2_buckets binding with name "TOP" at the top level, but not on "env.staging".',
+    );
   });
 
-  it('gives an environment without r2_buckets no buckets, with wrangler\'s warning', () => {
+  it("gives an environment without r2_buckets no buckets, with wrangler's warning", () => {
     const { env, warnings } = createEnv(config, { ...quiet, environment: 'bare' });
     expect(env).toEqual({});
     expect(warnings).toContain(
@@ -128,7 +150,11 @@ describe('createEnv: environments', () => {
     await env.STAGING!.put('k', 'v', { customMetadata: { a: '1' } });
     expect((await env.STAGING!.list()).objects[0]!.customMetadata).toEqual({ a: '1' });
     const inherited = createEnv(
-      { compatibility_date: '2022-01-01', compatibility_flags: ['r2_list_honor_include'], env: { x: { r2_buckets: [{ binding: 'B' }] } } },
+      {
+        compatibility_date: '2022-01-01',
+        compatibility_flags: ['r2_list_honor_include'],
+        env: { x: { r2_buckets: [{ binding: 'B' }] } },
+      },
       { ...quiet, environment: 'x' },
     ).env;
     await inherited.B!.put('k', 'v', { customMetadata: { a: '1' } });
@@ -174,7 +200,7 @@ describe('createEnv: validation', () => {
     throw new Error('no error');
   };
 
-  it('a malformed bucket name is an error, with wrangler\'s text', () => {
+  it("a malformed bucket name is an error, with wrangler's text", () => {
     const e = errorOf({ r2_buckets: [{ binding: 'B', bucket_name: 'Bad_Name' }] });
     expect(e.message).toBe(
       'Processing wrangler configuration:\n' +
@@ -183,7 +209,12 @@ describe('createEnv: validation', () => {
   });
 
   it('a duplicate binding is an error', () => {
-    const e = errorOf({ r2_buckets: [{ binding: 'B', bucket_name: 'one' }, { binding: 'B', bucket_name: 'two' }] });
+    const e = errorOf({
+      r2_buckets: [
+        { binding: 'B', bucket_name: 'one' },
+        { binding: 'B', bucket_name: 'two' },
+      ],
+    });
     expect(e.errors).toEqual([
       'B assigned to multiple R2 Bucket bindings.',
       'Bindings must have unique names, so that they can all be referenced in the worker.\nPlease change your bindings to have unique names.',
@@ -202,7 +233,10 @@ describe('createEnv: validation', () => {
 
   it('unknown fields are warnings, not errors', () => {
     const onWarning = vi.fn();
-    const { env, warnings } = createEnv({ r2_buckets: [{ binding: 'B', bucket_nmae: 'typo' } as never], colour: 'blue' }, { onWarning });
+    const { env, warnings } = createEnv(
+      { r2_buckets: [{ binding: 'B', bucket_nmae: 'typo' } as never], colour: 'blue' },
+      { onWarning },
+    );
     expect(env.B).toBeInstanceOf(Bucket);
     expect(warnings).toEqual([
       'Unexpected fields found in r2_buckets[0] field: "bucket_nmae"',
@@ -220,13 +254,15 @@ describe('createEnv: validation', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       createEnv({ colour: 'blue' });
-      expect(warn).toHaveBeenCalledWith('Processing wrangler configuration:\n  - Unexpected fields found in top-level field: "colour"');
+      expect(warn).toHaveBeenCalledWith(
+        'Processing wrangler configuration:\n  - Unexpected fields found in top-level field: "colour"',
+      );
     } finally {
       warn.mockRestore();
     }
   });
 
-  it('reports the errors of an environment under its own heading, after the top level\'s', () => {
+  it("reports the errors of an environment under its own heading, after the top level's", () => {
     const e = errorOf(
       { compatibility_date: 'soon', env: { staging: { r2_buckets: [{ binding: 1 }] } } },
       { environment: 'staging' },
@@ -272,7 +308,9 @@ describe('createEnv: bindings it does not fake', () => {
   it("unsupported: 'error' throws", () => {
     expect(() => createEnv(config, { unsupported: 'error' })).toThrow(/missing from env: CACHE \(KV Namespace/);
     expect(() => createEnv({ r2_buckets: [{ binding: 'FILES' }] }, { unsupported: 'error' })).not.toThrow();
-    expect(() => createEnv({ r2_buckets: [{ binding: 'FILES' }], vars: { HOST: 'x' } }, { unsupported: 'error' })).not.toThrow();
+    expect(() =>
+      createEnv({ r2_buckets: [{ binding: 'FILES' }], vars: { HOST: 'x' } }, { unsupported: 'error' }),
+    ).not.toThrow();
   });
 });
 
@@ -304,7 +342,9 @@ describe('createEnv: bindings named by `name`, by a nested list, or not at all',
     expect(() => createEnv({ ratelimits: config.ratelimits }, { unsupported: 'error' })).toThrow(
       'createEnv: this binding is not faked by edge-doubles and is missing from env: LIMITER (Rate Limit, ratelimits)',
     );
-    expect(() => createEnv({ send_email: config.send_email }, { unsupported: 'error' })).toThrow('MAILER (Send Email, send_email)');
+    expect(() => createEnv({ send_email: config.send_email }, { unsupported: 'error' })).toThrow(
+      'MAILER (Send Email, send_email)',
+    );
     expect(() => createEnv({ assets: { directory: './public' } }, { unsupported: 'error' })).not.toThrow();
   });
 });
@@ -317,7 +357,10 @@ describe('createEnv: vars', () => {
   };
 
   it('are in env as wrangler binds them: a string as it is, any other value as its JSON', () => {
-    const { env } = createEnv<{ FILES: Bucket; HOST: string; RETRIES: number; LIMITS: { max: number[] } }>(config, quiet);
+    const { env } = createEnv<{ FILES: Bucket; HOST: string; RETRIES: number; LIMITS: { max: number[] } }>(
+      config,
+      quiet,
+    );
     expect(env.FILES).toBeInstanceOf(Bucket);
     expect([env.HOST, env.RETRIES, env.LIMITS]).toEqual(['files.example.com', 2, { max: [1, 2] }]);
   });
@@ -331,7 +374,10 @@ describe('createEnv: vars', () => {
 
   it("are not inherited: an environment has its own, with wrangler's warning for those it lacks", () => {
     const warnings: string[] = [];
-    const staging = createEnv(config, { environment: 'staging', onWarning: (m) => warnings.push(m) }).env as Record<string, unknown>;
+    const staging = createEnv(config, { environment: 'staging', onWarning: (m) => warnings.push(m) }).env as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(staging)).toEqual(['FILES', 'HOST']);
     expect(staging.HOST).toBe('staging.example.com');
     expect(warnings.join('\n')).toContain('The following vars exist at the top level, but not on "env.staging.vars".');
@@ -340,11 +386,13 @@ describe('createEnv: vars', () => {
   });
 
   it("that are not an object are an error, with wrangler's text", () => {
-    expect(() => createEnv({ vars: 'HOST' as never }, quiet)).toThrow('The field "vars" should be an object but got "HOST".');
+    expect(() => createEnv({ vars: 'HOST' as never }, quiet)).toThrow(
+      'The field "vars" should be an object but got "HOST".',
+    );
   });
 });
 
-describe('createEnv over an account: clock and the user\'s own bindings (issue 24)', () => {
+describe("createEnv over an account: clock and the user's own bindings (issue 24)", () => {
   const config: WranglerConfig = {
     compatibility_date: '2025-01-01',
     r2_buckets: [{ binding: 'FILES', bucket_name: 'files' }],
@@ -362,20 +410,29 @@ describe('createEnv over an account: clock and the user\'s own bindings (issue 2
   it('throws, saying why, when an account bucket or queue runs on another clock', () => {
     const clock = new ManualClock(Date.UTC(2031, 4, 6));
     const api = new CloudflareApi({ buckets: ['files'] }); // Date.now()
-    expect(() => createEnv(config, { api, clock, ...quiet })).toThrow(/account's bucket files \(binding FILES\) runs on Date\.now\(\), not the clock given to createEnv.*new CloudflareApi\(\{ clock \}\)/);
+    expect(() => createEnv(config, { api, clock, ...quiet })).toThrow(
+      /account's bucket files \(binding FILES\) runs on Date\.now\(\), not the clock given to createEnv.*new CloudflareApi\(\{ clock \}\)/,
+    );
     const account = new Account();
     createEnv({ queues: config.queues }, { account, clock: new ManualClock(0), ...quiet }); // makes the account's queue on that clock
-    expect(() => createEnv({ queues: config.queues }, { account, clock, ...quiet })).toThrow(/account's queue jobs runs on another clock/);
+    expect(() => createEnv({ queues: config.queues }, { account, clock, ...quiet })).toThrow(
+      /account's queue jobs runs on another clock/,
+    );
     expect(() => createEnv({ queues: config.queues }, { account, ...quiet })).not.toThrow(); // no clock asked: the queue's own stands
   });
 
   it('the same holds for an IndexedDB bucket the account has', async () => {
     const clock = new ManualClock(Date.UTC(2031, 4, 6));
     const account = new Account();
-    account.addBucket('files', new Bucket({ clock, storage: new IndexedDbStorage({ name: 'files', indexedDB: new IDBFactory() }) }));
+    account.addBucket(
+      'files',
+      new Bucket({ clock, storage: new IndexedDbStorage({ name: 'files', indexedDB: new IDBFactory() }) }),
+    );
     const { env } = createEnv<{ FILES: Bucket }>({ r2_buckets: config.r2_buckets }, { account, clock, ...quiet });
     expect((await env.FILES.put('k', 'v'))!.uploaded.toISOString()).toBe('2031-05-06T00:00:00.000Z');
-    expect(() => createEnv({ r2_buckets: config.r2_buckets }, { account, clock: new ManualClock(0), ...quiet })).toThrow(/runs on another clock/);
+    expect(() =>
+      createEnv({ r2_buckets: config.r2_buckets }, { account, clock: new ManualClock(0), ...quiet }),
+    ).toThrow(/runs on another clock/);
   });
 
   it("bindings: the consumer's env carries the user's KV, which is no longer unfaked", async () => {
@@ -386,7 +443,12 @@ describe('createEnv over an account: clock and the user\'s own bindings (issue 2
         for (const m of batch.messages) await env.CACHE.put(m.body, 'seen');
       },
     };
-    const { env, queues, unfaked } = createEnv<{ JOBS: Queue<string>; CACHE: typeof kv }>(config, { worker, bindings: { CACHE: kv }, unsupported: 'error', ...quiet });
+    const { env, queues, unfaked } = createEnv<{ JOBS: Queue<string>; CACHE: typeof kv }>(config, {
+      worker,
+      bindings: { CACHE: kv },
+      unsupported: 'error',
+      ...quiet,
+    });
     expect(env.CACHE).toBe(kv);
     expect(unfaked).toEqual([]);
     await env.JOBS.send('job-1');
@@ -395,7 +457,9 @@ describe('createEnv over an account: clock and the user\'s own bindings (issue 2
   });
 
   it('bindings may not take the name of a binding createEnv makes', () => {
-    expect(() => createEnv(config, { bindings: { FILES: {} }, ...quiet })).toThrow(/bindings\.FILES names the config's R2 Bucket binding FILES/);
+    expect(() => createEnv(config, { bindings: { FILES: {} }, ...quiet })).toThrow(
+      /bindings\.FILES names the config's R2 Bucket binding FILES/,
+    );
     expect(() => createEnv(config, { bindings: { JOBS: {} }, ...quiet })).toThrow(/bindings\.JOBS names the config's/);
   });
 });

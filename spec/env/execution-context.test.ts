@@ -9,7 +9,7 @@ import { Bucket, createExecutionContext, waitOnExecutionContext, type TestExecut
 const later = <T>(value: T, ms = 1) => new Promise<T>((done) => setTimeout(() => done(value), ms));
 
 describe('createExecutionContext', () => {
-  it("waitOnExecutionContext waits for every waitUntil promise, those given while it waits too", async () => {
+  it('waitOnExecutionContext waits for every waitUntil promise, those given while it waits too', async () => {
     const ctx = createExecutionContext();
     const done: string[] = [];
     ctx.waitUntil(later(null, 5).then(() => done.push('first')));
@@ -55,16 +55,18 @@ describe('createExecutionContext', () => {
     }
   });
 
-  it("accepts any value as workerd does, and is empty once waited on", async () => {
+  it('accepts any value as workerd does, and is empty once waited on', async () => {
     const ctx = createExecutionContext();
     ctx.waitUntil(5 as never);
     await waitOnExecutionContext(ctx);
     await waitOnExecutionContext(ctx);
   });
 
-  it("props: {} by default, as in workerd, or what is given", () => {
+  it('props: {} by default, as in workerd, or what is given', () => {
     expect(createExecutionContext().props).toEqual({});
-    expect(createExecutionContext<TestExecutionContext<{ user: string }>>({ props: { user: 'ann' } }).props).toEqual({ user: 'ann' });
+    expect(createExecutionContext<TestExecutionContext<{ user: string }>>({ props: { user: 'ann' } }).props).toEqual({
+      user: 'ann',
+    });
   });
 
   it("refuses what it did not make, with cloudflare:test's text, and a detached waitUntil with workerd's", async () => {

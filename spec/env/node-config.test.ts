@@ -50,7 +50,9 @@ describe('createEnv from a file (edge-doubles/node)', () => {
   it('names the file (relative to the working directory) in its messages, as wrangler does', () => {
     const dir = project({ 'wrangler.toml': 'r2_buckets = [{ binding = "B", bucket_name = "B" }]\n' });
     const path = join(dir, 'wrangler.toml');
-    expect(() => createEnv(path, quiet)).toThrow(new RegExp(`^Processing ${relative(process.cwd(), path).replaceAll('.', '\\.')} configuration:\n`));
+    expect(() => createEnv(path, quiet)).toThrow(
+      new RegExp(`^Processing ${relative(process.cwd(), path).replaceAll('.', '\\.')} configuration:\n`),
+    );
     expect(() => createEnv(path, quiet)).toThrow(WranglerConfigError);
   });
 
@@ -65,13 +67,20 @@ describe('createEnv from a file (edge-doubles/node)', () => {
       }
     })()!;
     expect(error).toBeInstanceOf(ConfigParseError);
-    expect([error.text, error.line, error.column, error.lineText]).toEqual(['CommaExpected', 3, 2, '  "r2_buckets": []']);
+    expect([error.text, error.line, error.column, error.lineText]).toEqual([
+      'CommaExpected',
+      3,
+      2,
+      '  "r2_buckets": []',
+    ]);
     expect(error.message).toBe(`CommaExpected\n\n    ${path}:3:2:\n      3 │   "r2_buckets": []`);
   });
 
-  it('a TOML error keeps the first line of smol-toml\'s message', () => {
+  it("a TOML error keeps the first line of smol-toml's message", () => {
     const dir = project({ 'wrangler.toml': 'name = "w"\nx = = 1\n' });
-    expect(() => readWranglerConfig(join(dir, 'wrangler.toml'))).toThrow(/^Invalid TOML document: invalid value\n\n.*:2:4:/);
+    expect(() => readWranglerConfig(join(dir, 'wrangler.toml'))).toThrow(
+      /^Invalid TOML document: invalid value\n\n.*:2:4:/,
+    );
   });
 
   it('refuses a file that is not a wrangler config, and one that is missing', () => {
@@ -95,7 +104,9 @@ describe('createEnv from a file (edge-doubles/node)', () => {
   });
 
   it('uses CLOUDFLARE_ENV when no environment is given, as wrangler does', () => {
-    const dir = project({ 'wrangler.toml': 'r2_buckets = [{ binding = "TOP" }]\n[env.staging]\nr2_buckets = [{ binding = "STAGING" }]\n' });
+    const dir = project({
+      'wrangler.toml': 'r2_buckets = [{ binding = "TOP" }]\n[env.staging]\nr2_buckets = [{ binding = "STAGING" }]\n',
+    });
     vi.stubEnv('CLOUDFLARE_ENV', 'staging');
     expect(Object.keys(createEnv(join(dir, 'wrangler.toml'), quiet).env)).toEqual(['STAGING']);
     expect(Object.keys(createEnv(join(dir, 'wrangler.toml'), { ...quiet, environment: '' }).env)).toEqual(['TOP']);
@@ -127,6 +138,8 @@ describe('finding the config as wrangler does', () => {
     const dir = project({ '.keep': '' });
     vi.spyOn(process, 'cwd').mockReturnValue(dir);
     // tmpdir's ancestors hold no wrangler config on a sane machine; the message names the start.
-    expect(() => createEnv()).toThrow(`createEnv: no wrangler.json, wrangler.jsonc, wrangler.toml found in ${dir} or any directory above it`);
+    expect(() => createEnv()).toThrow(
+      `createEnv: no wrangler.json, wrangler.jsonc, wrangler.toml found in ${dir} or any directory above it`,
+    );
   });
 });

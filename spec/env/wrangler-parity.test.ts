@@ -20,10 +20,15 @@ interface WranglerError extends Error {
   location?: { line: number; column: number };
 }
 interface Wrangler {
-  unstable_readConfig(args: { config: string; env?: string }, options?: { hideWarnings?: boolean }): Record<string, unknown>;
+  unstable_readConfig(
+    args: { config: string; env?: string },
+    options?: { hideWarnings?: boolean },
+  ): Record<string, unknown>;
 }
 // The plugin's exports name no CommonJS entry to resolve from, so its folder is found by path.
-const pluginRequire = createRequire(join(import.meta.dirname, '../../node_modules/@cloudflare/vitest-plugin/package.json'));
+const pluginRequire = createRequire(
+  join(import.meta.dirname, '../../node_modules/@cloudflare/vitest-plugin/package.json'),
+);
 const wrangler = pluginRequire('wrangler') as Wrangler;
 
 let dir: string;
@@ -129,7 +134,10 @@ describe('createEnv and wrangler read configs alike', () => {
     ['a bad name and no binding', '[{bucket_name="Bad"}]'],
     ['jurisdiction and remote of the wrong type', '[{binding="B", jurisdiction=1, remote="yes"}]'],
     ['local_dev that is not a table', '[{binding="B", local_dev=1}]'],
-    ['incomplete experimental_s3_credentials', '[{binding="B", local_dev={experimental_s3_credentials={accessKeyId="a"}}}]'],
+    [
+      'incomplete experimental_s3_credentials',
+      '[{binding="B", local_dev={experimental_s3_credentials={accessKeyId="a"}}}]',
+    ],
     ['an entry that is not a table', '["B"]'],
     ['a duplicate binding', '[{binding="B", bucket_name="one"}, {binding="B", bucket_name="two"}]'],
     ['three of a name', '[{binding="B"}, {binding="B"}, {binding="B"}]'],
@@ -145,7 +153,10 @@ describe('createEnv and wrangler read configs alike', () => {
     ['a KV namespace', 'kv_namespaces = [{binding="X", id="1"}]'],
     ['a variable', '[vars]\nX = "1"'],
     ['a secret', '[secrets]\nrequired = ["X"]'],
-    ['a service and a D1 database', 'services = [{binding="X", service="s"}]\nd1_databases = [{binding="X", database_id="d"}]'],
+    [
+      'a service and a D1 database',
+      'services = [{binding="X", service="s"}]\nd1_databases = [{binding="X", database_id="d"}]',
+    ],
   ])('a bucket binding named like %s', (_, other) => {
     expect(toml(`name = "w"\n${other}\n[[r2_buckets]]\nbinding = "X"\n`).kind).toBe('config-error');
   });
@@ -176,7 +187,10 @@ describe('createEnv and wrangler read configs alike', () => {
   });
 
   it('unknown fields (warnings only)', () => {
-    const out = toml('name = "w"\ncolour = "blue"\nr2_buckets = [{binding="B", bucket_nmae="x", local_dev={y=1}}]\n[env.a]\nshade = 1\n', 'a');
+    const out = toml(
+      'name = "w"\ncolour = "blue"\nr2_buckets = [{binding="B", bucket_nmae="x", local_dev={y=1}}]\n[env.a]\nshade = 1\n',
+      'a',
+    );
     expect(out.kind).toBe('ok');
   });
 
@@ -187,7 +201,9 @@ describe('createEnv and wrangler read configs alike', () => {
   });
 
   it('experimental S3 credentials (a warning)', () => {
-    const out = toml('name = "w"\nr2_buckets = [{binding="B", local_dev={experimental_s3_credentials={accessKeyId="a", secretAccessKey="b"}}}]\n');
+    const out = toml(
+      'name = "w"\nr2_buckets = [{binding="B", local_dev={experimental_s3_credentials={accessKeyId="a", secretAccessKey="b"}}}]\n',
+    );
     expect(out).toMatchObject({ kind: 'ok', buckets: ['B'] });
     expect((out as { warnings: string[] }).warnings.join('\n')).toContain('experimental');
   });
@@ -231,7 +247,9 @@ describe('vars alike', () => {
   });
 
   it('every JSON type, in wrangler.jsonc', () => {
-    const out = json('{"name": "w", "vars": {"S": "s", "N": 1.5, "B": false, "Z": null, "A": [1, {"x": "y"}], "O": {}}}');
+    const out = json(
+      '{"name": "w", "vars": {"S": "s", "N": 1.5, "B": false, "Z": null, "A": [1, {"x": "y"}], "O": {}}}',
+    );
     expect(out).toMatchObject({ kind: 'ok', vars: { S: 's', N: 1.5, B: false, Z: null, A: [1, { x: 'y' }], O: {} } });
   });
 
@@ -254,11 +272,19 @@ describe('parse errors alike', () => {
   });
 
   it('comments and trailing commas are fine in .json too', () => {
-    expect(same('wrangler.json', '{\n  // c\n  "name": "w",\n  "r2_buckets": [{"binding": "B",},],\n}')).toMatchObject({ kind: 'ok', buckets: ['B'] });
+    expect(same('wrangler.json', '{\n  // c\n  "name": "w",\n  "r2_buckets": [{"binding": "B",},],\n}')).toMatchObject({
+      kind: 'ok',
+      buckets: ['B'],
+    });
   });
 
   it('a UTF-8 byte-order mark is dropped; a UTF-16 one is refused', () => {
-    expect(same('wrangler.toml', new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('r2_buckets = [{binding="B"}]\n')]))).toMatchObject({
+    expect(
+      same(
+        'wrangler.toml',
+        new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('r2_buckets = [{binding="B"}]\n')]),
+      ),
+    ).toMatchObject({
       kind: 'ok',
       buckets: ['B'],
     });
@@ -266,11 +292,14 @@ describe('parse errors alike', () => {
   });
 });
 
-describe('the field lists are the installed wrangler\'s', () => {
-  it('environment fields, then the top level\'s own', () => {
+describe("the field lists are the installed wrangler's", () => {
+  it("environment fields, then the top level's own", () => {
     const path = write('wrangler.toml', 'name = "w"\n[env.a]\n');
     const top = Object.keys(wrangler.unstable_readConfig({ config: path }, { hideWarnings: true }));
-    const known = [...ENVIRONMENT_FIELDS.filter((f) => f !== 'store_buckets'), ...TOP_LEVEL_ONLY_FIELDS.filter((f) => f !== 'env' && f !== '$schema')];
+    const known = [
+      ...ENVIRONMENT_FIELDS.filter((f) => f !== 'store_buckets'),
+      ...TOP_LEVEL_ONLY_FIELDS.filter((f) => f !== 'env' && f !== '$schema'),
+    ];
     expect(new Set(known)).toEqual(new Set(top));
   });
 });

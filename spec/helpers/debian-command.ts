@@ -11,6 +11,7 @@ import { join } from 'node:path';
 export function debianCommand(command: string, debianPackage: string): string | undefined {
   const dirs = ['/usr/bin', ...(process.env.PATH ?? '').split(':').filter(Boolean)];
   const found = dirs.map((dir) => join(dir, command)).find((p) => existsSync(p));
-  if (!found && process.env.CI) throw new Error(`CI is set, but ${command} is not installed: install the Debian package ${debianPackage}`);
+  if (!found && process.env.CI)
+    throw new Error(`CI is set, but ${command} is not installed: install the Debian package ${debianPackage}`);
   return found;
 }

@@ -26,7 +26,15 @@ export const KNOT_PACKAGE = 'knot';
 /** The apex SOA and NS records `api` synthesises for `zone` (dns-wire.md §1.6), as master-file lines for Knot. */
 export function apexLines(api: DnsApi, zone: string): string[] {
   const soa = api.answer({ name: zone, type: 'SOA' }).answers[0]!;
-  const s = soa.data as { mname: string; rname: string; serial: number; refresh: number; retry: number; expire: number; minimum: number };
+  const s = soa.data as {
+    mname: string;
+    rname: string;
+    serial: number;
+    refresh: number;
+    retry: number;
+    expire: number;
+    minimum: number;
+  };
   return [
     `${zone}. ${soa.ttl} IN SOA ${s.mname}. ${s.rname}. ${s.serial} ${s.refresh} ${s.retry} ${s.expire} ${s.minimum}`,
     ...api.answer({ name: zone, type: 'NS' }).answers.map((r) => `${zone}. ${r.ttl} IN NS ${r.data as string}.`),
@@ -89,7 +97,10 @@ const quote = (s: string) => JSON.stringify(s);
 /** The SOA query for `zone` (id 1), to see the server answer. */
 function soaQuery(zone: string): Buffer {
   const labels = zone.split('.').filter(Boolean);
-  const name = Buffer.concat([...labels.map((l) => Buffer.concat([Buffer.of(l.length), Buffer.from(l)])), Buffer.of(0)]);
+  const name = Buffer.concat([
+    ...labels.map((l) => Buffer.concat([Buffer.of(l.length), Buffer.from(l)])),
+    Buffer.of(0),
+  ]);
   return Buffer.concat([Buffer.from([0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]), name, Buffer.from([0, 6, 0, 1])]);
 }
 

@@ -37,7 +37,11 @@ export async function startWorkerdWorker(entry: string): Promise<WorkerdWorker> 
       silent: true,
       config: false,
     });
-    const mf = new Miniflare({ modules: true, script: readFileSync(join(out, 'worker.js'), 'utf8'), compatibilityDate: '2025-01-01' });
+    const mf = new Miniflare({
+      modules: true,
+      script: readFileSync(join(out, 'worker.js'), 'utf8'),
+      compatibilityDate: '2025-01-01',
+    });
     const origin = (await mf.ready).origin;
     return {
       mf,

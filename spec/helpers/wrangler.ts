@@ -71,10 +71,15 @@ export async function startWrangler(options: ApiServerOptions = {}): Promise<Wra
   };
   const run = (...args: string[]) =>
     new Promise<WranglerRun>((done) => {
-      execFile(process.execPath, [WRANGLER_BIN, ...args], { cwd, env, timeout: WRANGLER_TIMEOUT - 5_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        done({ code, stdout, stderr, output: `${stdout}\n${stderr}` });
-      });
+      execFile(
+        process.execPath,
+        [WRANGLER_BIN, ...args],
+        { cwd, env, timeout: WRANGLER_TIMEOUT - 5_000, maxBuffer: 16 << 20 },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+          done({ code, stdout, stderr, output: `${stdout}\n${stderr}` });
+        },
+      );
     });
   return {
     api: server.api,

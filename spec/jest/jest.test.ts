@@ -19,8 +19,12 @@ beforeAll(() => installBuiltPackage('.jest-package'), 120_000);
 /** Runs this Node in the consumer project, without this run's NODE_OPTIONS (its loaders); resolves with the exit code and output. */
 function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd: consumer, env: { ...process.env, NODE_OPTIONS: '', ...env } }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+    execFile(
+      process.execPath,
+      args,
+      { cwd: consumer, env: { ...process.env, NODE_OPTIONS: '', ...env } },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
     );
   });
 }
@@ -33,10 +37,18 @@ describe('the built package under Jest 30', () => {
   // Node before 20.19 cannot require an ES module, as Jest's module system cannot: the flag gives
   // this Node that behaviour. Each Node-facing subpath loads (vitest and conformance need Vitest).
   it('loads under a plain require without require(esm)', async () => {
-    const subpaths = ['edge-doubles', 'edge-doubles/bucket', 'edge-doubles/dns', 'edge-doubles/s3', 'edge-doubles/node'];
+    const subpaths = [
+      'edge-doubles',
+      'edge-doubles/bucket',
+      'edge-doubles/dns',
+      'edge-doubles/s3',
+      'edge-doubles/node',
+    ];
     const script = `for (const p of ${JSON.stringify(subpaths)}) require(p); const { Bucket } = require('edge-doubles');
       new Bucket().put('a', 'hello').then((o) => console.log(o.etag));`;
-    const { code, out } = await run(['--no-experimental-require-module', '-e', script], { NODE_PATH: `${root}.jest-package/node_modules` });
+    const { code, out } = await run(['--no-experimental-require-module', '-e', script], {
+      NODE_PATH: `${root}.jest-package/node_modules`,
+    });
     expect(out.trim()).toBe('5d41402abc4b2a76b9719d911017c592');
     expect(code, out).toBe(0);
   });
@@ -58,9 +70,13 @@ describe('the built package under Jest 30', () => {
   it.each([
     ['CommonJS', 'jest.config.cjs', [], 'conformance.cjs'],
     ['ESM', 'jest.esm.config.cjs', ['--experimental-vm-modules', '--no-warnings'], 'conformance.mjs'],
-  ])('runs the bucket conformance suite in the %s mode, with the same results table', async (_mode, config, nodeOptions, file) => {
-    const result = await jest(config, nodeOptions, ['--testMatch', `<rootDir>/${file}`]);
-    expect(result.out).not.toMatch(/Tests:.*failed/);
-    expectSuitePassed(result, 2);
-  }, 180_000);
+  ])(
+    'runs the bucket conformance suite in the %s mode, with the same results table',
+    async (_mode, config, nodeOptions, file) => {
+      const result = await jest(config, nodeOptions, ['--testMatch', `<rootDir>/${file}`]);
+      expect(result.out).not.toMatch(/Tests:.*failed/);
+      expectSuitePassed(result, 2);
+    },
+    180_000,
+  );
 });

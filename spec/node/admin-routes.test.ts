@@ -46,12 +46,24 @@ const servers: [name: string, start: (clock: ManualClock) => Promise<Served>][] 
     'api serve (startApiServer)',
     async (clock) => {
       const s = await startApiServer({ zones: [{ name: 'example.com' }], buckets: ['photos'], clock });
-      return { origin: s.origin, bucket: () => s.api.account.bucket('photos')!, dns: s.api, baseURL: s.baseURL, close: s.close };
+      return {
+        origin: s.origin,
+        bucket: () => s.api.account.bucket('photos')!,
+        dns: s.api,
+        baseURL: s.baseURL,
+        close: s.close,
+      };
     },
   ],
 ];
 
-async function call(origin: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call(
+  origin: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
   const res = await fetch(`${origin}/_edge-doubles/${path}`, init);
@@ -64,7 +76,10 @@ describe.each(servers)('test support over HTTP: %s', (_name, start) => {
   let s: Served;
   const admin = (method: string, path: string, body?: unknown) => call(s.origin, method, path, body);
   const apiFetch = (path: string, init: RequestInit = {}) =>
-    fetch(`${s.baseURL}/${path}`, { ...init, headers: { authorization: 'Bearer any-token', 'content-type': 'application/json', ...(init.headers as object) } });
+    fetch(`${s.baseURL}/${path}`, {
+      ...init,
+      headers: { authorization: 'Bearer any-token', 'content-type': 'application/json', ...(init.headers as object) },
+    });
   const zoneId = () => s.dns!.zone('example.com')!.id;
   const names = () => s.dns!.records('example.com').map((r) => r.name);
   const text = async (key: string) => (await (await s.bucket!().get(key))?.text()) ?? null;
@@ -91,14 +106,27 @@ describe.each(servers)('test support over HTTP: %s', (_name, start) => {
 
   it('an unknown endpoint is 404 and a wrong method 405, both JSON', async () => {
     const missing = await admin('GET', 'nothing');
-    expect([missing.status, missing.body.error.message]).toEqual([404, expect.stringContaining('no test-support endpoint /_edge-doubles/nothing')]);
+    expect([missing.status, missing.body.error.message]).toEqual([
+      404,
+      expect.stringContaining('no test-support endpoint /_edge-doubles/nothing'),
+    ]);
     const wrong = await admin('DELETE', 'health');
     expect([wrong.status, wrong.body.error.status]).toEqual([405, 405]);
   });
 
   it('POST seed stores objects (text, base64 with metadata) and records; reset empties them, the buckets and zones stay', async () => {
     const seed: Record<string, unknown> = {};
-    if (s.bucket) seed.buckets = { photos: { 'a.txt': 'hello', 'b.bin': { base64: Buffer.from([0, 1, 2]).toString('base64'), httpMetadata: { contentType: 'application/x-demo' }, customMetadata: { owner: 'me' } } } };
+    if (s.bucket)
+      seed.buckets = {
+        photos: {
+          'a.txt': 'hello',
+          'b.bin': {
+            base64: Buffer.from([0, 1, 2]).toString('base64'),
+            httpMetadata: { contentType: 'application/x-demo' },
+            customMetadata: { owner: 'me' },
+          },
+        },
+      };
     if (s.dns) seed.zones = { 'example.com': [{ type: 'A', name: 'www', content: '192.0.2.1', ttl: 1 }] };
     const r = await admin('POST', 'seed', seed);
     expect(r.status).toBe(200);
@@ -124,18 +152,32 @@ describe.each(servers)('test support over HTTP: %s', (_name, start) => {
     ['an unknown bucket', { buckets: { nope: { k: 'v' } } }, 404, 'no bucket "nope"'],
     ['bad base64', { buckets: { photos: { k: { base64: 'a' } } } }, 400, 'not base64'],
     ['an unknown zone', { zones: { 'other.example': [] } }, 404, 'no zone'],
-    ['an invalid record', { zones: { 'example.com': [{ type: 'A', name: 'x', content: 'not-an-address' }] } }, 400, 'IPv4'],
+    [
+      'an invalid record',
+      { zones: { 'example.com': [{ type: 'A', name: 'x', content: 'not-an-address' }] } },
+      400,
+      'IPv4',
+    ],
   ])('POST seed with %s is refused and stores nothing', async (_what, body, status, message) => {
     // Each body also carries a good part where the server has one: the refusal must keep it out too.
     const good: Record<string, unknown> = {};
     if (s.bucket) good.buckets = { photos: { 'good.txt': 'good' } };
     if (s.dns) good.zones = { 'example.com': [{ type: 'TXT', name: 'good', content: 'good' }] };
-    const merged = typeof body === 'string' ? body : { ...good, ...body, ...(body.buckets && good.buckets ? { buckets: { ...(good.buckets as object), ...body.buckets } } : {}) };
+    const merged =
+      typeof body === 'string'
+        ? body
+        : {
+            ...good,
+            ...body,
+            ...(body.buckets && good.buckets ? { buckets: { ...(good.buckets as object), ...body.buckets } } : {}),
+          };
     const r = await admin('POST', 'seed', merged);
     // A server without buckets (or zones) refuses a part for them with 400, saying so.
     const applies = typeof body === 'string' || (body.buckets ? !!s.bucket : body.zones ? !!s.dns : true);
     expect(r.status).toBe(applies ? status : 400);
-    expect(r.body.error.message).toEqual(applies ? expect.stringContaining(message) : expect.stringMatching(/serve holds no (buckets|zones)/));
+    expect(r.body.error.message).toEqual(
+      applies ? expect.stringContaining(message) : expect.stringMatching(/serve holds no (buckets|zones)/),
+    );
     if (s.bucket) expect(await text('good.txt')).toBeNull();
     if (s.dns) expect(names()).not.toContain('good.example.com');
   });
@@ -167,13 +209,20 @@ describe.each(servers)('test support over HTTP: %s', (_name, start) => {
       const rule = await admin('POST', 'faults', { op: 'put', times: 5, error: 'internal' });
       expect(rule.status).toBe(200);
       await expect(s.bucket().put('x', 'y')).rejects.toThrow(/internal error/i);
-      expect((await admin('GET', 'faults')).body).toEqual([expect.objectContaining({ id: rule.body.id, kind: 'bucket', hits: 1, remaining: 4 })]);
+      expect((await admin('GET', 'faults')).body).toEqual([
+        expect.objectContaining({ id: rule.body.id, kind: 'bucket', hits: 1, remaining: 4 }),
+      ]);
       expect((await admin('DELETE', `faults/${rule.body.id}`)).status).toBe(200);
       await expect(s.bucket().put('x', 'y')).resolves.toBeTruthy();
       expect((await admin('DELETE', `faults/${rule.body.id}`)).status).toBe(404);
     }
     if (s.dns) {
-      const rule = await admin('POST', 'faults', { method: 'GET', path: 'zones/*/dns_records', status: 429, times: 10 });
+      const rule = await admin('POST', 'faults', {
+        method: 'GET',
+        path: 'zones/*/dns_records',
+        status: 429,
+        times: 10,
+      });
       expect(rule.status).toBe(200);
       expect((await apiFetch(`zones/${zoneId()}/dns_records`)).status).toBe(429);
       expect((await admin('DELETE', 'faults')).body).toEqual({ removed: 'all' });
@@ -203,8 +252,14 @@ describe.each(servers)('test support over HTTP: %s', (_name, start) => {
     if (s.bucket) await s.bucket().put('logged', 'v');
     if (s.dns) expect((await apiFetch(`zones/${zoneId()}/dns_records`)).status).toBe(200);
     const all = (await admin('GET', 'log')).body as Record<string, unknown>[];
-    if (s.bucket) expect(all).toContainEqual(expect.objectContaining({ surface: 'binding', op: 'put', bucket: 'photos', key: 'logged', status: 'ok' }));
-    if (s.dns) expect(all).toContainEqual(expect.objectContaining({ surface: 'api', op: 'GET', zone: 'example.com', status: 200 }));
+    if (s.bucket)
+      expect(all).toContainEqual(
+        expect.objectContaining({ surface: 'binding', op: 'put', bucket: 'photos', key: 'logged', status: 'ok' }),
+      );
+    if (s.dns)
+      expect(all).toContainEqual(
+        expect.objectContaining({ surface: 'api', op: 'GET', zone: 'example.com', status: 200 }),
+      );
     if (s.bucket) {
       const puts = (await admin('GET', 'log?surface=binding&op=put&bucket=photos')).body;
       expect(puts.map((e: { key: string }) => e.key)).toEqual(['logged']);
@@ -229,7 +284,13 @@ describe.each(servers)('test support over HTTP: %s', (_name, start) => {
     expect([moved.status, moved.body.now]).toEqual([200, new Date(before + DAY).toISOString()]);
     const set = await admin('POST', 'clock', { set: '2030-05-01T12:00:00Z' });
     expect(set.body.now).toBe('2030-05-01T12:00:00.000Z');
-    for (const bad of [{ advance: -1 }, { advance: 'a day' }, { set: 'someday' }, { advance: 1, set: '2030-01-01T00:00:00Z' }, {}]) {
+    for (const bad of [
+      { advance: -1 },
+      { advance: 'a day' },
+      { set: 'someday' },
+      { advance: 1, set: '2030-01-01T00:00:00Z' },
+      {},
+    ]) {
       expect((await admin('POST', 'clock', bad)).status).toBe(400);
     }
     expect(clock.now()).toBe(Date.parse('2030-05-01T12:00:00Z'));
@@ -252,8 +313,12 @@ describe('test support over HTTP: the clock, the token, and what the API server 
     const s = await startDnsServer({ zones: [{ name: 'example.com' }], adminToken: 'letmein-please' });
     try {
       expect((await call(s.origin, 'GET', 'health')).status).toBe(401);
-      expect((await call(s.origin, 'GET', 'health', undefined, { authorization: 'Bearer wrong-token!' })).status).toBe(401);
-      expect((await call(s.origin, 'GET', 'health', undefined, { authorization: 'Bearer letmein-please' })).status).toBe(200);
+      expect((await call(s.origin, 'GET', 'health', undefined, { authorization: 'Bearer wrong-token!' })).status).toBe(
+        401,
+      );
+      expect(
+        (await call(s.origin, 'GET', 'health', undefined, { authorization: 'Bearer letmein-please' })).status,
+      ).toBe(200);
     } finally {
       await s.close();
     }
@@ -280,7 +345,16 @@ describe('test support over HTTP: the clock, the token, and what the API server 
       const put = await fetch(`${s.baseURL}/accounts/${s.api.account.id}/r2/buckets/photos/lifecycle`, {
         method: 'PUT',
         headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
-        body: JSON.stringify({ rules: [{ id: 'expire-logs', enabled: true, conditions: { prefix: 'logs/' }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } } }] }),
+        body: JSON.stringify({
+          rules: [
+            {
+              id: 'expire-logs',
+              enabled: true,
+              conditions: { prefix: 'logs/' },
+              deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } },
+            },
+          ],
+        }),
       });
       expect(put.status).toBe(200);
       expect(await bucket.head('logs/a')).not.toBeNull();
@@ -299,12 +373,27 @@ describe('test support over HTTP: the clock, the token, and what the API server 
     try {
       const auth = { authorization: 'Bearer t', 'content-type': 'application/json' };
       const base = `${s.baseURL}/accounts/${s.api.account.id}`;
-      expect((await fetch(`${base}/queues`, { method: 'POST', headers: auth, body: JSON.stringify({ queue_name: 'jobs' }) })).status).toBe(200);
-      expect((await fetch(`${base}/r2/buckets`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'later' }) })).status).toBe(200);
+      expect(
+        (await fetch(`${base}/queues`, { method: 'POST', headers: auth, body: JSON.stringify({ queue_name: 'jobs' }) }))
+          .status,
+      ).toBe(200);
+      expect(
+        (await fetch(`${base}/r2/buckets`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'later' }) }))
+          .status,
+      ).toBe(200);
       expect((await call(s.origin, 'GET', 'health')).body).toMatchObject({ queues: ['jobs'], buckets: ['later'] });
-      expect((await call(s.origin, 'POST', 'seed', { queues: { jobs: [{ n: 1 }, 'two'] } })).body).toEqual({ buckets: 0, records: 0, messages: 2 });
+      expect((await call(s.origin, 'POST', 'seed', { queues: { jobs: [{ n: 1 }, 'two'] } })).body).toEqual({
+        buckets: 0,
+        records: 0,
+        messages: 2,
+      });
       await s.api.account.bucket('later')!.put('k', 'v');
-      const log = (await call(s.origin, 'GET', 'log')).body as { surface: string; op: string; queue?: string; bucket?: string }[];
+      const log = (await call(s.origin, 'GET', 'log')).body as {
+        surface: string;
+        op: string;
+        queue?: string;
+        bucket?: string;
+      }[];
       expect(log.filter((e) => e.surface === 'queue').map((e) => [e.op, e.queue])).toEqual([
         ['send', 'jobs'],
         ['send', 'jobs'],
@@ -321,8 +410,12 @@ describe('test support over HTTP: the clock, the token, and what the API server 
     let stop!: () => void;
     const stopped = new Promise<void>((r) => (stop = r));
     const io: CliIo = { out: (l) => out.push(l), err: () => {}, stopped: () => stopped };
-    const running = runCli(['r2', 'serve', '--port', '0', '--bucket', 'photos', '--clock', 'manual=2026-01-01T00:00:00Z'], io);
-    for (let i = 0; i < 300 && !out.some((l) => l.startsWith('state:')); i++) await new Promise((r) => setTimeout(r, 10));
+    const running = runCli(
+      ['r2', 'serve', '--port', '0', '--bucket', 'photos', '--clock', 'manual=2026-01-01T00:00:00Z'],
+      io,
+    );
+    for (let i = 0; i < 300 && !out.some((l) => l.startsWith('state:')); i++)
+      await new Promise((r) => setTimeout(r, 10));
     expect(out).toContain('clock: manual, now 2026-01-01T00:00:00.000Z');
     const origin = /listening on (\S+)/.exec(out[0]!)![1]!;
     expect(out).toContain(`test support: ${origin}/_edge-doubles/`);
@@ -330,8 +423,12 @@ describe('test support over HTTP: the clock, the token, and what the API server 
     stop();
     expect(await running).toBe(0);
     const quiet: CliIo = { out: () => {}, err: () => {}, stopped: () => Promise.resolve() };
-    await expect(runCli(['dns', 'serve', '--clock', 'manual=someday'], quiet)).rejects.toThrow('--clock manual=<ISO time>');
-    await expect(runCli(['api', 'serve', '--clock', 'fast'], quiet)).rejects.toThrow('--clock must be system, manual or manual=<ISO time>');
+    await expect(runCli(['dns', 'serve', '--clock', 'manual=someday'], quiet)).rejects.toThrow(
+      '--clock manual=<ISO time>',
+    );
+    await expect(runCli(['api', 'serve', '--clock', 'fast'], quiet)).rejects.toThrow(
+      '--clock must be system, manual or manual=<ISO time>',
+    );
     await expect(runCli(['api', 'serve', '--admin-token', 'short'], quiet)).rejects.toThrow('at least 8 characters');
   });
 });

@@ -14,7 +14,11 @@ let server: Awaited<ReturnType<typeof startDnsApiServer>>;
 let zoneId: string;
 
 beforeAll(async () => {
-  server = await startDnsApiServer({ port: 0, zones: [{ name: 'example.com', plan: 'free' }], credentials: [{ token: TOKEN }] });
+  server = await startDnsApiServer({
+    port: 0,
+    zones: [{ name: 'example.com', plan: 'free' }],
+    credentials: [{ token: TOKEN }],
+  });
   zoneId = server.api.zones[0]!.id;
 });
 afterAll(() => server.close());
@@ -33,7 +37,7 @@ describe('the DNS API server bounds request bodies by route', () => {
     expect(server.api.records(zoneId)).toEqual([]);
   });
 
-  it('a chunked body without a length is refused once it passes a record\'s bound, long before 60 MB is sent', async () => {
+  it("a chunked body without a length is refused once it passes a record's bound, long before 60 MB is sent", async () => {
     const c = rawConnection(server.port);
     await c.write(head('Transfer-Encoding: chunked\r\n'));
     const chunk = Buffer.alloc(64 * 1024, 0x20);

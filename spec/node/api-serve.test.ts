@@ -27,7 +27,20 @@ const ACCOUNT = 'c'.repeat(32);
 
 describe('edge-doubles api serve', () => {
   it('prints its base URL and account; serves the buckets and zones it was given; --token limits who may call', async () => {
-    const s = serve(['api', 'serve', '--port', '0', '--account', ACCOUNT, '--bucket', 'photos', '--zone', 'example.com', '--token', 'secret']);
+    const s = serve([
+      'api',
+      'serve',
+      '--port',
+      '0',
+      '--account',
+      ACCOUNT,
+      '--bucket',
+      'photos',
+      '--zone',
+      'example.com',
+      '--token',
+      'secret',
+    ]);
     await waitFor(() => s.out.length >= 4);
     const base = /^edge-doubles api: listening on (http:\/\/127\.0\.0\.1:\d+\/client\/v4)$/.exec(s.out[0]!)![1]!;
     expect(s.out.slice(1)).toEqual([
@@ -53,7 +66,11 @@ describe('edge-doubles api serve', () => {
     expect(s.out[2]).toBe('auth: any well-formed credential is accepted');
     const account = /^account ([0-9a-f]{32})$/.exec(s.out[1]!)![1]!;
     const base = /listening on (\S+)/.exec(s.out[0]!)![1]!;
-    const made = await fetch(`${base}/accounts/${account}/r2/buckets`, { method: 'POST', headers: { authorization: 'Bearer x' }, body: '{"name":"new-one"}' });
+    const made = await fetch(`${base}/accounts/${account}/r2/buckets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer x' },
+      body: '{"name":"new-one"}',
+    });
     expect((await made.json()).result.name).toBe('new-one');
     s.stop();
     expect(await s.running).toBe(0);
@@ -61,7 +78,9 @@ describe('edge-doubles api serve', () => {
 
   it('refuses bad arguments', async () => {
     const io: CliIo = { out: () => {}, err: () => {}, stopped: () => Promise.resolve() };
-    await expect(runCli(['api', 'serve', '--account', 'nothex'], io)).rejects.toThrow('Account: id must be 32 lowercase hex characters');
+    await expect(runCli(['api', 'serve', '--account', 'nothex'], io)).rejects.toThrow(
+      'Account: id must be 32 lowercase hex characters',
+    );
     await expect(runCli(['api', 'serve', '--bucket', 'Bad_Name'], io)).rejects.toThrow('is invalid');
     await expect(runCli(['api', 'serve', '--email', 'a@b.c'], io)).rejects.toThrow('--email and --key go together');
   });
@@ -76,11 +95,15 @@ describe('edge-doubles api serve', () => {
       expect(base).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/client\/v4$/);
       const account = /^account ([0-9a-f]{32})$/.exec(s.out[2]!)![1]!;
       const body = await new Promise<string>((done, fail) => {
-        const req = request(`${base}/accounts/${account}/r2/buckets/photos`, { ca: readFileSync(caFile), headers: { authorization: 'Bearer t' } }, (res) => {
-          let text = '';
-          res.on('data', (c) => (text += c));
-          res.on('end', () => done(text));
-        });
+        const req = request(
+          `${base}/accounts/${account}/r2/buckets/photos`,
+          { ca: readFileSync(caFile), headers: { authorization: 'Bearer t' } },
+          (res) => {
+            let text = '';
+            res.on('data', (c) => (text += c));
+            res.on('end', () => done(text));
+          },
+        );
         req.on('error', fail);
         req.end();
       });
@@ -102,16 +125,21 @@ describe('startApiServer', () => {
       expect(server.baseURL).toBe(`http://127.0.0.1:${server.port}/client/v4`);
       const { request: httpRequest } = await import('node:http');
       const viaHost = await new Promise<string>((done, fail) => {
-        const req = httpRequest({ host: '127.0.0.1', port: server.port, path: '/photo.jpg', headers: { host: 'pub-abc.r2.dev' } }, (res) => {
-          let text = '';
-          res.on('data', (c) => (text += c));
-          res.on('end', () => done(text));
-        });
+        const req = httpRequest(
+          { host: '127.0.0.1', port: server.port, path: '/photo.jpg', headers: { host: 'pub-abc.r2.dev' } },
+          (res) => {
+            let text = '';
+            res.on('data', (c) => (text += c));
+            res.on('end', () => done(text));
+          },
+        );
         req.on('error', fail);
         req.end();
       });
       expect(viaHost).toBe('public host');
-      const api = await fetch(`${server.baseURL}/accounts/${server.api.account.id}/r2/buckets`, { headers: { authorization: 'Bearer t' } });
+      const api = await fetch(`${server.baseURL}/accounts/${server.api.account.id}/r2/buckets`, {
+        headers: { authorization: 'Bearer t' },
+      });
       expect((await api.json()).success).toBe(true);
     } finally {
       await server.close();

@@ -35,7 +35,10 @@ interface Served {
 
 /** Starts `edge-doubles <args>` and waits for its `state:` line (the last of the banner). */
 async function start(args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/node/cli.ts', ...args, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/node/cli.ts', ...args, '--port', '0'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const stderr: string[] = [];
   child.stderr!.on('data', (c: Buffer) => stderr.push(c.toString()));
   const lines: string[] = [];
@@ -66,7 +69,9 @@ describe('--persist DIR survives kill -9', () => {
   it('r2 serve: every answered put and upload is there after SIGKILL mid-stream, whole; nothing half-written is listed', async () => {
     const dir = tempDir();
     const first = await start(['r2', 'serve', '--bucket', 'photos', '--persist', dir]);
-    expect(line(first, 'state: ')).toMatch(new RegExp(`^state: persisted in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(line(first, 'state: ')).toMatch(
+      new RegExp(`^state: persisted in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+    );
     const account = line(first, 'account ')!;
     const aws = new AwsClient({ accessKeyId: 'id', secretAccessKey: 'secret', service: 's3', region: 'auto' });
     const url = (s: Served, path: string) => `${s.origin}/photos/${path}`;
@@ -75,7 +80,9 @@ describe('--persist DIR survives kill -9', () => {
     const created = await aws.fetch(url(first, 'big.bin?uploads'), { method: 'POST' });
     const uploadId = /<UploadId>([^<]+)<\/UploadId>/.exec(await created.text())![1]!;
     const part = randomBytes(5 * 1024 * 1024);
-    const partEtag = (await aws.fetch(url(first, `big.bin?partNumber=1&uploadId=${uploadId}`), { method: 'PUT', body: part })).headers.get('etag');
+    const partEtag = (
+      await aws.fetch(url(first, `big.bin?partNumber=1&uploadId=${uploadId}`), { method: 'PUT', body: part })
+    ).headers.get('etag');
 
     // Four writers put bodies of 1 KiB to 700 KiB (one to three 256 KiB chunks in the store) until killed.
     const answered = new Map<string, string>();
@@ -145,17 +152,29 @@ describe('--persist DIR survives kill -9', () => {
     const zone = line(first, 'zone example.com ')!.split(' ')[2]!;
     const headers = { authorization: 'Bearer any-token', 'content-type': 'application/json' };
     const api = async (s: Served, method: string, path: string, body?: unknown) => {
-      const r = await fetch(`${s.origin}/client/v4${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const r = await fetch(`${s.origin}/client/v4${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       return (await r.json()) as { success: boolean; result: any };
     };
-    await fetch(`${first.origin}/_edge-doubles/clock`, { method: 'POST', body: JSON.stringify({ advance: 3_600_000 }) });
+    await fetch(`${first.origin}/_edge-doubles/clock`, {
+      method: 'POST',
+      body: JSON.stringify({ advance: 3_600_000 }),
+    });
     const queue = await api(first, 'POST', `/accounts/${account}/queues`, { queue_name: 'jobs' });
     expect(queue.success).toBe(true);
     const queueId = queue.result.queue_id as string;
-    expect((await api(first, 'POST', `/accounts/${account}/queues/${queueId}/consumers`, { type: 'http_pull' })).success).toBe(true);
+    expect(
+      (await api(first, 'POST', `/accounts/${account}/queues/${queueId}/consumers`, { type: 'http_pull' })).success,
+    ).toBe(true);
     const sentMessages = new Set<string>();
     for (let i = 0; i < 5; i++) {
-      const r = await api(first, 'POST', `/accounts/${account}/queues/${queueId}/messages`, { body: `job ${i}`, content_type: 'text' });
+      const r = await api(first, 'POST', `/accounts/${account}/queues/${queueId}/messages`, {
+        body: `job ${i}`,
+        content_type: 'text',
+      });
       if (r.success) sentMessages.add(`job ${i}`);
     }
 
@@ -165,7 +184,12 @@ describe('--persist DIR survives kill -9', () => {
       for (let i = 0; !killed; i++) {
         const content = `198.51.100.${(w * 64 + i) % 250}`;
         try {
-          const r = await api(first, 'POST', `/zones/${zone}/dns_records`, { type: 'A', name: `w${w}-${i}.example.com`, content, ttl: 300 });
+          const r = await api(first, 'POST', `/zones/${zone}/dns_records`, {
+            type: 'A',
+            name: `w${w}-${i}.example.com`,
+            content,
+            ttl: 300,
+          });
           if (r.success) answered.set(r.result.id, `w${w}-${i}.example.com ${content}`);
         } catch {
           return;
@@ -193,7 +217,10 @@ describe('--persist DIR survives kill -9', () => {
       for (const [id, what] of answered) expect(records.get(id), id).toBe(what);
       const queues = await api(second, 'GET', `/accounts/${account}/queues`);
       expect(queues.result.map((q: { queue_id: string }) => q.queue_id)).toEqual([queueId]);
-      const pulled = await api(second, 'POST', `/accounts/${account}/queues/${queueId}/messages/pull`, { batch_size: 100, visibility_timeout_ms: 60_000 });
+      const pulled = await api(second, 'POST', `/accounts/${account}/queues/${queueId}/messages/pull`, {
+        batch_size: 100,
+        visibility_timeout_ms: 60_000,
+      });
       expect(new Set(pulled.result.messages.map((m: { body: string }) => m.body))).toEqual(sentMessages);
     } finally {
       await second.stop();
@@ -203,14 +230,25 @@ describe('--persist DIR survives kill -9', () => {
   it('dns serve: a seed, a record made through the API and a reset persist; a stop with SIGTERM keeps everything', async () => {
     const dir = tempDir();
     const args = ['dns', 'serve', '--zone', 'example.com', '--persist', dir];
-    const admin = (s: Served, path: string, body: unknown) => fetch(`${s.origin}/_edge-doubles/${path}`, { method: 'POST', body: JSON.stringify(body) });
+    const admin = (s: Served, path: string, body: unknown) =>
+      fetch(`${s.origin}/_edge-doubles/${path}`, { method: 'POST', body: JSON.stringify(body) });
     const records = async (s: Served, zone: string) => {
-      const r = await fetch(`${s.origin}/client/v4/zones/${zone}/dns_records?per_page=100`, { headers: { authorization: 'Bearer t0ken' } });
-      return ((await r.json()) as { result: { id: string; name: string; content: string }[] }).result.map((r) => `${r.id} ${r.name} ${r.content}`).sort();
+      const r = await fetch(`${s.origin}/client/v4/zones/${zone}/dns_records?per_page=100`, {
+        headers: { authorization: 'Bearer t0ken' },
+      });
+      return ((await r.json()) as { result: { id: string; name: string; content: string }[] }).result
+        .map((r) => `${r.id} ${r.name} ${r.content}`)
+        .sort();
     };
     const first = await start(args);
     const zone = line(first, 'zone example.com ')!.split(' ')[2]!;
-    expect((await admin(first, 'seed', { zones: { 'example.com': [{ type: 'TXT', name: 'seeded.example.com', content: '"hello"' }] } })).status).toBe(200);
+    expect(
+      (
+        await admin(first, 'seed', {
+          zones: { 'example.com': [{ type: 'TXT', name: 'seeded.example.com', content: '"hello"' }] },
+        })
+      ).status,
+    ).toBe(200);
     const made = await fetch(`${first.origin}/client/v4/zones/${zone}/dns_records`, {
       method: 'POST',
       headers: { authorization: 'Bearer t0ken', 'content-type': 'application/json' },
@@ -254,9 +292,13 @@ describe('--persist DIR survives kill -9', () => {
     await first.stop('SIGKILL'); // at once after the answer
 
     const second = await start(args);
-    for (const [key, body] of Object.entries(objects)) expect(await (await aws.fetch(`${second.origin}/photos/${key}`)).text(), key).toBe(body);
+    for (const [key, body] of Object.entries(objects))
+      expect(await (await aws.fetch(`${second.origin}/photos/${key}`)).text(), key).toBe(body);
     // Snapshots belong to a run: the id is gone after the restart (declared in docs/servers.md).
-    const lost = await fetch(`${second.origin}/_edge-doubles/restore`, { method: 'POST', body: JSON.stringify({ id }) });
+    const lost = await fetch(`${second.origin}/_edge-doubles/restore`, {
+      method: 'POST',
+      body: JSON.stringify({ id }),
+    });
     expect(lost.status).toBe(404);
     const { id: empty } = await admin(second, 'snapshot', {});
     await aws.fetch(`${second.origin}/photos/later.txt`, { method: 'PUT', body: 'later' });
@@ -276,7 +318,10 @@ describe('--persist DIR survives kill -9', () => {
     const dir = tempDir();
     const api = await start(['api', 'serve', '--bucket', 'photos', '--zone', 'example.com', '--persist', dir]);
     const account = line(api, 'account ')!.split(' ')[1]!;
-    const seeded = await fetch(`${api.origin}/_edge-doubles/seed`, { method: 'POST', body: JSON.stringify({ buckets: { photos: { 'kept.txt': 'still here' } } }) });
+    const seeded = await fetch(`${api.origin}/_edge-doubles/seed`, {
+      method: 'POST',
+      body: JSON.stringify({ buckets: { photos: { 'kept.txt': 'still here' } } }),
+    });
     expect(seeded.status).toBe(200);
     await api.stop();
     const dns = await start(['dns', 'serve', '--persist', dir]);
@@ -284,7 +329,9 @@ describe('--persist DIR survives kill -9', () => {
     await dns.stop();
     const again = await start(['api', 'serve', '--persist', dir]);
     try {
-      const r = await fetch(`${again.origin}/client/v4/accounts/${account}/r2/buckets/photos/objects/kept.txt`, { headers: { authorization: 'Bearer t0ken' } });
+      const r = await fetch(`${again.origin}/client/v4/accounts/${account}/r2/buckets/photos/objects/kept.txt`, {
+        headers: { authorization: 'Bearer t0ken' },
+      });
       expect(await r.text()).toBe('still here');
     } finally {
       await again.stop();
@@ -295,10 +342,14 @@ describe('--persist DIR survives kill -9', () => {
     const dir = tempDir();
     const first = await start(['r2', 'serve', '--bucket', 'photos', '--persist', dir]);
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'lib/node/cli.ts', 'r2', 'serve', '--bucket', 'photos', '--port', '0', '--persist', dir], {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'lib/node/cli.ts', 'r2', 'serve', '--bucket', 'photos', '--port', '0', '--persist', dir],
+        {
+          cwd: root,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let err = '';
       child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
       const [code] = await once(child, 'exit');

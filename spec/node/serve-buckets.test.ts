@@ -39,16 +39,27 @@ afterEach(async () => {
 });
 
 /** `method path` on 127.0.0.1:`port` with the Host header given (what curl --resolve sends). */
-function withHost(port: number, host: string, path: string, headers: Record<string, string> = {}, method = 'GET', body?: string) {
-  return new Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers: { ...headers, host } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString(), headers: res.headers }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+function withHost(
+  port: number,
+  host: string,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  body?: string,
+) {
+  return new Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }>(
+    (resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path, method, headers: { ...headers, host } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString(), headers: res.headers }),
+        );
+      });
+      req.on('error', reject);
+      req.end(body);
+    },
+  );
 }
 
 /**
@@ -64,17 +75,45 @@ async function s3(port: number, host: string, method: string, path: string, body
 
 describe('r2 serve --public-bucket', () => {
   it('prints the account and the r2.dev host; that Host gets the public answer, with CORS by the policy; other buckets stay private', async () => {
-    const s = await serve(['r2', 'serve', '--port', '0', '--account', ACCOUNT, '--bucket', 'private', '--public-bucket', 'photos', '--cors-origin', 'https://app.example'], 5);
+    const s = await serve(
+      [
+        'r2',
+        'serve',
+        '--port',
+        '0',
+        '--account',
+        ACCOUNT,
+        '--bucket',
+        'private',
+        '--public-bucket',
+        'photos',
+        '--cors-origin',
+        'https://app.example',
+      ],
+      5,
+    );
     running = s;
     const host = managedDomainOf(ACCOUNT, 'photos');
-    expect(s.out.slice(1, 5)).toEqual([`account ${ACCOUNT}`, 'bucket private', 'bucket photos', `public photos ${host}`]);
+    expect(s.out.slice(1, 5)).toEqual([
+      `account ${ACCOUNT}`,
+      'bucket private',
+      'bucket photos',
+      `public photos ${host}`,
+    ]);
 
     const client = sdk(undefined, s.origin);
-    await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'cats/tom.txt', Body: 'meow', ContentType: 'text/plain' }));
+    await client.send(
+      new PutObjectCommand({ Bucket: 'photos', Key: 'cats/tom.txt', Body: 'meow', ContentType: 'text/plain' }),
+    );
     await client.send(new PutObjectCommand({ Bucket: 'private', Key: 'secret.txt', Body: 'hidden' }));
 
     const got = await withHost(s.port, `${host}:${s.port}`, '/cats/tom.txt', { origin: 'https://app.example' });
-    expect([got.status, got.body, got.headers['content-type'], got.headers['access-control-allow-origin']]).toEqual([200, 'meow', 'text/plain', 'https://app.example']);
+    expect([got.status, got.body, got.headers['content-type'], got.headers['access-control-allow-origin']]).toEqual([
+      200,
+      'meow',
+      'text/plain',
+      'https://app.example',
+    ]);
     const head = await withHost(s.port, host, '/cats/tom.txt', {}, 'HEAD');
     expect([head.status, head.headers['content-length']]).toEqual([200, '4']);
     expect(await withHost(s.port, host, '/none')).toMatchObject({ status: 404, body: '404 Not Found' });
@@ -91,7 +130,9 @@ describe('r2 serve --public-bucket', () => {
     const account = /^account ([0-9a-f]{32})$/.exec(s.out[1]!)![1]!;
     expect(s.out.slice(2, 4)).toEqual(['bucket solo', `public solo ${managedDomainOf(account, 'solo')}`]);
     const io: CliIo = { out: () => {}, err: () => {}, stopped: () => Promise.resolve() };
-    await expect(runCli(['r2', 'serve', '--port', '0', '--public-bucket', 'Bad_Name'], io)).rejects.toThrow('is invalid');
+    await expect(runCli(['r2', 'serve', '--port', '0', '--public-bucket', 'Bad_Name'], io)).rejects.toThrow(
+      'is invalid',
+    );
   });
 });
 
@@ -102,9 +143,13 @@ describe('api serve --public-bucket', () => {
     const host = managedDomainOf(ACCOUNT, 'photos');
     expect(s.out).toContain(`public photos ${host}`);
     const base = `${s.origin}/client/v4/accounts/${ACCOUNT}/r2/buckets/photos`;
-    const managed = await (await fetch(`${base}/domains/managed`, { headers: { authorization: 'Bearer any-token' } })).json();
+    const managed = await (
+      await fetch(`${base}/domains/managed`, { headers: { authorization: 'Bearer any-token' } })
+    ).json();
     expect(managed.result).toMatchObject({ domain: host, enabled: true });
-    expect((await s3(s.port, `${ACCOUNT}.r2.cloudflarestorage.com`, 'PUT', '/photos/hello.txt', 'hi')).status).toBe(200);
+    expect((await s3(s.port, `${ACCOUNT}.r2.cloudflarestorage.com`, 'PUT', '/photos/hello.txt', 'hi')).status).toBe(
+      200,
+    );
     expect(await withHost(s.port, host, '/hello.txt')).toMatchObject({ status: 200, body: 'hi' });
   });
 });
@@ -143,15 +188,35 @@ describe('--lifecycle-timing', () => {
   it('api serve --lifecycle-timing daily: the buckets it makes act at 00:00 UTC; a bad value is refused', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(T0);
-    const s = await serve(['api', 'serve', '--port', '0', '--account', ACCOUNT, '--bucket', 'logs', '--lifecycle-timing', 'daily'], 4);
+    const s = await serve(
+      ['api', 'serve', '--port', '0', '--account', ACCOUNT, '--bucket', 'logs', '--lifecycle-timing', 'daily'],
+      4,
+    );
     running = s;
     const base = `${s.origin}/client/v4/accounts/${ACCOUNT}/r2/buckets/logs`;
     const auth = { authorization: 'Bearer any-token' };
     // R2's S3 name for the account, on the same port, is the S3 view over the same buckets.
     const s3Host = `${ACCOUNT}.r2.cloudflarestorage.com:${s.port}`;
     expect((await s3(s.port, s3Host, 'PUT', '/logs/old.log', 'x')).status).toBe(200);
-    const rules = { rules: [{ id: 'expire', enabled: true, conditions: { prefix: '' }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } } }] };
-    expect((await fetch(`${base}/lifecycle`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(rules) })).status).toBe(200);
+    const rules = {
+      rules: [
+        {
+          id: 'expire',
+          enabled: true,
+          conditions: { prefix: '' },
+          deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } },
+        },
+      ],
+    };
+    expect(
+      (
+        await fetch(`${base}/lifecycle`, {
+          method: 'PUT',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify(rules),
+        })
+      ).status,
+    ).toBe(200);
     const status = async () => (await s3(s.port, s3Host, 'HEAD', '/logs/old.log')).status;
     vi.setSystemTime(T0 + DAY + 60_000);
     expect(await status()).toBe(200);
@@ -159,7 +224,11 @@ describe('--lifecycle-timing', () => {
     expect(await status()).toBe(404);
 
     const io: CliIo = { out: () => {}, err: () => {}, stopped: () => Promise.resolve() };
-    await expect(runCli(['api', 'serve', '--lifecycle-timing', 'hourly'], io)).rejects.toThrow('--lifecycle-timing must be exact or daily, got hourly');
-    await expect(runCli(['r2', 'serve', '--bucket', 'a', '--lifecycle-timing', 'hourly'], io)).rejects.toThrow('--lifecycle-timing must be exact or daily, got hourly');
+    await expect(runCli(['api', 'serve', '--lifecycle-timing', 'hourly'], io)).rejects.toThrow(
+      '--lifecycle-timing must be exact or daily, got hourly',
+    );
+    await expect(runCli(['r2', 'serve', '--bucket', 'a', '--lifecycle-timing', 'hourly'], io)).rejects.toThrow(
+      '--lifecycle-timing must be exact or daily, got hourly',
+    );
   });
 });

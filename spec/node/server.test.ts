@@ -15,7 +15,8 @@ async function echo(request: Request, target: string): Promise<Response> {
   return Response.json({ target, url: request.url, method: request.method, body });
 }
 
-const malformed = (reason: string) => new Response(`surface says: ${reason}`, { status: 400, headers: { 'x-surface': 'yes' } });
+const malformed = (reason: string) =>
+  new Response(`surface says: ${reason}`, { status: 400, headers: { 'x-surface': 'yes' } });
 
 describe('serveHandler over plain HTTP', () => {
   let server: RunningServer;
@@ -27,7 +28,10 @@ describe('serveHandler over plain HTTP', () => {
   it.each(['/photos/tmp/../keep/1.txt', '/photos/tmp/%2e%2e/keep/1.txt', '/photos/a\\b', '//other.example/x?y=1'])(
     'passes the request-target %s exactly as sent, and keeps the Host the client named',
     async (target) => {
-      const [res] = await rawRequest(server.port, `GET ${target} HTTP/1.1\r\nHost: photos.local:9\r\nConnection: close\r\n\r\n`);
+      const [res] = await rawRequest(
+        server.port,
+        `GET ${target} HTTP/1.1\r\nHost: photos.local:9\r\nConnection: close\r\n\r\n`,
+      );
       const seen = JSON.parse(res!.body);
       expect(seen.target).toBe(target);
       expect(new URL(seen.url).host).toBe('photos.local:9');
@@ -109,7 +113,9 @@ describe('serveHandler over plain HTTP', () => {
 
   it('Expect: 100-continue gets an interim 100 by default, sent when the handler reads the body, then the answer', async () => {
     const c = rawConnection(server.port);
-    await c.write('POST /e HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n');
+    await c.write(
+      'POST /e HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n',
+    );
     expect(await c.read(300)).toBe('HTTP/1.1 100 Continue\r\n\r\n');
     await c.write('hi');
     const responses = parseResponses(await c.read());
@@ -133,7 +139,9 @@ describe('serveHandler options', () => {
     const server = await serveHandler(echo, { expectContinue: 'silent' });
     try {
       const c = rawConnection(server.port);
-      await c.write('POST /e HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n');
+      await c.write(
+        'POST /e HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n',
+      );
       expect(await c.read(300)).toBe('');
       await c.write('hi');
       const text = await c.read();
@@ -151,17 +159,23 @@ describe('serveHandler options', () => {
     const server = await serveHandler(echo, { interimContinue });
     try {
       const c = rawConnection(server.port);
-      await c.write('POST /e HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n');
+      await c.write(
+        'POST /e HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n',
+      );
       expect(await c.read(300)).toBe(before);
       await c.write('hi');
-      expect(JSON.parse(parseResponses((await c.read()).replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, ''))[0]!.body).body).toBe('hi');
+      expect(
+        JSON.parse(parseResponses((await c.read()).replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, ''))[0]!.body).body,
+      ).toBe('hi');
     } finally {
       await server.close();
     }
   });
 
   it('failed: a handler that throws is answered in the surface’s format', async () => {
-    const server = await serveHandler(() => Promise.reject(new Error('boom')), { failed: (e) => new Response(`own 500: ${(e as Error).message}`, { status: 500 }) });
+    const server = await serveHandler(() => Promise.reject(new Error('boom')), {
+      failed: (e) => new Response(`own 500: ${(e as Error).message}`, { status: 500 }),
+    });
     try {
       const [res] = await rawRequest(server.port, 'GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n');
       expect([res!.status, res!.body]).toEqual([500, 'own 500: boom']);
@@ -177,11 +191,20 @@ describe('serveHandler options', () => {
       expect(server.ca).toMatch(/^-----BEGIN CERTIFICATE-----/);
       for (const host of ['127.0.0.1', 'localhost']) {
         const body = await new Promise<string>((resolve, reject) => {
-          const req = httpsRequest({ host, port: server.port, path: '/a/../b', ca: server.ca, servername: host === 'localhost' ? host : undefined }, (res) => {
-            let text = '';
-            res.on('data', (c: Buffer) => (text += c));
-            res.on('end', () => resolve(text));
-          });
+          const req = httpsRequest(
+            {
+              host,
+              port: server.port,
+              path: '/a/../b',
+              ca: server.ca,
+              servername: host === 'localhost' ? host : undefined,
+            },
+            (res) => {
+              let text = '';
+              res.on('data', (c: Buffer) => (text += c));
+              res.on('end', () => resolve(text));
+            },
+          );
           req.on('error', reject);
           req.end();
         });

@@ -15,14 +15,27 @@ async function setup() {
   const api = new CloudflareApi({ clock });
   const base = `https://api.cloudflare.com/client/v4/accounts/${api.account.id}/queues`;
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await api.fetch(`${base}${path}`, { method, headers: AUTH, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const res = await api.fetch(`${base}${path}`, {
+      method,
+      headers: AUTH,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
     return { status: res.status, body: (await res.json()) as { result: any; errors: { code: number }[] } };
   };
   const id = (await call('POST', '', { queue_name: 'jobs' })).body.result.queue_id as string;
   const queue = accountState(api.account).queues.get('jobs')!;
-  const consumers = async () => (await call('GET', `/${id}/consumers`)).body.result.map((c: { consumer_id: string; type: string }) => `${c.type} ${c.consumer_id}`);
-  const send = (...bodies: string[]) => call('POST', `/${id}/messages/batch`, { messages: bodies.map((body) => ({ body, content_type: 'text' })) });
-  const pull = async (batch_size = 10) => (await call('POST', `/${id}/messages/pull`, { batch_size })).body.result.messages as { body: string; attempts: number; lease_id: string }[];
+  const consumers = async () =>
+    (await call('GET', `/${id}/consumers`)).body.result.map(
+      (c: { consumer_id: string; type: string }) => `${c.type} ${c.consumer_id}`,
+    );
+  const send = (...bodies: string[]) =>
+    call('POST', `/${id}/messages/batch`, { messages: bodies.map((body) => ({ body, content_type: 'text' })) });
+  const pull = async (batch_size = 10) =>
+    (await call('POST', `/${id}/messages/pull`, { batch_size })).body.result.messages as {
+      body: string;
+      attempts: number;
+      lease_id: string;
+    }[];
   return { api, clock, call, id, queue, consumers, send, pull };
 }
 
@@ -61,7 +74,7 @@ describe('the API consumer is account state: snapshot, restore and reset cover i
     expect((await pull()).map((m) => m.body)).toEqual(['kept']);
   });
 
-  it('a restore while a batch is held forgets the batch: the snapshot\'s messages are pulled afresh', async () => {
+  it("a restore while a batch is held forgets the batch: the snapshot's messages are pulled afresh", async () => {
     const { api, call, id, send, pull } = await setup();
     await call('POST', `/${id}/consumers`, { type: 'http_pull' });
     await send('x', 'y');

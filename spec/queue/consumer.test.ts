@@ -13,7 +13,11 @@ function recorder(act: (batch: MessageBatch) => unknown = () => {}) {
   const batches: { bodies: unknown[]; attempts: number[]; at: number }[] = [];
   let clock: () => number = Date.now;
   const handler = async (batch: MessageBatch) => {
-    batches.push({ bodies: batch.messages.map((m) => m.body), attempts: batch.messages.map((m) => m.attempts), at: clock() });
+    batches.push({
+      bodies: batch.messages.map((m) => m.body),
+      attempts: batch.messages.map((m) => m.attempts),
+      at: clock(),
+    });
     await act(batch);
   };
   return { batches, handler, useClock: (c: () => number) => (clock = c) };
@@ -83,12 +87,15 @@ describe('batching', () => {
     for (let n = 0; n < 6; n++) await q.sendBatch(Array.from({ length: 100 }, (_, i) => ({ body: n * 100 + i })));
     const ids: string[] = [];
     const stamps: boolean[] = [];
-    q.consume((b) => {
-      for (const m of b.messages) {
-        ids.push(m.id);
-        stamps.push(m.timestamp === m.timestamp && m.timestamp.getTime() === T0);
-      }
-    }, { maxBatchSize: 100 });
+    q.consume(
+      (b) => {
+        for (const m of b.messages) {
+          ids.push(m.id);
+          stamps.push(m.timestamp === m.timestamp && m.timestamp.getTime() === T0);
+        }
+      },
+      { maxBatchSize: 100 },
+    );
     await q.drain();
     expect(ids).toHaveLength(600);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
@@ -147,8 +154,14 @@ describe('ack and retry', () => {
     await sendAll(q, [1, 2, 3]);
     await q.drain();
     expect(r.batches.map((b) => [b.bodies, b.attempts])).toEqual([
-      [[1, 2, 3], [1, 1, 1]],
-      [[1, 3], [2, 2]],
+      [
+        [1, 2, 3],
+        [1, 1, 1],
+      ],
+      [
+        [1, 3],
+        [2, 2],
+      ],
     ]);
   });
 
@@ -168,7 +181,10 @@ describe('ack and retry', () => {
     const q = new Queue().consume(r.handler);
     await sendAll(q, [1, 2, 3, 4]);
     await q.drain();
-    expect(r.batches.map((b) => b.bodies)).toEqual([[1, 2, 3, 4], [2, 4]]);
+    expect(r.batches.map((b) => b.bodies)).toEqual([
+      [1, 2, 3, 4],
+      [2, 4],
+    ]);
   });
 
   it('retry() after ackAll() is ignored; a retry() before ackAll() stands', async () => {
@@ -224,7 +240,10 @@ describe('max_retries and dead letters', () => {
     const r = recorder(() => {
       throw new Error('always');
     });
-    const q = new Queue({ name: 'work', queues, log: true }).consume(r.handler, { maxRetries: 2, deadLetterQueue: 'work-dlq' });
+    const q = new Queue({ name: 'work', queues, log: true }).consume(r.handler, {
+      maxRetries: 2,
+      deadLetterQueue: 'work-dlq',
+    });
     await q.send({ job: 1 });
     await q.drain();
     expect(r.batches.map((b) => b.attempts)).toEqual([[1], [2], [3]]);
@@ -241,9 +260,12 @@ describe('max_retries and dead letters', () => {
   });
 
   it('without a dead-letter queue the message is dropped', async () => {
-    const q = new Queue({ log: true }).consume(() => {
-      throw new Error('always');
-    }, { maxRetries: 0 });
+    const q = new Queue({ log: true }).consume(
+      () => {
+        throw new Error('always');
+      },
+      { maxRetries: 0 },
+    );
     await q.send('x' as never);
     await q.drain();
     expect(q.log.last()).toMatchObject({ messages: [{ outcome: 'dropped', attempts: 1 }] });

@@ -17,7 +17,17 @@ const config: WranglerConfig = {
       { binding: 'JOBS', queue: 'jobs' },
       { binding: 'LATER', queue: 'later', delivery_delay: 30 },
     ],
-    consumers: [{ queue: 'jobs', max_batch_size: 2, max_batch_timeout: 1, max_retries: 1, retry_delay: 7, dead_letter_queue: 'jobs-dlq', max_concurrency: 4 }],
+    consumers: [
+      {
+        queue: 'jobs',
+        max_batch_size: 2,
+        max_batch_timeout: 1,
+        max_retries: 1,
+        retry_delay: 7,
+        dead_letter_queue: 'jobs-dlq',
+        max_concurrency: 4,
+      },
+    ],
   },
 };
 
@@ -34,7 +44,13 @@ describe('createEnv with queues', () => {
     expect(env.JOBS.constructor.name).toBe('WorkerQueue');
     expect(unfaked).toEqual([]);
     expect([...queues.keys()].sort()).toEqual(['jobs', 'jobs-dlq', 'later']);
-    expect(queues.get('jobs')!.consume(() => {}).consumerSettings).toEqual({ maxBatchSize: 2, maxBatchTimeout: 1, maxRetries: 1, retryDelay: 7, deadLetterQueue: 'jobs-dlq' });
+    expect(queues.get('jobs')!.consume(() => {}).consumerSettings).toEqual({
+      maxBatchSize: 2,
+      maxBatchTimeout: 1,
+      maxRetries: 1,
+      retryDelay: 7,
+      deadLetterQueue: 'jobs-dlq',
+    });
   });
 
   it("attaches the Worker's queue handler with the same env; the producer's compatibility date picks v8", async () => {
@@ -65,7 +81,9 @@ describe('createEnv with queues', () => {
     await created.env.JOBS.send({ key: 'a' });
     const jobs = created.queues.get('jobs')!;
     await jobs.drain();
-    expect(jobs.log.filter({ op: 'deliver' })[0]).toMatchObject({ error: 'Error: Handler does not export a queue() function.' });
+    expect(jobs.log.filter({ op: 'deliver' })[0]).toMatchObject({
+      error: 'Error: Handler does not export a queue() function.',
+    });
   });
 
   it("refuses what wrangler refuses, with wrangler's text", () => {
@@ -78,14 +96,22 @@ describe('createEnv with queues', () => {
     expect(() => createEnv({ queues: { consumers: [{ queue: 'q', type: 'http_pull' }] } } as never, quiet)).toThrow(
       '"queues.consumers[0].type" has an invalid value "http_pull". Only "worker" consumers can be configured in your Wrangler configuration.',
     );
-    expect(() => createEnv({ queues: [] } as never, quiet)).toThrow('The field "queues" should be an object but got [].');
+    expect(() => createEnv({ queues: [] } as never, quiet)).toThrow(
+      'The field "queues" should be an object but got [].',
+    );
   });
 
   it("an account's queues: two Workers' bindings of one queue name are one queue", async () => {
     const account = new Account();
-    const producer = createEnv<Env>({ queues: { producers: [{ binding: 'JOBS', queue: 'jobs' }] } }, { ...quiet, account });
+    const producer = createEnv<Env>(
+      { queues: { producers: [{ binding: 'JOBS', queue: 'jobs' }] } },
+      { ...quiet, account },
+    );
     const got: unknown[] = [];
-    createEnv({ queues: { consumers: [{ queue: 'jobs' }] } }, { ...quiet, account, worker: { queue: (b: MessageBatch) => void got.push(...b.messages.map((m) => m.body)) } });
+    createEnv(
+      { queues: { consumers: [{ queue: 'jobs' }] } },
+      { ...quiet, account, worker: { queue: (b: MessageBatch) => void got.push(...b.messages.map((m) => m.body)) } },
+    );
     await producer.env.JOBS.send({ key: 'shared' });
     await producer.queues.get('jobs')!.drain();
     expect(got).toEqual([{ key: 'shared' }]);

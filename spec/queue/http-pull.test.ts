@@ -33,8 +33,10 @@ describe.skipIf(!python)('HTTP pull consumer from Python (needs python3)', () =>
   let base: string;
   const py = (method: string, path: string, body?: unknown) =>
     new Promise<{ status: number; body: any }>((done, fail) =>
-      execFile(python!, ['-c', CLIENT, method, `${base}${path}`, body === undefined ? '' : JSON.stringify(body)], (err, stdout, stderr) =>
-        err ? fail(new Error(`${err.message}\n${stderr}`)) : done(JSON.parse(stdout)),
+      execFile(
+        python!,
+        ['-c', CLIENT, method, `${base}${path}`, body === undefined ? '' : JSON.stringify(body)],
+        (err, stdout, stderr) => (err ? fail(new Error(`${err.message}\n${stderr}`)) : done(JSON.parse(stdout))),
       ),
     );
 
@@ -49,28 +51,44 @@ describe.skipIf(!python)('HTTP pull consumer from Python (needs python3)', () =>
     expect(made.status).toBe(200);
     const id = made.body.result.queue_id as string;
     await py('POST', '', { queue_name: 'jobs-dlq' });
-    const consumer = await py('POST', `/${id}/consumers`, { type: 'http_pull', settings: { batch_size: 2, max_retries: 1, visibility_timeout_ms: 5000 }, dead_letter_queue: 'jobs-dlq' });
+    const consumer = await py('POST', `/${id}/consumers`, {
+      type: 'http_pull',
+      settings: { batch_size: 2, max_retries: 1, visibility_timeout_ms: 5000 },
+      dead_letter_queue: 'jobs-dlq',
+    });
     expect(consumer.status, JSON.stringify(consumer.body)).toBe(200);
     // Exclusive: a second consumer is refused.
     expect((await py('POST', `/${id}/consumers`, { type: 'worker', script_name: 'other' })).status).toBe(409);
 
     expect((await py('POST', `/${id}/messages`, { body: 'first', content_type: 'text' })).status).toBe(200);
-    const pushed = await py('POST', `/${id}/messages/batch`, { messages: [{ body: { n: 2 }, content_type: 'json' }, { body: { n: 3 } }] });
+    const pushed = await py('POST', `/${id}/messages/batch`, {
+      messages: [{ body: { n: 2 }, content_type: 'json' }, { body: { n: 3 } }],
+    });
     expect(pushed.status).toBe(200);
 
     const first = await py('POST', `/${id}/messages/pull`, {});
     expect(first.status).toBe(200);
     const got = first.body.result.messages as { body: string; attempts: number; lease_id: string }[];
-    expect(got.map((m) => [m.body, m.attempts])).toEqual([['first', 1], ['{"n":2}', 1]]);
-    const acked = await py('POST', `/${id}/messages/ack`, { acks: [{ lease_id: got[0]!.lease_id }], retries: [{ lease_id: got[1]!.lease_id }] });
+    expect(got.map((m) => [m.body, m.attempts])).toEqual([
+      ['first', 1],
+      ['{"n":2}', 1],
+    ]);
+    const acked = await py('POST', `/${id}/messages/ack`, {
+      acks: [{ lease_id: got[0]!.lease_id }],
+      retries: [{ lease_id: got[1]!.lease_id }],
+    });
     expect(acked.body.result).toMatchObject({ ackCount: 1, retryCount: 1 });
 
     // The rest of the held batch first, then the retried message with its second attempt.
     const second = await py('POST', `/${id}/messages/pull`, { batch_size: 10 });
-    expect(second.body.result.messages.map((m: { body: string; attempts: number }) => [m.body, m.attempts])).toEqual([['{"n":3}', 1]]);
+    expect(second.body.result.messages.map((m: { body: string; attempts: number }) => [m.body, m.attempts])).toEqual([
+      ['{"n":3}', 1],
+    ]);
     await py('POST', `/${id}/messages/ack`, { acks: [{ lease_id: second.body.result.messages[0].lease_id }] });
     const third = await py('POST', `/${id}/messages/pull`, {});
-    expect(third.body.result.messages.map((m: { body: string; attempts: number }) => [m.body, m.attempts])).toEqual([['{"n":2}', 2]]);
+    expect(third.body.result.messages.map((m: { body: string; attempts: number }) => [m.body, m.attempts])).toEqual([
+      ['{"n":2}', 2],
+    ]);
 
     // Left past its visibility timeout on the double's clock: retried, and with retries spent, dead-lettered.
     clock.advance(5000);
@@ -91,17 +109,29 @@ describe.skipIf(!python)('HTTP pull consumer from Python (needs python3)', () =>
 
   it("a queue a Worker consumes (attached in code) takes no API consumer: production's consumer is exclusive", async () => {
     const id = (await py('POST', '', { queue_name: 'worked' })).body.result.queue_id as string;
-    accountState(server.api.account).queues.get('worked')!.consume(() => {});
+    accountState(server.api.account)
+      .queues.get('worked')!
+      .consume(() => {});
     expect((await py('POST', `/${id}/consumers`, { type: 'http_pull' })).status).toBe(409);
   }, 30_000);
 
   it('purge drops every message; the consumer list shows the pull consumer until it is removed', async () => {
     const id = (await py('POST', '', { queue_name: 'purged' })).body.result.queue_id as string;
     const c = (await py('POST', `/${id}/consumers`, { type: 'http_pull' })).body.result;
-    await py('POST', `/${id}/messages/batch`, { messages: [{ body: 'a', content_type: 'text' }, { body: 'b', content_type: 'text' }] });
+    await py('POST', `/${id}/messages/batch`, {
+      messages: [
+        { body: 'a', content_type: 'text' },
+        { body: 'b', content_type: 'text' },
+      ],
+    });
     expect((await py('POST', `/${id}/purge`, { delete_messages_permanently: true })).status).toBe(200);
     expect((await py('POST', `/${id}/messages/pull`, {})).body.result.messages).toEqual([]);
-    expect((await py('GET', `/${id}/consumers`)).body.result.map((x: { consumer_id: string; type: string }) => [x.consumer_id, x.type])).toEqual([[c.consumer_id, 'http_pull']]);
+    expect(
+      (await py('GET', `/${id}/consumers`)).body.result.map((x: { consumer_id: string; type: string }) => [
+        x.consumer_id,
+        x.type,
+      ]),
+    ).toEqual([[c.consumer_id, 'http_pull']]);
     expect((await py('DELETE', `/${id}/consumers/${c.consumer_id}`)).status).toBe(200);
     expect((await py('GET', `/${id}/consumers`)).body.result).toEqual([]);
     expect((await py('POST', `/${id}/messages/pull`, {})).status).toBe(400);

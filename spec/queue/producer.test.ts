@@ -81,19 +81,47 @@ describe("workerd's errors for bodies (checked against workerd 1.20261117.1 thro
   const q = new Queue();
   it.each([
     ['undefined body', () => q.send(undefined as never), 'TypeError', 'Message body cannot be undefined'],
-    ['text not a string', () => q.send(1 as never, { contentType: 'text' }), 'TypeError', 'Content Type "text" requires a value of type string, but received: number'],
-    ['bytes not a view', () => q.send(new ArrayBuffer(4) as never, { contentType: 'bytes' }), 'TypeError', 'Content Type "bytes" requires a value of type ArrayBufferView, but received: object'],
-    ['unknown type', () => q.send('x' as never, { contentType: 'xml' as never }), 'TypeError', 'Unsupported queue message content type: xml'],
-    ['BigInt as json', () => q.send(1n as never, { contentType: 'json' }), 'TypeError', 'Do not know how to serialize a BigInt'],
+    [
+      'text not a string',
+      () => q.send(1 as never, { contentType: 'text' }),
+      'TypeError',
+      'Content Type "text" requires a value of type string, but received: number',
+    ],
+    [
+      'bytes not a view',
+      () => q.send(new ArrayBuffer(4) as never, { contentType: 'bytes' }),
+      'TypeError',
+      'Content Type "bytes" requires a value of type ArrayBufferView, but received: object',
+    ],
+    [
+      'unknown type',
+      () => q.send('x' as never, { contentType: 'xml' as never }),
+      'TypeError',
+      'Unsupported queue message content type: xml',
+    ],
+    [
+      'BigInt as json',
+      () => q.send(1n as never, { contentType: 'json' }),
+      'TypeError',
+      'Do not know how to serialize a BigInt',
+    ],
     ['empty batch', () => q.sendBatch([]), 'TypeError', 'sendBatch() requires at least one message'],
-    ['batch not iterable', () => q.sendBatch(5 as never), 'TypeError', "Failed to execute 'sendBatch' on 'WorkerQueue': parameter 1 is not of type 'Sequence'."],
+    [
+      'batch not iterable',
+      () => q.sendBatch(5 as never),
+      'TypeError',
+      "Failed to execute 'sendBatch' on 'WorkerQueue': parameter 1 is not of type 'Sequence'.",
+    ],
     ['batch body undefined', () => q.sendBatch([{} as never]), 'TypeError', 'Message body cannot be undefined'],
   ])('%s', async (_, call, name, message) => {
     expect(await rejection(call())).toMatchObject({ name, message });
   });
 
   it('a function as v8 is a DataCloneError', async () => {
-    expect(await rejection(q.send((() => 1) as never, { contentType: 'v8' }))).toMatchObject({ name: 'DataCloneError', message: '() => 1 could not be cloned.' });
+    expect(await rejection(q.send((() => 1) as never, { contentType: 'v8' }))).toMatchObject({
+      name: 'DataCloneError',
+      message: '() => 1 could not be cloned.',
+    });
   });
 });
 
@@ -103,27 +131,48 @@ describe("the service's refusals", () => {
   const big = 'x'.repeat(MAX_MESSAGE_BYTES + 1);
 
   it('a body over 128 KB (1 KB = 1000 bytes): code 10204; exactly 128,000 bytes is accepted', async () => {
-    expect(await rejection(today.send(big as never, { contentType: 'text' }))).toEqual({ ctor: 'Error', name: 'Error', message: 'Message size out of bounds (10204)' });
-    expect(await rejection(before.send(big as never, { contentType: 'text' }))).toMatchObject({ message: 'Queue send failed: Payload Too Large' });
+    expect(await rejection(today.send(big as never, { contentType: 'text' }))).toEqual({
+      ctor: 'Error',
+      name: 'Error',
+      message: 'Message size out of bounds (10204)',
+    });
+    expect(await rejection(before.send(big as never, { contentType: 'text' }))).toMatchObject({
+      message: 'Queue send failed: Payload Too Large',
+    });
     await expect(today.send('x'.repeat(MAX_MESSAGE_BYTES) as never, { contentType: 'text' })).resolves.toBeDefined();
   });
 
   it('a batch over 100 messages (10206) or 256 KB (10205), or with one message over 128 KB (10204)', async () => {
     const many = Array.from({ length: 101 }, () => ({ body: 'x' as never }));
     expect(await rejection(today.sendBatch(many))).toMatchObject({ message: 'Batch count out of bounds (10206)' });
-    expect(await rejection(before.sendBatch(many))).toMatchObject({ message: 'Queue sendBatch failed: Payload Too Large' });
-    const heavy = Array.from({ length: 3 }, () => ({ body: 'x'.repeat(100_000) as never, contentType: 'text' as const }));
+    expect(await rejection(before.sendBatch(many))).toMatchObject({
+      message: 'Queue sendBatch failed: Payload Too Large',
+    });
+    const heavy = Array.from({ length: 3 }, () => ({
+      body: 'x'.repeat(100_000) as never,
+      contentType: 'text' as const,
+    }));
     expect(await rejection(today.sendBatch(heavy))).toMatchObject({ message: 'Batch size out of bounds (10205)' });
-    expect(await rejection(today.sendBatch([{ body: big as never, contentType: 'text' }]))).toMatchObject({ message: 'Message size out of bounds (10204)' });
+    expect(await rejection(today.sendBatch([{ body: big as never, contentType: 'text' }]))).toMatchObject({
+      message: 'Message size out of bounds (10204)',
+    });
   });
 
   it('a delay outside 0–43,200 s (10203), for send, sendBatch and a message of a batch; fractions are truncated', async () => {
     for (const delaySeconds of [-1, 43_201]) {
-      expect(await rejection(today.send('x' as never, { delaySeconds }))).toMatchObject({ message: 'Invalid message metadata (10203)' });
-      expect(await rejection(today.sendBatch([{ body: 'x' as never }], { delaySeconds }))).toMatchObject({ message: 'Invalid message metadata (10203)' });
-      expect(await rejection(today.sendBatch([{ body: 'x' as never, delaySeconds }]))).toMatchObject({ message: 'Invalid message metadata (10203)' });
+      expect(await rejection(today.send('x' as never, { delaySeconds }))).toMatchObject({
+        message: 'Invalid message metadata (10203)',
+      });
+      expect(await rejection(today.sendBatch([{ body: 'x' as never }], { delaySeconds }))).toMatchObject({
+        message: 'Invalid message metadata (10203)',
+      });
+      expect(await rejection(today.sendBatch([{ body: 'x' as never, delaySeconds }]))).toMatchObject({
+        message: 'Invalid message metadata (10203)',
+      });
     }
-    expect(await rejection(before.send('x' as never, { delaySeconds: -1 }))).toMatchObject({ message: 'Queue send failed: Bad Request' });
+    expect(await rejection(before.send('x' as never, { delaySeconds: -1 }))).toMatchObject({
+      message: 'Queue send failed: Bad Request',
+    });
     await expect(today.send('x' as never, { delaySeconds: 43_200 })).resolves.toBeDefined();
   });
 
@@ -149,7 +198,9 @@ describe('what send and sendBatch resolve to', () => {
     expect(await q.send('a' as never)).toEqual({ metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } });
     clock.advance(1000);
     expect(await q.sendBatch([{ body: 'bb' as never }])).toEqual({
-      metadata: { metrics: { backlogCount: 1, backlogBytes: 3, oldestMessageTimestamp: new Date(Date.UTC(2026, 0, 1)) } },
+      metadata: {
+        metrics: { backlogCount: 1, backlogBytes: 3, oldestMessageTimestamp: new Date(Date.UTC(2026, 0, 1)) },
+      },
     });
     expect(await q.metrics()).toMatchObject({ backlogCount: 2, backlogBytes: 7 });
   });

@@ -25,7 +25,10 @@ describe('delivery faults', () => {
     q.faults.add({ op: 'deliver', action: 'duplicate' });
     await q.sendBatch([{ body: 1 }, { body: 2 }]);
     await q.drain();
-    expect(bodiesOf(batches)).toEqual([[1, 2], [1, 2]]);
+    expect(bodiesOf(batches)).toEqual([
+      [1, 2],
+      [1, 2],
+    ]);
     expect(batches[1]!.messages.map((m) => m.id)).toEqual(batches[0]!.messages.map((m) => m.id));
   });
 
@@ -47,7 +50,10 @@ describe('delivery faults', () => {
     await q.send('x');
     await q.drain();
     expect(batches.map((b) => b.messages[0]!.attempts)).toEqual([2]);
-    expect(q.log.filter({ op: 'deliver' })).toMatchObject([{ injected: { failed: true }, messages: [{ outcome: 'retried' }] }, { messages: [{ outcome: 'acked' }] }]);
+    expect(q.log.filter({ op: 'deliver' })).toMatchObject([
+      { injected: { failed: true }, messages: [{ outcome: 'retried' }] },
+      { messages: [{ outcome: 'acked' }] },
+    ]);
   });
 
   it('a failing send rejects with the service error and enqueues nothing; the rule retires after its times', async () => {
@@ -70,9 +76,12 @@ describe('matchers', () => {
   it('toHaveSent, toHaveAcked, toHaveRetried, toHaveDeadLettered count messages', async () => {
     const q = new Queue({ name: 'jobs', log: true, queues: new Map() });
     logOnFailure(q);
-    q.consume((b) => {
-      for (const m of b.messages) if ((m.body as { n: number }).n === 2) m.retry();
-    }, { maxRetries: 1, deadLetterQueue: 'jobs-dlq' });
+    q.consume(
+      (b) => {
+        for (const m of b.messages) if ((m.body as { n: number }).n === 2) m.retry();
+      },
+      { maxRetries: 1, deadLetterQueue: 'jobs-dlq' },
+    );
     await q.sendBatch([{ body: { n: 1 } }, { body: { n: 2 } }]);
     await q.drain();
     expect(q).toHaveSent({ body: { n: 1 } });
@@ -81,7 +90,9 @@ describe('matchers', () => {
     expect(q).toHaveRetried({ body: { n: 2 }, times: 1 });
     expect(q).toHaveDeadLettered({ body: { n: 2 }, attempts: 2 });
     expect(q).not.toHaveDeadLettered({ body: { n: 1 } });
-    expect(() => expect(q).toHaveAcked({ body: { n: 3 } })).toThrow(/expected the queue to have acked a message matching \{"body":\{"n":3\}\}; none matched/);
+    expect(() => expect(q).toHaveAcked({ body: { n: 3 } })).toThrow(
+      /expected the queue to have acked a message matching \{"body":\{"n":3\}\}; none matched/,
+    );
   });
 
   it('a refused send is not counted as sent; a queue without a log says how to turn it on', async () => {
@@ -146,7 +157,11 @@ describe('createMessageBatch and getQueueResult (as cloudflare:test)', () => {
     expect(() => (createMessageBatch as (q: string, m: unknown) => unknown)('q', 'x')).toThrow(
       "Failed to execute 'createMessageBatch': parameter 2 is not of type 'Array'.",
     );
-    await expect(getQueueResult({} as never, createExecutionContext())).rejects.toThrow(/parameter 1 is not of type 'MessageBatch'/);
-    await expect(getQueueResult(createMessageBatch('q', []), {})).rejects.toThrow(/parameter 2 is not of type 'ExecutionContext'/);
+    await expect(getQueueResult({} as never, createExecutionContext())).rejects.toThrow(
+      /parameter 1 is not of type 'MessageBatch'/,
+    );
+    await expect(getQueueResult(createMessageBatch('q', []), {})).rejects.toThrow(
+      /parameter 2 is not of type 'ExecutionContext'/,
+    );
   });
 });

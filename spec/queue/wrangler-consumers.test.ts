@@ -12,7 +12,10 @@ describe('wrangler queues consumer / purge, against api serve', () => {
   let w: WranglerHarness;
   const queue = (name: string) => accountState(w.api.account).queues.get(name)!;
   const api = (path: string, init?: RequestInit) =>
-    w.api.fetch(`${w.baseURL}/accounts/${w.api.account.id}/queues${path}`, { ...init, headers: { authorization: 'Bearer t', 'content-type': 'application/json' } });
+    w.api.fetch(`${w.baseURL}/accounts/${w.api.account.id}/queues${path}`, {
+      ...init,
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+    });
 
   beforeAll(async () => {
     w = await startWrangler();
@@ -21,38 +24,71 @@ describe('wrangler queues consumer / purge, against api serve', () => {
   }, WRANGLER_TIMEOUT);
   afterAll(() => w?.close());
 
-  it("consumer add sets the settings a Worker consuming the queue gets; list shows it; a second consumer is refused; remove", async () => {
-    await w.ok('queues', 'consumer', 'add', 'work', 'my-worker', '--batch-size', '3', '--message-retries', '1', '--batch-timeout', '2', '--dead-letter-queue', 'work-dlq');
-    const q = queue('work');
-    q.consume(() => {});
-    expect(q.consumerSettings).toMatchObject({ maxBatchSize: 3, maxRetries: 1, maxBatchTimeout: 2, deadLetterQueue: 'work-dlq' });
-    const listed = await w.ok('queues', 'consumer', 'list', 'work');
-    expect(listed.output).toContain('my-worker');
-    const second = await w.run('queues', 'consumer', 'http', 'add', 'work');
-    expect(second.code).not.toBe(0);
-    await w.ok('queues', 'consumer', 'remove', 'work', 'my-worker');
-    expect((await w.ok('queues', 'consumer', 'list', 'work')).output).not.toContain('my-worker');
-  }, WRANGLER_TIMEOUT * 3);
+  it(
+    'consumer add sets the settings a Worker consuming the queue gets; list shows it; a second consumer is refused; remove',
+    async () => {
+      await w.ok(
+        'queues',
+        'consumer',
+        'add',
+        'work',
+        'my-worker',
+        '--batch-size',
+        '3',
+        '--message-retries',
+        '1',
+        '--batch-timeout',
+        '2',
+        '--dead-letter-queue',
+        'work-dlq',
+      );
+      const q = queue('work');
+      q.consume(() => {});
+      expect(q.consumerSettings).toMatchObject({
+        maxBatchSize: 3,
+        maxRetries: 1,
+        maxBatchTimeout: 2,
+        deadLetterQueue: 'work-dlq',
+      });
+      const listed = await w.ok('queues', 'consumer', 'list', 'work');
+      expect(listed.output).toContain('my-worker');
+      const second = await w.run('queues', 'consumer', 'http', 'add', 'work');
+      expect(second.code).not.toBe(0);
+      await w.ok('queues', 'consumer', 'remove', 'work', 'my-worker');
+      expect((await w.ok('queues', 'consumer', 'list', 'work')).output).not.toContain('my-worker');
+    },
+    WRANGLER_TIMEOUT * 3,
+  );
 
-  it('consumer http add makes the pull consumer a client pulls from; http list shows it; http remove', async () => {
-    await w.ok('queues', 'consumer', 'http', 'add', 'pulled', '--batch-size', '5', '--visibility-timeout-secs', '10');
-    const listed = await w.ok('queues', 'consumer', 'http', 'list', 'pulled');
-    expect(listed.output).toMatch(/batch_size[\s\S]*5/);
-    await queue('pulled').send('hello', { contentType: 'text' });
-    const id = (await (await api('?name=pulled')).json() as any).result[0].queue_id;
-    const pulled = (await (await api(`/${id}/messages/pull`, { method: 'POST', body: '{}' })).json()) as any;
-    expect(pulled.result.messages.map((m: { body: string }) => m.body)).toEqual(['hello']);
-    await w.ok('queues', 'consumer', 'http', 'remove', 'pulled');
-    expect((await w.ok('queues', 'consumer', 'http', 'list', 'pulled')).output).toContain('No HTTP pull consumers found');
-  }, WRANGLER_TIMEOUT * 3);
+  it(
+    'consumer http add makes the pull consumer a client pulls from; http list shows it; http remove',
+    async () => {
+      await w.ok('queues', 'consumer', 'http', 'add', 'pulled', '--batch-size', '5', '--visibility-timeout-secs', '10');
+      const listed = await w.ok('queues', 'consumer', 'http', 'list', 'pulled');
+      expect(listed.output).toMatch(/batch_size[\s\S]*5/);
+      await queue('pulled').send('hello', { contentType: 'text' });
+      const id = ((await (await api('?name=pulled')).json()) as any).result[0].queue_id;
+      const pulled = (await (await api(`/${id}/messages/pull`, { method: 'POST', body: '{}' })).json()) as any;
+      expect(pulled.result.messages.map((m: { body: string }) => m.body)).toEqual(['hello']);
+      await w.ok('queues', 'consumer', 'http', 'remove', 'pulled');
+      expect((await w.ok('queues', 'consumer', 'http', 'list', 'pulled')).output).toContain(
+        'No HTTP pull consumers found',
+      );
+    },
+    WRANGLER_TIMEOUT * 3,
+  );
 
-  it('purge drops the messages a producer sent', async () => {
-    await w.ok('queues', 'create', 'full');
-    const q = queue('full');
-    await q.sendBatch([{ body: 1 }, { body: 2 }]);
-    expect(q.pending).toHaveLength(2);
-    const out = await w.ok('queues', 'purge', 'full', '--force');
-    expect(out.output).toContain("Purged Queue 'full'");
-    expect(q.pending).toEqual([]);
-  }, WRANGLER_TIMEOUT * 2);
+  it(
+    'purge drops the messages a producer sent',
+    async () => {
+      await w.ok('queues', 'create', 'full');
+      const q = queue('full');
+      await q.sendBatch([{ body: 1 }, { body: 2 }]);
+      expect(q.pending).toHaveLength(2);
+      const out = await w.ok('queues', 'purge', 'full', '--force');
+      expect(out.output).toContain("Purged Queue 'full'");
+      expect(q.pending).toEqual([]);
+    },
+    WRANGLER_TIMEOUT * 2,
+  );
 });

@@ -24,17 +24,35 @@ beforeEach(() => {
   api = new CloudflareApi({ clock });
   bucket = api.account.addBucket('photos', new Bucket({ clock }));
   account_id = api.account.id;
-  client = new Cloudflare({ apiToken: 'any-token', apiKey: null, apiEmail: null, baseURL: BASE, fetch: api.fetch, maxRetries: 0 });
+  client = new Cloudflare({
+    apiToken: 'any-token',
+    apiKey: null,
+    apiEmail: null,
+    baseURL: BASE,
+    fetch: api.fetch,
+    maxRetries: 0,
+  });
 });
 
 const raw = (method: string, path: string, body?: string) =>
-  api.fetch(new Request(`${BASE}/accounts/${account_id}/r2/buckets/${path}`, { method, body, headers: { authorization: 'Bearer any-token', 'content-type': 'application/json' } }));
+  api.fetch(
+    new Request(`${BASE}/accounts/${account_id}/r2/buckets/${path}`, {
+      method,
+      body,
+      headers: { authorization: 'Bearer any-token', 'content-type': 'application/json' },
+    }),
+  );
 
 describe('lifecycle over the SDK', () => {
   it('a new bucket lists the default multipart rule', async () => {
     const got = await client.r2.buckets.lifecycle.get('photos', { account_id });
     expect(got.rules).toEqual([
-      { id: 'Default Multipart Abort Rule', enabled: true, conditions: {}, abortMultipartUploadsTransition: { condition: { type: 'Age', maxAge: 604800 } } },
+      {
+        id: 'Default Multipart Abort Rule',
+        enabled: true,
+        conditions: {},
+        abortMultipartUploadsTransition: { condition: { type: 'Age', maxAge: 604800 } },
+      },
     ]);
   });
 
@@ -43,9 +61,18 @@ describe('lifecycle over the SDK', () => {
     await bucket.put('keep', 'k');
     await client.r2.buckets.lifecycle.update('photos', {
       account_id,
-      rules: [{ id: 'expire-logs', enabled: true, conditions: { prefix: 'logs/' }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } } }],
+      rules: [
+        {
+          id: 'expire-logs',
+          enabled: true,
+          conditions: { prefix: 'logs/' },
+          deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } },
+        },
+      ],
     });
-    expect((await client.r2.buckets.lifecycle.get('photos', { account_id })).rules!.map((r) => r.id)).toEqual(['expire-logs']);
+    expect((await client.r2.buckets.lifecycle.get('photos', { account_id })).rules!.map((r) => r.id)).toEqual([
+      'expire-logs',
+    ]);
     clock.advance(DAY);
     expect(await bucket.head('logs/a')).toBeNull();
     expect(await bucket.head('keep')).not.toBeNull();
@@ -61,10 +88,23 @@ describe('lifecycle over the SDK', () => {
 
   it('an invalid rule is 10040 and changes nothing', async () => {
     const e = await client.r2.buckets.lifecycle
-      .update('photos', { account_id, rules: [{ id: 'x', enabled: true, conditions: { prefix: '' }, abortMultipartUploadsTransition: { condition: { type: 'Date' } as never } }] })
+      .update('photos', {
+        account_id,
+        rules: [
+          {
+            id: 'x',
+            enabled: true,
+            conditions: { prefix: '' },
+            abortMultipartUploadsTransition: { condition: { type: 'Date' } as never },
+          },
+        ],
+      })
       .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(BadRequestError);
-    expect((e as BadRequestError).errors[0]).toEqual({ code: 10040, message: 'The JSON you provided was not well formed.' });
+    expect((e as BadRequestError).errors[0]).toEqual({
+      code: 10040,
+      message: 'The JSON you provided was not well formed.',
+    });
     expect((await client.r2.buckets.lifecycle.get('photos', { account_id })).rules).toHaveLength(1);
   });
 
@@ -77,7 +117,10 @@ describe('lifecycle over the SDK', () => {
   it('raw: a body that is not JSON is 10040; there is no DELETE', async () => {
     const bad = await raw('PUT', 'photos/lifecycle', '{rules:');
     expect(bad.status).toBe(400);
-    expect((await bad.json()).errors[0]).toEqual({ code: 10040, message: 'The JSON you provided was not well formed.' });
+    expect((await bad.json()).errors[0]).toEqual({
+      code: 10040,
+      message: 'The JSON you provided was not well formed.',
+    });
     expect((await raw('DELETE', 'photos/lifecycle')).status).toBe(405);
   });
 });
@@ -93,13 +136,18 @@ describe('locks over the SDK', () => {
       { id: 'hold', enabled: true, prefix: 'legal/', condition: { type: 'Age', maxAgeSeconds: 86400 } },
     ]);
     await bucket.put('legal/doc', 'v');
-    await expect(bucket.delete('legal/doc')).rejects.toThrow('delete: The object is locked by a bucket lock rule and cannot be deleted or overwritten. (10069)');
+    await expect(bucket.delete('legal/doc')).rejects.toThrow(
+      'delete: The object is locked by a bucket lock rule and cannot be deleted or overwritten. (10069)',
+    );
     clock.advance(DAY);
     await bucket.delete('legal/doc');
   });
 
   it('update with no rules removes them all', async () => {
-    await client.r2.buckets.locks.update('photos', { account_id, rules: [{ id: 'all', enabled: true, condition: { type: 'Indefinite' } }] });
+    await client.r2.buckets.locks.update('photos', {
+      account_id,
+      rules: [{ id: 'all', enabled: true, condition: { type: 'Indefinite' } }],
+    });
     await bucket.put('k', 'v');
     await expect(bucket.delete('k')).rejects.toThrow('(10069)');
     await client.r2.buckets.locks.update('photos', { account_id, rules: [] });

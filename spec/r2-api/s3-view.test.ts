@@ -5,7 +5,13 @@
  */
 import { Agent } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { CreateBucketCommand, GetObjectCommand, ListBucketsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  ListBucketsCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { createEnv, S3Api, type Bucket } from '../../lib/index.js';
 import { CloudflareApi } from '../../lib/cloudflare-api/index.js';
@@ -23,14 +29,21 @@ describe('the S3 view and jurisdictions', () => {
     const eu = sdk(s3.fetch, `https://${id}.eu.r2.cloudflarestorage.com`);
     const plain = sdk(s3.fetch, `https://${id}.r2.cloudflarestorage.com`);
     await eu.send(new PutObjectCommand({ Bucket: 'logs', Key: 'k', Body: 'in the eu' }));
-    await expect(plain.send(new GetObjectCommand({ Bucket: 'logs', Key: 'k' }))).rejects.toMatchObject({ name: 'NoSuchKey' });
-    const { env } = createEnv<{ EU: Bucket }>({ r2_buckets: [{ binding: 'EU', bucket_name: 'logs', jurisdiction: 'eu' }] }, { ...quiet, api });
+    await expect(plain.send(new GetObjectCommand({ Bucket: 'logs', Key: 'k' }))).rejects.toMatchObject({
+      name: 'NoSuchKey',
+    });
+    const { env } = createEnv<{ EU: Bucket }>(
+      { r2_buckets: [{ binding: 'EU', bucket_name: 'logs', jurisdiction: 'eu' }] },
+      { ...quiet, api },
+    );
     expect(await (await env.EU.get('k'))!.text()).toBe('in the eu');
 
     await eu.send(new CreateBucketCommand({ Bucket: 'only-eu' }));
     expect((await eu.send(new ListBucketsCommand({}))).Buckets!.map((b) => b.Name)).toEqual(['logs', 'only-eu']);
     expect((await plain.send(new ListBucketsCommand({}))).Buckets!.map((b) => b.Name)).toEqual(['logs']);
-    const listed = await api.fetch(`https://api.cloudflare.com/client/v4/accounts/${id}/r2/buckets`, { headers: { authorization: 'Bearer t', 'cf-r2-jurisdiction': 'eu' } });
+    const listed = await api.fetch(`https://api.cloudflare.com/client/v4/accounts/${id}/r2/buckets`, {
+      headers: { authorization: 'Bearer t', 'cf-r2-jurisdiction': 'eu' },
+    });
     expect((await listed.json()).result.buckets.map((b: { name: string }) => b.name)).toEqual(['logs', 'only-eu']);
   });
 });
@@ -46,7 +59,10 @@ describe('startApiServer serves the S3 view for R2 host names', () => {
       });
       expect(made.status).toBe(200);
       // Every name resolves to the server, as `curl --resolve` or an /etc/hosts line would make it.
-      const agent = new Agent({ lookup: (_host, _options, done) => done(null, [{ address: '127.0.0.1', family: 4 }] as never, undefined as never) });
+      const agent = new Agent({
+        lookup: (_host, _options, done) =>
+          done(null, [{ address: '127.0.0.1', family: 4 }] as never, undefined as never),
+      });
       const client = new S3Client({
         region: 'auto',
         endpoint: `http://${server.api.account.id}.r2.cloudflarestorage.com:${server.port}`,

@@ -20,7 +20,12 @@ import { startWrangler, WRANGLER_TIMEOUT, type WranglerHarness } from '../helper
 const BASE = 'https://api.cloudflare.com/client/v4';
 const SOURCE_KEYS = { accessKeyId: 'AKIASOURCE000000', secretAccessKey: 'source-secret-0123456789' };
 const R2_KEYS = { provider: 'r2' as const, accessKeyId: 'r2-key-id', secretAccessKey: 'r2-secret' };
-const aws = (bucket = 'legacy', keys = SOURCE_KEYS) => ({ provider: 'aws' as const, bucket, region: 'us-east-1', ...keys });
+const aws = (bucket = 'legacy', keys = SOURCE_KEYS) => ({
+  provider: 'aws' as const,
+  bucket,
+  region: 'us-east-1',
+  ...keys,
+});
 
 let api: CloudflareApi;
 let cf: Cloudflare;
@@ -36,11 +41,22 @@ beforeEach(() => {
   // The stand-in for the AWS bucket: an S3 view that takes only the source's key pair.
   const source = new S3Api({ buckets: { legacy }, credentials: [SOURCE_KEYS] });
   useSippySource(api, { endpoint: 'https://source.example', fetch: (r) => source.fetch(r) });
-  cf = new Cloudflare({ apiToken: 'any-token', apiKey: null, apiEmail: null, baseURL: BASE, fetch: api.fetch, maxRetries: 0 });
+  cf = new Cloudflare({
+    apiToken: 'any-token',
+    apiKey: null,
+    apiEmail: null,
+    baseURL: BASE,
+    fetch: api.fetch,
+    maxRetries: 0,
+  });
 });
 
 const raw = (method: string, body?: unknown) =>
-  api.fetch(`${BASE}/accounts/${account_id}/r2/buckets/photos/sippy`, { method, headers: { authorization: 'Bearer t' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  api.fetch(`${BASE}/accounts/${account_id}/r2/buckets/photos/sippy`, {
+    method,
+    headers: { authorization: 'Bearer t' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
 
 describe('the configuration', () => {
   it('enable answers and get shows the source without its secrets; disable answers enabled: false and get is 404 10007', async () => {
@@ -58,9 +74,17 @@ describe('the configuration', () => {
   });
 
   it("takes wrangler's GCS shape; refuses a shape missing a field, or another provider (10040), and a missing bucket (10006)", async () => {
-    const gcs = { provider: 'gcs', bucket: 'legacy', clientEmail: 'svc@project.iam.gserviceaccount.com', privateKey: '-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n' };
+    const gcs = {
+      provider: 'gcs',
+      bucket: 'legacy',
+      clientEmail: 'svc@project.iam.gserviceaccount.com',
+      privateKey: '-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n',
+    };
     expect((await raw('PUT', { source: gcs, destination: R2_KEYS })).status).toBe(200);
-    expect((await cf.r2.buckets.sippy.get('photos', { account_id })).source).toEqual({ provider: 'gcs', bucket: 'legacy' });
+    expect((await cf.r2.buckets.sippy.get('photos', { account_id })).source).toEqual({
+      provider: 'gcs',
+      bucket: 'legacy',
+    });
     const code = async (body: unknown) => {
       const res = await raw('PUT', body);
       return [res.status, (await res.json()).errors[0]?.code];
@@ -69,14 +93,19 @@ describe('the configuration', () => {
     expect(await code({ source: { ...aws(), region: undefined }, destination: R2_KEYS })).toEqual([400, 10040]);
     expect(await code({ source: { provider: 'azure', container: 'c' }, destination: R2_KEYS })).toEqual([400, 10040]);
     expect(await code({ source: aws() })).toEqual([400, 10040]);
-    const missing = await api.fetch(`${BASE}/accounts/${account_id}/r2/buckets/nope/sippy`, { headers: { authorization: 'Bearer t' } });
+    const missing = await api.fetch(`${BASE}/accounts/${account_id}/r2/buckets/nope/sippy`, {
+      headers: { authorization: 'Bearer t' },
+    });
     expect((await missing.json()).errors[0].code).toBe(10006);
   });
 });
 
 describe('reads with Sippy on', () => {
   beforeEach(async () => {
-    await legacy.put('cat.txt', 'meow', { httpMetadata: { contentType: 'text/plain', cacheControl: 'max-age=60' }, customMetadata: { from: 'aws' } });
+    await legacy.put('cat.txt', 'meow', {
+      httpMetadata: { contentType: 'text/plain', cacheControl: 'max-age=60' },
+      customMetadata: { from: 'aws' },
+    });
     await legacy.put('dog.txt', 'woof');
     await legacy.put('fish.txt', 'blub');
   });
@@ -101,15 +130,23 @@ describe('reads with Sippy on', () => {
     const pub = await api.public.fetch(`https://${api.public.managedDomain('photos')}/bird.txt`);
     expect([pub.status, await pub.text()]).toEqual([200, 'tweet']);
     const s3 = sdk(new S3Api({ api, credentials: [CREDENTIALS] }).fetch);
-    expect(await (await s3.send(new GetObjectCommand({ Bucket: 'photos', Key: 'dog.txt' }))).Body!.transformToString()).toBe('woof');
+    expect(
+      await (await s3.send(new GetObjectCommand({ Bucket: 'photos', Key: 'dog.txt' }))).Body!.transformToString(),
+    ).toBe('woof');
     const viaApi = await cf.r2.buckets.objects.get('fish.txt', { account_id, bucket_name: 'photos' });
     expect(await (viaApi as Response).text()).toBe('blub');
     expect((await photos.list()).objects.map((o) => o.key)).toEqual(['bird.txt', 'dog.txt', 'fish.txt']);
-    await expect(s3.send(new GetObjectCommand({ Bucket: 'photos', Key: 'nowhere.txt' }))).rejects.toMatchObject({ name: 'NoSuchKey' });
+    await expect(s3.send(new GetObjectCommand({ Bucket: 'photos', Key: 'nowhere.txt' }))).rejects.toMatchObject({
+      name: 'NoSuchKey',
+    });
   });
 
   it('the source is read with the key pair Sippy was given: a wrong secret fetches nothing', async () => {
-    await cf.r2.buckets.sippy.update('photos', { account_id, source: aws('legacy', { ...SOURCE_KEYS, secretAccessKey: 'wrong' }), destination: R2_KEYS });
+    await cf.r2.buckets.sippy.update('photos', {
+      account_id,
+      source: aws('legacy', { ...SOURCE_KEYS, secretAccessKey: 'wrong' }),
+      destination: R2_KEYS,
+    });
     expect(await photos.get('cat.txt')).toBeNull();
   });
 
@@ -140,18 +177,40 @@ describe('wrangler r2 bucket sippy, against api serve, with r2 serve as the sour
     await source?.close();
   });
 
-  it('enable (AWS), get, then a binding read copies the object in; disable stops it', async () => {
-    await w.ok(
-      'r2', 'bucket', 'sippy', 'enable', 'files', '--provider', 'AWS', '--bucket', 'old-bucket', '--region', 'us-east-1',
-      '--access-key-id', SOURCE_KEYS.accessKeyId, '--secret-access-key', SOURCE_KEYS.secretAccessKey,
-      '--r2-access-key-id', 'r2-key-id', '--r2-secret-access-key', 'r2-secret',
-    );
-    expect((await w.ok('r2', 'bucket', 'sippy', 'get', 'files')).output).toContain('old-bucket');
-    const got = await files.get('photos/2019/beach.jpg');
-    expect([await got!.text(), got!.httpMetadata?.contentType]).toEqual(['jpeg bytes', 'image/jpeg']);
-    await w.ok('r2', 'bucket', 'sippy', 'disable', 'files');
-    expect((await w.ok('r2', 'bucket', 'sippy', 'get', 'files')).output).toContain("No Sippy configuration found for the 'files' bucket.");
-  }, WRANGLER_TIMEOUT);
+  it(
+    'enable (AWS), get, then a binding read copies the object in; disable stops it',
+    async () => {
+      await w.ok(
+        'r2',
+        'bucket',
+        'sippy',
+        'enable',
+        'files',
+        '--provider',
+        'AWS',
+        '--bucket',
+        'old-bucket',
+        '--region',
+        'us-east-1',
+        '--access-key-id',
+        SOURCE_KEYS.accessKeyId,
+        '--secret-access-key',
+        SOURCE_KEYS.secretAccessKey,
+        '--r2-access-key-id',
+        'r2-key-id',
+        '--r2-secret-access-key',
+        'r2-secret',
+      );
+      expect((await w.ok('r2', 'bucket', 'sippy', 'get', 'files')).output).toContain('old-bucket');
+      const got = await files.get('photos/2019/beach.jpg');
+      expect([await got!.text(), got!.httpMetadata?.contentType]).toEqual(['jpeg bytes', 'image/jpeg']);
+      await w.ok('r2', 'bucket', 'sippy', 'disable', 'files');
+      expect((await w.ok('r2', 'bucket', 'sippy', 'get', 'files')).output).toContain(
+        "No Sippy configuration found for the 'files' bucket.",
+      );
+    },
+    WRANGLER_TIMEOUT,
+  );
 });
 
 describe('api serve --sippy-endpoint', () => {
@@ -163,14 +222,22 @@ describe('api serve --sippy-endpoint', () => {
     let stop!: () => void;
     const stopped = new Promise<void>((r) => (stop = r));
     const io: CliIo = { out: (l) => out.push(l), err: () => {}, stopped: () => stopped };
-    const running = runCli(['api', 'serve', '--port', '0', '--bucket', 'files', '--sippy-endpoint', source.endpoint], io);
+    const running = runCli(
+      ['api', 'serve', '--port', '0', '--bucket', 'files', '--sippy-endpoint', source.endpoint],
+      io,
+    );
     try {
-      for (let i = 0; i < 500 && !out.some((l) => l.startsWith('sippy source')); i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 500 && !out.some((l) => l.startsWith('sippy source')); i++)
+        await new Promise((r) => setTimeout(r, 10));
       expect(out).toContain(`sippy source ${source.endpoint}`);
       const baseURL = /listening on (\S+)/.exec(out[0]!)![1]!;
       const account = /^account (\w+)/.exec(out.find((l) => l.startsWith('account '))!)![1]!;
       const call = (method: string, path: string, body?: unknown) =>
-        fetch(`${baseURL}/accounts/${account}/r2/buckets/files/${path}`, { method, headers: { authorization: 'Bearer any-token-0123456789' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+        fetch(`${baseURL}/accounts/${account}/r2/buckets/files/${path}`, {
+          method,
+          headers: { authorization: 'Bearer any-token-0123456789' },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
       expect((await call('PUT', 'sippy', { source: aws('old'), destination: R2_KEYS })).status).toBe(200);
       const got = await call('GET', 'objects/a.txt');
       expect([got.status, await got.text()]).toEqual([200, 'from the old store']);
@@ -183,6 +250,8 @@ describe('api serve --sippy-endpoint', () => {
 
   it('refuses a value that is not an http(s) URL', async () => {
     const io: CliIo = { out: () => {}, err: () => {}, stopped: () => Promise.resolve() };
-    await expect(runCli(['api', 'serve', '--port', '0', '--sippy-endpoint', 'old-bucket'], io)).rejects.toThrow('--sippy-endpoint must be an http(s) URL, got old-bucket');
+    await expect(runCli(['api', 'serve', '--port', '0', '--sippy-endpoint', 'old-bucket'], io)).rejects.toThrow(
+      '--sippy-endpoint must be an http(s) URL, got old-bucket',
+    );
   });
 });

@@ -9,7 +9,8 @@ import { createEnv, type Bucket } from '../../lib/index.js';
 import { CloudflareApi } from '../../lib/cloudflare-api/index.js';
 
 const quiet = { onWarning: () => {} };
-const sdk = (api: CloudflareApi) => new Cloudflare({ apiToken: 'any', apiEmail: null, apiKey: null, fetch: api.fetch, maxRetries: 0 });
+const sdk = (api: CloudflareApi) =>
+  new Cloudflare({ apiToken: 'any', apiEmail: null, apiKey: null, fetch: api.fetch, maxRetries: 0 });
 const bind = (api: CloudflareApi, name: string) =>
   createEnv<{ B: Bucket }>({ r2_buckets: [{ binding: 'B', bucket_name: name }] }, { ...quiet, api }).env.B;
 
@@ -39,7 +40,10 @@ describe('CloudflareApi test support over buckets', () => {
     const api = new CloudflareApi({ buckets: ['one'] });
     api.addBucket('one', { jurisdiction: 'eu' });
     await bind(api, 'one').put('k', 'v');
-    const eu = createEnv<{ B: Bucket }>({ r2_buckets: [{ binding: 'B', bucket_name: 'one', jurisdiction: 'eu' }] }, { ...quiet, api }).env.B;
+    const eu = createEnv<{ B: Bucket }>(
+      { r2_buckets: [{ binding: 'B', bucket_name: 'one', jurisdiction: 'eu' }] },
+      { ...quiet, api },
+    ).env.B;
     await eu.put('k', 'v');
     api.reset();
     expect(api.account.buckets).toEqual(['one']);
@@ -50,7 +54,9 @@ describe('CloudflareApi test support over buckets', () => {
   it("fault rules catch R2's routes, and the request log records them", async () => {
     const api = new CloudflareApi({ log: true });
     api.faults.add({ method: 'POST', path: 'accounts/*/r2/buckets', status: 503, times: 1 });
-    await expect(sdk(api).r2.buckets.create({ account_id: api.account.id, name: 'flaky' })).rejects.toMatchObject({ status: 503 });
+    await expect(sdk(api).r2.buckets.create({ account_id: api.account.id, name: 'flaky' })).rejects.toMatchObject({
+      status: 503,
+    });
     await sdk(api).r2.buckets.create({ account_id: api.account.id, name: 'flaky' });
     expect(api.account.buckets).toEqual(['flaky']);
     expect(api.log.filter({ method: 'POST' }).map((e) => e.status)).toEqual([503, 200]);

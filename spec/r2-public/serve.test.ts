@@ -25,7 +25,13 @@ beforeEach(async () => {
   });
   expect(res.status).toBe(200);
   await photos.put('a/b c.txt', '0123456789', {
-    httpMetadata: { contentType: 'text/plain', contentLanguage: 'en', contentDisposition: 'inline', cacheControl: 'max-age=60', cacheExpiry: new Date('2030-01-01T00:00:00Z') },
+    httpMetadata: {
+      contentType: 'text/plain',
+      contentLanguage: 'en',
+      contentDisposition: 'inline',
+      cacheControl: 'max-age=60',
+      cacheExpiry: new Date('2030-01-01T00:00:00Z'),
+    },
   });
   await photos.put('raw', 'x');
 });
@@ -67,11 +73,17 @@ describe('public GET and HEAD', () => {
   it('ranges: 206 with Content-Range; suffix and open ranges; malformed or inverted 400; unsatisfiable 416', async () => {
     const get = (range: string, key = 'a/b%20c.txt') => api.public.fetch(`${base}/${key}`, { headers: { range } });
     const r = await get('bytes=2-4');
-    expect([r.status, r.headers.get('content-range'), r.headers.get('content-length'), await r.text()]).toEqual([206, 'bytes 2-4/10', '3', '234']);
+    expect([r.status, r.headers.get('content-range'), r.headers.get('content-length'), await r.text()]).toEqual([
+      206,
+      'bytes 2-4/10',
+      '3',
+      '234',
+    ]);
     expect(await (await get('bytes=-3')).text()).toBe('789');
     expect(await (await get('bytes=7-')).text()).toBe('789');
     expect(await (await get('bytes=8-100')).text()).toBe('89');
-    for (const range of ['bytes=5-2', 'bytes=a-b', 'bytes=0-1,3-4', 'items=0-1']) expect((await get(range)).status, range).toBe(400);
+    for (const range of ['bytes=5-2', 'bytes=a-b', 'bytes=0-1,3-4', 'items=0-1'])
+      expect((await get(range)).status, range).toBe(400);
     expect((await get('bytes=5-2', 'missing')).status).toBe(400);
     for (const range of ['bytes=10-', 'bytes=-0']) expect((await get(range)).status, range).toBe(416);
   });
@@ -80,10 +92,18 @@ describe('public GET and HEAD', () => {
     const obj = (await photos.head('raw'))!;
     const get = (headers: Record<string, string>) => api.public.fetch(`${base}/raw`, { headers });
     const notModified = await get({ 'if-none-match': obj.httpEtag });
-    expect([notModified.status, notModified.headers.get('etag'), await notModified.text()]).toEqual([304, obj.httpEtag, '']);
-    expect((await get({ 'if-modified-since': new Date(obj.uploaded.getTime() + 60_000).toUTCString() })).status).toBe(304);
+    expect([notModified.status, notModified.headers.get('etag'), await notModified.text()]).toEqual([
+      304,
+      obj.httpEtag,
+      '',
+    ]);
+    expect((await get({ 'if-modified-since': new Date(obj.uploaded.getTime() + 60_000).toUTCString() })).status).toBe(
+      304,
+    );
     expect((await get({ 'if-match': '"nope"' })).status).toBe(412);
-    expect((await get({ 'if-unmodified-since': new Date(obj.uploaded.getTime() - 60_000).toUTCString() })).status).toBe(412);
+    expect((await get({ 'if-unmodified-since': new Date(obj.uploaded.getTime() - 60_000).toUTCString() })).status).toBe(
+      412,
+    );
     expect((await get({ 'if-match': obj.httpEtag })).status).toBe(200);
   });
 
@@ -100,35 +120,57 @@ describe('public GET and HEAD', () => {
   });
 });
 
-describe('CORS on public hosts follows the bucket\'s policy', () => {
+describe("CORS on public hosts follows the bucket's policy", () => {
   it('no policy: no CORS headers, preflights refused', async () => {
     const res = await api.public.fetch(`${base}/raw`, { headers: { origin: APP } });
     expect([res.status, res.headers.get('access-control-allow-origin')]).toEqual([200, null]);
-    const pre = await api.public.fetch(`${base}/raw`, { method: 'OPTIONS', headers: { origin: APP, 'access-control-request-method': 'GET' } });
+    const pre = await api.public.fetch(`${base}/raw`, {
+      method: 'OPTIONS',
+      headers: { origin: APP, 'access-control-request-method': 'GET' },
+    });
     expect([pre.status, pre.headers.get('access-control-allow-origin')]).toEqual([403, null]);
   });
 
   it('a matching Origin gets Access-Control-Allow-Origin and the exposed headers; another origin none', async () => {
-    new S3Api({ account: api.account }).setBucketCors('photos', [{ origins: [APP], methods: ['GET', 'HEAD'], headers: ['range'], expose: ['ETag', 'Content-Range'], maxAge: 600 }]);
+    new S3Api({ account: api.account }).setBucketCors('photos', [
+      { origins: [APP], methods: ['GET', 'HEAD'], headers: ['range'], expose: ['ETag', 'Content-Range'], maxAge: 600 },
+    ]);
     const ok = await api.public.fetch(`${base}/raw`, { headers: { origin: APP } });
-    expect([ok.headers.get('access-control-allow-origin'), ok.headers.get('access-control-expose-headers')]).toEqual([APP, 'ETag, Content-Range']);
+    expect([ok.headers.get('access-control-allow-origin'), ok.headers.get('access-control-expose-headers')]).toEqual([
+      APP,
+      'ETag, Content-Range',
+    ]);
     const missing = await api.public.fetch(`${base}/none`, { headers: { origin: APP } });
     expect([missing.status, missing.headers.get('access-control-allow-origin')]).toEqual([404, APP]);
     const other = await api.public.fetch(`${base}/raw`, { headers: { origin: 'https://evil.example' } });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
-    const pre = await api.public.fetch(`${base}/raw`, { method: 'OPTIONS', headers: { origin: APP, 'access-control-request-method': 'GET', 'access-control-request-headers': 'Range' } });
-    expect([pre.status, pre.headers.get('access-control-allow-origin'), pre.headers.get('access-control-allow-headers'), pre.headers.get('access-control-max-age')]).toEqual([200, APP, 'range', '600']);
-    const refused = await api.public.fetch(`${base}/raw`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+    const pre = await api.public.fetch(`${base}/raw`, {
+      method: 'OPTIONS',
+      headers: { origin: APP, 'access-control-request-method': 'GET', 'access-control-request-headers': 'Range' },
+    });
+    expect([
+      pre.status,
+      pre.headers.get('access-control-allow-origin'),
+      pre.headers.get('access-control-allow-headers'),
+      pre.headers.get('access-control-max-age'),
+    ]).toEqual([200, APP, 'range', '600']);
+    const refused = await api.public.fetch(`${base}/raw`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+    });
     expect(refused.status).toBe(403);
   });
 });
 
 describe('test support', () => {
-  it('public reads are in the bucket\'s call log (surface public) and its faults apply', async () => {
+  it("public reads are in the bucket's call log (surface public) and its faults apply", async () => {
     photos.log.start();
     await api.public.fetch(`${base}/raw`);
     await api.public.fetch(`${base}/raw`, { method: 'HEAD' });
-    expect(photos.log.filter({ surface: 'public' }).map((c) => [c.op, c.key])).toEqual([['get', 'raw'], ['head', 'raw']]);
+    expect(photos.log.filter({ surface: 'public' }).map((c) => [c.op, c.key])).toEqual([
+      ['get', 'raw'],
+      ['head', 'raw'],
+    ]);
     photos.faults.add({ op: 'get', error: new Error('boom') });
     expect((await api.public.fetch(`${base}/raw`)).status).toBe(500);
   });

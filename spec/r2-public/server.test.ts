@@ -12,12 +12,18 @@ import { startS3Server } from '../../lib/node/index.js';
 import { startApiServer } from '../../lib/node/api-server.js';
 
 /** GET `path` on 127.0.0.1:`port` with the Host header given (what a client resolving the host to loopback sends). */
-function getWithHost(port: number, host: string, path: string): Promise<{ status: number; body: string; type: string | undefined }> {
+function getWithHost(
+  port: number,
+  host: string,
+  path: string,
+): Promise<{ status: number; body: string; type: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString(), type: res.headers['content-type'] }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString(), type: res.headers['content-type'] }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -31,7 +37,7 @@ afterEach(async () => {
 });
 
 describe('public hosts, by Host header, on a server over an account', () => {
-  it('an enabled r2.dev host and custom domain serve the bucket; disabled hosts and the server\'s own host go to the S3 view', async () => {
+  it("an enabled r2.dev host and custom domain serve the bucket; disabled hosts and the server's own host go to the S3 view", async () => {
     const api = new CloudflareApi({ zones: [{ name: 'example.com' }] });
     const photos = api.account.addBucket('photos', new Bucket());
     await photos.put('cat.txt', 'meow');
@@ -51,16 +57,32 @@ describe('public hosts, by Host header, on a server over an account', () => {
         body: JSON.stringify(body),
       });
     expect((await call('domains/managed', 'PUT', { enabled: true })).status).toBe(200);
-    expect((await call('domains/custom', 'POST', { domain: 'cdn.example.com', zoneId: api.zone('example.com')!.id, enabled: true })).status).toBe(200);
+    expect(
+      (
+        await call('domains/custom', 'POST', {
+          domain: 'cdn.example.com',
+          zoneId: api.zone('example.com')!.id,
+          enabled: true,
+        })
+      ).status,
+    ).toBe(200);
 
-    expect(await getWithHost(port, dev, '/cat.txt')).toEqual({ status: 200, body: 'meow', type: 'application/octet-stream' });
+    expect(await getWithHost(port, dev, '/cat.txt')).toEqual({
+      status: 200,
+      body: 'meow',
+      type: 'application/octet-stream',
+    });
     expect(await getWithHost(port, `${dev}:${port}`, '/cat.txt')).toMatchObject({ status: 200, body: 'meow' });
     expect(await getWithHost(port, 'cdn.example.com', '/cat.txt')).toMatchObject({ status: 200, body: 'meow' });
-    expect(await getWithHost(port, 'cdn.example.com', '/none')).toEqual({ status: 404, body: '404 Not Found', type: 'text/plain; charset=UTF-8' });
+    expect(await getWithHost(port, 'cdn.example.com', '/none')).toEqual({
+      status: 404,
+      body: '404 Not Found',
+      type: 'text/plain; charset=UTF-8',
+    });
     expect((await getWithHost(port, `127.0.0.1:${port}`, '/photos/cat.txt')).body).toContain('<Error>');
   });
 
-  it('api serve (startApiServer) answers the account\'s public hosts by Host on its one port; every other Host is the API', async () => {
+  it("api serve (startApiServer) answers the account's public hosts by Host on its one port; every other Host is the API", async () => {
     const server = await startApiServer({ zones: [{ name: 'example.com' }], buckets: ['photos'] });
     close = () => server.close();
     const api = server.api;
@@ -75,7 +97,11 @@ describe('public hosts, by Host header, on a server over an account', () => {
       body: JSON.stringify({ enabled: true }),
     });
     expect(res.status).toBe(200);
-    expect(await getWithHost(port, `${dev}:${port}`, '/cat.txt')).toEqual({ status: 200, body: 'meow', type: 'application/octet-stream' });
+    expect(await getWithHost(port, `${dev}:${port}`, '/cat.txt')).toEqual({
+      status: 200,
+      body: 'meow',
+      type: 'application/octet-stream',
+    });
     expect((await getWithHost(port, `127.0.0.1:${port}`, '/cat.txt')).type).toBe('application/json');
   });
 });

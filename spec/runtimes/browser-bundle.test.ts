@@ -21,7 +21,13 @@ describe('the browser bundle', () => {
 
   it('covers every public subpath but the Node-only one', () => {
     expect(entries.map((e) => e.subpath)).toEqual(
-      expect.arrayContaining(['edge-doubles', 'edge-doubles/bucket', 'edge-doubles/dns', 'edge-doubles/conformance', 'edge-doubles/vitest']),
+      expect.arrayContaining([
+        'edge-doubles',
+        'edge-doubles/bucket',
+        'edge-doubles/dns',
+        'edge-doubles/conformance',
+        'edge-doubles/vitest',
+      ]),
     );
     expect(entries.map((e) => e.subpath)).not.toContain('edge-doubles/node');
   });

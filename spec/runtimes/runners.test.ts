@@ -21,7 +21,10 @@ const deno = runtimeBinary('deno');
 beforeAll(async () => {
   await installBuiltPackage('.runners-package');
   // Its own package.json, so `edge-doubles` is the installed build, not this repository by self-reference.
-  writeFileSync(`${consumer}package.json`, JSON.stringify({ name: 'edge-doubles-runners-consumer', private: true, type: 'module' }));
+  writeFileSync(
+    `${consumer}package.json`,
+    JSON.stringify({ name: 'edge-doubles-runners-consumer', private: true, type: 'module' }),
+  );
   for (const f of readdirSync(sources)) copyFileSync(`${sources}${f}`, `${consumer}${f}`);
   // The package's bin, linked as npm links it, for `bunx edge-doubles` and `deno run -A npm:edge-doubles`.
   rmSync(`${consumer}node_modules/.bin`, { recursive: true, force: true });
@@ -39,8 +42,12 @@ const binary = (r: { path?: string; missing?: string }) => {
 /** Runs a binary in the consumer folder; resolves with its exit code and output, never rejects. */
 function run(bin: string, args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    execFile(bin, args, { cwd: consumer, env: { ...process.env, NODE_OPTIONS: '', NO_COLOR: '1' }, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+    execFile(
+      bin,
+      args,
+      { cwd: consumer, env: { ...process.env, NODE_OPTIONS: '', NO_COLOR: '1' }, maxBuffer: 64 << 20 },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
     );
   });
 }
@@ -52,13 +59,21 @@ describe('the bucket conformance suite under other runners', () => {
     expectSuitePassed(await run(process.execPath, ['--test', './bucket.node-test.mjs']), 2);
   }, 180_000);
 
-  it.skipIf(absent(bun))(`bun test, with bun:test's describe/it/expect${bun.missing ? ` (skipped: ${bun.missing})` : ''}`, async () => {
-    expectSuitePassed(await run(binary(bun), ['test', './bucket.bun.mjs']), 8);
-  }, 180_000);
+  it.skipIf(absent(bun))(
+    `bun test, with bun:test's describe/it/expect${bun.missing ? ` (skipped: ${bun.missing})` : ''}`,
+    async () => {
+      expectSuitePassed(await run(binary(bun), ['test', './bucket.bun.mjs']), 8);
+    },
+    180_000,
+  );
 
-  it.skipIf(absent(deno))(`deno test, through Deno's node:test${deno.missing ? ` (skipped: ${deno.missing})` : ''}`, async () => {
-    expectSuitePassed(await run(binary(deno), ['test', '-A', '--no-check', './bucket.node-test.mjs']), 7);
-  }, 180_000);
+  it.skipIf(absent(deno))(
+    `deno test, through Deno's node:test${deno.missing ? ` (skipped: ${deno.missing})` : ''}`,
+    async () => {
+      expectSuitePassed(await run(binary(deno), ['test', '-A', '--no-check', './bucket.node-test.mjs']), 7);
+    },
+    180_000,
+  );
 });
 
 /** What package.smoke.mjs saw, from its one JSON line. */
@@ -84,7 +99,8 @@ const everywhere = {
   assertionFailure: 'AssertionError',
 };
 
-const UNKNOWN_LENGTH = 'TypeError: Provided readable stream must have a known length (request/response body or readable half of FixedLengthStream)';
+const UNKNOWN_LENGTH =
+  'TypeError: Provided readable stream must have a known length (request/response body or readable half of FixedLengthStream)';
 
 describe('the whole package, as a script', () => {
   it('on Node: the Worker patterns as on workerd, a stream built in JS refused', async () => {
@@ -92,23 +108,41 @@ describe('the whole package, as a script', () => {
   }, 60_000);
 
   // There a stream built in JS cannot be told from a body: accepted, the declared double-default-stream-bodies.
-  it.skipIf(absent(bun))(`on Bun${bun.missing ? ` (skipped: ${bun.missing})` : ''}: the Worker patterns accepted, createEnv, S3, DNS, a server`, async () => {
-    expect(await smoke(binary(bun), ['./package.smoke.mjs'])).toEqual({ ...everywhere, jsStream: 'accepted' });
-  }, 60_000);
+  it.skipIf(absent(bun))(
+    `on Bun${bun.missing ? ` (skipped: ${bun.missing})` : ''}: the Worker patterns accepted, createEnv, S3, DNS, a server`,
+    async () => {
+      expect(await smoke(binary(bun), ['./package.smoke.mjs'])).toEqual({ ...everywhere, jsStream: 'accepted' });
+    },
+    60_000,
+  );
 
-  it.skipIf(absent(deno))(`on Deno${deno.missing ? ` (skipped: ${deno.missing})` : ''}: the Worker patterns accepted, createEnv, S3, DNS, a server`, async () => {
-    expect(await smoke(binary(deno), ['run', '-A', './package.smoke.mjs'])).toEqual({ ...everywhere, jsStream: 'accepted' });
-  }, 60_000);
+  it.skipIf(absent(deno))(
+    `on Deno${deno.missing ? ` (skipped: ${deno.missing})` : ''}: the Worker patterns accepted, createEnv, S3, DNS, a server`,
+    async () => {
+      expect(await smoke(binary(deno), ['run', '-A', './package.smoke.mjs'])).toEqual({
+        ...everywhere,
+        jsStream: 'accepted',
+      });
+    },
+    60_000,
+  );
 
-  it.skipIf(absent(bun))(`the matchers on bun test's expect${bun.missing ? ` (skipped: ${bun.missing})` : ''}`, async () => {
-    const { code, out } = await run(binary(bun), ['test', './matchers.bun.mjs']);
-    expect(out).toMatch(/1 pass\s+0 fail/);
-    expect(code, out).toBe(0);
-  }, 60_000);
+  it.skipIf(absent(bun))(
+    `the matchers on bun test's expect${bun.missing ? ` (skipped: ${bun.missing})` : ''}`,
+    async () => {
+      const { code, out } = await run(binary(bun), ['test', './matchers.bun.mjs']);
+      expect(out).toMatch(/1 pass\s+0 fail/);
+      expect(code, out).toBe(0);
+    },
+    60_000,
+  );
 
   // The command as a user runs it, served on loopback until this test stops it.
   const serve = async (bin: string, args: string[]) => {
-    const child = spawn(bin, [...args, 'api', 'serve', '--port', '0', '--bucket', 'photos'], { cwd: consumer, env: { ...process.env, NODE_OPTIONS: '' } });
+    const child = spawn(bin, [...args, 'api', 'serve', '--port', '0', '--bucket', 'photos'], {
+      cwd: consumer,
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     try {
       let out = '';
       const base = await new Promise<string>((resolve, reject) => {
@@ -120,19 +154,31 @@ describe('the whole package, as a script', () => {
         child.stderr.on('data', (d: Buffer) => (out += d));
         child.on('exit', (code) => reject(new Error(`exited ${code} before listening:\n${out}`)));
       });
-      const account = /account (\w+)/.exec(out)?.[1] ?? (await new Promise<string>((r) => setTimeout(() => r(/account (\w+)/.exec(out)![1]!), 200)));
-      const listed = await (await fetch(`${base}/accounts/${account}/r2/buckets`, { headers: { Authorization: 'Bearer t' } })).json();
+      const account =
+        /account (\w+)/.exec(out)?.[1] ??
+        (await new Promise<string>((r) => setTimeout(() => r(/account (\w+)/.exec(out)![1]!), 200)));
+      const listed = await (
+        await fetch(`${base}/accounts/${account}/r2/buckets`, { headers: { Authorization: 'Bearer t' } })
+      ).json();
       return (listed as { result: { buckets: { name: string }[] } }).result.buckets.map((b) => b.name);
     } finally {
       child.kill();
     }
   };
 
-  it.skipIf(absent(bun))(`bunx edge-doubles api serve${bun.missing ? ` (skipped: ${bun.missing})` : ''}`, async () => {
-    expect(await serve(binary(bun), ['x', 'edge-doubles'])).toEqual(['photos']);
-  }, 60_000);
+  it.skipIf(absent(bun))(
+    `bunx edge-doubles api serve${bun.missing ? ` (skipped: ${bun.missing})` : ''}`,
+    async () => {
+      expect(await serve(binary(bun), ['x', 'edge-doubles'])).toEqual(['photos']);
+    },
+    60_000,
+  );
 
-  it.skipIf(absent(deno))(`deno run -A npm:edge-doubles api serve${deno.missing ? ` (skipped: ${deno.missing})` : ''}`, async () => {
-    expect(await serve(binary(deno), ['run', '-A', 'npm:edge-doubles'])).toEqual(['photos']);
-  }, 60_000);
+  it.skipIf(absent(deno))(
+    `deno run -A npm:edge-doubles api serve${deno.missing ? ` (skipped: ${deno.missing})` : ''}`,
+    async () => {
+      expect(await serve(binary(deno), ['run', '-A', 'npm:edge-doubles'])).toEqual(['photos']);
+    },
+    60_000,
+  );
 });

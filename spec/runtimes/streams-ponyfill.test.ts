@@ -54,7 +54,8 @@ describe('web-streams-polyfill', () => {
     const bucket = await freshBucket();
     const object = await bucket.get('k');
     expect(ponyfill.loads).toBe(1);
-    const { ReadableStream: Ponyfilled } = await vi.importActual<typeof import('web-streams-polyfill')>('web-streams-polyfill');
+    const { ReadableStream: Ponyfilled } =
+      await vi.importActual<typeof import('web-streams-polyfill')>('web-streams-polyfill');
     expect(object!.body).toBeInstanceOf(Ponyfilled);
     expect(globalThis.ReadableStream).toBeUndefined();
     // A BYOB reader works on it, as on the runtime's own bodies.

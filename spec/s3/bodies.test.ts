@@ -28,9 +28,17 @@ function untouchable() {
 }
 
 /** A presigned request (the payload is never hashed) with `body` streamed, as the HTTP server hands it over. */
-async function presigned(path: string, query: Record<string, string>, body: ReadableStream<Uint8Array>, headers: Record<string, string> = {}) {
+async function presigned(
+  path: string,
+  query: Record<string, string>,
+  body: ReadableStream<Uint8Array>,
+  headers: Record<string, string> = {},
+) {
   const { target } = await rawSigned({ method: 'PUT', path, query, presign: true });
-  return { request: new Request(`${ENDPOINT}${target}`, { method: 'PUT', body, headers, duplex: 'half' } as RequestInit), target };
+  return {
+    request: new Request(`${ENDPOINT}${target}`, { method: 'PUT', body, headers, duplex: 'half' } as RequestInit),
+    target,
+  };
 }
 
 describe('body limits', () => {
@@ -44,11 +52,27 @@ describe('body limits', () => {
       [{ uploadId: upload.uploadId, partNumber: '2' }, { 'x-amz-copy-source': '/photos/src' }],
     ] as const) {
       const { stream, state } = untouchable();
-      const { request, target } = await presigned('/photos/big', query, stream, { 'content-length': String(MAX + 1), ...extra });
+      const { request, target } = await presigned('/photos/big', query, stream, {
+        'content-length': String(MAX + 1),
+        ...extra,
+      });
       // The copy source header must be signed: sign it as a header-auth request instead.
-      const req = 'x-amz-copy-source' in extra ? await aws.sign(`${ENDPOINT}${target.split('?')[0]}?uploadId=${upload.uploadId}&partNumber=2`, { method: 'PUT', headers: { ...extra, 'content-length': String(MAX + 1) }, body: stream, duplex: 'half' } as never) : request;
+      const req =
+        'x-amz-copy-source' in extra
+          ? await aws.sign(`${ENDPOINT}${target.split('?')[0]}?uploadId=${upload.uploadId}&partNumber=2`, {
+              method: 'PUT',
+              headers: { ...extra, 'content-length': String(MAX + 1) },
+              body: stream,
+              duplex: 'half',
+            } as never)
+          : request;
       const e = await errorOf(await api.handle(req, 'x-amz-copy-source' in extra ? undefined : target));
-      expect([query, e.status, e.code, e.message]).toEqual([query, 400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed object size.']);
+      expect([query, e.status, e.code, e.message]).toEqual([
+        query,
+        400,
+        'EntityTooLarge',
+        'Your proposed upload exceeds the maximum allowed object size.',
+      ]);
       expect(state.pulled).toBe(false);
     }
     expect(await photos.head('big')).toBeNull();
@@ -91,14 +115,23 @@ describe('authentication comes before the body', () => {
   it('a wrongly signed or unsigned PUT gets its auth error; its body is never read', async () => {
     const { api } = setup();
     const bad = untouchable();
-    const wrong = await new AwsClient({ ...CREDENTIALS, secretAccessKey: 'wrong', service: 's3', region: 'auto' }).sign(`${ENDPOINT}/photos/k`, {
-      method: 'PUT',
-      body: bad.stream,
-      duplex: 'half',
-    } as never);
+    const wrong = await new AwsClient({ ...CREDENTIALS, secretAccessKey: 'wrong', service: 's3', region: 'auto' }).sign(
+      `${ENDPOINT}/photos/k`,
+      {
+        method: 'PUT',
+        body: bad.stream,
+        duplex: 'half',
+      } as never,
+    );
     expect((await errorOf(await api.fetch(wrong))).code).toBe('SignatureDoesNotMatch');
     const anon = untouchable();
-    expect((await errorOf(await api.fetch(`${ENDPOINT}/photos/k`, { method: 'PUT', body: anon.stream, duplex: 'half' } as RequestInit))).message).toBe('Authorization');
+    expect(
+      (
+        await errorOf(
+          await api.fetch(`${ENDPOINT}/photos/k`, { method: 'PUT', body: anon.stream, duplex: 'half' } as RequestInit),
+        )
+      ).message,
+    ).toBe('Authorization');
     expect([bad.state.pulled, anon.state.pulled]).toEqual([false, false]);
   });
 });
@@ -107,7 +140,14 @@ describe('api.fetch is a standard fetch', () => {
   it('bad arguments reject (never throw) with what the Request constructor raises', async () => {
     const { api } = setup();
     const boom = new Error('getter');
-    const init = new Proxy({}, { get: () => { throw boom; } }) as RequestInit;
+    const init = new Proxy(
+      {},
+      {
+        get: () => {
+          throw boom;
+        },
+      },
+    ) as RequestInit;
     for (const [input, options] of [[123], [null], [{}], [`${ENDPOINT}/photos/k`, init]] as [unknown, RequestInit?][]) {
       let sync: unknown;
       let promise: Promise<Response> | undefined;
@@ -132,7 +172,7 @@ describe('api.fetch is a standard fetch', () => {
     }
   });
 
-  it('a request body that fails while read rejects with TypeError: fetch failed, its cause the stream\'s error', async () => {
+  it("a request body that fails while read rejects with TypeError: fetch failed, its cause the stream's error", async () => {
     const { api, photos } = setup();
     const cause = new Error('disk gone');
     const stream = new ReadableStream<Uint8Array>({

@@ -25,11 +25,16 @@ describe('buckets', () => {
     await api.bucket('fresh')!.delete('k');
     await client.send(new DeleteBucketCommand({ Bucket: 'fresh' }));
     expect(api.bucket('fresh')).toBeUndefined();
-    await expect(client.send(new CreateBucketCommand({ Bucket: 'Bad_Name' }))).rejects.toMatchObject({ name: 'InvalidBucketName' });
+    await expect(client.send(new CreateBucketCommand({ Bucket: 'Bad_Name' }))).rejects.toMatchObject({
+      name: 'InvalidBucketName',
+    });
   });
 
-  it('ListBuckets pages with R2\'s max-keys / continuation-token extension', async () => {
-    const api = new S3Api({ buckets: { a: new Bucket(), b: new Bucket(), c: new Bucket() }, credentials: [CREDENTIALS] });
+  it("ListBuckets pages with R2's max-keys / continuation-token extension", async () => {
+    const api = new S3Api({
+      buckets: { a: new Bucket(), b: new Bucket(), c: new Bucket() },
+      credentials: [CREDENTIALS],
+    });
     const signer = new AwsClient({ ...CREDENTIALS, service: 's3', region: 'auto' });
     const first = await api.fetch(await signer.sign(`${ENDPOINT}/?max-keys=2`));
     const text = await first.text();
@@ -49,7 +54,10 @@ describe('buckets', () => {
     expect(() => new S3Api({ buckets: { x: {} as Bucket } })).toThrow(TypeError);
     const { api } = setup();
     const signer = new AwsClient({ ...CREDENTIALS, service: 's3', region: 'auto' });
-    expect(await errorOf(await api.fetch(await signer.sign(`${ENDPOINT}/`, { method: 'DELETE' })))).toMatchObject({ status: 404, code: 'RouteNotFound' });
+    expect(await errorOf(await api.fetch(await signer.sign(`${ENDPOINT}/`, { method: 'DELETE' })))).toMatchObject({
+      status: 404,
+      code: 'RouteNotFound',
+    });
     expect(await errorOf(await api.fetch(await signer.sign(`${ENDPOINT}/photos/k?torrent`)))).toMatchObject({
       status: 501,
       message: 'GetObjectTorrent not implemented',

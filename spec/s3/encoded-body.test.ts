@@ -11,6 +11,12 @@ describe('XML answers encoded into a reused buffer', () => {
     const texts = ['a'.repeat(50_000), 'é😀<&>', 'b'.repeat(300_000), 'short'];
     const answers = texts.map((t) => xmlResponse('Root', { Text: t }));
     const bodies = await Promise.all(answers.reverse().map((r) => r.text()));
-    bodies.reverse().forEach((body, i) => expect(body).toContain(`<Text>${texts[i]!.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</Text>`));
+    bodies
+      .reverse()
+      .forEach((body, i) =>
+        expect(body).toContain(
+          `<Text>${texts[i]!.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</Text>`,
+        ),
+      );
   });
 });

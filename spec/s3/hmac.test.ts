@@ -10,7 +10,7 @@ describe('HMAC-SHA256 for SigV4', () => {
   const data = 'what do ya want for nothing?';
   const expected = '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843';
 
-  it('the platform path and the WebCrypto path both give RFC 4231\'s value', async () => {
+  it("the platform path and the WebCrypto path both give RFC 4231's value", async () => {
     expect(bytesToHex(await hmacSha256(key, data))).toBe(expected);
     expect(bytesToHex(await webCryptoHmacSha256(key, data))).toBe(expected);
     expect(bytesToHex(hmac(sha256, key, new TextEncoder().encode(data)))).toBe(expected);

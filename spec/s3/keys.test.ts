@@ -4,7 +4,13 @@
  * UTF-8 are refused rather than kept as typed.
  */
 import { describe, expect, it } from 'vitest';
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import { ENDPOINT, errorOf, setup } from './support.js';
 import { rawSdk, rawSigned, sendRaw } from './raw.js';
 import { seeded } from '../../lib/random.js';
@@ -18,7 +24,9 @@ describe('dot segments are part of the key', () => {
     expect((await sendRaw(api, { method: 'PUT', path: '/photos/tmp/../keep/1.txt', body: 'dots' })).status).toBe(200);
     expect(await (await photos.get('keep/1.txt'))!.text()).toBe('original');
     expect(await (await photos.get('tmp/../keep/1.txt'))!.text()).toBe('dots');
-    expect((await sendRaw(api, { method: 'PUT', path: '/photos/tmp/%2e%2E/keep/1.txt', body: 'encoded' })).status).toBe(200);
+    expect((await sendRaw(api, { method: 'PUT', path: '/photos/tmp/%2e%2E/keep/1.txt', body: 'encoded' })).status).toBe(
+      200,
+    );
     expect(await (await photos.get('tmp/../keep/1.txt'))!.text()).toBe('encoded');
     expect(await keysOf(photos)).toEqual(['keep/1.txt', 'tmp/../keep/1.txt']);
     // GET and DELETE name the same key, not the collapsed one.
@@ -34,16 +42,29 @@ describe('dot segments are part of the key', () => {
     const { api, photos } = setup();
     await photos.put('a/../b', 'source');
     await photos.put('b', 'other');
-    const copied = await sendRaw(api, { method: 'PUT', path: '/photos/c/./d', headers: { 'x-amz-copy-source': '/photos/a/../b' } });
+    const copied = await sendRaw(api, {
+      method: 'PUT',
+      path: '/photos/c/./d',
+      headers: { 'x-amz-copy-source': '/photos/a/../b' },
+    });
     expect(copied.status).toBe(200);
     expect(await (await photos.get('c/./d'))!.text()).toBe('source');
     const created = await sendRaw(api, { method: 'POST', path: '/photos/m/../n', query: { uploads: '' } });
     const uploadId = /<UploadId>([^<]+)<\/UploadId>/.exec(await created.text())![1]!;
-    expect(/<Key>m\/\.\.\/n<\/Key>/.test(await (await sendRaw(api, { path: '/photos/m/../n', query: { uploadId } })).text())).toBe(true);
-    const part = await sendRaw(api, { method: 'PUT', path: '/photos/m/%2E%2E/n', query: { uploadId, partNumber: '1' }, body: 'part' });
+    expect(
+      /<Key>m\/\.\.\/n<\/Key>/.test(await (await sendRaw(api, { path: '/photos/m/../n', query: { uploadId } })).text()),
+    ).toBe(true);
+    const part = await sendRaw(api, {
+      method: 'PUT',
+      path: '/photos/m/%2E%2E/n',
+      query: { uploadId, partNumber: '1' },
+      body: 'part',
+    });
     expect(part.status).toBe(200);
     const complete = `<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>${part.headers.get('etag')}</ETag></Part></CompleteMultipartUpload>`;
-    expect((await sendRaw(api, { method: 'POST', path: '/photos/m/../n', query: { uploadId }, body: complete })).status).toBe(200);
+    expect(
+      (await sendRaw(api, { method: 'POST', path: '/photos/m/../n', query: { uploadId }, body: complete })).status,
+    ).toBe(200);
     expect(await (await photos.get('m/../n'))!.text()).toBe('part');
     expect(await photos.head('n')).toBeNull();
   });
@@ -70,8 +91,12 @@ describe('dot segments are part of the key', () => {
     const client = rawSdk(api);
     await photos.put('keep/1.txt', 'original');
     await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'tmp/../keep/1.txt', Body: 'dots' }));
-    await client.send(new CopyObjectCommand({ Bucket: 'photos', Key: './copy', CopySource: 'photos/tmp/../keep/1.txt' }));
-    expect(await (await client.send(new GetObjectCommand({ Bucket: 'photos', Key: './copy' }))).Body!.transformToString()).toBe('dots');
+    await client.send(
+      new CopyObjectCommand({ Bucket: 'photos', Key: './copy', CopySource: 'photos/tmp/../keep/1.txt' }),
+    );
+    expect(
+      await (await client.send(new GetObjectCommand({ Bucket: 'photos', Key: './copy' }))).Body!.transformToString(),
+    ).toBe('dots');
     const listed = await client.send(new ListObjectsV2Command({ Bucket: 'photos' }));
     expect(listed.Contents!.map((o) => o.Key)).toEqual(['./copy', 'keep/1.txt', 'tmp/../keep/1.txt']);
     await client.send(new DeleteObjectCommand({ Bucket: 'photos', Key: 'tmp/../keep/1.txt' }));
@@ -84,29 +109,62 @@ describe('a path that is not UTF-8 is refused, never kept as typed', () => {
   it('PUT /photos/bad%FF: 400 InvalidObjectName, and bad%25FF is its own key', async () => {
     const { api, photos } = setup();
     expect((await sendRaw(api, { method: 'PUT', path: '/photos/bad%25FF', body: 'literal' })).status).toBe(200);
-    for (const path of ['/photos/bad%FF', '/photos/bad%C3', '/photos/100%', '/photos/a%zz', '/photos/%ED%A0%80', '/photos/%C0%AF']) {
+    for (const path of [
+      '/photos/bad%FF',
+      '/photos/bad%C3',
+      '/photos/100%',
+      '/photos/a%zz',
+      '/photos/%ED%A0%80',
+      '/photos/%C0%AF',
+    ]) {
       const e = await errorOf(await sendRaw(api, { method: 'PUT', path, body: 'overwrite' }));
-      expect([path, e.status, e.code, e.message]).toEqual([path, 400, 'InvalidObjectName', 'The specified object name is not valid.']);
+      expect([path, e.status, e.code, e.message]).toEqual([
+        path,
+        400,
+        'InvalidObjectName',
+        'The specified object name is not valid.',
+      ]);
     }
     expect(await keysOf(photos)).toEqual(['bad%FF']);
     expect(await (await photos.get('bad%FF'))!.text()).toBe('literal');
-    expect((await errorOf(await sendRaw(api, { method: 'DELETE', path: '/photos/bad%FF' }))).code).toBe('InvalidObjectName');
+    expect((await errorOf(await sendRaw(api, { method: 'DELETE', path: '/photos/bad%FF' }))).code).toBe(
+      'InvalidObjectName',
+    );
     expect(await keysOf(photos)).toEqual(['bad%FF']);
   });
 
   it('the bucket segment and the copy source are decoded the same way', async () => {
     const { api, photos } = setup();
     await photos.put('src', 'v');
-    expect(await errorOf(await sendRaw(api, { method: 'PUT', path: '/ph%FFotos/k', body: 'x' }))).toMatchObject({ status: 400, code: 'InvalidBucketName' });
-    const bad = await errorOf(await sendRaw(api, { method: 'PUT', path: '/photos/dst', headers: { 'x-amz-copy-source': '/photos/src%FF' } }));
+    expect(await errorOf(await sendRaw(api, { method: 'PUT', path: '/ph%FFotos/k', body: 'x' }))).toMatchObject({
+      status: 400,
+      code: 'InvalidBucketName',
+    });
+    const bad = await errorOf(
+      await sendRaw(api, { method: 'PUT', path: '/photos/dst', headers: { 'x-amz-copy-source': '/photos/src%FF' } }),
+    );
     expect(bad).toMatchObject({ status: 400, code: 'InvalidObjectName' });
-    expect((await errorOf(await sendRaw(api, { method: 'PUT', path: '/photos/dst', headers: { 'x-amz-copy-source': '/ph%FFotos/src' } }))).code).toBe('InvalidBucketName');
+    expect(
+      (
+        await errorOf(
+          await sendRaw(api, {
+            method: 'PUT',
+            path: '/photos/dst',
+            headers: { 'x-amz-copy-source': '/ph%FFotos/src' },
+          }),
+        )
+      ).code,
+    ).toBe('InvalidBucketName');
     expect(await keysOf(photos)).toEqual(['src']);
   });
 
   it('an unauthenticated request for an undecodable key gets the auth error first', async () => {
     const { api } = setup();
-    expect(await errorOf(await api.handle(new Request(`${ENDPOINT}/photos/bad%FF`, { method: 'PUT', body: 'x' }), '/photos/bad%FF'))).toMatchObject({
+    expect(
+      await errorOf(
+        await api.handle(new Request(`${ENDPOINT}/photos/bad%FF`, { method: 'PUT', body: 'x' }), '/photos/bad%FF'),
+      ),
+    ).toMatchObject({
       status: 400,
       code: 'InvalidArgument',
       message: 'Authorization',
@@ -120,7 +178,45 @@ describe('a path that is not UTF-8 is refused, never kept as typed', () => {
 const prng = seeded;
 
 /** Pieces keys are made of: dot segments, slashes, percent signs, XML's specials, non-ASCII. */
-const PIECES = ['.', '..', '/', './', '../', '%', '%2e', '%2F', '%25', '+', ' ', '<', '>', '&', "'", '"', '?', '#', '=', ';', 'a', 'Z', '0', '~', 'é', '😀', '\\', '*', '!', '(', ')', '[', ']', ':', '@', '$', ','];
+const PIECES = [
+  '.',
+  '..',
+  '/',
+  './',
+  '../',
+  '%',
+  '%2e',
+  '%2F',
+  '%25',
+  '+',
+  ' ',
+  '<',
+  '>',
+  '&',
+  "'",
+  '"',
+  '?',
+  '#',
+  '=',
+  ';',
+  'a',
+  'Z',
+  '0',
+  '~',
+  'é',
+  '😀',
+  '\\',
+  '*',
+  '!',
+  '(',
+  ')',
+  '[',
+  ']',
+  ':',
+  '@',
+  '$',
+  ',',
+];
 
 function randomKey(rand: () => number): string {
   const n = 1 + Math.floor(rand() * 8);
@@ -134,7 +230,10 @@ function spell(key: string, rand: () => number): string {
   let out = '';
   for (const ch of key) {
     const always = /[%?#+ <>"\\[\]^`{|}]/.test(ch) || ch.codePointAt(0)! > 0x7e;
-    if (always || rand() < 0.3) out += Array.from(new TextEncoder().encode(ch), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+    if (always || rand() < 0.3)
+      out += Array.from(new TextEncoder().encode(ch), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(
+        '',
+      );
     else out += ch;
   }
   return out;
@@ -159,7 +258,11 @@ describe('fuzz: keys with dots, percent signs, XML specials', () => {
       expect([path, await again.text()]).toEqual([path, body]);
     }
     const listed = await photos.list({ limit: 1000 });
-    expect(new Map(await Promise.all(listed.objects.map(async (o) => [o.key, await (await photos.get(o.key))!.text()] as const)))).toEqual(expected);
+    expect(
+      new Map(
+        await Promise.all(listed.objects.map(async (o) => [o.key, await (await photos.get(o.key))!.text()] as const)),
+      ),
+    ).toEqual(expected);
   });
 
   it(`invalid UTF-8 inside any key is refused and changes nothing (seed ${seed})`, async () => {

@@ -30,14 +30,23 @@ function setup() {
   return { clock, photos, api, client: sdk(api.fetch), config: bucketLayer(photos)!.config };
 }
 
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as S3ServiceException);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as S3ServiceException,
+  );
 
 describe('bucket lifecycle through the AWS SDK', () => {
   it('a new bucket reads back the default rule as AbortIncompleteMultipartUpload after 7 days', async () => {
     const { client } = setup();
     const got = await client.send(new GetBucketLifecycleConfigurationCommand({ Bucket: 'photos' }));
     expect(got.Rules).toEqual([
-      { ID: 'Default Multipart Abort Rule', Status: 'Enabled', Filter: { Prefix: '' }, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 } },
+      {
+        ID: 'Default Multipart Abort Rule',
+        Status: 'Enabled',
+        Filter: { Prefix: '' },
+        AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 },
+      },
     ]);
   });
 
@@ -49,19 +58,46 @@ describe('bucket lifecycle through the AWS SDK', () => {
         LifecycleConfiguration: {
           Rules: [
             { ID: 'logs', Status: 'Enabled', Filter: { Prefix: 'logs/' }, Expiration: { Days: 2 } },
-            { ID: 'cold', Status: 'Enabled', Filter: { Prefix: 'cold/' }, Transitions: [{ Days: 1, StorageClass: 'STANDARD_IA' }] },
-            { ID: 'until', Status: 'Disabled', Filter: { Prefix: '' }, Expiration: { Date: new Date('2031-01-01T00:00:00Z') } },
+            {
+              ID: 'cold',
+              Status: 'Enabled',
+              Filter: { Prefix: 'cold/' },
+              Transitions: [{ Days: 1, StorageClass: 'STANDARD_IA' }],
+            },
+            {
+              ID: 'until',
+              Status: 'Disabled',
+              Filter: { Prefix: '' },
+              Expiration: { Date: new Date('2031-01-01T00:00:00Z') },
+            },
           ],
         },
       }),
     );
     expect(JSON.parse(JSON.stringify(config.lifecycle))).toEqual([
-      { id: 'logs', enabled: true, conditions: { prefix: 'logs/' }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 172800 } } },
-      { id: 'cold', enabled: true, conditions: { prefix: 'cold/' }, storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }] },
-      { id: 'until', enabled: false, conditions: { prefix: '' }, deleteObjectsTransition: { condition: { type: 'Date', date: '2031-01-01T00:00:00.000Z' } } },
+      {
+        id: 'logs',
+        enabled: true,
+        conditions: { prefix: 'logs/' },
+        deleteObjectsTransition: { condition: { type: 'Age', maxAge: 172800 } },
+      },
+      {
+        id: 'cold',
+        enabled: true,
+        conditions: { prefix: 'cold/' },
+        storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }],
+      },
+      {
+        id: 'until',
+        enabled: false,
+        conditions: { prefix: '' },
+        deleteObjectsTransition: { condition: { type: 'Date', date: '2031-01-01T00:00:00.000Z' } },
+      },
     ]);
     const got = await client.send(new GetBucketLifecycleConfigurationCommand({ Bucket: 'photos' }));
-    expect(got.Rules!.map((r) => [r.ID, r.Status, r.Filter?.Prefix, r.Expiration?.Days, r.Transitions?.[0]?.StorageClass])).toEqual([
+    expect(
+      got.Rules!.map((r) => [r.ID, r.Status, r.Filter?.Prefix, r.Expiration?.Days, r.Transitions?.[0]?.StorageClass]),
+    ).toEqual([
       ['logs', 'Enabled', 'logs/', 2, undefined],
       ['cold', 'Enabled', 'cold/', undefined, 'STANDARD_IA'],
       ['until', 'Disabled', '', undefined, undefined],
@@ -86,10 +122,26 @@ describe('bucket lifecycle through the AWS SDK', () => {
 
   it.each([
     ['no rule', '<LifecycleConfiguration></LifecycleConfiguration>', 'MalformedXML'],
-    ['a tag filter', '<LifecycleConfiguration><Rule><ID>a</ID><Status>Enabled</Status><Filter><Tag><Key>k</Key><Value>v</Value></Tag></Filter><Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>', 'MalformedXML'],
-    ['a bad status', '<LifecycleConfiguration><Rule><ID>a</ID><Status>On</Status><Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>', 'MalformedXML'],
-    ['zero days', '<LifecycleConfiguration><Rule><ID>a</ID><Status>Enabled</Status><Expiration><Days>0</Days></Expiration></Rule></LifecycleConfiguration>', 'MalformedXML'],
-    ['GLACIER', '<LifecycleConfiguration><Rule><ID>a</ID><Status>Enabled</Status><Transition><Days>1</Days><StorageClass>GLACIER</StorageClass></Transition></Rule></LifecycleConfiguration>', 'InvalidStorageClass'],
+    [
+      'a tag filter',
+      '<LifecycleConfiguration><Rule><ID>a</ID><Status>Enabled</Status><Filter><Tag><Key>k</Key><Value>v</Value></Tag></Filter><Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>',
+      'MalformedXML',
+    ],
+    [
+      'a bad status',
+      '<LifecycleConfiguration><Rule><ID>a</ID><Status>On</Status><Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>',
+      'MalformedXML',
+    ],
+    [
+      'zero days',
+      '<LifecycleConfiguration><Rule><ID>a</ID><Status>Enabled</Status><Expiration><Days>0</Days></Expiration></Rule></LifecycleConfiguration>',
+      'MalformedXML',
+    ],
+    [
+      'GLACIER',
+      '<LifecycleConfiguration><Rule><ID>a</ID><Status>Enabled</Status><Transition><Days>1</Days><StorageClass>GLACIER</StorageClass></Transition></Rule></LifecycleConfiguration>',
+      'InvalidStorageClass',
+    ],
   ])('refuses %s (and keeps the rules)', async (_, body, code) => {
     const { api, config } = setup();
     const before = config.lifecycle;
@@ -107,7 +159,10 @@ describe('bucket locks through the S3 view', () => {
     const { clock, client, config, photos } = setup();
     config.locks = lockRules([{ id: 'hold', enabled: true, condition: { type: 'Age', maxAgeSeconds: 86400 } }]);
     await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'k', Body: 'v1' }));
-    for (const command of [new DeleteObjectCommand({ Bucket: 'photos', Key: 'k' }), new PutObjectCommand({ Bucket: 'photos', Key: 'k', Body: 'v2' })]) {
+    for (const command of [
+      new DeleteObjectCommand({ Bucket: 'photos', Key: 'k' }),
+      new PutObjectCommand({ Bucket: 'photos', Key: 'k', Body: 'v2' }),
+    ]) {
       const e = await failure(client.send(command as never));
       expect([e?.name, e?.$metadata.httpStatusCode]).toEqual(['ObjectLockedByBucketPolicy', 403]);
     }

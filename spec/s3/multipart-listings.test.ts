@@ -6,7 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { IDBFactory } from 'fake-indexeddb';
-import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, ListPartsCommand, UploadPartCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateMultipartUploadCommand,
+  ListMultipartUploadsCommand,
+  ListPartsCommand,
+  UploadPartCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import 'edge-doubles/vitest';
 import { Bucket, IndexedDbStorage } from 'edge-doubles/bucket';
 import { S3Api } from 'edge-doubles/s3';
@@ -14,15 +20,21 @@ import { CREDENTIALS, sdk } from './support.js';
 
 const storages = {
   memory: () => new Bucket({ log: true }),
-  indexeddb: () => new Bucket({ log: true, storage: new IndexedDbStorage({ name: 'photos', indexedDB: new IDBFactory() }) }),
+  indexeddb: () =>
+    new Bucket({ log: true, storage: new IndexedDbStorage({ name: 'photos', indexedDB: new IDBFactory() }) }),
 };
 
 /** A bucket served over S3 holding one upload of two parts at `big`, and one at `dir/x`; the log cleared. */
-async function withUploads(kind: keyof typeof storages): Promise<{ photos: Bucket; client: S3Client; uploadId: string; other: string }> {
+async function withUploads(
+  kind: keyof typeof storages,
+): Promise<{ photos: Bucket; client: S3Client; uploadId: string; other: string }> {
   const photos = storages[kind]();
   const client = sdk(new S3Api({ buckets: { photos }, credentials: [CREDENTIALS] }).fetch);
   const { UploadId: uploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: 'photos', Key: 'big' }));
-  for (const PartNumber of [1, 2]) await client.send(new UploadPartCommand({ Bucket: 'photos', Key: 'big', UploadId: uploadId, PartNumber, Body: 'part' }));
+  for (const PartNumber of [1, 2])
+    await client.send(
+      new UploadPartCommand({ Bucket: 'photos', Key: 'big', UploadId: uploadId, PartNumber, Body: 'part' }),
+    );
   const { UploadId: other } = await client.send(new CreateMultipartUploadCommand({ Bucket: 'photos', Key: 'dir/x' }));
   photos.log.clear();
   return { photos, client, uploadId: uploadId!, other: other! };
@@ -34,7 +46,9 @@ describe.each(Object.keys(storages) as (keyof typeof storages)[])('on %s storage
     await client.send(new ListMultipartUploadsCommand({ Bucket: 'photos' }));
     await client.send(new ListMultipartUploadsCommand({ Bucket: 'photos', Delimiter: '/', MaxUploads: 1 }));
     await client.send(new ListPartsCommand({ Bucket: 'photos', Key: 'big', UploadId: uploadId, MaxParts: 1 }));
-    await client.send(new ListPartsCommand({ Bucket: 'photos', Key: 'big', UploadId: 'no-such-upload' })).catch(() => {});
+    await client
+      .send(new ListPartsCommand({ Bucket: 'photos', Key: 'big', UploadId: 'no-such-upload' }))
+      .catch(() => {});
 
     expect(photos.log.all().map((c) => [c.op, c.surface, c.key, c.options, c.status])).toEqual([
       ['list', 's3', undefined, { operation: 'ListMultipartUploads' }, 'ok'],
@@ -43,21 +57,35 @@ describe.each(Object.keys(storages) as (keyof typeof storages)[])('on %s storage
       ['list', 's3', 'big', { operation: 'ListParts', uploadId: 'no-such-upload' }, 'error'],
     ]);
     const [all, page, parts, missing] = photos.log.all();
-    expect(all!.result).toEqual({ uploads: [{ key: 'big', uploadId }, { key: 'dir/x', uploadId: other }], delimitedPrefixes: [], truncated: false });
+    expect(all!.result).toEqual({
+      uploads: [
+        { key: 'big', uploadId },
+        { key: 'dir/x', uploadId: other },
+      ],
+      delimitedPrefixes: [],
+      truncated: false,
+    });
     expect(page!.result).toEqual({ uploads: [{ key: 'big', uploadId }], delimitedPrefixes: [], truncated: true });
     expect(parts!.result).toEqual({ parts: [1], truncated: true });
     expect(missing!.error).toMatchObject({ code: 'NoSuchUpload' });
-    expect(photos).toHaveReceived({ op: 'list', options: { operation: 'ListParts' }, result: { parts: [1] }, times: 1 });
+    expect(photos).toHaveReceived({
+      op: 'list',
+      options: { operation: 'ListParts' },
+      result: { parts: [1] },
+      times: 1,
+    });
     const table = photos.log.table();
     expect(table).toMatch(/list \(s3\)\s+\{"operation":"ListMultipartUploads"\}\s+2 uploads\n/);
     expect(table).toMatch(/list \(s3\)\s+big\s+\{"operation":"ListParts".*\s+1 parts, truncated\n/);
     expect(table).toMatch(/NoSuchUpload The specified multipart upload does not exist\./);
   });
 
-  it('a `list` fault fails them with R2\'s S3 answer; a rule with a key catches a ListParts of that key only', async () => {
+  it("a `list` fault fails them with R2's S3 answer; a rule with a key catches a ListParts of that key only", async () => {
     const { photos, client, uploadId } = await withUploads(kind);
-    const listUploads = () => client.send(new ListMultipartUploadsCommand({ Bucket: 'photos' })).catch((e: unknown) => e);
-    const listParts = (Key = 'big') => client.send(new ListPartsCommand({ Bucket: 'photos', Key, UploadId: uploadId })).catch((e: unknown) => e);
+    const listUploads = () =>
+      client.send(new ListMultipartUploadsCommand({ Bucket: 'photos' })).catch((e: unknown) => e);
+    const listParts = (Key = 'big') =>
+      client.send(new ListPartsCommand({ Bucket: 'photos', Key, UploadId: uploadId })).catch((e: unknown) => e);
 
     // The SDK retries a 500 and a 429 (3 attempts): every attempt meets the fault.
     const internal = photos.faults.add({ op: 'list', times: Infinity });
@@ -71,7 +99,13 @@ describe.each(Object.keys(storages) as (keyof typeof storages)[])('on %s storage
     expect(await listParts('other')).toMatchObject({ name: 'NoSuchUpload' }); // another key: not caught
     limited.remove();
 
-    expect(photos).toHaveReceived({ op: 'list', options: { operation: 'ListParts' }, injected: true, error: { code: 10058 }, times: 3 });
+    expect(photos).toHaveReceived({
+      op: 'list',
+      options: { operation: 'ListParts' },
+      injected: true,
+      error: { code: 10058 },
+      times: 3,
+    });
     // A fault acts before the operation runs: the upload is untouched.
     expect(await listParts()).toMatchObject({ Parts: [{ PartNumber: 1 }, { PartNumber: 2 }] });
   });

@@ -38,7 +38,8 @@ function serve(bucket: Bucket) {
 }
 
 /** Byte equality without a deep compare (a megabyte array element by element is slow to diff). */
-const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+const same = (a: Uint8Array, b: Uint8Array) =>
+  Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 const text = (r: { Body?: { transformToString(): Promise<string> } }) => r.Body!.transformToString();
 
 describe.each(Object.keys(storages) as (keyof typeof storages)[])('on %s storage', (kind) => {
@@ -46,7 +47,9 @@ describe.each(Object.keys(storages) as (keyof typeof storages)[])('on %s storage
     const { make, second } = storages[kind]();
     const photos = make();
     const client = serve(photos);
-    await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'a.txt', Body: 'from s3', ContentType: 'text/plain' }));
+    await client.send(
+      new PutObjectCommand({ Bucket: 'photos', Key: 'a.txt', Body: 'from s3', ContentType: 'text/plain' }),
+    );
     const got = await photos.get('a.txt');
     expect(await got?.text()).toBe('from s3');
     expect(got?.httpMetadata?.contentType).toBe('text/plain');
@@ -58,8 +61,12 @@ describe.each(Object.keys(storages) as (keyof typeof storages)[])('on %s storage
       await photos.put('b.txt', 'from the other bucket');
     }
     // Read back through S3: the bytes come from the storage, not from the layer's cache.
-    expect(await text(await client.send(new GetObjectCommand({ Bucket: 'photos', Key: 'b.txt' })))).toBe('from the other bucket');
-    expect(await text(await client.send(new GetObjectCommand({ Bucket: 'photos', Key: 'a.txt', Range: 'bytes=5-6' })))).toBe('s3');
+    expect(await text(await client.send(new GetObjectCommand({ Bucket: 'photos', Key: 'b.txt' })))).toBe(
+      'from the other bucket',
+    );
+    expect(
+      await text(await client.send(new GetObjectCommand({ Bucket: 'photos', Key: 'a.txt', Range: 'bytes=5-6' }))),
+    ).toBe('s3');
     const listed = await client.send(new ListObjectsV2Command({ Bucket: 'photos' }));
     expect(listed.Contents?.map((o) => o.Key)).toEqual(['a.txt', 'b.txt']);
   });
@@ -74,7 +81,9 @@ describe.each(Object.keys(storages) as (keyof typeof storages)[])('on %s storage
     const whole = await client.send(new GetObjectCommand({ Bucket: 'photos', Key: 'big' }));
     expect(same(await whole.Body!.transformToByteArray(), big)).toBe(true);
     const from = 300_000;
-    const part = await client.send(new GetObjectCommand({ Bucket: 'photos', Key: 'big', Range: `bytes=${from}-${from + 1_000_000}` }));
+    const part = await client.send(
+      new GetObjectCommand({ Bucket: 'photos', Key: 'big', Range: `bytes=${from}-${from + 1_000_000}` }),
+    );
     expect(same(await part.Body!.transformToByteArray(), big.subarray(from, from + 1_000_001))).toBe(true);
   });
 
@@ -94,20 +103,29 @@ describe.each(Object.keys(storages) as (keyof typeof storages)[])('on %s storage
     const photos = make();
     const client = serve(photos);
     const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: 'photos', Key: 'big' }));
-    const part = await client.send(new UploadPartCommand({ Bucket: 'photos', Key: 'big', UploadId, PartNumber: 1, Body: 'only part' }));
+    const part = await client.send(
+      new UploadPartCommand({ Bucket: 'photos', Key: 'big', UploadId, PartNumber: 1, Body: 'only part' }),
+    );
     await client.send(
-      new CompleteMultipartUploadCommand({ Bucket: 'photos', Key: 'big', UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] } }),
+      new CompleteMultipartUploadCommand({
+        Bucket: 'photos',
+        Key: 'big',
+        UploadId,
+        MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
+      }),
     );
     expect(await (await photos.get('big'))?.text()).toBe('only part');
   });
 
-  it('a fault armed on the bucket fails the S3 operation with R2\'s S3 answer, and nothing is stored', async () => {
+  it("a fault armed on the bucket fails the S3 operation with R2's S3 answer, and nothing is stored", async () => {
     const { make } = storages[kind]();
     const photos = make();
     const client = serve(photos);
     // The SDK retries a 500 and a 429 (3 attempts): every attempt meets the fault.
     photos.faults.add({ op: 'put', times: 3 });
-    const failed = await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'f', Body: 'x' })).catch((e: unknown) => e);
+    const failed = await client
+      .send(new PutObjectCommand({ Bucket: 'photos', Key: 'f', Body: 'x' }))
+      .catch((e: unknown) => e);
     expect(failed).toMatchObject({ name: 'InternalError', $metadata: { httpStatusCode: 500 } });
     expect(await photos.head('f')).toBeNull();
     photos.faults.add({ op: 'get', key: 'f', error: 'rateLimit', times: 3 });
@@ -131,13 +149,32 @@ describe.each(Object.keys(storages) as (keyof typeof storages)[])('on %s storage
     await client.send(new CopyObjectCommand({ Bucket: 'photos', Key: 'c', CopySource: 'photos/s' }));
     await client.send(new DeleteObjectCommand({ Bucket: 'photos', Key: 's' }));
     expect(photos).toHaveReceived({ op: 'put', surface: 'binding', key: 'w', times: 1 });
-    expect(photos).toHaveReceived({ op: 'put', surface: 's3', key: 's', options: { operation: 'PutObject' }, result: { size: 3 }, times: 1 });
+    expect(photos).toHaveReceived({
+      op: 'put',
+      surface: 's3',
+      key: 's',
+      options: { operation: 'PutObject' },
+      result: { size: 3 },
+      times: 1,
+    });
     expect(photos).toHaveReceived({ op: 'get', surface: 's3', key: 's', result: { size: 3 } });
     expect(photos).toHaveReceived({ op: 'head', surface: 's3', key: 's' });
     expect(photos).toHaveReceived({ op: 'list', surface: 's3', result: { objects: ['s', 'w'], truncated: false } });
-    expect(photos).toHaveReceived({ op: 'put', surface: 's3', key: 'c', options: { operation: 'CopyObject', source: { bucket: 'photos', key: 's' } } });
+    expect(photos).toHaveReceived({
+      op: 'put',
+      surface: 's3',
+      key: 'c',
+      options: { operation: 'CopyObject', source: { bucket: 'photos', key: 's' } },
+    });
     expect(photos).toHaveReceived({ op: 'delete', surface: 's3', key: 's' });
-    expect(photos.log.filter({ surface: 's3' }).map((c) => c.op)).toEqual(['put', 'get', 'head', 'list', 'put', 'delete']);
+    expect(photos.log.filter({ surface: 's3' }).map((c) => c.op)).toEqual([
+      'put',
+      'get',
+      'head',
+      'list',
+      'put',
+      'delete',
+    ]);
     expect(photos.log.table()).toMatch(/put \(s3\)/);
   });
 });
@@ -151,10 +188,17 @@ describe('typed model errors', () => {
     expect(e).not.toHaveProperty('code');
   });
 
-  it('the S3 view phrases a model error from its reason and facts, not from the binding\'s text', () => {
+  it("the S3 view phrases a model error from its reason and facts, not from the binding's text", () => {
     const mismatch = new R2ModelError('put', 'checksumMismatch', { alg: 'sha256', provided: 'aa', actual: 'bb' });
-    expect(fromModelError(mismatch)).toMatchObject({ status: 400, code: 'BadDigest', message: expect.stringContaining('SHA-256 checksum you specified') });
-    expect(fromModelError(new R2ModelError('head', 'invalidObjectName'))).toMatchObject({ status: 400, code: 'InvalidObjectName' });
+    expect(fromModelError(mismatch)).toMatchObject({
+      status: 400,
+      code: 'BadDigest',
+      message: expect.stringContaining('SHA-256 checksum you specified'),
+    });
+    expect(fromModelError(new R2ModelError('head', 'invalidObjectName'))).toMatchObject({
+      status: 400,
+      code: 'InvalidObjectName',
+    });
     // An Error whose text merely looks like R2's is not a model error.
     expect(fromModelError(new Error('put: The specified object name is not valid. (10020)'))).toBeUndefined();
   });

@@ -1,7 +1,13 @@
 /** GET and HEAD with `partNumber`: one part of an object, served as a range. */
 import { describe, expect, it } from 'vitest';
 import { AwsClient } from 'aws4fetch';
-import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, GetObjectCommand, HeadObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
+import {
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { IDBFactory } from 'fake-indexeddb';
 import { Bucket, IndexedDbStorage } from 'edge-doubles/bucket';
 import { S3Api } from 'edge-doubles/s3';
@@ -16,10 +22,20 @@ async function multipartObject(sizes: number[]) {
   const { UploadId } = await s.client.send(new CreateMultipartUploadCommand({ Bucket: 'photos', Key: 'mp' }));
   const Parts = [];
   for (const [i, size] of sizes.entries()) {
-    const out = await s.client.send(new UploadPartCommand({ Bucket: 'photos', Key: 'mp', UploadId, PartNumber: i + 1, Body: new Uint8Array(size).fill(i + 1) }));
+    const out = await s.client.send(
+      new UploadPartCommand({
+        Bucket: 'photos',
+        Key: 'mp',
+        UploadId,
+        PartNumber: i + 1,
+        Body: new Uint8Array(size).fill(i + 1),
+      }),
+    );
     Parts.push({ PartNumber: i + 1, ETag: out.ETag });
   }
-  await s.client.send(new CompleteMultipartUploadCommand({ Bucket: 'photos', Key: 'mp', UploadId, MultipartUpload: { Parts } }));
+  await s.client.send(
+    new CompleteMultipartUploadCommand({ Bucket: 'photos', Key: 'mp', UploadId, MultipartUpload: { Parts } }),
+  );
   return s;
 }
 
@@ -80,7 +96,10 @@ describe('part boundaries are kept with the object', () => {
     const indexedDB = new IDBFactory();
     const writer = new Bucket({ storage: new IndexedDbStorage({ name: 'parts', indexedDB }) });
     const upload = await writer.createMultipartUpload('mp');
-    const parts = [await upload.uploadPart(1, new Uint8Array(PART).fill(1)), await upload.uploadPart(2, new Uint8Array(3).fill(2))];
+    const parts = [
+      await upload.uploadPart(1, new Uint8Array(PART).fill(1)),
+      await upload.uploadPart(2, new Uint8Array(3).fill(2)),
+    ];
     await upload.complete(parts);
     const reader = new Bucket({ storage: new IndexedDbStorage({ name: 'parts', indexedDB }) });
     expect((await reader.head('mp'))?.size).toBe(PART + 3); // opens the database: the records are read
@@ -104,7 +123,10 @@ describe('partNumber on a single-part object', () => {
     expect(res.headers.get('content-range')).toBe('bytes 0-9/10');
     expect(res.headers.get('x-amz-mp-parts-count')).toBeNull();
     expect(await res.text()).toBe('0123456789');
-    expect(await errorOf(await signed(api, '/photos/k?partNumber=2'))).toMatchObject({ status: 416, code: 'InvalidPartNumber' });
+    expect(await errorOf(await signed(api, '/photos/k?partNumber=2'))).toMatchObject({
+      status: 416,
+      code: 'InvalidPartNumber',
+    });
   });
 });
 
@@ -113,7 +135,10 @@ describe('partNumber refusals', () => {
     const { api, photos } = setup();
     await photos.put('k', 'x');
     for (const n of ['0', '10001', '-1', 'abc', '']) {
-      expect([n, await errorOf(await signed(api, `/photos/k?partNumber=${n}`))]).toMatchObject([n, { status: 400, code: 'InvalidArgument' }]);
+      expect([n, await errorOf(await signed(api, `/photos/k?partNumber=${n}`))]).toMatchObject([
+        n,
+        { status: 400, code: 'InvalidArgument' },
+      ]);
     }
   });
 
@@ -121,12 +146,19 @@ describe('partNumber refusals', () => {
     const { api, photos } = setup();
     await photos.put('k', 'abcdef');
     const res = await signed(api, '/photos/k?partNumber=1', { headers: { range: 'bytes=0-1' } });
-    expect(await errorOf(res)).toMatchObject({ status: 400, code: 'InvalidRequest', message: 'Cannot specify both Range header and partNumber query parameter' });
+    expect(await errorOf(res)).toMatchObject({
+      status: 400,
+      code: 'InvalidRequest',
+      message: 'Cannot specify both Range header and partNumber query parameter',
+    });
   });
 
   it('a missing key is still NoSuchKey, and a failed condition still 412', async () => {
     const { api, photos } = setup();
-    expect(await errorOf(await signed(api, '/photos/none?partNumber=1'))).toMatchObject({ status: 404, code: 'NoSuchKey' });
+    expect(await errorOf(await signed(api, '/photos/none?partNumber=1'))).toMatchObject({
+      status: 404,
+      code: 'NoSuchKey',
+    });
     await photos.put('k', 'x');
     const res = await signed(api, '/photos/k?partNumber=1', { headers: { 'if-match': '"nope"' } });
     expect(res.status).toBe(412);

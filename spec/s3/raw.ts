@@ -19,20 +19,44 @@ class NodeSha256 {
     this.#hash =
       secret === undefined
         ? createHash('sha256')
-        : createHmac('sha256', typeof secret === 'string' ? secret : new Uint8Array(ArrayBuffer.isView(secret) ? secret.buffer.slice(secret.byteOffset, secret.byteOffset + secret.byteLength) : secret));
+        : createHmac(
+            'sha256',
+            typeof secret === 'string'
+              ? secret
+              : new Uint8Array(
+                  ArrayBuffer.isView(secret)
+                    ? secret.buffer.slice(secret.byteOffset, secret.byteOffset + secret.byteLength)
+                    : secret,
+                ),
+          );
   }
   update(data: string | Uint8Array | ArrayBuffer | ArrayBufferView): void {
-    this.#hash.update(typeof data === 'string' ? data : new Uint8Array(ArrayBuffer.isView(data) ? data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) : data));
+    this.#hash.update(
+      typeof data === 'string'
+        ? data
+        : new Uint8Array(
+            ArrayBuffer.isView(data) ? data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) : data,
+          ),
+    );
   }
   async digest(): Promise<Uint8Array> {
     return new Uint8Array(this.#hash.digest());
   }
 }
 
-const signer = (credentials = CREDENTIALS) => new SignatureV4({ service: 's3', region: 'auto', credentials, sha256: NodeSha256, uriEscapePath: false, applyChecksum: false });
+const signer = (credentials = CREDENTIALS) =>
+  new SignatureV4({
+    service: 's3',
+    region: 'auto',
+    credentials,
+    sha256: NodeSha256,
+    uriEscapePath: false,
+    applyChecksum: false,
+  });
 
 /** RFC 3986 escaping, as the SDK writes a query. */
-const escape = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const escape = (s: string) =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 function queryString(query: HttpRequest['query']): string {
   const parts: string[] = [];
@@ -74,7 +98,12 @@ export async function rawSigned(init: RawInit): Promise<{ request: Request; targ
   const headers = new Headers(signed.headers as Record<string, string>);
   headers.delete('host');
   for (const [k, v] of Object.entries(init.unsigned ?? {})) headers.set(k, v);
-  const body = init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : (init.body as Uint8Array<ArrayBuffer>);
+  const body =
+    init.body === undefined
+      ? undefined
+      : typeof init.body === 'string'
+        ? init.body
+        : (init.body as Uint8Array<ArrayBuffer>);
   return { request: new Request(`${ENDPOINT}${target}`, { method: base.method, headers, body }), target };
 }
 
@@ -94,7 +123,10 @@ export function rawSdk(api: S3Api): S3Client {
       const target = `${req.path}${queryString(req.query)}`;
       const headers = new Headers();
       for (const [k, v] of Object.entries(req.headers)) if (k !== 'host') headers.set(k, v);
-      const body = req.body === undefined || req.body === null ? undefined : await new Response(req.body as BodyInit).arrayBuffer();
+      const body =
+        req.body === undefined || req.body === null
+          ? undefined
+          : await new Response(req.body as BodyInit).arrayBuffer();
       const res = await api.handle(new Request(`${ENDPOINT}${target}`, { method: req.method, headers, body }), target);
       const out: Record<string, string> = {};
       res.headers.forEach((v, k) => (out[k] = v));

@@ -31,9 +31,18 @@ describe('response-* overrides', () => {
       ['response-expires', '\u2019'],
     ] as const) {
       const e = await errorOf(await presignedGet(api, { [param]: value }));
-      expect([param, e.status, e.code, e.message, e.error?.ArgumentName]).toEqual([param, 400, 'InvalidArgument', 'Header value cannot be represented using ISO-8859-1.', param]);
+      expect([param, e.status, e.code, e.message, e.error?.ArgumentName]).toEqual([
+        param,
+        400,
+        'InvalidArgument',
+        'Header value cannot be represented using ISO-8859-1.',
+        param,
+      ]);
     }
-    const ok = await presignedGet(api, { 'response-cache-control': 'é', 'response-content-disposition': 'attachment; filename="ÿ.txt"' });
+    const ok = await presignedGet(api, {
+      'response-cache-control': 'é',
+      'response-content-disposition': 'attachment; filename="ÿ.txt"',
+    });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('cache-control')).toBe('é');
     expect(ok.headers.get('content-disposition')).toBe('attachment; filename="ÿ.txt"');
@@ -65,12 +74,19 @@ describe('response-* overrides', () => {
     };
     for (let i = 0; i < 200; i++) {
       const [param, header] = PARAMS[i % PARAMS.length]!;
-      const value = Array.from({ length: 1 + Math.floor(next() * 4) }, () => String.fromCodePoint(codePoint())).join('');
+      const value = Array.from({ length: 1 + Math.floor(next() * 4) }, () => String.fromCodePoint(codePoint())).join(
+        '',
+      );
       const res = await presignedGet(api, { [param]: value });
       const carriable = /^[^\0\r\n\u0100-\u{10FFFF}]*$/u.test(value);
       if (carriable) {
         // Headers trim leading and trailing whitespace (HTTP's, tab and space); otherwise the value as given.
-        expect([param, value, res.status, res.headers.get(header)]).toEqual([param, value, 200, value.replace(/^[\t ]+|[\t ]+$/g, '')]);
+        expect([param, value, res.status, res.headers.get(header)]).toEqual([
+          param,
+          value,
+          200,
+          value.replace(/^[\t ]+|[\t ]+$/g, ''),
+        ]);
       } else {
         const e = await errorOf(res);
         expect([param, value, e.status, e.code]).toEqual([param, value, 400, 'InvalidArgument']);

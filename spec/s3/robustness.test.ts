@@ -10,8 +10,17 @@ const NASTY: [string, RequestInit][] = [
   ['//photos//k', {}],
   ['/photos/k?uploadId=&partNumber=', { method: 'PUT', body: 'x' }],
   ['/photos/k?uploadId=nope&partNumber=99999999999999999999', { method: 'PUT', body: 'x' }],
-  ['/photos/k?uploadId=nope', { method: 'POST', body: '<CompleteMultipartUpload><Part><PartNumber>1</PartNumber></Part>' }],
-  ['/photos/k?uploadId=nope', { method: 'POST', body: '<!DOCTYPE x [<!ENTITY a "aaaaaaaa">]><CompleteMultipartUpload>&a;&a;</CompleteMultipartUpload>' }],
+  [
+    '/photos/k?uploadId=nope',
+    { method: 'POST', body: '<CompleteMultipartUpload><Part><PartNumber>1</PartNumber></Part>' },
+  ],
+  [
+    '/photos/k?uploadId=nope',
+    {
+      method: 'POST',
+      body: '<!DOCTYPE x [<!ENTITY a "aaaaaaaa">]><CompleteMultipartUpload>&a;&a;</CompleteMultipartUpload>',
+    },
+  ],
   ['/photos?delete', { method: 'POST', body: '<Delete><Object><Key><b>nested</b></Key></Object></Delete>' }],
   ['/photos?delete', { method: 'POST', body: 'not xml at all' }],
   ['/photos/k', { method: 'PUT', body: 'x', headers: { 'content-md5': '%%%' } }],
@@ -47,7 +56,13 @@ describe('robustness', () => {
 
   it('an encoded-word that is not valid base64 is stored as sent', async () => {
     const { api, photos } = setup();
-    const res = await api.fetch(await signer.sign(`${ENDPOINT}/photos/odd`, { method: 'PUT', body: 'x', headers: { 'x-amz-meta-a': '=?UTF-8?B?!!!?=' } }));
+    const res = await api.fetch(
+      await signer.sign(`${ENDPOINT}/photos/odd`, {
+        method: 'PUT',
+        body: 'x',
+        headers: { 'x-amz-meta-a': '=?UTF-8?B?!!!?=' },
+      }),
+    );
     expect(res.status).toBe(200);
     expect((await photos.head('odd'))!.customMetadata).toEqual({ a: '=?UTF-8?B?!!!?=' });
   });

@@ -67,7 +67,9 @@ describe('the AWS SDK in process, against the S3 view of a Bucket', () => {
       name: 'NotFound',
       $metadata: { httpStatusCode: 404 },
     });
-    await expect(client.send(new GetObjectCommand({ Bucket: 'nobucket', Key: 'k' }))).rejects.toMatchObject({ name: 'NoSuchBucket' });
+    await expect(client.send(new GetObjectCommand({ Bucket: 'nobucket', Key: 'k' }))).rejects.toMatchObject({
+      name: 'NoSuchBucket',
+    });
   });
 
   it('ranges: 206 with Content-Range, 416 past the end', async () => {
@@ -79,7 +81,9 @@ describe('the AWS SDK in process, against the S3 view of a Bucket', () => {
     expect(r.$metadata.httpStatusCode).toBe(206);
     const s = await client.send(new GetObjectCommand({ Bucket: 'photos', Key: 'digits', Range: 'bytes=-3' }));
     expect(await s.Body!.transformToString()).toBe('789');
-    await expect(client.send(new GetObjectCommand({ Bucket: 'photos', Key: 'digits', Range: 'bytes=99-' }))).rejects.toMatchObject({
+    await expect(
+      client.send(new GetObjectCommand({ Bucket: 'photos', Key: 'digits', Range: 'bytes=99-' })),
+    ).rejects.toMatchObject({
       name: 'InvalidRange',
       $metadata: { httpStatusCode: 416 },
     });
@@ -93,23 +97,33 @@ describe('the AWS SDK in process, against the S3 view of a Bucket', () => {
     expect(v2.CommonPrefixes).toEqual([{ Prefix: 'nm/sub/' }]);
     expect(v2.KeyCount).toBe(3);
     expect(v2.IsTruncated).toBe(false);
-    expect(v2.Contents![0]).toMatchObject({ Size: 8, StorageClass: 'STANDARD', ETag: (await photos.head('nm/a.txt'))!.httpEtag });
+    expect(v2.Contents![0]).toMatchObject({
+      Size: 8,
+      StorageClass: 'STANDARD',
+      ETag: (await photos.head('nm/a.txt'))!.httpEtag,
+    });
 
     const keys: string[] = [];
     let token: string | undefined;
     do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: 'photos', MaxKeys: 2, ContinuationToken: token }));
+      const page = await client.send(
+        new ListObjectsV2Command({ Bucket: 'photos', MaxKeys: 2, ContinuationToken: token }),
+      );
       keys.push(...page.Contents!.map((c) => c.Key!));
       token = page.NextContinuationToken;
     } while (token);
     expect(keys).toEqual(['nm/a.txt', 'nm/sub/c.txt', 'nm/sub/d.txt', 'nm/z.txt', 'other']);
 
-    const v1 = await client.send(new ListObjectsCommand({ Bucket: 'photos', Prefix: 'nm/', Delimiter: '/', MaxKeys: 2 }));
+    const v1 = await client.send(
+      new ListObjectsCommand({ Bucket: 'photos', Prefix: 'nm/', Delimiter: '/', MaxKeys: 2 }),
+    );
     expect(v1.Contents!.map((c) => c.Key)).toEqual(['nm/a.txt']);
     expect(v1.CommonPrefixes).toEqual([{ Prefix: 'nm/sub/' }]);
     expect(v1.NextMarker).toBe('nm/sub/');
     expect(v1.IsTruncated).toBe(true);
-    const rest = await client.send(new ListObjectsCommand({ Bucket: 'photos', Prefix: 'nm/', Delimiter: '/', Marker: v1.NextMarker }));
+    const rest = await client.send(
+      new ListObjectsCommand({ Bucket: 'photos', Prefix: 'nm/', Delimiter: '/', Marker: v1.NextMarker }),
+    );
     expect(rest.Contents!.map((c) => c.Key)).toEqual(['nm/z.txt']);
     expect(rest.CommonPrefixes ?? []).toEqual([]);
   });
@@ -121,7 +135,10 @@ describe('the AWS SDK in process, against the S3 view of a Bucket', () => {
     await client.send(new DeleteObjectCommand({ Bucket: 'photos', Key: 'x' }));
     expect(await photos.head('x')).toBeNull();
     const many = await client.send(
-      new DeleteObjectsCommand({ Bucket: 'photos', Delete: { Objects: [{ Key: 'y' }, { Key: 'missing' }], Quiet: true } }),
+      new DeleteObjectsCommand({
+        Bucket: 'photos',
+        Delete: { Objects: [{ Key: 'y' }, { Key: 'missing' }], Quiet: true },
+      }),
     );
     expect(many.Deleted!.map((d) => d.Key)).toEqual(['y', 'missing']);
     expect(await photos.head('y')).toBeNull();
@@ -129,7 +146,10 @@ describe('the AWS SDK in process, against the S3 view of a Bucket', () => {
 
   it('copies with COPY, REPLACE and MERGE directives', async () => {
     const { photos, client } = setup();
-    const src = await photos.put('src', 'body', { httpMetadata: { contentType: 'text/x' }, customMetadata: { a: '1', b: '2' } });
+    const src = await photos.put('src', 'body', {
+      httpMetadata: { contentType: 'text/x' },
+      customMetadata: { a: '1', b: '2' },
+    });
     const copied = await client.send(new CopyObjectCommand({ Bucket: 'photos', Key: 'dst', CopySource: 'photos/src' }));
     expect(copied.CopyObjectResult!.ETag).toBe(src.httpEtag);
     expect(copied.CopySourceVersionId).toBe(src.version);
@@ -140,19 +160,35 @@ describe('the AWS SDK in process, against the S3 view of a Bucket', () => {
     expect(dst!.httpMetadata).toEqual({ contentType: 'text/x' });
 
     await client.send(
-      new CopyObjectCommand({ Bucket: 'photos', Key: 'dst2', CopySource: '/photos/src', MetadataDirective: 'REPLACE', Metadata: { c: '3' } }),
+      new CopyObjectCommand({
+        Bucket: 'photos',
+        Key: 'dst2',
+        CopySource: '/photos/src',
+        MetadataDirective: 'REPLACE',
+        Metadata: { c: '3' },
+      }),
     );
     expect((await photos.head('dst2'))!.customMetadata).toEqual({ c: '3' });
 
     await client.send(
-      new CopyObjectCommand({ Bucket: 'photos', Key: 'dst3', CopySource: 'photos/src', MetadataDirective: 'MERGE' as 'COPY', Metadata: { b: 'B' } }),
+      new CopyObjectCommand({
+        Bucket: 'photos',
+        Key: 'dst3',
+        CopySource: 'photos/src',
+        MetadataDirective: 'MERGE' as 'COPY',
+        Metadata: { b: 'B' },
+      }),
     );
     expect((await photos.head('dst3'))!.customMetadata).toEqual({ a: '1', b: 'B' });
 
     await expect(
-      client.send(new CopyObjectCommand({ Bucket: 'photos', Key: 'd', CopySource: 'photos/src', CopySourceIfMatch: '"nope"' })),
+      client.send(
+        new CopyObjectCommand({ Bucket: 'photos', Key: 'd', CopySource: 'photos/src', CopySourceIfMatch: '"nope"' }),
+      ),
     ).rejects.toMatchObject({ name: 'PreconditionFailed', $metadata: { httpStatusCode: 412 } });
-    await expect(client.send(new CopyObjectCommand({ Bucket: 'photos', Key: 'd', CopySource: 'photos/none' }))).rejects.toMatchObject({
+    await expect(
+      client.send(new CopyObjectCommand({ Bucket: 'photos', Key: 'd', CopySource: 'photos/none' })),
+    ).rejects.toMatchObject({
       name: 'NoSuchKey',
     });
   });
@@ -160,10 +196,14 @@ describe('the AWS SDK in process, against the S3 view of a Bucket', () => {
   it('conditional reads: 304 and 412', async () => {
     const { photos, client } = setup();
     const o = await photos.put('c', 'v');
-    await expect(client.send(new GetObjectCommand({ Bucket: 'photos', Key: 'c', IfNoneMatch: o.httpEtag }))).rejects.toMatchObject({
+    await expect(
+      client.send(new GetObjectCommand({ Bucket: 'photos', Key: 'c', IfNoneMatch: o.httpEtag })),
+    ).rejects.toMatchObject({
       $metadata: { httpStatusCode: 304 },
     });
-    await expect(client.send(new GetObjectCommand({ Bucket: 'photos', Key: 'c', IfMatch: '"other"' }))).rejects.toMatchObject({
+    await expect(
+      client.send(new GetObjectCommand({ Bucket: 'photos', Key: 'c', IfMatch: '"other"' })),
+    ).rejects.toMatchObject({
       name: 'PreconditionFailed',
       $metadata: { httpStatusCode: 412 },
     });
@@ -174,7 +214,9 @@ describe('the AWS SDK in process, against the S3 view of a Bucket', () => {
   it('conditional puts (R2 extension): If-None-Match: * refuses to overwrite', async () => {
     const { photos, client } = setup();
     await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'once', Body: 'first', IfNoneMatch: '*' }));
-    await expect(client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'once', Body: 'second', IfNoneMatch: '*' }))).rejects.toMatchObject({
+    await expect(
+      client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'once', Body: 'second', IfNoneMatch: '*' })),
+    ).rejects.toMatchObject({
       name: 'PreconditionFailed',
     });
     expect(await (await photos.get('once'))!.text()).toBe('first');
@@ -195,18 +237,24 @@ describe('the AWS SDK in process, against the S3 view of a Bucket', () => {
 describe('values written through the binding that HTTP headers cannot hold as they are', () => {
   it('a non-Latin-1 Content-Disposition goes out as its UTF-8 bytes; a line break is left out, not a 500', async () => {
     const { photos, api } = setup();
-    await photos.put('f', 'x', { httpMetadata: { contentDisposition: 'attachment; filename="café ☕.txt"', contentLanguage: 'en\nfr' } });
+    await photos.put('f', 'x', {
+      httpMetadata: { contentDisposition: 'attachment; filename="café ☕.txt"', contentLanguage: 'en\nfr' },
+    });
     const signer = new AwsClient({ ...CREDENTIALS, service: 's3', region: 'auto' });
     const got = await api.fetch(await signer.sign(`${ENDPOINT}/photos/f`));
     expect(got.status).toBe(200);
     const raw = got.headers.get('content-disposition')!;
-    expect(new TextDecoder().decode(Uint8Array.from(raw, (ch) => ch.charCodeAt(0)))).toBe('attachment; filename="café ☕.txt"');
+    expect(new TextDecoder().decode(Uint8Array.from(raw, (ch) => ch.charCodeAt(0)))).toBe(
+      'attachment; filename="café ☕.txt"',
+    );
     expect(got.headers.get('content-language')).toBeNull();
   });
 
   it('whitespace around a value is trimmed as Headers trims it, a line break at either end included; the other headers stay', async () => {
     const { photos, api } = setup();
-    await photos.put('g', 'x', { httpMetadata: { contentType: ' text/plain\t', contentLanguage: '\r\nen\n', cacheControl: 'no-cache\0' } });
+    await photos.put('g', 'x', {
+      httpMetadata: { contentType: ' text/plain\t', contentLanguage: '\r\nen\n', cacheControl: 'no-cache\0' },
+    });
     const signer = new AwsClient({ ...CREDENTIALS, service: 's3', region: 'auto' });
     for (const method of ['GET', 'HEAD']) {
       const got = await api.fetch(await signer.sign(`${ENDPOINT}/photos/g`, { method }));

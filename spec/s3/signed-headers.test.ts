@@ -11,7 +11,11 @@ import { CREDENTIALS, ENDPOINT, errorOf, setup } from './support.js';
 import { rawSigned } from './raw.js';
 
 const aws = new AwsClient({ ...CREDENTIALS, service: 's3', region: 'auto' });
-const NOT_SIGNED = { status: 403, code: 'AccessDenied', message: 'There were headers present in the request which were not signed' };
+const NOT_SIGNED = {
+  status: 403,
+  code: 'AccessDenied',
+  message: 'There were headers present in the request which were not signed',
+};
 
 function withOther() {
   const s = setup();
@@ -20,11 +24,14 @@ function withOther() {
 }
 
 describe('presigned URLs', () => {
-  it('an unsigned x-amz-copy-source does not turn a presigned PUT into a copy of another bucket\'s object', async () => {
+  it("an unsigned x-amz-copy-source does not turn a presigned PUT into a copy of another bucket's object", async () => {
     const { api, photos, other } = withOther();
     await other.put('secret.txt', 'secret');
     const { target } = await rawSigned({ method: 'PUT', path: '/photos/k', presign: true });
-    const res = await api.fetch(`${ENDPOINT}${target}`, { method: 'PUT', headers: { 'x-amz-copy-source': '/other/secret.txt' } });
+    const res = await api.fetch(`${ENDPOINT}${target}`, {
+      method: 'PUT',
+      headers: { 'x-amz-copy-source': '/other/secret.txt' },
+    });
     const e = await errorOf(res);
     expect(e).toMatchObject(NOT_SIGNED);
     expect(e.error?.HeadersNotSigned).toBe('x-amz-copy-source');
@@ -34,11 +41,22 @@ describe('presigned URLs', () => {
   it('injected x-amz-meta-* and x-amz-acl are refused, all named; the same headers signed are stored', async () => {
     const { api, photos } = setup();
     const { target } = await rawSigned({ method: 'PUT', path: '/photos/k', presign: true });
-    const e = await errorOf(await api.fetch(`${ENDPOINT}${target}`, { method: 'PUT', body: 'x', headers: { 'x-amz-meta-owner': 'mallory', 'x-amz-acl': 'private' } }));
+    const e = await errorOf(
+      await api.fetch(`${ENDPOINT}${target}`, {
+        method: 'PUT',
+        body: 'x',
+        headers: { 'x-amz-meta-owner': 'mallory', 'x-amz-acl': 'private' },
+      }),
+    );
     expect(e).toMatchObject(NOT_SIGNED);
     expect(e.error?.HeadersNotSigned).toBe('x-amz-acl, x-amz-meta-owner');
     expect(await photos.head('k')).toBeNull();
-    const signed = await aws.sign(`${ENDPOINT}/photos/k`, { method: 'PUT', body: 'x', headers: { 'x-amz-meta-owner': 'alice' }, aws: { signQuery: true } });
+    const signed = await aws.sign(`${ENDPOINT}/photos/k`, {
+      method: 'PUT',
+      body: 'x',
+      headers: { 'x-amz-meta-owner': 'alice' },
+      aws: { signQuery: true },
+    });
     expect(new URL(signed.url).searchParams.get('X-Amz-SignedHeaders')).toContain('x-amz-meta-owner');
     expect((await api.fetch(signed)).status).toBe(200);
     expect((await photos.head('k'))!.customMetadata).toEqual({ owner: 'alice' });
@@ -49,13 +67,25 @@ describe('presigned URLs', () => {
     await photos.put('k', 'v');
     const { target } = await rawSigned({ path: '/photos/k', presign: true });
     expect((await api.fetch(`${ENDPOINT}${target}`)).status).toBe(200);
-    expect(await errorOf(await api.fetch(`${ENDPOINT}${target}&X-Amz-Signature=0000`))).toMatchObject({ status: 403, code: 'SignatureDoesNotMatch' });
-    expect(await errorOf(await api.fetch(`${ENDPOINT}${target.replace('X-Amz-Signature=', 'X-Amz-Signature=0000&X-Amz-Signature=')}`))).toMatchObject({
+    expect(await errorOf(await api.fetch(`${ENDPOINT}${target}&X-Amz-Signature=0000`))).toMatchObject({
       status: 403,
       code: 'SignatureDoesNotMatch',
     });
-    expect(await errorOf(await api.fetch(`${ENDPOINT}${target}&X-AMZ-SIGNATURE=0000`))).toMatchObject({ status: 403, code: 'SignatureDoesNotMatch' });
-    expect(await errorOf(await api.fetch(`${ENDPOINT}${target.replace('X-Amz-Signature=', 'X-AMZ-SIGNATURE=')}`))).toMatchObject({
+    expect(
+      await errorOf(
+        await api.fetch(`${ENDPOINT}${target.replace('X-Amz-Signature=', 'X-Amz-Signature=0000&X-Amz-Signature=')}`),
+      ),
+    ).toMatchObject({
+      status: 403,
+      code: 'SignatureDoesNotMatch',
+    });
+    expect(await errorOf(await api.fetch(`${ENDPOINT}${target}&X-AMZ-SIGNATURE=0000`))).toMatchObject({
+      status: 403,
+      code: 'SignatureDoesNotMatch',
+    });
+    expect(
+      await errorOf(await api.fetch(`${ENDPOINT}${target.replace('X-Amz-Signature=', 'X-AMZ-SIGNATURE=')}`)),
+    ).toMatchObject({
       status: 400,
       code: 'InvalidArgument',
       message: 'Required search parameter X-Amz-Signature missing',
@@ -73,7 +103,9 @@ describe('header auth', () => {
     expect(e).toMatchObject(NOT_SIGNED);
     expect(e.error?.HeadersNotSigned).toBe('x-amz-meta-injected');
     h.set('authorization', h.get('authorization')!.replace(/Signature=\w+/, `Signature=${'0'.repeat(64)}`));
-    expect((await errorOf(await api.fetch(new Request(signed.url, { method: 'PUT', body: 'x', headers: h })))).code).toBe('SignatureDoesNotMatch');
+    expect(
+      (await errorOf(await api.fetch(new Request(signed.url, { method: 'PUT', body: 'x', headers: h })))).code,
+    ).toBe('SignatureDoesNotMatch');
     expect(await photos.head('k')).toBeNull();
   });
 
@@ -87,7 +119,13 @@ describe('header auth', () => {
       'x-amz-content-sha256': 'UNSIGNED-PAYLOAD',
     };
     expect((await api.fetch(`${ENDPOINT}/photos/k`, { method: 'PUT', body: 'x', headers })).status).toBe(200);
-    const e = await errorOf(await api.fetch(`${ENDPOINT}/photos/k2`, { method: 'PUT', body: 'x', headers: { ...headers, 'x-amz-copy-source': '/photos/k' } }));
+    const e = await errorOf(
+      await api.fetch(`${ENDPOINT}/photos/k2`, {
+        method: 'PUT',
+        body: 'x',
+        headers: { ...headers, 'x-amz-copy-source': '/photos/k' },
+      }),
+    );
     expect(e).toMatchObject(NOT_SIGNED);
     expect(e.error?.HeadersNotSigned).toBe('x-amz-copy-source');
     expect((await photos.list()).objects.map((o) => o.key)).toEqual(['k']);

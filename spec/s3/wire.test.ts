@@ -29,7 +29,7 @@ describe('addressing', () => {
     expect(await got.Body!.transformToString()).toBe('virtual');
   });
 
-  it('an unknown bucket on R2\'s own host name is NoSuchBucket', async () => {
+  it("an unknown bucket on R2's own host name is NoSuchBucket", async () => {
     const { api } = setup();
     const signer = new AwsClient({ ...CREDENTIALS, service: 's3', region: 'auto' });
     const res = await api.fetch(await signer.sign(ENDPOINT.replace('https://', 'https://other.') + '/k'));
@@ -39,7 +39,13 @@ describe('addressing', () => {
 
 describe('the SDK with its default checksums (WHEN_SUPPORTED)', () => {
   const defaults = (fetch: typeof globalThis.fetch) =>
-    new S3Client({ region: 'auto', endpoint: ENDPOINT, forcePathStyle: true, credentials: CREDENTIALS, requestHandler: new FetchHttpHandler({ customFetch: fetch }) });
+    new S3Client({
+      region: 'auto',
+      endpoint: ENDPOINT,
+      forcePathStyle: true,
+      credentials: CREDENTIALS,
+      requestHandler: new FetchHttpHandler({ customFetch: fetch }),
+    });
 
   it('a CRC32 header on a known-length body is verified and the object stored', async () => {
     const { api, photos } = setup();
@@ -74,7 +80,11 @@ describe('the SDK with its default checksums (WHEN_SUPPORTED)', () => {
     const { api, photos } = setup();
     const signer = new AwsClient({ ...CREDENTIALS, service: 's3', region: 'auto' });
     const res = await api.fetch(
-      await signer.sign(`${ENDPOINT}/photos/bad`, { method: 'PUT', body: 'abc', headers: { 'x-amz-checksum-crc32': 'AAAAAA==' } }),
+      await signer.sign(`${ENDPOINT}/photos/bad`, {
+        method: 'PUT',
+        body: 'abc',
+        headers: { 'x-amz-checksum-crc32': 'AAAAAA==' },
+      }),
     );
     expect(await errorOf(res)).toMatchObject({ status: 400, code: 'BadDigest' });
     expect(await photos.head('bad')).toBeNull();
@@ -84,7 +94,13 @@ describe('the SDK with its default checksums (WHEN_SUPPORTED)', () => {
     const { api, photos } = setup();
     const signer = new AwsClient({ ...CREDENTIALS, service: 's3', region: 'auto' });
     const sha = 'ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0='; // sha256('abc')
-    const res = await api.fetch(await signer.sign(`${ENDPOINT}/photos/sha`, { method: 'PUT', body: 'abc', headers: { 'x-amz-checksum-sha256': sha } }));
+    const res = await api.fetch(
+      await signer.sign(`${ENDPOINT}/photos/sha`, {
+        method: 'PUT',
+        body: 'abc',
+        headers: { 'x-amz-checksum-sha256': sha },
+      }),
+    );
     expect(res.status).toBe(200);
     const obj = await photos.head('sha');
     expect(obj!.checksums.toJSON().sha256).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
@@ -108,8 +124,14 @@ describe('header screening on bucket operations', () => {
   it('x-amz-expected-bucket-owner is 501 on listings and HeadBucket too', async () => {
     const { api } = setup();
     const signer = new AwsClient({ ...CREDENTIALS, service: 's3', region: 'auto' });
-    for (const [url, method] of [[`${ENDPOINT}/photos?list-type=2`, 'GET'], [`${ENDPOINT}/photos`, 'HEAD'], [`${ENDPOINT}/photos?location`, 'GET']] as const) {
-      const res = await api.fetch(await signer.sign(url, { method, headers: { 'x-amz-expected-bucket-owner': '123' } }));
+    for (const [url, method] of [
+      [`${ENDPOINT}/photos?list-type=2`, 'GET'],
+      [`${ENDPOINT}/photos`, 'HEAD'],
+      [`${ENDPOINT}/photos?location`, 'GET'],
+    ] as const) {
+      const res = await api.fetch(
+        await signer.sign(url, { method, headers: { 'x-amz-expected-bucket-owner': '123' } }),
+      );
       expect([url, method, res.status]).toEqual([url, method, 501]);
     }
   });

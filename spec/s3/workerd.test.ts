@@ -24,14 +24,21 @@ afterAll(async () => {
 const signer = new AwsClient({ ...CREDENTIALS, service: 's3', region: 'auto' });
 async function send(url: string, init: RequestInit = {}): Promise<Response> {
   const signed = await signer.sign(url, init);
-  return mf.dispatchFetch(signed.url, { method: signed.method, headers: [...signed.headers], body: init.body as string | undefined }) as unknown as Response;
+  return mf.dispatchFetch(signed.url, {
+    method: signed.method,
+    headers: [...signed.headers],
+    body: init.body as string | undefined,
+  }) as unknown as Response;
 }
 
 describe('S3Api inside workerd', () => {
   it('verifies signatures, stores through S3 and reads through the binding with the same etag', async () => {
     const put = await send(`${origin}/photos/from-s3.txt`, { method: 'PUT', body: 'in workerd' });
     expect(put.status, await put.clone().text()).toBe(200);
-    const seen = (await (await mf.dispatchFetch(`${origin}/binding/from-s3.txt`)).json()) as { text: string; etag: string };
+    const seen = (await (await mf.dispatchFetch(`${origin}/binding/from-s3.txt`)).json()) as {
+      text: string;
+      etag: string;
+    };
     expect(seen).toEqual({ text: 'in workerd', etag: put.headers.get('etag') });
     const list = await send(`${origin}/photos?list-type=2`);
     expect(await list.text()).toContain('<Key>from-s3.txt</Key>');

@@ -21,11 +21,30 @@ const escaper =
 /** How each client library escapes element text. */
 const ENCODERS: Record<string, Encoder> = {
   // Go's encoding/xml EscapeText (rclone, restic's minio-go): numeric references for quotes and whitespace.
-  'Go encoding/xml': escaper({ '"': '&#34;', "'": '&#39;', '&': '&amp;', '<': '&lt;', '>': '&gt;', '\t': '&#x9;', '\n': '&#xA;', '\r': '&#xD;' }),
+  'Go encoding/xml': escaper({
+    '"': '&#34;',
+    "'": '&#39;',
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '\t': '&#x9;',
+    '\n': '&#xA;',
+    '\r': '&#xD;',
+  }),
   // Python's xml.etree.ElementTree (_escape_cdata): only the three markup characters; the rest literal.
   'Python ElementTree': escaper({ '&': '&amp;', '<': '&lt;', '>': '&gt;' }),
   // The AWS SDK for JavaScript v3 (@aws-sdk/xml-builder escapeElement): named quotes, zero-padded hex line ends.
-  'AWS SDK JS': escaper({ '&': '&amp;', '"': '&quot;', "'": '&apos;', '<': '&lt;', '>': '&gt;', '\r': '&#x0D;', '\n': '&#x0A;', '\u0085': '&#x85;', '\u2028': '&#x2028;' }),
+  'AWS SDK JS': escaper({
+    '&': '&amp;',
+    '"': '&quot;',
+    "'": '&apos;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '\r': '&#x0D;',
+    '\n': '&#x0A;',
+    '\u0085': '&#x85;',
+    '\u2028': '&#x2028;',
+  }),
   // .NET's SecurityElement.Escape: the five named entities, nothing else.
   '.NET SecurityElement.Escape': escaper({ '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '&': '&amp;' }),
   // Decimal references for everything outside ASCII letters (what a cautious hand-written encoder does).
@@ -33,7 +52,17 @@ const ENCODERS: Record<string, Encoder> = {
 };
 
 /** Keys with every character an encoder treats specially; `\r` only where the encoder escapes it (XML reads a literal one as `\n`). */
-const KEYS = ["it's.txt", 'say "hi"', 'a&b<c>d', 'tab\there', 'line\nbreak', 'dir/caf\u00e9 \u{1F600}', 'amp;lt', '&amp;', 'nel\u0085ls\u2028'];
+const KEYS = [
+  "it's.txt",
+  'say "hi"',
+  'a&b<c>d',
+  'tab\there',
+  'line\nbreak',
+  'dir/caf\u00e9 \u{1F600}',
+  'amp;lt',
+  '&amp;',
+  'nel\u0085ls\u2028',
+];
 const CR_KEY = 'carriage\rreturn';
 /** ElementTree and SecurityElement.Escape leave `\r` literal, which every XML parser reads as `\n`: they cannot name such a key. */
 const writesCrLiterally = (enc: Encoder) => enc('\r') === '\r';
@@ -49,7 +78,9 @@ const asRead = (key: string) => key.replace(/\r\n?/g, '\n');
 
 /** The keys a DeleteObjects answer names, read with a real XML parser. */
 async function deletedKeys(res: Response): Promise<string[]> {
-  const doc = new XMLParser({ parseTagValue: false, trimValues: false, isArray: (n) => n === 'Deleted' }).parse(await res.text()) as {
+  const doc = new XMLParser({ parseTagValue: false, trimValues: false, isArray: (n) => n === 'Deleted' }).parse(
+    await res.text(),
+  ) as {
     DeleteResult: { Deleted?: { Key: string }[] };
   };
   return (doc.DeleteResult.Deleted ?? []).map((d) => String(d.Key));
@@ -77,14 +108,38 @@ describe('DeleteObjects decodes references as each client writes them', () => {
     const { client, photos } = setup();
     const keys = [...KEYS, CR_KEY];
     for (const k of keys) await photos.put(k, 'x');
-    const out = await client.send(new DeleteObjectsCommand({ Bucket: 'photos', Delete: { Objects: keys.map((Key) => ({ Key })) } }));
+    const out = await client.send(
+      new DeleteObjectsCommand({ Bucket: 'photos', Delete: { Objects: keys.map((Key) => ({ Key })) } }),
+    );
     expect(out.Deleted!.map((d) => d.Key).sort()).toEqual(keys.map(asRead).sort());
     expect((await photos.list()).objects).toEqual([]);
   });
 
   it('random keys through every encoder: each request deletes its key and no other', async () => {
     // A seeded generator over the characters that matter to XML, so a failure reproduces.
-    const alphabet = ['a', 'Z', '0', '/', ' ', '"', "'", '&', '<', '>', ';', '#', 'x', '\t', '\n', '\r', '\u00e9', '\u0085', '\u2028', '\u{1F600}', '\uFFFD'];
+    const alphabet = [
+      'a',
+      'Z',
+      '0',
+      '/',
+      ' ',
+      '"',
+      "'",
+      '&',
+      '<',
+      '>',
+      ';',
+      '#',
+      'x',
+      '\t',
+      '\n',
+      '\r',
+      '\u00e9',
+      '\u0085',
+      '\u2028',
+      '\u{1F600}',
+      '\uFFFD',
+    ];
     let seed = 20240501;
     const next = (n: number) => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -102,7 +157,11 @@ describe('DeleteObjects decodes references as each client writes them', () => {
       const res = await post(api, '/photos?delete', deleteBody([key], enc));
       expect([name, JSON.stringify(key), res.status]).toEqual([name, JSON.stringify(key), 200]);
       expect([name, await deletedKeys(res)]).toEqual([name, [asRead(key)]]);
-      expect([name, JSON.stringify(key), (await photos.list()).objects.map((o) => o.key)]).toEqual([name, JSON.stringify(key), ['bystander']]);
+      expect([name, JSON.stringify(key), (await photos.list()).objects.map((o) => o.key)]).toEqual([
+        name,
+        JSON.stringify(key),
+        ['bystander'],
+      ]);
     }
   });
 });
@@ -127,7 +186,11 @@ describe('references that are not XML are MalformedXML, and nothing is deleted',
       const { api, photos } = setup();
       await photos.put('keep', 'x');
       const doctype = what === 'a DOCTYPE entity' ? '<!DOCTYPE Delete [<!ENTITY e "keep">]>' : '';
-      const res = await post(api, '/photos?delete', `${doctype}<Delete><Object><Key>keep</Key></Object><Object><Key>${text}</Key></Object></Delete>`);
+      const res = await post(
+        api,
+        '/photos?delete',
+        `${doctype}<Delete><Object><Key>keep</Key></Object><Object><Key>${text}</Key></Object></Delete>`,
+      );
       expect(await errorOf(res)).toMatchObject({ status: 400, code: 'MalformedXML' });
       expect(await photos.head('keep')).not.toBeNull();
     });
@@ -145,7 +208,11 @@ describe('references that are not XML are MalformedXML, and nothing is deleted',
   it('a literal `\\r\\n` or `\\r` in the body reads as `\\n` (XML 1.0 §2.11 line-end normalization)', async () => {
     const { api, photos } = setup();
     for (const k of ['a\rb', 'a\nb', 'c\r\nd', 'c\nd']) await photos.put(k, 'x');
-    const res = await post(api, '/photos?delete', '<Delete><Object><Key>a\rb</Key></Object><Object><Key>c\r\nd</Key></Object></Delete>');
+    const res = await post(
+      api,
+      '/photos?delete',
+      '<Delete><Object><Key>a\rb</Key></Object><Object><Key>c\r\nd</Key></Object></Delete>',
+    );
     expect(await deletedKeys(res)).toEqual(['a\nb', 'c\nd']);
     expect((await photos.list()).objects.map((o) => o.key).sort()).toEqual(['a\rb', 'c\r\nd']);
   });
@@ -165,8 +232,19 @@ describe('CompleteMultipartUpload with the ETags written as Go writes them', () 
     const { client, api, photos } = setup();
     const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: 'photos', Key: 'big' }));
     const etags: string[] = [];
-    for (const [n, size] of [[1, PART], [2, 10]] as const) {
-      const out = await client.send(new UploadPartCommand({ Bucket: 'photos', Key: 'big', UploadId, PartNumber: n, Body: new Uint8Array(size).fill(n) }));
+    for (const [n, size] of [
+      [1, PART],
+      [2, 10],
+    ] as const) {
+      const out = await client.send(
+        new UploadPartCommand({
+          Bucket: 'photos',
+          Key: 'big',
+          UploadId,
+          PartNumber: n,
+          Body: new Uint8Array(size).fill(n),
+        }),
+      );
       etags.push(out.ETag!);
     }
     const go = ENCODERS['Go encoding/xml']!;

@@ -23,7 +23,11 @@ import { AwsClient } from 'aws4fetch';
 const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', suppressEmptyNode: false });
 function referenceDocument(root: string, content: Record<string, unknown> | string, namespaced = true): string {
   let element: unknown = content;
-  if (namespaced) element = typeof content === 'string' ? { '@_xmlns': S3_NAMESPACE, '#text': content } : { '@_xmlns': S3_NAMESPACE, ...content };
+  if (namespaced)
+    element =
+      typeof content === 'string'
+        ? { '@_xmlns': S3_NAMESPACE, '#text': content }
+        : { '@_xmlns': S3_NAMESPACE, ...content };
   return builder.build({ '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' }, [root]: element }) as string;
 }
 
@@ -80,8 +84,13 @@ const entry = (rng: Rng) => ({
 function randomDocument(rng: Rng): { root: string; content: Record<string, unknown> | string; namespaced: boolean } {
   switch (rng.int(5)) {
     case 0: {
-      const content: Record<string, unknown> = { Name: randomText(rng), Contents: Array.from({ length: rng.int(6) }, () => entry(rng)), IsTruncated: rng.chance(0.5) };
-      if (rng.chance(0.5)) content.CommonPrefixes = Array.from({ length: rng.int(3) }, () => ({ Prefix: randomText(rng) }));
+      const content: Record<string, unknown> = {
+        Name: randomText(rng),
+        Contents: Array.from({ length: rng.int(6) }, () => entry(rng)),
+        IsTruncated: rng.chance(0.5),
+      };
+      if (rng.chance(0.5))
+        content.CommonPrefixes = Array.from({ length: rng.int(3) }, () => ({ Prefix: randomText(rng) }));
       content.Prefix = randomText(rng);
       if (rng.chance(0.5)) content.Delimiter = randomText(rng, 3);
       content.MaxKeys = randomNumber(rng);
@@ -93,7 +102,11 @@ function randomDocument(rng: Rng): { root: string; content: Record<string, unkno
     case 1:
       return {
         root: 'ListMultipartUploadsResult',
-        content: { Bucket: randomText(rng), Upload: Array.from({ length: rng.int(4) }, () => ({ Key: randomText(rng), UploadId: randomText(rng) })), Prefix: randomText(rng) },
+        content: {
+          Bucket: randomText(rng),
+          Upload: Array.from({ length: rng.int(4) }, () => ({ Key: randomText(rng), UploadId: randomText(rng) })),
+          Prefix: randomText(rng),
+        },
         namespaced: true,
       };
     case 2: {
@@ -104,7 +117,11 @@ function randomDocument(rng: Rng): { root: string; content: Record<string, unkno
     case 3:
       return { root: 'LocationConstraint', content: randomText(rng, 8), namespaced: rng.chance(0.8) };
     default:
-      return { root: rng.pick(['DeleteResult', 'CORSConfiguration', 'ListAllMyBucketsResult']), content: randomTree(rng, 3), namespaced: rng.chance(0.8) };
+      return {
+        root: rng.pick(['DeleteResult', 'CORSConfiguration', 'ListAllMyBucketsResult']),
+        content: randomTree(rng, 3),
+        namespaced: rng.chance(0.8),
+      };
   }
 }
 
@@ -142,7 +159,9 @@ describe('xmlDocument: the serializer against the builder it replaced', () => {
   it('writes empty texts and empty elements open and closed, never self-closed', () => {
     const doc = { A: '', B: {}, C: [], D: undefined, E: [{}, ''] };
     expect(xmlDocument('R', doc)).toBe(referenceDocument('R', doc));
-    expect(xmlDocument('R', doc)).toBe(`<?xml version="1.0" encoding="UTF-8"?><R xmlns="${S3_NAMESPACE}"><A></A><B></B><E></E><E></E></R>`);
+    expect(xmlDocument('R', doc)).toBe(
+      `<?xml version="1.0" encoding="UTF-8"?><R xmlns="${S3_NAMESPACE}"><A></A><B></B><E></E><E></E></R>`,
+    );
     expect(xmlDocument('V', '')).toBe(referenceDocument('V', ''));
   });
 
@@ -153,7 +172,7 @@ describe('xmlDocument: the serializer against the builder it replaced', () => {
   });
 });
 
-describe("the shape writers: the same bytes as the builder on the objects they replace", () => {
+describe('the shape writers: the same bytes as the builder on the objects they replace', () => {
   it('contentsXml writes what the builder wrote for { Contents: [{ Key, LastModified, ETag, Size, StorageClass }] }', () => {
     for (let seed = 1; seed <= 1000; seed++) {
       const rng = new Rng(seed);
@@ -162,7 +181,11 @@ describe("the shape writers: the same bytes as the builder on the objects they r
         // Often the same millisecond as the one before (isoTime keeps its last answer).
         uploaded: rng.chance(0.3) ? 1_764_000_000_000 : rng.int(2 ** 41),
         // The model's etags: an MD5 in hex, `-N` after it for a multipart object.
-        etag: rng.int(2 ** 31).toString(16).padStart(32, '0') + (rng.chance(0.3) ? `-${1 + rng.int(10000)}` : ''),
+        etag:
+          rng
+            .int(2 ** 31)
+            .toString(16)
+            .padStart(32, '0') + (rng.chance(0.3) ? `-${1 + rng.int(10000)}` : ''),
         size: rng.int(2 ** 33),
         storageClass: rng.pick(['Standard', 'InfrequentAccess']),
       })) as unknown as StoredObject[];
@@ -177,8 +200,14 @@ describe("the shape writers: the same bytes as the builder on the objects they r
           Size: o.size,
           StorageClass: o.storageClass === 'InfrequentAccess' ? 'STANDARD_IA' : 'STANDARD',
         }));
-        const got = xmlDocument('ListBucketResult', { Name: 'b', Contents: contentsXml(objects, enc), IsTruncated: false });
-        expect(got, `seed ${seed}`).toBe(referenceDocument('ListBucketResult', { Name: 'b', Contents, IsTruncated: false }));
+        const got = xmlDocument('ListBucketResult', {
+          Name: 'b',
+          Contents: contentsXml(objects, enc),
+          IsTruncated: false,
+        });
+        expect(got, `seed ${seed}`).toBe(
+          referenceDocument('ListBucketResult', { Name: 'b', Contents, IsTruncated: false }),
+        );
       }
     }
   });
@@ -205,7 +234,8 @@ describe('the escaping rule: what R2 escapes in responses', () => {
     const key = `k\u0001\r\n\u001f'&\u{1F600}`;
     await bucket.put(key, 'x');
     const signer = new AwsClient({ ...CREDENTIALS, service: 's3', region: 'auto' });
-    const list = async (query: string) => (await api.fetch(await signer.sign(`${ENDPOINT}/b?list-type=2${query}`))).text();
+    const list = async (query: string) =>
+      (await api.fetch(await signer.sign(`${ENDPOINT}/b?list-type=2${query}`))).text();
     expect(await list('')).toContain(`<Key>k\u0001\r\n\u001f&apos;&amp;\u{1F600}</Key>`);
     expect(await list('&encoding-type=url')).toContain(`<Key>k%01%0D%0A%1F%27%26%F0%9F%98%80</Key>`);
   });

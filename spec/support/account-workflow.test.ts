@@ -15,7 +15,10 @@ import { sdk } from '../s3/support.js';
 describe('one account, many surfaces (the docs workflow)', () => {
   // README: account-workflow
   const account = new Account({ name: 'Acme' });
-  const dns = new DnsApi({ account, zones: [{ name: 'example.com', records: [{ type: 'A', name: 'www', content: '198.51.100.4' }] }] });
+  const dns = new DnsApi({
+    account,
+    zones: [{ name: 'example.com', records: [{ type: 'A', name: 'www', content: '198.51.100.4' }] }],
+  });
   account.addBucket('files', new Bucket({ seed: { 'config.json': '{"mode":"test"}' } }));
   const s3 = new S3Api({ account }); // serves the account's buckets: files
   const wrangler = { compatibility_date: '2025-01-01', r2_buckets: [{ binding: 'FILES', bucket_name: 'files' }] };
@@ -37,7 +40,13 @@ describe('one account, many surfaces (the docs workflow)', () => {
     // README: account-workflow-test
     await env.FILES.put('reports/1.csv', 'a,b'); // the Worker
     await client.send(new PutObjectCommand({ Bucket: 'files', Key: 'reports/2.csv', Body: 'c,d' })); // an S3 client
-    await cloudflare.dns.records.create({ zone_id: zoneId, type: 'TXT', name: '_acme-challenge', content: '"t"', ttl: 60 });
+    await cloudflare.dns.records.create({
+      zone_id: zoneId,
+      type: 'TXT',
+      name: '_acme-challenge',
+      content: '"t"',
+      ttl: 60,
+    });
 
     expect(env.FILES).toHaveObject('reports/2.csv', { body: 'c,d' }); // written by S3, read from the binding
     expect(s3).toHaveObject('files/reports/1.csv', { body: 'a,b' }); // written by the Worker, read through S3
@@ -62,7 +71,9 @@ describe('one account, many surfaces (the docs workflow)', () => {
     // README: account-workflow-fault
     testFault(env.FILES, { op: 'get', key: 'config.json', times: Infinity });
     await expect(env.FILES.get('config.json')).rejects.toThrow('(10001)');
-    await expect(client.send(new GetObjectCommand({ Bucket: 'files', Key: 'config.json' }))).rejects.toMatchObject({ name: 'InternalError' });
+    await expect(client.send(new GetObjectCommand({ Bucket: 'files', Key: 'config.json' }))).rejects.toMatchObject({
+      name: 'InternalError',
+    });
     expect(s3).toHaveReceived({ op: 'get', status: 'error', error: { code: 10001 }, injected: true });
     // README: end
   });

@@ -8,7 +8,12 @@ import { Bucket } from 'edge-doubles/bucket';
 import { DnsApi } from 'edge-doubles/dns';
 import { ManualClock } from 'edge-doubles';
 import { S3Api } from 'edge-doubles/s3';
-import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
+import {
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  PutObjectCommand,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { runCli } from '../../lib/node/commands.js';
 import { sdk } from '../s3/support.js';
 
@@ -22,7 +27,13 @@ describe('Bucket call log', () => {
     await bucket.list({ prefix: 'notes/' });
 
     expect(bucket.log.filter({ op: 'put' })).toMatchObject([
-      { op: 'put', key: 'notes/a.txt', options: { httpMetadata: { contentType: 'text/plain' } }, status: 'ok', result: { size: 5 } },
+      {
+        op: 'put',
+        key: 'notes/a.txt',
+        options: { httpMetadata: { contentType: 'text/plain' } },
+        status: 'ok',
+        result: { size: 5 },
+      },
     ]);
     console.log(bucket.log.table()); // one row per call: time, op, key, options, outcome, fault
     // README: end
@@ -66,7 +77,9 @@ describe('Bucket call log', () => {
     const headers = new Headers({ 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
     await bucket.put('k', 'v', { httpMetadata: headers });
     headers.set('content-type', 'image/png');
-    expect(bucket.log.all()[0]!.options).toEqual({ httpMetadata: { headers: { 'cache-control': 'no-store', 'content-type': 'text/plain' } } });
+    expect(bucket.log.all()[0]!.options).toEqual({
+      httpMetadata: { headers: { 'cache-control': 'no-store', 'content-type': 'text/plain' } },
+    });
   });
 
   it('records errors, the faults that acted, and filters by them', async () => {
@@ -76,7 +89,12 @@ describe('Bucket call log', () => {
     await bucket.put('k', 'v');
     await bucket.head('x'.repeat(1025)).catch(() => {});
     const [faulted] = bucket.log.filter({ injected: true });
-    expect(faulted).toMatchObject({ op: 'put', status: 'error', error: { message: 'put: Reduce your concurrent request rate for the same object. (10058)' }, injected: { failed: true } });
+    expect(faulted).toMatchObject({
+      op: 'put',
+      status: 'error',
+      error: { message: 'put: Reduce your concurrent request rate for the same object. (10058)' },
+      injected: { failed: true },
+    });
     expect(bucket.log.filter({ error: /10020/ }).map((c) => c.op)).toEqual(['head']);
     expect(bucket.log.table()).toMatch(/put\s+k\s+10058 Reduce your concurrent request rate for the same .*\s+#\d+\n/);
     expect(bucket.log.filter({ status: 'ok' })).toHaveLength(1);
@@ -84,7 +102,7 @@ describe('Bucket call log', () => {
     expect(bucket.log.last()!.op).toBe('head');
   });
 
-  it('keeps an error\'s code as data, from the error as raised, and never reads one out of message text', async () => {
+  it("keeps an error's code as data, from the error as raised, and never reads one out of message text", async () => {
     const bucket = new Bucket({ log: true });
     bucket.faults.add({ op: 'put', error: 'rateLimit' });
     // A message that only looks like R2's: its "(10001)" is text, not a code.
@@ -96,8 +114,12 @@ describe('Bucket call log', () => {
     await bucket.delete('x'.repeat(1025)).catch(() => {});
     const [put, get, head, del] = bucket.log.all();
     // The binding's Error carries R2's code only in its text, as workerd's; the log has it as data.
-    expect(put!.error).toEqual({ name: 'Error', message: 'put: Reduce your concurrent request rate for the same object. (10058)', code: 10058 });
-    expect('code' in (await bucket.put('k', 'v').catch((e: Error) => e) as object)).toBe(false);
+    expect(put!.error).toEqual({
+      name: 'Error',
+      message: 'put: Reduce your concurrent request rate for the same object. (10058)',
+      code: 10058,
+    });
+    expect('code' in ((await bucket.put('k', 'v').catch((e: Error) => e)) as object)).toBe(false);
     expect(get!.error).toEqual({ name: 'Error', message: 'get: not really R2 (10001)' });
     expect(head!.error).toMatchObject({ code: 'ECONNRESET' });
     expect(del!.error).toMatchObject({ code: 10020 });
@@ -109,20 +131,34 @@ describe('Bucket call log', () => {
     expect(rows[5]).toMatch(/delete\s+x+…?\s+10020 The specified object name is not valid\./);
   });
 
-  it('keeps the code of an S3 call\'s error: R2\'s number for a fault, S3\'s code for an S3 answer', async () => {
+  it("keeps the code of an S3 call's error: R2's number for a fault, S3's code for an S3 answer", async () => {
     const photos = new Bucket({ log: true });
     const client = sdk(new S3Api({ buckets: { photos } }).fetch);
     await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'k', Body: 'v' }));
     // A conditional Complete that fails: refused inside the layer's operation, with S3's error.
     const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: 'photos', Key: 'k' }));
-    const { ETag } = await client.send(new UploadPartCommand({ Bucket: 'photos', Key: 'k', UploadId, PartNumber: 1, Body: 'w' }));
+    const { ETag } = await client.send(
+      new UploadPartCommand({ Bucket: 'photos', Key: 'k', UploadId, PartNumber: 1, Body: 'w' }),
+    );
     const parts = { Parts: [{ PartNumber: 1, ETag }] };
-    await client.send(new CompleteMultipartUploadCommand({ Bucket: 'photos', Key: 'k', UploadId, MultipartUpload: parts, IfNoneMatch: '*' })).catch(() => {});
+    await client
+      .send(
+        new CompleteMultipartUploadCommand({
+          Bucket: 'photos',
+          Key: 'k',
+          UploadId,
+          MultipartUpload: parts,
+          IfNoneMatch: '*',
+        }),
+      )
+      .catch(() => {});
     photos.faults.add({ op: 'put', times: 3 }); // the SDK tries a 500 three times
     await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'k', Body: 'w' })).catch(() => {});
     const failed = photos.log.filter({ surface: 's3', status: 'error' });
     expect(failed.map((c) => c.error!.code)).toEqual(['PreconditionFailed', 10001, 10001, 10001]);
-    expect(photos.log.table()).toMatch(/completeMultipartUpload \(s3\)\s+k\s+.*PreconditionFailed At least one of the pre-cond/);
+    expect(photos.log.table()).toMatch(
+      /completeMultipartUpload \(s3\)\s+k\s+.*PreconditionFailed At least one of the pre-cond/,
+    );
     expect(photos.log.table()).toMatch(/put \(s3\)\s+k\s+\S+\s+10001 We encountered an internal error/);
   });
 
@@ -175,7 +211,10 @@ describe('Bucket call log', () => {
       ['an R2 error', (b) => b.head('x'.repeat(1025))],
       ['a failed condition', (b) => b.put('k', 'v', { onlyIf: { etagMatches: 'nope' } })],
       ['a fault', (b) => (b.faults.add({ op: 'get' }), b.get('k'))],
-      ['a multipart upload', (b) => b.createMultipartUpload('m').then((u) => u.uploadPart(1, 'part').then((p) => u.complete([p])))],
+      [
+        'a multipart upload',
+        (b) => b.createMultipartUpload('m').then((u) => u.uploadPart(1, 'part').then((p) => u.complete([p]))),
+      ],
     ];
     for (const compatibilityDate of ['2025-01-01', '2022-01-01']) {
       for (const [what, call] of calls) {
@@ -200,8 +239,27 @@ describe('Bucket call log', () => {
     await bucket.put('b', new DataView(new ArrayBuffer(2)));
     await bucket.head('c');
     expect(bucket.log.all()).toEqual([
-      { seq: 1, at: expect.any(Number), op: 'put', surface: 'binding', key: 'b', options: undefined, value: '[DataView 2 bytes]', status: 'ok', result: expect.objectContaining({ key: 'b', size: 2 }) },
-      { seq: 2, at: expect.any(Number), op: 'head', surface: 'binding', key: 'c', options: undefined, status: 'ok', result: null },
+      {
+        seq: 1,
+        at: expect.any(Number),
+        op: 'put',
+        surface: 'binding',
+        key: 'b',
+        options: undefined,
+        value: '[DataView 2 bytes]',
+        status: 'ok',
+        result: expect.objectContaining({ key: 'b', size: 2 }),
+      },
+      {
+        seq: 2,
+        at: expect.any(Number),
+        op: 'head',
+        surface: 'binding',
+        key: 'c',
+        options: undefined,
+        status: 'ok',
+        result: null,
+      },
     ]);
   });
 
@@ -227,9 +285,20 @@ describe('DnsApi request log', () => {
   it('records method, path, query, body, auth scheme, status and response body', async () => {
     const api = new DnsApi({ zones: [{ name: 'example.com' }], credentials: [{ token }], log: true });
     const zoneId = api.zone('example.com')!.id;
-    const client = new Cloudflare({ apiToken: token, baseURL: 'https://api.cloudflare.com/client/v4', fetch: api.fetch, maxRetries: 0 });
+    const client = new Cloudflare({
+      apiToken: token,
+      baseURL: 'https://api.cloudflare.com/client/v4',
+      fetch: api.fetch,
+      maxRetries: 0,
+    });
     // README: dns-log
-    await client.dns.records.create({ zone_id: zoneId, type: 'TXT', name: '_acme-challenge', content: '"abc"', ttl: 60 });
+    await client.dns.records.create({
+      zone_id: zoneId,
+      type: 'TXT',
+      name: '_acme-challenge',
+      content: '"abc"',
+      ttl: 60,
+    });
     await client.dns.records.list({ zone_id: zoneId, type: 'TXT' });
 
     expect(api.log.filter({ method: 'POST', path: 'zones/*/dns_records' })).toMatchObject([
@@ -239,7 +308,11 @@ describe('DnsApi request log', () => {
     // README: end
     const table = api.log.table();
     expect(table.split('\n')[0]).toMatch(/^#\s+at\s+method\s+path\s+auth\s+body\s+status\s+outcome\s+fault$/);
-    expect(table).toMatch(new RegExp(`POST\\s+/zones/${zoneId.slice(0, 6)}…/dns_records\\s+bearer .* 200\\s+TXT _acme-challenge.example.com "abc"`));
+    expect(table).toMatch(
+      new RegExp(
+        `POST\\s+/zones/${zoneId.slice(0, 6)}…/dns_records\\s+bearer .* 200\\s+TXT _acme-challenge.example.com "abc"`,
+      ),
+    );
   });
 
   it('records errors and requests made through handle(), with the global-key scheme and no secrets', async () => {
@@ -248,13 +321,22 @@ describe('DnsApi request log', () => {
     await api.handle(
       new Request(`https://x.test/client/v4/zones/${zoneId}/dns_records`, {
         method: 'POST',
-        headers: { 'x-auth-email': 'a@b.c', 'x-auth-key': '0123456789abcdef0123456789abcdef01234', 'content-type': 'application/json' },
+        headers: {
+          'x-auth-email': 'a@b.c',
+          'x-auth-key': '0123456789abcdef0123456789abcdef01234',
+          'content-type': 'application/json',
+        },
         body: JSON.stringify({ type: 'A', name: 'www', content: 'nope' }),
       }),
     );
     await api.fetch('https://x.test/client/v4/zones');
     const [bad, none] = api.log.all();
-    expect(bad).toMatchObject({ auth: 'global-key', status: 400, body: { content: 'nope' }, response: { errors: [{ code: 9005 }] } });
+    expect(bad).toMatchObject({
+      auth: 'global-key',
+      status: 400,
+      body: { content: 'nope' },
+      response: { errors: [{ code: 9005 }] },
+    });
     expect(JSON.stringify(bad)).not.toContain('0123456789abcdef0123456789abcdef01234');
     expect(none).toMatchObject({ auth: 'none', status: 400, body: undefined, response: { errors: [{ code: 9106 }] } });
   });

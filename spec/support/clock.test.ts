@@ -65,10 +65,12 @@ describe('one clock', () => {
     clock.advance(7 * DAY - 1);
     await expect(upload.uploadPart(1, 'x')).resolves.toMatchObject({ partNumber: 1 });
     clock.advance(1);
-    await expect(upload.uploadPart(2, 'x')).rejects.toThrow('uploadPart: The specified multipart upload does not exist. (10024)');
+    await expect(upload.uploadPart(2, 'x')).rejects.toThrow(
+      'uploadPart: The specified multipart upload does not exist. (10024)',
+    );
   });
 
-  it('with no option, Vitest\'s fake timers set the time of both doubles', async () => {
+  it("with no option, Vitest's fake timers set the time of both doubles", async () => {
     vi.useFakeTimers();
     vi.setSystemTime(new Date('2030-03-04T05:06:07.089Z'));
     const bucket = new Bucket();

@@ -4,7 +4,14 @@
  * reset, its call log read through its buckets), and a double the matchers were never told about.
  */
 import { describe, expect, it } from 'vitest';
-import { CreateBucketCommand, DeleteBucketCommand, GetObjectCommand, PutBucketCorsCommand, GetBucketCorsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  GetObjectCommand,
+  PutBucketCorsCommand,
+  GetBucketCorsCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import 'edge-doubles/vitest';
 import { logOnFailure, testFault } from 'edge-doubles/vitest';
 import { Bucket } from 'edge-doubles/bucket';
@@ -32,13 +39,17 @@ describe('the snapshot rule: a snapshot restores into the double that took it', 
     const s = a.snapshot();
     a.restore(s);
     b.restore(s); // documented: one seeded state for several buckets
-    expect(() => a.restore(new DnsApi().snapshot() as never)).toThrow(new TypeError('Bucket.restore: not a snapshot taken by Bucket.snapshot()'));
+    expect(() => a.restore(new DnsApi().snapshot() as never)).toThrow(
+      new TypeError('Bucket.restore: not a snapshot taken by Bucket.snapshot()'),
+    );
     expect(() => a.restore(new S3Api().snapshot() as never)).toThrow(TypeError);
   });
 
   it('DnsApi: into itself only', () => {
     const a = new DnsApi();
-    expect(() => a.restore(new DnsApi().snapshot())).toThrow(new TypeError('DnsApi.restore: not a snapshot taken by this DnsApi'));
+    expect(() => a.restore(new DnsApi().snapshot())).toThrow(
+      new TypeError('DnsApi.restore: not a snapshot taken by this DnsApi'),
+    );
     expect(() => a.restore(new Bucket().snapshot() as never)).toThrow(TypeError);
     a.restore(a.snapshot());
   });
@@ -48,7 +59,9 @@ describe('the snapshot rule: a snapshot restores into the double that took it', 
     const a = new S3Api({ buckets: { shared } });
     const b = new S3Api({ buckets: { shared } });
     expect(() => b.restore(a.snapshot())).toThrow(new TypeError('S3Api.restore: not a snapshot taken by this S3Api'));
-    expect(() => a.restore(shared.snapshot() as never)).toThrow(new TypeError('S3Api.restore: not a snapshot taken by this S3Api'));
+    expect(() => a.restore(shared.snapshot() as never)).toThrow(
+      new TypeError('S3Api.restore: not a snapshot taken by this S3Api'),
+    );
     expect(() => a.restore({ buckets: 1 })).toThrow(TypeError);
     a.restore(a.snapshot());
   });
@@ -59,7 +72,12 @@ describe('S3Api as a double', () => {
     const photos = new Bucket({ seed: { a: 'one' } });
     const old = new Bucket({ seed: { x: 'kept' } });
     const { s3, client } = served({ photos, old });
-    await client.send(new PutBucketCorsCommand({ Bucket: 'photos', CORSConfiguration: { CORSRules: [{ AllowedMethods: ['GET'], AllowedOrigins: ['https://a.example'] }] } }));
+    await client.send(
+      new PutBucketCorsCommand({
+        Bucket: 'photos',
+        CORSConfiguration: { CORSRules: [{ AllowedMethods: ['GET'], AllowedOrigins: ['https://a.example'] }] },
+      }),
+    );
     const s = s3.snapshot();
     expect(s).toEqual({ buckets: 2 });
 
@@ -68,7 +86,12 @@ describe('S3Api as a double', () => {
     await client.send(new CreateBucketCommand({ Bucket: 'later' }));
     await old.delete('x');
     await client.send(new DeleteBucketCommand({ Bucket: 'old' }));
-    await client.send(new PutBucketCorsCommand({ Bucket: 'photos', CORSConfiguration: { CORSRules: [{ AllowedMethods: ['PUT'], AllowedOrigins: ['*'] }] } }));
+    await client.send(
+      new PutBucketCorsCommand({
+        Bucket: 'photos',
+        CORSConfiguration: { CORSRules: [{ AllowedMethods: ['PUT'], AllowedOrigins: ['*'] }] },
+      }),
+    );
 
     s3.restore(s);
     expect(await text(photos, 'a')).toBe('one');
@@ -83,10 +106,15 @@ describe('S3Api as a double', () => {
     expect(await got.Body!.transformToString()).toBe('kept');
   });
 
-  it('restore and reset clear the served buckets\' faults and logs; reset keeps the buckets and their CORS rules', async () => {
+  it("restore and reset clear the served buckets' faults and logs; reset keeps the buckets and their CORS rules", async () => {
     const photos = new Bucket({ seed: { a: 'one' }, log: true });
     const { s3, client } = served({ photos });
-    await client.send(new PutBucketCorsCommand({ Bucket: 'photos', CORSConfiguration: { CORSRules: [{ AllowedMethods: ['GET'], AllowedOrigins: ['*'] }] } }));
+    await client.send(
+      new PutBucketCorsCommand({
+        Bucket: 'photos',
+        CORSConfiguration: { CORSRules: [{ AllowedMethods: ['GET'], AllowedOrigins: ['*'] }] },
+      }),
+    );
     const s = s3.snapshot();
     photos.faults.add({ op: 'get' });
     await photos.put('b', '2');
@@ -139,7 +167,9 @@ describe('S3Api as a double', () => {
     const docs = new Bucket({ seed: { 'a/b.txt': 'seeded' } });
     const { s3, client } = served({ photos, docs });
     // README: s3-objects
-    await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'cats/tom.jpg', Body: 'meow', ContentType: 'image/jpeg' }));
+    await client.send(
+      new PutObjectCommand({ Bucket: 'photos', Key: 'cats/tom.jpg', Body: 'meow', ContentType: 'image/jpeg' }),
+    );
 
     expect(s3).toHaveObject('photos/cats/tom.jpg', { body: 'meow', httpMetadata: { contentType: 'image/jpeg' } });
     expect(s3).not.toHaveObject('docs/cats/tom.jpg'); // another bucket
@@ -152,18 +182,24 @@ describe('S3Api as a double', () => {
 
     const missing = checkObject(s3, 'photos/cats/tim.jpg');
     expect(missing.pass).toBe(false);
-    expect(missing.message()).toContain('expected bucket "photos" to have an object at "cats/tim.jpg", but there is none.\nNearest keys: "cats/tom.jpg"');
+    expect(missing.message()).toContain(
+      'expected bucket "photos" to have an object at "cats/tim.jpg", but there is none.\nNearest keys: "cats/tom.jpg"',
+    );
     const differs = checkObject(s3, 'photos/cats/tom.jpg', { body: 'purr' });
     expect(differs.pass).toBe(false);
     expect(differs.actual).toEqual({ body: 'meow' });
     // The calls on that key, from the S3Api's log: this bucket's only.
-    expect(differs.message()).toMatch(/expected the object at "photos\/cats\/tom.jpg" to match the expectation; it differs\.\nCalls on "cats\/tom.jpg" \(last 1\):\n.*bucket.*\n.*\n1\s+photos\s+.*put \(s3\)\s+cats\/tom.jpg/);
+    expect(differs.message()).toMatch(
+      /expected the object at "photos\/cats\/tom.jpg" to match the expectation; it differs\.\nCalls on "cats\/tom.jpg" \(last 1\):\n.*bucket.*\n.*\n1\s+photos\s+.*put \(s3\)\s+cats\/tom.jpg/,
+    );
 
     // A path that names no served bucket is a mistake, not a missing object (even under .not).
     expect(() => expect(s3).not.toHaveObject('videos/cats/tom.jpg')).toThrow(
       'toHaveObject: "videos/cats/tom.jpg": the S3Api serves no bucket "videos" (buckets served: "photos", "docs")',
     );
-    expect(() => expect(s3).toHaveObject('tom.jpg')).toThrow('toHaveObject: "tom.jpg": it names no bucket: give "<bucket>/<key>"');
+    expect(() => expect(s3).toHaveObject('tom.jpg')).toThrow(
+      'toHaveObject: "tom.jpg": it names no bucket: give "<bucket>/<key>"',
+    );
     expect(() => expect(s3).toHaveObject('/photos/cats/tom.jpg')).toThrow(TypeError);
   });
 
@@ -183,7 +219,9 @@ describe('S3Api as a double', () => {
       "testFault: an S3Api has no fault rules of its own: arm them on the bucket (testFault(s3.bucket('name')!, rule)); they catch its S3 calls",
     );
     testFault(s3.bucket('photos')!, { op: 'put', error: 'rateLimit', times: Infinity });
-    const refused = await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'k', Body: 'v' })).catch((e: unknown) => e);
+    const refused = await client
+      .send(new PutObjectCommand({ Bucket: 'photos', Key: 'k', Body: 'v' }))
+      .catch((e: unknown) => e);
     expect(refused).toMatchObject({ name: 'TooManyRequests', $metadata: { httpStatusCode: 429 } });
   });
 
@@ -210,7 +248,12 @@ describe('the registry', () => {
       readonly word: string;
     }
     const store = new ArrayStore<Ping>();
-    const log = new CallLog<Ping, { word?: string }>(true, store, (e, q) => q.word === undefined || e.word === q.word, (e) => ({ word: e.word }));
+    const log = new CallLog<Ping, { word?: string }>(
+      true,
+      store,
+      (e, q) => q.word === undefined || e.word === q.word,
+      (e) => ({ word: e.word }),
+    );
     const queue = {};
     registerDouble(queue, {
       name: 'Queue',
@@ -227,7 +270,9 @@ describe('the registry', () => {
     store.push({ seq: 1, at: 0, word: 'hello' });
     expect(queue).toHaveReceived({ word: 'hello', times: 1 } as never);
     expect(queue).not.toHaveReceived({ word: 'bye' } as never);
-    expect(() => expect(queue).toHaveObject('k')).toThrow('toHaveObject: expected a Bucket or an S3Api from edge-doubles, got Object');
+    expect(() => expect(queue).toHaveObject('k')).toThrow(
+      'toHaveObject: expected a Bucket or an S3Api from edge-doubles, got Object',
+    );
     expect(() => registerDouble(queue, doubleOf(queue)!)).toThrow('this Queue is already registered');
     expect(bucketLayer(queue)).toBeUndefined(); // the S3 view reaches only a bucket's layer
   });
@@ -239,14 +284,28 @@ describe('the registry', () => {
     registerDouble(archive, {
       ...doubleOf(new DnsApi())!, // log, snapshot and the rest: not what toHaveObject reads
       name: 'Archive',
-      objects: { locate: (path) => ({ layer, key: path.replace(/^archive:/, ''), label: 'the archive', onBucket: () => true, present: presentObject }) },
+      objects: {
+        locate: (path) => ({
+          layer,
+          key: path.replace(/^archive:/, ''),
+          label: 'the archive',
+          onBucket: () => true,
+          present: presentObject,
+        }),
+      },
     });
     expect(archive).toHaveObject('archive:x.txt', { body: 'inner' });
-    expect(checkObject(archive, 'archive:y.txt').message()).toContain('expected the archive to have an object at "y.txt"');
+    expect(checkObject(archive, 'archive:y.txt').message()).toContain(
+      'expected the archive to have an object at "y.txt"',
+    );
   });
 
   it('refuses what is no double, naming what it got', () => {
-    expect(() => expect({}).toHaveReceived()).toThrow('toHaveReceived: expected a Bucket, a DnsApi or an S3Api from edge-doubles, got Object');
-    expect(() => logOnFailure({} as never)).toThrow('logOnFailure: expected a Bucket, a DnsApi, an S3Api or a Queue from edge-doubles, got Object');
+    expect(() => expect({}).toHaveReceived()).toThrow(
+      'toHaveReceived: expected a Bucket, a DnsApi or an S3Api from edge-doubles, got Object',
+    );
+    expect(() => logOnFailure({} as never)).toThrow(
+      'logOnFailure: expected a Bucket, a DnsApi, an S3Api or a Queue from edge-doubles, got Object',
+    );
   });
 });

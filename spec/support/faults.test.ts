@@ -13,25 +13,33 @@ afterEach(() => {
 });
 
 /** Settles a promise into what it gave: 'ok' or the error's message. */
-const outcome = (p: Promise<unknown>) => p.then(() => 'ok', (e: Error) => e.message);
+const outcome = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: Error) => e.message,
+  );
 
 describe('Bucket faults', () => {
-  it('fails the next N matching calls with R2\'s internal error, then lets calls through', async () => {
+  it("fails the next N matching calls with R2's internal error, then lets calls through", async () => {
     // README: bucket-fault
     const bucket = new Bucket();
     bucket.faults.add({ op: 'put', times: 2 }); // default error: R2's internal error (10001)
 
-    await expect(bucket.put('a', '1')).rejects.toThrow('put: We encountered an internal error. Please try again. (10001)');
+    await expect(bucket.put('a', '1')).rejects.toThrow(
+      'put: We encountered an internal error. Please try again. (10001)',
+    );
     await expect(bucket.put('a', '2')).rejects.toThrow('(10001)');
     await bucket.put('a', '3'); // the third put goes through
     expect(await (await bucket.get('a'))!.text()).toBe('3');
     // README: end
   });
 
-  it('answers the per-key rate limit (10058) with the operation\'s name, and any Error given as is', async () => {
+  it("answers the per-key rate limit (10058) with the operation's name, and any Error given as is", async () => {
     const bucket = new Bucket();
     bucket.faults.add({ op: 'get', error: 'rateLimit' });
-    expect(await outcome(bucket.get('x'))).toBe('get: Reduce your concurrent request rate for the same object. (10058)');
+    expect(await outcome(bucket.get('x'))).toBe(
+      'get: Reduce your concurrent request rate for the same object. (10058)',
+    );
     const mine = new TypeError('network lost');
     bucket.faults.add({ op: 'head', error: mine });
     await expect(bucket.head('x')).rejects.toBe(mine);
@@ -108,11 +116,13 @@ describe('Bucket faults', () => {
     expect(bucket.faults.table()).toBe('(no faults)');
   });
 
-  it('multipart handle calls are caught under R2\'s operation names', async () => {
+  it("multipart handle calls are caught under R2's operation names", async () => {
     const bucket = new Bucket();
     const upload = await bucket.createMultipartUpload('big');
     bucket.faults.add({ op: 'uploadPart', key: 'big' });
-    expect(await outcome(upload.uploadPart(1, 'x'))).toBe('uploadPart: We encountered an internal error. Please try again. (10001)');
+    expect(await outcome(upload.uploadPart(1, 'x'))).toBe(
+      'uploadPart: We encountered an internal error. Please try again. (10001)',
+    );
     expect(await outcome(upload.uploadPart(1, 'x'))).toBe('ok');
   });
 
@@ -131,10 +141,12 @@ describe('Bucket faults', () => {
     const bucket = new Bucket();
     expect(() => bucket.faults.add({ probability: 2 })).toThrow('probability must be between 0 and 1');
     expect(() => bucket.faults.add({ times: -1 })).toThrow('times must be a non-negative number');
-    expect(() => bucket.faults.add({ error: 'nope' as never })).toThrow("error must be 'internal', 'rateLimit', an Error or a function");
+    expect(() => bucket.faults.add({ error: 'nope' as never })).toThrow(
+      "error must be 'internal', 'rateLimit', an Error or a function",
+    );
   });
 
-  it('a delay follows Vitest\'s fake timers with no option, then the call runs', async () => {
+  it("a delay follows Vitest's fake timers with no option, then the call runs", async () => {
     // README: bucket-delay
     vi.useFakeTimers();
     const bucket = new Bucket();
@@ -181,19 +193,27 @@ describe('DnsApi faults', () => {
   const setup = () => {
     const api = new DnsApi({ zones: [{ name: 'example.com' }], credentials: [{ token }] });
     const zoneId = api.zone('example.com')!.id;
-    const client = new Cloudflare({ apiToken: token, baseURL: 'https://api.cloudflare.com/client/v4', fetch: api.fetch, maxRetries: 0 });
+    const client = new Cloudflare({
+      apiToken: token,
+      baseURL: 'https://api.cloudflare.com/client/v4',
+      fetch: api.fetch,
+      maxRetries: 0,
+    });
     return { api, zoneId, client };
   };
 
-  it('answers 429 with code 971 in the API\'s envelope for N requests, then lets them through', async () => {
+  it("answers 429 with code 971 in the API's envelope for N requests, then lets them through", async () => {
     const { api, zoneId, client } = setup();
     // README: dns-fault
     api.faults.add({ method: 'POST', path: 'zones/*/dns_records', status: 429, times: 1 });
 
-    const create = () => client.dns.records.create({ zone_id: zoneId, type: 'A', name: 'www', content: '198.51.100.4', ttl: 3600 });
+    const create = () =>
+      client.dns.records.create({ zone_id: zoneId, type: 'A', name: 'www', content: '198.51.100.4', ttl: 3600 });
     const refused = await create().catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(RateLimitError);
-    expect((refused as RateLimitError).errors).toEqual([{ code: 971, message: 'Please wait and consider throttling your request speed' }]);
+    expect((refused as RateLimitError).errors).toEqual([
+      { code: 971, message: 'Please wait and consider throttling your request speed' },
+    ]);
     await create(); // the next request goes through
     // README: end
     expect(api.records(zoneId)).toHaveLength(1);
@@ -202,7 +222,9 @@ describe('DnsApi faults', () => {
   it('a 5xx answers in the envelope, and nothing is stored by a faulted write', async () => {
     const { api, zoneId, client } = setup();
     api.faults.add({ method: ['POST', 'PUT'], path: /\/dns_records/, status: 503, times: 2 });
-    const e = await client.dns.records.create({ zone_id: zoneId, type: 'A', name: 'www', content: '198.51.100.4', ttl: 1 }).catch((x: unknown) => x);
+    const e = await client.dns.records
+      .create({ zone_id: zoneId, type: 'A', name: 'www', content: '198.51.100.4', ttl: 1 })
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(InternalServerError);
     expect((e as InternalServerError).status).toBe(503);
     expect((e as InternalServerError).errors).toEqual([{ code: 10001, message: 'Internal error' }]);
@@ -214,12 +236,21 @@ describe('DnsApi faults', () => {
   it('code, message and retry-after can be given; the path pattern catches one segment per *', async () => {
     const { api, zoneId } = setup();
     api.faults.add({ path: 'zones/*', status: 500, code: 1234, message: 'boom', retryAfter: 3 });
-    const other = await api.fetch(`https://api.cloudflare.com/client/v4/zones/${zoneId}/dns_records`, { headers: { authorization: `Bearer ${token}` } });
+    const other = await api.fetch(`https://api.cloudflare.com/client/v4/zones/${zoneId}/dns_records`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(other.status).toBe(200); // zones/*/dns_records is two segments deeper than zones/*
-    const res = await api.fetch(`https://api.cloudflare.com/client/v4/zones/${zoneId}`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await api.fetch(`https://api.cloudflare.com/client/v4/zones/${zoneId}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(500);
     expect(res.headers.get('retry-after')).toBe('3');
-    expect(await res.json()).toEqual({ result: null, success: false, errors: [{ code: 1234, message: 'boom' }], messages: [] });
+    expect(await res.json()).toEqual({
+      result: null,
+      success: false,
+      errors: [{ code: 1234, message: 'boom' }],
+      messages: [],
+    });
   });
 
   it('a delay follows the shared clock and then answers normally; reset clears rules', async () => {
@@ -227,7 +258,9 @@ describe('DnsApi faults', () => {
     const api = new DnsApi({ zones: [{ name: 'example.com' }], clock });
     api.faults.add({ path: 'zones', delay: 250 });
     let status = 0;
-    const p = api.fetch('https://api.cloudflare.com/client/v4/zones', { headers: { authorization: 'Bearer x' } }).then((r) => (status = r.status));
+    const p = api
+      .fetch('https://api.cloudflare.com/client/v4/zones', { headers: { authorization: 'Bearer x' } })
+      .then((r) => (status = r.status));
     await new Promise((r) => setTimeout(r, 1));
     expect(status).toBe(0);
     clock.advance(250);
@@ -235,6 +268,9 @@ describe('DnsApi faults', () => {
     expect(status).toBe(200);
     api.faults.add({ path: 'zones', status: 500, times: Infinity });
     api.reset();
-    expect((await api.fetch('https://api.cloudflare.com/client/v4/zones', { headers: { authorization: 'Bearer x' } })).status).toBe(200);
+    expect(
+      (await api.fetch('https://api.cloudflare.com/client/v4/zones', { headers: { authorization: 'Bearer x' } }))
+        .status,
+    ).toBe(200);
   });
 });

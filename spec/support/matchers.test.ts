@@ -6,7 +6,14 @@ import { logOnFailure, testFault } from 'edge-doubles/vitest'; // registers the 
 import { describe, expect, it } from 'vitest';
 import { Bucket } from 'edge-doubles/bucket';
 import { DnsApi } from 'edge-doubles/dns';
-import { AssertionError, assertDnsRecord, assertNoObject, assertNotReceived, assertObject, assertReceived } from 'edge-doubles';
+import {
+  AssertionError,
+  assertDnsRecord,
+  assertNoObject,
+  assertNotReceived,
+  assertObject,
+  assertReceived,
+} from 'edge-doubles';
 import { checkObject, checkReceived } from '../../lib/support/matchers.js';
 
 /** The error a failing assertion throws. */
@@ -23,14 +30,26 @@ describe('toHaveObject', () => {
   it('passes on content and metadata, and reads with .not', async () => {
     // README: matchers-object
     const bucket = new Bucket();
-    await bucket.put('notes/a.txt', 'hello', { httpMetadata: { contentType: 'text/plain' }, customMetadata: { by: 'ada' } });
+    await bucket.put('notes/a.txt', 'hello', {
+      httpMetadata: { contentType: 'text/plain' },
+      customMetadata: { by: 'ada' },
+    });
 
     expect(bucket).toHaveObject('notes/a.txt');
-    expect(bucket).toHaveObject('notes/a.txt', { body: 'hello', httpMetadata: { contentType: 'text/plain' }, customMetadata: { by: 'ada' } });
+    expect(bucket).toHaveObject('notes/a.txt', {
+      body: 'hello',
+      httpMetadata: { contentType: 'text/plain' },
+      customMetadata: { by: 'ada' },
+    });
     expect(bucket).toHaveObject('notes/a.txt', { checksums: { md5: '5d41402abc4b2a76b9719d911017c592' } });
     expect(bucket).not.toHaveObject('notes/b.txt');
     // README: end
-    expect(bucket).toHaveObject('notes/a.txt', { body: /^hel/, size: 5, storageClass: 'Standard', etag: '5d41402abc4b2a76b9719d911017c592' });
+    expect(bucket).toHaveObject('notes/a.txt', {
+      body: /^hel/,
+      size: 5,
+      storageClass: 'Standard',
+      etag: '5d41402abc4b2a76b9719d911017c592',
+    });
     expect(bucket).toHaveObject('notes/a.txt', { body: new TextEncoder().encode('hello') });
     expect(bucket).not.toHaveObject('notes/a.txt', { body: 'bye' });
   });
@@ -44,11 +63,15 @@ describe('toHaveObject', () => {
     const e = failure(() => expect(bucket).toHaveObject('notes/b.txt'));
     expect(e.message).toContain('expected the bucket to have an object at "notes/b.txt", but there is none.');
     expect(e.message).toContain('Nearest keys: "notes/a.txt", "notes/ab.txt", "other/z"');
-    expect(e.message).toMatch(/Calls on "notes\/b.txt" \(last 1\):\n#\s+at\s+op.*\n.*\n1?\d\s+\S+\s+delete\s+notes\/b.txt/);
+    expect(e.message).toMatch(
+      /Calls on "notes\/b.txt" \(last 1\):\n#\s+at\s+op.*\n.*\n1?\d\s+\S+\s+delete\s+notes\/b.txt/,
+    );
   });
 
   it('a differing object fails with actual and expected cut to the fields asked for', async () => {
-    const bucket = new Bucket({ seed: { k: { body: 'actual body', httpMetadata: { contentType: 'text/plain', cacheControl: 'no-store' } } } });
+    const bucket = new Bucket({
+      seed: { k: { body: 'actual body', httpMetadata: { contentType: 'text/plain', cacheControl: 'no-store' } } },
+    });
     const r = checkObject(bucket, 'k', { body: 'expected body', httpMetadata: { contentType: 'text/plain' } });
     expect(r.pass).toBe(false);
     expect(r.actual).toEqual({ body: 'actual body', httpMetadata: { contentType: 'text/plain' } });
@@ -60,8 +83,12 @@ describe('toHaveObject', () => {
   it('refuses extra arguments and things that are not buckets', () => {
     const bucket = new Bucket();
     // @ts-expect-error: a third argument is a mistake the types catch too
-    expect(() => expect(bucket).toHaveObject('k', {}, 'extra')).toThrow('toHaveObject(key, expected?) takes at most 2 arguments');
-    expect(() => expect({}).toHaveObject('k')).toThrow('toHaveObject: expected a Bucket or an S3Api from edge-doubles, got Object');
+    expect(() => expect(bucket).toHaveObject('k', {}, 'extra')).toThrow(
+      'toHaveObject(key, expected?) takes at most 2 arguments',
+    );
+    expect(() => expect({}).toHaveObject('k')).toThrow(
+      'toHaveObject: expected a Bucket or an S3Api from edge-doubles, got Object',
+    );
     // @ts-expect-error: a misspelt matcher is a compile error (and, at run time, Vitest's own error)
     expect(() => expect(bucket).toHaveObjects('k')).toThrow();
   });
@@ -113,9 +140,11 @@ describe('toHaveReceived', () => {
     );
   });
 
-  it('works on a DnsApi\'s requests', async () => {
+  it("works on a DnsApi's requests", async () => {
     const api = new DnsApi({ zones: [{ name: 'example.com' }], log: true });
-    await api.fetch('https://api.cloudflare.com/client/v4/zones?name=example.com', { headers: { authorization: 'Bearer t' } });
+    await api.fetch('https://api.cloudflare.com/client/v4/zones?name=example.com', {
+      headers: { authorization: 'Bearer t' },
+    });
     expect(api).toHaveReceived({ method: 'GET', path: 'zones', query: { name: 'example.com' }, status: 200 });
     expect(api).not.toHaveReceived({ method: 'POST' });
   });
@@ -124,7 +153,9 @@ describe('toHaveReceived', () => {
 describe('toHaveDnsRecord', () => {
   it('finds a record by the fields given (relative names are in the zone)', () => {
     // README: matchers-dns
-    const api = new DnsApi({ zones: [{ name: 'example.com', records: [{ type: 'A', name: 'www', content: '198.51.100.4', ttl: 3600 }] }] });
+    const api = new DnsApi({
+      zones: [{ name: 'example.com', records: [{ type: 'A', name: 'www', content: '198.51.100.4', ttl: 3600 }] }],
+    });
 
     expect(api).toHaveDnsRecord('example.com', { type: 'A', name: 'www', content: '198.51.100.4' });
     expect(api).toHaveDnsRecord('example.com', { name: 'www.example.com', ttl: 3600, proxied: false });
@@ -134,7 +165,13 @@ describe('toHaveDnsRecord', () => {
 
   it('tests a RegExp against a string field, element by element in tags', () => {
     const api = new DnsApi({
-      zones: [{ name: 'example.com', plan: 'pro', records: [{ type: 'A', name: 'www', content: '198.51.100.4', tags: ['team:web'] }] }],
+      zones: [
+        {
+          name: 'example.com',
+          plan: 'pro',
+          records: [{ type: 'A', name: 'www', content: '198.51.100.4', tags: ['team:web'] }],
+        },
+      ],
     });
     expect(api).toHaveDnsRecord('example.com', { name: /^www\./, content: /^198\.51\.100\./, tags: [/^team:/] });
     expect(api).not.toHaveDnsRecord('example.com', { content: /^203\./ });
@@ -142,11 +179,19 @@ describe('toHaveDnsRecord', () => {
   });
 
   it('a failure diffs against the nearest record', () => {
-    const api = new DnsApi({ zones: [{ name: 'example.com', records: [{ type: 'A', name: 'www', content: '198.51.100.4' }] }] });
-    const e = failure(() => expect(api).toHaveDnsRecord('example.com', { type: 'A', name: 'www', content: '198.51.100.5' }));
-    expect(e.message).toContain('expected zone example.com to have a record matching {"type":"A","name":"www.example.com","content":"198.51.100.5"}; the nearest one differs.');
+    const api = new DnsApi({
+      zones: [{ name: 'example.com', records: [{ type: 'A', name: 'www', content: '198.51.100.4' }] }],
+    });
+    const e = failure(() =>
+      expect(api).toHaveDnsRecord('example.com', { type: 'A', name: 'www', content: '198.51.100.5' }),
+    );
+    expect(e.message).toContain(
+      'expected zone example.com to have a record matching {"type":"A","name":"www.example.com","content":"198.51.100.5"}; the nearest one differs.',
+    );
     expect(e.actual).toEqual({ type: 'A', name: 'www.example.com', content: '198.51.100.4' });
-    expect(() => expect(api).toHaveDnsRecord('example.org', { type: 'A' })).toThrow('the DnsApi has no zone "example.org"');
+    expect(() => expect(api).toHaveDnsRecord('example.org', { type: 'A' })).toThrow(
+      'the DnsApi has no zone "example.org"',
+    );
   });
 });
 
@@ -160,17 +205,28 @@ describe('plain functions (node:test, Jest)', () => {
     // README: end
     const e = failure(() => assertObject(bucket, 'a.txt', { body: 'bye' }));
     expect(e).toBeInstanceOf(AssertionError);
-    expect(e).toMatchObject({ name: 'AssertionError', code: 'ERR_ASSERTION', actual: { body: 'hello' }, expected: { body: 'bye' } });
+    expect(e).toMatchObject({
+      name: 'AssertionError',
+      code: 'ERR_ASSERTION',
+      actual: { body: 'hello' },
+      expected: { body: 'bye' },
+    });
     expect(e.message).toContain('- Expected\n+ Received\n\n  {\n-   "body": "bye"\n+   "body": "hello"\n  }');
-    expect(failure(() => assertNoObject(bucket, 'a.txt')).message).toBe('expected the bucket not to have an object at "a.txt", but it has one (5 bytes)');
+    expect(failure(() => assertNoObject(bucket, 'a.txt')).message).toBe(
+      'expected the bucket not to have an object at "a.txt", but it has one (5 bytes)',
+    );
 
     await bucket.get('a.txt');
     assertReceived(bucket, { op: 'get', key: 'a.txt', times: 1 });
-    expect(failure(() => assertNotReceived(bucket, { op: 'get' })).message).toMatch(/^expected no call matching \{"op":"get"\}, got 1\./);
+    expect(failure(() => assertNotReceived(bucket, { op: 'get' })).message).toMatch(
+      /^expected no call matching \{"op":"get"\}, got 1\./,
+    );
 
     const api = new DnsApi({ zones: [{ name: 'example.com', records: [{ type: 'TXT', name: 'x', content: '"v"' }] }] });
     assertDnsRecord(api, 'example.com', { type: 'TXT', name: 'x', content: '"v"' });
-    expect(failure(() => assertDnsRecord(api, 'example.com', { type: 'TXT', name: 'y' }))).toBeInstanceOf(AssertionError);
+    expect(failure(() => assertDnsRecord(api, 'example.com', { type: 'TXT', name: 'y' }))).toBeInstanceOf(
+      AssertionError,
+    );
   });
 });
 

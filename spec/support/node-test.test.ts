@@ -9,8 +9,12 @@ import { expect, it } from 'vitest';
 it('spec/support/fixtures/node-test.ts passes under node --test', async () => {
   const file = fileURLToPath(new URL('./fixtures/node-test.ts', import.meta.url));
   const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', file], { cwd: fileURLToPath(new URL('../../', import.meta.url)) }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', '--test', '--test-reporter=tap', file],
+      { cwd: fileURLToPath(new URL('../../', import.meta.url)) },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
     );
   });
   expect(result.out).toMatch(/# pass 3\b/);

@@ -14,8 +14,18 @@ import { ManualClock } from '../../lib/clock.js';
 
 const DAY = 86_400_000;
 const rules = lifecycleRules([
-  { id: 'expire', enabled: true, conditions: { prefix: 'tmp/' }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } } },
-  { id: 'cool', enabled: true, conditions: { prefix: 'cold/' }, storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }] },
+  {
+    id: 'expire',
+    enabled: true,
+    conditions: { prefix: 'tmp/' },
+    deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } },
+  },
+  {
+    id: 'cool',
+    enabled: true,
+    conditions: { prefix: 'cold/' },
+    storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }],
+  },
 ]);
 
 const storages: [string, () => BucketStorage][] = [

@@ -23,7 +23,11 @@ const AUTH = { authorization: `Bearer ${'t'.repeat(40)}` };
 function world() {
   const api = new CloudflareApi({ zones: [{ name: 'example.com' }], buckets: ['alpha'] });
   const account_id = api.account.id;
-  const config = { compatibility_date: '2025-01-01', r2_buckets: [{ binding: 'ALPHA', bucket_name: 'alpha' }], queues: { producers: [{ binding: 'JOBS', queue: 'jobs' }] } };
+  const config = {
+    compatibility_date: '2025-01-01',
+    r2_buckets: [{ binding: 'ALPHA', bucket_name: 'alpha' }],
+    queues: { producers: [{ binding: 'JOBS', queue: 'jobs' }] },
+  };
   const { env, queues } = createEnv<{ ALPHA: Bucket; JOBS: Queue<string> }>(config, { api, onWarning: () => {} });
   const s3 = sdk(new S3Api({ api }).fetch);
   const cf = new Cloudflare({ apiToken: 't'.repeat(40), fetch: api.fetch, maxRetries: 0 });
@@ -49,14 +53,22 @@ async function randomOp(w: World, draw: () => number, n: number): Promise<string
         await w.cf.queues.consumers.delete(c.consumer_id!, { account_id: w.account_id, queue_id });
         return 'consumer remove';
       }
-      await w.cf.queues.consumers.create(queue_id, { account_id: w.account_id, type: 'http_pull', settings: { batch_size: 1 + Math.floor(draw() * 10) } });
+      await w.cf.queues.consumers.create(queue_id, {
+        account_id: w.account_id,
+        type: 'http_pull',
+        settings: { batch_size: 1 + Math.floor(draw() * 10) },
+      });
       return 'consumer add';
     }
     case 9: {
       const bucket = pick(buckets);
       const prefix = pick(['', 'dir/', 'a']);
       try {
-        api(w).addEventNotification(bucket, { queue: 'jobs', eventTypes: [pick(['object-create', 'object-delete'] as const)], prefix });
+        api(w).addEventNotification(bucket, {
+          queue: 'jobs',
+          eventTypes: [pick(['object-create', 'object-delete'] as const)],
+          prefix,
+        });
         return `rule on ${bucket} ${prefix}`;
       } catch {
         return `rule on ${bucket} ${prefix} (refused: overlaps)`;
@@ -86,7 +98,13 @@ async function randomOp(w: World, draw: () => number, n: number): Promise<string
     }
     case 4: {
       const name = pick(NAMES);
-      await w.cf.dns.records.create({ zone_id: w.zone_id, type: 'TXT', name: `${name}.example.com`, content: `"v${n}"`, ttl: 60 });
+      await w.cf.dns.records.create({
+        zone_id: w.zone_id,
+        type: 'TXT',
+        name: `${name}.example.com`,
+        content: `"v${n}"`,
+        ttl: 60,
+      });
       return `dns create ${name}`;
     }
     case 5: {
@@ -124,17 +142,26 @@ async function observe(w: World) {
   const objects: Record<string, string[]> = {};
   const settings: Record<string, unknown> = {};
   for (const name of listed) {
-    const viaS3 = ((await w.s3.send(new ListObjectsV2Command({ Bucket: name }))).Contents ?? []).map((o) => `${o.Key} ${o.ETag}`);
+    const viaS3 = ((await w.s3.send(new ListObjectsV2Command({ Bucket: name }))).Contents ?? []).map(
+      (o) => `${o.Key} ${o.ETag}`,
+    );
     const viaBinding = (await w.api.account.bucket(name)!.list()).objects.map((o) => `${o.key} "${o.etag}"`);
     expect(viaBinding).toEqual(viaS3);
     objects[name] = viaS3;
     settings[name] = {
       r2dev: (await w.cf.r2.buckets.domains.managed.list(name, { account_id: w.account_id })).enabled,
-      rules: await (await w.api.fetch(`https://api.cloudflare.com/client/v4/accounts/${w.account_id}/event_notifications/r2/${name}/configuration`, { headers: AUTH })).json(),
+      rules: await (
+        await w.api.fetch(
+          `https://api.cloudflare.com/client/v4/accounts/${w.account_id}/event_notifications/r2/${name}/configuration`,
+          { headers: AUTH },
+        )
+      ).json(),
     };
   }
   expect((await w.env.ALPHA.list()).objects.map((o) => `${o.key} "${o.etag}"`)).toEqual(objects.alpha);
-  const records = (await w.cf.dns.records.list({ zone_id: w.zone_id })).result.map((r) => `${r.type} ${r.name} ${'content' in r ? r.content : ''}`).sort();
+  const records = (await w.cf.dns.records.list({ zone_id: w.zone_id })).result
+    .map((r) => `${r.type} ${r.name} ${'content' in r ? r.content : ''}`)
+    .sort();
   const queues = [];
   for (const q of (await w.cf.queues.list({ account_id: w.account_id })).result) {
     const consumers = (await w.cf.queues.consumers.list(q.queue_id!, { account_id: w.account_id })).result;
@@ -158,14 +185,17 @@ describe('snapshot and restore of an account: every surface sees the snapshot (p
     for (let i = OPS; i < 2 * OPS; i++) done.push(await randomOp(w, draw, i));
     w.api.restore(snap);
     const after = await observe(w);
-    expect(after, `operations: ${done.join("; ")}`).toEqual(before);
+    expect(after, `operations: ${done.join('; ')}`).toEqual(before);
   });
 });
 
 describe('credentials are configuration the snapshot holds', () => {
   it('a credential added after the snapshot is gone after restore, and the open table is back', async () => {
     const api = new CloudflareApi({ zones: [{ name: 'example.com' }] });
-    const zones = (token: string) => api.fetch('https://api.cloudflare.com/client/v4/zones', { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    const zones = (token: string) =>
+      api
+        .fetch('https://api.cloudflare.com/client/v4/zones', { headers: { authorization: `Bearer ${token}` } })
+        .then((r) => r.status);
     const snap = api.snapshot();
     api.addCredential({ token: 'k'.repeat(40) });
     expect(await zones('t'.repeat(40))).toBe(403); // the table is now the only way in

@@ -28,17 +28,25 @@ describe('Bucket: seed', () => {
     expect(await text(bucket, 'notes/a.txt')).toBe('hello');
     expect(new Uint8Array(await (await bucket.get('img/dot.bin'))!.arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
     const page = await bucket.head('site/index.html');
-    expect(page).toMatchObject({ httpMetadata: { contentType: 'text/html' }, customMetadata: { owner: 'ada' }, storageClass: 'InfrequentAccess' });
+    expect(page).toMatchObject({
+      httpMetadata: { contentType: 'text/html' },
+      customMetadata: { owner: 'ada' },
+      storageClass: 'InfrequentAccess',
+    });
     expect(page!.etag).toBe('8097d38e49cc85c6e16e47e447a12142'); // md5('<h1>hi</h1>'), as md5sum gives it
   });
 
-  it('applies put\'s rules, throwing its errors synchronously, and seeds nothing from a refused entry', () => {
+  it("applies put's rules, throwing its errors synchronously, and seeds nothing from a refused entry", () => {
     const bucket = new Bucket();
-    expect(() => bucket.seed({ ok: 'x', [`${'k'.repeat(1025)}`]: 'too long' })).toThrow('put: The specified object name is not valid. (10020)');
+    expect(() => bucket.seed({ ok: 'x', [`${'k'.repeat(1025)}`]: 'too long' })).toThrow(
+      'put: The specified object name is not valid. (10020)',
+    );
     expect(() => bucket.seed({ bad: { body: 'x', httpMetadata: 5 as never } })).toThrow(
       "Incorrect type for the 'httpMetadata' field on 'PutOptions': the provided value is not of type 'HttpMetadata or Headers'.",
     );
-    expect(() => bucket.seed({ blob: new Blob(['x']) as never })).toThrow('a body must be a string, an ArrayBuffer or an ArrayBufferView');
+    expect(() => bucket.seed({ blob: new Blob(['x']) as never })).toThrow(
+      'a body must be a string, an ArrayBuffer or an ArrayBufferView',
+    );
     return expect(keys(bucket)).resolves.toEqual(['ok']);
   });
 
@@ -123,12 +131,16 @@ describe('Bucket: snapshot, restore, reset', () => {
     expect(await bucket.head('big')).toBeNull();
     // The upload is active again, with part 1 only: completing with part 2 fails, with part 1 works.
     const again = bucket.resumeMultipartUpload('big', upload.uploadId);
-    await expect(again.complete([p1, p2])).rejects.toThrow('completeMultipartUpload: One or more of the specified parts could not be found. (10025)');
+    await expect(again.complete([p1, p2])).rejects.toThrow(
+      'completeMultipartUpload: One or more of the specified parts could not be found. (10025)',
+    );
     await again.complete([p1]);
     expect((await bucket.head('big'))!.size).toBe(5 * 1024 * 1024);
 
     bucket.restore(s); // the completion did not reach the snapshot either
-    await expect(bucket.resumeMultipartUpload('big', upload.uploadId).uploadPart(3, 'y')).resolves.toMatchObject({ partNumber: 3 });
+    await expect(bucket.resumeMultipartUpload('big', upload.uploadId).uploadPart(3, 'y')).resolves.toMatchObject({
+      partNumber: 3,
+    });
   });
 
   it('restores a snapshot of one bucket into another (a shared seeded state)', async () => {
@@ -149,19 +161,23 @@ describe('Bucket: snapshot, restore, reset', () => {
     bucket.faults.add({ op: 'get' });
     bucket.reset();
     expect(await keys(bucket)).toEqual([]);
-    await expect(upload.uploadPart(1, 'x')).rejects.toThrow('uploadPart: The specified multipart upload does not exist. (10024)');
+    await expect(upload.uploadPart(1, 'x')).rejects.toThrow(
+      'uploadPart: The specified multipart upload does not exist. (10024)',
+    );
     expect(bucket.faults.list()).toEqual([]);
     expect(bucket.log.all().map((c) => c.op)).toEqual(['list', 'uploadPart']); // the calls made after the reset
   });
 
   it('refuses what is not a snapshot', () => {
-    expect(() => new Bucket().restore({ objects: 0 })).toThrow('Bucket.restore: not a snapshot taken by Bucket.snapshot()');
+    expect(() => new Bucket().restore({ objects: 0 })).toThrow(
+      'Bucket.restore: not a snapshot taken by Bucket.snapshot()',
+    );
   });
 
   // Random operations interleaved with snapshots and restores never diverge from a deep-copy model.
   it('matches a deep-copy reference model over random operations, snapshots and restores', async () => {
     let seed = 7;
-    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
     const bucket = new Bucket();
     let model = new Map<string, string>();
     const snaps: { s: ReturnType<Bucket['snapshot']>; m: Map<string, string> }[] = [];
@@ -244,15 +260,19 @@ describe('DnsApi: seed, snapshot, restore, reset', () => {
     expect(records[1]!.id).toMatch(/^[0-9a-f]{32}$/);
   });
 
-  it('seeding follows the API\'s rules and refuses bad or duplicate ids', () => {
+  it("seeding follows the API's rules and refuses bad or duplicate ids", () => {
     const api = new DnsApi({ zones: [{ name: 'example.com' }] });
     expect(() => api.seed('example.com', [{ type: 'A', name: 'www', content: 'not-an-ip' }])).toThrow(
       'Content for A record must be a valid IPv4 address.',
     );
-    expect(() => api.seed('example.com', [{ id: 'XYZ', type: 'A', name: 'www', content: '198.51.100.4' }])).toThrow('record id must be 32 lowercase hex');
+    expect(() => api.seed('example.com', [{ id: 'XYZ', type: 'A', name: 'www', content: '198.51.100.4' }])).toThrow(
+      'record id must be 32 lowercase hex',
+    );
     const id = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
     api.seed('example.com', [{ id, type: 'A', name: 'a', content: '198.51.100.4' }]);
-    expect(() => api.seed('example.com', [{ id, type: 'A', name: 'b', content: '198.51.100.4' }])).toThrow(`duplicate record id ${id}`);
+    expect(() => api.seed('example.com', [{ id, type: 'A', name: 'b', content: '198.51.100.4' }])).toThrow(
+      `duplicate record id ${id}`,
+    );
     expect(api.records('example.com').map((r) => r.name)).toEqual(['a.example.com']);
   });
 
@@ -264,8 +284,12 @@ describe('DnsApi: seed, snapshot, restore, reset', () => {
       { type: 'A', name: 'a', content: '198.51.100.2' },
     ]);
     const list = async (query = '') => {
-      const res = await api.fetch(`https://api.cloudflare.com/client/v4/zones/${zoneId}/dns_records${query}`, { headers: { authorization: 'Bearer t' } });
-      return ((await res.json()) as { result: { name: string; content: string }[] }).result.map((r) => `${r.name} ${r.content}`);
+      const res = await api.fetch(`https://api.cloudflare.com/client/v4/zones/${zoneId}/dns_records${query}`, {
+        headers: { authorization: 'Bearer t' },
+      });
+      return ((await res.json()) as { result: { name: string; content: string }[] }).result.map(
+        (r) => `${r.name} ${r.content}`,
+      );
     };
     const before = await list(); // builds the listing cache, which the snapshot then shares
     const s = api.snapshot();
@@ -293,7 +317,9 @@ describe('DnsApi: seed, snapshot, restore, reset', () => {
 
   it('drops zones added after the snapshot; reset empties zones but keeps them', () => {
     // README: dns-snapshot-reset
-    const api = new DnsApi({ zones: [{ name: 'example.com', records: [{ type: 'A', name: 'www', content: '198.51.100.4' }] }] });
+    const api = new DnsApi({
+      zones: [{ name: 'example.com', records: [{ type: 'A', name: 'www', content: '198.51.100.4' }] }],
+    });
     const s = api.snapshot();
     api.addZone({ name: 'example.org' });
     api.restore(s); // zones added since are dropped

@@ -2,10 +2,19 @@
  * Type test, run by `npm run typecheck` (part of `npm test`): the double is assignable to the
  * runtime's own types. A failure here is a compile error, not a test failure.
  */
-import { Bucket, type R2MultipartUploadLike, type R2ObjectBodyLike, type R2ObjectLike } from '../../lib/bucket/index.js';
+import {
+  Bucket,
+  type R2MultipartUploadLike,
+  type R2ObjectBodyLike,
+  type R2ObjectLike,
+} from '../../lib/bucket/index.js';
 
 const bucket: R2Bucket = new Bucket();
-const configured: R2Bucket = new Bucket({ defaultStorageClass: 'InfrequentAccess', compatibilityDate: '2022-01-01', clock: () => 0 });
+const configured: R2Bucket = new Bucket({
+  defaultStorageClass: 'InfrequentAccess',
+  compatibilityDate: '2022-01-01',
+  clock: () => 0,
+});
 
 export async function results(b: Bucket): Promise<void> {
   const head: R2Object | null = await b.head('k');
@@ -39,6 +48,10 @@ export async function runtimeArguments(b: Bucket, headers: Headers, blob: Blob, 
 }
 
 /** And back: the runtime's own results fit the double's result types (a helper typed with them takes either). */
-export function runtimeResults(o: R2Object, body: R2ObjectBody, upload: R2MultipartUpload): [R2ObjectLike, R2ObjectBodyLike, R2MultipartUploadLike] {
+export function runtimeResults(
+  o: R2Object,
+  body: R2ObjectBody,
+  upload: R2MultipartUpload,
+): [R2ObjectLike, R2ObjectBodyLike, R2MultipartUploadLike] {
   return [o, body, upload];
 }

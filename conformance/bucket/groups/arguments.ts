@@ -68,57 +68,102 @@ export const argumentCoercion = defineGroup('argument coercion', (t) => {
 
   t.test("head() without a key rejects with TypeError parameter 1 is not of type 'string'", async () => {
     const b = await t.bucket();
-    await expectRejection(() => loose(b).head(), TypeError, "Failed to execute 'head' on 'R2Bucket': parameter 1 is not of type 'string'.");
+    await expectRejection(
+      () => loose(b).head(),
+      TypeError,
+      "Failed to execute 'head' on 'R2Bucket': parameter 1 is not of type 'string'.",
+    );
   });
 
   t.test("get() without a key rejects with TypeError parameter 1 is not of type 'string'", async () => {
     const b = await t.bucket();
-    await expectRejection(() => loose(b).get(), TypeError, "Failed to execute 'get' on 'R2Bucket': parameter 1 is not of type 'string'.");
+    await expectRejection(
+      () => loose(b).get(),
+      TypeError,
+      "Failed to execute 'get' on 'R2Bucket': parameter 1 is not of type 'string'.",
+    );
   });
 
   t.test("put() without any argument rejects with TypeError parameter 1 is not of type 'string'", async () => {
     const b = await t.bucket();
-    await expectRejection(() => loose(b).put(), TypeError, "Failed to execute 'put' on 'R2Bucket': parameter 1 is not of type 'string'.");
+    await expectRejection(
+      () => loose(b).put(),
+      TypeError,
+      "Failed to execute 'put' on 'R2Bucket': parameter 1 is not of type 'string'.",
+    );
     expect((await b.list()).objects).toEqual([]);
   });
 
-  t.test("delete() without an argument rejects with TypeError parameter 1 is not of type 'string or Array'", async () => {
-    const b = await t.bucket();
-    await expectRejection(
-      () => loose(b).delete(),
-      TypeError,
-      "Failed to execute 'delete' on 'R2Bucket': parameter 1 is not of type 'string or Array'.",
-    );
-  });
+  t.test(
+    "delete() without an argument rejects with TypeError parameter 1 is not of type 'string or Array'",
+    async () => {
+      const b = await t.bucket();
+      await expectRejection(
+        () => loose(b).delete(),
+        TypeError,
+        "Failed to execute 'delete' on 'R2Bucket': parameter 1 is not of type 'string or Array'.",
+      );
+    },
+  );
 
-  t.test("createMultipartUpload() without a key rejects with TypeError parameter 1 is not of type 'string'", async () => {
-    const b = await t.bucket();
-    await expectRejection(
-      () => loose(b).createMultipartUpload(),
-      TypeError,
-      "Failed to execute 'createMultipartUpload' on 'R2Bucket': parameter 1 is not of type 'string'.",
-    );
-  });
+  t.test(
+    "createMultipartUpload() without a key rejects with TypeError parameter 1 is not of type 'string'",
+    async () => {
+      const b = await t.bucket();
+      await expectRejection(
+        () => loose(b).createMultipartUpload(),
+        TypeError,
+        "Failed to execute 'createMultipartUpload' on 'R2Bucket': parameter 1 is not of type 'string'.",
+      );
+    },
+  );
 
   t.test("get(k, 'x') rejects with TypeError parameter 2 is not of type 'GetOptions'", async () => {
     const b = await t.bucket();
     await b.put('k', 'v');
-    await expectRejection(() => loose(b).get('k', 'x'), TypeError, "Failed to execute 'get' on 'R2Bucket': parameter 2 is not of type 'GetOptions'.");
-    await expectRejection(() => loose(b).get('k', 5), TypeError, "Failed to execute 'get' on 'R2Bucket': parameter 2 is not of type 'GetOptions'.");
+    await expectRejection(
+      () => loose(b).get('k', 'x'),
+      TypeError,
+      "Failed to execute 'get' on 'R2Bucket': parameter 2 is not of type 'GetOptions'.",
+    );
+    await expectRejection(
+      () => loose(b).get('k', 5),
+      TypeError,
+      "Failed to execute 'get' on 'R2Bucket': parameter 2 is not of type 'GetOptions'.",
+    );
   });
 
   t.test("list('x') rejects with TypeError parameter 1 is not of type 'ListOptions'", async () => {
     const b = await t.bucket();
-    await expectRejection(() => loose(b).list('x'), TypeError, "Failed to execute 'list' on 'R2Bucket': parameter 1 is not of type 'ListOptions'.");
-    await expectRejection(() => loose(b).list(5), TypeError, "Failed to execute 'list' on 'R2Bucket': parameter 1 is not of type 'ListOptions'.");
+    await expectRejection(
+      () => loose(b).list('x'),
+      TypeError,
+      "Failed to execute 'list' on 'R2Bucket': parameter 1 is not of type 'ListOptions'.",
+    );
+    await expectRejection(
+      () => loose(b).list(5),
+      TypeError,
+      "Failed to execute 'list' on 'R2Bucket': parameter 1 is not of type 'ListOptions'.",
+    );
   });
 
-  t.test("put(k, v, 'x') rejects with TypeError parameter 3 is not of type 'PutOptions' and stores nothing", async () => {
-    const b = await t.bucket();
-    await expectRejection(() => loose(b).put('k', 'v', 'x'), TypeError, "Failed to execute 'put' on 'R2Bucket': parameter 3 is not of type 'PutOptions'.");
-    await expectRejection(() => loose(b).put('k', 'v', 5), TypeError, "Failed to execute 'put' on 'R2Bucket': parameter 3 is not of type 'PutOptions'.");
-    expect(await b.head('k')).toBeNull();
-  });
+  t.test(
+    "put(k, v, 'x') rejects with TypeError parameter 3 is not of type 'PutOptions' and stores nothing",
+    async () => {
+      const b = await t.bucket();
+      await expectRejection(
+        () => loose(b).put('k', 'v', 'x'),
+        TypeError,
+        "Failed to execute 'put' on 'R2Bucket': parameter 3 is not of type 'PutOptions'.",
+      );
+      await expectRejection(
+        () => loose(b).put('k', 'v', 5),
+        TypeError,
+        "Failed to execute 'put' on 'R2Bucket': parameter 3 is not of type 'PutOptions'.",
+      );
+      expect(await b.head('k')).toBeNull();
+    },
+  );
 
   t.test('get(k, undefined) and get(k, null) behave as get(k)', async () => {
     const b = await t.bucket();
@@ -151,11 +196,22 @@ export const argumentCoercion = defineGroup('argument coercion', (t) => {
 
   t.test('option fields set to undefined count as absent', async () => {
     const b = await t.bucket();
-    await b.put('k', 'hello', { httpMetadata: undefined, customMetadata: undefined, md5: undefined, onlyIf: undefined });
+    await b.put('k', 'hello', {
+      httpMetadata: undefined,
+      customMetadata: undefined,
+      md5: undefined,
+      onlyIf: undefined,
+    });
     const got = await loose(b).get('k', { range: undefined, onlyIf: undefined });
     expect(got.range).toEqual({ offset: 0, length: 5 });
     expect(await got.text()).toBe('hello');
-    const page = await loose(b).list({ prefix: undefined, limit: undefined, cursor: undefined, delimiter: undefined, include: undefined });
+    const page = await loose(b).list({
+      prefix: undefined,
+      limit: undefined,
+      cursor: undefined,
+      delimiter: undefined,
+      include: undefined,
+    });
     expect(page.objects.map((o: { key: string }) => o.key)).toEqual(['k']);
   });
 
@@ -211,28 +267,38 @@ export const argumentCoercion = defineGroup('argument coercion', (t) => {
       thrown = e;
     }
     expect(thrown).toBeInstanceOf(TypeError);
-    expect((thrown as Error).message).toBe("Failed to execute 'resumeMultipartUpload' on 'R2Bucket': parameter 1 is not of type 'string'.");
+    expect((thrown as Error).message).toBe(
+      "Failed to execute 'resumeMultipartUpload' on 'R2Bucket': parameter 1 is not of type 'string'.",
+    );
   });
 
-  t.test('resumeMultipartUpload(Symbol()) throws the Symbol TypeError: parameter 1 is converted before parameter 2 is missed', async () => {
-    // Found by the differential fuzzer.
-    const b = await t.bucket();
-    expect(() => loose(b).resumeMultipartUpload(Symbol('k'))).toThrow(new TypeError('Cannot convert a Symbol value to a string'));
-  });
+  t.test(
+    'resumeMultipartUpload(Symbol()) throws the Symbol TypeError: parameter 1 is converted before parameter 2 is missed',
+    async () => {
+      // Found by the differential fuzzer.
+      const b = await t.bucket();
+      expect(() => loose(b).resumeMultipartUpload(Symbol('k'))).toThrow(
+        new TypeError('Cannot convert a Symbol value to a string'),
+      );
+    },
+  );
 
-  t.test('a BigInt where a number is expected (part number, list limit, range offset) is refused: "Cannot convert a BigInt value to a number"', async () => {
-    // Found by the differential fuzzer: Number(1n) is 1, the runtime's ToNumber refuses it.
-    const b = await t.bucket();
-    await b.put('k', 'abc');
-    const message = 'Cannot convert a BigInt value to a number';
-    const upload = await b.createMultipartUpload('m');
-    await expectRejection(() => (upload as any).uploadPart(1n, 'part'), TypeError, message);
-    await expectRejection(() => (upload as any).complete([{ partNumber: 1n, etag: 'x' }]), TypeError, message);
-    await expectRejection(() => loose(b).list({ limit: 1n }), TypeError, message);
-    await expectRejection(() => loose(b).get('k', { range: { offset: 1n } }), TypeError, message);
-    await upload.abort();
-    expect((await b.list()).objects.map((o) => o.key)).toEqual(['k']);
-  });
+  t.test(
+    'a BigInt where a number is expected (part number, list limit, range offset) is refused: "Cannot convert a BigInt value to a number"',
+    async () => {
+      // Found by the differential fuzzer: Number(1n) is 1, the runtime's ToNumber refuses it.
+      const b = await t.bucket();
+      await b.put('k', 'abc');
+      const message = 'Cannot convert a BigInt value to a number';
+      const upload = await b.createMultipartUpload('m');
+      await expectRejection(() => (upload as any).uploadPart(1n, 'part'), TypeError, message);
+      await expectRejection(() => (upload as any).complete([{ partNumber: 1n, etag: 'x' }]), TypeError, message);
+      await expectRejection(() => loose(b).list({ limit: 1n }), TypeError, message);
+      await expectRejection(() => loose(b).get('k', { range: { offset: 1n } }), TypeError, message);
+      await upload.abort();
+      expect((await b.list()).objects.map((o) => o.key)).toEqual(['k']);
+    },
+  );
 
   t.test('resumeMultipartUpload converts its arguments to strings and returns synchronously', async () => {
     const b = await t.bucket();

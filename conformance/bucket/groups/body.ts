@@ -29,18 +29,22 @@ export const body = defineGroup('body', (t) => {
     expect(g.bodyUsed).toBe(true);
   });
 
-  t.test('bodyUsed becomes true after one partial read() from a reader', async () => {
-    const b = await t.bucket();
-    await b.put('k', new Uint8Array(256 * 1024));
-    const g = (await b.get('k'))!;
-    const reader = g.body.getReader();
-    expect(g.bodyUsed).toBe(false);
-    const { done, value } = await reader.read();
-    expect(done).toBe(false);
-    expect(value).toBeInstanceOf(Uint8Array);
-    expect(g.bodyUsed).toBe(true);
-    await reader.cancel();
-  }, { difference: 'jsdom-realm-byte-chunks' });
+  t.test(
+    'bodyUsed becomes true after one partial read() from a reader',
+    async () => {
+      const b = await t.bucket();
+      await b.put('k', new Uint8Array(256 * 1024));
+      const g = (await b.get('k'))!;
+      const reader = g.body.getReader();
+      expect(g.bodyUsed).toBe(false);
+      const { done, value } = await reader.read();
+      expect(done).toBe(false);
+      expect(value).toBeInstanceOf(Uint8Array);
+      expect(g.bodyUsed).toBe(true);
+      await reader.cancel();
+    },
+    { difference: 'jsdom-realm-byte-chunks' },
+  );
 
   t.test('bodyUsed becomes true after the body stream was read to the end', async () => {
     const b = await t.bucket();
@@ -60,23 +64,29 @@ export const body = defineGroup('body', (t) => {
     });
   }
 
-  t.test('after the body stream was consumed, text() rejects with the "Body has already been used" TypeError', async () => {
-    const b = await t.bucket();
-    await b.put('k', 'abc');
-    const g = (await b.get('k'))!;
-    await readAll(g.body);
-    await expectRejection(() => g.text(), TypeError, USED);
-  });
+  t.test(
+    'after the body stream was consumed, text() rejects with the "Body has already been used" TypeError',
+    async () => {
+      const b = await t.bucket();
+      await b.put('k', 'abc');
+      const g = (await b.get('k'))!;
+      await readAll(g.body);
+      await expectRejection(() => g.text(), TypeError, USED);
+    },
+  );
 
-  t.test('after a partial reader read, arrayBuffer() rejects with the "Body has already been used" TypeError', async () => {
-    const b = await t.bucket();
-    await b.put('k', new Uint8Array(256 * 1024));
-    const g = (await b.get('k'))!;
-    const reader = g.body.getReader();
-    await reader.read();
-    reader.releaseLock();
-    await expectRejection(() => g.arrayBuffer(), TypeError, USED);
-  });
+  t.test(
+    'after a partial reader read, arrayBuffer() rejects with the "Body has already been used" TypeError',
+    async () => {
+      const b = await t.bucket();
+      await b.put('k', new Uint8Array(256 * 1024));
+      const g = (await b.get('k'))!;
+      const reader = g.body.getReader();
+      await reader.read();
+      reader.releaseLock();
+      await expectRejection(() => g.arrayBuffer(), TypeError, USED);
+    },
+  );
 
   t.test('arrayBuffer() gives an ArrayBuffer of the stored bytes', async () => {
     const b = await t.bucket();
@@ -141,14 +151,17 @@ export const body = defineGroup('body', (t) => {
     expect((await (await b.get('k'))!.blob()).type).toBe('a\rb');
   });
 
-  t.test('text() keeps a leading byte order mark, so json() of a BOM-prefixed body rejects with SyntaxError', async () => {
-    // Found by the differential fuzzer (a TextDecoder with default options would strip the BOM).
-    const b = await t.bucket();
-    await b.put('k', '\uFEFF{}');
-    expect(await (await b.get('k'))!.text()).toBe('\uFEFF{}');
-    const e = await rejection(async () => (await b.get('k'))!.json());
-    expect(e).toBeInstanceOf(SyntaxError);
-  });
+  t.test(
+    'text() keeps a leading byte order mark, so json() of a BOM-prefixed body rejects with SyntaxError',
+    async () => {
+      // Found by the differential fuzzer (a TextDecoder with default options would strip the BOM).
+      const b = await t.bucket();
+      await b.put('k', '\uFEFF{}');
+      expect(await (await b.get('k'))!.text()).toBe('\uFEFF{}');
+      const e = await rejection(async () => (await b.get('k'))!.json());
+      expect(e).toBeInstanceOf(SyntaxError);
+    },
+  );
 
   t.test('an empty object reads as "" / 0 bytes through every reader', async () => {
     const b = await t.bucket();

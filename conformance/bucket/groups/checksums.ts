@@ -65,12 +65,18 @@ export const checksums = defineGroup('checksums', (t) => {
     expect(Object.keys(h!.checksums)).toEqual(['sha512', 'sha384', 'sha256', 'sha1', 'md5']);
   });
 
-  t.test('JSON.stringify(checksums) equals JSON.stringify(checksums.toJSON()) and leaves out absent algorithms', async () => {
-    const b = await t.bucket();
-    const o = (await b.put('k', 'abc', { sha1: await shaHex('SHA-1', 'abc') }))!;
-    expect(JSON.parse(JSON.stringify(o.checksums))).toEqual({ md5: md5Hex('abc'), sha1: await shaHex('SHA-1', 'abc') });
-    expect(JSON.stringify(o.checksums)).toBe(JSON.stringify(o.checksums.toJSON()));
-  });
+  t.test(
+    'JSON.stringify(checksums) equals JSON.stringify(checksums.toJSON()) and leaves out absent algorithms',
+    async () => {
+      const b = await t.bucket();
+      const o = (await b.put('k', 'abc', { sha1: await shaHex('SHA-1', 'abc') }))!;
+      expect(JSON.parse(JSON.stringify(o.checksums))).toEqual({
+        md5: md5Hex('abc'),
+        sha1: await shaHex('SHA-1', 'abc'),
+      });
+      expect(JSON.stringify(o.checksums)).toBe(JSON.stringify(o.checksums.toJSON()));
+    },
+  );
 
   for (const a of ALGORITHMS) {
     t.test(`${a.field} given as lowercase hex is checked and stored (${a.bytes}-byte ArrayBuffer)`, async () => {
@@ -107,51 +113,91 @@ export const checksums = defineGroup('checksums', (t) => {
       for (const k of ['ab', 'u8', 'dv']) expect((await b.head(k))?.checksums.toJSON()[a.field]).toBe(hex);
     });
 
-    t.test(`a ${a.field} hex string of the wrong length rejects with "${a.name} is ${a.bytes * 2} hex characters, not N"`, async () => {
-      const b = await t.bucket();
-      await expectRejection(() => b.put('k', 'v', opts(a.field, 'abc')), TypeError, `${a.name} is ${a.bytes * 2} hex characters, not 3`);
-      await expectRejection(
-        () => b.put('k', 'v', opts(a.field, 'a'.repeat(a.bytes * 2 + 2))),
-        TypeError,
-        `${a.name} is ${a.bytes * 2} hex characters, not ${a.bytes * 2 + 2}`,
-      );
-      await expectRejection(() => b.put('k', 'v', opts(a.field, '')), TypeError, `${a.name} is ${a.bytes * 2} hex characters, not 0`);
-      expect(await b.head('k')).toBeNull();
-    });
+    t.test(
+      `a ${a.field} hex string of the wrong length rejects with "${a.name} is ${a.bytes * 2} hex characters, not N"`,
+      async () => {
+        const b = await t.bucket();
+        await expectRejection(
+          () => b.put('k', 'v', opts(a.field, 'abc')),
+          TypeError,
+          `${a.name} is ${a.bytes * 2} hex characters, not 3`,
+        );
+        await expectRejection(
+          () => b.put('k', 'v', opts(a.field, 'a'.repeat(a.bytes * 2 + 2))),
+          TypeError,
+          `${a.name} is ${a.bytes * 2} hex characters, not ${a.bytes * 2 + 2}`,
+        );
+        await expectRejection(
+          () => b.put('k', 'v', opts(a.field, '')),
+          TypeError,
+          `${a.name} is ${a.bytes * 2} hex characters, not 0`,
+        );
+        expect(await b.head('k')).toBeNull();
+      },
+    );
 
     t.test(`a ${a.field} buffer of the wrong length rejects with "${a.name} is ${a.bytes} bytes, not N"`, async () => {
       const b = await t.bucket();
-      await expectRejection(() => b.put('k', 'v', opts(a.field, new Uint8Array(a.bytes - 1))), TypeError, `${a.name} is ${a.bytes} bytes, not ${a.bytes - 1}`);
-      await expectRejection(() => b.put('k', 'v', opts(a.field, new ArrayBuffer(a.bytes + 1))), TypeError, `${a.name} is ${a.bytes} bytes, not ${a.bytes + 1}`);
-      await expectRejection(() => b.put('k', 'v', opts(a.field, new DataView(new ArrayBuffer(64), 0, 0))), TypeError, `${a.name} is ${a.bytes} bytes, not 0`);
+      await expectRejection(
+        () => b.put('k', 'v', opts(a.field, new Uint8Array(a.bytes - 1))),
+        TypeError,
+        `${a.name} is ${a.bytes} bytes, not ${a.bytes - 1}`,
+      );
+      await expectRejection(
+        () => b.put('k', 'v', opts(a.field, new ArrayBuffer(a.bytes + 1))),
+        TypeError,
+        `${a.name} is ${a.bytes} bytes, not ${a.bytes + 1}`,
+      );
+      await expectRejection(
+        () => b.put('k', 'v', opts(a.field, new DataView(new ArrayBuffer(64), 0, 0))),
+        TypeError,
+        `${a.name} is ${a.bytes} bytes, not 0`,
+      );
     });
 
-    t.test(`a ${a.field} string of the right length that is not hex rejects with "Provided ${a.name} wasn't a valid hex string"`, async () => {
-      const b = await t.bucket();
-      await expectRejection(() => b.put('k', 'v', opts(a.field, 'z'.repeat(a.bytes * 2))), TypeError, `Provided ${a.name} wasn't a valid hex string`);
-      await expectRejection(() => b.put('k', 'v', opts(a.field, 'g' + '0'.repeat(a.bytes * 2 - 1))), TypeError, `Provided ${a.name} wasn't a valid hex string`);
-    });
+    t.test(
+      `a ${a.field} string of the right length that is not hex rejects with "Provided ${a.name} wasn't a valid hex string"`,
+      async () => {
+        const b = await t.bucket();
+        await expectRejection(
+          () => b.put('k', 'v', opts(a.field, 'z'.repeat(a.bytes * 2))),
+          TypeError,
+          `Provided ${a.name} wasn't a valid hex string`,
+        );
+        await expectRejection(
+          () => b.put('k', 'v', opts(a.field, 'g' + '0'.repeat(a.bytes * 2 - 1))),
+          TypeError,
+          `Provided ${a.name} wasn't a valid hex string`,
+        );
+      },
+    );
 
     // r2-semantics §5.4 quoted 'JsBufferSource or string' (workerd 1.20260426); this runtime says 'BufferSource'.
-    t.test(`a ${a.field} that is neither a string nor a buffer rejects with the 'BufferSource or string' TypeError`, async () => {
-      const b = await t.bucket();
-      const message = `Incorrect type for the '${a.field}' field on 'PutOptions': the provided value is not of type 'BufferSource or string'.`;
-      await expectRejection(() => b.put('k', 'v', opts(a.field, 5)), TypeError, message);
-      await expectRejection(() => b.put('k', 'v', opts(a.field, {})), TypeError, message);
-    });
+    t.test(
+      `a ${a.field} that is neither a string nor a buffer rejects with the 'BufferSource or string' TypeError`,
+      async () => {
+        const b = await t.bucket();
+        const message = `Incorrect type for the '${a.field}' field on 'PutOptions': the provided value is not of type 'BufferSource or string'.`;
+        await expectRejection(() => b.put('k', 'v', opts(a.field, 5)), TypeError, message);
+        await expectRejection(() => b.put('k', 'v', opts(a.field, {})), TypeError, message);
+      },
+    );
 
-    t.test(`a ${a.field} that does not match the content rejects with the three-line 10037 message and stores nothing`, async () => {
-      const b = await t.bucket();
-      const wrong = await digest(a, 'something else');
-      const actual = await digest(a, 'payload');
-      await expectBackendError(
-        () => b.put('k', 'payload', opts(a.field, wrong.toUpperCase())),
-        `put: The ${a.name} checksum you specified did not match what we received.\n` +
-          `You provided a ${a.name} checksum with value: ${wrong}\n` +
-          `Actual ${a.name} was: ${actual} (10037)`,
-      );
-      expect(await b.head('k')).toBeNull();
-    });
+    t.test(
+      `a ${a.field} that does not match the content rejects with the three-line 10037 message and stores nothing`,
+      async () => {
+        const b = await t.bucket();
+        const wrong = await digest(a, 'something else');
+        const actual = await digest(a, 'payload');
+        await expectBackendError(
+          () => b.put('k', 'payload', opts(a.field, wrong.toUpperCase())),
+          `put: The ${a.name} checksum you specified did not match what we received.\n` +
+            `You provided a ${a.name} checksum with value: ${wrong}\n` +
+            `Actual ${a.name} was: ${actual} (10037)`,
+        );
+        expect(await b.head('k')).toBeNull();
+      },
+    );
   }
 
   t.test('a bad digest given as a buffer reports the provided value as lowercase hex', async () => {
@@ -178,36 +224,57 @@ export const checksums = defineGroup('checksums', (t) => {
     );
     const sha256 = await shaHex('SHA-256', 'abc');
     const sha512 = await shaHex('SHA-512', 'abc');
-    await expectRejection(() => b.put('k', 'abc', { sha256, sha512 }), TypeError, 'You cannot specify multiple hashing algorithms.');
-    expect(await b.head('k')).toBeNull();
-  });
-
-  t.test('hash fields are checked in the order md5, sha1, …: an invalid md5 with a valid sha1 gives the MD5 length error', async () => {
-    const b = await t.bucket();
-    const sha1 = await shaHex('SHA-1', 'abc');
     await expectRejection(
-      () => b.put('k', 'abc', { md5: 'abc', sha1 }),
-      TypeError,
-      'MD5 is 32 hex characters, not 3',
-    );
-  });
-
-  t.test('a valid md5 with an invalid sha1 gives "multiple" (each field checks for an earlier hash first)', async () => {
-    const b = await t.bucket();
-    await expectRejection(
-      () => b.put('k', 'abc', { md5: md5Hex('abc'), sha1: 'abc' }),
+      () => b.put('k', 'abc', { sha256, sha512 }),
       TypeError,
       'You cannot specify multiple hashing algorithms.',
     );
+    expect(await b.head('k')).toBeNull();
   });
 
-  t.test('a valid sha1 with an invalid sha512 gives "multiple"; an invalid sha1 with a valid sha512 gives the SHA-1 error', async () => {
-    const b = await t.bucket();
-    const sha1 = await shaHex('SHA-1', 'abc');
-    const sha512 = await shaHex('SHA-512', 'abc');
-    await expectRejection(() => b.put('k', 'abc', { sha1, sha512: 'x' }), TypeError, 'You cannot specify multiple hashing algorithms.');
-    await expectRejection(() => b.put('k', 'abc', { sha1: 'x', sha512 }), TypeError, 'SHA-1 is 40 hex characters, not 1');
-  });
+  t.test(
+    'hash fields are checked in the order md5, sha1, …: an invalid md5 with a valid sha1 gives the MD5 length error',
+    async () => {
+      const b = await t.bucket();
+      const sha1 = await shaHex('SHA-1', 'abc');
+      await expectRejection(
+        () => b.put('k', 'abc', { md5: 'abc', sha1 }),
+        TypeError,
+        'MD5 is 32 hex characters, not 3',
+      );
+    },
+  );
+
+  t.test(
+    'a valid md5 with an invalid sha1 gives "multiple" (each field checks for an earlier hash first)',
+    async () => {
+      const b = await t.bucket();
+      await expectRejection(
+        () => b.put('k', 'abc', { md5: md5Hex('abc'), sha1: 'abc' }),
+        TypeError,
+        'You cannot specify multiple hashing algorithms.',
+      );
+    },
+  );
+
+  t.test(
+    'a valid sha1 with an invalid sha512 gives "multiple"; an invalid sha1 with a valid sha512 gives the SHA-1 error',
+    async () => {
+      const b = await t.bucket();
+      const sha1 = await shaHex('SHA-1', 'abc');
+      const sha512 = await shaHex('SHA-512', 'abc');
+      await expectRejection(
+        () => b.put('k', 'abc', { sha1, sha512: 'x' }),
+        TypeError,
+        'You cannot specify multiple hashing algorithms.',
+      );
+      await expectRejection(
+        () => b.put('k', 'abc', { sha1: 'x', sha512 }),
+        TypeError,
+        'SHA-1 is 40 hex characters, not 1',
+      );
+    },
+  );
 
   t.test('a hash field set to undefined does not count as a second hash', async () => {
     const b = await t.bucket();
@@ -218,24 +285,30 @@ export const checksums = defineGroup('checksums', (t) => {
 
   // Argument conversion (the value) precedes option interpretation in this runtime; r2-semantics §5.5
   // listed the value check last.
-  t.test("the value's type is checked before the hashes: put(k, 5, {md5: 'abc'}) gives the value TypeError", async () => {
-    const b = await t.bucket();
-    await expectRejection(
-      () => loose(b).put('k', 5, { md5: 'abc' }),
-      TypeError,
-      "Failed to execute 'put' on 'R2Bucket': parameter 2 is not of type 'JsReadableStream or ArrayBuffer or ArrayBufferView or string or Blob'.",
-    );
-  });
+  t.test(
+    "the value's type is checked before the hashes: put(k, 5, {md5: 'abc'}) gives the value TypeError",
+    async () => {
+      const b = await t.bucket();
+      await expectRejection(
+        () => loose(b).put('k', 5, { md5: 'abc' }),
+        TypeError,
+        "Failed to execute 'put' on 'R2Bucket': parameter 2 is not of type 'JsReadableStream or ArrayBuffer or ArrayBufferView or string or Blob'.",
+      );
+    },
+  );
 
-  t.test('the hashes are checked before the stream length: an unknown-length stream with md5 "abc" gives the MD5 error', async () => {
-    const b = await t.bucket();
-    const stream = new ReadableStream({
-      start(c) {
-        c.close();
-      },
-    });
-    await expectRejection(() => b.put('k', stream, { md5: 'abc' }), TypeError, 'MD5 is 32 hex characters, not 3');
-  });
+  t.test(
+    'the hashes are checked before the stream length: an unknown-length stream with md5 "abc" gives the MD5 error',
+    async () => {
+      const b = await t.bucket();
+      const stream = new ReadableStream({
+        start(c) {
+          c.close();
+        },
+      });
+      await expectRejection(() => b.put('k', stream, { md5: 'abc' }), TypeError, 'MD5 is 32 hex characters, not 3');
+    },
+  );
 
   t.test('a bad digest together with a failing onlyIf rejects with 10037 rather than resolving to null', async () => {
     const b = await t.bucket();
@@ -249,7 +322,10 @@ export const checksums = defineGroup('checksums', (t) => {
 
   t.test('a bad digest with an oversize key gives 10020 (key is checked first)', async () => {
     const b = await t.bucket();
-    await expectBackendError(() => b.put('x'.repeat(1025), 'abc', { md5: EMPTY_MD5 }), 'put: The specified object name is not valid. (10020)');
+    await expectBackendError(
+      () => b.put('x'.repeat(1025), 'abc', { md5: EMPTY_MD5 }),
+      'put: The specified object name is not valid. (10020)',
+    );
   });
 
   t.test('overwriting without a hash leaves only md5', async () => {

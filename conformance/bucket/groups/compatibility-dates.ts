@@ -68,16 +68,19 @@ export const compatibilityDates = defineGroup('compatibility dates', (t) => {
     expect((e as Error).message).toBe(VALUE_TYPE_ERROR);
   });
 
-  t.test('uploadPart with a plain object rejects with its parameter TypeError at every date (its value is not nullable)', async () => {
-    const b = await t.bucket();
-    const upload = await b.createMultipartUpload('k');
-    const e = await errorOf(() => upload.uploadPart(1, {} as never));
-    expect(e).toBeInstanceOf(TypeError);
-    expect((e as Error).message).toBe(
-      "Failed to execute 'uploadPart' on 'R2MultipartUpload': parameter 2 is not of type 'JsReadableStream or ArrayBuffer or ArrayBufferView or string or Blob'.",
-    );
-    await upload.abort();
-  });
+  t.test(
+    'uploadPart with a plain object rejects with its parameter TypeError at every date (its value is not nullable)',
+    async () => {
+      const b = await t.bucket();
+      const upload = await b.createMultipartUpload('k');
+      const e = await errorOf(() => upload.uploadPart(1, {} as never));
+      expect(e).toBeInstanceOf(TypeError);
+      expect((e as Error).message).toBe(
+        "Failed to execute 'uploadPart' on 'R2MultipartUpload': parameter 2 is not of type 'JsReadableStream or ArrayBuffer or ArrayBufferView or string or Blob'.",
+      );
+      await upload.abort();
+    },
+  );
 
   // captureThrowsAsRejections, 2022-10-31 (`capture_async_api_throws` / `do_not_capture_async_api_throws`).
   const captures = enabled(t, '2022-10-31', 'capture_async_api_throws', 'do_not_capture_async_api_throws');
@@ -89,12 +92,23 @@ export const compatibilityDates = defineGroup('compatibility dates', (t) => {
       const b = await t.bucket();
       const call = () => b.list({ prefix: 5 as never });
       if (captures) {
-        await expectRejection(call, TypeError, "Incorrect type for the 'prefix' field on 'ListOptions': the provided value is not of type 'string'.");
+        await expectRejection(
+          call,
+          TypeError,
+          "Incorrect type for the 'prefix' field on 'ListOptions': the provided value is not of type 'string'.",
+        );
       } else {
-        expect(call).toThrow(new TypeError("Incorrect type for the 'prefix' field on 'ListOptions': the provided value is not of type 'string'."));
+        expect(call).toThrow(
+          new TypeError(
+            "Incorrect type for the 'prefix' field on 'ListOptions': the provided value is not of type 'string'.",
+          ),
+        );
       }
       // The limit is converted fine and refused by R2: a rejection at every date.
-      await expectBackendError(() => b.list({ limit: 0 }), 'list: MaxKeys params must be positive integer <= 1000. (10022)');
+      await expectBackendError(
+        () => b.list({ limit: 0 }),
+        'list: MaxKeys params must be positive integer <= 1000. (10022)',
+      );
       // resumeMultipartUpload is synchronous at every date.
       expect(() => (b.resumeMultipartUpload as (...a: unknown[]) => unknown)('k')).toThrow(TypeError);
     },
@@ -115,7 +129,9 @@ export const compatibilityDates = defineGroup('compatibility dates', (t) => {
       const upload = await b.createMultipartUpload('u');
       const done = await upload.complete([]);
       expect(tag(b)).toBe(name('R2Bucket'));
-      expect([tag(put), tag(await b.head('k')), tag((await b.list()).objects[0]), tag(done)]).toEqual(Array(4).fill(name('HeadResult')));
+      expect([tag(put), tag(await b.head('k')), tag((await b.list()).objects[0]), tag(done)]).toEqual(
+        Array(4).fill(name('HeadResult')),
+      );
       expect(tag(got)).toBe(name('GetResult'));
       expect([tag(got.checksums), tag(done.checksums)]).toEqual([name('Checksums'), name('Checksums')]);
       expect(tag(upload)).toBe(name('R2MultipartUpload'));
@@ -123,7 +139,12 @@ export const compatibilityDates = defineGroup('compatibility dates', (t) => {
       if (tagged) {
         // As workerd defines it: a plain data property of the prototype.
         const proto = Object.getPrototypeOf(put);
-        expect(Object.getOwnPropertyDescriptor(proto, Symbol.toStringTag)).toEqual({ value: 'HeadResult', writable: true, enumerable: false, configurable: true });
+        expect(Object.getOwnPropertyDescriptor(proto, Symbol.toStringTag)).toEqual({
+          value: 'HeadResult',
+          writable: true,
+          enumerable: false,
+          configurable: true,
+        });
         expect(Object.getOwnPropertyDescriptor(put, Symbol.toStringTag)).toBeUndefined();
       }
     },

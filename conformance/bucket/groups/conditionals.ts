@@ -118,14 +118,17 @@ export const conditionals = defineGroup('conditionals', (t) => {
     ]);
   });
 
-  t.test('get with a quoted etagMatches rejects with TypeError "Conditional ETag should not be wrapped in quotes (…)."', async () => {
-    const { b, etag } = await stored(t);
-    await expectRejection(
-      () => b.get('k', { onlyIf: { etagMatches: `"${etag}"` } }),
-      TypeError,
-      `Conditional ETag should not be wrapped in quotes ("${etag}").`,
-    );
-  });
+  t.test(
+    'get with a quoted etagMatches rejects with TypeError "Conditional ETag should not be wrapped in quotes (…)."',
+    async () => {
+      const { b, etag } = await stored(t);
+      await expectRejection(
+        () => b.get('k', { onlyIf: { etagMatches: `"${etag}"` } }),
+        TypeError,
+        `Conditional ETag should not be wrapped in quotes ("${etag}").`,
+      );
+    },
+  );
 
   t.test('get with a quoted etagDoesNotMatch rejects with the same TypeError', async () => {
     const { b } = await stored(t);
@@ -170,22 +173,28 @@ export const conditionals = defineGroup('conditionals', (t) => {
     expect(await b.head('missing')).toBeNull();
   });
 
-  t.test("a non-string etagMatches (number, null) rejects with TypeError … 'etagMatches' field on 'Conditional' …", async () => {
-    const { b } = await stored(t);
-    const message =
-      "Incorrect type for the 'etagMatches' field on 'Conditional': the provided value is not of type 'string'.";
-    await expectRejection(() => b.get('k', { onlyIf: { etagMatches: bad(5) } }), TypeError, message);
-    await expectRejection(() => b.get('k', { onlyIf: { etagMatches: bad(null) } }), TypeError, message);
-  });
+  t.test(
+    "a non-string etagMatches (number, null) rejects with TypeError … 'etagMatches' field on 'Conditional' …",
+    async () => {
+      const { b } = await stored(t);
+      const message =
+        "Incorrect type for the 'etagMatches' field on 'Conditional': the provided value is not of type 'string'.";
+      await expectRejection(() => b.get('k', { onlyIf: { etagMatches: bad(5) } }), TypeError, message);
+      await expectRejection(() => b.get('k', { onlyIf: { etagMatches: bad(null) } }), TypeError, message);
+    },
+  );
 
-  t.test("a non-string etagDoesNotMatch (array) rejects with TypeError … 'etagDoesNotMatch' field …, also on put", async () => {
-    const { b, obj } = await stored(t);
-    const message =
-      "Incorrect type for the 'etagDoesNotMatch' field on 'Conditional': the provided value is not of type 'string'.";
-    await expectRejection(() => b.get('k', { onlyIf: { etagDoesNotMatch: bad(['a']) } }), TypeError, message);
-    await expectRejection(() => b.put('k', 'x', { onlyIf: { etagDoesNotMatch: bad(['a']) } }), TypeError, message);
-    expect((await b.head('k'))?.version).toBe(obj.version);
-  });
+  t.test(
+    "a non-string etagDoesNotMatch (array) rejects with TypeError … 'etagDoesNotMatch' field …, also on put",
+    async () => {
+      const { b, obj } = await stored(t);
+      const message =
+        "Incorrect type for the 'etagDoesNotMatch' field on 'Conditional': the provided value is not of type 'string'.";
+      await expectRejection(() => b.get('k', { onlyIf: { etagDoesNotMatch: bad(['a']) } }), TypeError, message);
+      await expectRejection(() => b.put('k', 'x', { onlyIf: { etagDoesNotMatch: bad(['a']) } }), TypeError, message);
+      expect((await b.head('k'))?.version).toBe(obj.version);
+    },
+  );
 
   // ---------------------------------------------------------------------------------------------
   // Object form: dates (§7.1, §7.3)
@@ -219,14 +228,17 @@ export const conditionals = defineGroup('conditionals', (t) => {
     ]);
   });
 
-  t.test("a string uploadedBefore rejects with TypeError … 'uploadedBefore' field on 'Conditional' … 'date'", async () => {
-    const { b, obj } = await stored(t);
-    await expectRejection(
-      () => b.get('k', { onlyIf: { uploadedBefore: bad(obj.uploaded.toISOString()) } }),
-      TypeError,
-      "Incorrect type for the 'uploadedBefore' field on 'Conditional': the provided value is not of type 'date'.",
-    );
-  });
+  t.test(
+    "a string uploadedBefore rejects with TypeError … 'uploadedBefore' field on 'Conditional' … 'date'",
+    async () => {
+      const { b, obj } = await stored(t);
+      await expectRejection(
+        () => b.get('k', { onlyIf: { uploadedBefore: bad(obj.uploaded.toISOString()) } }),
+        TypeError,
+        "Incorrect type for the 'uploadedBefore' field on 'Conditional': the provided value is not of type 'date'.",
+      );
+    },
+  );
 
   t.test("a string or null uploadedAfter rejects with TypeError … 'uploadedAfter' field …, also on put", async () => {
     const { b, obj } = await stored(t);
@@ -238,14 +250,17 @@ export const conditionals = defineGroup('conditionals', (t) => {
     expect((await b.head('k'))?.version).toBe(obj.version);
   });
 
-  t.test('an Invalid Date (or NaN ms) rejects with TypeError "The value cannot be converted because it is not a valid Date."', async () => {
-    const { b } = await stored(t);
-    const message = 'The value cannot be converted because it is not a valid Date.';
-    await expectRejection(() => b.get('k', { onlyIf: { uploadedAfter: new Date(NaN) } }), TypeError, message);
-    await expectRejection(() => b.get('k', { onlyIf: { uploadedBefore: new Date('nope') } }), TypeError, message);
-    await expectRejection(() => b.get('k', { onlyIf: { uploadedBefore: ms(NaN) } }), TypeError, message);
-    await expectRejection(() => b.put('k', 'x', { onlyIf: { uploadedBefore: new Date(NaN) } }), TypeError, message);
-  });
+  t.test(
+    'an Invalid Date (or NaN ms) rejects with TypeError "The value cannot be converted because it is not a valid Date."',
+    async () => {
+      const { b } = await stored(t);
+      const message = 'The value cannot be converted because it is not a valid Date.';
+      await expectRejection(() => b.get('k', { onlyIf: { uploadedAfter: new Date(NaN) } }), TypeError, message);
+      await expectRejection(() => b.get('k', { onlyIf: { uploadedBefore: new Date('nope') } }), TypeError, message);
+      await expectRejection(() => b.get('k', { onlyIf: { uploadedBefore: ms(NaN) } }), TypeError, message);
+      await expectRejection(() => b.put('k', 'x', { onlyIf: { uploadedBefore: new Date(NaN) } }), TypeError, message);
+    },
+  );
 
   // Found by probing workerd (client side, so production behaviour); not in r2-semantics.md. The
   // real bound is the int64-nanosecond range (2262-04-11): 2262-01-01 is accepted despite the text.
@@ -293,23 +308,26 @@ export const conditionals = defineGroup('conditionals', (t) => {
   // date as unsigned 64-bit ms in a field whose declared default, all ones, means "not given"
   // (r2-api.capnp: `uploadedBefore @2 :UInt64 = 0xffffffffffffffff`), and its JSON encoder leaves a
   // default value out. So -1 ms reaches R2 as no condition at all. Client side: production behaviour.
-  t.test('a date of -1 ms is no condition at all (Date, number, -1.9 ms, or an ISO header ending .999Z before 1970)', async () => {
-    const { b } = await stored(t);
-    await expectGet(b, [
-      ['after Date(-1)', { uploadedAfter: new Date(-1) }, 'body'],
-      ['before Date(-1)', { uploadedBefore: new Date(-1) }, 'body'],
-      ['after -1', { uploadedAfter: ms(-1) }, 'body'],
-      ['before -1.9', { uploadedBefore: ms(-1.9) }, 'body'],
-      ['after -1 with seconds', { uploadedAfter: ms(-1), secondsGranularity: true }, 'body'],
-      ['If-Modified-Since .999Z', H({ 'If-Modified-Since': '1969-12-31T23:59:59.999Z' }), 'body'],
-      ['If-Unmodified-Since .999Z', H({ 'If-Unmodified-Since': '1969-12-31T23:59:59.999Z' }), 'body'],
-      // -2 ms is a date before 1970 like any other: it fails both ways.
-      ['before -2', { uploadedBefore: ms(-2) }, 'no body'],
-      ['If-Unmodified-Since .998Z', H({ 'If-Unmodified-Since': '1969-12-31T23:59:59.998Z' }), 'no body'],
-    ]);
-    // The other conditions still apply.
-    await expectGet(b, [['after -1 and a wrong etag', { uploadedAfter: ms(-1), etagMatches: 'other' }, 'no body']]);
-  });
+  t.test(
+    'a date of -1 ms is no condition at all (Date, number, -1.9 ms, or an ISO header ending .999Z before 1970)',
+    async () => {
+      const { b } = await stored(t);
+      await expectGet(b, [
+        ['after Date(-1)', { uploadedAfter: new Date(-1) }, 'body'],
+        ['before Date(-1)', { uploadedBefore: new Date(-1) }, 'body'],
+        ['after -1', { uploadedAfter: ms(-1) }, 'body'],
+        ['before -1.9', { uploadedBefore: ms(-1.9) }, 'body'],
+        ['after -1 with seconds', { uploadedAfter: ms(-1), secondsGranularity: true }, 'body'],
+        ['If-Modified-Since .999Z', H({ 'If-Modified-Since': '1969-12-31T23:59:59.999Z' }), 'body'],
+        ['If-Unmodified-Since .999Z', H({ 'If-Unmodified-Since': '1969-12-31T23:59:59.999Z' }), 'body'],
+        // -2 ms is a date before 1970 like any other: it fails both ways.
+        ['before -2', { uploadedBefore: ms(-2) }, 'no body'],
+        ['If-Unmodified-Since .998Z', H({ 'If-Unmodified-Since': '1969-12-31T23:59:59.998Z' }), 'no body'],
+      ]);
+      // The other conditions still apply.
+      await expectGet(b, [['after -1 and a wrong etag', { uploadedAfter: ms(-1), etagMatches: 'other' }, 'no body']]);
+    },
+  );
 
   t.test('a number of ms is truncated toward zero: -0.5 is the epoch itself (after holds, before fails)', async () => {
     const { b } = await stored(t);
@@ -320,15 +338,30 @@ export const conditionals = defineGroup('conditionals', (t) => {
     ]);
   });
 
-  t.test('a finite number beyond ±8.64e15 ms rejects as out of range ("after 2189" / "before 1687"), not as an invalid Date', async () => {
-    const { b } = await stored(t);
-    await expectRejection(() => b.get('k', { onlyIf: { uploadedAfter: ms(8.64e15 + 2) } }), TypeError, "This API doesn't support dates after 2189.");
-    await expectRejection(() => b.get('k', { onlyIf: { uploadedBefore: ms(1e300) } }), TypeError, "This API doesn't support dates after 2189.");
-    await expectRejection(() => b.get('k', { onlyIf: { uploadedBefore: ms(-1e300) } }), TypeError, "This API doesn't support dates before 1687.");
-    const invalid = 'The value cannot be converted because it is not a valid Date.';
-    await expectRejection(() => b.get('k', { onlyIf: { uploadedAfter: ms(Infinity) } }), TypeError, invalid);
-    await expectRejection(() => b.get('k', { onlyIf: { uploadedAfter: ms(-Infinity) } }), TypeError, invalid);
-  });
+  t.test(
+    'a finite number beyond ±8.64e15 ms rejects as out of range ("after 2189" / "before 1687"), not as an invalid Date',
+    async () => {
+      const { b } = await stored(t);
+      await expectRejection(
+        () => b.get('k', { onlyIf: { uploadedAfter: ms(8.64e15 + 2) } }),
+        TypeError,
+        "This API doesn't support dates after 2189.",
+      );
+      await expectRejection(
+        () => b.get('k', { onlyIf: { uploadedBefore: ms(1e300) } }),
+        TypeError,
+        "This API doesn't support dates after 2189.",
+      );
+      await expectRejection(
+        () => b.get('k', { onlyIf: { uploadedBefore: ms(-1e300) } }),
+        TypeError,
+        "This API doesn't support dates before 1687.",
+      );
+      const invalid = 'The value cannot be converted because it is not a valid Date.';
+      await expectRejection(() => b.get('k', { onlyIf: { uploadedAfter: ms(Infinity) } }), TypeError, invalid);
+      await expectRejection(() => b.get('k', { onlyIf: { uploadedAfter: ms(-Infinity) } }), TypeError, invalid);
+    },
+  );
 
   t.test('secondsGranularity: any date in the upload second fails both uploadedBefore and uploadedAfter', async () => {
     const { b, sec } = await stored(t);
@@ -348,16 +381,19 @@ export const conditionals = defineGroup('conditionals', (t) => {
     ]);
   });
 
-  t.test('without secondsGranularity (false or absent) the end of the upload second passes uploadedBefore', async () => {
-    const { b, up, sec } = await stored(t);
-    // Only meaningful when the upload was not in the last ms of its second.
-    const expected: Outcome = up < sec + 999 ? 'body' : 'no body';
-    await expectGet(b, [
-      ['absent', { uploadedBefore: new Date(sec + 999) }, expected],
-      ['false', { uploadedBefore: new Date(sec + 999), secondsGranularity: false }, expected],
-      ['true', { uploadedBefore: new Date(sec + 999), secondsGranularity: true }, 'no body'],
-    ]);
-  });
+  t.test(
+    'without secondsGranularity (false or absent) the end of the upload second passes uploadedBefore',
+    async () => {
+      const { b, up, sec } = await stored(t);
+      // Only meaningful when the upload was not in the last ms of its second.
+      const expected: Outcome = up < sec + 999 ? 'body' : 'no body';
+      await expectGet(b, [
+        ['absent', { uploadedBefore: new Date(sec + 999) }, expected],
+        ['false', { uploadedBefore: new Date(sec + 999), secondsGranularity: false }, expected],
+        ['true', { uploadedBefore: new Date(sec + 999), secondsGranularity: true }, 'no body'],
+      ]);
+    },
+  );
 
   t.test('a non-boolean secondsGranularity is taken by truthiness (1 and "yes" on, 0 and "" off)', async () => {
     const { b, up, sec } = await stored(t);
@@ -382,24 +418,31 @@ export const conditionals = defineGroup('conditionals', (t) => {
   t.test('fields set to undefined count as absent', async () => {
     const { b } = await stored(t);
     await expectGet(b, [
-      ['all undefined', { etagMatches: undefined, etagDoesNotMatch: undefined, uploadedAfter: undefined, uploadedBefore: undefined }, 'body'],
+      [
+        'all undefined',
+        { etagMatches: undefined, etagDoesNotMatch: undefined, uploadedAfter: undefined, uploadedBefore: undefined },
+        'body',
+      ],
     ]);
   });
 
-  t.test("onlyIf of the wrong type rejects with TypeError … 'onlyIf' field on 'GetOptions' / 'PutOptions' …", async () => {
-    const { b, obj } = await stored(t);
-    await expectRejection(
-      () => b.get('k', { onlyIf: bad('x') }),
-      TypeError,
-      "Incorrect type for the 'onlyIf' field on 'GetOptions': the provided value is not of type 'Conditional or Headers'.",
-    );
-    await expectRejection(
-      () => b.put('k', 'x', { onlyIf: bad(5) }),
-      TypeError,
-      "Incorrect type for the 'onlyIf' field on 'PutOptions': the provided value is not of type 'Conditional or Headers'.",
-    );
-    expect((await b.head('k'))?.version).toBe(obj.version);
-  });
+  t.test(
+    "onlyIf of the wrong type rejects with TypeError … 'onlyIf' field on 'GetOptions' / 'PutOptions' …",
+    async () => {
+      const { b, obj } = await stored(t);
+      await expectRejection(
+        () => b.get('k', { onlyIf: bad('x') }),
+        TypeError,
+        "Incorrect type for the 'onlyIf' field on 'GetOptions': the provided value is not of type 'Conditional or Headers'.",
+      );
+      await expectRejection(
+        () => b.put('k', 'x', { onlyIf: bad(5) }),
+        TypeError,
+        "Incorrect type for the 'onlyIf' field on 'PutOptions': the provided value is not of type 'Conditional or Headers'.",
+      );
+      expect((await b.head('k'))?.version).toBe(obj.version);
+    },
+  );
 
   t.test('onlyIf null or undefined means no condition', async () => {
     const { b } = await stored(t);
@@ -420,7 +463,9 @@ export const conditionals = defineGroup('conditionals', (t) => {
 
   t.test('a passing etagDoesNotMatch overrides a failing uploadedAfter', async () => {
     const { b, up } = await stored(t);
-    await expectGet(b, [['no-match + after==uploaded', { etagDoesNotMatch: 'other', uploadedAfter: new Date(up) }, 'body']]);
+    await expectGet(b, [
+      ['no-match + after==uploaded', { etagDoesNotMatch: 'other', uploadedAfter: new Date(up) }, 'body'],
+    ]);
   });
 
   t.test('a failing etag condition is not rescued by a passing date', async () => {
@@ -431,13 +476,16 @@ export const conditionals = defineGroup('conditionals', (t) => {
     ]);
   });
 
-  t.test('the overrides do not cross: etagMatches does not rescue uploadedAfter, etagDoesNotMatch does not rescue uploadedBefore', async () => {
-    const { b, etag, up } = await stored(t);
-    await expectGet(b, [
-      ['etagMatches + after fails', { etagMatches: etag, uploadedAfter: new Date(up) }, 'no body'],
-      ['etagDoesNotMatch + before fails', { etagDoesNotMatch: 'other', uploadedBefore: new Date(up) }, 'no body'],
-    ]);
-  });
+  t.test(
+    'the overrides do not cross: etagMatches does not rescue uploadedAfter, etagDoesNotMatch does not rescue uploadedBefore',
+    async () => {
+      const { b, etag, up } = await stored(t);
+      await expectGet(b, [
+        ['etagMatches + after fails', { etagMatches: etag, uploadedAfter: new Date(up) }, 'no body'],
+        ['etagDoesNotMatch + before fails', { etagDoesNotMatch: 'other', uploadedBefore: new Date(up) }, 'no body'],
+      ]);
+    },
+  );
 
   t.test('matching and not-matching the same etag at once fails', async () => {
     const { b, etag } = await stored(t);
@@ -450,7 +498,16 @@ export const conditionals = defineGroup('conditionals', (t) => {
   t.test('all four conditions passing together pass', async () => {
     const { b, up } = await stored(t);
     await expectGet(b, [
-      ['all pass', { etagMatches: '*', etagDoesNotMatch: 'other', uploadedAfter: new Date(up - 1), uploadedBefore: new Date(up + 1) }, 'body'],
+      [
+        'all pass',
+        {
+          etagMatches: '*',
+          etagDoesNotMatch: 'other',
+          uploadedAfter: new Date(up - 1),
+          uploadedBefore: new Date(up + 1),
+        },
+        'body',
+      ],
     ]);
   });
 
@@ -505,14 +562,17 @@ export const conditionals = defineGroup('conditionals', (t) => {
     await expectGet(b, [['appended', h, 'body']]);
   });
 
-  t.test('the header value is compared literally inside the quotes: "a,b" is one etag, "" is an empty one', async () => {
-    const { b } = await stored(t);
-    await expectGet(b, [
-      ['"a,b"', H({ 'If-Match': '"a,b"' }), 'no body'],
-      ['""', H({ 'If-Match': '""' }), 'no body'],
-      ['If-None-Match ""', H({ 'If-None-Match': '""' }), 'body'],
-    ]);
-  });
+  t.test(
+    'the header value is compared literally inside the quotes: "a,b" is one etag, "" is an empty one',
+    async () => {
+      const { b } = await stored(t);
+      await expectGet(b, [
+        ['"a,b"', H({ 'If-Match': '"a,b"' }), 'no body'],
+        ['""', H({ 'If-Match': '""' }), 'no body'],
+        ['If-None-Match ""', H({ 'If-None-Match': '""' }), 'body'],
+      ]);
+    },
+  );
 
   t.test('header etags are case-sensitive', async () => {
     const { b, etag } = await stored(t);
@@ -546,22 +606,32 @@ export const conditionals = defineGroup('conditionals', (t) => {
     ]);
   });
 
-  t.test('parsing stops silently at a token that is not an etag: what came before still counts, what follows is ignored', async () => {
-    const { b, etag } = await stored(t);
-    await expectGet(b, [
-      ['"etag", garbage', H({ 'If-Match': `"${etag}", garbage` }), 'body'],
-      ['"a", garbage, "etag"', H({ 'If-Match': `"a", garbage, "${etag}"` }), 'no body'],
-      ['"a" x "etag"', H({ 'If-Match': `"a" x "${etag}"` }), 'no body'],
-      ['If-None-Match "other", garbage, "etag"', H({ 'If-None-Match': `"other", garbage, "${etag}"` }), 'body'],
-    ]);
-  });
+  t.test(
+    'parsing stops silently at a token that is not an etag: what came before still counts, what follows is ignored',
+    async () => {
+      const { b, etag } = await stored(t);
+      await expectGet(b, [
+        ['"etag", garbage', H({ 'If-Match': `"${etag}", garbage` }), 'body'],
+        ['"a", garbage, "etag"', H({ 'If-Match': `"a", garbage, "${etag}"` }), 'no body'],
+        ['"a" x "etag"', H({ 'If-Match': `"a" x "${etag}"` }), 'no body'],
+        ['If-None-Match "other", garbage, "etag"', H({ 'If-None-Match': `"other", garbage, "${etag}"` }), 'body'],
+      ]);
+    },
+  );
 
-  t.test('If-Match with nothing parseable (unquoted, empty, lowercase w/, garbage first) rejects with Error "Invalid ETag in if-match header"', async () => {
-    const { b, etag } = await stored(t);
-    for (const value of [etag, '', ',', `w/"${etag}"`, `garbage"${etag}"`, 'x*']) {
-      await expectRejection(() => b.get('k', { onlyIf: H({ 'If-Match': value }) }), Error, 'Invalid ETag in if-match header');
-    }
-  });
+  t.test(
+    'If-Match with nothing parseable (unquoted, empty, lowercase w/, garbage first) rejects with Error "Invalid ETag in if-match header"',
+    async () => {
+      const { b, etag } = await stored(t);
+      for (const value of [etag, '', ',', `w/"${etag}"`, `garbage"${etag}"`, 'x*']) {
+        await expectRejection(
+          () => b.get('k', { onlyIf: H({ 'If-Match': value }) }),
+          Error,
+          'Invalid ETag in if-match header',
+        );
+      }
+    },
+  );
 
   t.test('If-None-Match with nothing parseable rejects with Error "Invalid ETag in if-none-match header"', async () => {
     const { b, etag } = await stored(t);
@@ -576,7 +646,11 @@ export const conditionals = defineGroup('conditionals', (t) => {
 
   t.test('an unclosed quote rejects with Error "Unclosed double quote for Etag"', async () => {
     const { b } = await stored(t);
-    await expectRejection(() => b.get('k', { onlyIf: H({ 'If-Match': '"abc' }) }), Error, 'Unclosed double quote for Etag');
+    await expectRejection(
+      () => b.get('k', { onlyIf: H({ 'If-Match': '"abc' }) }),
+      Error,
+      'Unclosed double quote for Etag',
+    );
     await expectRejection(
       () => b.get('k', { onlyIf: H({ 'If-None-Match': '"a", "b' }) }),
       Error,
@@ -584,38 +658,47 @@ export const conditionals = defineGroup('conditionals', (t) => {
     );
   });
 
-  t.test('a malformed weak etag (W/abc, W"abc") rejects with Error "Weak etags must start with W/ and their value must be quoted"', async () => {
-    const { b } = await stored(t);
-    const message = 'Weak etags must start with W/ and their value must be quoted';
-    await expectRejection(() => b.get('k', { onlyIf: H({ 'If-Match': 'W/abc' }) }), Error, message);
-    await expectRejection(() => b.get('k', { onlyIf: H({ 'If-None-Match': 'W"abc"' }) }), Error, message);
-  });
+  t.test(
+    'a malformed weak etag (W/abc, W"abc") rejects with Error "Weak etags must start with W/ and their value must be quoted"',
+    async () => {
+      const { b } = await stored(t);
+      const message = 'Weak etags must start with W/ and their value must be quoted';
+      await expectRejection(() => b.get('k', { onlyIf: H({ 'If-Match': 'W/abc' }) }), Error, message);
+      await expectRejection(() => b.get('k', { onlyIf: H({ 'If-None-Match': 'W"abc"' }) }), Error, message);
+    },
+  );
 
   t.test('two etags without a comma reject with Error "Comma was expected … double quote character …"', async () => {
     const { b } = await stored(t);
     await expectRejection(
       () => b.get('k', { onlyIf: H({ 'If-Match': '"a" "b"' }) }),
       Error,
-      'Comma was expected to separate etags. Encountered a double quote character \'"\' instead. This would otherwise indicate the start of a new strong etag.',
+      "Comma was expected to separate etags. Encountered a double quote character '\"' instead. This would otherwise indicate the start of a new strong etag.",
     );
   });
 
-  t.test('an etag followed by * without a comma rejects with Error "Comma was expected … wildcard character …"', async () => {
-    const { b } = await stored(t);
-    await expectRejection(
-      () => b.get('k', { onlyIf: H({ 'If-Match': '"a" *' }) }),
-      Error,
-      "Comma was expected to separate etags. Encountered a wildcard character '*' instead.",
-    );
-  });
+  t.test(
+    'an etag followed by * without a comma rejects with Error "Comma was expected … wildcard character …"',
+    async () => {
+      const { b } = await stored(t);
+      await expectRejection(
+        () => b.get('k', { onlyIf: H({ 'If-Match': '"a" *' }) }),
+        Error,
+        "Comma was expected to separate etags. Encountered a wildcard character '*' instead.",
+      );
+    },
+  );
 
-  t.test('an etag followed by a weak etag (or any W) without a comma rejects with Error "Comma was expected … weak quotation character …"', async () => {
-    const { b } = await stored(t);
-    const message =
-      "Comma was expected to separate etags. Encountered a weak quotation character 'W' instead. This would otherwise indicate the start of a new weak etag.";
-    await expectRejection(() => b.get('k', { onlyIf: H({ 'If-Match': '"a" W/"b"' }) }), Error, message);
-    await expectRejection(() => b.get('k', { onlyIf: H({ 'If-None-Match': '"a" Wx' }) }), Error, message);
-  });
+  t.test(
+    'an etag followed by a weak etag (or any W) without a comma rejects with Error "Comma was expected … weak quotation character …"',
+    async () => {
+      const { b } = await stored(t);
+      const message =
+        "Comma was expected to separate etags. Encountered a weak quotation character 'W' instead. This would otherwise indicate the start of a new weak etag.";
+      await expectRejection(() => b.get('k', { onlyIf: H({ 'If-Match': '"a" W/"b"' }) }), Error, message);
+      await expectRejection(() => b.get('k', { onlyIf: H({ 'If-None-Match': '"a" Wx' }) }), Error, message);
+    },
+  );
 
   t.test('etag header parse errors are raised on put too (nothing stored) and for a missing key', async () => {
     const { b, obj } = await stored(t);
@@ -632,17 +715,20 @@ export const conditionals = defineGroup('conditionals', (t) => {
     );
   });
 
-  t.test('If-Modified-Since / If-Unmodified-Since compare whole seconds: the upload second fails both, neighbours pass', async () => {
-    const { b, up } = await stored(t);
-    await expectGet(b, [
-      ['IMS second before', H({ 'If-Modified-Since': new Date(up - 1000).toUTCString() }), 'body'],
-      ['IMS upload second', H({ 'If-Modified-Since': new Date(up).toUTCString() }), 'no body'],
-      ['IMS second after', H({ 'If-Modified-Since': new Date(up + 1000).toUTCString() }), 'no body'],
-      ['IUS second after', H({ 'If-Unmodified-Since': new Date(up + 1000).toUTCString() }), 'body'],
-      ['IUS upload second', H({ 'If-Unmodified-Since': new Date(up).toUTCString() }), 'no body'],
-      ['IUS second before', H({ 'If-Unmodified-Since': new Date(up - 1000).toUTCString() }), 'no body'],
-    ]);
-  });
+  t.test(
+    'If-Modified-Since / If-Unmodified-Since compare whole seconds: the upload second fails both, neighbours pass',
+    async () => {
+      const { b, up } = await stored(t);
+      await expectGet(b, [
+        ['IMS second before', H({ 'If-Modified-Since': new Date(up - 1000).toUTCString() }), 'body'],
+        ['IMS upload second', H({ 'If-Modified-Since': new Date(up).toUTCString() }), 'no body'],
+        ['IMS second after', H({ 'If-Modified-Since': new Date(up + 1000).toUTCString() }), 'no body'],
+        ['IUS second after', H({ 'If-Unmodified-Since': new Date(up + 1000).toUTCString() }), 'body'],
+        ['IUS upload second', H({ 'If-Unmodified-Since': new Date(up).toUTCString() }), 'no body'],
+        ['IUS second before', H({ 'If-Unmodified-Since': new Date(up - 1000).toUTCString() }), 'no body'],
+      ]);
+    },
+  );
 
   t.test('the Headers form forces seconds granularity even for ISO dates with milliseconds', async () => {
     const { b, sec } = await stored(t);
@@ -672,14 +758,25 @@ export const conditionals = defineGroup('conditionals', (t) => {
     ]);
   });
 
-  t.test('Headers form follows the same precedence: a passing If-Match overrides a failing If-Unmodified-Since', async () => {
-    const { b, etag, up } = await stored(t);
-    await expectGet(b, [
-      ['If-Match + IUS past', H({ 'If-Match': `"${etag}"`, 'If-Unmodified-Since': new Date(up - 5000).toUTCString() }), 'body'],
-      ['If-None-Match + IMS future', H({ 'If-None-Match': '"other"', 'If-Modified-Since': new Date(up + 5000).toUTCString() }), 'body'],
-      ['If-Match + If-None-Match same', H({ 'If-Match': `"${etag}"`, 'If-None-Match': `"${etag}"` }), 'no body'],
-    ]);
-  });
+  t.test(
+    'Headers form follows the same precedence: a passing If-Match overrides a failing If-Unmodified-Since',
+    async () => {
+      const { b, etag, up } = await stored(t);
+      await expectGet(b, [
+        [
+          'If-Match + IUS past',
+          H({ 'If-Match': `"${etag}"`, 'If-Unmodified-Since': new Date(up - 5000).toUTCString() }),
+          'body',
+        ],
+        [
+          'If-None-Match + IMS future',
+          H({ 'If-None-Match': '"other"', 'If-Modified-Since': new Date(up + 5000).toUTCString() }),
+          'body',
+        ],
+        ['If-Match + If-None-Match same', H({ 'If-Match': `"${etag}"`, 'If-None-Match': `"${etag}"` }), 'no body'],
+      ]);
+    },
+  );
 
   // ---------------------------------------------------------------------------------------------
   // get with a failing condition (§2.3, §4.6, §13.18)
@@ -707,13 +804,16 @@ export const conditionals = defineGroup('conditionals', (t) => {
     expect(o!.customMetadata).toEqual({ m: '1' });
   });
 
-  t.test('get with a failing condition has range {offset: 0, length: size}, even when a range was asked for', async () => {
-    const { b } = await stored(t);
-    const plain = await b.get('k', { onlyIf: { etagMatches: 'other' } });
-    expect(plain!.range).toEqual({ offset: 0, length: 5 });
-    const ranged = await b.get('k', { onlyIf: { etagMatches: 'other' }, range: { offset: 1, length: 2 } });
-    expect(ranged!.range).toEqual({ offset: 0, length: 5 });
-  });
+  t.test(
+    'get with a failing condition has range {offset: 0, length: size}, even when a range was asked for',
+    async () => {
+      const { b } = await stored(t);
+      const plain = await b.get('k', { onlyIf: { etagMatches: 'other' } });
+      expect(plain!.range).toEqual({ offset: 0, length: 5 });
+      const ranged = await b.get('k', { onlyIf: { etagMatches: 'other' }, range: { offset: 1, length: 2 } });
+      expect(ranged!.range).toEqual({ offset: 0, length: 5 });
+    },
+  );
 
   t.test('get with a passing condition returns a GetResult with the body', async () => {
     const { b, etag } = await stored(t);
@@ -764,19 +864,24 @@ export const conditionals = defineGroup('conditionals', (t) => {
 
   t.test('put follows the same precedence: a passing etagMatches overrides a failing uploadedBefore', async () => {
     const { b, obj } = await stored(t);
-    const res = await b.put('k', 'new', { onlyIf: { etagMatches: obj.etag, uploadedBefore: new Date(obj.uploaded.getTime()) } });
+    const res = await b.put('k', 'new', {
+      onlyIf: { etagMatches: obj.etag, uploadedBefore: new Date(obj.uploaded.getTime()) },
+    });
     expect(res).not.toBeNull();
     expect(await (await b.get('k'))!.text()).toBe('new');
   });
 
-  t.test('put evaluates dates against the stored object strictly: uploadedBefore == uploaded gives null, +1 ms stores', async () => {
-    const { b, up } = await stored(t);
-    expect(await b.put('k', 'x', { onlyIf: { uploadedBefore: new Date(up) } })).toBeNull();
-    expect(await b.put('k', 'x', { onlyIf: { uploadedAfter: new Date(up) } })).toBeNull();
-    expect(await (await b.get('k'))!.text()).toBe('hello');
-    expect(await b.put('k', 'x', { onlyIf: { uploadedBefore: new Date(up + 1) } })).not.toBeNull();
-    expect(await (await b.get('k'))!.text()).toBe('x');
-  });
+  t.test(
+    'put evaluates dates against the stored object strictly: uploadedBefore == uploaded gives null, +1 ms stores',
+    async () => {
+      const { b, up } = await stored(t);
+      expect(await b.put('k', 'x', { onlyIf: { uploadedBefore: new Date(up) } })).toBeNull();
+      expect(await b.put('k', 'x', { onlyIf: { uploadedAfter: new Date(up) } })).toBeNull();
+      expect(await (await b.get('k'))!.text()).toBe('hello');
+      expect(await b.put('k', 'x', { onlyIf: { uploadedBefore: new Date(up + 1) } })).not.toBeNull();
+      expect(await (await b.get('k'))!.text()).toBe('x');
+    },
+  );
 
   t.test('put with Headers: If-Match with the etag stores, If-Match with another etag gives null', async () => {
     const { b, etag } = await stored(t);
@@ -786,12 +891,17 @@ export const conditionals = defineGroup('conditionals', (t) => {
     expect(await (await b.get('k'))!.text()).toBe('y');
   });
 
-  t.test('put with Headers: If-Unmodified-Since in a later second stores, in the upload second gives null', async () => {
-    const { b, up } = await stored(t);
-    expect(await b.put('k', 'x', { onlyIf: H({ 'If-Unmodified-Since': new Date(up).toUTCString() }) })).toBeNull();
-    expect(await b.put('k', 'y', { onlyIf: H({ 'If-Unmodified-Since': new Date(up + 1000).toUTCString() }) })).not.toBeNull();
-    expect(await (await b.get('k'))!.text()).toBe('y');
-  });
+  t.test(
+    'put with Headers: If-Unmodified-Since in a later second stores, in the upload second gives null',
+    async () => {
+      const { b, up } = await stored(t);
+      expect(await b.put('k', 'x', { onlyIf: H({ 'If-Unmodified-Since': new Date(up).toUTCString() }) })).toBeNull();
+      expect(
+        await b.put('k', 'y', { onlyIf: H({ 'If-Unmodified-Since': new Date(up + 1000).toUTCString() }) }),
+      ).not.toBeNull();
+      expect(await (await b.get('k'))!.text()).toBe('y');
+    },
+  );
 
   // On a missing key, put passes only when neither etagMatches nor uploadedAfter is given (§7.3).
   const missingKeyPuts: [string, () => OnlyIf, boolean][] = [
@@ -810,29 +920,35 @@ export const conditionals = defineGroup('conditionals', (t) => {
     ["{etagDoesNotMatch: '*', uploadedAfter}", () => ({ etagDoesNotMatch: '*', uploadedAfter: new Date(0) }), false],
   ];
   for (const [label, onlyIf, stores] of missingKeyPuts) {
-    t.test(`put on a missing key with ${label} ${stores ? 'stores the object' : 'resolves to null and stores nothing'}`, async () => {
-      const b = await t.bucket();
-      const res = await b.put('new', 'v', { onlyIf: onlyIf() });
-      if (stores) {
-        expect(res).not.toBeNull();
-        expect(res!.key).toBe('new');
-        expect(await (await b.get('new'))!.text()).toBe('v');
-      } else {
-        expect(res).toBeNull();
-        expect(await b.head('new')).toBeNull();
-      }
-    });
+    t.test(
+      `put on a missing key with ${label} ${stores ? 'stores the object' : 'resolves to null and stores nothing'}`,
+      async () => {
+        const b = await t.bucket();
+        const res = await b.put('new', 'v', { onlyIf: onlyIf() });
+        if (stores) {
+          expect(res).not.toBeNull();
+          expect(res!.key).toBe('new');
+          expect(await (await b.get('new'))!.text()).toBe('v');
+        } else {
+          expect(res).toBeNull();
+          expect(await b.head('new')).toBeNull();
+        }
+      },
+    );
   }
 
-  t.test("create-only-if-absent: {etagDoesNotMatch: '*'} stores once, then resolves to null and keeps the first value", async () => {
-    const b = await t.bucket();
-    const first = await b.put('lock', 'first', { onlyIf: { etagDoesNotMatch: '*' } });
-    expect(first).not.toBeNull();
-    expect(await b.put('lock', 'second', { onlyIf: { etagDoesNotMatch: '*' } })).toBeNull();
-    const now = await b.get('lock');
-    expect(await now!.text()).toBe('first');
-    expect(now!.version).toBe(first!.version);
-  });
+  t.test(
+    "create-only-if-absent: {etagDoesNotMatch: '*'} stores once, then resolves to null and keeps the first value",
+    async () => {
+      const b = await t.bucket();
+      const first = await b.put('lock', 'first', { onlyIf: { etagDoesNotMatch: '*' } });
+      expect(first).not.toBeNull();
+      expect(await b.put('lock', 'second', { onlyIf: { etagDoesNotMatch: '*' } })).toBeNull();
+      const now = await b.get('lock');
+      expect(await now!.text()).toBe('first');
+      expect(now!.version).toBe(first!.version);
+    },
+  );
 
   t.test('create-only-if-absent with Headers: If-None-Match: * stores once, then resolves to null', async () => {
     const b = await t.bucket();

@@ -11,7 +11,8 @@ import { expectBackendError, expectRejection, md5Hex, EMPTY_MD5 } from '../util.
 // not, and production's measure there is not established.
 const loose = (b: R2BucketLike): any => b;
 
-const NOT_OBJECT = "Incorrect type for the 'customMetadata' field on 'PutOptions': the provided value is not of type 'object'.";
+const NOT_OBJECT =
+  "Incorrect type for the 'customMetadata' field on 'PutOptions': the provided value is not of type 'object'.";
 const TOO_BIG = 'put: Your metadata headers exceed the maximum allowed metadata size. (10012)';
 
 export const customMetadata = defineGroup('custom metadata', (t) => {
@@ -38,15 +39,18 @@ export const customMetadata = defineGroup('custom metadata', (t) => {
     expect((await b.head('k'))?.customMetadata).toEqual({});
   });
 
-  t.test('values are converted to strings: 1 → "1", true → "true", null → "null", an object → "[object Object]"', async () => {
-    const b = await t.bucket();
-    const put = await loose(b).put('k', 'v', { customMetadata: { a: 1, b: true, c: null, d: {}, e: 1.5 } });
-    const expected = { a: '1', b: 'true', c: 'null', d: '[object Object]', e: '1.5' };
-    expect(put.customMetadata).toEqual(expected);
-    const h = await b.head('k');
-    expect(h?.customMetadata).toEqual(expected);
-    for (const v of Object.values(h!.customMetadata!)) expect(typeof v).toBe('string');
-  });
+  t.test(
+    'values are converted to strings: 1 → "1", true → "true", null → "null", an object → "[object Object]"',
+    async () => {
+      const b = await t.bucket();
+      const put = await loose(b).put('k', 'v', { customMetadata: { a: 1, b: true, c: null, d: {}, e: 1.5 } });
+      const expected = { a: '1', b: 'true', c: 'null', d: '[object Object]', e: '1.5' };
+      expect(put.customMetadata).toEqual(expected);
+      const h = await b.head('k');
+      expect(h?.customMetadata).toEqual(expected);
+      for (const v of Object.values(h!.customMetadata!)) expect(typeof v).toBe('string');
+    },
+  );
 
   t.test('insertion order of the names is preserved on read-back', async () => {
     const b = await t.bucket();
@@ -100,55 +104,79 @@ export const customMetadata = defineGroup('custom metadata', (t) => {
 
   // Tests that store more than 2,048 bytes of metadata meet 'miniflare4-custom-metadata-limit': a
   // target on Miniflare 4's simulator (not one of this repo's) declares it.
-  t.test('a value of 4,000 characters (over 2,048, under 8,192 bytes) is stored: the limit is 8,192', async () => {
-    const b = await t.bucket();
-    await b.put('k', 'v', { customMetadata: { key: 'x'.repeat(4000) } });
-    expect((await b.head('k'))?.customMetadata?.key).toHaveLength(4000);
-  }, { difference: 'miniflare4-custom-metadata-limit' });
+  t.test(
+    'a value of 4,000 characters (over 2,048, under 8,192 bytes) is stored: the limit is 8,192',
+    async () => {
+      const b = await t.bucket();
+      await b.put('k', 'v', { customMetadata: { key: 'x'.repeat(4000) } });
+      expect((await b.head('k'))?.customMetadata?.key).toHaveLength(4000);
+    },
+    { difference: 'miniflare4-custom-metadata-limit' },
+  );
 
-  t.test('names and values together may total 8,192 ASCII bytes; 8,193 rejects with 10012', async () => {
-    const b = await t.bucket();
-    await b.put('k', 'v', { customMetadata: { key: 'x'.repeat(8189) } });
-    expect((await b.head('k'))?.customMetadata?.key).toHaveLength(8189);
-    await expectBackendError(() => b.put('k', 'w', { customMetadata: { key: 'x'.repeat(8190) } }), TOO_BIG);
-    expect(await (await b.get('k'))?.text()).toBe('v');
-  }, { difference: 'miniflare4-custom-metadata-limit' });
+  t.test(
+    'names and values together may total 8,192 ASCII bytes; 8,193 rejects with 10012',
+    async () => {
+      const b = await t.bucket();
+      await b.put('k', 'v', { customMetadata: { key: 'x'.repeat(8189) } });
+      expect((await b.head('k'))?.customMetadata?.key).toHaveLength(8189);
+      await expectBackendError(() => b.put('k', 'w', { customMetadata: { key: 'x'.repeat(8190) } }), TOO_BIG);
+      expect(await (await b.get('k'))?.text()).toBe('v');
+    },
+    { difference: 'miniflare4-custom-metadata-limit' },
+  );
 
-  t.test('four-byte characters count four bytes: "key" + 2,047 × 🙂 is stored, 2,048 × 🙂 rejects with 10012', async () => {
-    const b = await t.bucket();
-    await b.put('k', 'v', { customMetadata: { key: '🙂'.repeat(2047) } });
-    expect((await b.head('k'))?.customMetadata?.key).toBe('🙂'.repeat(2047));
-    await expectBackendError(() => b.put('k2', 'v', { customMetadata: { key: '🙂'.repeat(2048) } }), TOO_BIG);
-  }, { difference: 'miniflare4-custom-metadata-limit' });
+  t.test(
+    'four-byte characters count four bytes: "key" + 2,047 × 🙂 is stored, 2,048 × 🙂 rejects with 10012',
+    async () => {
+      const b = await t.bucket();
+      await b.put('k', 'v', { customMetadata: { key: '🙂'.repeat(2047) } });
+      expect((await b.head('k'))?.customMetadata?.key).toBe('🙂'.repeat(2047));
+      await expectBackendError(() => b.put('k2', 'v', { customMetadata: { key: '🙂'.repeat(2048) } }), TOO_BIG);
+    },
+    { difference: 'miniflare4-custom-metadata-limit' },
+  );
 
   // Found by the differential fuzzer. The simulator measures each name and value as its UTF-16
   // length, doubled when any code unit is above U+00FF; production's measure is not documented, so
   // these pin the simulator's (and the real-R2 target will say whether production agrees).
-  t.test('a character up to U+00FF counts 1: "k" + 8,191 × "é" is stored, 8,192 × "é" rejects with 10012', async () => {
-    const b = await t.bucket();
-    await b.put('k', 'v', { customMetadata: { k: 'é'.repeat(8191) } });
-    expect((await b.head('k'))?.customMetadata?.k).toHaveLength(8191);
-    await expectBackendError(() => b.put('k2', 'v', { customMetadata: { k: 'é'.repeat(8192) } }), TOO_BIG);
-  }, { difference: 'miniflare4-custom-metadata-limit' });
+  t.test(
+    'a character up to U+00FF counts 1: "k" + 8,191 × "é" is stored, 8,192 × "é" rejects with 10012',
+    async () => {
+      const b = await t.bucket();
+      await b.put('k', 'v', { customMetadata: { k: 'é'.repeat(8191) } });
+      expect((await b.head('k'))?.customMetadata?.k).toHaveLength(8191);
+      await expectBackendError(() => b.put('k2', 'v', { customMetadata: { k: 'é'.repeat(8192) } }), TOO_BIG);
+    },
+    { difference: 'miniflare4-custom-metadata-limit' },
+  );
 
-  t.test('a string with a character above U+00FF counts 2 per UTF-16 unit: "k" + 4,095 × "Ā" is stored, 4,096 rejects', async () => {
-    const b = await t.bucket();
-    await b.put('k', 'v', { customMetadata: { k: 'Ā'.repeat(4095) } });
-    await expectBackendError(() => b.put('k2', 'v', { customMetadata: { k: 'Ā'.repeat(4096) } }), TOO_BIG);
-    // One such character doubles the whole string: 'x' × 4,095 + 'Ā' measures 8,192.
-    await b.put('k3', 'v', { customMetadata: { '': 'x'.repeat(4095) + 'Ā' } });
-    await expectBackendError(() => b.put('k4', 'v', { customMetadata: { '': 'x'.repeat(4096) + 'Ā' } }), TOO_BIG);
-  }, { difference: 'miniflare4-custom-metadata-limit' });
+  t.test(
+    'a string with a character above U+00FF counts 2 per UTF-16 unit: "k" + 4,095 × "Ā" is stored, 4,096 rejects',
+    async () => {
+      const b = await t.bucket();
+      await b.put('k', 'v', { customMetadata: { k: 'Ā'.repeat(4095) } });
+      await expectBackendError(() => b.put('k2', 'v', { customMetadata: { k: 'Ā'.repeat(4096) } }), TOO_BIG);
+      // One such character doubles the whole string: 'x' × 4,095 + 'Ā' measures 8,192.
+      await b.put('k3', 'v', { customMetadata: { '': 'x'.repeat(4095) + 'Ā' } });
+      await expectBackendError(() => b.put('k4', 'v', { customMetadata: { '': 'x'.repeat(4096) + 'Ā' } }), TOO_BIG);
+    },
+    { difference: 'miniflare4-custom-metadata-limit' },
+  );
 
-  t.test('a lone surrogate in a name or value reads back as three U+FFFD (and measures as them)', async () => {
-    const b = await t.bucket();
-    const put = await b.put('k', 'v', { customMetadata: { 'n\uD800': 'v\uDC00' } });
-    expect(put!.customMetadata).toEqual({ 'n\uFFFD\uFFFD\uFFFD': 'v\uFFFD\uFFFD\uFFFD' });
-    expect((await b.head('k'))?.customMetadata).toEqual({ 'n\uFFFD\uFFFD\uFFFD': 'v\uFFFD\uFFFD\uFFFD' });
-    // 1 + 1,365 × 3 × 2 = 8,191; one more surrogate is 8,197.
-    await b.put('k2', 'v', { customMetadata: { k: '\uD800'.repeat(1365) } });
-    await expectBackendError(() => b.put('k3', 'v', { customMetadata: { k: '\uD800'.repeat(1366) } }), TOO_BIG);
-  }, { difference: 'miniflare4-custom-metadata-limit' });
+  t.test(
+    'a lone surrogate in a name or value reads back as three U+FFFD (and measures as them)',
+    async () => {
+      const b = await t.bucket();
+      const put = await b.put('k', 'v', { customMetadata: { 'n\uD800': 'v\uDC00' } });
+      expect(put!.customMetadata).toEqual({ 'n\uFFFD\uFFFD\uFFFD': 'v\uFFFD\uFFFD\uFFFD' });
+      expect((await b.head('k'))?.customMetadata).toEqual({ 'n\uFFFD\uFFFD\uFFFD': 'v\uFFFD\uFFFD\uFFFD' });
+      // 1 + 1,365 × 3 × 2 = 8,191; one more surrogate is 8,197.
+      await b.put('k2', 'v', { customMetadata: { k: '\uD800'.repeat(1365) } });
+      await expectBackendError(() => b.put('k3', 'v', { customMetadata: { k: '\uD800'.repeat(1366) } }), TOO_BIG);
+    },
+    { difference: 'miniflare4-custom-metadata-limit' },
+  );
 
   t.test('custom metadata of 10,000 bytes rejects with 10012 and stores nothing', async () => {
     const b = await t.bucket();
@@ -173,7 +201,10 @@ export const customMetadata = defineGroup('custom metadata', (t) => {
 
   t.test('server-side order: oversize metadata with a bad md5 gives 10012', async () => {
     const b = await t.bucket();
-    await expectBackendError(() => b.put('k', 'v', { customMetadata: { key: 'x'.repeat(10_000) }, md5: EMPTY_MD5 }), TOO_BIG);
+    await expectBackendError(
+      () => b.put('k', 'v', { customMetadata: { key: 'x'.repeat(10_000) }, md5: EMPTY_MD5 }),
+      TOO_BIG,
+    );
   });
 
   t.test('server-side order: oversize metadata with a failing onlyIf gives 10012 (not null)', async () => {

@@ -92,24 +92,37 @@ export const deletion = defineGroup('delete', (t) => {
     expect(await keysOf(b)).toEqual(['a']);
   });
 
-  t.test("delete() without an argument rejects with TypeError (parameter 1 is not of type 'string or Array')", async () => {
-    const b = await t.bucket();
-    await b.put('a', '1');
-    await expectRejection(() => loose(b).delete(), TypeError, "Failed to execute 'delete' on 'R2Bucket': parameter 1 is not of type 'string or Array'.");
-    expect(await keysOf(b)).toEqual(['a']);
-  });
+  t.test(
+    "delete() without an argument rejects with TypeError (parameter 1 is not of type 'string or Array')",
+    async () => {
+      const b = await t.bucket();
+      await b.put('a', '1');
+      await expectRejection(
+        () => loose(b).delete(),
+        TypeError,
+        "Failed to execute 'delete' on 'R2Bucket': parameter 1 is not of type 'string or Array'.",
+      );
+      expect(await keysOf(b)).toEqual(['a']);
+    },
+  );
 
   t.test('an array with one oversize key rejects with 10020 and deletes none of the others', async () => {
     const b = await t.bucket();
     for (const k of ['a', 'b', 'c']) await b.put(k, k);
-    await expectBackendError(() => b.delete(['a', 'x'.repeat(1025), 'c']), 'delete: The specified object name is not valid. (10020)');
+    await expectBackendError(
+      () => b.delete(['a', 'x'.repeat(1025), 'c']),
+      'delete: The specified object name is not valid. (10020)',
+    );
     expect(await keysOf(b)).toEqual(['a', 'b', 'c']);
   });
 
   t.test('an oversize key at the start of the array also deletes nothing', async () => {
     const b = await t.bucket();
     await b.put('a', 'a');
-    await expectBackendError(() => b.delete(['é'.repeat(513), 'a']), 'delete: The specified object name is not valid. (10020)');
+    await expectBackendError(
+      () => b.delete(['é'.repeat(513), 'a']),
+      'delete: The specified object name is not valid. (10020)',
+    );
     expect(await keysOf(b)).toEqual(['a']);
   });
 

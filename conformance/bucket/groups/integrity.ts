@@ -101,7 +101,10 @@ export const integrity = defineGroup('integrity', (t) => {
 
   t.test("mutating a result's customMetadata and httpMetadata does not change a later head or get", async () => {
     const b = await t.bucket();
-    const put = (await b.put('k', 'v', { customMetadata: { a: '1' }, httpMetadata: { contentType: 'a/b', cacheExpiry: new Date(5000) } }))!;
+    const put = (await b.put('k', 'v', {
+      customMetadata: { a: '1' },
+      httpMetadata: { contentType: 'a/b', cacheExpiry: new Date(5000) },
+    }))!;
     const head = (await b.head('k'))!;
     for (const r of [put, head]) {
       (r.customMetadata as Record<string, string>).a = 'changed';
@@ -156,15 +159,18 @@ export const integrity = defineGroup('integrity', (t) => {
     await expectOriginal(b, version);
   });
 
-  t.test('a put rejected on the client (bad value, bad hash, bad metadata type) leaves the previous object intact', async () => {
-    const b = await t.bucket();
-    const { version } = await original(b);
-    await rejection(() => loose(b).put('k', 5));
-    await rejection(() => b.put('k', 'new', { sha256: 'abc' }));
-    await rejection(() => loose(b).put('k', 'new', { customMetadata: null }));
-    await rejection(() => loose(b).put('k', 'new', { httpMetadata: { cacheExpiry: 'tomorrow' } }));
-    await expectOriginal(b, version);
-  });
+  t.test(
+    'a put rejected on the client (bad value, bad hash, bad metadata type) leaves the previous object intact',
+    async () => {
+      const b = await t.bucket();
+      const { version } = await original(b);
+      await rejection(() => loose(b).put('k', 5));
+      await rejection(() => b.put('k', 'new', { sha256: 'abc' }));
+      await rejection(() => loose(b).put('k', 'new', { customMetadata: null }));
+      await rejection(() => loose(b).put('k', 'new', { httpMetadata: { cacheExpiry: 'tomorrow' } }));
+      await expectOriginal(b, version);
+    },
+  );
 
   t.test('a put with an invalid key changes nothing in the bucket', async () => {
     const b = await t.bucket();
@@ -193,26 +199,39 @@ export const integrity = defineGroup('integrity', (t) => {
     });
   }
 
-  t.test('constructor, toString, hasOwnProperty, prototype and valueOf as custom metadata names are returned as own properties', async () => {
-    const b = await t.bucket();
-    const names = SPECIAL.filter((n) => n !== '__proto__');
-    const meta = Object.fromEntries(names.map((n) => [n, `v-${n}`]));
-    const put = (await b.put('k', 'v', { customMetadata: meta }))!;
-    const results = [put, (await b.head('k'))!, (await b.get('k'))!, (await b.list({ include: ['customMetadata'] })).objects[0]!];
-    for (const r of results) {
-      const cm = r.customMetadata!;
-      expect(Object.keys(cm)).toEqual(names);
-      for (const n of names) expect(Object.getOwnPropertyDescriptor(cm, n)?.value).toBe(`v-${n}`);
-      expect(Object.getPrototypeOf(cm)).toBe(Object.prototype);
-    }
-  });
+  t.test(
+    'constructor, toString, hasOwnProperty, prototype and valueOf as custom metadata names are returned as own properties',
+    async () => {
+      const b = await t.bucket();
+      const names = SPECIAL.filter((n) => n !== '__proto__');
+      const meta = Object.fromEntries(names.map((n) => [n, `v-${n}`]));
+      const put = (await b.put('k', 'v', { customMetadata: meta }))!;
+      const results = [
+        put,
+        (await b.head('k'))!,
+        (await b.get('k'))!,
+        (await b.list({ include: ['customMetadata'] })).objects[0]!,
+      ];
+      for (const r of results) {
+        const cm = r.customMetadata!;
+        expect(Object.keys(cm)).toEqual(names);
+        for (const n of names) expect(Object.getOwnPropertyDescriptor(cm, n)?.value).toBe(`v-${n}`);
+        expect(Object.getPrototypeOf(cm)).toBe(Object.prototype);
+      }
+    },
+  );
 
   // workerd builds the returned record by assignment, so a "__proto__" name hits the prototype
   // setter (a string is ignored) and never shows up, although it was sent and counted (see below).
   t.test('a "__proto__" custom metadata name is not returned and does not change the prototype', async () => {
     const b = await t.bucket();
     const put = (await b.put('k', 'v', { customMetadata: JSON.parse('{"__proto__": "x", "a": "1"}') }))!;
-    const results = [put, (await b.head('k'))!, (await b.get('k'))!, (await b.list({ include: ['customMetadata'] })).objects[0]!];
+    const results = [
+      put,
+      (await b.head('k'))!,
+      (await b.get('k'))!,
+      (await b.list({ include: ['customMetadata'] })).objects[0]!,
+    ];
     for (const r of results) {
       const cm = r.customMetadata!;
       expect(Object.getOwnPropertyNames(cm)).toEqual(['a']);
@@ -223,9 +242,9 @@ export const integrity = defineGroup('integrity', (t) => {
 
   t.test('a "__proto__" custom metadata name is sent: its size counts toward the 10012 limit', async () => {
     const b = await t.bucket();
-    await expect(b.put('k', 'v', { customMetadata: JSON.parse(`{"__proto__": "${'x'.repeat(9000)}"}`) })).rejects.toThrow(
-      'put: Your metadata headers exceed the maximum allowed metadata size. (10012)',
-    );
+    await expect(
+      b.put('k', 'v', { customMetadata: JSON.parse(`{"__proto__": "${'x'.repeat(9000)}"}`) }),
+    ).rejects.toThrow('put: Your metadata headers exceed the maximum allowed metadata size. (10012)');
   });
 
   t.test('a key named "__proto__" does not collide with any other key', async () => {

@@ -22,14 +22,18 @@ export const keys = defineGroup('keys', (t) => {
     expect((await b.list()).objects).toEqual([]);
   });
 
-  t.test('the 10020 error is a plain Error with only message and stack as own properties (no code)', async () => {
-    const b = await t.bucket();
-    const e = (await rejection(() => b.put('x'.repeat(1025), 'v'))) as Error;
-    expect(e.constructor).toBe(Error);
-    expect(e.name).toBe('Error');
-    expect(Object.getOwnPropertyNames(e).sort()).toEqual(['message', 'stack']);
-    expect(String(e)).toBe('Error: put: The specified object name is not valid. (10020)');
-  }, { difference: 'jsc-error-own-properties' });
+  t.test(
+    'the 10020 error is a plain Error with only message and stack as own properties (no code)',
+    async () => {
+      const b = await t.bucket();
+      const e = (await rejection(() => b.put('x'.repeat(1025), 'v'))) as Error;
+      expect(e.constructor).toBe(Error);
+      expect(e.name).toBe('Error');
+      expect(Object.getOwnPropertyNames(e).sort()).toEqual(['message', 'stack']);
+      expect(String(e)).toBe('Error: put: The specified object name is not valid. (10020)');
+    },
+    { difference: 'jsc-error-own-properties' },
+  );
 
   t.test('head with a 1025-byte key rejects with 10020 (not null)', async () => {
     const b = await t.bucket();
@@ -141,18 +145,21 @@ export const keys = defineGroup('keys', (t) => {
     expect(await b.head('a\uFFFDb')).toBeNull();
   });
 
-  t.test('a lone surrogate in a key is three U+FFFD to R2: same key, U+FFFD order, 9 bytes toward the limit', async () => {
-    // Found by the differential fuzzer. The binding sends the surrogate's 3-byte WTF-8 form, which R2
-    // reads as three replacement characters: that string is the key from then on.
-    const b = await t.bucket();
-    await b.put('\uDC00b', 'v');
-    expect((await b.head('\uFFFD\uFFFD\uFFFDb'))?.size).toBe(1);
-    await b.put('\uFFFF', 'w');
-    expect((await b.list()).objects.map((o) => o.key)).toEqual(['\uFFFD\uFFFD\uFFFDb', '\uFFFF']);
-    expect((await b.list({ prefix: '\uDC00' })).objects.map((o) => o.key)).toEqual(['\uFFFD\uFFFD\uFFFDb']);
-    expect((await b.put('\uD800'.repeat(113), 'v'))!.key).toBe('\uFFFD'.repeat(339));
-    await expectBackendError(() => b.put('\uD800'.repeat(114), 'v'), invalid('put'));
-  });
+  t.test(
+    'a lone surrogate in a key is three U+FFFD to R2: same key, U+FFFD order, 9 bytes toward the limit',
+    async () => {
+      // Found by the differential fuzzer. The binding sends the surrogate's 3-byte WTF-8 form, which R2
+      // reads as three replacement characters: that string is the key from then on.
+      const b = await t.bucket();
+      await b.put('\uDC00b', 'v');
+      expect((await b.head('\uFFFD\uFFFD\uFFFDb'))?.size).toBe(1);
+      await b.put('\uFFFF', 'w');
+      expect((await b.list()).objects.map((o) => o.key)).toEqual(['\uFFFD\uFFFD\uFFFDb', '\uFFFF']);
+      expect((await b.list({ prefix: '\uDC00' })).objects.map((o) => o.key)).toEqual(['\uFFFD\uFFFD\uFFFDb']);
+      expect((await b.put('\uD800'.repeat(113), 'v'))!.key).toBe('\uFFFD'.repeat(339));
+      await expectBackendError(() => b.put('\uD800'.repeat(114), 'v'), invalid('put'));
+    },
+  );
 
   t.test('head and get of a lone-surrogate key report the key as three U+FFFD', async () => {
     const b = await t.bucket();

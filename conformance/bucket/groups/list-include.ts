@@ -201,10 +201,13 @@ export const listInclude = defineGroup('list include', (t) => {
   // Validation happens at every date (§8.5)
   // ---------------------------------------------------------------------------------------------
 
-  t.test(`include is validated at every compatibility date: an unknown value rejects with RangeError ${era}`, async () => {
-    const b = await withMetadata(t);
-    await expectRejection(() => b.list({ include: bad(['etag']) }), RangeError, 'Unsupported include value etag');
-  });
+  t.test(
+    `include is validated at every compatibility date: an unknown value rejects with RangeError ${era}`,
+    async () => {
+      const b = await withMetadata(t);
+      await expectRejection(() => b.list({ include: bad(['etag']) }), RangeError, 'Unsupported include value etag');
+    },
+  );
 
   // Before 2022-10-31 (workerd's capture_async_api_throws), argument-conversion errors are thrown
   // synchronously instead of rejecting; the RangeError above is raised later and still rejects.
@@ -213,7 +216,8 @@ export const listInclude = defineGroup('list include', (t) => {
     `a non-array include ${syncConversionErrors ? 'throws synchronously (compatibility date before 2022-10-31)' : 'rejects'} with TypeError … 'include' field … 'Array'`,
     async () => {
       const b = await withMetadata(t);
-      const message = "Incorrect type for the 'include' field on 'ListOptions': the provided value is not of type 'Array'.";
+      const message =
+        "Incorrect type for the 'include' field on 'ListOptions': the provided value is not of type 'Array'.";
       const call = () => b.list({ include: bad('customMetadata') });
       if (syncConversionErrors) {
         expect(call).toThrow(TypeError);

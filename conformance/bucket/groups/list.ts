@@ -90,20 +90,23 @@ export const list = defineGroup('list', (t) => {
     expect(r.truncated && r.cursor.length).toBeGreaterThan(0);
   });
 
-  t.test('list entries are HeadResults without a body, with the put result\'s key, size, etag, version and uploaded', async () => {
-    const b = await t.bucket();
-    const put = await b.put('k', 'hello');
-    const [o] = (await b.list()).objects;
-    expect(o!.constructor.name).toBe('HeadResult');
-    expect('body' in o!).toBe(false);
-    expect(o!.key).toBe('k');
-    expect(o!.size).toBe(5);
-    expect(o!.etag).toBe(put.etag);
-    expect(o!.httpEtag).toBe(`"${put.etag}"`);
-    expect(o!.version).toBe(put.version);
-    expect(o!.uploaded).toBeInstanceOf(Date);
-    expect(o!.uploaded.getTime()).toBe(put.uploaded.getTime());
-  });
+  t.test(
+    "list entries are HeadResults without a body, with the put result's key, size, etag, version and uploaded",
+    async () => {
+      const b = await t.bucket();
+      const put = await b.put('k', 'hello');
+      const [o] = (await b.list()).objects;
+      expect(o!.constructor.name).toBe('HeadResult');
+      expect('body' in o!).toBe(false);
+      expect(o!.key).toBe('k');
+      expect(o!.size).toBe(5);
+      expect(o!.etag).toBe(put.etag);
+      expect(o!.httpEtag).toBe(`"${put.etag}"`);
+      expect(o!.version).toBe(put.version);
+      expect(o!.uploaded).toBeInstanceOf(Date);
+      expect(o!.uploaded.getTime()).toBe(put.uploaded.getTime());
+    },
+  );
 
   t.test('list entries have range undefined (an own property)', async () => {
     const b = await t.bucket();
@@ -216,14 +219,17 @@ export const list = defineGroup('list', (t) => {
     expect(keysOf(await b.list({ startAfter: '0' }))).toEqual(['a', 'b', 'c', 'd']);
   });
 
-  t.test("startAfter '' means no filter, and a value past the last key gives an empty, untruncated result", async () => {
-    const b = await t.bucket();
-    await putAll(b, ['a', 'b']);
-    expect(keysOf(await b.list({ startAfter: '' }))).toEqual(['a', 'b']);
-    const past = await b.list({ startAfter: 'z' });
-    expect(keysOf(past)).toEqual([]);
-    expect(past.truncated).toBe(false);
-  });
+  t.test(
+    "startAfter '' means no filter, and a value past the last key gives an empty, untruncated result",
+    async () => {
+      const b = await t.bucket();
+      await putAll(b, ['a', 'b']);
+      expect(keysOf(await b.list({ startAfter: '' }))).toEqual(['a', 'b']);
+      const past = await b.list({ startAfter: 'z' });
+      expect(keysOf(past)).toEqual([]);
+      expect(past.truncated).toBe(false);
+    },
+  );
 
   t.test("startAfter '' is still a position: it skips the empty key '' and nothing else", async () => {
     // Found by the differential fuzzer: the key '' is the one key that is not after ''.
@@ -301,14 +307,22 @@ export const list = defineGroup('list', (t) => {
     // workers-sdk packages/miniflare/test/plugins/r2/index.spec.ts, "list: returns an empty list with an invalid cursor".
     const b = await t.bucket();
     await putAll(b, ['key1', 'key2', 'key3']);
-    expect(page(await b.list({ cursor: 'bad' }))).toEqual({ keys: [], prefixes: [], truncated: false, hasCursor: false });
+    expect(page(await b.list({ cursor: 'bad' }))).toEqual({
+      keys: [],
+      prefixes: [],
+      truncated: false,
+      hasCursor: false,
+    });
   });
 
-  t.test("cursor '!!!' lists from the first key: nothing in it is base64, so it positions before every key", async () => {
-    const b = await t.bucket();
-    await putAll(b, ['a', 'key1', 'zz']);
-    expect(keysOf(await b.list({ cursor: '!!!' }))).toEqual(['a', 'key1', 'zz']);
-  });
+  t.test(
+    "cursor '!!!' lists from the first key: nothing in it is base64, so it positions before every key",
+    async () => {
+      const b = await t.bucket();
+      await putAll(b, ['a', 'key1', 'zz']);
+      expect(keysOf(await b.list({ cursor: '!!!' }))).toEqual(['a', 'key1', 'zz']);
+    },
+  );
 
   t.test("another bucket's cursor positions this bucket's scan after the key it was made at", async () => {
     const other = await t.bucket();
@@ -318,7 +332,12 @@ export const list = defineGroup('list', (t) => {
     const foreign = p1.truncated ? p1.cursor : '';
     const b = await t.bucket(); // on a real binding, the same bucket emptied: the cursor outlives its keys
     await putAll(b, ['key1', 'key2', 'key3', 'key4']);
-    expect(page(await b.list({ cursor: foreign }))).toEqual({ keys: ['key3', 'key4'], prefixes: [], truncated: false, hasCursor: false });
+    expect(page(await b.list({ cursor: foreign }))).toEqual({
+      keys: ['key3', 'key4'],
+      prefixes: [],
+      truncated: false,
+      hasCursor: false,
+    });
   });
 
   t.test('a cursor made for another prefix positions the scan at its key: the prefix is not part of it', async () => {
@@ -330,7 +349,12 @@ export const list = defineGroup('list', (t) => {
     const afterB1 = pb.truncated ? pb.cursor : '';
     expect(keysOf(await b.list({ prefix: 'b/', cursor: afterA1 }))).toEqual(['b/1', 'b/2']);
     expect(keysOf(await b.list({ cursor: afterA1 }))).toEqual(['a/2', 'b/1', 'b/2']);
-    expect(page(await b.list({ prefix: 'a/', cursor: afterB1 }))).toEqual({ keys: [], prefixes: [], truncated: false, hasCursor: false });
+    expect(page(await b.list({ prefix: 'a/', cursor: afterB1 }))).toEqual({
+      keys: [],
+      prefixes: [],
+      truncated: false,
+      hasCursor: false,
+    });
     expect(keysOf(await b.list({ cursor: afterB1, delimiter: '/' }))).toEqual([]);
     expect((await b.list({ cursor: afterA1, delimiter: '/' })).delimitedPrefixes).toEqual(['a/', 'b/']);
   });
@@ -360,18 +384,21 @@ export const list = defineGroup('list', (t) => {
     expect(keysOf(await b.list({ cursor: p1.truncated ? p1.cursor : '', startAfter: 'c' }))).toEqual(['d', 'e']);
   });
 
-  t.test("'later' of cursor and startAfter is judged in UTF-16 order: a cursor past '😀' loses to startAfter '\uFFFD'", async () => {
-    // Found by the differential fuzzer. Keys are listed in code-point order ('😀' after '\uFFFF'), but
-    // R2 picks the later of the two positions with a JS string comparison, where '😀' (D83D DE00)
-    // comes before '\uFFFD'. So startAfter wins here and the listing restarts after '\uFFFD'.
-    const b = await t.bucket();
-    await putAll(b, ['\uFFFD', '\uFFFF', '😀', '😀z']);
-    const p1 = await b.list({ limit: 3 });
-    expect(keysOf(p1)).toEqual(['\uFFFD', '\uFFFF', '😀']);
-    expect(p1.truncated).toBe(true);
-    const p2 = await b.list({ cursor: p1.truncated ? p1.cursor : '', startAfter: '\uFFFD' });
-    expect(keysOf(p2)).toEqual(['\uFFFF', '😀', '😀z']);
-  });
+  t.test(
+    "'later' of cursor and startAfter is judged in UTF-16 order: a cursor past '😀' loses to startAfter '\uFFFD'",
+    async () => {
+      // Found by the differential fuzzer. Keys are listed in code-point order ('😀' after '\uFFFF'), but
+      // R2 picks the later of the two positions with a JS string comparison, where '😀' (D83D DE00)
+      // comes before '\uFFFD'. So startAfter wins here and the listing restarts after '\uFFFD'.
+      const b = await t.bucket();
+      await putAll(b, ['\uFFFD', '\uFFFF', '😀', '😀z']);
+      const p1 = await b.list({ limit: 3 });
+      expect(keysOf(p1)).toEqual(['\uFFFD', '\uFFFF', '😀']);
+      expect(p1.truncated).toBe(true);
+      const p2 = await b.list({ cursor: p1.truncated ? p1.cursor : '', startAfter: '\uFFFD' });
+      expect(keysOf(p2)).toEqual(['\uFFFF', '😀', '😀z']);
+    },
+  );
 
   t.test('with both cursor and startAfter, the later position wins (cursor later)', async () => {
     const b = await t.bucket();
@@ -412,7 +439,12 @@ export const list = defineGroup('list', (t) => {
   t.test('limit -1 behaves as no limit', async () => {
     const b = await t.bucket();
     await putAll(b, ['a', 'b', 'c']);
-    expect(page(await b.list({ limit: -1 }))).toEqual({ keys: ['a', 'b', 'c'], prefixes: [], truncated: false, hasCursor: false });
+    expect(page(await b.list({ limit: -1 }))).toEqual({
+      keys: ['a', 'b', 'c'],
+      prefixes: [],
+      truncated: false,
+      hasCursor: false,
+    });
   });
 
   const invalidLimits: [string, unknown][] = [
@@ -438,7 +470,13 @@ export const list = defineGroup('list', (t) => {
     const b = await t.bucket();
     await putAll(b, ['a', 'b', 'c']);
     const count = async (limit: unknown): Promise<number> => (await b.list({ limit: bad(limit) })).objects.length;
-    expect({ 1.5: await count(1.5), 2.7: await count(2.7), "'2'": await count('2'), true: await count(true), '-1.5': await count(-1.5) }).toEqual({
+    expect({
+      1.5: await count(1.5),
+      2.7: await count(2.7),
+      "'2'": await count('2'),
+      true: await count(true),
+      '-1.5': await count(-1.5),
+    }).toEqual({
       1.5: 1,
       2.7: 2,
       "'2'": 2,
@@ -458,7 +496,12 @@ export const list = defineGroup('list', (t) => {
   t.test('when limit equals the number of remaining keys: truncated false and no cursor key', async () => {
     const b = await t.bucket();
     await putAll(b, ['a', 'b', 'c', 'd']);
-    expect(page(await b.list({ limit: 4 }))).toEqual({ keys: ['a', 'b', 'c', 'd'], prefixes: [], truncated: false, hasCursor: false });
+    expect(page(await b.list({ limit: 4 }))).toEqual({
+      keys: ['a', 'b', 'c', 'd'],
+      prefixes: [],
+      truncated: false,
+      hasCursor: false,
+    });
     const p1 = await b.list({ limit: 2 });
     const p2 = await b.list({ limit: 2, cursor: p1.truncated ? p1.cursor : '' });
     expect(page(p2)).toEqual({ keys: ['c', 'd'], prefixes: [], truncated: false, hasCursor: false });
@@ -572,24 +615,35 @@ export const list = defineGroup('list', (t) => {
   // ---------------------------------------------------------------------------------------------
 
   for (const field of ['prefix', 'delimiter', 'cursor', 'startAfter'] as const) {
-    t.test(`a non-string ${field} (number, null) rejects with TypeError … '${field}' field on 'ListOptions' …`, async () => {
-      const b = await t.bucket();
-      const message = `Incorrect type for the '${field}' field on 'ListOptions': the provided value is not of type 'string'.`;
-      await expectRejection(() => b.list({ [field]: bad(5) }), TypeError, message);
-      await expectRejection(() => b.list({ [field]: bad(null) }), TypeError, message);
-    });
+    t.test(
+      `a non-string ${field} (number, null) rejects with TypeError … '${field}' field on 'ListOptions' …`,
+      async () => {
+        const b = await t.bucket();
+        const message = `Incorrect type for the '${field}' field on 'ListOptions': the provided value is not of type 'string'.`;
+        await expectRejection(() => b.list({ [field]: bad(5) }), TypeError, message);
+        await expectRejection(() => b.list({ [field]: bad(null) }), TypeError, message);
+      },
+    );
   }
 
   t.test('option fields set to undefined count as absent; unknown fields are ignored', async () => {
     const b = await t.bucket();
     await putAll(b, ['a/1', 'b']);
     const r = await b.list(
-      bad({ prefix: undefined, delimiter: undefined, cursor: undefined, startAfter: undefined, limit: undefined, include: undefined, foo: 1 }),
+      bad({
+        prefix: undefined,
+        delimiter: undefined,
+        cursor: undefined,
+        startAfter: undefined,
+        limit: undefined,
+        include: undefined,
+        foo: 1,
+      }),
     );
     expect(page(r)).toEqual({ keys: ['a/1', 'b'], prefixes: [], truncated: false, hasCursor: false });
   });
 
-  t.test("an unknown include value rejects with RangeError \"Unsupported include value <v>\"", async () => {
+  t.test('an unknown include value rejects with RangeError "Unsupported include value <v>"', async () => {
     const b = await t.bucket();
     await expectRejection(() => b.list({ include: bad(['foo']) }), RangeError, 'Unsupported include value foo');
     await expectRejection(
@@ -599,13 +653,17 @@ export const list = defineGroup('list', (t) => {
     );
   });
 
-  t.test("an include that is not an array (string, null, object, Set) rejects with TypeError … 'include' field … 'Array'", async () => {
-    const b = await t.bucket();
-    const message = "Incorrect type for the 'include' field on 'ListOptions': the provided value is not of type 'Array'.";
-    for (const include of ['httpMetadata', null, {}, new Set(['httpMetadata'])]) {
-      await expectRejection(() => b.list({ include: bad(include) }), TypeError, message);
-    }
-  });
+  t.test(
+    "an include that is not an array (string, null, object, Set) rejects with TypeError … 'include' field … 'Array'",
+    async () => {
+      const b = await t.bucket();
+      const message =
+        "Incorrect type for the 'include' field on 'ListOptions': the provided value is not of type 'Array'.";
+      for (const include of ['httpMetadata', null, {}, new Set(['httpMetadata'])]) {
+        await expectRejection(() => b.list({ include: bad(include) }), TypeError, message);
+      }
+    },
+  );
 
   t.test('a non-string include element rejects with TypeError "Incorrect type for array element N: …"', async () => {
     const b = await t.bucket();

@@ -60,18 +60,23 @@ const UPLOAD_PART_VALUE_ERROR =
   "Failed to execute 'uploadPart' on 'R2MultipartUpload': parameter 2 is not of type 'JsReadableStream or ArrayBuffer or ArrayBufferView or string or Blob'.";
 const UNKNOWN_LENGTH_ERROR =
   'Provided readable stream must have a known length (request/response body or readable half of FixedLengthStream)';
-const COMPLETE_NOT_ARRAY_ERROR = "Failed to execute 'complete' on 'R2MultipartUpload': parameter 1 is not of type 'Array'.";
+const COMPLETE_NOT_ARRAY_ERROR =
+  "Failed to execute 'complete' on 'R2MultipartUpload': parameter 1 is not of type 'Array'.";
 
 type Action = 'createMultipartUpload' | 'uploadPart' | 'completeMultipartUpload' | 'abortMultipartUpload';
 const noSuchUpload = (action: Action) => `${action}: The specified multipart upload does not exist. (10024)`;
 const internalError = (action: Action) => `${action}: We encountered an internal error. Please try again. (10001)`;
 const invalidKey = (action: Action) => `${action}: The specified object name is not valid. (10020)`;
 const PARTS_NOT_FOUND = 'completeMultipartUpload: One or more of the specified parts could not be found. (10025)';
-const TOO_SMALL = 'completeMultipartUpload: Your proposed upload is smaller than the minimum allowed object size. (10011)';
+const TOO_SMALL =
+  'completeMultipartUpload: Your proposed upload is smaller than the minimum allowed object size. (10011)';
 const BAD_PARTS = 'completeMultipartUpload: There was a problem with the multipart upload. (10048)';
 
 /** Uploads each part (numbered from 1 in the order given) and returns the uploaded parts. */
-async function uploadAll(upload: R2MultipartUploadLike, parts: readonly (string | Uint8Array)[]): Promise<R2UploadedPart[]> {
+async function uploadAll(
+  upload: R2MultipartUploadLike,
+  parts: readonly (string | Uint8Array)[],
+): Promise<R2UploadedPart[]> {
   const out: R2UploadedPart[] = [];
   for (let i = 0; i < parts.length; i++) out.push(await upload.uploadPart(i + 1, parts[i]!));
   return out;
@@ -120,7 +125,11 @@ export const multipart = defineGroup('multipart', (t) => {
 
   t.test('each createMultipartUpload call gets a distinct uploadId, even for the same key', async () => {
     const b = await t.bucket();
-    const uploads = [await b.createMultipartUpload('k'), await b.createMultipartUpload('k'), await b.createMultipartUpload('j')];
+    const uploads = [
+      await b.createMultipartUpload('k'),
+      await b.createMultipartUpload('k'),
+      await b.createMultipartUpload('j'),
+    ];
     expect(new Set(uploads.map((u) => u.uploadId)).size).toBe(3);
     expect(uploads.map((u) => u.key)).toEqual(['k', 'k', 'j']);
   });
@@ -134,14 +143,17 @@ export const multipart = defineGroup('multipart', (t) => {
     expect((await b.head(''))?.size).toBe(9);
   });
 
-  t.test("createMultipartUpload(k, 'x') rejects with TypeError parameter 2 is not of type 'MultipartOptions'", async () => {
-    const b = await t.bucket();
-    await expectRejection(
-      () => loose(b).createMultipartUpload('k', 'x'),
-      TypeError,
-      "Failed to execute 'createMultipartUpload' on 'R2Bucket': parameter 2 is not of type 'MultipartOptions'.",
-    );
-  });
+  t.test(
+    "createMultipartUpload(k, 'x') rejects with TypeError parameter 2 is not of type 'MultipartOptions'",
+    async () => {
+      const b = await t.bucket();
+      await expectRejection(
+        () => loose(b).createMultipartUpload('k', 'x'),
+        TypeError,
+        "Failed to execute 'createMultipartUpload' on 'R2Bucket': parameter 2 is not of type 'MultipartOptions'.",
+      );
+    },
+  );
 
   t.test('createMultipartUpload with customMetadata null rejects with the MultipartOptions TypeError', async () => {
     const b = await t.bucket();
@@ -152,36 +164,50 @@ export const multipart = defineGroup('multipart', (t) => {
     );
   });
 
-  t.test('createMultipartUpload with custom metadata over the limit rejects with 10012 (after the key check)', async () => {
-    // Found by the differential fuzzer: the limit is checked when the upload starts, not at complete.
-    const b = await t.bucket();
-    const big = { customMetadata: { k: 'x'.repeat(9000) } };
-    await expectBackendError(
-      () => b.createMultipartUpload('k', big),
-      'createMultipartUpload: Your metadata headers exceed the maximum allowed metadata size. (10012)',
-    );
-    await expectBackendError(() => b.createMultipartUpload('x'.repeat(1025), big), invalidKey('createMultipartUpload'));
-  }, { difference: 'miniflare4-custom-metadata-limit' });
+  t.test(
+    'createMultipartUpload with custom metadata over the limit rejects with 10012 (after the key check)',
+    async () => {
+      // Found by the differential fuzzer: the limit is checked when the upload starts, not at complete.
+      const b = await t.bucket();
+      const big = { customMetadata: { k: 'x'.repeat(9000) } };
+      await expectBackendError(
+        () => b.createMultipartUpload('k', big),
+        'createMultipartUpload: Your metadata headers exceed the maximum allowed metadata size. (10012)',
+      );
+      await expectBackendError(
+        () => b.createMultipartUpload('x'.repeat(1025), big),
+        invalidKey('createMultipartUpload'),
+      );
+    },
+    { difference: 'miniflare4-custom-metadata-limit' },
+  );
 
-  t.test('createMultipartUpload takes custom metadata up to 8,192 bytes (as put does) onto the completed object; 8,193 rejects with 10012', async () => {
-    // Issue 9: production's limit is on the object's metadata (8,192 bytes, R2 limits page); the
-    // simulator this repo runs checks it when the upload starts, as put does.
-    const b = await t.bucket();
-    const upload = await b.createMultipartUpload('k', { customMetadata: { key: 'x'.repeat(8189) } });
-    expect((await upload.complete([])).customMetadata).toEqual({ key: 'x'.repeat(8189) });
-    await expectBackendError(
-      () => b.createMultipartUpload('k2', { customMetadata: { key: 'x'.repeat(8190) } }),
-      'createMultipartUpload: Your metadata headers exceed the maximum allowed metadata size. (10012)',
-    );
-  }, { difference: 'miniflare4-custom-metadata-limit' });
+  t.test(
+    'createMultipartUpload takes custom metadata up to 8,192 bytes (as put does) onto the completed object; 8,193 rejects with 10012',
+    async () => {
+      // Issue 9: production's limit is on the object's metadata (8,192 bytes, R2 limits page); the
+      // simulator this repo runs checks it when the upload starts, as put does.
+      const b = await t.bucket();
+      const upload = await b.createMultipartUpload('k', { customMetadata: { key: 'x'.repeat(8189) } });
+      expect((await upload.complete([])).customMetadata).toEqual({ key: 'x'.repeat(8189) });
+      await expectBackendError(
+        () => b.createMultipartUpload('k2', { customMetadata: { key: 'x'.repeat(8190) } }),
+        'createMultipartUpload: Your metadata headers exceed the maximum allowed metadata size. (10012)',
+      );
+    },
+    { difference: 'miniflare4-custom-metadata-limit' },
+  );
 
-  t.test('uploadPart, complete and abort on a 1025-byte key reject with 10020 before the upload id is looked at', async () => {
-    const b = await t.bucket();
-    const upload = b.resumeMultipartUpload('x'.repeat(1025), 'bogus-id');
-    await expectBackendError(() => upload.uploadPart(1, 'x'), invalidKey('uploadPart'));
-    await expectBackendError(() => upload.complete([]), invalidKey('completeMultipartUpload'));
-    await expectBackendError(() => upload.abort(), invalidKey('abortMultipartUpload'));
-  });
+  t.test(
+    'uploadPart, complete and abort on a 1025-byte key reject with 10020 before the upload id is looked at',
+    async () => {
+      const b = await t.bucket();
+      const upload = b.resumeMultipartUpload('x'.repeat(1025), 'bogus-id');
+      await expectBackendError(() => upload.uploadPart(1, 'x'), invalidKey('uploadPart'));
+      await expectBackendError(() => upload.complete([]), invalidKey('completeMultipartUpload'));
+      await expectBackendError(() => upload.abort(), invalidKey('abortMultipartUpload'));
+    },
+  );
 
   // ---------------------------------------------------------------------------------------------
   // resumeMultipartUpload (§9.2)
@@ -205,22 +231,30 @@ export const multipart = defineGroup('multipart', (t) => {
     expect(emptyKey.key).toBe('');
   });
 
-  t.test('a handle from resumeMultipartUpload continues a real upload: parts from either handle complete it', async () => {
-    const b = await t.bucket();
-    const created = await b.createMultipartUpload('k');
-    const resumed = b.resumeMultipartUpload('k', created.uploadId);
-    expect(Object.keys(resumed).sort()).toEqual(['key', 'uploadId']);
-    const p1 = await created.uploadPart(1, pattern(MIN_PART, 1));
-    const p2 = await resumed.uploadPart(2, 'tail');
-    await resumed.complete([p1, p2]);
-    expect((await b.head('k'))?.size).toBe(MIN_PART + 4);
-    await expectBackendError(() => created.complete([p1, p2]), noSuchUpload('completeMultipartUpload'));
-  });
+  t.test(
+    'a handle from resumeMultipartUpload continues a real upload: parts from either handle complete it',
+    async () => {
+      const b = await t.bucket();
+      const created = await b.createMultipartUpload('k');
+      const resumed = b.resumeMultipartUpload('k', created.uploadId);
+      expect(Object.keys(resumed).sort()).toEqual(['key', 'uploadId']);
+      const p1 = await created.uploadPart(1, pattern(MIN_PART, 1));
+      const p2 = await resumed.uploadPart(2, 'tail');
+      await resumed.complete([p1, p2]);
+      expect((await b.head('k'))?.size).toBe(MIN_PART + 4);
+      await expectBackendError(() => created.complete([p1, p2]), noSuchUpload('completeMultipartUpload'));
+    },
+  );
 
   // ---------------------------------------------------------------------------------------------
   // uploadPart (§9.3)
 
-  const valueCases: { name: string; value: () => unknown; bytes: Uint8Array; difference?: TestOptions['difference'] }[] = [
+  const valueCases: {
+    name: string;
+    value: () => unknown;
+    bytes: Uint8Array;
+    difference?: TestOptions['difference'];
+  }[] = [
     { name: 'a string, stored as UTF-8', value: () => 'héllo🙂', bytes: utf8('héllo🙂') },
     { name: 'an ArrayBuffer', value: () => new Uint8Array([1, 2, 3]).buffer, bytes: new Uint8Array([1, 2, 3]) },
     {
@@ -254,15 +288,19 @@ export const multipart = defineGroup('multipart', (t) => {
     { name: 'the empty string', value: () => '', bytes: new Uint8Array(0) },
   ];
   for (const c of valueCases) {
-    t.test(`uploadPart accepts ${c.name}; the completed object holds exactly those bytes`, async () => {
-      const b = await t.bucket();
-      const upload = await b.createMultipartUpload('k');
-      const part = await upload.uploadPart(1, c.value() as string);
-      const done = await upload.complete([part]);
-      expect(done.size).toBe(c.bytes.byteLength);
-      expect(done.etag).toBe(multipartEtag([c.bytes]));
-      expectSameBytes(await bodyOf(b, 'k'), c.bytes);
-    }, { difference: c.difference });
+    t.test(
+      `uploadPart accepts ${c.name}; the completed object holds exactly those bytes`,
+      async () => {
+        const b = await t.bucket();
+        const upload = await b.createMultipartUpload('k');
+        const part = await upload.uploadPart(1, c.value() as string);
+        const done = await upload.complete([part]);
+        expect(done.size).toBe(c.bytes.byteLength);
+        expect(done.etag).toBe(multipartEtag([c.bytes]));
+        expectSameBytes(await bodyOf(b, 'k'), c.bytes);
+      },
+      { difference: c.difference },
+    );
   }
 
   t.test("uploadPart accepts another object's get() body as a part value", async () => {
@@ -281,11 +319,14 @@ export const multipart = defineGroup('multipart', (t) => {
     ['a number', 123],
     ['a plain object', {}],
   ] as const) {
-    t.test(`uploadPart with ${name} as the value rejects with TypeError (unlike put, which stores null as empty)`, async () => {
-      const b = await t.bucket();
-      const upload = await b.createMultipartUpload('k');
-      await expectRejection(() => loose(upload).uploadPart(1, value), TypeError, UPLOAD_PART_VALUE_ERROR);
-    });
+    t.test(
+      `uploadPart with ${name} as the value rejects with TypeError (unlike put, which stores null as empty)`,
+      async () => {
+        const b = await t.bucket();
+        const upload = await b.createMultipartUpload('k');
+        await expectRejection(() => loose(upload).uploadPart(1, value), TypeError, UPLOAD_PART_VALUE_ERROR);
+      },
+    );
   }
 
   t.test('uploadPart with the value missing rejects with the same TypeError', async () => {
@@ -322,29 +363,37 @@ export const multipart = defineGroup('multipart', (t) => {
     { difference: 'double-js-byte-stream-length' },
   );
 
-  t.test('uploadPart with the readable side of a TransformStream rejects; a branch of a Response body tee() is accepted', async () => {
-    const b = await t.bucket();
-    const upload = await b.createMultipartUpload('k');
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-    void writable.getWriter().close();
-    await expectRejection(() => upload.uploadPart(1, readable), TypeError, UNKNOWN_LENGTH_ERROR);
-    const [one] = new Response('part').body!.tee();
-    const part = await upload.uploadPart(1, one);
-    const done = await upload.complete([part]);
-    expect(done.size).toBe(4);
-  }, { difference: ['happy-dom-bodies', 'double-default-stream-bodies'] });
+  t.test(
+    'uploadPart with the readable side of a TransformStream rejects; a branch of a Response body tee() is accepted',
+    async () => {
+      const b = await t.bucket();
+      const upload = await b.createMultipartUpload('k');
+      const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+      void writable.getWriter().close();
+      await expectRejection(() => upload.uploadPart(1, readable), TypeError, UNKNOWN_LENGTH_ERROR);
+      const [one] = new Response('part').body!.tee();
+      const part = await upload.uploadPart(1, one);
+      const done = await upload.complete([part]);
+      expect(done.size).toBe(4);
+    },
+    { difference: ['happy-dom-bodies', 'double-default-stream-bodies'] },
+  );
 
-  t.test('uploadPart with a ReadableStream of unknown length rejects with TypeError', async () => {
-    const b = await t.bucket();
-    const upload = await b.createMultipartUpload('k');
-    const stream = new ReadableStream({
-      start(controller) {
-        controller.enqueue(new Uint8Array([1, 2, 3]));
-        controller.close();
-      },
-    });
-    await expectRejection(() => upload.uploadPart(1, stream), TypeError, UNKNOWN_LENGTH_ERROR);
-  }, { difference: 'double-default-stream-bodies' });
+  t.test(
+    'uploadPart with a ReadableStream of unknown length rejects with TypeError',
+    async () => {
+      const b = await t.bucket();
+      const upload = await b.createMultipartUpload('k');
+      const stream = new ReadableStream({
+        start(controller) {
+          controller.enqueue(new Uint8Array([1, 2, 3]));
+          controller.close();
+        },
+      });
+      await expectRejection(() => upload.uploadPart(1, stream), TypeError, UNKNOWN_LENGTH_ERROR);
+    },
+    { difference: 'double-default-stream-bodies' },
+  );
 
   {
     const name = 'uploadPart accepts the readable half of a FixedLengthStream';
@@ -364,7 +413,8 @@ export const multipart = defineGroup('multipart', (t) => {
   }
 
   {
-    const name = 'uploadPart with the readable half of an IdentityTransformStream (unknown length) rejects with TypeError';
+    const name =
+      'uploadPart with the readable half of an IdentityTransformStream (unknown length) rejects with TypeError';
     if (IdentityTransformStream) {
       t.test(
         name,
@@ -483,22 +533,36 @@ export const multipart = defineGroup('multipart', (t) => {
       const b = await t.bucket();
       const upload = await b.createMultipartUpload('k');
       const part = await upload.uploadPart(1, 'a');
-      await expectRejection(() => upload.complete([part, { partNumber: n, etag: part.etag }]), TypeError, partNumberError(n));
+      await expectRejection(
+        () => upload.complete([part, { partNumber: n, etag: part.etag }]),
+        TypeError,
+        partNumberError(n),
+      );
     });
   }
 
-  t.test('complete with a part whose partNumber is missing rejects with the part-number TypeError naming 0', async () => {
-    const b = await t.bucket();
-    const upload = await b.createMultipartUpload('k');
-    const part = await upload.uploadPart(1, 'a');
-    await expectRejection(() => loose(upload).complete([{ etag: part.etag }]), TypeError, partNumberError(0));
-  });
+  t.test(
+    'complete with a part whose partNumber is missing rejects with the part-number TypeError naming 0',
+    async () => {
+      const b = await t.bucket();
+      const upload = await b.createMultipartUpload('k');
+      const part = await upload.uploadPart(1, 'a');
+      await expectRejection(() => loose(upload).complete([{ etag: part.etag }]), TypeError, partNumberError(0));
+    },
+  );
 
-  t.test('the part-number check in complete is client side: it comes before the 10001 of a bogus upload id', async () => {
-    const b = await t.bucket();
-    const upload = b.resumeMultipartUpload('k', 'bogus-id');
-    await expectRejection(() => upload.complete([{ partNumber: 10001, etag: 'x' }]), TypeError, partNumberError(10001));
-  });
+  t.test(
+    'the part-number check in complete is client side: it comes before the 10001 of a bogus upload id',
+    async () => {
+      const b = await t.bucket();
+      const upload = b.resumeMultipartUpload('k', 'bogus-id');
+      await expectRejection(
+        () => upload.complete([{ partNumber: 10001, etag: 'x' }]),
+        TypeError,
+        partNumberError(10001),
+      );
+    },
+  );
 
   t.test('a failed part-number check leaves the upload in progress: it still completes', async () => {
     const b = await t.bucket();
@@ -542,7 +606,10 @@ export const multipart = defineGroup('multipart', (t) => {
     const part = await upload.uploadPart(1, 'a');
     await upload.complete([part]);
     await expectBackendError(() => upload.complete([part, part]), noSuchUpload('completeMultipartUpload'));
-    await expectBackendError(() => upload.complete([{ partNumber: 9, etag: 'nope' }]), noSuchUpload('completeMultipartUpload'));
+    await expectBackendError(
+      () => upload.complete([{ partNumber: 9, etag: 'nope' }]),
+      noSuchUpload('completeMultipartUpload'),
+    );
   });
 
   t.test('complete with the same part listed twice rejects with 10001', async () => {
@@ -552,17 +619,20 @@ export const multipart = defineGroup('multipart', (t) => {
     await expectBackendError(() => upload.complete([part, part]), internalError('completeMultipartUpload'));
   });
 
-  t.test('duplicate part numbers give 10001 even when one of their etags is unknown (duplicates come before 10025)', async () => {
-    const b = await t.bucket();
-    const upload = await b.createMultipartUpload('k');
-    const part = await upload.uploadPart(1, 'a');
-    await expectBackendError(
-      () => upload.complete([{ partNumber: 1, etag: 'nope' }, part]),
-      internalError('completeMultipartUpload'),
-    );
-    await upload.complete([part]); // still in progress
-    expect(await (await b.get('k'))!.text()).toBe('a');
-  });
+  t.test(
+    'duplicate part numbers give 10001 even when one of their etags is unknown (duplicates come before 10025)',
+    async () => {
+      const b = await t.bucket();
+      const upload = await b.createMultipartUpload('k');
+      const part = await upload.uploadPart(1, 'a');
+      await expectBackendError(
+        () => upload.complete([{ partNumber: 1, etag: 'nope' }, part]),
+        internalError('completeMultipartUpload'),
+      );
+      await upload.complete([part]); // still in progress
+      expect(await (await b.get('k'))!.text()).toBe('a');
+    },
+  );
 
   t.test('complete with a part number that was never uploaded rejects with 10025', async () => {
     const b = await t.bucket();
@@ -575,7 +645,10 @@ export const multipart = defineGroup('multipart', (t) => {
     const b = await t.bucket();
     const upload = await b.createMultipartUpload('k');
     await upload.uploadPart(1, 'a');
-    await expectBackendError(() => upload.complete([{ partNumber: 1, etag: md5Hex('something else') }]), PARTS_NOT_FOUND);
+    await expectBackendError(
+      () => upload.complete([{ partNumber: 1, etag: md5Hex('something else') }]),
+      PARTS_NOT_FOUND,
+    );
   });
 
   t.test('complete with a part whose etag is missing rejects with 10025', async () => {
@@ -601,14 +674,17 @@ export const multipart = defineGroup('multipart', (t) => {
     await expectBackendError(() => upload.complete([part, { partNumber: 2, etag: 'nope' }]), PARTS_NOT_FOUND);
   });
 
-  t.test('a part smaller than 5 MiB that is not the last listed rejects with 10011; the upload stays usable', async () => {
-    const b = await t.bucket();
-    const upload = await b.createMultipartUpload('k');
-    const [p1, p2] = await uploadAll(upload, ['a', 'b']);
-    await expectBackendError(() => upload.complete([p1!, p2!]), TOO_SMALL);
-    await upload.complete([p2!]);
-    expect(await (await b.get('k'))!.text()).toBe('b');
-  });
+  t.test(
+    'a part smaller than 5 MiB that is not the last listed rejects with 10011; the upload stays usable',
+    async () => {
+      const b = await t.bucket();
+      const upload = await b.createMultipartUpload('k');
+      const [p1, p2] = await uploadAll(upload, ['a', 'b']);
+      await expectBackendError(() => upload.complete([p1!, p2!]), TOO_SMALL);
+      await upload.complete([p2!]);
+      expect(await (await b.get('k'))!.text()).toBe('b');
+    },
+  );
 
   t.test('a non-final part of 5 MiB − 1 byte rejects with 10011', async () => {
     const b = await t.bucket();
@@ -617,23 +693,29 @@ export const multipart = defineGroup('multipart', (t) => {
     await expectBackendError(() => upload.complete(parts), TOO_SMALL);
   });
 
-  t.test('10011 is checked in argument order: part 1 of 5 MiB listed after a small part 2 rejects with 10011', async () => {
-    // Sorted by number ([5 MiB, small]) the parts would be valid; the minimum-size check reads the
-    // list as given, where part 2 is not last.
-    const b = await t.bucket();
-    const upload = await b.createMultipartUpload('k');
-    const [p1, p2] = await uploadAll(upload, [pattern(MIN_PART, 1), 'small']);
-    await expectBackendError(() => upload.complete([p2!, p1!]), TOO_SMALL);
-  });
+  t.test(
+    '10011 is checked in argument order: part 1 of 5 MiB listed after a small part 2 rejects with 10011',
+    async () => {
+      // Sorted by number ([5 MiB, small]) the parts would be valid; the minimum-size check reads the
+      // list as given, where part 2 is not last.
+      const b = await t.bucket();
+      const upload = await b.createMultipartUpload('k');
+      const [p1, p2] = await uploadAll(upload, [pattern(MIN_PART, 1), 'small']);
+      await expectBackendError(() => upload.complete([p2!, p1!]), TOO_SMALL);
+    },
+  );
 
-  t.test('a small part 1 listed last passes the argument-order check and then fails the sorted check with 10048', async () => {
-    // The reverse case: in the given order the only non-final part (part 2) is 5 MiB, so no 10011;
-    // sorted by number, part 1 is small and not last.
-    const b = await t.bucket();
-    const upload = await b.createMultipartUpload('k');
-    const [p1, p2] = await uploadAll(upload, ['small', pattern(MIN_PART, 2)]);
-    await expectBackendError(() => upload.complete([p2!, p1!]), BAD_PARTS);
-  });
+  t.test(
+    'a small part 1 listed last passes the argument-order check and then fails the sorted check with 10048',
+    async () => {
+      // The reverse case: in the given order the only non-final part (part 2) is 5 MiB, so no 10011;
+      // sorted by number, part 1 is small and not last.
+      const b = await t.bucket();
+      const upload = await b.createMultipartUpload('k');
+      const [p1, p2] = await uploadAll(upload, ['small', pattern(MIN_PART, 2)]);
+      await expectBackendError(() => upload.complete([p2!, p1!]), BAD_PARTS);
+    },
+  );
 
   t.test('parts of 5 MiB then 5 MiB + 1 (last part larger than the others) reject with 10048', async () => {
     const b = await t.bucket();
@@ -724,31 +806,38 @@ export const multipart = defineGroup('multipart', (t) => {
     expect(head?.httpEtag).toBe(`"${expected}"`);
   });
 
-  t.test('complete resolves to a HeadResult without body or range, with size the sum of the parts and no checksums', async () => {
-    const b = await t.bucket();
-    const upload = await b.createMultipartUpload('k');
-    const done = await upload.complete(await uploadAll(upload, [pattern(MIN_PART, 1), 'abc']));
-    expect(done.constructor.name).toBe('HeadResult');
-    expect('body' in done).toBe(false);
-    expect(done.range).toBeUndefined();
-    expect(done.key).toBe('k');
-    expect(done.size).toBe(MIN_PART + 3);
-    expect(done.uploaded).toBeInstanceOf(Date);
-    expect(typeof done.version).toBe('string');
-    expect(done.version.length).toBeGreaterThan(0);
-    expect(done.checksums.toJSON()).toEqual({});
-    expect(done.checksums.md5).toBeUndefined();
-    expect(JSON.parse(JSON.stringify(done.checksums))).toEqual({});
-    expect(done.httpMetadata).toEqual({});
-    expect(done.customMetadata).toEqual({});
-  });
+  t.test(
+    'complete resolves to a HeadResult without body or range, with size the sum of the parts and no checksums',
+    async () => {
+      const b = await t.bucket();
+      const upload = await b.createMultipartUpload('k');
+      const done = await upload.complete(await uploadAll(upload, [pattern(MIN_PART, 1), 'abc']));
+      expect(done.constructor.name).toBe('HeadResult');
+      expect('body' in done).toBe(false);
+      expect(done.range).toBeUndefined();
+      expect(done.key).toBe('k');
+      expect(done.size).toBe(MIN_PART + 3);
+      expect(done.uploaded).toBeInstanceOf(Date);
+      expect(typeof done.version).toBe('string');
+      expect(done.version.length).toBeGreaterThan(0);
+      expect(done.checksums.toJSON()).toEqual({});
+      expect(done.checksums.md5).toBeUndefined();
+      expect(JSON.parse(JSON.stringify(done.checksums))).toEqual({});
+      expect(done.httpMetadata).toEqual({});
+      expect(done.customMetadata).toEqual({});
+    },
+  );
 
-  t.test('storageClass of a completed multipart object is "Standard" by default', async () => {
-    const b = await t.bucket();
-    const upload = await b.createMultipartUpload('k');
-    const done = await upload.complete([await upload.uploadPart(1, 'x')]);
-    expect(done.storageClass).toBe('Standard');
-  }, { difference: 'simulator-storage-class' });
+  t.test(
+    'storageClass of a completed multipart object is "Standard" by default',
+    async () => {
+      const b = await t.bucket();
+      const upload = await b.createMultipartUpload('k');
+      const done = await upload.complete([await upload.uploadPart(1, 'x')]);
+      expect(done.storageClass).toBe('Standard');
+    },
+    { difference: 'simulator-storage-class' },
+  );
 
   t.test('a completed object is readable at once: head, get and list agree with the complete result', async () => {
     const b = await t.bucket();
@@ -848,17 +937,20 @@ export const multipart = defineGroup('multipart', (t) => {
   // ---------------------------------------------------------------------------------------------
   // Re-uploading a part (§9.3)
 
-  t.test('re-uploading a part number with new bytes gives a new etag; the earlier etag then fails with 10025', async () => {
-    const b = await t.bucket();
-    const upload = await b.createMultipartUpload('k');
-    const first = await upload.uploadPart(1, 'first version');
-    const second = await upload.uploadPart(1, 'second version');
-    expect(second.partNumber).toBe(1);
-    expect(second.etag).not.toBe(first.etag);
-    await expectBackendError(() => upload.complete([first]), PARTS_NOT_FOUND);
-    await upload.complete([second]);
-    expect(await (await b.get('k'))!.text()).toBe('second version');
-  });
+  t.test(
+    're-uploading a part number with new bytes gives a new etag; the earlier etag then fails with 10025',
+    async () => {
+      const b = await t.bucket();
+      const upload = await b.createMultipartUpload('k');
+      const first = await upload.uploadPart(1, 'first version');
+      const second = await upload.uploadPart(1, 'second version');
+      expect(second.partNumber).toBe(1);
+      expect(second.etag).not.toBe(first.etag);
+      await expectBackendError(() => upload.complete([first]), PARTS_NOT_FOUND);
+      await upload.complete([second]);
+      expect(await (await b.get('k'))!.text()).toBe('second version');
+    },
+  );
 
   // What production does with the *earlier* etag when identical bytes are re-uploaded is not
   // established (its part etags are md5s, so both etags are the same string); only the latest is asserted.
@@ -916,7 +1008,10 @@ export const multipart = defineGroup('multipart', (t) => {
     const b = await t.bucket();
     const upload = await b.createMultipartUpload('k', { customMetadata: { from: 'create' } });
     const part = await upload.uploadPart(1, 'multipart bytes');
-    const put = await b.put('k', 'put bytes', { customMetadata: { from: 'put' }, httpMetadata: { contentType: 'text/x' } });
+    const put = await b.put('k', 'put bytes', {
+      customMetadata: { from: 'put' },
+      httpMetadata: { contentType: 'text/x' },
+    });
     const done = await upload.complete([part]);
     expect(done.version).not.toBe(put.version);
     const got = await b.get('k');
@@ -955,10 +1050,16 @@ export const multipart = defineGroup('multipart', (t) => {
   // ---------------------------------------------------------------------------------------------
   // The state machine (§9.6): every state × uploadPart, complete, abort
 
-  type State = { label: string; setup: (b: R2BucketLike) => Promise<{ upload: R2MultipartUploadLike; part: R2UploadedPart }> };
+  type State = {
+    label: string;
+    setup: (b: R2BucketLike) => Promise<{ upload: R2MultipartUploadLike; part: R2UploadedPart }>;
+  };
   const never: State = {
     label: 'a bogus upload id (never existed)',
-    setup: async (b) => ({ upload: b.resumeMultipartUpload('k', 'bogus-id'), part: { partNumber: 1, etag: md5Hex('x') } }),
+    setup: async (b) => ({
+      upload: b.resumeMultipartUpload('k', 'bogus-id'),
+      part: { partNumber: 1, etag: md5Hex('x') },
+    }),
   };
   const emptyId: State = {
     label: 'the empty upload id',
@@ -1072,8 +1173,14 @@ export const multipart = defineGroup('multipart', (t) => {
     const b = await t.bucket();
     const { upload: done } = await completed.setup(b);
     const { upload: gone } = await aborted.setup(b);
-    await expectBackendError(() => b.resumeMultipartUpload('k', done.uploadId).uploadPart(1, 'y'), noSuchUpload('uploadPart'));
-    await expectBackendError(() => b.resumeMultipartUpload('k', gone.uploadId).complete([]), noSuchUpload('completeMultipartUpload'));
+    await expectBackendError(
+      () => b.resumeMultipartUpload('k', done.uploadId).uploadPart(1, 'y'),
+      noSuchUpload('uploadPart'),
+    );
+    await expectBackendError(
+      () => b.resumeMultipartUpload('k', gone.uploadId).complete([]),
+      noSuchUpload('completeMultipartUpload'),
+    );
     expect(await b.resumeMultipartUpload('k', gone.uploadId).abort()).toBeUndefined();
   });
 });

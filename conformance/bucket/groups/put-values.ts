@@ -93,7 +93,7 @@ export const putValues = defineGroup('put values', (t) => {
     expect(o.etag).toBe(EMPTY_MD5);
   });
 
-  t.test("a Blob is stored by content and its type is NOT copied into httpMetadata", async () => {
+  t.test('a Blob is stored by content and its type is NOT copied into httpMetadata', async () => {
     const b = await t.bucket();
     const o = (await b.put('k', new Blob(['blob ', 'content'], { type: 'text/plain' })))!;
     expect(o.size).toBe(12);
@@ -104,28 +104,40 @@ export const putValues = defineGroup('put values', (t) => {
     expect(await (await b.get('k'))?.text()).toBe('blob content');
   });
 
-  t.test('a Response body (a stream of known length) is accepted', async () => {
-    const b = await t.bucket();
-    const o = (await b.put('k', new Response('from a response').body))!;
-    expect(o.size).toBe(15);
-    expect(o.etag).toBe(md5Hex('from a response'));
-    expect(await (await b.get('k'))?.text()).toBe('from a response');
-  }, { difference: 'happy-dom-bodies' });
+  t.test(
+    'a Response body (a stream of known length) is accepted',
+    async () => {
+      const b = await t.bucket();
+      const o = (await b.put('k', new Response('from a response').body))!;
+      expect(o.size).toBe(15);
+      expect(o.etag).toBe(md5Hex('from a response'));
+      expect(await (await b.get('k'))?.text()).toBe('from a response');
+    },
+    { difference: 'happy-dom-bodies' },
+  );
 
-  t.test('a Request body is accepted', async () => {
-    const b = await t.bucket();
-    const req = new Request('https://example.com/', { method: 'POST', body: 'from a request' });
-    const o = (await b.put('k', req.body))!;
-    expect(o.size).toBe(14);
-    expect(await (await b.get('k'))?.text()).toBe('from a request');
-  }, { difference: 'happy-dom-bodies' });
+  t.test(
+    'a Request body is accepted',
+    async () => {
+      const b = await t.bucket();
+      const req = new Request('https://example.com/', { method: 'POST', body: 'from a request' });
+      const o = (await b.put('k', req.body))!;
+      expect(o.size).toBe(14);
+      expect(await (await b.get('k'))?.text()).toBe('from a request');
+    },
+    { difference: 'happy-dom-bodies' },
+  );
 
-  t.test('Blob.stream() is accepted', async () => {
-    const b = await t.bucket();
-    const o = (await b.put('k', new Blob(['streamed blob']).stream()))!;
-    expect(o.size).toBe(13);
-    expect(await (await b.get('k'))?.text()).toBe('streamed blob');
-  }, { difference: ['happy-dom-bodies', 'jsdom-blob-without-stream'] });
+  t.test(
+    'Blob.stream() is accepted',
+    async () => {
+      const b = await t.bucket();
+      const o = (await b.put('k', new Blob(['streamed blob']).stream()))!;
+      expect(o.size).toBe(13);
+      expect(await (await b.get('k'))?.text()).toBe('streamed blob');
+    },
+    { difference: ['happy-dom-bodies', 'jsdom-blob-without-stream'] },
+  );
 
   t.test("another object's body can be put directly (a copy)", async () => {
     const b = await t.bucket();
@@ -139,7 +151,7 @@ export const putValues = defineGroup('put values', (t) => {
     expect((await b.head('dst'))?.customMetadata).toEqual({});
   });
 
-  t.test("a ranged body of another object can be put; it stores only the range", async () => {
+  t.test('a ranged body of another object can be put; it stores only the range', async () => {
     const b = await t.bucket();
     await b.put('src', 'hello world');
     const src = await b.get('src', { range: { offset: 6, length: 3 } });
@@ -148,32 +160,43 @@ export const putValues = defineGroup('put values', (t) => {
     expect(await (await b.get('dst'))?.text()).toBe('wor');
   });
 
-  t.test('a string with a lone surrogate is stored as its 3-byte WTF-8 form and reads back as three U+FFFD', async () => {
-    const b = await t.bucket();
-    const o = (await b.put('k', 'a\uD800'))!;
-    expect(o.size).toBe(4);
-    expect(o.etag).toBe(md5Hex(new Uint8Array([0x61, 0xed, 0xa0, 0x80])));
-    expect(await (await b.get('k'))?.text()).toBe('a\uFFFD\uFFFD\uFFFD');
-  });
+  t.test(
+    'a string with a lone surrogate is stored as its 3-byte WTF-8 form and reads back as three U+FFFD',
+    async () => {
+      const b = await t.bucket();
+      const o = (await b.put('k', 'a\uD800'))!;
+      expect(o.size).toBe(4);
+      expect(o.etag).toBe(md5Hex(new Uint8Array([0x61, 0xed, 0xa0, 0x80])));
+      expect(await (await b.get('k'))?.text()).toBe('a\uFFFD\uFFFD\uFFFD');
+    },
+  );
 
-  t.test('the stream of an empty Blob is accepted and stores an empty object', async () => {
-    const b = await t.bucket();
-    const o = (await b.put('k', new Blob([]).stream()))!;
-    expect(o.size).toBe(0);
-    expect(o.etag).toBe(EMPTY_MD5);
-  }, { difference: ['happy-dom-bodies', 'jsdom-blob-without-stream'] });
+  t.test(
+    'the stream of an empty Blob is accepted and stores an empty object',
+    async () => {
+      const b = await t.bucket();
+      const o = (await b.put('k', new Blob([]).stream()))!;
+      expect(o.size).toBe(0);
+      expect(o.etag).toBe(EMPTY_MD5);
+    },
+    { difference: ['happy-dom-bodies', 'jsdom-blob-without-stream'] },
+  );
 
-  t.test('the body of a Response built from a plain ReadableStream has no known length and is rejected', async () => {
-    const b = await t.bucket();
-    const stream = new ReadableStream({
-      start(c) {
-        c.enqueue(utf8('abc'));
-        c.close();
-      },
-    });
-    await expectRejection(() => b.put('k', new Response(stream).body), TypeError, UNKNOWN_LENGTH);
-    expect(await b.head('k')).toBeNull();
-  }, { difference: 'double-default-stream-bodies' });
+  t.test(
+    'the body of a Response built from a plain ReadableStream has no known length and is rejected',
+    async () => {
+      const b = await t.bucket();
+      const stream = new ReadableStream({
+        start(c) {
+          c.enqueue(utf8('abc'));
+          c.close();
+        },
+      });
+      await expectRejection(() => b.put('k', new Response(stream).body), TypeError, UNKNOWN_LENGTH);
+      expect(await b.head('k')).toBeNull();
+    },
+    { difference: 'double-default-stream-bodies' },
+  );
 
   t.test('put(k, null) stores an empty object with the empty md5', async () => {
     const b = await t.bucket();
@@ -211,17 +234,21 @@ export const putValues = defineGroup('put values', (t) => {
     expect(await b.head('k')).toBeNull();
   });
 
-  t.test('a plain new ReadableStream (unknown length) rejects with TypeError and stores nothing', async () => {
-    const b = await t.bucket();
-    const stream = new ReadableStream({
-      start(c) {
-        c.enqueue(utf8('abc'));
-        c.close();
-      },
-    });
-    await expectRejection(() => b.put('k', stream), TypeError, UNKNOWN_LENGTH);
-    expect(await b.head('k')).toBeNull();
-  }, { difference: 'double-default-stream-bodies' });
+  t.test(
+    'a plain new ReadableStream (unknown length) rejects with TypeError and stores nothing',
+    async () => {
+      const b = await t.bucket();
+      const stream = new ReadableStream({
+        start(c) {
+          c.enqueue(utf8('abc'));
+          c.close();
+        },
+      });
+      await expectRejection(() => b.put('k', stream), TypeError, UNKNOWN_LENGTH);
+      expect(await b.head('k')).toBeNull();
+    },
+    { difference: 'double-default-stream-bodies' },
+  );
 
   // Streams built in JavaScript have no length the runtime knows, whatever their type (issue 9).
   t.test(
@@ -241,24 +268,32 @@ export const putValues = defineGroup('put values', (t) => {
     { difference: 'double-js-byte-stream-length' },
   );
 
-  t.test('the readable side of a TransformStream, and a body piped through one, have no known length and reject', async () => {
-    const b = await t.bucket();
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-    void writable.getWriter().close();
-    await expectRejection(() => b.put('k', readable), TypeError, UNKNOWN_LENGTH);
-    const piped = new Response('abc').body!.pipeThrough(new TransformStream<Uint8Array, Uint8Array>());
-    await expectRejection(() => b.put('k', piped), TypeError, UNKNOWN_LENGTH);
-    expect(await b.head('k')).toBeNull();
-  }, { difference: 'double-default-stream-bodies' });
+  t.test(
+    'the readable side of a TransformStream, and a body piped through one, have no known length and reject',
+    async () => {
+      const b = await t.bucket();
+      const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+      void writable.getWriter().close();
+      await expectRejection(() => b.put('k', readable), TypeError, UNKNOWN_LENGTH);
+      const piped = new Response('abc').body!.pipeThrough(new TransformStream<Uint8Array, Uint8Array>());
+      await expectRejection(() => b.put('k', piped), TypeError, UNKNOWN_LENGTH);
+      expect(await b.head('k')).toBeNull();
+    },
+    { difference: 'double-default-stream-bodies' },
+  );
 
-  t.test('a branch of tee() of a Response body keeps its known length and is accepted', async () => {
-    const b = await t.bucket();
-    const [one, two] = new Response('teed body').body!.tee();
-    const o = (await b.put('k', one))!;
-    expect(o.size).toBe(9);
-    expect(await new Response(two).text()).toBe('teed body');
-    expect(await (await b.get('k'))?.text()).toBe('teed body');
-  }, { difference: 'happy-dom-bodies' });
+  t.test(
+    'a branch of tee() of a Response body keeps its known length and is accepted',
+    async () => {
+      const b = await t.bucket();
+      const [one, two] = new Response('teed body').body!.tee();
+      const o = (await b.put('k', one))!;
+      expect(o.size).toBe(9);
+      expect(await new Response(two).text()).toBe('teed body');
+      expect(await (await b.get('k'))?.text()).toBe('teed body');
+    },
+    { difference: 'happy-dom-bodies' },
+  );
 
   t.test(
     FixedLengthStream

@@ -6,34 +6,53 @@ import { md5Hex } from '../util.js';
 // The shape of R2Object (HeadResult) and R2ObjectBody (GetResult) (r2-semantics §2.1–2.3).
 
 /** The own enumerable keys of every result, in this order. */
-const KEYS = ['ssecKeyMd5', 'storageClass', 'range', 'customMetadata', 'httpMetadata', 'uploaded', 'checksums', 'httpEtag', 'etag', 'size', 'version', 'key'];
+const KEYS = [
+  'ssecKeyMd5',
+  'storageClass',
+  'range',
+  'customMetadata',
+  'httpMetadata',
+  'uploaded',
+  'checksums',
+  'httpEtag',
+  'etag',
+  'size',
+  'version',
+  'key',
+];
 
 const sortedNames = (o: object) => Object.getOwnPropertyNames(o).sort();
 
 export const resultShape = defineGroup('result objects', (t) => {
-  t.test('put, head, list entries and a failed-precondition get are HeadResult; a get with a body is GetResult', async () => {
-    const b = await t.bucket();
-    const put = await b.put('k', 'v');
-    expect(put!.constructor.name).toBe('HeadResult');
-    expect((await b.head('k'))!.constructor.name).toBe('HeadResult');
-    expect((await b.list()).objects[0]!.constructor.name).toBe('HeadResult');
-    expect((await b.get('k'))!.constructor.name).toBe('GetResult');
-    expect((await b.get('k', { onlyIf: { etagDoesNotMatch: '*' } }))!.constructor.name).toBe('HeadResult');
-  });
+  t.test(
+    'put, head, list entries and a failed-precondition get are HeadResult; a get with a body is GetResult',
+    async () => {
+      const b = await t.bucket();
+      const put = await b.put('k', 'v');
+      expect(put!.constructor.name).toBe('HeadResult');
+      expect((await b.head('k'))!.constructor.name).toBe('HeadResult');
+      expect((await b.list()).objects[0]!.constructor.name).toBe('HeadResult');
+      expect((await b.get('k'))!.constructor.name).toBe('GetResult');
+      expect((await b.get('k', { onlyIf: { etagDoesNotMatch: '*' } }))!.constructor.name).toBe('HeadResult');
+    },
+  );
 
-  t.test("the bucket's constructor is named 'R2Bucket' (code finds R2 bindings by that name); a list result is a plain Object", async () => {
-    // Issue 9: a bucket explorer and a bindings bridge test `value.constructor.name === 'R2Bucket'`.
-    const b = await t.bucket();
-    expect(b.constructor.name).toBe('R2Bucket');
-    expect(Object.keys(b)).toEqual([]);
-    await b.put('k', 'v');
-    const page = await b.list();
-    expect(Object.getPrototypeOf(page)).toBe(Object.prototype);
-    const upload = await b.createMultipartUpload('u');
-    expect(Object.getPrototypeOf(await upload.uploadPart(1, 'x'))).toBe(Object.prototype);
-    expect(b.resumeMultipartUpload('u', upload.uploadId).constructor.name).toBe('R2MultipartUpload');
-    await upload.abort();
-  });
+  t.test(
+    "the bucket's constructor is named 'R2Bucket' (code finds R2 bindings by that name); a list result is a plain Object",
+    async () => {
+      // Issue 9: a bucket explorer and a bindings bridge test `value.constructor.name === 'R2Bucket'`.
+      const b = await t.bucket();
+      expect(b.constructor.name).toBe('R2Bucket');
+      expect(Object.keys(b)).toEqual([]);
+      await b.put('k', 'v');
+      const page = await b.list();
+      expect(Object.getPrototypeOf(page)).toBe(Object.prototype);
+      const upload = await b.createMultipartUpload('u');
+      expect(Object.getPrototypeOf(await upload.uploadPart(1, 'x'))).toBe(Object.prototype);
+      expect(b.resumeMultipartUpload('u', upload.uploadId).constructor.name).toBe('R2MultipartUpload');
+      await upload.abort();
+    },
+  );
 
   t.test('every field is an own enumerable property, in the order ssecKeyMd5 … key', async () => {
     const b = await t.bucket();
@@ -55,7 +74,16 @@ export const resultShape = defineGroup('result objects', (t) => {
     await b.put('k', 'v');
     const g = (await b.get('k'))!;
     const proto = Object.getPrototypeOf(g);
-    expect(sortedNames(proto)).toEqual(['arrayBuffer', 'blob', 'body', 'bodyUsed', 'bytes', 'constructor', 'json', 'text']);
+    expect(sortedNames(proto)).toEqual([
+      'arrayBuffer',
+      'blob',
+      'body',
+      'bodyUsed',
+      'bytes',
+      'constructor',
+      'json',
+      'text',
+    ]);
     expect(typeof Object.getOwnPropertyDescriptor(proto, 'body')?.get).toBe('function');
     expect(typeof Object.getOwnPropertyDescriptor(proto, 'bodyUsed')?.get).toBe('function');
     // writeHttpMetadata is inherited from HeadResult
@@ -76,7 +104,10 @@ export const resultShape = defineGroup('result objects', (t) => {
 
   t.test('JSON.stringify gives the own fields, uploaded as an ISO string and checksums via toJSON', async () => {
     const b = await t.bucket();
-    const put = (await b.put('k', 'hello', { httpMetadata: { contentType: 'text/plain' }, customMetadata: { a: '1' } }))!;
+    const put = (await b.put('k', 'hello', {
+      httpMetadata: { contentType: 'text/plain' },
+      customMetadata: { a: '1' },
+    }))!;
     const h = (await b.head('k'))!;
     const common = {
       storageClass: h.storageClass,
@@ -93,7 +124,9 @@ export const resultShape = defineGroup('result objects', (t) => {
     // undefined fields (ssecKeyMd5, and range on a put result) are dropped
     expect(JSON.parse(JSON.stringify(put))).toEqual({ ...common, storageClass: put.storageClass });
     expect(JSON.parse(JSON.stringify(h))).toEqual({ ...common, range: { offset: 0, length: 5 } });
-    expect(Object.keys(JSON.parse(JSON.stringify(put)))).toEqual(KEYS.filter((k) => k !== 'ssecKeyMd5' && k !== 'range'));
+    expect(Object.keys(JSON.parse(JSON.stringify(put)))).toEqual(
+      KEYS.filter((k) => k !== 'ssecKeyMd5' && k !== 'range'),
+    );
   });
 
   t.test('JSON.stringify of a GetResult has the same fields as head (range included) and no body', async () => {
@@ -133,7 +166,8 @@ export const resultShape = defineGroup('result objects', (t) => {
     const first = (await b.put('k', 'v'))!;
     expect(typeof first.version).toBe('string');
     expect(first.version.length).toBeGreaterThan(0);
-    for (const o of [(await b.head('k'))!, (await b.get('k'))!, (await b.list()).objects[0]!]) expect(o.version).toBe(first.version);
+    for (const o of [(await b.head('k'))!, (await b.get('k'))!, (await b.list()).objects[0]!])
+      expect(o.version).toBe(first.version);
     const second = (await b.put('k', 'v'))!;
     const third = (await b.put('k', 'other'))!;
     expect(new Set([first.version, second.version, third.version]).size).toBe(3);
@@ -183,14 +217,17 @@ export const resultShape = defineGroup('result objects', (t) => {
     expect(second.uploaded.getTime()).toBeGreaterThanOrEqual(first.uploaded.getTime());
   });
 
-  t.test('range: undefined on put results and list entries, {offset: 0, length: size} on head and a plain get', async () => {
-    const b = await t.bucket();
-    const put = (await b.put('k', 'hello'))!;
-    expect(put.range).toBeUndefined();
-    expect((await b.list()).objects[0]!.range).toBeUndefined();
-    expect((await b.head('k'))!.range).toEqual({ offset: 0, length: 5 });
-    expect((await b.get('k'))!.range).toEqual({ offset: 0, length: 5 });
-  });
+  t.test(
+    'range: undefined on put results and list entries, {offset: 0, length: size} on head and a plain get',
+    async () => {
+      const b = await t.bucket();
+      const put = (await b.put('k', 'hello'))!;
+      expect(put.range).toBeUndefined();
+      expect((await b.list()).objects[0]!.range).toBeUndefined();
+      expect((await b.head('k'))!.range).toEqual({ offset: 0, length: 5 });
+      expect((await b.get('k'))!.range).toEqual({ offset: 0, length: 5 });
+    },
+  );
 
   t.test('range on an empty object is {offset: 0, length: 0} for head and get', async () => {
     const b = await t.bucket();
@@ -255,16 +292,19 @@ export const resultShape = defineGroup('result objects', (t) => {
     expect(h.httpMetadata?.contentType).toBe('c/d');
   });
 
-  t.test('writeHttpMetadata writes the stored metadata even after the returned httpMetadata object was mutated', async () => {
-    const b = await t.bucket();
-    await b.put('k', 'v', { httpMetadata: { contentType: 'a/b' } });
-    const h = (await b.head('k'))!;
-    (h.httpMetadata as { contentType?: string; cacheControl?: string }).contentType = 'c/d';
-    (h.httpMetadata as { cacheControl?: string }).cacheControl = 'added';
-    const headers = new Headers();
-    h.writeHttpMetadata(headers);
-    expect([...headers.entries()]).toEqual([['content-type', 'a/b']]);
-  });
+  t.test(
+    'writeHttpMetadata writes the stored metadata even after the returned httpMetadata object was mutated',
+    async () => {
+      const b = await t.bucket();
+      await b.put('k', 'v', { httpMetadata: { contentType: 'a/b' } });
+      const h = (await b.head('k'))!;
+      (h.httpMetadata as { contentType?: string; cacheControl?: string }).contentType = 'c/d';
+      (h.httpMetadata as { cacheControl?: string }).cacheControl = 'added';
+      const headers = new Headers();
+      h.writeHttpMetadata(headers);
+      expect([...headers.entries()]).toEqual([['content-type', 'a/b']]);
+    },
+  );
 
   t.test('head of a missing key resolves to null; get of a missing key resolves to null', async () => {
     const b = await t.bucket();

@@ -14,11 +14,14 @@ const INVALID_FORMAT = 'SSE-C Key has invalid format';
 const WRONG_LENGTH = 'SSE-C Key must be 32 bytes in length';
 
 export const ssec = defineGroup('SSE-C', (t) => {
-  t.test('put with an uppercase hex key rejects with Error "SSE-C Key has invalid format" and stores nothing', async () => {
-    const b = await t.bucket();
-    await expectRejection(() => b.put('k', 'v', { ssecKey: KEY_A.toUpperCase() }), Error, INVALID_FORMAT);
-    expect(await b.head('k')).toBeNull();
-  });
+  t.test(
+    'put with an uppercase hex key rejects with Error "SSE-C Key has invalid format" and stores nothing',
+    async () => {
+      const b = await t.bucket();
+      await expectRejection(() => b.put('k', 'v', { ssecKey: KEY_A.toUpperCase() }), Error, INVALID_FORMAT);
+      expect(await b.head('k')).toBeNull();
+    },
+  );
 
   t.test('get with an uppercase hex key rejects with Error "SSE-C Key has invalid format"', async () => {
     const b = await t.bucket();
@@ -37,37 +40,50 @@ export const ssec = defineGroup('SSE-C', (t) => {
     await expectRejection(() => b.put('k', 'v', { ssecKey: 'ABC' }), Error, INVALID_FORMAT);
   });
 
-  t.test('a lowercase hex key of the wrong length rejects with "SSE-C Key must be 32 bytes in length" (put and get)', async () => {
-    const b = await t.bucket();
-    await expectRejection(() => b.put('k', 'v', { ssecKey: KEY_A.slice(0, 62) }), Error, WRONG_LENGTH);
-    await expectRejection(() => b.put('k', 'v', { ssecKey: KEY_A + 'ab' }), Error, WRONG_LENGTH);
-    await expectRejection(() => b.get('k', { ssecKey: 'abc' }), Error, WRONG_LENGTH);
-    expect(await b.head('k')).toBeNull();
-  });
+  t.test(
+    'a lowercase hex key of the wrong length rejects with "SSE-C Key must be 32 bytes in length" (put and get)',
+    async () => {
+      const b = await t.bucket();
+      await expectRejection(() => b.put('k', 'v', { ssecKey: KEY_A.slice(0, 62) }), Error, WRONG_LENGTH);
+      await expectRejection(() => b.put('k', 'v', { ssecKey: KEY_A + 'ab' }), Error, WRONG_LENGTH);
+      await expectRejection(() => b.get('k', { ssecKey: 'abc' }), Error, WRONG_LENGTH);
+      expect(await b.head('k')).toBeNull();
+    },
+  );
 
-  t.test('a key buffer that is not 32 bytes rejects with "SSE-C Key must be 32 bytes in length" (put and get)', async () => {
-    const b = await t.bucket();
-    await expectRejection(() => b.put('k', 'v', { ssecKey: new ArrayBuffer(31) }), Error, WRONG_LENGTH);
-    await expectRejection(() => b.put('k', 'v', { ssecKey: new ArrayBuffer(33) }), Error, WRONG_LENGTH);
-    await expectRejection(() => b.get('k', { ssecKey: new ArrayBuffer(16) }), Error, WRONG_LENGTH);
-  });
+  t.test(
+    'a key buffer that is not 32 bytes rejects with "SSE-C Key must be 32 bytes in length" (put and get)',
+    async () => {
+      const b = await t.bucket();
+      await expectRejection(() => b.put('k', 'v', { ssecKey: new ArrayBuffer(31) }), Error, WRONG_LENGTH);
+      await expectRejection(() => b.put('k', 'v', { ssecKey: new ArrayBuffer(33) }), Error, WRONG_LENGTH);
+      await expectRejection(() => b.get('k', { ssecKey: new ArrayBuffer(16) }), Error, WRONG_LENGTH);
+    },
+  );
 
   t.test('an empty string key rejects with "SSE-C Key has invalid format"', async () => {
     const b = await t.bucket();
     await expectRejection(() => b.put('k', 'v', { ssecKey: '' }), Error, INVALID_FORMAT);
   });
 
-  t.test('a non-string, non-buffer key is converted to a string first: null → "null" (invalid format), 5 → "5" (wrong length)', async () => {
-    const b = await t.bucket();
-    await expectRejection(() => b.put('k', 'v', { ssecKey: null as unknown as string }), Error, INVALID_FORMAT);
-    await expectRejection(() => b.put('k', 'v', { ssecKey: {} as unknown as string }), Error, INVALID_FORMAT);
-    await expectRejection(() => b.put('k', 'v', { ssecKey: 5 as unknown as string }), Error, WRONG_LENGTH);
-    expect(await b.head('k')).toBeNull();
-  });
+  t.test(
+    'a non-string, non-buffer key is converted to a string first: null → "null" (invalid format), 5 → "5" (wrong length)',
+    async () => {
+      const b = await t.bucket();
+      await expectRejection(() => b.put('k', 'v', { ssecKey: null as unknown as string }), Error, INVALID_FORMAT);
+      await expectRejection(() => b.put('k', 'v', { ssecKey: {} as unknown as string }), Error, INVALID_FORMAT);
+      await expectRejection(() => b.put('k', 'v', { ssecKey: 5 as unknown as string }), Error, WRONG_LENGTH);
+      expect(await b.head('k')).toBeNull();
+    },
+  );
 
   t.test('a typed array or DataView key must also be 32 bytes', async () => {
     const b = await t.bucket();
-    await expectRejection(() => b.put('k', 'v', { ssecKey: new Uint8Array(31) as unknown as ArrayBuffer }), Error, WRONG_LENGTH);
+    await expectRejection(
+      () => b.put('k', 'v', { ssecKey: new Uint8Array(31) as unknown as ArrayBuffer }),
+      Error,
+      WRONG_LENGTH,
+    );
     await b.put('u8', 'v', { ssecKey: new Uint8Array(32) as unknown as ArrayBuffer });
     await b.put('dv', 'v', { ssecKey: new DataView(new ArrayBuffer(32)) as unknown as ArrayBuffer });
     expect((await b.list()).objects.map((o) => o.key)).toEqual(['dv', 'u8']);
@@ -80,10 +96,13 @@ export const ssec = defineGroup('SSE-C', (t) => {
     expect(await (await b.get('k', { ssecKey: undefined }))?.text()).toBe('v');
   });
 
-  t.test('the key format is checked on the client: get of a missing key with a bad ssecKey rejects instead of null', async () => {
-    const b = await t.bucket();
-    await expectRejection(() => b.get('missing', { ssecKey: KEY_A.toUpperCase() }), Error, INVALID_FORMAT);
-  });
+  t.test(
+    'the key format is checked on the client: get of a missing key with a bad ssecKey rejects instead of null',
+    async () => {
+      const b = await t.bucket();
+      await expectRejection(() => b.get('missing', { ssecKey: KEY_A.toUpperCase() }), Error, INVALID_FORMAT);
+    },
+  );
 
   t.test('createMultipartUpload with a bad ssecKey rejects with the same format errors', async () => {
     const b = await t.bucket();

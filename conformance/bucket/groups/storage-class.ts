@@ -40,7 +40,12 @@ export const storageClass = defineGroup('storage class', (t) => {
       const b = await t.bucket();
       const put = await b.put('k', 'v', { storageClass: 'InfrequentAccess' });
       const results = [put!, (await b.head('k'))!, (await b.get('k'))!, (await b.list()).objects[0]!];
-      expect(results.map((r) => r.storageClass)).toEqual(['InfrequentAccess', 'InfrequentAccess', 'InfrequentAccess', 'InfrequentAccess']);
+      expect(results.map((r) => r.storageClass)).toEqual([
+        'InfrequentAccess',
+        'InfrequentAccess',
+        'InfrequentAccess',
+        'InfrequentAccess',
+      ]);
     },
     { difference: 'simulator-storage-class' },
   );

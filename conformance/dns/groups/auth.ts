@@ -4,7 +4,12 @@ import { defineGroup, expectError } from '../harness.js';
 // Credentials, routes and request bodies (dns-api.md §1–3, §8 rows 1–12).
 export const auth = defineGroup('auth and routing', (t) => {
   t.test('no credentials at all is 400 9106', async (c) => {
-    expectError(await c.request('GET', c.url(), { auth: false }), 400, 9106, 'Missing X-Auth-Key, X-Auth-Email or Authorization headers');
+    expectError(
+      await c.request('GET', c.url(), { auth: false }),
+      400,
+      9106,
+      'Missing X-Auth-Key, X-Auth-Email or Authorization headers',
+    );
   });
 
   t.test('an Authorization header that is not Bearer is 400 6003 with chain 6111', async (c) => {
@@ -18,26 +23,43 @@ export const auth = defineGroup('auth and routing', (t) => {
   t.test('an unknown token is 403 9109 "Invalid access token" on records and zones', async (c) => {
     const auth = { auth: false, headers: { authorization: `Bearer ${'x'.repeat(40)}` } };
     expectError(await c.request('GET', c.url(), auth), 403, 9109, 'Invalid access token');
-    expectError(await c.request('GET', `${c.target.baseUrl}/zones?name=${c.target.zoneName}`, auth), 403, 9109, 'Invalid access token');
+    expectError(
+      await c.request('GET', `${c.target.baseUrl}/zones?name=${c.target.zoneName}`, auth),
+      403,
+      9109,
+      'Invalid access token',
+    );
   });
 
   t.test('an unknown token is 1000 "Invalid API Token" on /user/tokens/verify', async (c) => {
-    const r = await c.request('GET', `${c.target.baseUrl}/user/tokens/verify`, { auth: false, headers: { authorization: `Bearer ${'x'.repeat(40)}` } });
+    const r = await c.request('GET', `${c.target.baseUrl}/user/tokens/verify`, {
+      auth: false,
+      headers: { authorization: `Bearer ${'x'.repeat(40)}` },
+    });
     expectError(r, [400, 401, 403], 1000, 'Invalid API Token');
   });
 
   t.test('a malformed X-Auth-Key is 6003/6103; a malformed X-Auth-Email is 6003/6102', async (c) => {
-    const key = await c.request('GET', c.url(), { auth: false, headers: { 'x-auth-email': 'someone@example.com', 'x-auth-key': 'not a key' } });
+    const key = await c.request('GET', c.url(), {
+      auth: false,
+      headers: { 'x-auth-email': 'someone@example.com', 'x-auth-key': 'not a key' },
+    });
     expectError(key, 400, 6003);
     expect(key.body.errors[0].error_chain).toEqual([{ code: 6103, message: 'Invalid format for X-Auth-Key header' }]);
-    const email = await c.request('GET', c.url(), { auth: false, headers: { 'x-auth-email': 'not-an-email', 'x-auth-key': 'a'.repeat(37) } });
+    const email = await c.request('GET', c.url(), {
+      auth: false,
+      headers: { 'x-auth-email': 'not-an-email', 'x-auth-key': 'a'.repeat(37) },
+    });
     expectError(email, 400, 6003);
-    expect(email.body.errors[0].error_chain).toEqual([{ code: 6102, message: 'Invalid format for X-Auth-Email header' }]);
+    expect(email.body.errors[0].error_chain).toEqual([
+      { code: 6102, message: 'Invalid format for X-Auth-Email header' },
+    ]);
   });
 
   t.test('a well-formed but unknown global key is 9103', async (c) => {
     const r = await c.request('GET', c.url(), {
-      auth: false, headers: { 'x-auth-email': 'nobody@example.invalid', 'x-auth-key': '0123456789abcdef0123456789abcdef01234' },
+      auth: false,
+      headers: { 'x-auth-email': 'nobody@example.invalid', 'x-auth-key': '0123456789abcdef0123456789abcdef01234' },
     });
     expectError(r, [400, 403], 9103, 'Unknown X-Auth-Key or X-Auth-Email');
   });
@@ -48,7 +70,11 @@ export const auth = defineGroup('auth and routing', (t) => {
     async (c) => {
       expectError(await c.request('GET', c.url('', foreign)), 403, 10000, 'Authentication error');
       expectError(await c.request('GET', c.url('/0123456789abcdef0123456789abcdef', foreign)), 403, 10000);
-      expectError(await c.request('POST', c.url('', foreign), { json: { type: 'A', name: 'x', content: '198.51.100.1' } }), 403, 10000);
+      expectError(
+        await c.request('POST', c.url('', foreign), { json: { type: 'A', name: 'x', content: '198.51.100.1' } }),
+        403,
+        10000,
+      );
     },
     foreign ? {} : { skip: 'the target names no foreignZoneId its token is kept out of' },
   );
@@ -56,7 +82,9 @@ export const auth = defineGroup('auth and routing', (t) => {
   t.test('an unknown path under dns_records is the 404 route error 7003', async (c) => {
     const r = await c.request('GET', c.url('/0123456789abcdef0123456789abcdef/extra'));
     expectError(r, 404, 7003);
-    expect(r.body.errors[0].message).toMatch(/^Could not route to \/client\/v4\/zones\/.*, perhaps your object identifier is invalid\?$/);
+    expect(r.body.errors[0].message).toMatch(
+      /^Could not route to \/client\/v4\/zones\/.*, perhaps your object identifier is invalid\?$/,
+    );
   });
 
   t.test('a malformed zone id is the 404 route error 7003', async (c) => {
@@ -69,21 +97,26 @@ export const auth = defineGroup('auth and routing', (t) => {
   });
 
   t.test('a malformed JSON body is 400 9207 "Request body is invalid."', async (c) => {
-    const r = await c.request('POST', c.url(), { body: '{"type": "A",', headers: { 'content-type': 'application/json' } });
+    const r = await c.request('POST', c.url(), {
+      body: '{"type": "A",',
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(r, 400, 9207, 'Request body is invalid.');
   });
 
   t.test('a non-JSON Content-Type on a JSON endpoint is 400 6003/6105', async (c) => {
     const r = await c.request('POST', c.url(), {
-      body: JSON.stringify({ type: 'A', name: c.name(), content: '198.51.100.1' }), headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ type: 'A', name: c.name(), content: '198.51.100.1' }),
+      headers: { 'content-type': 'text/plain' },
     });
     expectError(r, 400, 6003);
     expect(r.body.errors[0].error_chain[0].code).toBe(6105);
   });
 
-  t.test('GET /user with the target\'s token: the user (User Details Read) or 403 9109', async (c) => {
+  t.test("GET /user with the target's token: the user (User Details Read) or 403 9109", async (c) => {
     const r = await c.request('GET', `${c.target.baseUrl}/user`);
-    if (r.status === 200) expect(r.body.result).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{32}$/), email: expect.any(String) });
+    if (r.status === 200)
+      expect(r.body.result).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{32}$/), email: expect.any(String) });
     else expectError(r, 403, 9109, 'Unauthorized to access requested resource');
   });
 

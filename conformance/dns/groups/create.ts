@@ -14,8 +14,14 @@ export const create = defineGroup('create', (t) => {
     const rec = r.body.result;
     expect(rec.id).toMatch(HEX32);
     expect(rec).toMatchObject({
-      name: c.name('www'), type: 'A', content: '198.51.100.4', proxiable: true, proxied: false, ttl: 3600,
-      comment: null, tags: [],
+      name: c.name('www'),
+      type: 'A',
+      content: '198.51.100.4',
+      proxiable: true,
+      proxied: false,
+      ttl: 3600,
+      comment: null,
+      tags: [],
     });
     expect(rec.created_on).toMatch(TIME);
     expect(rec.modified_on).toBe(rec.created_on);
@@ -26,18 +32,31 @@ export const create = defineGroup('create', (t) => {
   });
 
   t.test('a proxied CNAME answers with the automatic TTL (1) whatever TTL was asked', async (c) => {
-    const rec = await c.made({ type: 'CNAME', name: c.name('alias'), content: 'target.example.net', ttl: 3600, proxied: true });
+    const rec = await c.made({
+      type: 'CNAME',
+      name: c.name('alias'),
+      content: 'target.example.net',
+      ttl: 3600,
+      proxied: true,
+    });
     expect(rec).toMatchObject({ type: 'CNAME', content: 'target.example.net', proxiable: true, proxied: true, ttl: 1 });
     expect(rec.settings).toEqual({ flatten_cname: false });
   });
 
   t.test('an SRV record from data: content is "weight port target", priority echoed, not proxiable', async (c) => {
     const rec = await c.made({
-      type: 'SRV', name: `_sip._tcp.${c.name()}`, data: { priority: 10, weight: 5, port: 5223, target: 'server.example.com' },
+      type: 'SRV',
+      name: `_sip._tcp.${c.name()}`,
+      data: { priority: 10, weight: 5, port: 5223, target: 'server.example.com' },
     });
     expect(rec).toMatchObject({
-      type: 'SRV', name: `_sip._tcp.${c.name()}`, content: '5 5223 server.example.com', priority: 10,
-      proxiable: false, proxied: false, ttl: 1,
+      type: 'SRV',
+      name: `_sip._tcp.${c.name()}`,
+      content: '5 5223 server.example.com',
+      priority: 10,
+      proxiable: false,
+      proxied: false,
+      ttl: 1,
     });
     expect(rec.data).toMatchObject({ priority: 10, weight: 5, port: 5223, target: 'server.example.com' });
   });
@@ -71,18 +90,26 @@ export const create = defineGroup('create', (t) => {
     expect(rec).toMatchObject({ name: `*.${c.name()}`, proxied: true });
   });
 
-  t.test('the returned record has none of the retired fields (zone_id, zone_name, locked) and an empty meta', async (c) => {
-    const rec = await c.made({ type: 'A', name: c.name('shape'), content: '198.51.100.9' });
-    expect(rec).not.toHaveProperty('zone_id');
-    expect(rec).not.toHaveProperty('zone_name');
-    expect(rec).not.toHaveProperty('locked');
-    expect(rec.meta).toEqual({});
-  }, { difference: 'document-retired-fields' });
+  t.test(
+    'the returned record has none of the retired fields (zone_id, zone_name, locked) and an empty meta',
+    async (c) => {
+      const rec = await c.made({ type: 'A', name: c.name('shape'), content: '198.51.100.9' });
+      expect(rec).not.toHaveProperty('zone_id');
+      expect(rec).not.toHaveProperty('zone_name');
+      expect(rec).not.toHaveProperty('locked');
+      expect(rec.meta).toEqual({});
+    },
+    { difference: 'document-retired-fields' },
+  );
 
-  t.test('a TXT record saved without quotes is stored as sent', async (c) => {
-    const rec = await c.made({ type: 'TXT', name: c.name('txt'), content: 'v=spf1 -all' });
-    expect(rec.content).toBe('v=spf1 -all');
-  }, { difference: 'document-txt-quotes' });
+  t.test(
+    'a TXT record saved without quotes is stored as sent',
+    async (c) => {
+      const rec = await c.made({ type: 'TXT', name: c.name('txt'), content: 'v=spf1 -all' });
+      expect(rec.content).toBe('v=spf1 -all');
+    },
+    { difference: 'document-txt-quotes' },
+  );
 
   t.test('a quoted TXT record is stored as sent', async (c) => {
     const rec = await c.made({ type: 'TXT', name: c.name('txtq'), content: '"part one" "part two"' });

@@ -16,7 +16,12 @@ export const lifecycle = defineGroup('lifecycle', (t) => {
   t.test('an unknown well-formed id is 404 81044 for get, put, patch and delete', async (c) => {
     const msg = 'Record does not exist.';
     expectError(await c.get(UNKNOWN_ID), 404, 81044, msg);
-    expectError(await c.request('PUT', c.url(`/${UNKNOWN_ID}`), { json: { type: 'A', name: c.name(), content: '198.51.100.1' } }), 404, 81044, msg);
+    expectError(
+      await c.request('PUT', c.url(`/${UNKNOWN_ID}`), { json: { type: 'A', name: c.name(), content: '198.51.100.1' } }),
+      404,
+      81044,
+      msg,
+    );
     expectError(await c.request('PATCH', c.url(`/${UNKNOWN_ID}`), { json: { ttl: 300 } }), 404, 81044, msg);
     expectError(await c.request('DELETE', c.url(`/${UNKNOWN_ID}`)), 404, 81044, msg);
   });
@@ -24,14 +29,32 @@ export const lifecycle = defineGroup('lifecycle', (t) => {
   t.test('an id that is not 32 hex is the 404 route error 7003', async (c) => {
     const r = await c.get('abc');
     expectError(r, 404, 7003);
-    expect(r.body.errors[0].message).toBe(`Could not route to ${new URL(c.url('/abc')).pathname}, perhaps your object identifier is invalid?`);
+    expect(r.body.errors[0].message).toBe(
+      `Could not route to ${new URL(c.url('/abc')).pathname}, perhaps your object identifier is invalid?`,
+    );
   });
 
   t.test('PUT overwrites, and omitted optional fields reset (comment null, ttl 1, proxied false)', async (c) => {
-    const made = await c.made({ type: 'A', name: c.name('p'), content: '198.51.100.1', ttl: 300, proxied: true, comment: 'c' });
-    const r = await c.request('PUT', c.url(`/${made.id}`), { json: { type: 'A', name: c.name('p'), content: '198.51.100.2' } });
+    const made = await c.made({
+      type: 'A',
+      name: c.name('p'),
+      content: '198.51.100.1',
+      ttl: 300,
+      proxied: true,
+      comment: 'c',
+    });
+    const r = await c.request('PUT', c.url(`/${made.id}`), {
+      json: { type: 'A', name: c.name('p'), content: '198.51.100.2' },
+    });
     expect(r.status).toBe(200);
-    expect(r.body.result).toMatchObject({ id: made.id, content: '198.51.100.2', ttl: 1, proxied: false, comment: null, created_on: made.created_on });
+    expect(r.body.result).toMatchObject({
+      id: made.id,
+      content: '198.51.100.2',
+      ttl: 1,
+      proxied: false,
+      comment: null,
+      created_on: made.created_on,
+    });
     expect(r.body.result).not.toHaveProperty('comment_modified_on');
     expect((await c.get(made.id)).body.result.content).toBe('198.51.100.2');
   });
@@ -39,8 +62,14 @@ export const lifecycle = defineGroup('lifecycle', (t) => {
   t.test('PUT onto the values of another record is 81058; PUT with its own values is fine', async (c) => {
     await c.made({ type: 'A', name: c.name('d'), content: '198.51.100.1' });
     const x = await c.made({ type: 'A', name: c.name('d'), content: '198.51.100.2' });
-    expectError(await c.request('PUT', c.url(`/${x.id}`), { json: { type: 'A', name: c.name('d'), content: '198.51.100.1' } }), 400, 81058);
-    const same = await c.request('PUT', c.url(`/${x.id}`), { json: { type: 'A', name: c.name('d'), content: '198.51.100.2' } });
+    expectError(
+      await c.request('PUT', c.url(`/${x.id}`), { json: { type: 'A', name: c.name('d'), content: '198.51.100.1' } }),
+      400,
+      81058,
+    );
+    const same = await c.request('PUT', c.url(`/${x.id}`), {
+      json: { type: 'A', name: c.name('d'), content: '198.51.100.2' },
+    });
     expect(same.status).toBe(200);
     expect((await c.get(x.id)).body.result.content).toBe('198.51.100.2');
   });
@@ -53,7 +82,12 @@ export const lifecycle = defineGroup('lifecycle', (t) => {
     expect(typeof r.body.result.comment_modified_on).toBe('string');
     const empty = await c.request('PATCH', c.url(`/${made.id}`), { json: {} });
     expect(empty.status).toBe(200);
-    expect(empty.body.result).toMatchObject({ content: '198.51.100.1', ttl: 300, comment: 'patched', created_on: made.created_on });
+    expect(empty.body.result).toMatchObject({
+      content: '198.51.100.1',
+      ttl: 300,
+      comment: 'patched',
+      created_on: made.created_on,
+    });
   });
 
   t.test('PATCH proxied:true onto a TXT record is 9004 and the record is unchanged', async (c) => {
@@ -87,7 +121,11 @@ export const lifecycle = defineGroup('lifecycle', (t) => {
 
   t.test('a failed update leaves the stored record intact', async (c) => {
     const made = await c.made({ type: 'A', name: c.name('keep'), content: '198.51.100.1', ttl: 300 });
-    expectError(await c.request('PUT', c.url(`/${made.id}`), { json: { type: 'A', name: c.name('keep'), content: 'nope' } }), 400, 9005);
+    expectError(
+      await c.request('PUT', c.url(`/${made.id}`), { json: { type: 'A', name: c.name('keep'), content: 'nope' } }),
+      400,
+      9005,
+    );
     expectError(await c.request('PATCH', c.url(`/${made.id}`), { json: { ttl: 5 } }), 400, 9021);
     expect((await c.get(made.id)).body.result).toEqual(made);
   });
@@ -102,14 +140,18 @@ export const listing = defineGroup('list', (t) => {
     await c.made({ type: 'MX', name: c.name(), content: 'mx.example.net', priority: 10, ttl: 3600 });
     await c.made({ type: 'CNAME', name: c.name('cdn'), content: 'edge.example.net', proxied: true });
   };
-  const names = (r: { body: { result: { name: string; type: string }[] } }) => r.body.result.map((x) => `${x.type} ${x.name}`);
+  const names = (r: { body: { result: { name: string; type: string }[] } }) =>
+    r.body.result.map((x) => `${x.type} ${x.name}`);
 
   t.test('default order is type then name; result_info counts the filtered set', async (c) => {
     await seed(c);
     const r = await c.list();
     expect(r.status).toBe(200);
     expect(names(r)).toEqual([
-      `A ${c.name('api')}`, `A ${c.name('www')}`, `CNAME ${c.name('cdn')}`, `TXT ${c.name('www')}`,
+      `A ${c.name('api')}`,
+      `A ${c.name('www')}`,
+      `CNAME ${c.name('cdn')}`,
+      `TXT ${c.name('www')}`,
     ]);
     expect(r.body.result_info).toMatchObject({ page: 1, per_page: 100, count: 4, total_count: 4, total_pages: 1 });
   });
@@ -146,7 +188,9 @@ export const listing = defineGroup('list', (t) => {
       await c.made({ type: 'TXT', name: c.name(label), content: '"x"' });
     }
     const r = await c.list('order=name');
-    expect(r.body.result.map((x: { name: string }) => x.name)).toEqual(['c', '_dmarc', 'e', 'pg10', 'pg19', 'pg1', 'pg2'].map((l) => c.name(l)));
+    expect(r.body.result.map((x: { name: string }) => x.name)).toEqual(
+      ['c', '_dmarc', 'e', 'pg10', 'pg19', 'pg1', 'pg2'].map((l) => c.name(l)),
+    );
   });
 
   t.test('an order= the API does not know is 400 9201', async (c) => {
@@ -202,7 +246,10 @@ export const batch = defineGroup('batch', (t) => {
     const a = await c.made({ type: 'A', name: c.name('p1'), content: '198.51.100.1' });
     const b = await c.made({ type: 'A', name: c.name('p2'), content: '198.51.100.2' });
     const r = await c.request('POST', c.url('/batch'), {
-      json: { patches: [{ id: a.id, ttl: 300 }], puts: [{ id: b.id, type: 'A', name: c.name('p2'), content: '198.51.100.3' }] },
+      json: {
+        patches: [{ id: a.id, ttl: 300 }],
+        puts: [{ id: b.id, type: 'A', name: c.name('p2'), content: '198.51.100.3' }],
+      },
     });
     expect(r.status).toBe(200);
     expect(r.body.result.patches[0]).toMatchObject({ id: a.id, ttl: 300 });
@@ -214,7 +261,10 @@ export const batch = defineGroup('batch', (t) => {
     const r = await c.request('POST', c.url('/batch'), {
       json: {
         deletes: [{ id: keep.id }],
-        posts: [{ type: 'A', name: c.name('n1'), content: '198.51.100.9' }, { type: 'A', name: c.name('n2'), content: 'not-an-ip' }],
+        posts: [
+          { type: 'A', name: c.name('n1'), content: '198.51.100.9' },
+          { type: 'A', name: c.name('n2'), content: 'not-an-ip' },
+        ],
       },
     });
     expectError(r, 400, 9005);

@@ -23,7 +23,12 @@ export const auth = defineGroup('auth', (t) => {
       const auth = t.target.authWithoutR2!;
       expectError(await c.request('GET', c.url(), { auth }), 403, 10000, 'Authentication error');
       expectError(await c.request('GET', c.url(`/${name}`), { auth }), 403, 10000, 'Authentication error');
-      expectError(await c.request('POST', c.url(), { auth, json: { name: c.name('other') } }), 403, 10000, 'Authentication error');
+      expectError(
+        await c.request('POST', c.url(), { auth, json: { name: c.name('other') } }),
+        403,
+        10000,
+        'Authentication error',
+      );
     },
     t.target.authWithoutR2 ? {} : { skip: 'the target has no credential without R2 permission (authWithoutR2)' },
   );

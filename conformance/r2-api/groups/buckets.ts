@@ -36,7 +36,11 @@ export const buckets = defineGroup('buckets', (t) => {
   });
 
   t.test('a body that is not JSON, or a storage class outside the enum: 400 10040', async (c) => {
-    expectError(await c.request('POST', c.url(), { body: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 10040);
+    expectError(
+      await c.request('POST', c.url(), { body: '{"name":', headers: { 'content-type': 'application/json' } }),
+      400,
+      10040,
+    );
     expectError(await c.create({ name: c.name(), storageClass: 'Glacier' }), 400, 10040);
     expect((await c.list()).body.result.buckets).toEqual([]);
   });
@@ -52,7 +56,12 @@ export const buckets = defineGroup('buckets', (t) => {
     const name = c.name('missing');
     expectError(await c.get(name), 404, 10006, NOT_FOUND);
     expectError(await c.delete(name), 404, 10006, NOT_FOUND);
-    expectError(await c.request('PATCH', c.url(`/${name}`), { headers: { 'cf-r2-storage-class': 'Standard' } }), 404, 10006, NOT_FOUND);
+    expectError(
+      await c.request('PATCH', c.url(`/${name}`), { headers: { 'cf-r2-storage-class': 'Standard' } }),
+      404,
+      10006,
+      NOT_FOUND,
+    );
   });
 
   t.test(
@@ -69,7 +78,9 @@ export const buckets = defineGroup('buckets', (t) => {
   t.test('list: name_contains, direction, per_page and a cursor that walks the rest', async (c) => {
     const names = [await c.make('c'), await c.make('a'), await c.make('b')];
     const sorted = [...names].sort();
-    expect((await c.list('direction=desc')).body.result.buckets.map((b: { name: string }) => b.name)).toEqual([...sorted].reverse());
+    expect((await c.list('direction=desc')).body.result.buckets.map((b: { name: string }) => b.name)).toEqual(
+      [...sorted].reverse(),
+    );
     const first = await c.list('per_page=2');
     expect(first.body.result.buckets.map((b: { name: string }) => b.name)).toEqual(sorted.slice(0, 2));
     const cursor = first.body.result_info?.cursor;

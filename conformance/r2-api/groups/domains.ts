@@ -19,18 +19,21 @@ const R2_DEV = /^pub-[0-9a-f]{32}\.r2\.dev$/;
 const sub = (c: R2ApiClient, label: string) => `${c.prefix}-${label}.${c.target.zone!.name}`;
 
 export const domains = defineGroup('domains', (t) => {
-  t.test('r2.dev is off on a new bucket; PUT {enabled} turns it on and off and answers { bucketId, domain, enabled }', async (c) => {
-    const name = await c.make();
-    const first = await c.request('GET', c.url(`/${name}/domains/managed`));
-    expect(first.status, first.text).toBe(200);
-    expect(first.body.result).toMatchObject({ enabled: false, bucketId: expect.any(String) });
-    expect(first.body.result.domain).toMatch(R2_DEV);
-    const on = await c.setManaged(name, true);
-    expect(on.body?.errors, on.text).toEqual([]);
-    expect(on.body.result).toEqual({ ...first.body.result, enabled: true });
-    expect((await c.request('GET', c.url(`/${name}/domains/managed`))).body.result.enabled).toBe(true);
-    expect((await c.setManaged(name, false)).body.result).toEqual(first.body.result);
-  });
+  t.test(
+    'r2.dev is off on a new bucket; PUT {enabled} turns it on and off and answers { bucketId, domain, enabled }',
+    async (c) => {
+      const name = await c.make();
+      const first = await c.request('GET', c.url(`/${name}/domains/managed`));
+      expect(first.status, first.text).toBe(200);
+      expect(first.body.result).toMatchObject({ enabled: false, bucketId: expect.any(String) });
+      expect(first.body.result.domain).toMatch(R2_DEV);
+      const on = await c.setManaged(name, true);
+      expect(on.body?.errors, on.text).toEqual([]);
+      expect(on.body.result).toEqual({ ...first.body.result, enabled: true });
+      expect((await c.request('GET', c.url(`/${name}/domains/managed`))).body.result.enabled).toBe(true);
+      expect((await c.setManaged(name, false)).body.result).toEqual(first.body.result);
+    },
+  );
 
   t.test(
     'a body without a boolean enabled is 400 10040',
@@ -121,7 +124,9 @@ export const domains = defineGroup('domains', (t) => {
         await (s3.fetch ?? fetch)(await aws.sign(url, { method: 'DELETE' }));
       }
     },
-    skipPublic || !t.target.s3 ? { skip: skipPublic ?? 'the target has no S3 endpoint (s3)' } : { difference: 'unestablished-public-ssec' },
+    skipPublic || !t.target.s3
+      ? { skip: skipPublic ?? 'the target has no S3 endpoint (s3)' }
+      : { difference: 'unestablished-public-ssec' },
   );
 
   const skipZone = t.target.zone ? undefined : 'the target has no zone (zone)';
@@ -135,9 +140,17 @@ export const domains = defineGroup('domains', (t) => {
       expect(added.body?.errors, added.text).toEqual([]);
       expect(added.body.result).toMatchObject({ domain, enabled: true, zoneId, minTLS: '1.2' });
       const list = await c.request('GET', c.url(`/${name}/domains/custom`));
-      expect(list.body.result.domains).toEqual([expect.objectContaining({ domain, enabled: true, zoneId, zoneName, minTLS: '1.2', status: expect.any(Object) })]);
-      expect((await c.request('GET', c.url(`/${name}/domains/custom/${domain}`))).body.result).toMatchObject({ domain, zoneId, zoneName });
-      const updated = await c.request('PUT', c.url(`/${name}/domains/custom/${domain}`), { json: { enabled: false, minTLS: '1.3' } });
+      expect(list.body.result.domains).toEqual([
+        expect.objectContaining({ domain, enabled: true, zoneId, zoneName, minTLS: '1.2', status: expect.any(Object) }),
+      ]);
+      expect((await c.request('GET', c.url(`/${name}/domains/custom/${domain}`))).body.result).toMatchObject({
+        domain,
+        zoneId,
+        zoneName,
+      });
+      const updated = await c.request('PUT', c.url(`/${name}/domains/custom/${domain}`), {
+        json: { enabled: false, minTLS: '1.3' },
+      });
       expect(updated.body.result).toMatchObject({ domain, enabled: false, minTLS: '1.3' });
       const removed = await c.request('DELETE', c.url(`/${name}/domains/custom/${domain}`));
       expect(removed.body.result).toEqual({ domain });
@@ -152,12 +165,17 @@ export const domains = defineGroup('domains', (t) => {
       const name = await c.make();
       const domain = sub(c, 'img');
       expect((await c.addDomain(name, { domain, zoneId: t.target.zone!.id, enabled: true })).status).toBe(200);
-      expect((await c.request('GET', c.url(`/${name}/domains/custom/${domain}`))).body.result.status).toEqual({ ownership: 'active', ssl: 'active' });
+      expect((await c.request('GET', c.url(`/${name}/domains/custom/${domain}`))).body.result.status).toEqual({
+        ownership: 'active',
+        ssl: 'active',
+      });
       if (!t.target.publicFetch || !t.target.putObject) return;
       await c.putObject(name, 'dog.txt', 'woof');
       const served = await t.target.publicFetch(`https://${domain}/dog.txt`);
       expect([served.status, await served.text()]).toEqual([200, 'woof']);
-      expect((await c.request('PUT', c.url(`/${name}/domains/custom/${domain}`), { json: { enabled: false } })).status).toBe(200);
+      expect(
+        (await c.request('PUT', c.url(`/${name}/domains/custom/${domain}`), { json: { enabled: false } })).status,
+      ).toBe(200);
       const off = await t.target.publicFetch(`https://${domain}/dog.txt`);
       await off.arrayBuffer();
       expect(off.status).toBe(404);
@@ -169,7 +187,15 @@ export const domains = defineGroup('domains', (t) => {
     "a domain outside the account's zones, or outside the zone zoneId names, is 400 10040",
     async (c) => {
       const name = await c.make();
-      expectError(await c.addDomain(name, { domain: `${c.prefix}.not-a-zone-of-this-account.invalid`, zoneId: t.target.zone!.id, enabled: true }), 400, 10040);
+      expectError(
+        await c.addDomain(name, {
+          domain: `${c.prefix}.not-a-zone-of-this-account.invalid`,
+          zoneId: t.target.zone!.id,
+          enabled: true,
+        }),
+        400,
+        10040,
+      );
       expect((await c.request('GET', c.url(`/${name}/domains/custom`))).body.result.domains).toEqual([]);
     },
     skipZone ? { skip: skipZone } : { difference: 'unestablished-domain-outside-zones' },
@@ -206,7 +232,11 @@ export const domains = defineGroup('domains', (t) => {
       const name = await c.make();
       const domain = sub(c, 'nothere');
       expectError(await c.request('GET', c.url(`/${name}/domains/custom/${domain}`)), 404, 10040);
-      expectError(await c.request('PUT', c.url(`/${name}/domains/custom/${domain}`), { json: { enabled: false } }), 404, 10040);
+      expectError(
+        await c.request('PUT', c.url(`/${name}/domains/custom/${domain}`), { json: { enabled: false } }),
+        404,
+        10040,
+      );
       expectError(await c.request('DELETE', c.url(`/${name}/domains/custom/${domain}`)), 404, 10040);
     },
     skipZone ? { skip: skipZone } : { difference: 'unestablished-unknown-domain' },

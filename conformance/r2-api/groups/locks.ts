@@ -15,7 +15,9 @@ const RULES = [
 ];
 
 const needsObjects = (t: { target: { putObject?: unknown; deleteObject?: unknown; objectExists?: unknown } }) =>
-  t.target.putObject && t.target.deleteObject && t.target.objectExists ? undefined : 'the target has no putObject, deleteObject or objectExists';
+  t.target.putObject && t.target.deleteObject && t.target.objectExists
+    ? undefined
+    : 'the target has no putObject, deleteObject or objectExists';
 
 export const locks = defineGroup('locks', (t) => {
   t.test('a new bucket has no lock rules; a PUT replaces them all and they read back as sent', async (c) => {
@@ -50,14 +52,18 @@ export const locks = defineGroup('locks', (t) => {
   );
 
   t.test(
-    'the refusal is R2\'s 10069 with its text',
+    "the refusal is R2's 10069 with its text",
     async (c) => {
       const name = await c.make();
       await c.putObject(name, 'k', 'x');
-      expect((await c.putLocks(name, [{ id: 'all', enabled: true, condition: { type: 'Indefinite' } }])).status).toBe(200);
+      expect((await c.putLocks(name, [{ id: 'all', enabled: true, condition: { type: 'Indefinite' } }])).status).toBe(
+        200,
+      );
       const refused = await c.deleteObject(name, 'k');
       expect(refused?.message).toMatch(/10069/);
-      expect(refused?.message).toContain('The object is locked by a bucket lock rule and cannot be deleted or overwritten.');
+      expect(refused?.message).toContain(
+        'The object is locked by a bucket lock rule and cannot be deleted or overwritten.',
+      );
     },
     skipObjects ? { skip: skipObjects } : { difference: 'unestablished-locked-text' },
   );
@@ -68,7 +74,14 @@ export const locks = defineGroup('locks', (t) => {
       const name = await c.make();
       await c.putObject(name, 'legal/contract', 'x');
       expect((await c.putLocks(name, [RULES[1]])).status).toBe(200);
-      const due = [{ id: 'past', enabled: true, conditions: {}, deleteObjectsTransition: { condition: { type: 'Date', date: '2000-01-01T00:00:00.000Z' } } }];
+      const due = [
+        {
+          id: 'past',
+          enabled: true,
+          conditions: {},
+          deleteObjectsTransition: { condition: { type: 'Date', date: '2000-01-01T00:00:00.000Z' } },
+        },
+      ];
       expect((await c.putLifecycle(name, due)).status).toBe(200);
       expect(await t.target.objectExists!(name, 'legal/contract')).toBe(true);
     },
@@ -76,11 +89,15 @@ export const locks = defineGroup('locks', (t) => {
   );
 
   t.test(
-    'a rule the API cannot take (an unknown condition type, lifecycle\'s maxAge for maxAgeSeconds): 400 10040, the rules kept',
+    "a rule the API cannot take (an unknown condition type, lifecycle's maxAge for maxAgeSeconds): 400 10040, the rules kept",
     async (c) => {
       const name = await c.make();
       expectError(await c.putLocks(name, [{ id: 'x', enabled: true, condition: { type: 'Forever' } }]), 400, 10040);
-      expectError(await c.putLocks(name, [{ id: 'x', enabled: true, condition: { type: 'Age', maxAge: 60 } }]), 400, 10040);
+      expectError(
+        await c.putLocks(name, [{ id: 'x', enabled: true, condition: { type: 'Age', maxAge: 60 } }]),
+        400,
+        10040,
+      );
       expect((await c.locks(name)).body.result.rules ?? []).toEqual([]);
     },
     { difference: 'unestablished-rule-refusal' },

@@ -22,7 +22,8 @@ function notificationsOf(c: R2ApiClient, bucket: string) {
       touched.add(queueId);
       return c.request('PUT', `${base}/queues/${queueId}`, { json: { rules } });
     },
-    remove: (queueId: string, ruleIds?: string[]) => c.request('DELETE', `${base}/queues/${queueId}`, ruleIds ? { json: { ruleIds } } : {}),
+    remove: (queueId: string, ruleIds?: string[]) =>
+      c.request('DELETE', `${base}/queues/${queueId}`, ruleIds ? { json: { ruleIds } } : {}),
     async cleanup() {
       for (const id of touched) await c.request('DELETE', `${base}/queues/${id}`);
     },
@@ -30,7 +31,16 @@ function notificationsOf(c: R2ApiClient, bucket: string) {
 }
 
 /** A bucket and two queues for one test, torn down (rules, then queues) however it ends. */
-async function withSetup(c: R2ApiClient, run: (s: { bucket: string; n: ReturnType<typeof notificationsOf>; q1: string; q2: string; queueName: (l: string) => string }) => Promise<void>) {
+async function withSetup(
+  c: R2ApiClient,
+  run: (s: {
+    bucket: string;
+    n: ReturnType<typeof notificationsOf>;
+    q1: string;
+    q2: string;
+    queueName: (l: string) => string;
+  }) => Promise<void>,
+) {
   const bucket = await c.make();
   const q = queuesOf(c);
   const n = notificationsOf(c, bucket);
@@ -45,29 +55,36 @@ async function withSetup(c: R2ApiClient, run: (s: { bucket: string; n: ReturnTyp
 }
 
 export const notifications = defineGroup('notifications', (t) => {
-  t.test('a new bucket has no rules; PUT adds, GET shows them with ruleId and createdAt, per queue and in all', async (c) => {
-    await withSetup(c, async ({ bucket, n, q1, queueName }) => {
-      // No rules: the schema's "No Configuration Found response" (cloudflare/api-schemas).
-      expectError(await n.get(), 404, 11015, 'workers.api.error.no_configs_found_for_bucket');
+  t.test(
+    'a new bucket has no rules; PUT adds, GET shows them with ruleId and createdAt, per queue and in all',
+    async (c) => {
+      await withSetup(c, async ({ bucket, n, q1, queueName }) => {
+        // No rules: the schema's "No Configuration Found response" (cloudflare/api-schemas).
+        expectError(await n.get(), 404, 11015, 'workers.api.error.no_configs_found_for_bucket');
 
-      const put = await n.put(q1, [{ prefix: 'img/', suffix: '.png', actions: ['PutObject', 'CopyObject'], description: 'thumbnails' }]);
-      expect(put.body?.errors, put.text).toEqual([]);
-      expect((await n.put(q1, [{ prefix: 'logs/', actions: ['DeleteObject', 'LifecycleDeletion'] }])).status).toBe(200); // added, not replaced
-      const all = (await n.get()).body.result;
-      expect(all.bucketName).toBe(bucket);
-      expect(all.queues).toHaveLength(1);
-      expect(all.queues[0]).toMatchObject({ queueId: q1, queueName: queueName('q1') });
-      expect(all.queues[0].rules).toMatchObject([
-        { prefix: 'img/', suffix: '.png', actions: ['PutObject', 'CopyObject'], description: 'thumbnails' },
-        { prefix: 'logs/', actions: ['DeleteObject', 'LifecycleDeletion'] },
-      ]);
-      for (const r of all.queues[0].rules) {
-        expect(typeof r.ruleId).toBe('string');
-        expect(Date.parse(r.createdAt)).not.toBeNaN();
-      }
-      expect((await n.getQueue(q1)).body.result).toMatchObject({ queueId: q1, rules: all.queues[0].rules });
-    });
-  });
+        const put = await n.put(q1, [
+          { prefix: 'img/', suffix: '.png', actions: ['PutObject', 'CopyObject'], description: 'thumbnails' },
+        ]);
+        expect(put.body?.errors, put.text).toEqual([]);
+        expect((await n.put(q1, [{ prefix: 'logs/', actions: ['DeleteObject', 'LifecycleDeletion'] }])).status).toBe(
+          200,
+        ); // added, not replaced
+        const all = (await n.get()).body.result;
+        expect(all.bucketName).toBe(bucket);
+        expect(all.queues).toHaveLength(1);
+        expect(all.queues[0]).toMatchObject({ queueId: q1, queueName: queueName('q1') });
+        expect(all.queues[0].rules).toMatchObject([
+          { prefix: 'img/', suffix: '.png', actions: ['PutObject', 'CopyObject'], description: 'thumbnails' },
+          { prefix: 'logs/', actions: ['DeleteObject', 'LifecycleDeletion'] },
+        ]);
+        for (const r of all.queues[0].rules) {
+          expect(typeof r.ruleId).toBe('string');
+          expect(Date.parse(r.createdAt)).not.toBeNaN();
+        }
+        expect((await n.getQueue(q1)).body.result).toMatchObject({ queueId: q1, rules: all.queues[0].rules });
+      });
+    },
+  );
 
   t.test('DELETE with ruleIds removes those rules; without a body every rule of the queue', async (c) => {
     await withSetup(c, async ({ n, q1, q2 }) => {
@@ -76,7 +93,9 @@ export const notifications = defineGroup('notifications', (t) => {
       await n.put(q2, [{ actions: ['DeleteObject'] }]);
       const [first, second] = (await n.getQueue(q1)).body.result.rules as { ruleId: string }[];
       expect((await n.remove(q1, [first!.ruleId])).status).toBe(200);
-      expect((await n.getQueue(q1)).body.result.rules.map((r: { ruleId: string }) => r.ruleId)).toEqual([second!.ruleId]);
+      expect((await n.getQueue(q1)).body.result.rules.map((r: { ruleId: string }) => r.ruleId)).toEqual([
+        second!.ruleId,
+      ]);
       expect((await n.remove(q1)).status).toBe(200);
       const left = (await n.get()).body.result.queues as { queueId: string }[];
       expect(left.map((x) => x.queueId)).toEqual([q2]);
@@ -85,16 +104,19 @@ export const notifications = defineGroup('notifications', (t) => {
     });
   });
 
-  t.test('an overlapping rule on the same queue is refused (400), the rules kept; the same rule on another queue is accepted', async (c) => {
-    await withSetup(c, async ({ n, q1, q2 }) => {
-      expect((await n.put(q1, [{ actions: ['PutObject'] }])).status).toBe(200);
-      const overlap = await n.put(q1, [{ prefix: 'img/', actions: ['PutObject', 'DeleteObject'] }]);
-      expect(overlap.status, overlap.text).toBe(400);
-      expect(overlap.body.success).toBe(false);
-      expect((await n.getQueue(q1)).body.result.rules).toHaveLength(1);
-      expect((await n.put(q2, [{ actions: ['PutObject'] }])).status).toBe(200);
-    });
-  });
+  t.test(
+    'an overlapping rule on the same queue is refused (400), the rules kept; the same rule on another queue is accepted',
+    async (c) => {
+      await withSetup(c, async ({ n, q1, q2 }) => {
+        expect((await n.put(q1, [{ actions: ['PutObject'] }])).status).toBe(200);
+        const overlap = await n.put(q1, [{ prefix: 'img/', actions: ['PutObject', 'DeleteObject'] }]);
+        expect(overlap.status, overlap.text).toBe(400);
+        expect(overlap.body.success).toBe(false);
+        expect((await n.getQueue(q1)).body.result.rules).toHaveLength(1);
+        expect((await n.put(q2, [{ actions: ['PutObject'] }])).status).toBe(200);
+      });
+    },
+  );
 
   t.test(
     "the overlap's code and text",
@@ -109,7 +131,7 @@ export const notifications = defineGroup('notifications', (t) => {
     { difference: 'unestablished-notification-errors' },
   );
 
-  t.test('a PUT with no rules is refused (the schema\'s minItems: 1) and adds nothing', async (c) => {
+  t.test("a PUT with no rules is refused (the schema's minItems: 1) and adds nothing", async (c) => {
     await withSetup(c, async ({ n, q1 }) => {
       const empty = await n.put(q1, []);
       expect([empty.status, empty.body?.success], empty.text).toEqual([400, false]);

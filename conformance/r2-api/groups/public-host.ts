@@ -6,7 +6,9 @@ import type { R2ApiClient, R2ApiTarget } from '../harness.js';
 
 /** Why a test of a public GET is skipped on this target, or undefined when it can run. */
 export const publicSkip = (target: R2ApiTarget): string | undefined =>
-  target.publicFetch && target.putObject && target.deleteObject ? undefined : 'the target has no publicFetch, putObject or deleteObject';
+  target.publicFetch && target.putObject && target.deleteObject
+    ? undefined
+    : 'the target has no publicFetch, putObject or deleteObject';
 
 /**
  * Enables the bucket's r2.dev domain and returns its origin (`https://pub-<hex>.r2.dev`), once it

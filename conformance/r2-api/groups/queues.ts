@@ -35,25 +35,31 @@ export function queuesOf(c: R2ApiClient) {
 }
 
 export const queues = defineGroup('queues', (t) => {
-  t.test('create answers the queue (32-hex id, name, timestamps); the name filter, get and delete find it', async (c) => {
-    const q = queuesOf(c);
-    try {
-      const made = await q.create('jobs');
-      expect(made.status, made.text).toBe(200);
-      expect(made.body.result).toMatchObject({ queue_name: q.name('jobs'), queue_id: expect.stringMatching(/^[0-9a-f]{32}$/) });
-      expect(Date.parse(made.body.result.created_on)).not.toBeNaN();
-      const id = made.body.result.queue_id as string;
-      const found = await q.byName('jobs');
-      expect(found.body.result.map((x: { queue_id: string }) => x.queue_id)).toEqual([id]);
-      expect((await q.get(id)).body.result).toMatchObject({ queue_id: id, queue_name: q.name('jobs') });
-      expect((await q.delete(id)).status).toBe(200);
-      const gone = await q.get(id);
-      expectError(gone, 404, 10104); // QueueNotFound (docs queues/reference/error-codes)
-      expect((await q.byName('jobs')).body.result).toEqual([]);
-    } finally {
-      await q.cleanup();
-    }
-  });
+  t.test(
+    'create answers the queue (32-hex id, name, timestamps); the name filter, get and delete find it',
+    async (c) => {
+      const q = queuesOf(c);
+      try {
+        const made = await q.create('jobs');
+        expect(made.status, made.text).toBe(200);
+        expect(made.body.result).toMatchObject({
+          queue_name: q.name('jobs'),
+          queue_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+        });
+        expect(Date.parse(made.body.result.created_on)).not.toBeNaN();
+        const id = made.body.result.queue_id as string;
+        const found = await q.byName('jobs');
+        expect(found.body.result.map((x: { queue_id: string }) => x.queue_id)).toEqual([id]);
+        expect((await q.get(id)).body.result).toMatchObject({ queue_id: id, queue_name: q.name('jobs') });
+        expect((await q.delete(id)).status).toBe(200);
+        const gone = await q.get(id);
+        expectError(gone, 404, 10104); // QueueNotFound (docs queues/reference/error-codes)
+        expect((await q.byName('jobs')).body.result).toEqual([]);
+      } finally {
+        await q.cleanup();
+      }
+    },
+  );
 
   t.test(
     'a name already taken is refused with 11009, the first queue untouched',
@@ -62,7 +68,12 @@ export const queues = defineGroup('queues', (t) => {
       try {
         const id = await q.make('dup');
         const again = await q.create('dup');
-        expectError(again, 409, 11009, `A queue with the name ${q.name('dup')} already exists: the name is already taken`);
+        expectError(
+          again,
+          409,
+          11009,
+          `A queue with the name ${q.name('dup')} already exists: the name is already taken`,
+        );
         expect((await q.byName('dup')).body.result.map((x: { queue_id: string }) => x.queue_id)).toEqual([id]);
       } finally {
         await q.cleanup();

@@ -9,7 +9,8 @@
 import { expect } from '../../runner.js';
 import { defineGroup } from '../harness.js';
 
-const xml = (rules: string) => `<?xml version="1.0" encoding="UTF-8"?><LifecycleConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${rules}</LifecycleConfiguration>`;
+const xml = (rules: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><LifecycleConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${rules}</LifecycleConfiguration>`;
 
 export const s3Lifecycle = defineGroup('lifecycle through S3', (t) => {
   const skip = t.target.s3 ? undefined : 'the target has no S3 endpoint (s3)';
@@ -33,9 +34,16 @@ export const s3Lifecycle = defineGroup('lifecycle through S3', (t) => {
           enabled: true,
           conditions: { prefix: 'logs/' },
           deleteObjectsTransition: { condition: { type: 'Age', maxAge: 30 * 86400 } },
-          storageClassTransitions: [{ condition: { type: 'Age', maxAge: 7 * 86400 }, storageClass: 'InfrequentAccess' }],
+          storageClassTransitions: [
+            { condition: { type: 'Age', maxAge: 7 * 86400 }, storageClass: 'InfrequentAccess' },
+          ],
         },
-        { id: 'uploads', enabled: false, conditions: { prefix: '' }, abortMultipartUploadsTransition: { condition: { type: 'Age', maxAge: 2 * 86400 } } },
+        {
+          id: 'uploads',
+          enabled: false,
+          conditions: { prefix: '' },
+          abortMultipartUploadsTransition: { condition: { type: 'Age', maxAge: 2 * 86400 } },
+        },
       ]);
     },
     skip ? { skip } : { difference: 'unestablished-s3-lifecycle-xml' },
@@ -48,10 +56,21 @@ export const s3Lifecycle = defineGroup('lifecycle through S3', (t) => {
       const fresh = await c.s3(name, 'lifecycle');
       expect(fresh.status, fresh.text).toBe(200);
       expect(fresh.text).toContain('<ID>Default Multipart Abort Rule</ID>');
-      expect(fresh.text).toContain('<AbortIncompleteMultipartUpload><DaysAfterInitiation>7</DaysAfterInitiation></AbortIncompleteMultipartUpload>');
-      await c.putLifecycle(name, [{ id: 'tmp', enabled: true, conditions: { prefix: 'tmp/' }, deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } } }]);
+      expect(fresh.text).toContain(
+        '<AbortIncompleteMultipartUpload><DaysAfterInitiation>7</DaysAfterInitiation></AbortIncompleteMultipartUpload>',
+      );
+      await c.putLifecycle(name, [
+        {
+          id: 'tmp',
+          enabled: true,
+          conditions: { prefix: 'tmp/' },
+          deleteObjectsTransition: { condition: { type: 'Age', maxAge: 86400 } },
+        },
+      ]);
       const got = await c.s3(name, 'lifecycle');
-      expect(got.text).toContain('<Rule><ID>tmp</ID><Status>Enabled</Status><Filter><Prefix>tmp/</Prefix></Filter><Expiration><Days>1</Days></Expiration></Rule>');
+      expect(got.text).toContain(
+        '<Rule><ID>tmp</ID><Status>Enabled</Status><Filter><Prefix>tmp/</Prefix></Filter><Expiration><Days>1</Days></Expiration></Rule>',
+      );
       await c.putLifecycle(name, []);
       const none = await c.s3(name, 'lifecycle');
       expect([none.status, /<Code>NoSuchLifecycleConfiguration<\/Code>/.test(none.text)]).toEqual([404, true]);
@@ -65,10 +84,14 @@ export const s3Lifecycle = defineGroup('lifecycle through S3', (t) => {
       const name = await c.make();
       const r = await c.s3(name, 'lifecycle', {
         method: 'PUT',
-        body: xml('<Rule><ID>x</ID><Status>Enabled</Status><Filter><Prefix></Prefix></Filter><Transition><Days>1</Days><StorageClass>GLACIER</StorageClass></Transition></Rule>'),
+        body: xml(
+          '<Rule><ID>x</ID><Status>Enabled</Status><Filter><Prefix></Prefix></Filter><Transition><Days>1</Days><StorageClass>GLACIER</StorageClass></Transition></Rule>',
+        ),
       });
       expect([r.status, /<Code>InvalidStorageClass<\/Code>/.test(r.text)]).toEqual([400, true]);
-      expect((await c.lifecycle(name)).body.result.rules.map((x: { id: string }) => x.id)).toEqual(['Default Multipart Abort Rule']);
+      expect((await c.lifecycle(name)).body.result.rules.map((x: { id: string }) => x.id)).toEqual([
+        'Default Multipart Abort Rule',
+      ]);
     },
     skip ? { skip } : { difference: 'unestablished-s3-lifecycle-xml' },
   );

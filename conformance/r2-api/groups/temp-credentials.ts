@@ -11,11 +11,19 @@ import { expect } from '../../runner.js';
 import { defineGroup, expectError, type R2ApiClient } from '../harness.js';
 
 async function mint(c: R2ApiClient, body: Record<string, unknown>) {
-  return c.request('POST', `${c.target.baseUrl}/accounts/${c.target.accountId}/r2/temp-access-credentials`, { json: body });
+  return c.request('POST', `${c.target.baseUrl}/accounts/${c.target.accountId}/r2/temp-access-credentials`, {
+    json: body,
+  });
 }
 
 /** One S3 request with minted credentials: status and the error's code. */
-async function s3With(c: R2ApiClient, creds: { accessKeyId: string; secretAccessKey: string; sessionToken: string }, method: string, path: string, body?: string) {
+async function s3With(
+  c: R2ApiClient,
+  creds: { accessKeyId: string; secretAccessKey: string; sessionToken: string },
+  method: string,
+  path: string,
+  body?: string,
+) {
   const s3 = c.target.s3!;
   const { AwsClient } = await import('aws4fetch');
   const aws = new AwsClient({ ...creds, service: 's3', region: 'auto' });
@@ -33,7 +41,13 @@ export const tempCredentials = defineGroup('temporary credentials', (t) => {
     async (c) => {
       const bucket = await c.make();
       const parentAccessKeyId = c.target.s3!.credentials.accessKeyId;
-      const rw = await mint(c, { bucket, parentAccessKeyId, permission: 'object-read-write', ttlSeconds: 900, prefixes: ['in/'] });
+      const rw = await mint(c, {
+        bucket,
+        parentAccessKeyId,
+        permission: 'object-read-write',
+        ttlSeconds: 900,
+        prefixes: ['in/'],
+      });
       expect(rw.body?.errors, rw.text).toEqual([]);
       const creds = rw.body.result as { accessKeyId: string; secretAccessKey: string; sessionToken: string };
       expect(Object.keys(creds).sort()).toEqual(['accessKeyId', 'secretAccessKey', 'sessionToken']);
@@ -44,7 +58,8 @@ export const tempCredentials = defineGroup('temporary credentials', (t) => {
       const outside = await s3With(c, creds, 'PUT', `${bucket}/out/a.txt`, 'outside');
       expect([outside.status, outside.code], outside.text).toEqual([403, 'AccessDenied']);
 
-      const ro = (await mint(c, { bucket, parentAccessKeyId, permission: 'object-read-only', ttlSeconds: 900 })).body.result;
+      const ro = (await mint(c, { bucket, parentAccessKeyId, permission: 'object-read-only', ttlSeconds: 900 })).body
+        .result;
       const read = await s3With(c, ro, 'GET', `${bucket}/in/a.txt`);
       expect([read.status, read.text]).toEqual([200, 'inside']);
       const write = await s3With(c, ro, 'PUT', `${bucket}/in/b.txt`, 'no');
@@ -57,7 +72,15 @@ export const tempCredentials = defineGroup('temporary credentials', (t) => {
     'a listing under prefix-scoped credentials must ask for a prefix inside the grant',
     async (c) => {
       const bucket = await c.make();
-      const creds = (await mint(c, { bucket, parentAccessKeyId: c.target.s3!.credentials.accessKeyId, permission: 'object-read-only', ttlSeconds: 900, prefixes: ['in/'] })).body.result;
+      const creds = (
+        await mint(c, {
+          bucket,
+          parentAccessKeyId: c.target.s3!.credentials.accessKeyId,
+          permission: 'object-read-only',
+          ttlSeconds: 900,
+          prefixes: ['in/'],
+        })
+      ).body.result;
       expect((await s3With(c, creds, 'GET', `${bucket}?list-type=2&prefix=in/`)).status).toBe(200);
       const all = await s3With(c, creds, 'GET', `${bucket}?list-type=2`);
       expect([all.status, all.code], all.text).toEqual([403, 'AccessDenied']);
@@ -69,7 +92,12 @@ export const tempCredentials = defineGroup('temporary credentials', (t) => {
     'refused at minting: a bucket the account lacks (10006); a parent key the account does not have, a permission or TTL outside the schema (10040)',
     async (c) => {
       const bucket = await c.make();
-      const good = { bucket, parentAccessKeyId: c.target.s3!.credentials.accessKeyId, permission: 'object-read-only', ttlSeconds: 60 };
+      const good = {
+        bucket,
+        parentAccessKeyId: c.target.s3!.credentials.accessKeyId,
+        permission: 'object-read-only',
+        ttlSeconds: 60,
+      };
       expectError(await mint(c, { ...good, bucket: c.name('missing') }), 404, 10006);
       expectError(await mint(c, { ...good, parentAccessKeyId: 'edt-no-such-access-key' }), 400, 10040);
       expectError(await mint(c, { ...good, permission: 'everything' }), 400, 10040);

@@ -3,7 +3,7 @@ import { defineGroup } from '../harness.js';
 
 // Routes, subresources and bucket-level answers (reference §3.1–3.2, §8 rows 28, 51).
 export const routing = defineGroup('routing and buckets', (t) => {
-  t.test('?policyStatus is R2\'s own typo; object ?tagging on GET is 501', async (c) => {
+  t.test("?policyStatus is R2's own typo; object ?tagging on GET is 501", async (c) => {
     const p = await c.send('', { query: 'policyStatus' });
     expect([p.status, p.error?.Message]).toEqual([501, 'GetGetBucketPolicyStatus not implemented']);
     const tag = await c.send(c.key(), { query: 'tagging' });
@@ -14,7 +14,10 @@ export const routing = defineGroup('routing and buckets', (t) => {
     const loc = await c.send('', { query: 'location&foobar=1' });
     expect([loc.status, loc.error?.Message]).toEqual([400, 'Search param foobar is unsupported for bucket location']);
     const junk = await c.send('', { method: 'PUT', query: 'junk' });
-    expect([junk.status, junk.error?.Message]).toEqual([400, 'Unsupported search param(s) "junk" on a PUT bucket route']);
+    expect([junk.status, junk.error?.Message]).toEqual([
+      400,
+      'Unsupported search param(s) "junk" on a PUT bucket route',
+    ]);
     const tagging = await c.send('', { method: 'PUT', query: 'junk&tagging' });
     expect([tagging.status, tagging.error?.Message]).toEqual([501, 'PutBucketTagging not implemented']);
   });
@@ -27,23 +30,31 @@ export const routing = defineGroup('routing and buckets', (t) => {
     expect([tags.status, tags.error?.Code]).toEqual([404, 'NoSuchTagSet']);
   });
 
-  t.test('HeadBucket answers x-amz-bucket-region: auto', async (c) => {
-    const r = await c.client.send(new c.sdk.HeadBucketCommand({ Bucket: c.bucket }));
-    expect(r.BucketRegion).toBe('auto');
-  }, { difference: 'miniflare-no-bucket-region' });
+  t.test(
+    'HeadBucket answers x-amz-bucket-region: auto',
+    async (c) => {
+      const r = await c.client.send(new c.sdk.HeadBucketCommand({ Bucket: c.bucket }));
+      expect(r.BucketRegion).toBe('auto');
+    },
+    { difference: 'miniflare-no-bucket-region' },
+  );
 
-  t.test('ListBuckets lists the bucket with its CreationDate', async (c) => {
-    const r = await c.client.send(new c.sdk.ListBucketsCommand({}));
-    const mine = r.Buckets!.find((b) => b.Name === c.bucket);
-    expect(mine?.CreationDate).toBeInstanceOf(Date);
-  }, { difference: 'miniflare-no-creation-date' });
+  t.test(
+    'ListBuckets lists the bucket with its CreationDate',
+    async (c) => {
+      const r = await c.client.send(new c.sdk.ListBucketsCommand({}));
+      const mine = r.Buckets!.find((b) => b.Name === c.bucket);
+      expect(mine?.CreationDate).toBeInstanceOf(Date);
+    },
+    { difference: 'miniflare-no-creation-date' },
+  );
 
   t.test('a method S3 does not route is 404 RouteNotFound', async (c) => {
     const r = await c.send(c.key(), { method: 'PATCH', body: 'x' });
     expect([r.status, r.error?.Code, r.error?.Message]).toEqual([404, 'RouteNotFound', 'No route matches this url.']);
   });
 
-  t.test('errors are S3\'s XML envelope, without RequestId or HostId', async (c) => {
+  t.test("errors are S3's XML envelope, without RequestId or HostId", async (c) => {
     const r = await c.send(c.key('missing'));
     expect(r.headers.get('content-type')).toContain('application/xml');
     expect(r.text.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);

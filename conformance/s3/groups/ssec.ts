@@ -12,21 +12,32 @@ const ssecHeaders = (alg = 'AES256') => ({
 
 // SSE-C (reference §3.6, §8 row 47).
 export const ssec = defineGroup('ssec', (t) => {
-  t.test('SSE-C headers on a plain object\'s GET are 400 "not applicable"; AES128 is 400 InvalidEncryptionAlgorithmError', async (c) => {
-    const key = c.key();
-    await c.send(key, { method: 'PUT', body: 'plain' });
-    const r = await c.send(key, { headers: ssecHeaders() });
-    expect([r.status, r.error?.Code, r.error?.Message]).toEqual([400, 'InvalidRequest', 'The encryption parameters are not applicable to this object.']);
-    const alg = await c.send(key, { headers: ssecHeaders('AES128') });
-    expect([alg.status, alg.error?.Code]).toEqual([400, 'InvalidEncryptionAlgorithmError']);
-  });
+  t.test(
+    'SSE-C headers on a plain object\'s GET are 400 "not applicable"; AES128 is 400 InvalidEncryptionAlgorithmError',
+    async (c) => {
+      const key = c.key();
+      await c.send(key, { method: 'PUT', body: 'plain' });
+      const r = await c.send(key, { headers: ssecHeaders() });
+      expect([r.status, r.error?.Code, r.error?.Message]).toEqual([
+        400,
+        'InvalidRequest',
+        'The encryption parameters are not applicable to this object.',
+      ]);
+      const alg = await c.send(key, { headers: ssecHeaders('AES128') });
+      expect([alg.status, alg.error?.Code]).toEqual([400, 'InvalidEncryptionAlgorithmError']);
+    },
+  );
 
-  t.test('an object written with a customer key is read back with it', async (c) => {
-    const key = c.key();
-    const put = await c.send(key, { method: 'PUT', body: 'secret', headers: ssecHeaders() });
-    expect(put.status).toBe(200);
-    const r = await c.send(key, { headers: ssecHeaders() });
-    expect([r.status, r.text]).toEqual([200, 'secret']);
-    expect(r.headers.get('x-amz-server-side-encryption-customer-key-md5')).toBe(b64(md5(KEY)));
-  }, { difference: 'miniflare-ssec-writes' });
+  t.test(
+    'an object written with a customer key is read back with it',
+    async (c) => {
+      const key = c.key();
+      const put = await c.send(key, { method: 'PUT', body: 'secret', headers: ssecHeaders() });
+      expect(put.status).toBe(200);
+      const r = await c.send(key, { headers: ssecHeaders() });
+      expect([r.status, r.text]).toEqual([200, 'secret']);
+      expect(r.headers.get('x-amz-server-side-encryption-customer-key-md5')).toBe(b64(md5(KEY)));
+    },
+    { difference: 'miniflare-ssec-writes' },
+  );
 });

@@ -42,7 +42,9 @@ export interface ImageTarget {
  * The account's id, name and created time as persisted, to construct the Account with before
  * anything else (`new Account({ id, name, created, notifyMissingKeyDeletes })`); undefined: DIR is new.
  */
-export function persistedAccount(store: ImageStore): { id: string; name: string; created: number; notifyMissingKeyDeletes: boolean } | undefined {
+export function persistedAccount(
+  store: ImageStore,
+): { id: string; name: string; created: number; notifyMissingKeyDeletes: boolean } | undefined {
   return accountRecord(store);
 }
 

@@ -38,7 +38,10 @@ export interface BucketRecord {
  * options as made (the API's create takes a default storage class no setting holds): a Bucket made
  * by the caller should take them.
  */
-export type OpenBucket = (storageName: string, options: { defaultStorageClass: string; lifecycleTiming: LifecycleTiming }) => BucketStorage | Bucket;
+export type OpenBucket = (
+  storageName: string,
+  options: { defaultStorageClass: string; lifecycleTiming: LifecycleTiming },
+) => BucketStorage | Bucket;
 
 type Entry = readonly [jurisdiction: string, name: string, bucket: Bucket];
 
@@ -105,7 +108,10 @@ export class BucketsPart implements ImagePart {
       store.put(key, record);
     }
     for (const key of before.keys()) store.remove(key);
-    store.put('buckets', now.map(([j, name]) => [j, name]));
+    store.put(
+      'buckets',
+      now.map(([j, name]) => [j, name]),
+    );
     // Buckets on memory are remembered too, so an unchanged directory compares equal next time.
     this.#written = this.#entries();
     return true;
@@ -126,8 +132,13 @@ export function loadBuckets(store: ImageStore, state: AccountState, openBucket: 
     if (map.has(name)) continue;
     const options = { defaultStorageClass: record.storageClass, lifecycleTiming: record.lifecycleTiming };
     const opened = openBucket(record.storage, options);
-    const bucket = opened instanceof Bucket ? opened : new Bucket({ storage: opened, ...options, ...(state.clock !== undefined ? { clock: state.clock } : {}) });
-    const info = record.info ?? (j === 'default' ? undefined : { jurisdiction: j as Jurisdiction, location: homeLocation(j as Jurisdiction) });
+    const bucket =
+      opened instanceof Bucket
+        ? opened
+        : new Bucket({ storage: opened, ...options, ...(state.clock !== undefined ? { clock: state.clock } : {}) });
+    const info =
+      record.info ??
+      (j === 'default' ? undefined : { jurisdiction: j as Jurisdiction, location: homeLocation(j as Jurisdiction) });
     addAccountBucket(state, name, bucket, info);
     state.bucketCreated.set(bucket, record.created);
   }

@@ -44,7 +44,12 @@ export class CredentialsPart implements ImagePart {
     const state = this.#state;
     let wrote = false;
     if (!this.#accountWritten) {
-      const record: AccountRecord = { id: state.id, name: state.name, created: state.created, notifyMissingKeyDeletes: state.notifyMissingKeyDeletes };
+      const record: AccountRecord = {
+        id: state.id,
+        name: state.name,
+        created: state.created,
+        notifyMissingKeyDeletes: state.notifyMissingKeyDeletes,
+      };
       store.put('account', record);
       this.#accountWritten = wrote = true;
     }
@@ -62,7 +67,8 @@ export class CredentialsPart implements ImagePart {
       this.#temporary = temporary.changes;
       store.put('temp/parents', [...temporary.parents]);
       // O(grants), only when the table changed (a mint, which also drops expired grants).
-      for (const [token, g] of temporary.grants) if (this.#grants.get(token) !== g) store.put(grantKey(token), { ...g });
+      for (const [token, g] of temporary.grants)
+        if (this.#grants.get(token) !== g) store.put(grantKey(token), { ...g });
       for (const token of this.#grants.keys()) if (!temporary.grants.has(token)) store.remove(grantKey(token));
       this.#grants = new Map(temporary.grants);
       wrote = true;

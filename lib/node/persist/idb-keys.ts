@@ -150,5 +150,7 @@ export function readKey(bytes: Uint8Array, at: number): { key: unknown; end: num
     }
     return { key: out, end: at + 1 };
   }
-  throw new Error(`LmdbIndexedDb: a stored key has an unknown tag ${String(tag)} (the database was not written by this version)`);
+  throw new Error(
+    `LmdbIndexedDb: a stored key has an unknown tag ${String(tag)} (the database was not written by this version)`,
+  );
 }

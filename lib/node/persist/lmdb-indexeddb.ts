@@ -49,7 +49,14 @@
  */
 import type { LmdbDatabase, LmdbRoot } from './lmdb-types.js';
 import { Packr } from 'msgpackr';
-import type { IdbDatabase, IdbFactory, IdbObjectStore, IdbOpenRequest, IdbRequest, IdbTransaction } from '../../bucket/idb-types.js';
+import type {
+  IdbDatabase,
+  IdbFactory,
+  IdbObjectStore,
+  IdbOpenRequest,
+  IdbRequest,
+  IdbTransaction,
+} from '../../bucket/idb-types.js';
 import { AFTER, KeyWriter, MAX_KEY_BYTES, dataError, readKey } from './idb-keys.js';
 
 /** The LMDB named database LmdbIndexedDb keeps everything in (count it in `maxDbs`). */
@@ -67,7 +74,10 @@ function encodeValue(v: unknown): Buffer {
   try {
     return values.pack(v);
   } catch (e) {
-    throw new DOMException(`LmdbIndexedDb: the value could not be cloned: ${e instanceof Error ? e.message : String(e)}`, 'DataCloneError');
+    throw new DOMException(
+      `LmdbIndexedDb: the value could not be cloned: ${e instanceof Error ? e.message : String(e)}`,
+      'DataCloneError',
+    );
   }
 }
 
@@ -89,7 +99,10 @@ class Request<T = unknown> implements IdbRequest<T> {
   readyState: 'pending' | 'done' = 'pending';
   onsuccess: Handler = null;
   onerror: Handler = null;
-  constructor(readonly source: unknown, readonly transaction: Transaction | null) {}
+  constructor(
+    readonly source: unknown,
+    readonly transaction: Transaction | null,
+  ) {}
 }
 
 class OpenRequest extends Request<IdbDatabase> implements IdbOpenRequest {
@@ -200,7 +213,10 @@ export class LmdbIndexedDb implements IdbFactory {
    */
   async settled(): Promise<void> {
     for (;;) {
-      const pending = [...this.#queues.values(), ...[...this.#locks.values()].flatMap((held) => [...held].map((l) => l.finished))];
+      const pending = [
+        ...this.#queues.values(),
+        ...[...this.#locks.values()].flatMap((held) => [...held].map((l) => l.finished)),
+      ];
       if (pending.length === 0) return;
       await Promise.all(pending);
       await nextTurn();
@@ -243,7 +259,12 @@ export class LmdbIndexedDb implements IdbFactory {
     const oldVersion = schema?.version ?? 0;
     const newVersion = version ?? (oldVersion || 1);
     if (newVersion < oldVersion) {
-      return fail(new DOMException(`The requested version (${newVersion}) is less than the existing version (${oldVersion}).`, 'VersionError'));
+      return fail(
+        new DOMException(
+          `The requested version (${newVersion}) is less than the existing version (${oldVersion}).`,
+          'VersionError',
+        ),
+      );
     }
     const conn = new Connection(this, name, newVersion, new Set(schema?.stores ?? []));
     if (newVersion > oldVersion) {
@@ -259,7 +280,11 @@ export class LmdbIndexedDb implements IdbFactory {
           return true;
         } catch (e) {
           conn.close();
-          fail(e instanceof DOMException && e.name === 'AbortError' ? e : new DOMException(`The upgrade failed: ${String(e)}`, 'AbortError'));
+          fail(
+            e instanceof DOMException && e.name === 'AbortError'
+              ? e
+              : new DOMException(`The upgrade failed: ${String(e)}`, 'AbortError'),
+          );
           return false;
         } finally {
           conn.upgrading = false;
@@ -278,7 +303,12 @@ export class LmdbIndexedDb implements IdbFactory {
    * Runs `work` holding every store of `name`, once the open connections were told (versionchange)
    * and the transactions already there have finished; the connections still open are closed.
    */
-  async #takeOver<T>(name: string, oldVersion: number, newVersion: number | null, work: (lock: Lock & { release(): void }) => T | Promise<T>): Promise<T> {
+  async #takeOver<T>(
+    name: string,
+    oldVersion: number,
+    newVersion: number | null,
+    work: (lock: Lock & { release(): void }) => T | Promise<T>,
+  ): Promise<T> {
     for (const c of [...this.#connectionsOf(name)]) {
       try {
         dispatch(c.onversionchange, c, { type: 'versionchange', oldVersion, newVersion });
@@ -360,7 +390,8 @@ export class LmdbIndexedDb implements IdbFactory {
     w.string(name);
     w.string(store);
     w.key(key);
-    if (w.length > MAX_KEY_BYTES) throw dataError(`LmdbIndexedDb: the key takes ${w.length} bytes, more than LMDB's ${MAX_KEY_BYTES}`);
+    if (w.length > MAX_KEY_BYTES)
+      throw dataError(`LmdbIndexedDb: the key takes ${w.length} bytes, more than LMDB's ${MAX_KEY_BYTES}`);
     return w.take();
   }
 
@@ -381,13 +412,17 @@ export class LmdbIndexedDb implements IdbFactory {
     const stored = !writes?.cleared;
     if (!writes || writes.puts.size === 0) {
       if (!stored) return [];
-      if (what === 'keys') return Array.from(this.#records.getKeys({ start: prefix, end }), (k) => readKey(k, prefix.length).key);
+      if (what === 'keys')
+        return Array.from(this.#records.getKeys({ start: prefix, end }), (k) => readKey(k, prefix.length).key);
       return Array.from(this.#records.getRange({ start: prefix, end }), ({ value }) => decodeValue(value));
     }
     // The transaction wrote here: its writes over the stored records, in key order again.
     const merged = new Map<string, Buffer | null>();
-    if (stored && what === 'keys') for (const k of this.#records.getKeys({ start: prefix, end })) merged.set(k.toString('latin1'), null);
-    if (stored && what === 'values') for (const { key, value } of this.#records.getRange({ start: prefix, end })) merged.set(key.toString('latin1'), Buffer.from(value));
+    if (stored && what === 'keys')
+      for (const k of this.#records.getKeys({ start: prefix, end })) merged.set(k.toString('latin1'), null);
+    if (stored && what === 'values')
+      for (const { key, value } of this.#records.getRange({ start: prefix, end }))
+        merged.set(key.toString('latin1'), Buffer.from(value));
     for (const [k, v] of writes.puts) {
       if (v) merged.set(k, v);
       else merged.delete(k);
@@ -440,18 +475,22 @@ class Connection implements IdbDatabase {
   }
 
   createObjectStore(name: string): { name: string } {
-    if (!this.upgrading) throw new DOMException('createObjectStore is allowed only in onupgradeneeded.', 'InvalidStateError');
+    if (!this.upgrading)
+      throw new DOMException('createObjectStore is allowed only in onupgradeneeded.', 'InvalidStateError');
     name = String(name);
-    if (this.stores.has(name)) throw new DOMException(`An object store named ${JSON.stringify(name)} already exists.`, 'ConstraintError');
+    if (this.stores.has(name))
+      throw new DOMException(`An object store named ${JSON.stringify(name)} already exists.`, 'ConstraintError');
     this.stores.add(name);
     return { name };
   }
 
   transaction(stores: string | string[], mode: Mode = 'readonly'): IdbTransaction {
     if (this.#closed) throw new DOMException('The database connection is closing.', 'InvalidStateError');
-    if (mode !== 'readonly' && mode !== 'readwrite') throw new TypeError(`LmdbIndexedDb: unknown transaction mode ${String(mode)}`);
+    if (mode !== 'readonly' && mode !== 'readwrite')
+      throw new TypeError(`LmdbIndexedDb: unknown transaction mode ${String(mode)}`);
     const names = typeof stores === 'string' ? [stores] : [...stores].map(String);
-    if (names.length === 0) throw new DOMException('The transaction needs at least one object store.', 'InvalidAccessError');
+    if (names.length === 0)
+      throw new DOMException('The transaction needs at least one object store.', 'InvalidAccessError');
     for (const n of names) {
       if (!this.stores.has(n)) throw new DOMException(`No object store named ${JSON.stringify(n)}.`, 'NotFoundError');
     }
@@ -509,20 +548,26 @@ class Transaction implements IdbTransaction, Lock {
 
   objectStore(name: string): IdbObjectStore {
     if (this.#state === 'done') throw new DOMException('The transaction has finished.', 'InvalidStateError');
-    if (!this.scope.has(name)) throw new DOMException(`The object store ${JSON.stringify(name)} is not in this transaction's scope.`, 'NotFoundError');
+    if (!this.scope.has(name))
+      throw new DOMException(
+        `The object store ${JSON.stringify(name)} is not in this transaction's scope.`,
+        'NotFoundError',
+      );
     let store = this.#stores.get(name);
     if (!store) this.#stores.set(name, (store = new ObjectStore(this, name)));
     return store;
   }
 
   abort(): void {
-    if (this.#state === 'done') throw new DOMException('The transaction has already committed or aborted.', 'InvalidStateError');
+    if (this.#state === 'done')
+      throw new DOMException('The transaction has already committed or aborted.', 'InvalidStateError');
     this.#abort(null);
   }
 
   /** @internal places a request: `run` computes its result when its turn comes. */
   place<T>(source: ObjectStore, run: () => T): Request<T> {
-    if (this.#state === 'done' || !this.#active) throw new DOMException('The transaction is not active.', 'TransactionInactiveError');
+    if (this.#state === 'done' || !this.#active)
+      throw new DOMException('The transaction is not active.', 'TransactionInactiveError');
     const request = new Request<T>(source, this);
     this.#queue.push({ request: request as Request, run });
     if (this.#state === 'running') this.#schedule();

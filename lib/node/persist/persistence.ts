@@ -43,7 +43,14 @@ import type { Bucket } from '../../bucket/bucket.js';
 import type { BucketStorage } from '../../bucket/storage.js';
 import { randomHex } from '../../random.js';
 import type { LmdbIndexedDb } from './lmdb-indexeddb.js';
-import { AccountImageWriter, loadAccountImage, persistedAccount, type ImageStore, type ImageTarget, type OpenBucket } from './account-image.js';
+import {
+  AccountImageWriter,
+  loadAccountImage,
+  persistedAccount,
+  type ImageStore,
+  type ImageTarget,
+  type OpenBucket,
+} from './account-image.js';
 import { PendingWrites } from './image-store.js';
 
 /** A persisted bucket's own options, as its directory entry keeps them (made again with them). */
@@ -70,10 +77,15 @@ async function loadLmdb(): Promise<{ open: LmdbOpen; LmdbIndexedDb: typeof LmdbI
   // A specifier the compiler does not follow: lmdb's own types stay out of the program (lmdb-types.ts).
   const lmdb = 'lmdb';
   try {
-    const [{ open }, { LmdbIndexedDb }] = await Promise.all([import(lmdb) as Promise<{ open: LmdbOpen }>, import('./lmdb-indexeddb.js')]);
+    const [{ open }, { LmdbIndexedDb }] = await Promise.all([
+      import(lmdb) as Promise<{ open: LmdbOpen }>,
+      import('./lmdb-indexeddb.js'),
+    ]);
     return { open, LmdbIndexedDb };
   } catch (e) {
-    throw new Error(`--persist needs the lmdb package (an optional dependency of edge-doubles): npm install lmdb (${(e as Error).message})`);
+    throw new Error(
+      `--persist needs the lmdb package (an optional dependency of edge-doubles): npm install lmdb (${(e as Error).message})`,
+    );
   }
 }
 
@@ -90,7 +102,9 @@ function lock(dir: string): string {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const pid = Number(readFileSync(path, 'utf8'));
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
-        throw new Error(`--persist ${dir}: in use by process ${pid} (another server); stop it or choose another directory`);
+        throw new Error(
+          `--persist ${dir}: in use by process ${pid} (another server); stop it or choose another directory`,
+        );
       }
       rmSync(path, { force: true });
     }
@@ -115,7 +129,10 @@ function imageStore(db: LmdbDatabase<unknown, string>): ImageStore {
     remove: (key) => void db.removeSync(key),
     // The image's keys are ASCII (names go in as `segment`s, image-store.ts): every key starting with
     // `prefix` sorts in [prefix, prefix + U+FFFF).
-    keys: (prefix) => [...db.getKeys({ start: prefix, end: `${prefix}\uffff` })].filter((k): k is string => typeof k === 'string' && k.startsWith(prefix)),
+    keys: (prefix) =>
+      [...db.getKeys({ start: prefix, end: `${prefix}\uffff` })].filter(
+        (k): k is string => typeof k === 'string' && k.startsWith(prefix),
+      ),
   };
 }
 
@@ -140,7 +157,13 @@ export class Persistence {
   #tail: Promise<void> = Promise.resolve();
   #closed = false;
 
-  private constructor(dir: string, root: LmdbRoot, indexedDB: LmdbIndexedDb, lockPath: string, options: PersistOptions) {
+  private constructor(
+    dir: string,
+    root: LmdbRoot,
+    indexedDB: LmdbIndexedDb,
+    lockPath: string,
+    options: PersistOptions,
+  ) {
     this.dir = dir;
     this.sync = options.sync ?? 'commit';
     this.#root = root;
@@ -197,7 +220,10 @@ export class Persistence {
    * Rebuilds the persisted account into `target` (made over an Account with `savedAccount()`'s id);
    * `newBucket` makes each persisted bucket on its storage in DIR, as the server makes its own.
    */
-  async load(target: ImageTarget, newBucket: (storage: BucketStorage, options: BucketOptionsKept) => Bucket): Promise<void> {
+  async load(
+    target: ImageTarget,
+    newBucket: (storage: BucketStorage, options: BucketOptionsKept) => Bucket,
+  ): Promise<void> {
     const kept = new Set<string>();
     loadAccountImage(this.#store, target, (name, options) => {
       kept.add(name);

@@ -55,19 +55,33 @@ function recordFields(r: QueueRecord | undefined): unknown[] {
 
 function sameRecord(w: readonly unknown[], r: QueueRecord | undefined): boolean {
   const c = r?.consumer;
-  return w[0] === r && w[1] === r?.modified && w[2] === r?.settings && w[3] === c && w[4] === c?.settings && w[5] === c?.dead_letter_queue;
+  return (
+    w[0] === r &&
+    w[1] === r?.modified &&
+    w[2] === r?.settings &&
+    w[3] === c &&
+    w[4] === c?.settings &&
+    w[5] === c?.dead_letter_queue
+  );
 }
-
 
 function heldImage(h: Held): HeldImage {
   const b = h.body;
-  return { ...h, body: { type: b.type, bytes: b.bytes, value: b.type === 'v8' ? new Uint8Array(serialize(b.value)) : b.value } };
+  return {
+    ...h,
+    body: { type: b.type, bytes: b.bytes, value: b.type === 'v8' ? new Uint8Array(serialize(b.value)) : b.value },
+  };
 }
 
 function heldFrom(image: HeldImage): Held {
   const b = image.body;
   // Bytes as a plain Uint8Array: LMDB gives a Buffer back, which a consumer must not see.
-  const value = b.type === 'v8' ? deserialize(b.value as Uint8Array) : b.type === 'bytes' ? new Uint8Array(b.value as Uint8Array) : b.value;
+  const value =
+    b.type === 'v8'
+      ? deserialize(b.value as Uint8Array)
+      : b.type === 'bytes'
+        ? new Uint8Array(b.value as Uint8Array)
+        : b.value;
   return { ...image, body: { type: b.type, bytes: b.bytes, value } as HeldBody };
 }
 

@@ -24,7 +24,12 @@ const diffAgainst: DiffFn = diffMod.default.default ?? diffMod.default;
  * whose value is new or another object, `removed` for each key gone. O(changes × log n) when `after`
  * was taken from the map `before` was: the trees share every node nothing was written under.
  */
-export function diffSnapshots<V>(before: MapSnapshot<V>, after: MapSnapshot<V>, changed: (key: string, value: V) => void, removed: (key: string) => void): void {
+export function diffSnapshots<V>(
+  before: MapSnapshot<V>,
+  after: MapSnapshot<V>,
+  changed: (key: string, value: V) => void,
+  removed: (key: string) => void,
+): void {
   // A cell `before` holds is never changed in place afterwards (a snapshot starts a new generation,
   // persistent-map.ts): a cell both share holds the same value; another cell may hold the same one.
   diffAgainst(

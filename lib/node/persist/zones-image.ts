@@ -54,7 +54,18 @@ function settingsFields(s: ZoneSettings): unknown[] {
 
 function sameSettings(w: readonly unknown[], s: ZoneSettings): boolean {
   const d = s.dnssec;
-  return w[0] === s && w[1] === s.paused && w[2] === s.type && w[3] === s.modified && w[4] === d && w[5] === d.status && w[6] === d.multiSigner && w[7] === d.presigned && w[8] === d.modified && w[9] === s.dns;
+  return (
+    w[0] === s &&
+    w[1] === s.paused &&
+    w[2] === s.type &&
+    w[3] === s.modified &&
+    w[4] === d &&
+    w[5] === d.status &&
+    w[6] === d.multiSigner &&
+    w[7] === d.presigned &&
+    w[8] === d.modified &&
+    w[9] === s.dns
+  );
 }
 
 const recordKey = (zoneId: string, recordId: string) => `rec/${zoneId}/${recordId}`;

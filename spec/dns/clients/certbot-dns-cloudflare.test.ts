@@ -58,8 +58,13 @@ suite(`python3-certbot-dns-cloudflare (${where}): the DNS-01 steps against start
   let zoneId: string;
   let seededIds: string[];
 
-  const certbot = (env: Record<string, string>, action: 'add' | 'del', domain: string, name: string, validation = VALIDATION) =>
-    step(server.baseURL, env, action, domain, name, validation);
+  const certbot = (
+    env: Record<string, string>,
+    action: 'add' | 'del',
+    domain: string,
+    name: string,
+    validation = VALIDATION,
+  ) => step(server.baseURL, env, action, domain, name, validation);
 
   /** What a zone holds before a certificate run: the challenge name already has an unrelated TXT. */
   const seed = async (target: DnsApi, id: string) => {
@@ -99,7 +104,13 @@ suite(`python3-certbot-dns-cloudflare (${where}): the DNS-01 steps against start
     expect(added.ok).toBe(true);
     const [challenge, ...more] = challenges();
     expect(more).toEqual([]);
-    expect(challenge).toMatchObject({ type: 'TXT', name: '_acme-challenge.example.com', content: VALIDATION, ttl: 120, proxied: false });
+    expect(challenge).toMatchObject({
+      type: 'TXT',
+      name: '_acme-challenge.example.com',
+      content: VALIDATION,
+      ttl: 120,
+      proxied: false,
+    });
     // The plugin looks the new record up by name and content right after creating it.
     expect(added.log).toContain(`DEBUG Successfully added TXT record with record_id: ${challenge!.id}`);
 
@@ -114,18 +125,32 @@ suite(`python3-certbot-dns-cloudflare (${where}): the DNS-01 steps against start
     // A certificate for shop.example.com and *.shop.example.com: two validations at one name.
     expect((await certbot(keyEnv, 'add', 'shop.example.com', name, VALIDATION)).ok).toBe(true);
     expect((await certbot(keyEnv, 'add', 'shop.example.com', name, OTHER_VALIDATION)).ok).toBe(true);
-    expect(challenges().map((r) => [r.name, r.content, r.ttl]).sort()).toEqual(
-      [[name, VALIDATION, 120], [name, OTHER_VALIDATION, 120]].sort(),
+    expect(
+      challenges()
+        .map((r) => [r.name, r.content, r.ttl])
+        .sort(),
+    ).toEqual(
+      [
+        [name, VALIDATION, 120],
+        [name, OTHER_VALIDATION, 120],
+      ].sort(),
     );
 
-    expect((await certbot(keyEnv, 'del', 'shop.example.com', name, VALIDATION)).log).toContain('DEBUG Successfully deleted TXT record.');
+    expect((await certbot(keyEnv, 'del', 'shop.example.com', name, VALIDATION)).log).toContain(
+      'DEBUG Successfully deleted TXT record.',
+    );
     expect(challenges().map((r) => r.content)).toEqual([OTHER_VALIDATION]);
-    expect((await certbot(keyEnv, 'del', 'shop.example.com', name, OTHER_VALIDATION)).log).toContain('DEBUG Successfully deleted TXT record.');
+    expect((await certbot(keyEnv, 'del', 'shop.example.com', name, OTHER_VALIDATION)).log).toContain(
+      'DEBUG Successfully deleted TXT record.',
+    );
     expect(api.records(zoneId)).toEqual(before);
 
     // A second clean-up finds nothing and says so, without failing.
     const again = await certbot(keyEnv, 'del', 'shop.example.com', name, VALIDATION);
-    expect(again).toEqual({ ok: true, log: expect.arrayContaining(['DEBUG TXT record not found; no cleanup needed.']) });
+    expect(again).toEqual({
+      ok: true,
+      log: expect.arrayContaining(['DEBUG TXT record not found; no cleanup needed.']),
+    });
     expect(api.records(zoneId)).toEqual(before);
   });
 
@@ -133,12 +158,31 @@ suite(`python3-certbot-dns-cloudflare (${where}): the DNS-01 steps against start
     const documentMode = await startDnsServer({ ...options, quoteTxt: undefined, compat: 'document' });
     try {
       const id = documentMode.api.zone('example.com')!.id;
-      const added = await step(documentMode.baseURL, tokenEnv, 'add', 'example.com', '_acme-challenge.example.com', VALIDATION);
+      const added = await step(
+        documentMode.baseURL,
+        tokenEnv,
+        'add',
+        'example.com',
+        '_acme-challenge.example.com',
+        VALIDATION,
+      );
       // Stored quoted, so the plugin's own look-up right after creating it already finds nothing.
       expect(added.log).toContain('DEBUG Successfully added TXT record with record_id: None');
-      const deleted = await step(documentMode.baseURL, tokenEnv, 'del', 'example.com', '_acme-challenge.example.com', VALIDATION);
-      expect(deleted).toEqual({ ok: true, log: expect.arrayContaining(['DEBUG TXT record not found; no cleanup needed.']) });
-      expect(documentMode.api.records(id).map((r) => [r.type, r.name, r.content])).toEqual([['TXT', '_acme-challenge.example.com', `"${VALIDATION}"`]]);
+      const deleted = await step(
+        documentMode.baseURL,
+        tokenEnv,
+        'del',
+        'example.com',
+        '_acme-challenge.example.com',
+        VALIDATION,
+      );
+      expect(deleted).toEqual({
+        ok: true,
+        log: expect.arrayContaining(['DEBUG TXT record not found; no cleanup needed.']),
+      });
+      expect(documentMode.api.records(id).map((r) => [r.type, r.name, r.content])).toEqual([
+        ['TXT', '_acme-challenge.example.com', `"${VALIDATION}"`],
+      ]);
     } finally {
       await documentMode.close();
     }
@@ -151,16 +195,24 @@ suite(`python3-certbot-dns-cloudflare (${where}): the DNS-01 steps against start
     const seen: string[] = [];
     const running = await serveHandler(async (request) => {
       const url = new URL(request.url);
-      const auth = request.headers.get('authorization') ? 'bearer' : request.headers.get('x-auth-key') ? 'x-auth' : 'none';
+      const auth = request.headers.get('authorization')
+        ? 'bearer'
+        : request.headers.get('x-auth-key')
+          ? 'x-auth'
+          : 'none';
       const body = request.method === 'POST' ? ` ${await request.clone().text()}` : '';
       seen.push(`${request.method} ${url.pathname}${url.search} ${auth} ${request.headers.get('content-type')}${body}`);
       return recorded.handle(request);
     });
     try {
       const base = `${running.origin}/client/v4`;
-      expect((await step(base, tokenEnv, 'add', 'shop.example.com', '_acme-challenge.shop.example.com', VALIDATION)).ok).toBe(true);
+      expect(
+        (await step(base, tokenEnv, 'add', 'shop.example.com', '_acme-challenge.shop.example.com', VALIDATION)).ok,
+      ).toBe(true);
       const recordId = recorded.records(id).find((r) => r.content === VALIDATION)!.id;
-      expect((await step(base, keyEnv, 'del', 'shop.example.com', '_acme-challenge.shop.example.com', VALIDATION)).ok).toBe(true);
+      expect(
+        (await step(base, keyEnv, 'del', 'shop.example.com', '_acme-challenge.shop.example.com', VALIDATION)).ok,
+      ).toBe(true);
       const json = 'application/json';
       const lookup = `GET /client/v4/zones/${id}/dns_records?type=TXT&name=_acme-challenge.shop.example.com&content=${VALIDATION}&per_page=1`;
       expect(seen).toEqual([
@@ -196,7 +248,12 @@ suite(`python3-certbot-dns-cloudflare (${where}): the DNS-01 steps against start
     // X-Auth-Email + X-Auth-Key: <token>, which the API refuses as a malformed key (users' reports:
     // certbot/certbot#9768, acmesh-official/acme.sh#4824 shows the API's body).
     const before = api.records(zoneId);
-    const added = await certbot({ ...tokenEnv, CLOUDFLARE_EMAIL: EMAIL }, 'add', 'example.com', '_acme-challenge.example.com');
+    const added = await certbot(
+      { ...tokenEnv, CLOUDFLARE_EMAIL: EMAIL },
+      'add',
+      'example.com',
+      '_acme-challenge.example.com',
+    );
     expect(added.error?.message).toMatch(
       /^Error determining zone_id: 6003 Invalid request headers\. Please confirm that you have supplied valid Cloudflare API credentials\. \(Did you copy your entire API token\/key\?/,
     );
@@ -205,7 +262,12 @@ suite(`python3-certbot-dns-cloudflare (${where}): the DNS-01 steps against start
 
   it('an unknown API token: add stops with the plugin hint for 9109', async () => {
     const before = api.records(zoneId);
-    const added = await certbot({ CERTBOT_DNS_CLOUDFLARE_API_TOKEN: 'not-a-known-token' }, 'add', 'example.com', '_acme-challenge.example.com');
+    const added = await certbot(
+      { CERTBOT_DNS_CLOUDFLARE_API_TOKEN: 'not-a-known-token' },
+      'add',
+      'example.com',
+      '_acme-challenge.example.com',
+    );
     expect(added.error).toEqual({
       class: 'PluginError',
       message:
@@ -224,13 +286,20 @@ suite(`python3-certbot-dns-cloudflare (${where}): the DNS-01 steps against start
     });
     const deleted = await certbot(tokenEnv, 'del', 'example.org', '_acme-challenge.example.org');
     expect(deleted.ok).toBe(true);
-    expect(deleted.log[0]).toMatch(/^DEBUG Encountered error finding zone_id during deletion: Unable to determine zone_id for example\.org/);
+    expect(deleted.log[0]).toMatch(
+      /^DEBUG Encountered error finding zone_id during deletion: Unable to determine zone_id for example\.org/,
+    );
     expect(api.records(zoneId)).toEqual(before);
   });
 
   it('a token limited to another zone does not see this one: add fails as for a zone the account lacks', async () => {
     const before = api.records(zoneId);
-    const added = await certbot({ CERTBOT_DNS_CLOUDFLARE_API_TOKEN: NET_TOKEN }, 'add', 'example.com', '_acme-challenge.example.com');
+    const added = await certbot(
+      { CERTBOT_DNS_CLOUDFLARE_API_TOKEN: NET_TOKEN },
+      'add',
+      'example.com',
+      '_acme-challenge.example.com',
+    );
     expect(added.error?.message).toBe(
       "Unable to determine zone_id for example.com using zone names: ['example.com', 'com']. Please confirm that the domain name has been entered correctly and is already associated with the supplied Cloudflare account.",
     );
@@ -239,53 +308,92 @@ suite(`python3-certbot-dns-cloudflare (${where}): the DNS-01 steps against start
     const netId = api.zone('example.net')!.id;
     const net = { CERTBOT_DNS_CLOUDFLARE_API_TOKEN: NET_TOKEN };
     expect((await certbot(net, 'add', 'example.net', '_acme-challenge.example.net')).ok).toBe(true);
-    expect(api.records(netId).map((r) => [r.type, r.name, r.content])).toEqual([['TXT', '_acme-challenge.example.net', VALIDATION]]);
+    expect(api.records(netId).map((r) => [r.type, r.name, r.content])).toEqual([
+      ['TXT', '_acme-challenge.example.net', VALIDATION],
+    ]);
     expect((await certbot(net, 'del', 'example.net', '_acme-challenge.example.net')).ok).toBe(true);
     expect(api.records(netId)).toEqual([]);
   });
 });
 
-suite(`python3-certbot-dns-cloudflare (${where}) against the CLI: edge-doubles dns serve (run from lib/node/cli.ts through tsx)`, { timeout: 30_000 }, () => {
-  let child: ChildProcess | undefined;
-  afterEach(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
-  });
+suite(
+  `python3-certbot-dns-cloudflare (${where}) against the CLI: edge-doubles dns serve (run from lib/node/cli.ts through tsx)`,
+  { timeout: 30_000 },
+  () => {
+    let child: ChildProcess | undefined;
+    afterEach(async () => {
+      if (child && child.exitCode === null) {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+    });
 
-  it('a full DNS-01 cycle with an API token leaves the served zone empty again', async () => {
-    child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'lib/node/cli.ts', 'dns', 'serve', '--port', '0', '--zone', 'example.com', '--token', TOKEN],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const lines = createInterface({ input: child.stdout! });
-    const banner: string[] = [];
-    for await (const line of lines) {
-      banner.push(line);
-      if (line.startsWith('zone ')) break;
-    }
-    const base = /listening on (\S+)/.exec(banner[0]!)![1]!;
-    const id = banner[1]!.split(' ')[2]!;
-    const txt = async () => {
-      const res = await fetch(`${base}/zones/${id}/dns_records?type=TXT`, { headers: { authorization: `Bearer ${TOKEN}` } });
-      return ((await res.json()) as { result: { name: string; content: string; ttl: number }[] }).result.map((r) => [r.name, r.content, r.ttl]);
-    };
+    it('a full DNS-01 cycle with an API token leaves the served zone empty again', async () => {
+      child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'lib/node/cli.ts',
+          'dns',
+          'serve',
+          '--port',
+          '0',
+          '--zone',
+          'example.com',
+          '--token',
+          TOKEN,
+        ],
+        { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      const lines = createInterface({ input: child.stdout! });
+      const banner: string[] = [];
+      for await (const line of lines) {
+        banner.push(line);
+        if (line.startsWith('zone ')) break;
+      }
+      const base = /listening on (\S+)/.exec(banner[0]!)![1]!;
+      const id = banner[1]!.split(' ')[2]!;
+      const txt = async () => {
+        const res = await fetch(`${base}/zones/${id}/dns_records?type=TXT`, {
+          headers: { authorization: `Bearer ${TOKEN}` },
+        });
+        return ((await res.json()) as { result: { name: string; content: string; ttl: number }[] }).result.map((r) => [
+          r.name,
+          r.content,
+          r.ttl,
+        ]);
+      };
 
-    expect((await step(base, tokenEnv, 'add', 'example.com', '_acme-challenge.example.com', VALIDATION)).ok).toBe(true);
-    expect(await txt()).toEqual([['_acme-challenge.example.com', VALIDATION, 120]]);
-    const deleted = await step(base, tokenEnv, 'del', 'example.com', '_acme-challenge.example.com', VALIDATION);
-    expect(deleted.log).toContain('DEBUG Successfully deleted TXT record.');
-    expect(await txt()).toEqual([]);
-  });
-});
+      expect((await step(base, tokenEnv, 'add', 'example.com', '_acme-challenge.example.com', VALIDATION)).ok).toBe(
+        true,
+      );
+      expect(await txt()).toEqual([['_acme-challenge.example.com', VALIDATION, 120]]);
+      const deleted = await step(base, tokenEnv, 'del', 'example.com', '_acme-challenge.example.com', VALIDATION);
+      expect(deleted.log).toContain('DEBUG Successfully deleted TXT record.');
+      expect(await txt()).toEqual([]);
+    });
+  },
+);
 
 /**
  * One plugin step, run by the suite's Python process. The base URL goes to both library
  * generations: CLOUDFLARE_API_URL for the `CloudFlare` 2.x library that Debian's plugin imports,
  * CLOUDFLARE_BASE_URL for the `cloudflare` 4.x SDK that newer upstream releases of the plugin use.
  */
-function step(baseURL: string, env: Record<string, string>, action: 'add' | 'del', domain: string, name: string, validation: string) {
-  return driver!.send<StepResult>({ step: action, domain, name, validation, env: { CLOUDFLARE_API_URL: baseURL, CLOUDFLARE_BASE_URL: baseURL, ...env } });
+function step(
+  baseURL: string,
+  env: Record<string, string>,
+  action: 'add' | 'del',
+  domain: string,
+  name: string,
+  validation: string,
+) {
+  return driver!.send<StepResult>({
+    step: action,
+    domain,
+    name,
+    validation,
+    env: { CLOUDFLARE_API_URL: baseURL, CLOUDFLARE_BASE_URL: baseURL, ...env },
+  });
 }

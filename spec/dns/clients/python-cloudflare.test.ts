@@ -51,11 +51,20 @@ suite(title, { timeout: 30_000 }, () => {
   });
   afterEach(() => server.close());
 
-  const calls = async (list: Call[], env: Record<string, string> = tokenEnv, client: { raw?: boolean; base_url?: string } = {}) => {
-    const out = await runDriver<{ version: string; outputs: Output[] }>(python!, 'cloudflare_calls.py', [JSON.stringify({ client, calls: list })], {
-      CLOUDFLARE_API_URL: server.baseURL,
-      ...env,
-    });
+  const calls = async (
+    list: Call[],
+    env: Record<string, string> = tokenEnv,
+    client: { raw?: boolean; base_url?: string } = {},
+  ) => {
+    const out = await runDriver<{ version: string; outputs: Output[] }>(
+      python!,
+      'cloudflare_calls.py',
+      [JSON.stringify({ client, calls: list })],
+      {
+        CLOUDFLARE_API_URL: server.baseURL,
+        ...env,
+      },
+    );
     return out.outputs;
   };
   const post = (data: Record<string, unknown>): Call => ({ call: 'zones.dns_records.post', ids: [zoneId], data });
@@ -65,23 +74,49 @@ suite(title, { timeout: 30_000 }, () => {
   it('record CRUD: find the zone by name, create, get, put, patch, delete; a deleted record is CloudFlareAPIError 81044', async () => {
     const out = await calls([
       { call: 'zones.get', params: { name: 'example.com' } },
-      { call: 'zones.dns_records.post', ids: ['$0.0.id'], data: { type: 'A', name: 'www', content: '198.51.100.4', ttl: 3600, proxied: false } },
+      {
+        call: 'zones.dns_records.post',
+        ids: ['$0.0.id'],
+        data: { type: 'A', name: 'www', content: '198.51.100.4', ttl: 3600, proxied: false },
+      },
       { call: 'zones.dns_records.get', ids: ['$0.0.id', '$1.id'] },
-      { call: 'zones.dns_records.put', ids: ['$0.0.id', '$1.id'], data: { type: 'A', name: 'www.example.com', content: '198.51.100.5', ttl: 300 } },
+      {
+        call: 'zones.dns_records.put',
+        ids: ['$0.0.id', '$1.id'],
+        data: { type: 'A', name: 'www.example.com', content: '198.51.100.5', ttl: 300 },
+      },
       { call: 'zones.dns_records.patch', ids: ['$0.0.id', '$1.id'], data: { comment: 'front door' } },
       { call: 'zones.dns_records.delete', ids: ['$0.0.id', '$1.id'] },
       { call: 'zones.dns_records.get', ids: ['$0.0.id', '$1.id'] },
       // requests sends non-ASCII JSON as \u escapes; the name comes back in punycode.
-      { call: 'zones.dns_records.post', ids: ['$0.0.id'], data: { type: 'AAAA', name: 'bücher', content: '2001:db8:0:0::1', ttl: 1 } },
+      {
+        call: 'zones.dns_records.post',
+        ids: ['$0.0.id'],
+        data: { type: 'AAAA', name: 'bücher', content: '2001:db8:0:0::1', ttl: 1 },
+      },
     ]);
     expect(out[0]!.result.map((z: { id: string; name: string }) => [z.id, z.name])).toEqual([[zoneId, 'example.com']]);
     const created = out[1]!.result;
-    expect(created).toMatchObject({ name: 'www.example.com', type: 'A', content: '198.51.100.4', ttl: 3600, proxied: false, proxiable: true });
+    expect(created).toMatchObject({
+      name: 'www.example.com',
+      type: 'A',
+      content: '198.51.100.4',
+      ttl: 3600,
+      proxied: false,
+      proxiable: true,
+    });
     expect(out[2]!.result).toEqual(created);
-    expect(out[3]!.result).toMatchObject({ id: created.id, content: '198.51.100.5', ttl: 300, created_on: created.created_on });
+    expect(out[3]!.result).toMatchObject({
+      id: created.id,
+      content: '198.51.100.5',
+      ttl: 300,
+      created_on: created.created_on,
+    });
     expect(out[4]!.result).toMatchObject({ id: created.id, content: '198.51.100.5', comment: 'front door' });
     expect(out[5]).toEqual({ result: { id: created.id } });
-    expect(out[6]).toEqual({ error: { class: 'CloudFlareAPIError', code: 81044, message: 'Record does not exist.', chain: [] } });
+    expect(out[6]).toEqual({
+      error: { class: 'CloudFlareAPIError', code: 81044, message: 'Record does not exist.', chain: [] },
+    });
     expect(out[7]!.result).toMatchObject({ name: 'xn--bcher-kva.example.com', content: '2001:db8::1' });
     expect(server.api.records(zoneId).map((r) => r.id)).toEqual([out[7]!.result.id]);
   });
@@ -113,12 +148,18 @@ suite(title, { timeout: 30_000 }, () => {
     expect(names(out[11]!)).toEqual(['AAAA a.example.com']);
     expect(names(out[12]!)).toEqual(['CNAME www.example.com']);
     expect(names(out[13]!)).toEqual(['A c.example.com', 'MX example.com']);
-    expect(out[14]!.result.map((r: { content: string }) => r.content)).toEqual(['198.51.100.3', '198.51.100.2', '198.51.100.1']);
+    expect(out[14]!.result.map((r: { content: string }) => r.content)).toEqual([
+      '198.51.100.3',
+      '198.51.100.2',
+      '198.51.100.1',
+    ]);
     expect(out[15]).toEqual({ result: [] });
   });
 
   it('pages: raw=True returns result_info; per_page and page walk a list to an empty page', async () => {
-    const seeds = ['p-a', 'p-b', 'p-c', 'p-d', 'p-e'].map((name, i) => post({ type: 'A', name, content: `198.51.100.${i + 10}`, ttl: 1 }));
+    const seeds = ['p-a', 'p-b', 'p-c', 'p-d', 'p-e'].map((name, i) =>
+      post({ type: 'A', name, content: `198.51.100.${i + 10}`, ttl: 1 }),
+    );
     const out = await calls(
       [
         ...seeds,
@@ -131,7 +172,10 @@ suite(title, { timeout: 30_000 }, () => {
       tokenEnv,
       { raw: true },
     );
-    const page = (o: Output) => ({ names: (o.result.result as { name: string }[]).map((r) => r.name), info: o.result.result_info });
+    const page = (o: Output) => ({
+      names: (o.result.result as { name: string }[]).map((r) => r.name),
+      info: o.result.result_info,
+    });
     const info = (p: number, count: number) => ({ page: p, per_page: 2, count, total_count: 5, total_pages: 3 });
     expect(page(out[5]!)).toEqual({ names: ['p-a.example.com', 'p-b.example.com'], info: info(1, 2) });
     expect(page(out[6]!)).toEqual({ names: ['p-c.example.com', 'p-d.example.com'], info: info(2, 2) });
@@ -159,16 +203,27 @@ suite(title, { timeout: 30_000 }, () => {
       ['CloudFlareAPIError', 9021, 'TTL must be between 60 and 86400 seconds, or 1 for Automatic.'],
       ['CloudFlareAPIError', 81053, 'An A, AAAA, or CNAME record with that host already exists.'],
       ['CloudFlareAPIError', 81044, 'Record does not exist.'],
-      ['CloudFlareAPIError', 7003, 'Could not route to /client/v4/zones/not-a-zone-id/dns_records, perhaps your object identifier is invalid?'],
+      [
+        'CloudFlareAPIError',
+        7003,
+        'Could not route to /client/v4/zones/not-a-zone-id/dns_records, perhaps your object identifier is invalid?',
+      ],
       ['CloudFlareAPIError', 81044, 'Record does not exist.'],
     ]);
-    expect(server.api.records(zoneId).map((r) => `${r.type} ${r.name} ${r.content}`)).toEqual(['A dup.example.com 198.51.100.7']);
+    expect(server.api.records(zoneId).map((r) => `${r.type} ${r.name} ${r.content}`)).toEqual([
+      'A dup.example.com 198.51.100.7',
+    ]);
   });
 
   it('credential errors: unknown global key 9103, malformed key 6003 with its error_chain, and no credentials at all', async () => {
     const zones = { call: 'zones.get', params: { name: 'example.com' } };
     const [unknownKey] = await calls([zones], { CLOUDFLARE_EMAIL: EMAIL, CLOUDFLARE_API_KEY: 'f'.repeat(37) });
-    expect(unknownKey!.error).toEqual({ class: 'CloudFlareAPIError', code: 9103, message: 'Unknown X-Auth-Key or X-Auth-Email', chain: [] });
+    expect(unknownKey!.error).toEqual({
+      class: 'CloudFlareAPIError',
+      code: 9103,
+      message: 'Unknown X-Auth-Key or X-Auth-Email',
+      chain: [],
+    });
     const [badKey] = await calls([zones], { CLOUDFLARE_EMAIL: EMAIL, CLOUDFLARE_API_KEY: 'short' });
     expect(badKey!.error).toEqual({
       class: 'CloudFlareAPIError',
@@ -178,13 +233,20 @@ suite(title, { timeout: 30_000 }, () => {
     });
     // The library refuses before sending anything: code 0 is its own.
     const [none] = await calls([zones], {});
-    expect(none!.error).toEqual({ class: 'CloudFlareAPIError', code: 0, message: 'neither email/key or token defined', chain: [] });
+    expect(none!.error).toEqual({
+      class: 'CloudFlareAPIError',
+      code: 0,
+      message: 'neither email/key or token defined',
+      chain: [],
+    });
     const [keyed] = await calls([zones], keyEnv);
     expect(keyed!.result.map((z: { name: string }) => z.name)).toEqual(['example.com']);
   });
 
   it('an unknown token on a records endpoint is CloudFlareAPIError 9109 Invalid access token', async () => {
-    const [out] = await calls([{ call: 'zones.dns_records.get', ids: [zoneId] }], { CLOUDFLARE_API_TOKEN: 'not-a-known-token' });
+    const [out] = await calls([{ call: 'zones.dns_records.get', ids: [zoneId] }], {
+      CLOUDFLARE_API_TOKEN: 'not-a-known-token',
+    });
     expect(out!.error).toMatchObject({ class: 'CloudFlareAPIError', code: 9109, message: 'Invalid access token' });
   });
 
@@ -198,11 +260,20 @@ suite(title, { timeout: 30_000 }, () => {
     expect(typeof out[1]!.result).toBe('string');
     expect(out[1]!.result).toContain('mail.example.com.\t300\tIN\tA\t198.51.100.25');
     expect(out[1]!.result).toContain('example.com.\t300\tIN\tMX\t10 mail.example.com.');
-    expect(server.api.records(zoneId).map((r) => r.type).sort()).toEqual(['A', 'MX']);
+    expect(
+      server.api
+        .records(zoneId)
+        .map((r) => r.type)
+        .sort(),
+    ).toEqual(['A', 'MX']);
   });
 
   it('token verify, with the base URL given to the constructor (CLOUDFLARE_API_URL is ignored then)', async () => {
-    const out = await calls([{ call: 'user.tokens.verify.get' }], { ...tokenEnv, CLOUDFLARE_API_URL: 'http://127.0.0.1:9/nowhere' }, { base_url: server.baseURL });
+    const out = await calls(
+      [{ call: 'user.tokens.verify.get' }],
+      { ...tokenEnv, CLOUDFLARE_API_URL: 'http://127.0.0.1:9/nowhere' },
+      { base_url: server.baseURL },
+    );
     expect(out[0]!.result).toMatchObject({ status: 'active' });
     expect(out[0]!.result.id).toMatch(/^[0-9a-f]{32}$/);
   });

@@ -30,7 +30,11 @@ export function findPython(module: string | readonly string[]): Python | undefin
   // Several modules: one interpreter must import them all (the version is the first one's).
   const modules = [module].flat();
   for (const bin of candidates) {
-    const probe = spawnSync(bin, ['-c', `import ${modules.join(', ')}; print(getattr(${modules[0]}, '__version__', ''))`], { encoding: 'utf8', timeout: 20_000 });
+    const probe = spawnSync(
+      bin,
+      ['-c', `import ${modules.join(', ')}; print(getattr(${modules[0]}, '__version__', ''))`],
+      { encoding: 'utf8', timeout: 20_000 },
+    );
     if (probe.status === 0) return { bin, version: probe.stdout.trim() };
   }
   return undefined;
@@ -44,7 +48,9 @@ export function findPython(module: string | readonly string[]): Python | undefin
 export function pythonFor(module: string | readonly string[], debianPackage: string): Python | undefined {
   const found = findPython(module);
   if (!found && (process.env.EDGE_DOUBLES_PYTHON_CLIENTS === 'required' || process.env.CI === 'true')) {
-    throw new Error(`EDGE_DOUBLES_PYTHON_CLIENTS=required or CI=true, but no python3 imports ${[module].flat().join(', ')}: install the Debian package ${debianPackage}`);
+    throw new Error(
+      `EDGE_DOUBLES_PYTHON_CLIENTS=required or CI=true, but no python3 imports ${[module].flat().join(', ')}: install the Debian package ${debianPackage}`,
+    );
   }
   return found;
 }
@@ -55,10 +61,19 @@ export function pythonFor(module: string | readonly string[], debianPackage: str
  * _API_URL from the environment), and HOME and the working directory are an empty folder, so no
  * `.cloudflare.cfg` is read either.
  */
-const cleanEnv = (home: string) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, PYTHONDONTWRITEBYTECODE: '1' });
+const cleanEnv = (home: string) => ({
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: home,
+  PYTHONDONTWRITEBYTECODE: '1',
+});
 
 /** Runs `script` (a file in this folder) once and parses the JSON it prints. */
-export async function runDriver<T>(python: Python, script: string, args: string[], env: Record<string, string>): Promise<T> {
+export async function runDriver<T>(
+  python: Python,
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<T> {
   const home = mkdtempSync(join(tmpdir(), 'edge-doubles-py-'));
   try {
     const { stdout } = await run(python.bin, [join(here, script), ...args], {
@@ -81,7 +96,11 @@ export interface LineDriver {
 
 export function startLineDriver(python: Python, script: string): LineDriver {
   const home = mkdtempSync(join(tmpdir(), 'edge-doubles-py-'));
-  const child = spawn(python.bin, [join(here, script)], { cwd: home, env: cleanEnv(home), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(python.bin, [join(here, script)], {
+    cwd: home,
+    env: cleanEnv(home),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const stderr: string[] = [];
   child.stderr.on('data', (c: Buffer) => stderr.push(c.toString()));
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
@@ -95,7 +114,10 @@ export function startLineDriver(python: Python, script: string): LineDriver {
         if (next.done) throw new Error(`${script} exited: ${stderr.join('')}`);
         return JSON.parse(next.value) as T;
       });
-      queue = answer.then(() => undefined, () => undefined);
+      queue = answer.then(
+        () => undefined,
+        () => undefined,
+      );
       return answer;
     },
     async close() {

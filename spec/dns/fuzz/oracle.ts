@@ -12,12 +12,21 @@ export type Rec = Record<string, any>;
 /** JSON with sorted keys, so two bodies compare by value. */
 export function canon(v: unknown): string {
   return JSON.stringify(v, (_k, x) =>
-    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x,
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : x,
   );
 }
 
 /** Property 1 and 2: never a 5xx, JSON on every route but a successful export, a coherent envelope. */
-export function envelopeProblems(method: string, url: URL, status: number, contentType: string, text: string, body: any): string[] {
+export function envelopeProblems(
+  method: string,
+  url: URL,
+  status: number,
+  contentType: string,
+  text: string,
+  body: any,
+): string[] {
   const out: string[] = [];
   if (status >= 500) out.push(`status ${status}`);
   const isExport = /\/dns_records\/export$/.test(url.pathname) && method === 'GET' && status === 200;
@@ -38,14 +47,17 @@ export function envelopeProblems(method: string, url: URL, status: number, conte
   if (!ok) {
     if (!Array.isArray(body.errors) || body.errors.length === 0) out.push('failure without errors');
     for (const e of body.errors ?? []) {
-      if (typeof e?.code !== 'number' || typeof e?.message !== 'string') out.push(`bad error item ${JSON.stringify(e)}`);
+      if (typeof e?.code !== 'number' || typeof e?.message !== 'string')
+        out.push(`bad error item ${JSON.stringify(e)}`);
     }
     if (body.result !== null) out.push('failure with a result');
   } else if (body.errors?.length) out.push('success with errors');
   // The schema knows nothing of OPENPGPKEY (newer than OAS24): those records are left out.
   let checked = body;
-  if (ok && Array.isArray(body.result)) checked = { ...body, result: body.result.filter((r: Rec) => r?.type !== 'OPENPGPKEY' && !schemaGap(r)) };
-  const skip = ok && body.result && !Array.isArray(body.result) && (body.result.type === 'OPENPGPKEY' || schemaGap(body.result));
+  if (ok && Array.isArray(body.result))
+    checked = { ...body, result: body.result.filter((r: Rec) => r?.type !== 'OPENPGPKEY' && !schemaGap(r)) };
+  const skip =
+    ok && body.result && !Array.isArray(body.result) && (body.result.type === 'OPENPGPKEY' || schemaGap(body.result));
   if (!skip) for (const e of responseSchemaErrors(method, url.pathname, status, checked)) out.push(`schema: ${e}`);
   return out;
 }
@@ -54,7 +66,8 @@ export function envelopeProblems(method: string, url: URL, status: number, conte
 const nameKey = (n: string) => n.replace(/[^a-z0-9]/g, '');
 
 export type TextOp = 'exact' | 'contains' | 'startswith' | 'endswith';
-export type TagParam = 'tag' | 'tag.exact' | 'tag.contains' | 'tag.startswith' | 'tag.endswith' | 'tag.present' | 'tag.absent';
+export type TagParam =
+  'tag' | 'tag.exact' | 'tag.contains' | 'tag.startswith' | 'tag.endswith' | 'tag.present' | 'tag.absent';
 
 export interface ListFilter {
   type?: string;
@@ -80,7 +93,13 @@ const fold = (s: string) => s.toLowerCase().replace(/\.$/, '');
 const textOp = (op: TextOp, v: string, want: string) => {
   const a = v.toLowerCase();
   const w = want.toLowerCase();
-  return op === 'exact' ? a === w : op === 'contains' ? a.includes(w) : op === 'startswith' ? a.startsWith(w) : a.endsWith(w);
+  return op === 'exact'
+    ? a === w
+    : op === 'contains'
+      ? a.includes(w)
+      : op === 'startswith'
+        ? a.startsWith(w)
+        : a.endsWith(w);
 };
 
 const split = (tag: string) => {
@@ -112,7 +131,10 @@ export function naiveFilter(records: Rec[], f: ListFilter): Rec[] {
   return records.filter((r) => {
     const preds: boolean[] = [];
     // `type` may be a comma list (any of its types); only the first `type` parameter is read.
-    const types = (f.type ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+    const types = (f.type ?? '')
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
     if (types.length) preds.push(types.includes(r.type));
     if (f.name !== undefined) preds.push(r.name === fold(f.name));
     if (f.name2 !== undefined && fold(f.name2) !== fold(f.name ?? '')) preds.push(r.name === fold(f.name2));
@@ -141,11 +163,16 @@ export function naiveFilter(records: Rec[], f: ListFilter): Rec[] {
 /** The order key the API sorts by (ties unspecified); compared lexicographically. */
 function orderKey(r: Rec, order: ListFilter['order']): (string | number)[] {
   switch (order ?? 'type') {
-    case 'type': return [r.type, nameKey(r.name)];
-    case 'name': return [nameKey(r.name)];
-    case 'ttl': return [r.ttl];
-    case 'content': return [String(r.content).toLowerCase()];
-    case 'proxied': return [Number(r.proxied)];
+    case 'type':
+      return [r.type, nameKey(r.name)];
+    case 'name':
+      return [nameKey(r.name)];
+    case 'ttl':
+      return [r.ttl];
+    case 'content':
+      return [String(r.content).toLowerCase()];
+    case 'proxied':
+      return [Number(r.proxied)];
   }
 }
 
@@ -159,7 +186,8 @@ export function orderProblem(list: Rec[], f: ListFilter): string | undefined {
   const sign = f.direction === 'desc' ? -1 : 1;
   for (let i = 1; i < list.length; i++) {
     const c = cmpKeys(orderKey(list[i - 1]!, f.order), orderKey(list[i]!, f.order)) * sign;
-    if (c > 0) return `out of ${f.order ?? 'type'} ${f.direction ?? 'asc'} order at ${i}: ${list[i - 1]!.type} ${list[i - 1]!.name} before ${list[i]!.type} ${list[i]!.name}`;
+    if (c > 0)
+      return `out of ${f.order ?? 'type'} ${f.direction ?? 'asc'} order at ${i}: ${list[i - 1]!.type} ${list[i - 1]!.name} before ${list[i]!.type} ${list[i]!.name}`;
   }
   return undefined;
 }
@@ -175,15 +203,23 @@ export function zoneProblems(records: Rec[], zoneName: string): string[] {
   for (const r of records) {
     if (ids.has(r.id)) out.push(`duplicate id ${r.id}`);
     ids.add(r.id);
-    if (r.name !== zoneName && !r.name.endsWith(`.${zoneName}`)) out.push(`record ${r.id} named ${r.name} outside ${zoneName}`);
+    if (r.name !== zoneName && !r.name.endsWith(`.${zoneName}`))
+      out.push(`record ${r.id} named ${r.name} outside ${zoneName}`);
     if (r.zone_id !== undefined && r.zone_name !== zoneName) out.push(`record ${r.id} says zone ${r.zone_name}`);
     // Host names in data compare as DNS names (case, trailing dot).
     const host = (v: unknown) => (typeof v === 'string' && v !== '.' ? v.toLowerCase().replace(/\.$/, '') : v);
     const hex = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v);
     const b64 = (v: unknown) => (typeof v === 'string' ? v.replace(/\s/g, '') : v);
     const same = r.data
-      ? canon({ ...r.data, target: host(r.data.target), replacement: host(r.data.replacement), digest: hex(r.data.digest), fingerprint: hex(r.data.fingerprint),
-          certificate: r.type === 'CERT' ? b64(r.data.certificate) : hex(r.data.certificate), public_key: b64(r.data.public_key) })
+      ? canon({
+          ...r.data,
+          target: host(r.data.target),
+          replacement: host(r.data.replacement),
+          digest: hex(r.data.digest),
+          fingerprint: hex(r.data.fingerprint),
+          certificate: r.type === 'CERT' ? b64(r.data.certificate) : hex(r.data.certificate),
+          public_key: b64(r.data.public_key),
+        })
       : r.content;
     const key = `${r.type} ${r.name} ${same} ${r.priority ?? ''}`;
     if (keys.has(key)) out.push(`identical records ${keys.get(key)} and ${r.id}: ${key}`);
@@ -210,7 +246,15 @@ export function zoneProblems(records: Rec[], zoneName: string): string[] {
  * and an SRV target sent with a trailing dot comes back without it.
  */
 export function portable(r: Rec): Rec {
-  const { id: _id, created_on: _c, modified_on: _m, comment_modified_on: _cm, tags_modified_on: _tm, zone_id: _z, ...rest } = r;
+  const {
+    id: _id,
+    created_on: _c,
+    modified_on: _m,
+    comment_modified_on: _cm,
+    tags_modified_on: _tm,
+    zone_id: _z,
+    ...rest
+  } = r;
   const out: Rec = { ...rest, settings: { ...rest.settings } };
   delete out.private_routing;
   delete out.settings.ipv4_only;
@@ -224,7 +268,10 @@ export function portable(r: Rec): Rec {
     if (out.type !== 'CERT' && out.type !== 'DNSKEY') continue;
     if (typeof out.data?.[k] === 'string' && /\s/.test(out.data[k])) {
       out.data = { ...out.data, [k]: out.data[k].replace(/\s/g, '') };
-      out.content = String(out.content).replace(/^((?:\S+ ){3})(.*)$/, (_m: string, head: string, tail: string) => head + tail.replace(/\s/g, ''));
+      out.content = String(out.content).replace(
+        /^((?:\S+ ){3})(.*)$/,
+        (_m: string, head: string, tail: string) => head + tail.replace(/\s/g, ''),
+      );
     }
   }
   // An SRV target keeps its case and a trailing dot as sent; the file's absolute form loses the dot.
@@ -234,7 +281,13 @@ export function portable(r: Rec): Rec {
   }
   // So do an HTTPS/SVCB target and a NAPTR replacement (written with their dot: issue 26).
   for (const k of ['target', 'replacement']) {
-    if (!['HTTPS', 'SVCB', 'NAPTR'].includes(out.type) || typeof out.data?.[k] !== 'string' || out.data[k] === '.' || !out.data[k].endsWith('.')) continue;
+    if (
+      !['HTTPS', 'SVCB', 'NAPTR'].includes(out.type) ||
+      typeof out.data?.[k] !== 'string' ||
+      out.data[k] === '.' ||
+      !out.data[k].endsWith('.')
+    )
+      continue;
     const name: string = out.data[k];
     out.data = { ...out.data, [k]: name.slice(0, -1) };
     out.content = String(out.content).replace(` ${name}`, ` ${name.slice(0, -1)}`);
@@ -248,10 +301,12 @@ export function portable(r: Rec): Rec {
  * zone-file syntax in them (`;`, parentheses, runs of spaces), which are exported unescaped.
  */
 export const roundTripLimit = (r: Rec) =>
-  /[\r\n]|\\01[03]/.test(String(r.content)) || ((r.type === 'HTTPS' || r.type === 'SVCB') && /[;()]|\s\s/.test(String(r.data?.value ?? r.content)));
+  /[\r\n]|\\01[03]/.test(String(r.content)) ||
+  ((r.type === 'HTTPS' || r.type === 'SVCB') && /[;()]|\s\s/.test(String(r.data?.value ?? r.content)));
 
 /** Schema gaps (docs/conformance.md, DNS "Choices" 14 lists the others): null MX (RFC 7505) and an SRV target of "." are not hostnames to Ajv. */
-export const schemaGap = (r: Rec) => (r?.type === 'MX' && r.content === '.') || (r?.type === 'SRV' && r.data?.target === '.');
+export const schemaGap = (r: Rec) =>
+  (r?.type === 'MX' && r.content === '.') || (r?.type === 'SRV' && r.data?.target === '.');
 
 /**
  * Shadow metadata by a plain scan: an NS below the apex delegates its name, so records at or below
@@ -261,7 +316,13 @@ export function naiveShadow(records: Rec[], zoneName: string): Map<string, Rec> 
   const out = new Map<string, Rec>();
   const below = (name: string, top: string) => name === top || name.endsWith(`.${top}`);
   const shadowing = (r: Rec) =>
-    records.filter((ns) => ns.type === 'NS' && ns.name !== zoneName && below(r.name, ns.name) && !(ns.name === r.name && (r.type === 'NS' || r.type === 'DS')));
+    records.filter(
+      (ns) =>
+        ns.type === 'NS' &&
+        ns.name !== zoneName &&
+        below(r.name, ns.name) &&
+        !(ns.name === r.name && (r.type === 'NS' || r.type === 'DS')),
+    );
   const glue = (r: Rec, by: Rec[]) => (r.type === 'A' || r.type === 'AAAA') && by.some((ns) => ns.content === r.name);
   for (const r of records) {
     const meta: Rec = {};

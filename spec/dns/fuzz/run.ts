@@ -7,7 +7,18 @@
 import { DnsApi, type DnsApiOptions } from '../../../lib/dns/index.js';
 import { BASE_URL } from '../support.js';
 import { Rng, genName, genPatchBody, genRecordBody, randomHex32 } from './gen.js';
-import { canon, envelopeProblems, roundTripLimit, naiveShadow, naiveFilter, orderProblem, portable, zoneProblems, type ListFilter, type Rec } from './oracle.js';
+import {
+  canon,
+  envelopeProblems,
+  roundTripLimit,
+  naiveShadow,
+  naiveFilter,
+  orderProblem,
+  portable,
+  zoneProblems,
+  type ListFilter,
+  type Rec,
+} from './oracle.js';
 
 const KEY = '0123456789abcdef0123456789abcdef01234';
 const OPS_KEY = 'fedcba9876543210fedcba9876543210fedcb';
@@ -80,39 +91,77 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
   let requests = 0;
 
   const fail = (why: string, sent?: Sent): never => {
-    const switches = (['refuseTypeChange', 'quoteTxt', 'labelRules', 'providerAddresses', 'retiredFields'] as const).filter((k) => options[k] !== undefined).map((k) => `${k} ${options[k]}`);
+    const switches = (['refuseTypeChange', 'quoteTxt', 'labelRules', 'providerAddresses', 'retiredFields'] as const)
+      .filter((k) => options[k] !== undefined)
+      .map((k) => `${k} ${options[k]}`);
     const lines = [`seed ${seed} (compat ${compat}${switches.map((x) => `, ${x}`).join('')}), step ${step}: ${why}`];
     if (sent) {
-      lines.push(`request: ${sent.method} ${sent.url.pathname}${sent.url.search}${sent.requestBody !== undefined ? ` ${sent.requestBody.slice(0, 1500)}` : ''}`);
+      lines.push(
+        `request: ${sent.method} ${sent.url.pathname}${sent.url.search}${sent.requestBody !== undefined ? ` ${sent.requestBody.slice(0, 1500)}` : ''}`,
+      );
       lines.push(`response: ${sent.status} ${sent.text.slice(0, 1500)}`);
     }
     lines.push('last requests:', ...trace.slice(-8));
-    lines.push(`replay: FUZZ_FROM=${seed} FUZZ_SEEDS=1 FUZZ_STEPS=${steps} npx vitest run spec/dns/fuzz.test.ts --project spec`);
+    lines.push(
+      `replay: FUZZ_FROM=${seed} FUZZ_SEEDS=1 FUZZ_STEPS=${steps} npx vitest run spec/dns/fuzz.test.ts --project spec`,
+    );
     throw new FuzzFailure(lines.join('\n'));
   };
 
   const callers: Caller[] = [
     { label: 'token (all zones)', headers: { authorization: 'Bearer tok-all' }, zones: null },
     { label: 'global key', headers: { 'x-auth-email': 'dev@example.com', 'x-auth-key': KEY }, zones: null },
-    { label: 'global key, email in capitals', headers: { 'x-auth-email': 'DEV@example.com', 'x-auth-key': KEY }, zones: null },
-    { label: 'token scoped to example.com', headers: { authorization: 'Bearer tok-z1' }, zones: new Set(['example.com']) },
-    { label: 'token scoped to SUB.example.NET.', headers: { authorization: 'Bearer tok-z3' }, zones: new Set(['sub.example.net']) },
-    { label: 'key scoped to other.org by id', headers: { 'x-auth-email': 'ops2@example.com', 'x-auth-key': OPS_KEY }, zones: new Set(['other.org']) },
-    { label: 'key scoped to nothing', headers: { 'x-auth-email': 'ops@example.com', 'x-auth-key': OPS_KEY }, zones: new Set() },
+    {
+      label: 'global key, email in capitals',
+      headers: { 'x-auth-email': 'DEV@example.com', 'x-auth-key': KEY },
+      zones: null,
+    },
+    {
+      label: 'token scoped to example.com',
+      headers: { authorization: 'Bearer tok-z1' },
+      zones: new Set(['example.com']),
+    },
+    {
+      label: 'token scoped to SUB.example.NET.',
+      headers: { authorization: 'Bearer tok-z3' },
+      zones: new Set(['sub.example.net']),
+    },
+    {
+      label: 'key scoped to other.org by id',
+      headers: { 'x-auth-email': 'ops2@example.com', 'x-auth-key': OPS_KEY },
+      zones: new Set(['other.org']),
+    },
+    {
+      label: 'key scoped to nothing',
+      headers: { 'x-auth-email': 'ops@example.com', 'x-auth-key': OPS_KEY },
+      zones: new Set(),
+    },
     { label: 'no credentials', headers: {}, zones: 'none' },
     { label: 'unknown token', headers: { authorization: 'Bearer nope' }, zones: 'none' },
     { label: 'malformed authorization', headers: { authorization: 'Token tok-all' }, zones: 'none' },
     { label: 'bearer with a space', headers: { authorization: 'Bearer tok all' }, zones: 'none' },
-    { label: 'unknown key', headers: { 'x-auth-email': 'dev@example.com', 'x-auth-key': KEY.replace('0', 'f') }, zones: 'none' },
+    {
+      label: 'unknown key',
+      headers: { 'x-auth-email': 'dev@example.com', 'x-auth-key': KEY.replace('0', 'f') },
+      zones: 'none',
+    },
     { label: 'bad email', headers: { 'x-auth-email': 'not-an-email', 'x-auth-key': KEY }, zones: 'none' },
     { label: 'key without email', headers: { 'x-auth-key': KEY }, zones: 'none' },
-    { label: 'unknown token beside a good key', headers: { authorization: 'Bearer nope', 'x-auth-email': 'dev@example.com', 'x-auth-key': KEY }, zones: null },
+    {
+      label: 'unknown token beside a good key',
+      headers: { authorization: 'Bearer nope', 'x-auth-email': 'dev@example.com', 'x-auth-key': KEY },
+      zones: null,
+    },
   ];
   const caller = (): Caller => (rng.chance(0.85) ? callers[rng.int(3)]! : rng.pick(callers));
   const mayUse = (c: Caller, z: ZoneInfo) => c.zones !== 'none' && (c.zones === null || c.zones.has(z.name));
   const good = callers[0]!;
 
-  async function send(method: string, path: string, init: { body?: string | FormData; headers?: Record<string, string>; who?: Caller } = {}): Promise<Sent> {
+  async function send(
+    method: string,
+    path: string,
+    init: { body?: string | FormData; headers?: Record<string, string>; who?: Caller } = {},
+  ): Promise<Sent> {
     now += 1000;
     requests++;
     const url = new URL(path.startsWith('http') ? path : `${BASE_URL}${path}`);
@@ -121,14 +170,27 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     let res: Response;
     // Clients call fetch every way there is: a string, a URL, a Request; headers as an object or Headers.
     const style = rng.int(4);
-    const reqInit: RequestInit = { method, headers: style === 1 ? new Headers(headers) : headers, ...(init.body !== undefined ? { body: init.body } : {}) };
+    const reqInit: RequestInit = {
+      method,
+      headers: style === 1 ? new Headers(headers) : headers,
+      ...(init.body !== undefined ? { body: init.body } : {}),
+    };
     try {
       res =
-        style === 2 && !['GET', 'HEAD'].includes(method.toUpperCase()) ? await api.fetch(new Request(url, reqInit)) :
-        style === 3 ? await api.fetch(url, reqInit) :
-        await api.fetch(url.href, reqInit);
+        style === 2 && !['GET', 'HEAD'].includes(method.toUpperCase())
+          ? await api.fetch(new Request(url, reqInit))
+          : style === 3
+            ? await api.fetch(url, reqInit)
+            : await api.fetch(url.href, reqInit);
     } catch (e) {
-      return fail(`fetch threw ${(e as Error)?.stack ?? e}`, { method, url, status: 0, body: undefined, text: '', requestBody });
+      return fail(`fetch threw ${(e as Error)?.stack ?? e}`, {
+        method,
+        url,
+        status: 0,
+        body: undefined,
+        text: '',
+        requestBody,
+      });
     }
     const text = await res.text();
     let body: any;
@@ -138,10 +200,14 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
       body = undefined;
     }
     const sent: Sent = { method, url, status: res.status, body, text, requestBody };
-    const route = url.pathname.replace(/^\/client\/v4\/zones\/[0-9a-f]{32}\/dns_records/, 'records').replace(/[0-9a-f]{32}/g, '{id}');
+    const route = url.pathname
+      .replace(/^\/client\/v4\/zones\/[0-9a-f]{32}\/dns_records/, 'records')
+      .replace(/[0-9a-f]{32}/g, '{id}');
     const statKey = `${method} ${route.startsWith('records/') && !/export|import|batch|scan/.test(route) ? 'records/{id}' : route.split('?')[0]} ${Math.floor(res.status / 100)}xx`;
     fuzzStats.set(statKey, (fuzzStats.get(statKey) ?? 0) + 1);
-    trace.push(`  ${method} ${url.pathname.replace(BASE_URL, '')}${url.search} ${requestBody?.slice(0, 200) ?? ''} -> ${res.status} ${text.slice(0, 200)}`);
+    trace.push(
+      `  ${method} ${url.pathname.replace(BASE_URL, '')}${url.search} ${requestBody?.slice(0, 200) ?? ''} -> ${res.status} ${text.slice(0, 200)}`,
+    );
     const problems = envelopeProblems(method, url, res.status, res.headers.get('content-type') ?? '', text, body);
     if (problems.length) fail(problems.join('; '), sent);
     return sent;
@@ -158,7 +224,8 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
   function unchangedOnFailure(before: string[], sent: Sent) {
     if (sent.status >= 200 && sent.status < 300) return;
     const after = snapshot();
-    for (let i = 0; i < zones.length; i++) if (after[i] !== before[i]) fail(`failed request changed zone ${zones[i]!.name}`, sent);
+    for (let i = 0; i < zones.length; i++)
+      if (after[i] !== before[i]) fail(`failed request changed zone ${zones[i]!.name}`, sent);
   }
 
   /** A request whose caller may not use the zone must fail. */
@@ -175,7 +242,9 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     if (canon(want) !== canon(got)) {
       const w = new Map(want.map((r) => [r.id, canon(r)]));
       const g = new Map(got.map((r) => [r.id, canon(r)]));
-      const diff = [...new Set([...w.keys(), ...g.keys()])].filter((id) => w.get(id) !== g.get(id)).map((id) => `${id}: want ${w.get(id)} got ${g.get(id)}`);
+      const diff = [...new Set([...w.keys(), ...g.keys()])]
+        .filter((id) => w.get(id) !== g.get(id))
+        .map((id) => `${id}: want ${w.get(id)} got ${g.get(id)}`);
       fail(`zone ${z.name} after success differs from the model:\n${diff.join('\n').slice(0, 3000)}`, sent);
     }
     const now = snapshot();
@@ -186,19 +255,28 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
 
   async function getSame(z: ZoneInfo, rec: Rec, sent: Sent) {
     const g = await send('GET', dnsPath(z, `/${rec.id}`));
-    if (g.status !== 200 || canon(g.body.result) !== canon(rec)) fail(`get after write differs: ${g.text.slice(0, 600)}`, sent);
+    if (g.status !== 200 || canon(g.body.result) !== canon(rec))
+      fail(`get after write differs: ${g.text.slice(0, 600)}`, sent);
   }
 
-  const pickZone = () => rng.weighted<ZoneInfo>([[6, zones[0]!], [2, zones[1]!], [2, zones[2]!]]);
+  const pickZone = () =>
+    rng.weighted<ZoneInfo>([
+      [6, zones[0]!],
+      [2, zones[1]!],
+      [2, zones[2]!],
+    ]);
   const someId = (z: ZoneInfo): string => {
     const own = records(z);
     return rng.weighted<() => string>([
       [8, () => (own.length ? rng.pick(own).id : randomHex32(rng))],
       [1, () => randomHex32(rng)],
-      [1, () => {
-        const other = records(rng.pick(zones.filter((o) => o !== z)));
-        return other.length ? rng.pick(other).id : randomHex32(rng);
-      }],
+      [
+        1,
+        () => {
+          const other = records(rng.pick(zones.filter((o) => o !== z)));
+          return other.length ? rng.pick(other).id : randomHex32(rng);
+        },
+      ],
     ])();
   };
 
@@ -210,16 +288,30 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     const body = genRecordBody(rng, z.name, existingNames(z));
     const before = snapshot();
     const beforeZ = byId(records(z));
-    const raw = rng.chance(0.05) ? rng.pick(['{"type":', '[]', 'null', '', '"x"', '{"type":"A","name":"www","content":"198.51.100.4",}']) : JSON.stringify(body);
-    const headers: Record<string, string> = rng.chance(0.95) ? jsonHeaders : rng.pick<Record<string, string>>([{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/json; charset=utf-8' }, { 'content-type': 'APPLICATION/JSON' }]);
-    const query = rng.chance(0.1) ? rng.pick(['?include_shadow_metadata=true', '?foo=bar', '?include_shadow_metadata=maybe']) : '';
+    const raw = rng.chance(0.05)
+      ? rng.pick(['{"type":', '[]', 'null', '', '"x"', '{"type":"A","name":"www","content":"198.51.100.4",}'])
+      : JSON.stringify(body);
+    const headers: Record<string, string> = rng.chance(0.95)
+      ? jsonHeaders
+      : rng.pick<Record<string, string>>([
+          {},
+          { 'content-type': 'text/plain' },
+          { 'content-type': 'application/json; charset=utf-8' },
+          { 'content-type': 'APPLICATION/JSON' },
+        ]);
+    const query = rng.chance(0.1)
+      ? rng.pick(['?include_shadow_metadata=true', '?foo=bar', '?include_shadow_metadata=maybe'])
+      : '';
     const sent = await send('POST', dnsPath(z, query), { body: raw, headers, who });
     refusedIfNotAllowed(who, z, sent);
     unchangedOnFailure(before, sent);
     if (sent.status === 200) {
       const rec = sent.body.result;
       if (beforeZ.has(rec.id)) fail('create reused an id', sent);
-      beforeZ.set(rec.id, query.includes('shadow') ? { ...rec, meta: records(z).find((r) => r.id === rec.id)?.meta } : rec);
+      beforeZ.set(
+        rec.id,
+        query.includes('shadow') ? { ...rec, meta: records(z).find((r) => r.id === rec.id)?.meta } : rec,
+      );
       expectZone(z, before, beforeZ, sent);
       if (!query.includes('shadow')) await getSame(z, rec, sent);
     }
@@ -230,7 +322,10 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     const who = caller();
     const id = someId(z);
     const old = records(z).find((r) => r.id === id);
-    const body = mode === 'PUT' ? genRecordBody(rng, z.name, existingNames(z), old) : genPatchBody(rng, z.name, existingNames(z), old ?? {});
+    const body =
+      mode === 'PUT'
+        ? genRecordBody(rng, z.name, existingNames(z), old)
+        : genPatchBody(rng, z.name, existingNames(z), old ?? {});
     const before = snapshot();
     const beforeZ = byId(records(z));
     const raw = rng.chance(0.04) ? rng.pick(['{bad', '[1]', '']) : JSON.stringify(body);
@@ -244,14 +339,26 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
       // PATCH keeps every field it was not given (while the type stays).
       if (mode === 'PATCH' && (body.type === undefined || body.type === old!.type)) {
         for (const k of ['name', 'content', 'ttl', 'proxied', 'comment', 'tags', 'priority', 'data', 'settings']) {
-          if (k in body || (k === 'ttl' && body.proxied === true) || ((k === 'content' || k === 'priority') && 'data' in body)) continue;
+          if (
+            k in body ||
+            (k === 'ttl' && body.proxied === true) ||
+            ((k === 'content' || k === 'priority') && 'data' in body)
+          )
+            continue;
           if (canon(rec[k]) !== canon(old![k])) fail(`PATCH without ${k} changed it`, sent);
         }
       }
       // *_modified_on: set when the value changes, kept when it does not, absent when empty.
-      for (const [k, stamp] of [['comment', 'comment_modified_on'], ['tags', 'tags_modified_on']] as const) {
+      for (const [k, stamp] of [
+        ['comment', 'comment_modified_on'],
+        ['tags', 'tags_modified_on'],
+      ] as const) {
         const empty = k === 'comment' ? rec.comment === null : rec.tags.length === 0;
-        const want = empty ? undefined : canon(rec[k]) === canon(old![k]) && old![stamp] ? old![stamp] : rec.modified_on;
+        const want = empty
+          ? undefined
+          : canon(rec[k]) === canon(old![k]) && old![stamp]
+            ? old![stamp]
+            : rec.modified_on;
         if (rec[stamp] !== want) fail(`${stamp} is ${rec[stamp]}, expected ${want}`, sent);
       }
       beforeZ.set(id, rec);
@@ -266,7 +373,10 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     const id = someId(z);
     const before = snapshot();
     const beforeZ = byId(records(z));
-    const sent = await send('DELETE', dnsPath(z, `/${id}`), { who, ...(rng.chance(0.1) ? { body: '{}', headers: jsonHeaders } : {}) });
+    const sent = await send('DELETE', dnsPath(z, `/${id}`), {
+      who,
+      ...(rng.chance(0.1) ? { body: '{}', headers: jsonHeaders } : {}),
+    });
     refusedIfNotAllowed(who, z, sent);
     unchangedOnFailure(before, sent);
     if (!beforeZ.has(id) && sent.status < 400) fail('delete of an id not in this zone succeeded', sent);
@@ -283,13 +393,16 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     const z = pickZone();
     const who = caller();
     const literal = rng.chance(0.05);
-    const id = !literal ? someId(z) : rng.pick(['export', 'batch', 'ABCDEF' + '0'.repeat(26), 'x', '0'.repeat(31), '%30'.repeat(32)]);
+    const id = !literal
+      ? someId(z)
+      : rng.pick(['export', 'batch', 'ABCDEF' + '0'.repeat(26), 'x', '0'.repeat(31), '%30'.repeat(32)]);
     const before = snapshot();
     const sent = await send('GET', dnsPath(z, `/${id}`), { who });
     refusedIfNotAllowed(who, z, sent);
     unchangedOnFailure(before, sent);
     const rec = records(z).find((r) => r.id === id);
-    if (!literal && sent.status === 200 && (!rec || canon(rec) !== canon(sent.body.result))) fail('get answered something other than the stored record', sent);
+    if (!literal && sent.status === 200 && (!rec || canon(rec) !== canon(sent.body.result)))
+      fail('get answered something other than the stored record', sent);
     if (rec && mayUse(who, z) && sent.status !== 200) fail('get of a stored record failed', sent);
   }
 
@@ -298,15 +411,31 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     const who = caller();
     const own = records(z);
     const names = existingNames(z);
-    const n = () => rng.weighted([[4, 0], [3, 1], [2, 2], [1, 4]]);
-    const deletes = Array.from({ length: n() }, () => (rng.chance(0.95) ? { id: someId(z) } : rng.pick<unknown>([{}, 'id', { id: 5 }])));
+    const n = () =>
+      rng.weighted([
+        [4, 0],
+        [3, 1],
+        [2, 2],
+        [1, 4],
+      ]);
+    const deletes = Array.from({ length: n() }, () =>
+      rng.chance(0.95) ? { id: someId(z) } : rng.pick<unknown>([{}, 'id', { id: 5 }]),
+    );
     const patches = Array.from({ length: n() }, () => {
       const id = someId(z);
       return { ...genPatchBody(rng, z.name, names, own.find((r) => r.id === id) ?? {}), id };
     });
     const puts = Array.from({ length: n() }, () => {
       const id = someId(z);
-      return { ...genRecordBody(rng, z.name, names, own.find((r) => r.id === id)), id };
+      return {
+        ...genRecordBody(
+          rng,
+          z.name,
+          names,
+          own.find((r) => r.id === id),
+        ),
+        id,
+      };
     });
     const posts = Array.from({ length: n() }, () => genRecordBody(rng, z.name, names));
     const body: Record<string, unknown> = {};
@@ -335,7 +464,9 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
         if (model.has(p.id)) fail('batch post reused an id', sent);
         model.set(p.id, p);
       }
-      const counts = ['deletes', 'patches', 'puts', 'posts'].map((k) => (Array.isArray(body[k]) ? (body[k] as unknown[]).length : 0));
+      const counts = ['deletes', 'patches', 'puts', 'posts'].map((k) =>
+        Array.isArray(body[k]) ? (body[k] as unknown[]).length : 0,
+      );
       const got = [r.deletes.length, r.patches.length, r.puts.length, r.posts.length];
       if (canon(counts) !== canon(got)) fail(`batch answered ${got} for ${counts} operations`, sent);
       // A record patched then put in one batch is reported twice; the model keeps the last.
@@ -365,13 +496,20 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     if (rng.chance(0.5)) {
       const sent = await send('PUT', dnsPath(z, `/${old.id}`), { body: JSON.stringify(old), headers: jsonHeaders });
       if (sent.status !== 200) fail('PUT of a record as read was refused', sent);
-      if (!same(sent.body.result, old, true) || sent.body.result.created_on !== old.created_on) fail('PUT of a record as read changed it', sent);
+      if (!same(sent.body.result, old, true) || sent.body.result.created_on !== old.created_on)
+        fail('PUT of a record as read changed it', sent);
       model.set(old.id, sent.body.result);
       expectZone(z, before, model, sent);
     } else {
-      const sent = await send('POST', dnsPath(z, '/batch'), { body: JSON.stringify({ deletes: [{ id: old.id }], posts: [old] }), headers: jsonHeaders });
+      const sent = await send('POST', dnsPath(z, '/batch'), {
+        body: JSON.stringify({ deletes: [{ id: old.id }], posts: [old] }),
+        headers: jsonHeaders,
+      });
       // A new A/AAAA/CNAME at a delegated name is refused (docs/conformance.md, DNS choice 10), even one just deleted.
-      const delegated = ['A', 'AAAA', 'CNAME'].includes(old.type) && old.name !== z.name && own.some((r) => r.type === 'NS' && r.name === old.name);
+      const delegated =
+        ['A', 'AAAA', 'CNAME'].includes(old.type) &&
+        old.name !== z.name &&
+        own.some((r) => r.type === 'NS' && r.name === old.name);
       if (delegated && sent.status === 400 && sent.body.errors[0].code === 81056) return;
       if (sent.status !== 200) fail('delete and re-create of a record as read was refused', sent);
       const made = sent.body.result.posts[0];
@@ -390,7 +528,13 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     const name = names.length && rng.chance(0.9) ? rng.pick(names) : `nope.${z.name}`;
     const below = (n: string, top: string) => n === top || n.endsWith(`.${top}`);
     const key = rng.pick(['shadowed_by_name', 'shadowing_name'] as const);
-    const sent = await send('GET', dnsPath(z, `?include_shadow_metadata=true&per_page=5000&${key}=${encodeURIComponent(rng.chance(0.2) ? name.toUpperCase() : name)}`));
+    const sent = await send(
+      'GET',
+      dnsPath(
+        z,
+        `?include_shadow_metadata=true&per_page=5000&${key}=${encodeURIComponent(rng.chance(0.2) ? name.toUpperCase() : name)}`,
+      ),
+    );
     if (name === z.name) {
       if (sent.status !== 400) fail(`${key} of the apex should be refused`, sent);
       return;
@@ -401,7 +545,8 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
         ? all.filter((r) => (r.name === name ? r.type !== 'NS' : below(r.name, name)))
         : all.filter((r) => r.type === 'NS' && r.name !== z.name && below(name, r.name));
     const got = (sent.body.result as Rec[]).map((r) => r.id).sort();
-    if (canon(got) !== canon(want.map((r) => r.id).sort())) fail(`${key}=${name}: ${got.length} records, a plain scan finds ${want.length}`, sent);
+    if (canon(got) !== canon(want.map((r) => r.id).sort()))
+      fail(`${key}=${name}: ${got.length} records, a plain scan finds ${want.length}`, sent);
   }
 
   /** `include_shadow_metadata=true` on a full listing must say what a plain scan of the delegations says. */
@@ -415,7 +560,8 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     for (const r of sent.body.result as Rec[]) {
       const { auto_added: _a, managed_by_apps: _b, managed_by_argo_tunnel: _c, source: _d, ...meta } = r.meta;
       if (meta.shadowed_by) meta.shadowed_by = [...meta.shadowed_by].sort();
-      if (canon(meta) !== canon(want.get(r.id))) fail(`shadow meta of ${r.type} ${r.name}: ${canon(meta)}, a plain scan says ${canon(want.get(r.id))}`, sent);
+      if (canon(meta) !== canon(want.get(r.id)))
+        fail(`shadow meta of ${r.type} ${r.name}: ${canon(meta)}, a plain scan says ${canon(want.get(r.id))}`, sent);
     }
   }
 
@@ -450,9 +596,12 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     if (rng.chance(0.3)) {
       f.text = Array.from({ length: rng.int(2) + 1 }, () => {
         const field = rng.pick(['name', 'content', 'comment'] as const);
-        const op = field === 'comment' ? rng.pick(['exact', 'contains', 'startswith', 'endswith'] as const) : rng.pick(['contains', 'startswith', 'endswith'] as const);
+        const op =
+          field === 'comment'
+            ? rng.pick(['exact', 'contains', 'startswith', 'endswith'] as const)
+            : rng.pick(['contains', 'startswith', 'endswith'] as const);
         const r = some();
-        const src = r ? String(field === 'comment' ? r.comment ?? 'hello' : r[field]) : 'www';
+        const src = r ? String(field === 'comment' ? (r.comment ?? 'hello') : r[field]) : 'www';
         return { field, op, value: op === 'exact' ? src : rng.pick([piece(src), src.slice(0, 3), src.slice(-3)]) };
       });
     }
@@ -460,13 +609,26 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     if (rng.chance(0.3)) {
       const tagged = own.flatMap((r) => r.tags as string[]);
       f.tags = Array.from({ length: rng.int(2) + 1 }, () => {
-        const param = rng.pick(['tag', 'tag.exact', 'tag.contains', 'tag.startswith', 'tag.endswith', 'tag.present', 'tag.absent'] as const);
-        const t = tagged.length && rng.chance(0.85) ? rng.pick(tagged) : rng.pick(['env:prod', 'owner', 'team:web', 'v:pro', 'nope']);
+        const param = rng.pick([
+          'tag',
+          'tag.exact',
+          'tag.contains',
+          'tag.startswith',
+          'tag.endswith',
+          'tag.present',
+          'tag.absent',
+        ] as const);
+        const t =
+          tagged.length && rng.chance(0.85)
+            ? rng.pick(tagged)
+            : rng.pick(['env:prod', 'owner', 'team:web', 'v:pro', 'nope']);
         const c = t.indexOf(':');
         const value =
-          param === 'tag.present' || param === 'tag.absent' ? t.split(':')[0]! :
-          c < 0 || rng.chance(0.2) ? piece(t.split(':')[0]!) :
-          `${t.slice(0, c)}:${param === 'tag.contains' ? piece(t.slice(c + 1)) : param === 'tag.startswith' ? t.slice(c + 1, c + 3) : param === 'tag.endswith' ? t.slice(-2) : t.slice(c + 1)}`;
+          param === 'tag.present' || param === 'tag.absent'
+            ? t.split(':')[0]!
+            : c < 0 || rng.chance(0.2)
+              ? piece(t.split(':')[0]!)
+              : `${t.slice(0, c)}:${param === 'tag.contains' ? piece(t.slice(c + 1)) : param === 'tag.startswith' ? t.slice(c + 1, c + 3) : param === 'tag.endswith' ? t.slice(-2) : t.slice(c + 1)}`;
         return { param, value: rng.chance(0.2) ? value.toUpperCase() : value };
       });
       if (rng.chance(0.5)) f.tagMatch = rng.pick(['all', 'any'] as const);
@@ -486,7 +648,11 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     if (f.name2 !== undefined) q.append('name', f.name2);
     if (f.content !== undefined) q.append(rng.chance(0.5) ? 'content' : 'content.exact', f.content);
     if (f.proxied !== undefined) q.append('proxied', String(f.proxied));
-    for (const t of f.text ?? []) q.append(t.field === 'comment' && t.op === 'exact' && rng.chance(0.5) ? 'comment' : `${t.field}.${t.op}`, t.value);
+    for (const t of f.text ?? [])
+      q.append(
+        t.field === 'comment' && t.op === 'exact' && rng.chance(0.5) ? 'comment' : `${t.field}.${t.op}`,
+        t.value,
+      );
     if (f.comment) q.append(`comment.${f.comment}`, '');
     for (const t of f.tags ?? []) q.append(t.param, t.value);
     if (f.tagMatch) q.append('tag_match', f.tagMatch);
@@ -502,12 +668,23 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     const who = caller();
     const f = genFilter(z);
     const q = filterQuery(f);
-    const perPage = rng.weighted<number | undefined>([[3, undefined], [4, rng.int(7) + 1], [1, 5_000_000]]);
-    const page = rng.weighted<number | undefined>([[4, undefined], [3, rng.int(4) + 1]]);
+    const perPage = rng.weighted<number | undefined>([
+      [3, undefined],
+      [4, rng.int(7) + 1],
+      [1, 5_000_000],
+    ]);
+    const page = rng.weighted<number | undefined>([
+      [4, undefined],
+      [3, rng.int(4) + 1],
+    ]);
     if (perPage !== undefined) q.set('per_page', String(perPage));
     if (page !== undefined) q.set('page', String(page));
     const odd = rng.chance(0.1);
-    if (odd) q.set(rng.pick(['foo', 'match', 'per_page', 'page', 'direction', 'order', 'proxied']), rng.pick(['bar', '0', '-1', 'x', '']));
+    if (odd)
+      q.set(
+        rng.pick(['foo', 'match', 'per_page', 'page', 'direction', 'order', 'proxied']),
+        rng.pick(['bar', '0', '-1', 'x', '']),
+      );
     const before = snapshot();
     const all = records(z);
     const sent = await send('GET', dnsPath(z, `?${q}`), { who });
@@ -522,9 +699,12 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     const pg = Number(q.get('page') || 1);
     const expectCount = Math.max(0, Math.min(pp, want.length - (pg - 1) * pp));
     const result: Rec[] = sent.body.result;
-    if (info.total_count !== want.length) fail(`total_count ${info.total_count}, a plain scan finds ${want.length}`, sent);
-    if (result.length !== expectCount || info.count !== result.length) fail(`page holds ${result.length} (count ${info.count}), expected ${expectCount}`, sent);
-    if (info.total_pages !== Math.ceil(want.length / pp) || info.page !== pg || info.per_page !== pp) fail('result_info page fields', sent);
+    if (info.total_count !== want.length)
+      fail(`total_count ${info.total_count}, a plain scan finds ${want.length}`, sent);
+    if (result.length !== expectCount || info.count !== result.length)
+      fail(`page holds ${result.length} (count ${info.count}), expected ${expectCount}`, sent);
+    if (info.total_pages !== Math.ceil(want.length / pp) || info.page !== pg || info.per_page !== pp)
+      fail('result_info page fields', sent);
     const wantIds = new Set(want.map((r) => r.id));
     const stored = byId(all);
     for (const r of result) {
@@ -550,7 +730,8 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
       const sent = await send('GET', dnsPath(z, `?${q}`));
       if (sent.status !== 200) fail('list failed', sent);
       const info = sent.body.result_info;
-      if (info.total_count !== want.length) fail(`total_count ${info.total_count}, a plain scan finds ${want.length}`, sent);
+      if (info.total_count !== want.length)
+        fail(`total_count ${info.total_count}, a plain scan finds ${want.length}`, sent);
       seen.push(...sent.body.result);
       if (sent.body.result.length === 0) {
         if (page <= info.total_pages) fail('empty page before the last', sent);
@@ -560,7 +741,8 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     }
     const ids = seen.map((r) => r.id);
     if (new Set(ids).size !== ids.length) fail(`pages repeat records (per_page ${perPage}, ${JSON.stringify(f)})`);
-    if (canon([...ids].sort()) !== canon(want.map((r) => r.id).sort())) fail(`pages cover ${ids.length} records, a plain scan finds ${want.length} (${JSON.stringify(f)})`);
+    if (canon([...ids].sort()) !== canon(want.map((r) => r.id).sort()))
+      fail(`pages cover ${ids.length} records, a plain scan finds ${want.length} (${JSON.stringify(f)})`);
     const o = orderProblem(seen, f);
     if (o) fail(`across pages (per_page ${perPage}): ${o}`);
   }
@@ -605,7 +787,12 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
       text = Array.from({ length: rng.int(4) + 1 }, () => rng.pick(SNIPPETS)).join('\n');
     }
     const form = new FormData();
-    const shape = rng.weighted<string>([[8, 'file'], [2, 'string'], [1, 'none'], [1, 'json']]);
+    const shape = rng.weighted<string>([
+      [8, 'file'],
+      [2, 'string'],
+      [1, 'none'],
+      [1, 'json'],
+    ]);
     if (shape === 'file') form.set('file', new Blob([text]), 'zone.txt');
     if (shape === 'string') form.set('file', text);
     if (rng.chance(0.3)) form.set('proxied', rng.pick(['true', 'false', 'TRUE', 'yes']));
@@ -624,7 +811,8 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
       expectZone(z, before, beforeZ, sent);
       const res = sent.body.result;
       if (res.recs_added !== added.length) fail(`recs_added ${res.recs_added}, ${added.length} records appeared`, sent);
-      if (sent.body.messages.length !== res.total_records_parsed - res.recs_added) fail('each skipped record should have one message', sent);
+      if (sent.body.messages.length !== res.total_records_parsed - res.recs_added)
+        fail('each skipped record should have one message', sent);
     }
   }
 
@@ -637,16 +825,28 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     const freshId = fresh.zones[0]!.id;
     const form = new FormData();
     form.set('file', new Blob([e.text]), 'zone.txt');
-    const res = await fresh.fetch(`${BASE_URL}/zones/${freshId}/dns_records/import`, { method: 'POST', headers: good.headers, body: form });
+    const res = await fresh.fetch(`${BASE_URL}/zones/${freshId}/dns_records/import`, {
+      method: 'POST',
+      headers: good.headers,
+      body: form,
+    });
     const body = await res.json();
     // Known limits are left out with everything of their name and type (what import made of them is unknowable here).
-    const limited = new Set(records(z).filter(roundTripLimit).map((r) => `${r.type} ${r.name}`));
+    const limited = new Set(
+      records(z)
+        .filter(roundTripLimit)
+        .map((r) => `${r.type} ${r.name}`),
+    );
     // Today's mode keeps `a` and `"a"` apart (dns-api.md §7.1); the file writes both as "a".
     const txt = new Map<string, number>();
-    for (const r of records(z)) if (r.type === 'TXT') txt.set(`${r.name} ${portable(r).content}`, (txt.get(`${r.name} ${portable(r).content}`) ?? 0) + 1);
+    for (const r of records(z))
+      if (r.type === 'TXT')
+        txt.set(`${r.name} ${portable(r).content}`, (txt.get(`${r.name} ${portable(r).content}`) ?? 0) + 1);
     for (const [k, n] of txt) if (n > 1) limited.add(`TXT ${k.split(' ')[0]}`);
     const kept = (r: Rec) => !limited.has(`${r.type} ${r.name}`);
-    const original = records(z).filter((r) => !(r.type === 'NS' && r.name === z.name && r.content.endsWith('.ns.cloudflare.com')) && kept(r));
+    const original = records(z).filter(
+      (r) => !(r.type === 'NS' && r.name === z.name && r.content.endsWith('.ns.cloudflare.com')) && kept(r),
+    );
     const got = (fresh.records(freshId) as unknown as Rec[]).filter(kept);
     const key = (r: Rec) => canon(portable(r));
     // Records that differ only in what the file cannot say (quotes of today's TXT) become one.
@@ -655,7 +855,9 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     if (res.status !== 200 || canon(a) !== canon(b)) {
       const missing = a.filter((x) => !b.includes(x));
       const extra = b.filter((x) => !a.includes(x));
-      fail(`round trip of ${z.name} differs (import ${res.status} ${JSON.stringify(body.messages ?? body.errors).slice(0, 800)}):\nlost ${missing.join('\n     ')}\ngained ${extra.join('\n       ')}\nexport:\n${e.text.slice(0, 3000)}`);
+      fail(
+        `round trip of ${z.name} differs (import ${res.status} ${JSON.stringify(body.messages ?? body.errors).slice(0, 800)}):\nlost ${missing.join('\n     ')}\ngained ${extra.join('\n       ')}\nexport:\n${e.text.slice(0, 3000)}`,
+      );
     }
   }
 
@@ -665,16 +867,34 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     const pick = rng.int(5);
     let sent: Sent;
     if (pick === 0) {
-      const q = rng.pick(['', '?name=example.com', '?name=EXAMPLE.COM.', '?name=sub.example.net', '?per_page=51', '?page=0', '?page=2&per_page=1', '?per_page=4', '?per_page=5']);
+      const q = rng.pick([
+        '',
+        '?name=example.com',
+        '?name=EXAMPLE.COM.',
+        '?name=sub.example.net',
+        '?per_page=51',
+        '?page=0',
+        '?page=2&per_page=1',
+        '?per_page=4',
+        '?per_page=5',
+      ]);
       sent = await send('GET', `/zones${q}`, { who });
       // per_page for zones: the API's documented minimum 5 applies below it, over 50 is refused.
       if (/per_page=51$/.test(q) && sent.status < 400) fail('zones per_page over 50 was accepted', sent);
-      if (/per_page=[1-4]$/.test(q) && (sent.status !== 200 || sent.body.result_info.per_page !== 5)) fail('zones per_page under 5 did not take 5', sent);
+      if (/per_page=[1-4]$/.test(q) && (sent.status !== 200 || sent.body.result_info.per_page !== 5))
+        fail('zones per_page under 5 did not take 5', sent);
       if (sent.status === 200) {
-        const visible = zones.filter((o) => mayUse(who, o) && (!q.includes('name=') || o.name === new URLSearchParams(q).get('name')!.toLowerCase().replace(/\.$/, '')));
+        const visible = zones.filter(
+          (o) =>
+            mayUse(who, o) &&
+            (!q.includes('name=') || o.name === new URLSearchParams(q).get('name')!.toLowerCase().replace(/\.$/, '')),
+        );
         const info = sent.body.result_info;
-        if (info.total_count !== visible.length || info.count !== sent.body.result.length) fail(`zones result_info ${canon(info)} for ${visible.length} visible zones`, sent);
-        for (const r of sent.body.result) if (!zones.some((o) => o.id === r.id && mayUse(who, o))) fail(`zones list shows ${r.name} to ${who.label}`, sent);
+        if (info.total_count !== visible.length || info.count !== sent.body.result.length)
+          fail(`zones result_info ${canon(info)} for ${visible.length} visible zones`, sent);
+        for (const r of sent.body.result)
+          if (!zones.some((o) => o.id === r.id && mayUse(who, o)))
+            fail(`zones list shows ${r.name} to ${who.label}`, sent);
       }
     } else if (pick === 1) {
       sent = await send('GET', `/zones/${z.id}`, { who });
@@ -685,9 +905,14 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
       // Zone-sync tools read page rules around records (octodns-cloudflare): none here, ever.
       sent = await send('GET', `/zones/${z.id}/pagerules${rng.pick(['', '?status=active'])}`, { who });
       refusedIfNotAllowed(who, z, sent);
-      if (sent.status === 200 && canon(sent.body.result) !== '[]') fail('page rules listed where the double has none', sent);
+      if (sent.status === 200 && canon(sent.body.result) !== '[]')
+        fail('page rules listed where the double has none', sent);
     } else {
-      sent = await send('POST', dnsPath(z, rng.pick(['/scan', '/scan/trigger', '/scan/review'])), { who, body: rng.chance(0.5) ? '{}' : JSON.stringify({ rejects: [], accepts: [] }), headers: jsonHeaders });
+      sent = await send('POST', dnsPath(z, rng.pick(['/scan', '/scan/trigger', '/scan/review'])), {
+        who,
+        body: rng.chance(0.5) ? '{}' : JSON.stringify({ rejects: [], accepts: [] }),
+        headers: jsonHeaders,
+      });
       refusedIfNotAllowed(who, z, sent);
     }
   }
@@ -696,11 +921,22 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
     const z = pickZone();
     const before = snapshot();
     const [method, path] = rng.pick<[string, string]>([
-      ['DELETE', dnsPath(z)], ['PUT', dnsPath(z)], ['POST', dnsPath(z, `/${randomHex32(rng)}`)], ['GET', dnsPath(z, '/batch')],
-      ['PATCH', dnsPath(z, '/export')], ['GET', `/zones/${z.id.toUpperCase()}/dns_records`], ['GET', `/zones/${z.id}/dns_records/${z.id}/x`],
-      ['GET', '/zones/not-an-id/dns_records'], ['GET', '/nothing'], ['GET', `/zones/${randomHex32(rng)}/dns_records`],
-      ['GET', `/zones/${z.id}/dns_records/`], ['GET', `/zones/${z.id}//dns_records`], ['OPTIONS', dnsPath(z)], ['HEAD', dnsPath(z)],
-      ['GET', `/zones/${z.id}/dns_records/%ZZ`], ['GET', `/zones/${z.id}/dns_records/${'%61'.repeat(32)}`],
+      ['DELETE', dnsPath(z)],
+      ['PUT', dnsPath(z)],
+      ['POST', dnsPath(z, `/${randomHex32(rng)}`)],
+      ['GET', dnsPath(z, '/batch')],
+      ['PATCH', dnsPath(z, '/export')],
+      ['GET', `/zones/${z.id.toUpperCase()}/dns_records`],
+      ['GET', `/zones/${z.id}/dns_records/${z.id}/x`],
+      ['GET', '/zones/not-an-id/dns_records'],
+      ['GET', '/nothing'],
+      ['GET', `/zones/${randomHex32(rng)}/dns_records`],
+      ['GET', `/zones/${z.id}/dns_records/`],
+      ['GET', `/zones/${z.id}//dns_records`],
+      ['OPTIONS', dnsPath(z)],
+      ['HEAD', dnsPath(z)],
+      ['GET', `/zones/${z.id}/dns_records/%ZZ`],
+      ['GET', `/zones/${z.id}/dns_records/${'%61'.repeat(32)}`],
     ]);
     const sent = await send(method, path, { who: caller() });
     if (method === 'HEAD') return;
@@ -721,23 +957,40 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
       const list = records(z);
       // The kept default order (updated in place on every write) must equal a fresh sort.
       const fresh = [...list].sort(order);
-      if (canon(fresh.map((r) => r.id)) !== canon(list.map((r) => r.id))) fail(`zone ${z.name}: default order is stale`);
+      if (canon(fresh.map((r) => r.id)) !== canon(list.map((r) => r.id)))
+        fail(`zone ${z.name}: default order is stale`);
       const p = zoneProblems(list, z.name);
       if (p.length) fail(`zone ${z.name}: ${p.join('; ')}`);
       // The zone's own indexes must agree with its records.
       const zone = (api as any).zonesById.get(z.id);
       const ids = [...zone.records.keys()].sort();
-      if (canon(ids) !== canon(list.map((r) => r.id).sort())) fail(`zone ${z.name}: sorted listing and record map disagree`);
+      if (canon(ids) !== canon(list.map((r) => r.id).sort()))
+        fail(`zone ${z.name}: sorted listing and record map disagree`);
       for (const r of list) {
-        if (!zone.atName(r.name).some((x: any) => x.id === r.id)) fail(`zone ${z.name}: ${r.id} missing from the name index`);
-        if (![...zone.ofType(r.type)].some((x: any) => x.id === r.id)) fail(`zone ${z.name}: ${r.id} missing from the type index`);
+        if (!zone.atName(r.name).some((x: any) => x.id === r.id))
+          fail(`zone ${z.name}: ${r.id} missing from the name index`);
+        if (![...zone.ofType(r.type)].some((x: any) => x.id === r.id))
+          fail(`zone ${z.name}: ${r.id} missing from the type index`);
       }
     }
   }
 
   const OPS: [number, () => Promise<void>][] = [
-    [22, createOp], [8, () => updateOp('PUT')], [8, () => updateOp('PATCH')], [6, deleteOp], [6, getOp], [8, batchOp],
-    [8, listOp], [3, listAllOp], [3, exportOp], [5, importOp], [4, zonesOp], [3, oddOp], [2, () => roundTripOp(pickZone())], [5, echoOp], [2, shadowOp],
+    [22, createOp],
+    [8, () => updateOp('PUT')],
+    [8, () => updateOp('PATCH')],
+    [6, deleteOp],
+    [6, getOp],
+    [8, batchOp],
+    [8, listOp],
+    [3, listAllOp],
+    [3, exportOp],
+    [5, importOp],
+    [4, zonesOp],
+    [3, oddOp],
+    [2, () => roundTripOp(pickZone())],
+    [5, echoOp],
+    [2, shadowOp],
   ];
   for (step = 1; step <= steps; step++) {
     const op = rng.weighted(OPS);

@@ -26,9 +26,13 @@ import { serveCli } from './serve-cli.js';
 const pebble = debianCommand('pebble', 'pebble');
 const certbot = debianCommand('certbot', 'certbot');
 const plugin = certbot && pythonFor('certbot_dns_cloudflare', 'python3-certbot-dns-cloudflare');
-const missing = [!pebble && 'pebble', !certbot && 'certbot', !plugin && 'python3-certbot-dns-cloudflare'].filter(Boolean);
+const missing = [!pebble && 'pebble', !certbot && 'certbot', !plugin && 'python3-certbot-dns-cloudflare'].filter(
+  Boolean,
+);
 const suite = missing.length ? describe.skip : describe;
-const where = missing.length ? `skipped: Debian package(s) ${missing.join(', ')} not installed` : `${certbot}, ${pebble}`;
+const where = missing.length
+  ? `skipped: Debian package(s) ${missing.join(', ')} not installed`
+  : `${certbot}, ${pebble}`;
 
 const TOKEN = 'acme-token';
 
@@ -57,7 +61,12 @@ async function scratch(): Promise<Scratch> {
   writeFileSync(join(dir, 'cert.pem'), tls.cert);
   writeFileSync(join(dir, 'key.pem'), tls.key);
   writeFileSync(join(dir, 'ca.pem'), tls.ca!);
-  const [acmePort, managementPort, httpPort, tlsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [acmePort, managementPort, httpPort, tlsPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const pebbleConfig = join(dir, 'pebble.json');
   writeFileSync(
     pebbleConfig,
@@ -87,7 +96,12 @@ async function startPebble(s: Scratch, dnsPort: number): Promise<{ child: ChildP
     // No sleep before validating, no nonces rejected at random, no reuse of earlier authorizations:
     // as fast and as deterministic as pebble gets, with validation still on (the environment is built
     // here, so a PEBBLE_VA_ALWAYS_VALID in the caller's shell cannot switch it off).
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      PEBBLE_VA_NOSLEEP: '1',
+      PEBBLE_WFE_NONCEREJECT: '0',
+      PEBBLE_AUTHZREUSE: '0',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -157,88 +171,109 @@ async function runCertbot(s: Scratch, run: string, baseURL: string): Promise<{ c
   return { code, output: output.join('') };
 }
 
-suite(`ACME DNS-01 end to end: certbot dns-cloudflare + pebble against dns serve (${where})`, { timeout: 180_000 }, () => {
-  const stops: (() => Promise<void> | void)[] = [];
-  let s: Scratch;
-  beforeAll(async () => {
-    s = await scratch();
-    return () => rmSync(s.dir, { recursive: true, force: true });
-  });
-  afterEach(async () => {
-    for (const stop of stops.splice(0).reverse()) await stop();
-  });
-
-  it('issues a certificate for example.com and *.example.com, validated over the double DNS; clean-up leaves the zone as it was', async () => {
-    const served = await serveCli(['--zone', 'example.com', '--token', TOKEN, '--log'], 1);
-    stops.push(() => served.stop());
-    const zoneId = served.zones.get('example.com')!;
-    const records = async () => {
-      const res = await fetch(`${served.baseURL}/zones/${zoneId}/dns_records`, { headers: { authorization: `Bearer ${TOKEN}` } });
-      return ((await res.json()) as { result: unknown[] }).result;
-    };
-    // Something already in the zone, which must still be there, unchanged, afterwards.
-    await fetch(`${served.baseURL}/zones/${zoneId}/dns_records`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'A', name: 'www', content: '192.0.2.80', ttl: 3600 }),
+suite(
+  `ACME DNS-01 end to end: certbot dns-cloudflare + pebble against dns serve (${where})`,
+  { timeout: 180_000 },
+  () => {
+    const stops: (() => Promise<void> | void)[] = [];
+    let s: Scratch;
+    beforeAll(async () => {
+      s = await scratch();
+      return () => rmSync(s.dir, { recursive: true, force: true });
     });
-    const before = await records();
-
-    const ca = await startPebble(s, served.dnsPort);
-    stops.push(() => {
-      ca.child.kill('SIGTERM');
+    afterEach(async () => {
+      for (const stop of stops.splice(0).reverse()) await stop();
     });
-    expect(ca.output.join('\n')).toContain(`Using custom DNS resolver for ACME challenges: 127.0.0.1:${served.dnsPort}`);
 
-    const result = await runCertbot(s, 'issued', served.baseURL);
-    expect(result.output).toContain('Successfully received certificate');
-    expect(result.code).toBe(0);
+    it('issues a certificate for example.com and *.example.com, validated over the double DNS; clean-up leaves the zone as it was', async () => {
+      const served = await serveCli(['--zone', 'example.com', '--token', TOKEN, '--log'], 1);
+      stops.push(() => served.stop());
+      const zoneId = served.zones.get('example.com')!;
+      const records = async () => {
+        const res = await fetch(`${served.baseURL}/zones/${zoneId}/dns_records`, {
+          headers: { authorization: `Bearer ${TOKEN}` },
+        });
+        return ((await res.json()) as { result: unknown[] }).result;
+      };
+      // Something already in the zone, which must still be there, unchanged, afterwards.
+      await fetch(`${served.baseURL}/zones/${zoneId}/dns_records`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'A', name: 'www', content: '192.0.2.80', ttl: 3600 }),
+      });
+      const before = await records();
 
-    const pem = readFileSync(join(s.dir, 'issued', 'etc', 'live', 'example.com', 'cert.pem'), 'utf8');
-    const cert = new X509Certificate(pem);
-    expect(cert.subjectAltName?.split(', ').sort()).toEqual(['DNS:*.example.com', 'DNS:example.com']);
-    expect(cert.issuer).toMatch(/Pebble Intermediate CA/);
+      const ca = await startPebble(s, served.dnsPort);
+      stops.push(() => {
+        ca.child.kill('SIGTERM');
+      });
+      expect(ca.output.join('\n')).toContain(
+        `Using custom DNS resolver for ACME challenges: 127.0.0.1:${served.dnsPort}`,
+      );
 
-    // pebble's lookups reached the double: the challenge TXT answered over UDP, at least once per
-    // authorization (pebble validates each from several attempts), with the record(s) present.
-    const lookups = served.lines.filter((l) => / dns udp _acme-challenge\.example\.com TXT NOERROR answers [12]$/i.test(l));
-    expect(lookups.length).toBeGreaterThanOrEqual(2);
-    expect(await records()).toEqual(before);
-  });
+      const result = await runCertbot(s, 'issued', served.baseURL);
+      expect(result.output).toContain('Successfully received certificate');
+      expect(result.code).toBe(0);
 
-  it('negative control: each challenge TXT removed as soon as it is created, so pebble finds none and the issuance fails', async () => {
-    const api = new DnsApi({ zones: [{ name: 'example.com' }], credentials: [{ token: TOKEN }] });
-    // The API as served, except that a created TXT record is deleted before the answer goes back.
-    const http = await serveHandler(async (request, target) => {
-      const response = await api.handle(request, target);
-      if (request.method === 'POST' && response.status === 200) {
-        const { result } = (await response.clone().json()) as { result: { id: string; type: string; zone_id?: string } };
-        if (result.type === 'TXT') {
-          const zone = api.zone('example.com')!.id;
-          await api.fetch(`https://api.cloudflare.com/client/v4/zones/${zone}/dns_records/${result.id}`, {
-            method: 'DELETE',
-            headers: { authorization: `Bearer ${TOKEN}` },
-          });
+      const pem = readFileSync(join(s.dir, 'issued', 'etc', 'live', 'example.com', 'cert.pem'), 'utf8');
+      const cert = new X509Certificate(pem);
+      expect(cert.subjectAltName?.split(', ').sort()).toEqual(['DNS:*.example.com', 'DNS:example.com']);
+      expect(cert.issuer).toMatch(/Pebble Intermediate CA/);
+
+      // pebble's lookups reached the double: the challenge TXT answered over UDP, at least once per
+      // authorization (pebble validates each from several attempts), with the record(s) present.
+      const lookups = served.lines.filter((l) =>
+        / dns udp _acme-challenge\.example\.com TXT NOERROR answers [12]$/i.test(l),
+      );
+      expect(lookups.length).toBeGreaterThanOrEqual(2);
+      expect(await records()).toEqual(before);
+    });
+
+    it('negative control: each challenge TXT removed as soon as it is created, so pebble finds none and the issuance fails', async () => {
+      const api = new DnsApi({ zones: [{ name: 'example.com' }], credentials: [{ token: TOKEN }] });
+      // The API as served, except that a created TXT record is deleted before the answer goes back.
+      const http = await serveHandler(async (request, target) => {
+        const response = await api.handle(request, target);
+        if (request.method === 'POST' && response.status === 200) {
+          const { result } = (await response.clone().json()) as {
+            result: { id: string; type: string; zone_id?: string };
+          };
+          if (result.type === 'TXT') {
+            const zone = api.zone('example.com')!.id;
+            await api.fetch(`https://api.cloudflare.com/client/v4/zones/${zone}/dns_records/${result.id}`, {
+              method: 'DELETE',
+              headers: { authorization: `Bearer ${TOKEN}` },
+            });
+          }
         }
-      }
-      return response;
-    });
-    stops.push(() => http.close());
-    const seen: DnsExchange[] = [];
-    const dns = await serveDns((q) => api.answer(q), { onExchange: (e) => seen.push(e) });
-    stops.push(() => dns.close());
+        return response;
+      });
+      stops.push(() => http.close());
+      const seen: DnsExchange[] = [];
+      const dns = await serveDns((q) => api.answer(q), { onExchange: (e) => seen.push(e) });
+      stops.push(() => dns.close());
 
-    const ca = await startPebble(s, dns.port);
-    stops.push(() => {
-      ca.child.kill('SIGTERM');
+      const ca = await startPebble(s, dns.port);
+      stops.push(() => {
+        ca.child.kill('SIGTERM');
+      });
+      const result = await runCertbot(s, 'refused', `${http.origin}/client/v4`);
+      expect(result.code).toBe(1);
+      expect(result.output).toMatch(/Some challenges have failed/);
+      // pebble's words for a non-NOERROR answer; '\x03' is rcode 3, NXDOMAIN (reference/dns-wire.md §3).
+      expect(result.output).toMatch(
+        /Error retrieving TXT records for DNS challenge .*DNS lookup for .*_acme-challenge\.example\.com.* returned an unsuccessful response: .*x03/,
+      );
+      // It failed because of what pebble read from the double, not for want of asking it.
+      expect(
+        seen.some(
+          (e) =>
+            e.transport === 'udp' &&
+            e.question?.name.toLowerCase() === '_acme-challenge.example.com' &&
+            e.rcode === 'NXDOMAIN',
+        ),
+      ).toBe(true);
+      expect(existsSync(join(s.dir, 'refused', 'etc', 'live', 'example.com'))).toBe(false);
     });
-    const result = await runCertbot(s, 'refused', `${http.origin}/client/v4`);
-    expect(result.code).toBe(1);
-    expect(result.output).toMatch(/Some challenges have failed/);
-    // pebble's words for a non-NOERROR answer; '\x03' is rcode 3, NXDOMAIN (reference/dns-wire.md §3).
-    expect(result.output).toMatch(/Error retrieving TXT records for DNS challenge .*DNS lookup for .*_acme-challenge\.example\.com.* returned an unsuccessful response: .*x03/);
-    // It failed because of what pebble read from the double, not for want of asking it.
-    expect(seen.some((e) => e.transport === 'udp' && e.question?.name.toLowerCase() === '_acme-challenge.example.com' && e.rcode === 'NXDOMAIN')).toBe(true);
-    expect(existsSync(join(s.dir, 'refused', 'etc', 'live', 'example.com'))).toBe(false);
-  });
-});
+  },
+);

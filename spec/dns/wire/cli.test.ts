@@ -15,7 +15,20 @@ describe('dns serve --dns-port 0 --ns-name ... (lib/node/cli.ts through tsx)', {
   let served: ServedCli;
   let resolver: Resolver;
   beforeAll(async () => {
-    served = await serveCli(['--zone', 'example.com', '--token', TOKEN, '--ns-name', 'ns1.example.com', '--ns-name', 'ns2.example.com', '--log'], 1);
+    served = await serveCli(
+      [
+        '--zone',
+        'example.com',
+        '--token',
+        TOKEN,
+        '--ns-name',
+        'ns1.example.com',
+        '--ns-name',
+        'ns2.example.com',
+        '--log',
+      ],
+      1,
+    );
     resolver = new Resolver({ timeout: 3000, tries: 1 });
     resolver.setServers([`127.0.0.1:${served.dnsPort}`]);
   });
@@ -43,16 +56,24 @@ describe('dns serve --dns-port 0 --ns-name ... (lib/node/cli.ts through tsx)', {
     expect((await resolver.resolveNs('example.com')).sort()).toEqual(['ns1.example.com', 'ns2.example.com']);
     expect((await resolver.resolveSoa('example.com')).nsname).toBe('ns1.example.com');
     const zone = await fetch(`${served.baseURL}/zones/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
-    expect(((await zone.json()) as { result: { name_servers: string[] } }).result.name_servers).toEqual(['ns1.example.com', 'ns2.example.com']);
+    expect(((await zone.json()) as { result: { name_servers: string[] } }).result.name_servers).toEqual([
+      'ns1.example.com',
+      'ns2.example.com',
+    ]);
     // --log: one line per DNS question, after the API's lines.
     await new Promise((r) => setTimeout(r, 100));
-    expect(served.lines.filter((l) => / dns (udp|tcp) _acme-challenge\.example\.com TXT NOERROR answers 1$/.test(l))).toHaveLength(2);
+    expect(
+      served.lines.filter((l) => / dns (udp|tcp) _acme-challenge\.example\.com TXT NOERROR answers 1$/.test(l)),
+    ).toHaveLength(2);
   });
 });
 
 describe('dns serve --proxy-address', { timeout: 30_000 }, () => {
   it('proxied names answer with the given addresses (loopback here, for an offline HTTP-01 check)', async () => {
-    const served = await serveCli(['--zone', 'example.org', '--token', TOKEN, '--proxy-address', '127.0.0.1', '--proxy-address', '::1'], 1);
+    const served = await serveCli(
+      ['--zone', 'example.org', '--token', TOKEN, '--proxy-address', '127.0.0.1', '--proxy-address', '::1'],
+      1,
+    );
     try {
       const id = served.zones.get('example.org')!;
       const res = await fetch(`${served.baseURL}/zones/${id}/dns_records`, {
@@ -75,7 +96,9 @@ describe('dns serve: --dns-port is checked like --port, and no DNS is served wit
   const io = (out: string[]): CliIo => ({ out: (l) => out.push(l), err: () => {}, stopped: () => Promise.resolve() });
 
   it.each(['x', '', '65536', '1.5'])('--dns-port %s is refused', async (port) => {
-    await expect(runCli(['dns', 'serve', '--port', '0', '--dns-port', port], io([]))).rejects.toThrow(`--dns-port must be 0..65535, got ${port}`);
+    await expect(runCli(['dns', 'serve', '--port', '0', '--dns-port', port], io([]))).rejects.toThrow(
+      `--dns-port must be 0..65535, got ${port}`,
+    );
   });
 
   it('without --dns-port there is no dns line', async () => {

@@ -32,13 +32,20 @@ export type Decoded = Omit<packet.DecodedPacket, 'answers' | 'authorities' | 'ad
 export const decode = (bytes: Buffer): Decoded => packet.decode(bytes) as unknown as Decoded;
 
 /** A query for one question; `edns` adds an OPT record advertising that payload size. */
-export function query(name: string, type: string, init: { id?: number; edns?: number; rd?: boolean; flags?: number } = {}): Buffer {
+export function query(
+  name: string,
+  type: string,
+  init: { id?: number; edns?: number; rd?: boolean; flags?: number } = {},
+): Buffer {
   return packet.encode({
     id: init.id ?? 4242,
     type: 'query',
     flags: (init.flags ?? 0) | (init.rd === false ? 0 : packet.RECURSION_DESIRED),
     questions: [{ name, type: type as packet.RecordType, class: 'IN' }],
-    additionals: init.edns === undefined ? [] : [{ type: 'OPT', name: '.', udpPayloadSize: init.edns, flags: 0 } as packet.OptAnswer],
+    additionals:
+      init.edns === undefined
+        ? []
+        : [{ type: 'OPT', name: '.', udpPayloadSize: init.edns, flags: 0 } as packet.OptAnswer],
   });
 }
 

@@ -16,7 +16,8 @@ const where = dig ? dig : 'skipped: Debian package bind9-dnsutils is not install
 
 suite(`dig (${where}) against the zone over DNS`, { timeout: 30_000 }, () => {
   let server: RunningDnsServer & { dnsPort: number };
-  const ask = async (...args: string[]) => (await run(dig!, ['@127.0.0.1', '-p', String(server.dnsPort), '+time=2', '+tries=1', ...args])).stdout;
+  const ask = async (...args: string[]) =>
+    (await run(dig!, ['@127.0.0.1', '-p', String(server.dnsPort), '+time=2', '+tries=1', ...args])).stdout;
 
   beforeAll(async () => {
     server = await startDnsServer({ zones: [{ name: 'example.com' }], dnsPort: 0 });
@@ -24,7 +25,12 @@ suite(`dig (${where}) against the zone over DNS`, { timeout: 30_000 }, () => {
       { type: 'TXT', name: '_acme-challenge', content: 'GQ3mR7x0Yk_c9f2LwzP4H1tBv8NsDd6Ee5JjKoUqi-A', ttl: 120 },
       { type: 'TXT', name: '_acme-challenge', content: '"quoted value" "second string"', ttl: 120 },
       { type: 'A', name: 'www', content: '192.0.2.10', ttl: 3600 },
-      ...Array.from({ length: 40 }, (_, i) => ({ type: 'TXT', name: 'many', content: `many ${i} ${'p'.repeat(30)}`, ttl: 60 })),
+      ...Array.from({ length: 40 }, (_, i) => ({
+        type: 'TXT',
+        name: 'many',
+        content: `many ${i} ${'p'.repeat(30)}`,
+        ttl: 60,
+      })),
     ]);
   });
   afterAll(() => server.close());
@@ -33,7 +39,9 @@ suite(`dig (${where}) against the zone over DNS`, { timeout: 30_000 }, () => {
     const out = await ask('_acme-challenge.example.com', 'TXT');
     expect(out).toMatch(/;; flags: qr aa rd; QUERY: 1, ANSWER: 2, AUTHORITY: 0, ADDITIONAL: 1/);
     expect(out).toMatch(/; EDNS: version: 0, flags:; udp: 1232/);
-    expect(out).toMatch(/_acme-challenge\.example\.com\.\s+120\s+IN\s+TXT\s+"GQ3mR7x0Yk_c9f2LwzP4H1tBv8NsDd6Ee5JjKoUqi-A"\n/);
+    expect(out).toMatch(
+      /_acme-challenge\.example\.com\.\s+120\s+IN\s+TXT\s+"GQ3mR7x0Yk_c9f2LwzP4H1tBv8NsDd6Ee5JjKoUqi-A"\n/,
+    );
     expect(out).toMatch(/_acme-challenge\.example\.com\.\s+120\s+IN\s+TXT\s+"quoted value" "second string"\n/);
   });
 

@@ -34,13 +34,17 @@ function zone(): DnsApi {
 describe('names on the wire', () => {
   it('55 A records fit 1232 bytes compressed (each owner a 2-byte pointer to the question), where uncompressed they would not', () => {
     const api = zone();
-    const out = sync(respond(query('big.example.com', 'A', { edns: 1232 }), (q) => api.answer(q), { transport: 'udp' }));
+    const out = sync(
+      respond(query('big.example.com', 'A', { edns: 1232 }), (q) => api.answer(q), { transport: 'udp' }),
+    );
     const res = decode(out);
     // header + question (17 + 4) + 55 × (pointer 2 + type, class, TTL, length 10 + address 4) + OPT 11
     expect([res.flag_tc, res.answers!.length, out.length]).toEqual([false, 55, 12 + 21 + 55 * 16 + 11]);
     expect(res.answers!.every((a) => a.name === 'big.example.com')).toBe(true);
     // dns-packet writes each owner in full: the same answer is over the limit there.
-    expect(packet.encode({ type: 'response', questions: res.questions, answers: res.answers as packet.Answer[] }).length).toBeGreaterThan(1232);
+    expect(
+      packet.encode({ type: 'response', questions: res.questions, answers: res.answers as packet.Answer[] }).length,
+    ).toBeGreaterThan(1232);
   });
 
   it('names inside CNAME, MX and SOA data are compressed too, and decode back to the same names', () => {
@@ -53,16 +57,28 @@ describe('names on the wire', () => {
       const out = sync(respond(query(name, type), (q) => api.answer(q), { transport: 'tcp' }));
       const plain = api.answer({ name, type });
       const res = decode(out);
-      expect(res.answers!.map((a) => [a.name, a.type, a.data])).toEqual(plain.answers.map((a) => [a.name, a.type, a.data]));
+      expect(res.answers!.map((a) => [a.name, a.type, a.data])).toEqual(
+        plain.answers.map((a) => [a.name, a.type, a.data]),
+      );
       expect(out.includes(Buffer.from('\x07example\x03com'))).toBe(true);
       expect(out.indexOf(Buffer.from('\x07example\x03com'))).toBe(out.lastIndexOf(Buffer.from('\x07example\x03com')));
     }
   });
 
   it('a label with a dot or bytes that are not UTF-8 is read as \\DDD, answered from the zone and echoed as sent', () => {
-    const name = Buffer.concat([Buffer.from([3, 0x61, 0x2e, 0x62, 1, 0x80, 4]), Buffer.from('wild'), Buffer.from([7]), Buffer.from('example'), Buffer.from([3]), Buffer.from('com'), Buffer.of(0)]);
+    const name = Buffer.concat([
+      Buffer.from([3, 0x61, 0x2e, 0x62, 1, 0x80, 4]),
+      Buffer.from('wild'),
+      Buffer.from([7]),
+      Buffer.from('example'),
+      Buffer.from([3]),
+      Buffer.from('com'),
+      Buffer.of(0),
+    ]);
     expect(readName(name, 0)).toEqual({ name: 'a\\046b.\\128.wild.example.com', end: name.length });
-    expect(Buffer.concat(nameLabels('a\\046b.\\128.wild.example.com').map((l) => Buffer.concat([Buffer.of(l.length), l])))).toEqual(name.subarray(0, -1));
+    expect(
+      Buffer.concat(nameLabels('a\\046b.\\128.wild.example.com').map((l) => Buffer.concat([Buffer.of(l.length), l]))),
+    ).toEqual(name.subarray(0, -1));
     expect(nameLabels('a\\.b.example.com.').map(String)).toEqual(['a.b', 'example', 'com']);
     const api = zone();
     const asked: DnsQuestion[] = [];
@@ -90,8 +106,16 @@ describe('names on the wire', () => {
     const withOption = (declared: number, actual: number) => {
       const base = Buffer.from(query('big.example.com', 'A'));
       base.writeUInt16BE(1, 10);
-      const option = Buffer.concat([Buffer.from([0, 10]), Buffer.from([declared >> 8, declared & 255]), Buffer.alloc(actual)]);
-      const opt = Buffer.concat([Buffer.from([0, 0, 41, 4, 208, 0, 0, 0, 0]), Buffer.from([option.length >> 8, option.length & 255]), option]);
+      const option = Buffer.concat([
+        Buffer.from([0, 10]),
+        Buffer.from([declared >> 8, declared & 255]),
+        Buffer.alloc(actual),
+      ]);
+      const opt = Buffer.concat([
+        Buffer.from([0, 0, 41, 4, 208, 0, 0, 0, 0]),
+        Buffer.from([option.length >> 8, option.length & 255]),
+        option,
+      ]);
       return Buffer.concat([base, opt]);
     };
     const bad = decode(sync(respond(withOption(20, 8), (q) => api.answer(q), { transport: 'udp' })));
@@ -101,7 +125,13 @@ describe('names on the wire', () => {
   });
 
   it('a message that would pass 65,535 bytes is reported as too large, not cut', () => {
-    const records = Array.from({ length: 300 }, (_, i) => ({ name: `n${i}.example.com`, type: 'TXT', class: 'IN' as const, ttl: 1, data: ['x'.repeat(250)] }));
+    const records = Array.from({ length: 300 }, (_, i) => ({
+      name: `n${i}.example.com`,
+      type: 'TXT',
+      class: 'IN' as const,
+      ttl: 1,
+      data: ['x'.repeat(250)],
+    }));
     expect(encodeResponse({ id: 1, flags: 0, answers: records })).toBeUndefined();
   });
 });
@@ -121,27 +151,46 @@ describe('the cache of encoded answers', () => {
     const second = sync(respond(query('X.Wild.EXAMPLE.com', 'A', { id: 2 }), answerer, options));
     expect(asked).toBe(1);
     const [a, b] = [decode(first), decode(second)];
-    expect([b.id, b.questions![0]!.name, b.answers!.map((r) => r.name)]).toEqual([2, 'X.Wild.EXAMPLE.com', ['X.Wild.EXAMPLE.com']]);
-    expect({ ...b, id: 1, questions: a.questions, answers: b.answers!.map((r) => ({ ...r, name: 'x.wild.example.com' })) }).toEqual(a);
+    expect([b.id, b.questions![0]!.name, b.answers!.map((r) => r.name)]).toEqual([
+      2,
+      'X.Wild.EXAMPLE.com',
+      ['X.Wild.EXAMPLE.com'],
+    ]);
+    expect({
+      ...b,
+      id: 1,
+      questions: a.questions,
+      answers: b.answers!.map((r) => ({ ...r, name: 'x.wild.example.com' })),
+    }).toEqual(a);
     // Not the same when the bytes after the id differ: another type, EDNS, the other transport.
     sync(respond(query('x.wild.example.com', 'AAAA', { id: 3 }), answerer, options));
     sync(respond(query('x.wild.example.com', 'A', { id: 4, edns: 1232 }), answerer, options));
     sync(respond(query('x.wild.example.com', 'A', { id: 5 }), answerer, { ...options, transport: 'tcp' }));
     expect(asked).toBe(4);
-    expect(seen.map((e) => e.question?.name)).toEqual(['x.wild.example.com', 'X.Wild.EXAMPLE.com', 'x.wild.example.com', 'x.wild.example.com', 'x.wild.example.com']);
+    expect(seen.map((e) => e.question?.name)).toEqual([
+      'x.wild.example.com',
+      'X.Wild.EXAMPLE.com',
+      'x.wild.example.com',
+      'x.wild.example.com',
+      'x.wild.example.com',
+    ]);
   });
 
   it('any change to the zones (a record, a restore, a new zone) empties it', () => {
     const api = zone();
     const cache = new DnsAnswerCache(() => api.answerState());
-    const ask = () => decode(sync(respond(query('new.example.com', 'A'), (q) => api.answer(q), { transport: 'udp', cache })));
+    const ask = () =>
+      decode(sync(respond(query('new.example.com', 'A'), (q) => api.answer(q), { transport: 'udp', cache })));
     const snap = api.snapshot();
     expect(ask().rcode).toBe('NXDOMAIN');
     api.seed('example.com', [{ type: 'A', name: 'new', content: '192.0.2.9', ttl: 60 }]);
     expect(ask().answers!.map((a) => a.data)).toEqual(['192.0.2.9']);
     api.restore(snap);
     expect(ask().rcode).toBe('NXDOMAIN');
-    api.addZone({ name: 'new.example.com', records: [{ type: 'A', name: 'new.example.com', content: '192.0.2.10', ttl: 60 }] });
+    api.addZone({
+      name: 'new.example.com',
+      records: [{ type: 'A', name: 'new.example.com', content: '192.0.2.10', ttl: 60 }],
+    });
     expect(ask().answers!.map((a) => a.data)).toEqual(['192.0.2.10']);
   });
 
@@ -150,7 +199,8 @@ describe('the cache of encoded answers', () => {
     const cache = new DnsAnswerCache(() => api.answerState(), { maxBytes: 1500 });
     let asked = 0;
     const answerer = (q: DnsQuestion) => (asked++, api.answer(q));
-    const big = () => sync(respond(query('big.example.com', 'A', { edns: 1232 }), answerer, { transport: 'udp', cache }));
+    const big = () =>
+      sync(respond(query('big.example.com', 'A', { edns: 1232 }), answerer, { transport: 'udp', cache }));
     big();
     big();
     expect(asked).toBe(1);

@@ -17,10 +17,17 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20);
 
 /** Answers every name in fuzz.test with one A record, TXT with 20 records (truncated over plain UDP). */
 function answerer(q: DnsQuestion): DnsAnswer {
-  if (!q.name.toLowerCase().endsWith('fuzz.test')) return { rcode: 'REFUSED', authoritative: false, answers: [], authorities: [], additionals: [] };
+  if (!q.name.toLowerCase().endsWith('fuzz.test'))
+    return { rcode: 'REFUSED', authoritative: false, answers: [], authorities: [], additionals: [] };
   const answers =
     q.type === 'TXT'
-      ? Array.from({ length: 20 }, (_, i) => ({ name: q.name, type: 'TXT', class: 'IN' as const, ttl: 60, data: [`fuzz value ${i} ${'z'.repeat(20)}`] }))
+      ? Array.from({ length: 20 }, (_, i) => ({
+          name: q.name,
+          type: 'TXT',
+          class: 'IN' as const,
+          ttl: 60,
+          data: [`fuzz value ${i} ${'z'.repeat(20)}`],
+        }))
       : [{ name: q.name, type: 'A', class: 'IN' as const, ttl: 300, data: '192.0.2.1' }];
   return { rcode: 'NOERROR', authoritative: true, answers, authorities: [], additionals: [] };
 }
@@ -37,8 +44,12 @@ function inputs(seed: number, count: number, names?: readonly string[]): Buffer[
       out.push(Buffer.from(Array.from({ length: int(80) }, () => int(256))));
       continue;
     }
-    const name = names ? names[int(names.length)]! : `${'abcdefghij'.slice(0, 1 + int(10))}.${random() < 0.8 ? 'fuzz.test' : 'elsewhere.example'}`;
-    const base = Buffer.from(query(name, TYPES[int(TYPES.length)]!, { id: int(65536), ...(random() < 0.5 ? { edns: int(5000) } : {}) }));
+    const name = names
+      ? names[int(names.length)]!
+      : `${'abcdefghij'.slice(0, 1 + int(10))}.${random() < 0.8 ? 'fuzz.test' : 'elsewhere.example'}`;
+    const base = Buffer.from(
+      query(name, TYPES[int(TYPES.length)]!, { id: int(65536), ...(random() < 0.5 ? { edns: int(5000) } : {}) }),
+    );
     const bytes = [...base];
     // Some queries go out intact (the model's answers to them must encode too), most with 1-4 edits.
     const edits = random() < 0.3 ? 0 : 1 + int(4);
@@ -74,7 +85,8 @@ describe(`the DNS server under a fuzz (seed ${SEED})`, { timeout: 30_000 }, () =
         answered++;
         try {
           const decoded = packet.decode(out);
-          if (decoded.id !== bytes.readUInt16BE(0) || decoded.type !== 'response') wrong.push(`${transport} id/QR wrong for ${hex}`);
+          if (decoded.id !== bytes.readUInt16BE(0) || decoded.type !== 'response')
+            wrong.push(`${transport} id/QR wrong for ${hex}`);
           if (transport === 'udp' && out.length > 1232) wrong.push(`udp answer of ${out.length} bytes for ${hex}`);
         } catch (e) {
           wrong.push(`${transport} undecodable answer to ${hex}: ${String(e)}`);
@@ -87,7 +99,7 @@ describe(`the DNS server under a fuzz (seed ${SEED})`, { timeout: 30_000 }, () =
     expect(dropped).toBeGreaterThan(500);
   });
 
-  it("in process with the model (DnsApi.answer): 5,000 inputs and no SERVFAIL, which would mean it threw or gave a record that cannot be encoded", async () => {
+  it('in process with the model (DnsApi.answer): 5,000 inputs and no SERVFAIL, which would mean it threw or gave a record that cannot be encoded', async () => {
     const api = new DnsApi({ zones: [{ name: 'fuzz.test' }] });
     api.seed('fuzz.test', [
       { type: 'A', name: 'abc', content: '192.0.2.1', ttl: 300 },
@@ -99,7 +111,17 @@ describe(`the DNS server under a fuzz (seed ${SEED})`, { timeout: 30_000 }, () =
     ]);
     const failed: string[] = [];
     let withRecords = 0;
-    const names = ['fuzz.test', 'abc.fuzz.test', 'ABCD.fuzz.test', 'abcde.fuzz.test', 'x.abcdefg.fuzz.test', 'y.z.abcdefg.fuzz.test', 'in.abcdefghij.fuzz.test', 'nope.fuzz.test', 'other.example'];
+    const names = [
+      'fuzz.test',
+      'abc.fuzz.test',
+      'ABCD.fuzz.test',
+      'abcde.fuzz.test',
+      'x.abcdefg.fuzz.test',
+      'y.z.abcdefg.fuzz.test',
+      'in.abcdefghij.fuzz.test',
+      'nope.fuzz.test',
+      'other.example',
+    ];
     for (const bytes of inputs(SEED + 3, 5_000, names)) {
       await respond(bytes, (q) => api.answer(q), {
         transport: 'udp',
@@ -123,7 +145,8 @@ describe(`the DNS server under a fuzz (seed ${SEED})`, { timeout: 30_000 }, () =
     it('survives 2,000 fuzzed UDP datagrams, then answers a valid query', async () => {
       const batch = inputs(SEED + 1, 2_000);
       // Sent 50 at a time without waiting for answers (most malformed ones get none).
-      for (let i = 0; i < batch.length; i += 50) await Promise.all(batch.slice(i, i + 50).map((b) => udpRaw(server.port, b, 20)));
+      for (let i = 0; i < batch.length; i += 50)
+        await Promise.all(batch.slice(i, i + 50).map((b) => udpRaw(server.port, b, 20)));
       const res = await udp(server.port, query('after.fuzz.test', 'A'));
       expect([res.rcode, res.answers!.map((a) => a.data)]).toEqual(['NOERROR', ['192.0.2.1']]);
     });

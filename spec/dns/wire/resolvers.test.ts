@@ -45,17 +45,45 @@ describe('resolvers against startDnsServer({ dnsPort: 0 })', () => {
       { type: 'TXT', name: '@', content: '"v=spf1 -all"', ttl: 300 },
       { type: 'TXT', name: 'long', content: 'k'.repeat(600), ttl: 300 },
       { type: 'NS', name: 'sub', content: 'ns1.other.example', ttl: 3600 },
-      { type: 'SRV', name: '_sip._tcp', data: { priority: 1, weight: 2, port: 5060, target: 'sip.example.com' }, ttl: 300 },
+      {
+        type: 'SRV',
+        name: '_sip._tcp',
+        data: { priority: 1, weight: 2, port: 5060, target: 'sip.example.com' },
+        ttl: 300,
+      },
       { type: 'CAA', name: '@', data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' }, ttl: 300 },
-      { type: 'NAPTR', name: 'naptr', data: { order: 100, preference: 10, flags: 'S', service: 'SIP+D2U', regex: '', replacement: '_sip._udp.example.com' }, ttl: 300 },
+      {
+        type: 'NAPTR',
+        name: 'naptr',
+        data: {
+          order: 100,
+          preference: 10,
+          flags: 'S',
+          service: 'SIP+D2U',
+          regex: '',
+          replacement: '_sip._udp.example.com',
+        },
+        ttl: 300,
+      },
       { type: 'HTTPS', name: 'svc', data: { priority: 1, target: '.', value: 'alpn="h2"' }, ttl: 300 },
-      { type: 'TLSA', name: '_443._tcp', data: { usage: 3, selector: 1, matching_type: 1, certificate: 'ab'.repeat(32) }, ttl: 300 },
+      {
+        type: 'TLSA',
+        name: '_443._tcp',
+        data: { usage: 3, selector: 1, matching_type: 1, certificate: 'ab'.repeat(32) },
+        ttl: 300,
+      },
       { type: 'SSHFP', name: 'host', data: { algorithm: 4, type: 2, fingerprint: 'cd'.repeat(32) }, ttl: 300 },
-      { type: 'DS', name: 'sub', data: { key_tag: 12345, algorithm: 13, digest_type: 2, digest: 'ef'.repeat(32) }, ttl: 300 },
+      {
+        type: 'DS',
+        name: 'sub',
+        data: { key_tag: 12345, algorithm: 13, digest_type: 2, digest: 'ef'.repeat(32) },
+        ttl: 300,
+      },
       { type: 'URI', name: '_ftp._tcp', priority: 10, data: { weight: 1, target: 'ftp://ftp.example.com/' }, ttl: 300 },
     ];
     for (const r of records) await create('example.com', r);
-    for (let i = 0; i < 40; i++) await create('example.com', { type: 'TXT', name: 'many', content: `record ${i} ${'m'.repeat(30)}`, ttl: 120 });
+    for (let i = 0; i < 40; i++)
+      await create('example.com', { type: 'TXT', name: 'many', content: `record ${i} ${'m'.repeat(30)}`, ttl: 120 });
     await create('2.0.192.in-addr.arpa', { type: 'PTR', name: '10', content: 'www.example.com', ttl: 300 });
   });
   afterAll(() => server.close());
@@ -74,13 +102,23 @@ describe('resolvers against startDnsServer({ dnsPort: 0 })', () => {
     expect(await resolver.resolveTxt('example.com')).toEqual([['v=spf1 -all']]);
     expect((await resolver.resolveTxt('long.example.com'))[0]!.map((s) => s.length)).toEqual([255, 255, 90]);
     // The nameservers the API shows on the zone are the ones DNS gives.
-    const zone = await fetch(`${server.baseURL}/zones/${server.api.zone('example.com')!.id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const zone = await fetch(`${server.baseURL}/zones/${server.api.zone('example.com')!.id}`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     const nameServers = ((await zone.json()) as { result: { name_servers: string[] } }).result.name_servers;
     expect((await resolver.resolveNs('example.com')).sort()).toEqual([...nameServers].sort());
     const soa = await resolver.resolveSoa('example.com');
-    expect(soa).toMatchObject({ nsname: nameServers[0], hostmaster: 'dns.cloudflare.com', refresh: 10000, retry: 2400, expire: 604800 });
+    expect(soa).toMatchObject({
+      nsname: nameServers[0],
+      hostmaster: 'dns.cloudflare.com',
+      refresh: 10000,
+      retry: 2400,
+      expire: 604800,
+    });
     expect(await resolver.resolveCaa('example.com')).toEqual([{ critical: 0, issue: 'letsencrypt.org' }]);
-    expect(await resolver.resolveSrv('_sip._tcp.example.com')).toEqual([{ priority: 1, weight: 2, port: 5060, name: 'sip.example.com' }]);
+    expect(await resolver.resolveSrv('_sip._tcp.example.com')).toEqual([
+      { priority: 1, weight: 2, port: 5060, name: 'sip.example.com' },
+    ]);
     expect(await resolver.resolveNaptr('naptr.example.com')).toEqual([
       { flags: 'S', service: 'SIP+D2U', regexp: '', replacement: '_sip._udp.example.com', order: 100, preference: 10 },
     ]);
@@ -97,7 +135,9 @@ describe('resolvers against startDnsServer({ dnsPort: 0 })', () => {
   it('NXDOMAIN is ENOTFOUND, NODATA is ENODATA, a name in no zone is refused (ESERVFAIL/EREFUSED)', async () => {
     await expect(resolver.resolve4('missing.example.com')).rejects.toMatchObject({ code: 'ENOTFOUND' });
     await expect(resolver.resolveMx('www.example.com')).rejects.toMatchObject({ code: 'ENODATA' });
-    await expect(resolver.resolve4('example.org')).rejects.toMatchObject({ code: expect.stringMatching(/^E(REFUSED|SERVFAIL)$/) });
+    await expect(resolver.resolve4('example.org')).rejects.toMatchObject({
+      code: expect.stringMatching(/^E(REFUSED|SERVFAIL)$/),
+    });
   });
 
   it('a TXT RRset over 1232 bytes: truncated over UDP, then the whole of it over TCP', async () => {
@@ -124,11 +164,24 @@ describe('resolvers against startDnsServer({ dnsPort: 0 })', () => {
         const overUdp = await udp(server.dnsPort, query(name, wireType, { edns: 1232 }));
         session.send(query(name, wireType));
         const overTcp = await session.next();
-        for (const res of [overUdp, overTcp]) expect([name, res.rcode, res.answers!.length, res.flag_aa]).toEqual([name, 'NOERROR', 1, true]);
+        for (const res of [overUdp, overTcp])
+          expect([name, res.rcode, res.answers!.length, res.flag_aa]).toEqual([name, 'NOERROR', 1, true]);
         const data = overUdp.answers![0]!.data as unknown;
-        if (type === 'TLSA') expect(data).toMatchObject({ usage: 3, selector: 1, matchingType: 1, certificate: Buffer.from('ab'.repeat(32), 'hex') });
+        if (type === 'TLSA')
+          expect(data).toMatchObject({
+            usage: 3,
+            selector: 1,
+            matchingType: 1,
+            certificate: Buffer.from('ab'.repeat(32), 'hex'),
+          });
         if (type === 'SSHFP') expect(data).toMatchObject({ algorithm: 4, hash: 2, fingerprint: 'CD'.repeat(32) }); // dns-packet decodes it as upper-case hex
-        if (type === 'DS') expect(data).toMatchObject({ keyTag: 12345, algorithm: 13, digestType: 2, digest: Buffer.from('ef'.repeat(32), 'hex') });
+        if (type === 'DS')
+          expect(data).toMatchObject({
+            keyTag: 12345,
+            algorithm: 13,
+            digestType: 2,
+            digest: Buffer.from('ef'.repeat(32), 'hex'),
+          });
         if (type === 'TYPE65') expect((data as Buffer).subarray(0, 3)).toEqual(Buffer.from([0, 1, 0])); // priority 1, target "."
         if (type === 'TYPE256') expect((data as Buffer).subarray(4).toString()).toBe('ftp://ftp.example.com/');
       }
@@ -138,13 +191,22 @@ describe('resolvers against startDnsServer({ dnsPort: 0 })', () => {
   });
 
   it('classes: CH is refused by the model, and a class dns-packet has no name for before it, both with the question echoed as sent', async () => {
-    const chaos = packet.encode({ id: 3, type: 'query', questions: [{ name: 'version.bind', type: 'TXT', class: 'CH' }] });
+    const chaos = packet.encode({
+      id: 3,
+      type: 'query',
+      questions: [{ name: 'version.bind', type: 'TXT', class: 'CH' }],
+    });
     const ch = await udp(server.dnsPort, chaos);
     expect([ch.rcode, ch.questions!.map((q) => q.class)]).toEqual(['REFUSED', ['CH']]);
     const seven = Buffer.from(query('www.example.com', 'A'));
     seven.writeUInt16BE(7, seven.length - 2); // the question's class: the message's last two bytes
     const odd = await udp(server.dnsPort, seven);
-    expect([odd.id, odd.rcode, odd.questions!.length, odd.questions![0]!.name]).toEqual([4242, 'REFUSED', 1, 'www.example.com']);
+    expect([odd.id, odd.rcode, odd.questions!.length, odd.questions![0]!.name]).toEqual([
+      4242,
+      'REFUSED',
+      1,
+      'www.example.com',
+    ]);
   });
 
   it('ANY is answered as RFC 8482 (one HINFO)', async () => {

@@ -25,10 +25,14 @@ export interface ServedCli {
 }
 
 export async function serveCli(args: string[], zoneCount: number): Promise<ServedCli> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/node/cli.ts', 'dns', 'serve', '--port', '0', '--dns-port', '0', ...args], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'lib/node/cli.ts', 'dns', 'serve', '--port', '0', '--dns-port', '0', ...args],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const stderr: string[] = [];
   child.stderr!.on('data', (c: Buffer) => stderr.push(c.toString()));
   const reader = createInterface({ input: child.stdout! });

@@ -15,10 +15,17 @@ import { serveDns, type RunningDnsWire } from '../../../lib/node/dns-wire.js';
 import type { DnsExchange } from '../../../lib/node/dns-message.js';
 import { decode, query, tcpSession, udp, udpRaw } from './client.js';
 
-const rr = (name: string, type: string, data: unknown, ttl = 300): DnsResourceRecord => ({ name, type, class: 'IN', ttl, data });
+const rr = (name: string, type: string, data: unknown, ttl = 300): DnsResourceRecord => ({
+  name,
+  type,
+  class: 'IN',
+  ttl,
+  data,
+});
 
 /** `n` TXT records of 40 bytes each at `name`: about 52 bytes a record on the wire. */
-const manyTxt = (name: string, n: number) => Array.from({ length: n }, (_, i) => rr(name, 'TXT', [`value-${String(i).padStart(3, '0')}-${'x'.repeat(30)}`], 60));
+const manyTxt = (name: string, n: number) =>
+  Array.from({ length: n }, (_, i) => rr(name, 'TXT', [`value-${String(i).padStart(3, '0')}-${'x'.repeat(30)}`], 60));
 
 /**
  * A zone `wire.test` in a few lines: `big-<n>` holds n TXT records, `fail` throws, `long` breaks
@@ -26,14 +33,29 @@ const manyTxt = (name: string, n: number) => Array.from({ length: n }, (_, i) =>
  */
 function answerer(q: DnsQuestion): DnsAnswer {
   const name = q.name.toLowerCase();
-  const soa = rr('wire.test', 'SOA', { mname: 'ns1.wire.test', rname: 'dns.wire.test', serial: 7, refresh: 10000, retry: 2400, expire: 604800, minimum: 1800 }, 3600);
+  const soa = rr(
+    'wire.test',
+    'SOA',
+    {
+      mname: 'ns1.wire.test',
+      rname: 'dns.wire.test',
+      serial: 7,
+      refresh: 10000,
+      retry: 2400,
+      expire: 604800,
+      minimum: 1800,
+    },
+    3600,
+  );
   const base = { authoritative: true, authorities: [], additionals: [] };
-  if (!name.endsWith('wire.test')) return { rcode: 'REFUSED', authoritative: false, answers: [], authorities: [], additionals: [] };
+  if (!name.endsWith('wire.test'))
+    return { rcode: 'REFUSED', authoritative: false, answers: [], authorities: [], additionals: [] };
   if (name === 'fail.wire.test') throw new Error('model failure');
   if (name === 'long.wire.test') return { ...base, rcode: 'NOERROR', answers: [rr(q.name, 'TXT', ['y'.repeat(300)])] };
   const big = /^big-(\d+)\.wire\.test$/.exec(name);
   if (big && q.type === 'TXT') return { ...base, rcode: 'NOERROR', answers: manyTxt(q.name, Number(big[1])) };
-  if (name === 'www.wire.test' && q.type === 'A') return { ...base, rcode: 'NOERROR', answers: [rr(q.name, 'A', '192.0.2.10'), rr(q.name, 'A', '192.0.2.11')] };
+  if (name === 'www.wire.test' && q.type === 'A')
+    return { ...base, rcode: 'NOERROR', answers: [rr(q.name, 'A', '192.0.2.10'), rr(q.name, 'A', '192.0.2.11')] };
   if (name === 'www.wire.test') return { ...base, rcode: 'NOERROR', answers: [], authorities: [soa] };
   return { ...base, rcode: 'NXDOMAIN', answers: [], authorities: [soa] };
 }
@@ -114,7 +136,12 @@ describe('serveDns: the header and the sections around an answer', () => {
   it('UDP limits: 512 bytes without EDNS, min(asked, 1232) with it (512 at least); a larger answer is TC with empty sections', async () => {
     // 12 records (~660 bytes): over 512, under 1232.
     const plain = await udp(server.port, query('big-12.wire.test', 'TXT'));
-    expect([plain.flag_tc, plain.answers, plain.size <= 512, plain.questions![0]!.name]).toEqual([true, [], true, 'big-12.wire.test']);
+    expect([plain.flag_tc, plain.answers, plain.size <= 512, plain.questions![0]!.name]).toEqual([
+      true,
+      [],
+      true,
+      'big-12.wire.test',
+    ]);
     const edns = await udp(server.port, query('big-12.wire.test', 'TXT', { edns: 4096 }));
     expect([edns.flag_tc, edns.answers!.length]).toEqual([false, 12]);
     const small = await udp(server.port, query('big-12.wire.test', 'TXT', { edns: 600 }));
@@ -124,7 +151,10 @@ describe('serveDns: the header and the sections around an answer', () => {
     // 30 records (~1600 bytes): over 1232 whatever the client asks.
     const huge = await udp(server.port, query('big-30.wire.test', 'TXT', { edns: 65000 }));
     expect([huge.flag_tc, huge.answers!.length, huge.size <= 1232]).toEqual([true, 0, true]);
-    expect(seen.filter((e) => e.question?.name === 'big-30.wire.test').at(-1)).toMatchObject({ truncated: true, answers: 30 });
+    expect(seen.filter((e) => e.question?.name === 'big-30.wire.test').at(-1)).toMatchObject({
+      truncated: true,
+      answers: 30,
+    });
   });
 
   it('TCP: the whole answer, several queries on one connection (pipelined, or split byte by byte), in order', async () => {
@@ -149,7 +179,10 @@ describe('serveDns: the header and the sections around an answer', () => {
     session.send(query('big-1300.wire.test', 'TXT', { id: 77 }));
     const res = await session.next();
     expect([res.id, res.flag_tc, res.answers.length, res.rcode]).toEqual([77, true, 0, 'NOERROR']);
-    expect(seen.filter((e) => e.question?.name === 'big-1300.wire.test').at(-1)).toMatchObject({ transport: 'tcp', truncated: true });
+    expect(seen.filter((e) => e.question?.name === 'big-1300.wire.test').at(-1)).toMatchObject({
+      transport: 'tcp',
+      truncated: true,
+    });
     session.close();
   });
 
@@ -163,16 +196,34 @@ describe('serveDns: the header and the sections around an answer', () => {
   });
 
   it('refuses what is not one QUERY: NOTIMP for other opcodes, FORMERR for zero or two questions or two OPTs, REFUSED for AXFR', async () => {
-    const notify = packet.encode({ id: 5, type: 'query', opcode: 'NOTIFY', flags: 4 << 11, questions: [{ name: 'wire.test', type: 'SOA' }] } as packet.Packet);
+    const notify = packet.encode({
+      id: 5,
+      type: 'query',
+      opcode: 'NOTIFY',
+      flags: 4 << 11,
+      questions: [{ name: 'wire.test', type: 'SOA' }],
+    } as packet.Packet);
     const res = await udp(server.port, notify);
     expect([res.id, res.rcode, res.opcode, res.questions!.length]).toEqual([5, 'NOTIMP', 'NOTIFY', 1]);
     const none = await udp(server.port, packet.encode({ id: 6, type: 'query', questions: [] }));
     expect([none.id, none.rcode]).toEqual([6, 'FORMERR']);
-    const two = packet.encode({ id: 7, type: 'query', questions: [{ name: 'www.wire.test', type: 'A' }, { name: 'www.wire.test', type: 'AAAA' }] });
+    const two = packet.encode({
+      id: 7,
+      type: 'query',
+      questions: [
+        { name: 'www.wire.test', type: 'A' },
+        { name: 'www.wire.test', type: 'AAAA' },
+      ],
+    });
     const twoRes = await udp(server.port, two);
     expect([twoRes.rcode, twoRes.questions, twoRes.answers]).toEqual(['FORMERR', [], []]);
     const opt = { type: 'OPT', name: '.', udpPayloadSize: 1232 } as packet.OptAnswer;
-    const twoOpt = packet.encode({ id: 8, type: 'query', questions: [{ name: 'www.wire.test', type: 'A' }], additionals: [opt, opt] });
+    const twoOpt = packet.encode({
+      id: 8,
+      type: 'query',
+      questions: [{ name: 'www.wire.test', type: 'A' }],
+      additionals: [opt, opt],
+    });
     expect((await udp(server.port, twoOpt)).rcode).toBe('FORMERR');
     const session = await tcpSession(server.port);
     session.send(query('wire.test', 'AXFR'));
@@ -192,7 +243,14 @@ describe('serveDns: the header and the sections around an answer', () => {
     expect(await udpRaw(server.port, asResponse, 300)).toBeUndefined();
     // A label of bytes that are not UTF-8: answered from the zone (the model reads it as `\255\254`),
     // the question echoed byte for byte (issue 26, point 3).
-    const binary = Buffer.concat([header, Buffer.from([2, 0xff, 0xfe, 4]), Buffer.from('wire'), Buffer.from([4]), Buffer.from('test'), Buffer.from([0, 0, 1, 0, 1])]);
+    const binary = Buffer.concat([
+      header,
+      Buffer.from([2, 0xff, 0xfe, 4]),
+      Buffer.from('wire'),
+      Buffer.from([4]),
+      Buffer.from('test'),
+      Buffer.from([0, 0, 1, 0, 1]),
+    ]);
     const raw = (await udpRaw(server.port, binary, 1000))!;
     expect(raw.subarray(12, binary.length)).toEqual(binary.subarray(12));
     expect(decode(raw).rcode).toBe('NXDOMAIN');
@@ -210,7 +268,9 @@ describe('serveDns: the header and the sections around an answer', () => {
   it("Node's own resolver reads it over UDP, and falls back to TCP for an answer over 1232 bytes", async () => {
     const resolver = new Resolver({ timeout: 2000, tries: 1 });
     resolver.setServers([`127.0.0.1:${server.port}`]);
-    expect((await resolver.resolve4('www.wire.test', { ttl: true })).sort((a, b) => a.address.localeCompare(b.address))).toEqual([
+    expect(
+      (await resolver.resolve4('www.wire.test', { ttl: true })).sort((a, b) => a.address.localeCompare(b.address)),
+    ).toEqual([
       { address: '192.0.2.10', ttl: 300 },
       { address: '192.0.2.11', ttl: 300 },
     ]);
@@ -245,23 +305,26 @@ const ipv6 = await new Promise<boolean>((resolve) => {
   probe.listen(0, '::1', () => probe.close(() => resolve(true)));
 });
 
-(ipv6 ? describe : describe.skip)(`serveDns on ::1${ipv6 ? '' : ' (skipped: this machine cannot bind the IPv6 loopback)'}`, () => {
-  it('answers over UDP6 and TCP on one port', async () => {
-    const server = await serveDns(answerer, { host: '::1' });
-    try {
-      expect(server.host).toBe('::1');
-      const answer = await new Promise<Buffer>((resolve, reject) => {
-        const socket = createSocket('udp6');
-        socket.once('message', (m) => (socket.close(), resolve(m)));
-        socket.once('error', reject);
-        socket.send(query('www.wire.test', 'A'), server.port, '::1');
-      });
-      expect(decode(answer).answers).toHaveLength(2);
-      const tcp = connect(server.port, '::1');
-      await once(tcp, 'connect');
-      tcp.destroy();
-    } finally {
-      await server.close();
-    }
-  });
-});
+(ipv6 ? describe : describe.skip)(
+  `serveDns on ::1${ipv6 ? '' : ' (skipped: this machine cannot bind the IPv6 loopback)'}`,
+  () => {
+    it('answers over UDP6 and TCP on one port', async () => {
+      const server = await serveDns(answerer, { host: '::1' });
+      try {
+        expect(server.host).toBe('::1');
+        const answer = await new Promise<Buffer>((resolve, reject) => {
+          const socket = createSocket('udp6');
+          socket.once('message', (m) => (socket.close(), resolve(m)));
+          socket.once('error', reject);
+          socket.send(query('www.wire.test', 'A'), server.port, '::1');
+        });
+        expect(decode(answer).answers).toHaveLength(2);
+        const tcp = connect(server.port, '::1');
+        await once(tcp, 'connect');
+        tcp.destroy();
+      } finally {
+        await server.close();
+      }
+    });
+  },
+);

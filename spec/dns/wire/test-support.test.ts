@@ -20,7 +20,8 @@ const digName = dig ? 'dig' : 'skipped: Debian package bind9-dnsutils is not ins
 
 describe('DNS questions: the call log and fault rules', { timeout: 30_000 }, () => {
   let server: RunningDnsServer & { dnsPort: number };
-  const digAsk = async (...args: string[]) => (await run(dig!, ['@127.0.0.1', '-p', String(server.dnsPort), ...args])).stdout;
+  const digAsk = async (...args: string[]) =>
+    (await run(dig!, ['@127.0.0.1', '-p', String(server.dnsPort), ...args])).stdout;
   const resolver = () => {
     const r = new Resolver({ timeout: 300, tries: 3 });
     r.setServers([`127.0.0.1:${server.dnsPort}`]);
@@ -41,13 +42,26 @@ describe('DNS questions: the call log and fault rules', { timeout: 30_000 }, () 
     const out = await digAsk('+time=2', '+tries=1', '_acme-challenge.example.com', 'TXT');
     expect(out).toMatch(/status: NOERROR/);
     const [entry] = server.api.log.filter({ surface: 'dns' });
-    expect(entry).toMatchObject({ surface: 'dns', transport: 'udp', method: 'QUERY', path: '_acme-challenge.example.com', query: { type: 'TXT' }, rcode: 'NOERROR' });
+    expect(entry).toMatchObject({
+      surface: 'dns',
+      transport: 'udp',
+      method: 'QUERY',
+      path: '_acme-challenge.example.com',
+      query: { type: 'TXT' },
+      rcode: 'NOERROR',
+    });
     expect((entry!.response as { answers: { data: unknown }[] }).answers.map((a) => a.data)).toEqual([['token-1']]);
     expect(server.api.log.filter({ surface: 'api' })).toEqual([]);
   });
 
   withDig(`SERVFAIL once: dig (${digName}) sees SERVFAIL, then the answer`, async () => {
-    server.api.faults.add({ surface: 'dns', name: '_acme-challenge.example.com.', type: 'TXT', rcode: 'SERVFAIL', times: 1 });
+    server.api.faults.add({
+      surface: 'dns',
+      name: '_acme-challenge.example.com.',
+      type: 'TXT',
+      rcode: 'SERVFAIL',
+      times: 1,
+    });
     expect(await digAsk('+time=2', '+tries=1', '_acme-challenge.example.com', 'TXT')).toMatch(/status: SERVFAIL/);
     expect(await digAsk('+time=2', '+tries=1', '_acme-challenge.example.com', 'TXT')).toMatch(/status: NOERROR/);
     expect(server.api.log.filter({ surface: 'dns' }).map((e) => [e.rcode, e.injected !== undefined])).toEqual([
@@ -76,7 +90,10 @@ describe('DNS questions: the call log and fault rules', { timeout: 30_000 }, () 
     const started = Date.now();
     expect(await resolver().resolveTxt('_acme-challenge.example.com')).toEqual([['token-1']]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
-    expect(server.api.log.last({ surface: 'dns' })).toMatchObject({ rcode: 'NOERROR', injected: { delay: 200, failed: false } });
+    expect(server.api.log.last({ surface: 'dns' })).toMatchObject({
+      rcode: 'NOERROR',
+      injected: { delay: 200, failed: false },
+    });
   });
 
   it('an API rule never catches a DNS question, nor a DNS rule an API request', async () => {
@@ -84,7 +101,9 @@ describe('DNS questions: the call log and fault rules', { timeout: 30_000 }, () 
     expect(await resolver().resolveTxt('_acme-challenge.example.com')).toEqual([['token-1']]);
     server.api.faults.clear();
     server.api.faults.add({ surface: 'dns', times: Infinity });
-    const res = await server.api.fetch(`${server.baseURL}/zones`, { headers: { authorization: `Bearer ${'t'.repeat(40)}` } });
+    const res = await server.api.fetch(`${server.baseURL}/zones`, {
+      headers: { authorization: `Bearer ${'t'.repeat(40)}` },
+    });
     expect(res.status).toBe(200);
   });
 });
@@ -102,7 +121,11 @@ describe('DNS questions in process: api.resolve', () => {
     expect((await api.resolve('www.example.com')).rcode).toBe('NXDOMAIN');
     // README: end
     api.faults.add({ surface: 'dns', drop: true });
-    await expect(api.resolve('www.example.com')).rejects.toMatchObject({ code: 'ETIMEOUT', syscall: 'queryA', message: 'queryA ETIMEOUT www.example.com' });
+    await expect(api.resolve('www.example.com')).rejects.toMatchObject({
+      code: 'ETIMEOUT',
+      syscall: 'queryA',
+      message: 'queryA ETIMEOUT www.example.com',
+    });
     expect(api.log.filter({ surface: 'dns' }).map((e) => [e.transport, e.rcode])).toEqual([
       ['in-process', 'SERVFAIL'],
       ['in-process', 'NOERROR'],

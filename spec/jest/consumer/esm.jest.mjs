@@ -11,9 +11,15 @@ test('a put is read back', async () => {
 });
 
 test('the DNS double answers fetch', async () => {
-  const api = new DnsApi({ zones: [{ name: 'example.com', records: [{ type: 'A', name: 'www', content: '198.51.100.4' }] }] });
+  const api = new DnsApi({
+    zones: [{ name: 'example.com', records: [{ type: 'A', name: 'www', content: '198.51.100.4' }] }],
+  });
   const zoneId = api.zone('example.com').id;
-  const listed = await (await api.fetch(`https://api.cloudflare.com/client/v4/zones/${zoneId}/dns_records?type=A`, { headers: { Authorization: 'Bearer test-token' } })).json();
+  const listed = await (
+    await api.fetch(`https://api.cloudflare.com/client/v4/zones/${zoneId}/dns_records?type=A`, {
+      headers: { Authorization: 'Bearer test-token' },
+    })
+  ).json();
   expect(listed.result.map((r) => r.name)).toEqual(['www.example.com']);
 });
 

@@ -64,8 +64,20 @@ const turn = () => new Promise((r) => setTimeout(r, 0));
 async function build(s: Server) {
   const { call, clock, a } = s;
   const zone = (await call('POST', '/zones', { name: 'example.com', account: { id: s.account.id } })).id as string;
-  const www = await call('POST', `/zones/${zone}/dns_records`, { type: 'A', name: 'www.example.com', content: '192.0.2.1', ttl: 300, comment: 'web' });
-  await call('POST', `/zones/${zone}/dns_records`, { type: 'MX', name: 'example.com', content: 'mail.example.com', priority: 10, ttl: 1 });
+  const www = await call('POST', `/zones/${zone}/dns_records`, {
+    type: 'A',
+    name: 'www.example.com',
+    content: '192.0.2.1',
+    ttl: 300,
+    comment: 'web',
+  });
+  await call('POST', `/zones/${zone}/dns_records`, {
+    type: 'MX',
+    name: 'example.com',
+    content: 'mail.example.com',
+    priority: 10,
+    ttl: 1,
+  });
   const gone = await call('POST', `/zones/${zone}/dns_records`, { type: 'TXT', name: 'example.com', content: '"bye"' });
   clock.advance(5_000);
   await call('PATCH', `/zones/${zone}/dns_records/${www.id}`, { comment: 'the web', tags: [] });
@@ -81,13 +93,18 @@ async function build(s: Server) {
   await call('POST', `${a}/r2/buckets`, { name: 'photos', locationHint: 'weur' }, { 'cf-r2-jurisdiction': 'eu' });
   await s.account.bucket('photos')!.put('cat.jpg', 'meow');
 
-  const jobs = (await call('POST', `${a}/queues`, { queue_name: 'jobs', settings: { delivery_delay: 0 } })).queue_id as string;
+  const jobs = (await call('POST', `${a}/queues`, { queue_name: 'jobs', settings: { delivery_delay: 0 } }))
+    .queue_id as string;
   await call('PATCH', `${a}/queues/${jobs}`, { settings: { message_retention_period: 3600 } });
   await call('POST', `${a}/queues/${jobs}/consumers`, { type: 'http_pull', settings: { max_retries: 5 } });
   await call('POST', `${a}/queues/${jobs}/messages`, { body: 'now', content_type: 'text' });
   await call('POST', `${a}/queues/${jobs}/messages`, { body: { n: 1 }, content_type: 'json', delay_seconds: 600 });
   await call('POST', `${a}/queues/${jobs}/messages`, { body: 'again', content_type: 'text' });
-  const pulled = (await call('POST', `${a}/queues/${jobs}/messages/pull`, { batch_size: 10 })).messages as { id: string; body: string; lease_id: string }[];
+  const pulled = (await call('POST', `${a}/queues/${jobs}/messages/pull`, { batch_size: 10 })).messages as {
+    id: string;
+    body: string;
+    lease_id: string;
+  }[];
   expect(pulled.map((m) => m.body)).toEqual(['now', 'again']);
   await call('POST', `${a}/queues/${jobs}/messages/ack`, {
     acks: [{ lease_id: pulled[0]!.lease_id }],
@@ -95,7 +112,11 @@ async function build(s: Server) {
   });
   await turn();
   const events = (await call('POST', `${a}/queues`, { queue_name: 'events' })).queue_id as string;
-  await call('POST', `${a}/queues/${events}/consumers`, { type: 'worker', script_name: 'handler', settings: { batch_size: 5 } });
+  await call('POST', `${a}/queues/${events}/consumers`, {
+    type: 'worker',
+    script_name: 'handler',
+    settings: { batch_size: 5 },
+  });
   await call('POST', `${a}/queues/${events}/messages`, { body: 'for the worker', content_type: 'text' });
 
   const minted = await call('POST', `${a}/r2/temp-access-credentials`, {
@@ -104,7 +125,14 @@ async function build(s: Server) {
     permission: 'object-read-only',
     ttlSeconds: 3600,
   });
-  return { zone, other, jobs, events, retried: pulled[1]!.id, minted: minted as { accessKeyId: string; secretAccessKey: string; sessionToken: string } };
+  return {
+    zone,
+    other,
+    jobs,
+    events,
+    retried: pulled[1]!.id,
+    minted: minted as { accessKeyId: string; secretAccessKey: string; sessionToken: string },
+  };
 }
 
 /** What the API answers about everything `build` made. */
@@ -120,8 +148,14 @@ async function observe(s: Server, ids: Awaited<ReturnType<typeof build>>) {
     buckets: await call('GET', `${a}/r2/buckets`),
     euBuckets: await call('GET', `${a}/r2/buckets`, undefined, { 'cf-r2-jurisdiction': 'eu' }),
     queues: await call('GET', `${a}/queues`),
-    consumers: [await call('GET', `${a}/queues/${ids.jobs}/consumers`), await call('GET', `${a}/queues/${ids.events}/consumers`)],
-    held: [...accountState(s.account).queues.values()].map((q) => ({ queue: q.name, messages: q.pending.map((m) => [m.id, m.attempts, m.visibleAt.getTime()]) })),
+    consumers: [
+      await call('GET', `${a}/queues/${ids.jobs}/consumers`),
+      await call('GET', `${a}/queues/${ids.events}/consumers`),
+    ],
+    held: [...accountState(s.account).queues.values()].map((q) => ({
+      queue: q.name,
+      messages: q.pending.map((m) => [m.id, m.attempts, m.visibleAt.getTime()]),
+    })),
   };
 }
 
@@ -165,7 +199,9 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
     const got = await client.send(new GetObjectCommand({ Bucket: 'photos', Key: 'cat.jpg' }));
     expect(await got.Body!.transformToString()).toBe('meow');
     // The bucket's default storage class (a create option) is as made.
-    expect(before.buckets.buckets.find((b: { name: string }) => b.name === 'photos').storage_class).toBe('InfrequentAccess');
+    expect(before.buckets.buckets.find((b: { name: string }) => b.name === 'photos').storage_class).toBe(
+      'InfrequentAccess',
+    );
   });
 
   it('delivers the persisted messages afterwards, with their attempts and delays', async () => {
@@ -175,7 +211,12 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
     const second = server(factory, store, first.clock.now());
     const q = `${second.a}/queues/${ids.jobs}/messages`;
     const pull = async () => {
-      const got = (await second.call('POST', `${q}/pull`, { batch_size: 10 })).messages as { id: string; body: string; attempts: number; lease_id: string }[];
+      const got = (await second.call('POST', `${q}/pull`, { batch_size: 10 })).messages as {
+        id: string;
+        body: string;
+        attempts: number;
+        lease_id: string;
+      }[];
       if (got.length) await second.call('POST', `${q}/ack`, { acks: got.map((m) => ({ lease_id: m.lease_id })) });
       await turn();
       return got.map((m) => [m.id, m.body, m.attempts]);
@@ -194,11 +235,17 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
   it('a batch in delivery when written is delivered again after the restart, with the attempts it had', async () => {
     const { factory, first, ids } = await built();
     first.clock.advance(60_000);
-    const leased = (await first.call('POST', `${first.a}/queues/${ids.jobs}/messages/pull`, {})).messages as { id: string; attempts: number }[];
+    const leased = (await first.call('POST', `${first.a}/queues/${ids.jobs}/messages/pull`, {})).messages as {
+      id: string;
+      attempts: number;
+    }[];
     expect(leased.map((m) => [m.id, m.attempts])).toEqual([[ids.retried, 2]]);
     first.write(store);
     const second = server(factory, store, first.clock.now());
-    const again = (await second.call('POST', `${second.a}/queues/${ids.jobs}/messages/pull`, {})).messages as { id: string; attempts: number }[];
+    const again = (await second.call('POST', `${second.a}/queues/${ids.jobs}/messages/pull`, {})).messages as {
+      id: string;
+      attempts: number;
+    }[];
     expect(again.map((m) => [m.id, m.attempts])).toEqual([[ids.retried, 2]]);
   });
 
@@ -233,20 +280,30 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
     await events.send(new Uint8Array([1, 2, 3]), { contentType: 'bytes' });
     await events.send('plain', { contentType: 'text', delaySeconds: 30 });
     const work = createAccountQueue(state, 'work', {}).queue;
-    work.consume(() => {
-      throw new Error('no');
-    }, { maxRetries: 0, deadLetterQueue: 'dead' });
+    work.consume(
+      () => {
+        throw new Error('no');
+      },
+      { maxRetries: 0, deadLetterQueue: 'dead' },
+    );
     await work.send({ job: 1 });
     await work.drain();
     expect(state.queueRecords.has(state.queues.get('dead')!)).toBe(false); // no API record yet
     first.write(store);
 
-    const held = (s: Server, name: string) => accountState(s.account).queues.get(name)!.pending.map((m) => [m.id, m.body, m.attempts, m.visibleAt.getTime()]);
+    const held = (s: Server, name: string) =>
+      accountState(s.account)
+        .queues.get(name)!
+        .pending.map((m) => [m.id, m.body, m.attempts, m.visibleAt.getTime()]);
     const second = server(factory, store, first.clock.now());
     expect(second.write(store)).toBe(false);
     expect(held(second, 'events')).toEqual(held(first, 'events'));
     expect(held(second, 'events').map(([, body]) => body)).toEqual([
-      expect.objectContaining({ action: 'PutObject', bucket: 'photos', object: expect.objectContaining({ key: 'cat.jpg' }) }),
+      expect.objectContaining({
+        action: 'PutObject',
+        bucket: 'photos',
+        object: expect.objectContaining({ key: 'cat.jpg' }),
+      }),
       new Map([['when', new Date(0)]]),
       new Uint8Array([1, 2, 3]),
       'plain',
@@ -262,15 +319,22 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
     const first = server(factory, undefined);
     const long = `dead/${'ж'.repeat(2000)}`;
     const work = createAccountQueue(accountState(first.account), 'work', {}).queue;
-    work.consume(() => {
-      throw new Error('no');
-    }, { maxRetries: 0, deadLetterQueue: long });
+    work.consume(
+      () => {
+        throw new Error('no');
+      },
+      { maxRetries: 0, deadLetterQueue: long },
+    );
     await work.send('lost?');
     await work.drain();
     first.write(store);
     expect(Math.max(...store.all().map((k) => k.length))).toBeLessThan(300);
     const second = server(factory, store, first.clock.now());
-    expect(accountState(second.account).queues.get(long)!.pending.map((m) => m.body)).toEqual(['lost?']);
+    expect(
+      accountState(second.account)
+        .queues.get(long)!
+        .pending.map((m) => m.body),
+    ).toEqual(['lost?']);
   });
 
   it('what a server adds at start beside the persisted state (a credential given again) is written at the first write', async () => {
@@ -280,14 +344,30 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
     const account = new Account({ ...persistedAccount(store)!, credentials: [{ token: extra }] });
     const api = new CloudflareApi({ account });
     // Here the server makes each persisted bucket itself, as it makes its own, with the options persisted.
-    loadAccountImage(store, { account, api }, (name, options) => new Bucket({ storage: new IndexedDbStorage({ name, indexedDB: factory }), ...options }));
+    loadAccountImage(
+      store,
+      { account, api },
+      (name, options) => new Bucket({ storage: new IndexedDbStorage({ name, indexedDB: factory }), ...options }),
+    );
     const writer = new AccountImageWriter({ account, api });
     expect(store.commit(() => writer.write(store))).toBe(true);
     expect(store.commit(() => writer.write(store))).toBe(false);
-    expect((store.get('credentials') as { tokens: [string][] }).tokens.map(([t]) => t).sort()).toEqual([TOKEN, extra].sort());
-    const list = async (a: CloudflareApi) => ((await (await a.fetch(`${BASE}/accounts/${account.id}/r2/buckets`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as { result: unknown }).result;
+    expect((store.get('credentials') as { tokens: [string][] }).tokens.map(([t]) => t).sort()).toEqual(
+      [TOKEN, extra].sort(),
+    );
+    const list = async (a: CloudflareApi) =>
+      (
+        (await (
+          await a.fetch(`${BASE}/accounts/${account.id}/r2/buckets`, { headers: { authorization: `Bearer ${TOKEN}` } })
+        ).json()) as { result: unknown }
+      ).result;
     expect(await list(api)).toEqual(await list(first.api));
-    expect(await api.account.bucket('photos')!.get('cat.jpg').then((o) => o?.text())).toBe('meow');
+    expect(
+      await api.account
+        .bucket('photos')!
+        .get('cat.jpg')
+        .then((o) => o?.text()),
+    ).toBe('meow');
   });
 
   it('a write after deletions leaves no key of what was deleted', async () => {
@@ -314,19 +394,23 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
     const again = server(factory, store);
     expect(again.write(store)).toBe(false);
     expect((await again.call('GET', '/zones')).map((z: { id: string }) => z.id)).toEqual([ids.zone]);
-    expect((await again.call('GET', `${again.a}/queues`)).map((q: { queue_name: string }) => q.queue_name)).toEqual(['jobs']);
+    expect((await again.call('GET', `${again.a}/queues`)).map((q: { queue_name: string }) => q.queue_name)).toEqual([
+      'jobs',
+    ]);
   });
 
   it('ids derived after a restart never repeat persisted ones', async () => {
     store = makeStore();
     const factory = new IDBFactory();
     const first = server(factory, undefined);
-    const made = (await first.call('POST', '/zones', { name: 'again.net', account: { id: first.account.id } })).id as string;
+    const made = (await first.call('POST', '/zones', { name: 'again.net', account: { id: first.account.id } }))
+      .id as string;
     await first.call('DELETE', `/zones/${made}`);
     first.write(store);
     // A restarted process counts from 0 again: without the persisted sequence the same name would get the same id.
     const second = server(factory, store, first.clock.now());
-    const remade = (await second.call('POST', '/zones', { name: 'again.net', account: { id: second.account.id } })).id as string;
+    const remade = (await second.call('POST', '/zones', { name: 'again.net', account: { id: second.account.id } }))
+      .id as string;
     expect(remade).not.toBe(made);
   });
 });

@@ -29,30 +29,50 @@ afterEach(() => env?.remove());
 it('a bucket on LMDB, the environment closed and opened again: objects, metadata, uploads and settings are there', async () => {
   env = new TempLmdb();
   const first = new Bucket({ storage: new IndexedDbStorage({ name: 'photos', indexedDB: env.indexedDB() }) });
-  const b = await first.put('b.txt', 'bee', { httpMetadata: { contentType: 'text/plain', cacheExpiry: new Date(Date.UTC(2031, 0, 1)) }, customMetadata: { by: 'ann' } });
+  const b = await first.put('b.txt', 'bee', {
+    httpMetadata: { contentType: 'text/plain', cacheExpiry: new Date(Date.UTC(2031, 0, 1)) },
+    customMetadata: { by: 'ann' },
+  });
   await first.put('a.txt', 'ay');
   await first.put('\u{1F600}', 'emoji'); // R2 order (code points) puts it after \uFFFF
   await first.put('\uFFFF', 'last BMP');
   const large = await first.put('large', bytes(MiB + 5, 1)); // five chunk records
   const done = await first.createMultipartUpload('done.bin');
-  const completed = await done.complete([await done.uploadPart(1, bytes(5 * MiB, 2)), await done.uploadPart(2, 'tail')]);
+  const completed = await done.complete([
+    await done.uploadPart(1, bytes(5 * MiB, 2)),
+    await done.uploadPart(2, 'tail'),
+  ]);
   const open = await first.createMultipartUpload('open.bin', { customMetadata: { kind: 'parts' } });
   const part1 = await open.uploadPart(1, bytes(5 * MiB, 3));
   await first.delete('a.txt');
   await first.put('a.txt', 'ay again');
   const client = s3(first);
-  await client.send(new PutBucketCorsCommand({ Bucket: 'photos', CORSConfiguration: { CORSRules: [{ AllowedOrigins: ['https://app.example'], AllowedMethods: ['GET'] }] } }));
+  await client.send(
+    new PutBucketCorsCommand({
+      Bucket: 'photos',
+      CORSConfiguration: { CORSRules: [{ AllowedOrigins: ['https://app.example'], AllowedMethods: ['GET'] }] },
+    }),
+  );
   await client.send(
     new PutBucketLifecycleConfigurationCommand({
       Bucket: 'photos',
-      LifecycleConfiguration: { Rules: [{ ID: 'expire', Status: 'Enabled', Filter: { Prefix: 'logs/' }, Expiration: { Days: 3 } }] },
+      LifecycleConfiguration: {
+        Rules: [{ ID: 'expire', Status: 'Enabled', Filter: { Prefix: 'logs/' }, Expiration: { Days: 3 } }],
+      },
     }),
   );
 
   await env.reopen(); // every call above had resolved: its transaction is in LMDB
 
   const again = new Bucket({ storage: new IndexedDbStorage({ name: 'photos', indexedDB: env.indexedDB() }) });
-  expect((await again.list()).objects.map((o) => o.key)).toEqual(['a.txt', 'b.txt', 'done.bin', 'large', '\uFFFF', '\u{1F600}']);
+  expect((await again.list()).objects.map((o) => o.key)).toEqual([
+    'a.txt',
+    'b.txt',
+    'done.bin',
+    'large',
+    '\uFFFF',
+    '\u{1F600}',
+  ]);
   const gotB = await again.get('b.txt');
   expect(await gotB!.text()).toBe('bee');
   expect(gotB!.httpMetadata).toEqual({ contentType: 'text/plain', cacheExpiry: new Date(Date.UTC(2031, 0, 1)) });
@@ -65,7 +85,10 @@ it('a bucket on LMDB, the environment closed and opened again: objects, metadata
   expect(Buffer.compare(new Uint8Array(await gotLarge!.arrayBuffer()), bytes(MiB + 5, 1))).toBe(0);
   const gotDone = await again.get('done.bin', { range: { offset: 5 * MiB - 2 } });
   expect(gotDone!.etag).toBe(completed.etag);
-  expect([...new Uint8Array(await gotDone!.arrayBuffer())]).toEqual([...bytes(5 * MiB, 2).subarray(5 * MiB - 2), ...new TextEncoder().encode('tail')]);
+  expect([...new Uint8Array(await gotDone!.arrayBuffer())]).toEqual([
+    ...bytes(5 * MiB, 2).subarray(5 * MiB - 2),
+    ...new TextEncoder().encode('tail'),
+  ]);
 
   // The upload in progress: its part is there, and it completes after the restart.
   const resumed = again.resumeMultipartUpload('open.bin', open.uploadId);
@@ -74,8 +97,12 @@ it('a bucket on LMDB, the environment closed and opened again: objects, metadata
   expect(finished.customMetadata).toEqual({ kind: 'parts' });
 
   const view = s3(again);
-  expect((await view.send(new GetBucketCorsCommand({ Bucket: 'photos' }))).CORSRules?.[0]?.AllowedOrigins).toEqual(['https://app.example']);
-  expect((await view.send(new GetBucketLifecycleConfigurationCommand({ Bucket: 'photos' }))).Rules?.map((r) => r.ID)).toEqual(['expire']);
+  expect((await view.send(new GetBucketCorsCommand({ Bucket: 'photos' }))).CORSRules?.[0]?.AllowedOrigins).toEqual([
+    'https://app.example',
+  ]);
+  expect(
+    (await view.send(new GetBucketLifecycleConfigurationCommand({ Bucket: 'photos' }))).Rules?.map((r) => r.ID),
+  ).toEqual(['expire']);
 }, 30_000);
 
 it('a database deleted under a Bucket (deleteDatabase, as for a deleted bucket): the Bucket lets it go and starts afresh; another database is untouched', async () => {
@@ -124,7 +151,10 @@ it('a commit LMDB refuses (a full disk, an I/O error): the call rejects, nothing
   expect((await bucket.head('doc'))!.etag).toBe(one.etag);
   await env.reopen();
   const again = new Bucket({ storage: new IndexedDbStorage({ name: 'photos', indexedDB: env.indexedDB() }) });
-  expect((await again.list()).objects.map((o) => [o.key, o.size])).toEqual([['doc', 11], ['other', 1]]);
+  expect((await again.list()).objects.map((o) => [o.key, o.size])).toEqual([
+    ['doc', 11],
+    ['other', 1],
+  ]);
   expect(await chunkKeys(env.indexedDB(), 'photos')).toHaveLength(2); // no chunk of the refused put
 });
 

@@ -18,9 +18,13 @@ const ANSWERED = 60;
 
 /** Starts the writer, SIGKILLs it once it has printed `answered` keys; returns the keys it printed. */
 function writeUntilKilled(dir: string, mode: string, answered: number): Promise<string[]> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./crash-writer.ts', import.meta.url).pathname, dir, mode], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', new URL('./crash-writer.ts', import.meta.url).pathname, dir, mode],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));

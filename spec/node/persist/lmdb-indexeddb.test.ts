@@ -25,7 +25,12 @@ const finished = (tx: IdbTransaction): Promise<void> =>
   });
 
 /** Opens `name` at `version`, creating `stores` in the upgrade; says whether an upgrade ran and from which version. */
-async function openDb(idb: LmdbIndexedDb, name: string, version?: number, stores = ['s']): Promise<{ db: IdbDatabase; upgradedFrom?: number }> {
+async function openDb(
+  idb: LmdbIndexedDb,
+  name: string,
+  version?: number,
+  stores = ['s'],
+): Promise<{ db: IdbDatabase; upgradedFrom?: number }> {
   let upgradedFrom: number | undefined;
   const r = idb.open(name, version);
   r.onupgradeneeded = ((e: { oldVersion: number }) => {
@@ -37,7 +42,11 @@ async function openDb(idb: LmdbIndexedDb, name: string, version?: number, stores
 }
 
 /** Runs `work` in one transaction on store 's' and waits for it to commit; returns what work resolved to. */
-async function inTx<T>(db: IdbDatabase, mode: 'readonly' | 'readwrite', work: (s: ReturnType<IdbTransaction['objectStore']>, tx: IdbTransaction) => Promise<T>): Promise<T> {
+async function inTx<T>(
+  db: IdbDatabase,
+  mode: 'readonly' | 'readwrite',
+  work: (s: ReturnType<IdbTransaction['objectStore']>, tx: IdbTransaction) => Promise<T>,
+): Promise<T> {
   const tx = db.transaction('s', mode);
   const done = finished(tx);
   const out = await work(tx.objectStore('s'), tx);
@@ -53,12 +62,54 @@ beforeEach(() => {
 });
 afterEach(() => env.remove());
 
-describe('LmdbIndexedDb: key order is IndexedDB\'s', () => {
-  const units = [0, 1, 0x41, 0x7e, 0x7f, 0x80, 0xff, 0x100, 0x407e, 0x407f, 0x4080, 0xd7ff, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xe000, 0xfffe, 0xffff];
+describe("LmdbIndexedDb: key order is IndexedDB's", () => {
+  const units = [
+    0, 1, 0x41, 0x7e, 0x7f, 0x80, 0xff, 0x100, 0x407e, 0x407f, 0x4080, 0xd7ff, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xe000,
+    0xfffe, 0xffff,
+  ];
   const fixed: unknown[] = [
-    '', 'a', 'b', 'ab', 'a\0', '\0', '\uFFFF', '\u{10000}', '\uE000', '\u{1F600}', '\u007F', '\u007E', '\u0080', '\u407E', '\u407F', 'Z',
-    0, -1, 1, 1.5, -1.5, 1e300, -1e300, Infinity, -Infinity, Number.MIN_VALUE, -Number.MIN_VALUE, 2 ** 53,
-    [], [''], ['a'], ['a', 0], ['a', 1], ['a', 'b'], [0], [-1], [[]], [['a']], ['a', []], [1, 'x'], ['\uFFFF'], ['\u{10000}'],
+    '',
+    'a',
+    'b',
+    'ab',
+    'a\0',
+    '\0',
+    '\uFFFF',
+    '\u{10000}',
+    '\uE000',
+    '\u{1F600}',
+    '\u007F',
+    '\u007E',
+    '\u0080',
+    '\u407E',
+    '\u407F',
+    'Z',
+    0,
+    -1,
+    1,
+    1.5,
+    -1.5,
+    1e300,
+    -1e300,
+    Infinity,
+    -Infinity,
+    Number.MIN_VALUE,
+    -Number.MIN_VALUE,
+    2 ** 53,
+    [],
+    [''],
+    ['a'],
+    ['a', 0],
+    ['a', 1],
+    ['a', 'b'],
+    [0],
+    [-1],
+    [[]],
+    [['a']],
+    ['a', []],
+    [1, 'x'],
+    ['\uFFFF'],
+    ['\u{10000}'],
   ];
 
   function randomKey(rand: () => number, depth = 0): unknown {
@@ -74,7 +125,7 @@ describe('LmdbIndexedDb: key order is IndexedDB\'s', () => {
   }
 
   function seeded(seed: number): () => number {
-    return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   }
 
   /** Distinct keys (by the reference cmp), shuffled. */
@@ -83,7 +134,8 @@ describe('LmdbIndexedDb: key order is IndexedDB\'s', () => {
     const all = [...fixed];
     for (let i = 0; i < 400; i++) all.push(randomKey(rand));
     const distinct: unknown[] = [];
-    for (const k of idbOrder(all)) if (distinct.length === 0 || reference.cmp(distinct[distinct.length - 1], k) !== 0) distinct.push(k);
+    for (const k of idbOrder(all))
+      if (distinct.length === 0 || reference.cmp(distinct[distinct.length - 1], k) !== 0) distinct.push(k);
     return distinct.sort(() => rand() - 0.5);
   }
 
@@ -93,7 +145,9 @@ describe('LmdbIndexedDb: key order is IndexedDB\'s', () => {
     await inTx(db, 'readwrite', async (s) => {
       for (const [i, k] of keys.entries()) s.put(i, k);
     });
-    const [gotKeys, gotValues] = await inTx(db, 'readonly', (s) => Promise.all([request(s.getAllKeys()), request(s.getAll())]));
+    const [gotKeys, gotValues] = await inTx(db, 'readonly', (s) =>
+      Promise.all([request(s.getAllKeys()), request(s.getAll())]),
+    );
     const expected = idbOrder(keys);
     expect(gotKeys).toEqual(expected);
     expect(gotValues).toEqual(expected.map((k) => keys.findIndex((x) => reference.cmp(x, k) === 0)));
@@ -103,7 +157,7 @@ describe('LmdbIndexedDb: key order is IndexedDB\'s', () => {
     expect(strings.indexOf('\uE000')).toBeLessThan(strings.indexOf('\uFFFF'));
   });
 
-  it('orders a transaction\'s own writes among the stored records the same way', async () => {
+  it("orders a transaction's own writes among the stored records the same way", async () => {
     const keys = keySet();
     const half = Math.floor(keys.length / 2);
     const { db } = await openDb(idb, 'order');
@@ -135,7 +189,8 @@ describe('LmdbIndexedDb: key order is IndexedDB\'s', () => {
     const { db } = await openDb(idb, 'keys');
     const tx = db.transaction('s', 'readwrite');
     const s = tx.objectStore('s');
-    for (const bad of [NaN, {}, null, undefined, true, [1, {}]]) expect(() => s.put('v', bad)).toThrow(expect.objectContaining({ name: 'DataError' }));
+    for (const bad of [NaN, {}, null, undefined, true, [1, {}]])
+      expect(() => s.put('v', bad)).toThrow(expect.objectContaining({ name: 'DataError' }));
     expect(() => s.put('v', 'x'.repeat(2000))).toThrow(expect.objectContaining({ name: 'DataError' }));
     await finished(tx);
   });
@@ -182,7 +237,9 @@ describe('LmdbIndexedDb: transactions', () => {
     expect(await inTx(db, 'readonly', (st) => request(st.getAll()))).toEqual(['kept']);
     await env.reopen();
     const again = (await openDb(env.indexedDB(), 'abort')).db;
-    expect(await inTx(again, 'readonly', (st) => Promise.all([request(st.getAllKeys()), request(st.getAll())]))).toEqual([['k'], ['kept']]);
+    expect(
+      await inTx(again, 'readonly', (st) => Promise.all([request(st.getAllKeys()), request(st.getAll())])),
+    ).toEqual([['k'], ['kept']]);
   });
 
   it('a callback that throws aborts the transaction, with its writes', async () => {
@@ -258,7 +315,17 @@ describe('LmdbIndexedDb: values come back as they were stored', () => {
   it('plain objects, arrays, Uint8Array (its own buffer), undefined fields, Date, Map; cloned at put', async () => {
     const { db } = await openDb(idb, 'values');
     const bytes = new Uint8Array([1, 2, 3]);
-    const value = { s: 'x', n: 1.5, a: [1, 'two', { three: 3 }], b: bytes, u: undefined, d: new Date(5), m: new Map([['k', 1]]), nul: null, t: true };
+    const value = {
+      s: 'x',
+      n: 1.5,
+      a: [1, 'two', { three: 3 }],
+      b: bytes,
+      u: undefined,
+      d: new Date(5),
+      m: new Map([['k', 1]]),
+      nul: null,
+      t: true,
+    };
     await inTx(db, 'readwrite', async (s) => {
       s.put(value, 'v');
       bytes[0] = 9; // after put: not stored
@@ -281,7 +348,9 @@ describe('LmdbIndexedDb: values come back as they were stored', () => {
       s.put(chunk, ['seg', 0]);
       s.put(big, ['seg', 1]);
     });
-    const [a, b] = (await inTx(db, 'readonly', (s) => Promise.all([request(s.get(['seg', 0])), request(s.get(['seg', 1]))]))) as Uint8Array[];
+    const [a, b] = (await inTx(db, 'readonly', (s) =>
+      Promise.all([request(s.get(['seg', 0])), request(s.get(['seg', 1]))]),
+    )) as Uint8Array[];
     expect(Buffer.compare(a!, chunk)).toBe(0);
     expect(Buffer.compare(b!, big)).toBe(0);
   });
@@ -310,7 +379,7 @@ describe('LmdbIndexedDb: databases, versions and stores', () => {
     expect(await env.indexedDB().databases()).toEqual([{ name: 'v', version: 2 }]);
   });
 
-  it('databases are separate; deleteDatabase tells open connections and removes only that database\'s records', async () => {
+  it("databases are separate; deleteDatabase tells open connections and removes only that database's records", async () => {
     const one = (await openDb(idb, 'one')).db;
     const onePlus = (await openDb(idb, 'one+')).db; // a name that extends the other's
     await inTx(one, 'readwrite', async (s) => void s.put('1', 'k'));

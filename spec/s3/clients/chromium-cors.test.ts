@@ -20,11 +20,18 @@ import { startApiServer } from '../../../lib/node/api-server.js';
 import { debianCommand } from '../../helpers/debian-command.js';
 
 const browserPath = process.env.EDGE_DOUBLES_CHROMIUM ?? debianCommand('chromium', 'chromium');
-const signer = new AwsClient({ accessKeyId: 'AKIDEXAMPLE0123456789', secretAccessKey: 'secret0123456789secret0123456789', service: 's3', region: 'auto' });
+const signer = new AwsClient({
+  accessKeyId: 'AKIDEXAMPLE0123456789',
+  secretAccessKey: 'secret0123456789secret0123456789',
+  service: 's3',
+  region: 'auto',
+});
 
 /** A small HTTP server whose only page is an empty document: the origin a test's page runs on. */
 async function pageServer(): Promise<{ server: Server; origin: string }> {
-  const server = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>app</title>'));
+  const server = createServer((_, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>app</title>'),
+  );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
@@ -71,84 +78,110 @@ const readBack = async (endpoint: string, key: string) => {
   return res.status === 200 ? res.text() : res.status;
 };
 
-describe.skipIf(!browserPath)(`Chromium${browserPath ? '' : ' skipped: install the Debian package chromium'}: a presigned upload is let through or refused by the bucket's CORS policy`, () => {
-  let browser: Browser;
-  let allowed: { server: Server; origin: string };
-  let other: { server: Server; origin: string };
+describe.skipIf(!browserPath)(
+  `Chromium${browserPath ? '' : ' skipped: install the Debian package chromium'}: a presigned upload is let through or refused by the bucket's CORS policy`,
+  () => {
+    let browser: Browser;
+    let allowed: { server: Server; origin: string };
+    let other: { server: Server; origin: string };
 
-  beforeAll(async () => {
-    // The public bucket's custom domain resolves to loopback, where `api serve` answers it by Host (no
-    // DNS, no network). Not an r2.dev host: .dev is HSTS-preloaded, so Chromium would ask for https.
-    browser = await chromium.launch({ executablePath: browserPath!, args: ['--no-sandbox', '--disable-gpu', '--host-resolver-rules=MAP cdn.example.com 127.0.0.1'] });
-    allowed = await pageServer();
-    other = await pageServer();
-  }, 30_000);
+    beforeAll(async () => {
+      // The public bucket's custom domain resolves to loopback, where `api serve` answers it by Host (no
+      // DNS, no network). Not an r2.dev host: .dev is HSTS-preloaded, so Chromium would ask for https.
+      browser = await chromium.launch({
+        executablePath: browserPath!,
+        args: ['--no-sandbox', '--disable-gpu', '--host-resolver-rules=MAP cdn.example.com 127.0.0.1'],
+      });
+      allowed = await pageServer();
+      other = await pageServer();
+    }, 30_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    for (const s of [allowed, other]) await new Promise((r) => s?.server.close(r));
-  });
+    afterAll(async () => {
+      await browser?.close();
+      for (const s of [allowed, other]) await new Promise((r) => s?.server.close(r));
+    });
 
-  it('--cors-origin: the allowed origin uploads; another origin (another port) is refused by the browser and writes nothing', async () => {
-    const serve = await r2Serve(['--cors-origin', allowed.origin]);
-    try {
-      const ok = await uploadFromPage(browser, allowed.origin, await presignedPut(serve.endpoint, 'ok.txt'), 'from the app');
-      expect(ok).toEqual({ status: 200 });
-      expect(await readBack(serve.endpoint, 'ok.txt')).toBe('from the app');
+    it('--cors-origin: the allowed origin uploads; another origin (another port) is refused by the browser and writes nothing', async () => {
+      const serve = await r2Serve(['--cors-origin', allowed.origin]);
+      try {
+        const ok = await uploadFromPage(
+          browser,
+          allowed.origin,
+          await presignedPut(serve.endpoint, 'ok.txt'),
+          'from the app',
+        );
+        expect(ok).toEqual({ status: 200 });
+        expect(await readBack(serve.endpoint, 'ok.txt')).toBe('from the app');
 
-      const refused = await uploadFromPage(browser, other.origin, await presignedPut(serve.endpoint, 'evil.txt'), 'from elsewhere');
-      expect(refused).toEqual({ error: 'TypeError' });
-      expect(await readBack(serve.endpoint, 'evil.txt')).toBe(404);
-    } finally {
-      await serve.close();
-    }
-  }, 30_000);
+        const refused = await uploadFromPage(
+          browser,
+          other.origin,
+          await presignedPut(serve.endpoint, 'evil.txt'),
+          'from elsewhere',
+        );
+        expect(refused).toEqual({ error: 'TypeError' });
+        expect(await readBack(serve.endpoint, 'evil.txt')).toBe(404);
+      } finally {
+        await serve.close();
+      }
+    }, 30_000);
 
-  it('without a policy every origin is refused (no allow-everything default)', async () => {
-    const serve = await r2Serve([]);
-    try {
-      const refused = await uploadFromPage(browser, allowed.origin, await presignedPut(serve.endpoint, 'k.txt'), 'x');
-      expect(refused).toEqual({ error: 'TypeError' });
-      expect(await readBack(serve.endpoint, 'k.txt')).toBe(404);
-    } finally {
-      await serve.close();
-    }
-  }, 30_000);
+    it('without a policy every origin is refused (no allow-everything default)', async () => {
+      const serve = await r2Serve([]);
+      try {
+        const refused = await uploadFromPage(browser, allowed.origin, await presignedPut(serve.endpoint, 'k.txt'), 'x');
+        expect(refused).toEqual({ error: 'TypeError' });
+        expect(await readBack(serve.endpoint, 'k.txt')).toBe(404);
+      } finally {
+        await serve.close();
+      }
+    }, 30_000);
 
-  it('a public bucket (a custom domain, over api serve): the policy set through the API lets the allowed origin read, and the browser refuses the other', async () => {
-    const server = await startApiServer({ zones: [{ name: 'example.com' }], buckets: ['photos'] });
-    try {
-      const { api } = server;
-      await api.account.bucket('photos')!.put('cat.txt', 'meow');
-      const call = (path: string, body: unknown, method = 'PUT') =>
-        api.fetch(`https://api.cloudflare.com/client/v4/accounts/${api.account.id}/r2/buckets/photos/${path}`, {
-          method,
-          headers: { authorization: 'Bearer any-token-0123456789', 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-      expect((await call('domains/custom', { domain: 'cdn.example.com', zoneId: api.zone('example.com')!.id, enabled: true }, 'POST')).status).toBe(200);
-      expect((await call('cors', { rules: [{ allowed: { origins: [allowed.origin], methods: ['GET'] } }] })).status).toBe(200);
-      const url = `http://cdn.example.com:${new URL(server.baseURL).port}/cat.txt`;
-      const read = async (origin: string) => {
-        const page = await browser.newPage();
-        try {
-          await page.goto(`${origin}/`);
-          return await page.evaluate(async (u) => {
-            try {
-              const res = await fetch(u);
-              return { status: res.status, body: await res.text() };
-            } catch (e) {
-              return { error: (e as Error).name };
-            }
-          }, url);
-        } finally {
-          await page.close();
-        }
-      };
-      expect(await read(allowed.origin)).toEqual({ status: 200, body: 'meow' });
-      expect(await read(other.origin)).toEqual({ error: 'TypeError' });
-    } finally {
-      await server.close();
-    }
-  }, 30_000);
-});
+    it('a public bucket (a custom domain, over api serve): the policy set through the API lets the allowed origin read, and the browser refuses the other', async () => {
+      const server = await startApiServer({ zones: [{ name: 'example.com' }], buckets: ['photos'] });
+      try {
+        const { api } = server;
+        await api.account.bucket('photos')!.put('cat.txt', 'meow');
+        const call = (path: string, body: unknown, method = 'PUT') =>
+          api.fetch(`https://api.cloudflare.com/client/v4/accounts/${api.account.id}/r2/buckets/photos/${path}`, {
+            method,
+            headers: { authorization: 'Bearer any-token-0123456789', 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+        expect(
+          (
+            await call(
+              'domains/custom',
+              { domain: 'cdn.example.com', zoneId: api.zone('example.com')!.id, enabled: true },
+              'POST',
+            )
+          ).status,
+        ).toBe(200);
+        expect(
+          (await call('cors', { rules: [{ allowed: { origins: [allowed.origin], methods: ['GET'] } }] })).status,
+        ).toBe(200);
+        const url = `http://cdn.example.com:${new URL(server.baseURL).port}/cat.txt`;
+        const read = async (origin: string) => {
+          const page = await browser.newPage();
+          try {
+            await page.goto(`${origin}/`);
+            return await page.evaluate(async (u) => {
+              try {
+                const res = await fetch(u);
+                return { status: res.status, body: await res.text() };
+              } catch (e) {
+                return { error: (e as Error).name };
+              }
+            }, url);
+          } finally {
+            await page.close();
+          }
+        };
+        expect(await read(allowed.origin)).toEqual({ status: 200, body: 'meow' });
+        expect(await read(other.origin)).toEqual({ error: 'TypeError' });
+      } finally {
+        await server.close();
+      }
+    }, 30_000);
+  },
+);

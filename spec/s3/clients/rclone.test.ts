@@ -56,7 +56,13 @@ const storages = {
     let env: NodeJS.ProcessEnv;
     const big = bytes(11 * MiB + 123, 7); // three 5 MiB parts at most: 5 + 5 + 1
     const rc = (...args: string[]) =>
-      run(rclone!, ['--retries', '1', '--low-level-retries', '1', ...args], { env, cwd: home, timeout: 60_000, maxBuffer: 64 * MiB, encoding: 'buffer' });
+      run(rclone!, ['--retries', '1', '--low-level-retries', '1', ...args], {
+        env,
+        cwd: home,
+        timeout: 60_000,
+        maxBuffer: 64 * MiB,
+        encoding: 'buffer',
+      });
 
     beforeAll(async () => {
       server = await startS3Server({ buckets: { photos }, credentials: [CREDENTIALS] });
@@ -93,7 +99,9 @@ const storages = {
 
     it('copy with 5 MiB chunks: a multipart upload whose Complete carries Go-escaped ETags', async () => {
       await rc('copy', src, 'r2:photos/set', '--s3-chunk-size', '5M', '--s3-upload-cutoff', '5M');
-      expect(await keys(photos, 'set/')).toEqual(['set/big.bin', 'set/hello.txt', `set/it's "quoted" & <odd>.txt`, 'set/sub/gone.txt'].sort());
+      expect(await keys(photos, 'set/')).toEqual(
+        ['set/big.bin', 'set/hello.txt', `set/it's "quoted" & <odd>.txt`, 'set/sub/gone.txt'].sort(),
+      );
       const stored = await photos.head('set/big.bin');
       expect(stored?.size).toBe(big.length);
       expect(stored?.etag).toMatch(/-3$/);
@@ -109,12 +117,22 @@ const storages = {
       unlinkSync(join(src, 'sub', 'gone.txt'));
       writeFileSync(join(src, 'new.txt'), 'arrived by sync\n');
       await rc('sync', src, 'r2:photos/set');
-      expect(await keys(photos, 'set/')).toEqual(['set/big.bin', 'set/hello.txt', `set/it's "quoted" & <odd>.txt`, 'set/new.txt'].sort());
+      expect(await keys(photos, 'set/')).toEqual(
+        ['set/big.bin', 'set/hello.txt', `set/it's "quoted" & <odd>.txt`, 'set/new.txt'].sort(),
+      );
       expect(await (await photos.get('set/new.txt'))!.text()).toBe('arrived by sync\n');
     }, 60_000);
 
     it('copyto within the remote: a server-side copy, multipart (UploadPartCopy) past the copy cutoff', async () => {
-      await rc('copyto', 'r2:photos/set/big.bin', 'r2:photos/copy/big.bin', '--s3-copy-cutoff', '5M', '--s3-chunk-size', '5M');
+      await rc(
+        'copyto',
+        'r2:photos/set/big.bin',
+        'r2:photos/copy/big.bin',
+        '--s3-copy-cutoff',
+        '5M',
+        '--s3-chunk-size',
+        '5M',
+      );
       const copied = await photos.head('copy/big.bin');
       expect(copied?.size).toBe(big.length);
       expect(copied?.etag).toMatch(/-\d+$/);

@@ -5,12 +5,23 @@
  * the double's sources see. A failure here is a compile error, not a test failure.
  */
 import type * as W from '@cloudflare/workers-types';
-import type { R2Bucket, R2Object, R2ObjectBody, R2Objects, R2MultipartUpload, R2UploadedPart, R2Checksums } from '@cloudflare/workers-types';
+import type {
+  R2Bucket,
+  R2Object,
+  R2ObjectBody,
+  R2Objects,
+  R2MultipartUpload,
+  R2UploadedPart,
+  R2Checksums,
+} from '@cloudflare/workers-types';
 import { Bucket } from '../../../lib/bucket/index.js';
 
 // The reported case: the binding typed as the module's R2Bucket.
 export const env: { FILES: R2Bucket } = { FILES: new Bucket() };
-export const configured: R2Bucket = new Bucket({ defaultStorageClass: 'InfrequentAccess', compatibilityDate: '2022-01-01' });
+export const configured: R2Bucket = new Bucket({
+  defaultStorageClass: 'InfrequentAccess',
+  compatibilityDate: '2022-01-01',
+});
 
 export async function results(b: Bucket): Promise<void> {
   const head: R2Object | null = await b.head('k');

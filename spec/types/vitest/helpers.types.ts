@@ -12,15 +12,33 @@ const bucket = new Bucket();
 // ---- toHaveDnsRecord / assertDnsRecord: DnsRecord's fields, and only those ---------------------
 
 export function recordFields(record: DnsRecord, seed: DnsRecordSeed): void {
-  expect(api).toHaveDnsRecord('example.com', { type: 'A', name: 'www', content: '198.51.100.4', ttl: 3600, proxied: false });
   expect(api).toHaveDnsRecord('example.com', {
-    id: '0123456789abcdef0123456789abcdef', zone_id: 'z', zone_name: 'example.com', priority: 10, proxiable: true,
-    private_routing: true, locked: false, comment: null, tags: ['team:web'], created_on: '2026-01-01T00:00:00Z',
-    modified_on: '2026-01-01T00:00:00Z', comment_modified_on: '2026-01-01T00:00:00Z', tags_modified_on: '2026-01-01T00:00:00Z',
+    type: 'A',
+    name: 'www',
+    content: '198.51.100.4',
+    ttl: 3600,
+    proxied: false,
+  });
+  expect(api).toHaveDnsRecord('example.com', {
+    id: '0123456789abcdef0123456789abcdef',
+    zone_id: 'z',
+    zone_name: 'example.com',
+    priority: 10,
+    proxiable: true,
+    private_routing: true,
+    locked: false,
+    comment: null,
+    tags: ['team:web'],
+    created_on: '2026-01-01T00:00:00Z',
+    modified_on: '2026-01-01T00:00:00Z',
+    comment_modified_on: '2026-01-01T00:00:00Z',
+    tags_modified_on: '2026-01-01T00:00:00Z',
   });
   // Objects are matched partly: the fields named.
   expect(api).toHaveDnsRecord('example.com', {
-    data: { flags: 0, tag: 'issue' }, settings: { ipv4_only: true }, meta: { source: 'primary', shadowed_by: ['x'] },
+    data: { flags: 0, tag: 'issue' },
+    settings: { ipv4_only: true },
+    meta: { source: 'primary', shadowed_by: ['x'] },
   });
   expect(api).not.toHaveDnsRecord('example.com', { comment: 'retired' });
   // Vitest's asymmetric matchers, and a RegExp for a string (the match tests it).
@@ -51,7 +69,10 @@ export function misspeltRecordFields(): void {
 export function faults(): void {
   const onBucket: Fault<unknown> = testFault(bucket, { op: 'get', times: Infinity, error: 'rateLimit' });
   // The error function's argument is typed from the bucket's rule (noImplicitAny would refuse it otherwise).
-  const withCall = testFault(bucket, { op: ['put', 'uploadPart'], error: ({ op, key }) => new Error(`${op} ${key ?? ''}`) });
+  const withCall = testFault(bucket, {
+    op: ['put', 'uploadPart'],
+    error: ({ op, key }) => new Error(`${op} ${key ?? ''}`),
+  });
   const onApi = testFault(api, { method: 'POST', path: 'zones/*/dns_records', status: 429, retryAfter: 1 });
   withCall.remove();
   void [onBucket, onApi];
