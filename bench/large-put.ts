@@ -37,7 +37,7 @@ export async function benchLargePut(results: TargetResult[]): Promise<void> {
   // The in-process contenders and raw md5 take turns (md5, double, v2, md5, ...) so that load from
   // elsewhere on the machine affects the ratio's numerator and denominator alike.
   const measured = {} as Record<ContenderId, { cold: number; warm: number } | string>;
-  let putOnlyMs = NaN;
+  let putOnlyMs: number;
   const md5Times: number[] = [];
   const inProcess = ['double', 'v2'] as const;
   const open = await Promise.all(inProcess.map((id) => openContender(id)));

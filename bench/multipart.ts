@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CONTENDER_IDS, LABELS, withContender, type ContenderId } from './contenders.js';
 import type { MultipartMemoryReport } from './multipart-memory.js';
-import { KiB, mbPerSec, MiB, opsPerSec, timeSequential } from './stats.js';
+import { KiB, mbPerSec, opsPerSec, timeSequential } from './stats.js';
 import { fmtMiB, fmtMs, fmtRate, fmtRatio, printTable, type TargetResult } from './table.js';
 
 const CHILD = fileURLToPath(new URL('./multipart-memory.ts', import.meta.url));

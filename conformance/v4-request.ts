@@ -6,7 +6,7 @@ export interface ApiReply {
   status: number;
   headers: Headers;
   text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answer's JSON, read field by field by each suite's assertions
   body: any;
 }
 

@@ -132,7 +132,7 @@ export interface EdgeDoublesMatchers<R = unknown> {
 
 declare module 'vitest' {
   // Vitest 3.2 and 4: one declaration types expect(x).*, expect.* and expect.extend.
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any -- Vitest's own declaration of Matchers, merged as it is written
   interface Matchers<T = any> extends EdgeDoublesMatchers<T> {}
 }
 

@@ -71,7 +71,7 @@ async function rejectionOf(fetch: Fetch, input: unknown, init?: unknown): Promis
   try {
     promise = fetch(input as RequestInfo, init as RequestInit);
   } catch (e) {
-    throw new Error(`fetch threw synchronously instead of rejecting: ${String(e)}`);
+    throw new Error(`fetch threw synchronously instead of rejecting: ${String(e)}`, { cause: e });
   }
   expect(promise).toBeInstanceOf(Promise);
   return promise.then(

@@ -50,7 +50,7 @@ export async function rejection(call: () => unknown): Promise<unknown> {
   try {
     result = call();
   } catch (e) {
-    throw new Error(`expected a rejected promise, but the call threw synchronously: ${String(e)}`);
+    throw new Error(`expected a rejected promise, but the call threw synchronously: ${String(e)}`, { cause: e });
   }
   expect(result).toBeInstanceOf(Promise);
   try {

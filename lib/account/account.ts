@@ -8,7 +8,6 @@ import type { Bucket } from '../bucket/bucket.js';
 import { timeSource, type Clock } from '../clock.js';
 import { Credentials } from './credentials.js';
 import type { ApiCredential } from '../api/types.js';
-import type { Zone } from '../dns/zone.js';
 import { derivedId, HEX32 } from './ids.js';
 import { AccountEvents } from './events.js';
 import { createBucket } from './directory.js';

@@ -100,7 +100,7 @@ export class FrontDoor<S extends ApiService> {
   }
 
   /**
-   * Answers one request. `target`, the request-target as the client wrote it, is not used: the
+   * Answers one request. `_target`, the request-target as the client wrote it, is not used: the
    * routes name nothing by a free-form path (ids are 32 hex, every other segment a literal or a
    * name the router decodes), and the API sits behind Cloudflare's edge, whose default URL
    * normalization (type "cloudflare", scope incoming: dot segments removed, `\\` made `/`;
@@ -108,7 +108,7 @@ export class FrontDoor<S extends ApiService> {
    * holds. Only a request whose body cannot be read rejects (`TypeError: fetch failed`); every
    * other request gets an answer.
    */
-  handle(request: Request, target?: string): Promise<Response> {
+  handle(request: Request, _target?: string): Promise<Response> {
     try {
       let bytes: Promise<Uint8Array> | undefined;
       let limit = MAX_REQUEST_BODY;

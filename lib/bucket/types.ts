@@ -31,6 +31,7 @@ export interface HeadersLike {
 export interface ReadableStreamLike {
   readonly locked: boolean;
   /** Cancels the stream. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the platform's own signature (lib.dom's ReadableStream cancel/abort take `reason?: any`)
   cancel(reason?: any): Promise<void>;
   /** Locks the stream to a reader. */
   getReader(): {
@@ -72,6 +73,7 @@ export interface R2StreamPipeOptions {
 export interface WritableStreamLike {
   readonly locked: boolean;
   /** Aborts the stream. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the platform's own signature (lib.dom's ReadableStream cancel/abort take `reason?: any`)
   abort(reason?: any): Promise<void>;
   /** Closes the stream. */
   close(): Promise<void>;
@@ -84,6 +86,7 @@ export type R2ReadResult<T> = { done: false; value: T } | { done: true; value?: 
 export interface R2StreamReader<T> {
   readonly closed: Promise<void>;
   /** Cancels the stream and releases the reader. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the platform's own signature (lib.dom's ReadableStream cancel/abort take `reason?: any`)
   cancel(reason?: any): Promise<void>;
   /** The next chunk, or `done`. */
   read(): Promise<R2ReadResult<T>>;
@@ -95,6 +98,7 @@ export interface R2StreamReader<T> {
 export interface R2StreamByobReader {
   readonly closed: Promise<void>;
   /** Cancels the stream and releases the reader. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the platform's own signature (lib.dom's ReadableStream cancel/abort take `reason?: any`)
   cancel(reason?: any): Promise<void>;
   /** Reads into `view`; resolves with the filled part of it, or `done`. */
   read<V extends ArrayBufferView>(view: V): Promise<R2ReadResult<V>>;

@@ -4,6 +4,7 @@
  */
 import { dnsErrors } from './errors.js';
 
+// eslint-disable-next-line no-control-regex -- a byte range, control characters included
 const ASCII = /^[\x00-\x7f]*$/;
 
 /** Punycode one label; undefined when the platform refuses it. */
@@ -19,7 +20,7 @@ function toAsciiLabel(label: string): string | undefined {
 
 /** Lowercase, punycode, no trailing dot. Does not append the zone; returns undefined when invalid. */
 export function asciiName(raw: string): string | undefined {
-  let name = raw.endsWith('.') ? raw.slice(0, -1) : raw;
+  const name = raw.endsWith('.') ? raw.slice(0, -1) : raw;
   if (ASCII.test(name)) return name.toLowerCase();
   const out: string[] = [];
   for (const label of name.split('.')) {

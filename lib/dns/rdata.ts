@@ -13,6 +13,7 @@ import type { StoredRecord } from './zone.js';
 
 /** The record's RDATA for an answer; throws Unencodable when its stored fields cannot be encoded. */
 export function rdataOf(r: StoredRecord): unknown {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- `data` was checked field by field against the type's rules (record-rules.ts) before it is rendered
   const d = (r.data ?? {}) as Record<string, any>;
   switch (r.type) {
     case 'A':
@@ -147,6 +148,7 @@ function precision(metres: number): number {
 }
 
 /** RFC 1876 §2: version 0, size, precisions, then latitude and longitude from 2^31 in thousandths of an arc second, altitude from -100 km in cm. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- `data` was checked field by field against the type's rules (record-rules.ts) before it is rendered
 function locRdata(d: Record<string, any>): Uint8Array {
   const arc = (deg: number, min: number, sec: number, negative: boolean) => {
     const ms = Math.round(((deg * 60 + min) * 60 + sec) * 1000);

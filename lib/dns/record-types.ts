@@ -46,6 +46,7 @@ const U16 = 65535;
 
 interface DataSpec {
   fields: Field[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- `data` was checked field by field against the type's rules (record-rules.ts) before it is rendered
   render(d: Record<string, any>, priority?: number): string;
 }
 

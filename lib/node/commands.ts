@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { DnsCompat, DnsCredential, DnsPlan, DnsZoneInit } from '../dns/index.js';
+import type { DnsCompat, DnsCredential, DnsPlan, DnsZoneInit } from '../dns/types.js';
 import { Account, accountState, type AccountOptions } from '../account/account.js';
 import { keepBucketsIn } from '../account/directory.js';
 import { DnsApi } from '../dns-api/dns-api.js';

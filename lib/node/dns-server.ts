@@ -10,7 +10,7 @@
  * or delay) → `api.answer` → resolution over the zones (lib/dns/resolve.ts) → back to `respond`, which
  * encodes the answer (truncated to the UDP limit) for the socket to send.
  */
-import type { DnsApi } from '../dns/index.js';
+import type { DnsApi } from '../dns-api/dns-api.js';
 import { DnsAnswerCache } from './dns-answer-cache.js';
 import type { DnsExchange } from './dns-message.js';
 import { serveDns } from './dns-wire.js';

@@ -183,6 +183,7 @@ function jsonText(body: unknown): string | undefined {
     return JSON.stringify(body);
   } catch (e) {
     if (e instanceof TypeError && /BigInt/.test(e.message))
+      // eslint-disable-next-line preserve-caught-error -- workerd's own message, on an error with no cause
       throw new TypeError('Do not know how to serialize a BigInt');
     throw e;
   }

@@ -28,7 +28,6 @@ import {
   type LoggedMessage,
   type MessageOutcome,
   type MutableQueueCall,
-  type QueueFault,
 } from '../support/queue-support.js';
 import { createExecutionContext, waitOnExecutionContext } from '../execution-context.js';
 import { BatchState, Message, MessageBatch, toInteger, type MessageBatchMetadata } from './batch.js';

@@ -58,6 +58,7 @@ export async function getQueueResult(batch: MessageBatch, ctx: unknown): Promise
   } catch (e) {
     // The plugin's check of its second argument reads the same way as the execution context's own.
     if (e instanceof TypeError && /getWaitUntil/.test(e.message)) {
+      // eslint-disable-next-line preserve-caught-error -- the plugin's own error, which has no cause
       throw new TypeError(
         "Failed to execute 'getQueueResult': parameter 2 is not of type 'ExecutionContext'.\nYou must call 'createExecutionContext()' to get an 'ExecutionContext' instance.",
       );

@@ -35,7 +35,6 @@ const MIN_TLS: ReadonlySet<string> = new Set(['1.0', '1.1', '1.2', '1.3']);
 /** A host name: dot-separated LDH labels of 1..63, 253 at most (RFC 1035 §2.3.4). */
 const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 const normalHost = (d: string) => d.toLowerCase().replace(/\.$/, '');
 

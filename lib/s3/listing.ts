@@ -108,7 +108,7 @@ export async function listObjects(ctx: S3Context): Promise<Response> {
   let objects: StoredObject[] = [];
   let prefixes: string[] = [];
   let next: string | undefined;
-  let truncated = false;
+  let truncated: boolean;
   if (limit === 0) {
     // Nothing is listed, but the answer still says whether anything matches.
     const probe = await bucket.viaS3('list', undefined, logged, () =>

@@ -63,6 +63,7 @@ export function customFieldsFromHeaders(h: Headers): CustomFields {
  * through the binding may hold any character (a filename in Content-Disposition, say).
  */
 function wireValue(v: string): string {
+  // eslint-disable-next-line no-control-regex -- a byte range, control characters included
   if (/^[\x00-\xff]*$/.test(v)) return v;
   let s = '';
   for (const b of utf8(v)) s += String.fromCharCode(b);

@@ -145,13 +145,13 @@ describe('messages from every surface', () => {
   });
 
   it('with notifyMissingKeyDeletes, a delete of a key that held nothing sends DeleteObject', async () => {
-    const { photos, sent, reset } = setup(undefined, undefined, true);
+    const { photos, sent } = setup(undefined, undefined, true);
     await photos.delete('missing');
     expect(sent()).toMatchObject([{ action: 'DeleteObject', object: { key: 'missing' } }]);
   });
 
   it('only matching rules send, and only their actions', async () => {
-    const { photos, sent, reset } = setup(['PutObject'], 'in/');
+    const { photos, sent } = setup(['PutObject'], 'in/');
     await photos.put('out/a', 'x');
     await photos.put('in/a', 'x');
     await photos.delete('in/a');
@@ -159,7 +159,7 @@ describe('messages from every surface', () => {
   });
 
   it('the S3 view: PutObject, CopyObject (with copySource), DeleteObject, DeleteObjects', async () => {
-    const { account, photos, sent, reset } = setup();
+    const { account, photos, sent } = setup();
     await account.bucket('archive')!.put('old.txt', 'archived');
     const client = sdk(new S3Api({ account, credentials: [CREDENTIALS] }).fetch);
     await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'p.txt', Body: 'via s3' }));
@@ -182,7 +182,7 @@ describe('messages from every surface', () => {
   });
 
   it('a lifecycle expiry sends LifecycleDeletion at the moment it fell due, and only to object-delete rules', async () => {
-    const { account, photos, sent, reset, clock } = setup(['LifecycleDeletion']);
+    const { account, photos, sent, clock } = setup(['LifecycleDeletion']);
     await photos.put('logs/a', 'x');
     bucketLayer(photos)!.config.lifecycle = [
       {
@@ -206,7 +206,7 @@ describe('messages from every surface', () => {
   });
 
   it('a bucket deleted from the account, or whose name was reused, notifies nothing', async () => {
-    const { account, photos, sent, reset } = setup();
+    const { account, photos, sent } = setup();
     accountState(account).buckets.delete('photos');
     account.addBucket('photos', new Bucket());
     await photos.put('a', 'x');
@@ -230,6 +230,7 @@ describe('the API routes', () => {
       });
       return {
         status: r.status,
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an API answer's JSON, read field by field by the assertions below
         body: (await r.json()) as { success: boolean; result: any; errors: { code: number; message: string }[] },
       };
     };

@@ -54,7 +54,7 @@ function write(name: string, text: string | Uint8Array): string {
 // Wrangler prints warnings through its logger (esbuild's format); compare their lines, trimmed.
 const lines = (text: string) =>
   text
-    // eslint-disable-next-line no-control-regex
+    // eslint-disable-next-line no-control-regex -- wrangler's output carries ANSI colour escapes
     .replace(/\x1b\[[0-9;]*m/g, '')
     .replace(/^▲ \[WARNING\] /m, '')
     .split('\n')

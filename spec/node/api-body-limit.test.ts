@@ -43,7 +43,7 @@ describe('the DNS API server bounds request bodies by route', () => {
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     const frame = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
     let sent = 0;
-    let answered = '';
+    let answered: string;
     // Keep sending, as a client streaming 60 MB would, until the server answers or stops reading.
     while (sent < 60_000_000 && !c.closed) {
       await Promise.race([c.write(frame), new Promise((r) => setTimeout(r, 200))]);

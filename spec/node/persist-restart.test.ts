@@ -147,7 +147,6 @@ describe('--persist DIR survives kill -9', () => {
     const dir = tempDir();
     const args = ['api', 'serve', '--zone', 'example.com', '--clock', 'manual=2030-01-01T00:00:00Z', '--persist', dir];
     const first = await start(args);
-    const base = /listening on (\S+)/.exec(first.lines[0]!)![1]!;
     const account = line(first, 'account ')!.split(' ')[1]!;
     const zone = line(first, 'zone example.com ')!.split(' ')[2]!;
     const headers = { authorization: 'Bearer any-token', 'content-type': 'application/json' };
@@ -157,6 +156,7 @@ describe('--persist DIR survives kill -9', () => {
         headers,
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an API answer's JSON, read field by field by the assertions below
       return (await r.json()) as { success: boolean; result: any };
     };
     await fetch(`${first.origin}/_edge-doubles/clock`, {

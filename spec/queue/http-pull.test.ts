@@ -32,6 +32,7 @@ describe.skipIf(!python)('HTTP pull consumer from Python (needs python3)', () =>
   let server: Awaited<ReturnType<typeof startApiServer>>;
   let base: string;
   const py = (method: string, path: string, body?: unknown) =>
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an API answer's JSON, read field by field by the assertions below
     new Promise<{ status: number; body: any }>((done, fail) =>
       execFile(
         python!,

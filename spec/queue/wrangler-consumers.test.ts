@@ -67,7 +67,9 @@ describe('wrangler queues consumer / purge, against api serve', () => {
       const listed = await w.ok('queues', 'consumer', 'http', 'list', 'pulled');
       expect(listed.output).toMatch(/batch_size[\s\S]*5/);
       await queue('pulled').send('hello', { contentType: 'text' });
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an API answer's JSON, read field by field by the assertions below
       const id = ((await (await api('?name=pulled')).json()) as any).result[0].queue_id;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an API answer's JSON, read field by field by the assertions below
       const pulled = (await (await api(`/${id}/messages/pull`, { method: 'POST', body: '{}' })).json()) as any;
       expect(pulled.result.messages.map((m: { body: string }) => m.body)).toEqual(['hello']);
       await w.ok('queues', 'consumer', 'http', 'remove', 'pulled');

@@ -31,8 +31,10 @@ async function call(
     status: res.status,
     body: (await res.json()) as {
       success: boolean;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an API answer's JSON, read field by field by the assertions below
       result: any;
       errors: { code: number; message: string }[];
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an API answer's JSON, read field by field by the assertions below
       result_info?: any;
     },
   };

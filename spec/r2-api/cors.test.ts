@@ -3,7 +3,7 @@
  * the API's rule shape, its validation, and one policy with the S3 view (set through one, read
  * through the other, both ways).
  */
-import Cloudflare, { BadRequestError, NotFoundError } from 'cloudflare';
+import Cloudflare, { NotFoundError } from 'cloudflare';
 import { GetBucketCorsCommand, PutBucketCorsCommand } from '@aws-sdk/client-s3';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';

@@ -84,15 +84,18 @@ describe('objects over the SDK', () => {
 describe('objects, raw', () => {
   it('a missing key is 404 10007; a missing bucket 404 10006', async () => {
     const missing = await raw('GET', 'nope.txt');
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an API answer's JSON, read field by field by the assertions below
     expect([missing.status, ((await missing.json()) as any).errors[0].code]).toEqual([404, 10007]);
     const noBucket = await api.fetch(`${BASE}/accounts/${account_id}/r2/buckets/absent/objects/a`, {
       headers: { authorization: 'Bearer any-token' },
     });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an API answer's JSON, read field by field by the assertions below
     expect([noBucket.status, ((await noBucket.json()) as any).errors[0].code]).toEqual([404, 10006]);
   });
 
   it('a storage class outside Standard|InfrequentAccess is 400 10040 and nothing is written', async () => {
     const res = await raw('PUT', 'x.txt', { body: 'x', headers: { 'cf-r2-storage-class': 'Glacier' } });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an API answer's JSON, read field by field by the assertions below
     expect([res.status, ((await res.json()) as any).errors[0].code]).toEqual([400, 10040]);
     expect(await bucket.head('x.txt')).toBeNull();
   });
@@ -101,6 +104,7 @@ describe('objects, raw', () => {
     const key = 'k'.repeat(1025);
     const res = await raw('PUT', key, { body: 'x' });
     expect(res.status).toBe(400);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an API answer's JSON, read field by field by the assertions below
     expect(((await res.json()) as any).errors[0].code).toBeGreaterThan(10000);
     expect((await bucket.list()).objects).toEqual([]);
   });
@@ -133,6 +137,7 @@ describe('objects, raw', () => {
     const headers = { authorization: 'Bearer reader-token-0123456789' };
     expect((await readOnly.fetch(url, { headers })).status).toBe(200);
     const put = await readOnly.fetch(url, { method: 'PUT', body: 'y', headers });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an API answer's JSON, read field by field by the assertions below
     expect([put.status, ((await put.json()) as any).errors[0].code]).toEqual([403, 10000]);
     expect((await readOnly.fetch(url, { method: 'DELETE', headers })).status).toBe(403);
     expect(await (await b.get('a'))!.text()).toBe('x');

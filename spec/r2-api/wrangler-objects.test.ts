@@ -23,7 +23,7 @@ describe('wrangler r2 object --remote, against api serve', () => {
   let w: WranglerHarness;
   let FILES: Bucket;
   let events: Queue;
-  let seen: R2EventNotification[] = [];
+  const seen: R2EventNotification[] = [];
 
   beforeAll(async () => {
     w = await startWrangler({ buckets: ['files'], clock });

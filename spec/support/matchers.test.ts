@@ -122,7 +122,7 @@ describe('toHaveReceived', () => {
     const r = checkReceived(bucket, { op: 'put', times: 2 });
     expect([r.pass, r.actual, r.expected]).toEqual([false, 1, 2]);
     const e = failure(() => expect(bucket).toHaveReceived({ op: 'put', times: 2 }));
-    expect(e.message).toMatch(/^expected a call matching \{"op":"put"\} 2 times, got 1\.\nCalls made:\n#  at/);
+    expect(e.message).toMatch(/^expected a call matching \{"op":"put"\} 2 times, got 1\.\nCalls made:\n# {2}at/);
   });
 
   it('a missing call diffs against the nearest call of that operation', async () => {

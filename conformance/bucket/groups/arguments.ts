@@ -5,6 +5,7 @@ import { expectRejection, rejection } from '../util.js';
 
 // The binding converts its arguments the WebIDL way (r2-semantics §1.2, §9.2, §12.2). Casts through
 // `any` are deliberate: these tests pass what TypeScript would not allow.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the suite calls the binding with arguments its types forbid, as untyped Worker code can
 const loose = (b: R2BucketLike): any => b;
 
 export const argumentCoercion = defineGroup('argument coercion', (t) => {
@@ -291,7 +292,9 @@ export const argumentCoercion = defineGroup('argument coercion', (t) => {
       await b.put('k', 'abc');
       const message = 'Cannot convert a BigInt value to a number';
       const upload = await b.createMultipartUpload('m');
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the suite calls the binding with arguments its types forbid, as untyped Worker code can
       await expectRejection(() => (upload as any).uploadPart(1n, 'part'), TypeError, message);
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the suite calls the binding with arguments its types forbid, as untyped Worker code can
       await expectRejection(() => (upload as any).complete([{ partNumber: 1n, etag: 'x' }]), TypeError, message);
       await expectRejection(() => loose(b).list({ limit: 1n }), TypeError, message);
       await expectRejection(() => loose(b).get('k', { range: { offset: 1n } }), TypeError, message);

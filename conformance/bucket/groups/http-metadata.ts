@@ -5,6 +5,7 @@ import { expectRejection } from '../util.js';
 
 // httpMetadata on put, in the object and the Headers form, and writeHttpMetadata
 // (r2-semantics §10, edge cases 31 and 32).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the suite calls the binding with arguments its types forbid, as untyped Worker code can
 const loose = (b: R2BucketLike): any => b;
 
 const FULL: R2HTTPMetadata = {

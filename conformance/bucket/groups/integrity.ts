@@ -5,6 +5,7 @@ import { EMPTY_MD5, md5Hex, rejection } from '../util.js';
 
 // What the bucket stores is its own: callers' buffers and returned objects are not aliases of the
 // stored state, failed calls change nothing, and special JS names are ordinary data.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the suite calls the binding with arguments its types forbid, as untyped Worker code can
 const loose = (b: R2BucketLike): any => b;
 
 const SPECIAL = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prototype', 'valueOf'];

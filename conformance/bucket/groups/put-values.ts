@@ -4,6 +4,7 @@ import type { R2BucketLike } from '../../../lib/bucket/types.js';
 import { EMPTY_MD5, expectBackendError, expectRejection, md5Hex, shaHex, utf8 } from '../util.js';
 
 // What put accepts as a value and what it stores (r2-semantics §5.1, §5.2, edge cases 1–3 and 30).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the suite calls the binding with arguments its types forbid, as untyped Worker code can
 const loose = (b: R2BucketLike): any => b;
 
 // workerd (1.20261102) names the stream type 'JsReadableStream'; r2-semantics §5.1 (1.20260426)
@@ -21,9 +22,12 @@ async function stored(b: R2BucketLike, key: string): Promise<Uint8Array> {
 }
 
 /** workerd-only stream classes, feature-detected. */
-const g = globalThis as any;
-const FixedLengthStream: (new (n: number) => TransformStream) | undefined = g.FixedLengthStream;
-const IdentityTransformStream: (new () => TransformStream) | undefined = g.IdentityTransformStream;
+const g = globalThis as {
+  FixedLengthStream?: new (n: number) => TransformStream;
+  IdentityTransformStream?: new () => TransformStream;
+};
+const FixedLengthStream = g.FixedLengthStream;
+const IdentityTransformStream = g.IdentityTransformStream;
 
 export const putValues = defineGroup('put values', (t) => {
   t.test('a string is stored as UTF-8: "héllo🙂" has size 10 and the md5 of its UTF-8 bytes', async () => {

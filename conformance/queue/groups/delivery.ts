@@ -78,7 +78,7 @@ export const delivery = defineGroup(
       'a handler that throws gets the batch retried, attempts counted, except messages it acked',
       async () => {
         const s = t.session();
-        t.consumer('throws', (b, i) => (i === 0 ? [['ack', 0], ['throw']] : []));
+        t.consumer('throws', (_b, i) => (i === 0 ? [['ack', 0], ['throw']] : []));
         await s.sendBatch(
           'throws',
           [1, 2, 3].map((n) => ({ body: json(n) })),
@@ -159,7 +159,7 @@ export const delivery = defineGroup(
 
     t.test('retry_delay holds a retried message; retry({ delaySeconds: 0 }) overrides it', async () => {
       const s = t.session();
-      t.consumer('retry-delay', (b, i) =>
+      t.consumer('retry-delay', (_b, i) =>
         i === 0
           ? [
               ['retry', 0],
@@ -183,7 +183,7 @@ export const delivery = defineGroup(
         const s = t.session();
         // Message 0: retry({ delaySeconds: 30 }) then retry(): back after retry_delay (1 s), not 30 s.
         // Message 1: retry() then retry({ delaySeconds: 0 }): back at once.
-        t.consumer('retry-twice', (b, i) =>
+        t.consumer('retry-twice', (_b, i) =>
           i === 0
             ? [
                 ['retry', 0, 30],

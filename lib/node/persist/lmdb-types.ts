@@ -28,6 +28,7 @@ export interface LmdbDatabase<V = unknown, K = unknown> {
 /** An opened environment: its root database, and the named ones in it. */
 export interface LmdbRoot extends LmdbDatabase {
   /** A named database (`{}`: keys and values encoded by lmdb; `'binary'`: Buffers as they are). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- lmdb's own declaration of a binary database
   openDB(name: string, options: { keyEncoding?: 'binary'; encoding?: 'binary' }): LmdbDatabase<any, any>;
   close(): Promise<void>;
 }

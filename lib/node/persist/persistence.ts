@@ -85,6 +85,7 @@ async function loadLmdb(): Promise<{ open: LmdbOpen; LmdbIndexedDb: typeof LmdbI
   } catch (e) {
     throw new Error(
       `--persist needs the lmdb package (an optional dependency of edge-doubles): npm install lmdb (${(e as Error).message})`,
+      { cause: e },
     );
   }
 }
@@ -104,6 +105,7 @@ function lock(dir: string): string {
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
         throw new Error(
           `--persist ${dir}: in use by process ${pid} (another server); stop it or choose another directory`,
+          { cause: e },
         );
       }
       rmSync(path, { force: true });

@@ -30,7 +30,7 @@ interface Failure {
   message: string;
   chain: [number, string][];
 }
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- what the Python library printed as JSON, read by the assertions
 type Output = { result: any; error?: undefined } | { result?: undefined; error: Failure };
 
 const suite = python ? describe : describe.skip;

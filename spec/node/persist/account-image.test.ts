@@ -49,6 +49,7 @@ function server(factory: IDBFactory, store: TestStore | undefined, start = T0, w
     });
     // As the engine does: a write after every request, before the answer is read.
     if (writeEach) writeEach.commit(() => writer.write(writeEach));
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an API answer's JSON, read field by field by the assertions below
     const json = (await res.json()) as { success: boolean; result: any; errors: unknown[] };
     if (!json.success) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json.errors)}`);
     return json.result;
