@@ -8,7 +8,8 @@
  *   the path it touches, not the state).
  * - A 1 KiB put with the call log off and on (the log cleared between runs).
  *
- * Targets (test-ergonomics.md §11): snapshot and restore medians ≤ 10 µs; the log < 20% of a put.
+ * Targets (issue 10; the target column of docs/benchmarks.md): snapshot and restore medians ≤ 10 µs;
+ * the log < 20% of a put.
  */
 import { Bucket } from '../lib/bucket/index.js';
 import { DnsApi } from '../lib/dns/index.js';

@@ -1,6 +1,6 @@
 /**
- * The run-time import graph of `lib/`, folder by folder, for the layering rule of the house plan
- * (DESIGN.md, "The joints, explicit"): imports run one way, from shared parts up to models, the
+ * The run-time import graph of `lib/`, folder by folder, for the layering rule of ARCHITECTURE.md
+ * ("What may import what"): imports run one way, from shared parts up to models, the
  * account, surfaces, assemblies and `node/`; no folder imports a folder above it at run time, while
  * a type (`import type`) may be shared in any direction. spec/architecture/import-graph.test.ts
  * holds `lib/` to it; docs can print the graph with `npx tsx scripts/import-graph.ts`.

@@ -9,19 +9,19 @@
 export const bucketDifferences = {
   'simulator-storage-class': {
     shownBy: 'the local simulator (workerd under Miniflare)',
-    why: 'The simulator never returns a storage class, so `storageClass` is "" instead of production\'s "Standard" default (r2-semantics §13.2).',
+    why: 'The simulator never returns a storage class, so `storageClass` is "" instead of production\'s "Standard" default (docs/sources/r2-binding.md#storage-class).',
   },
   'simulator-list-unrequested-metadata': {
     shownBy: 'the local simulator (workerd under Miniflare)',
-    why: 'List entries carry `{}` for metadata that `include` did not ask for; production leaves it undefined (r2-semantics §8.5, §13.5).',
+    why: 'List entries carry `{}` for metadata that `include` did not ask for; production leaves it undefined (docs/sources/r2-binding.md#list-include).',
   },
   'simulator-ssec-ignored': {
     shownBy: 'the local simulator (workerd under Miniflare)',
-    why: 'The simulator ignores SSE-C: no key is needed to read an object written with one, and `ssecKeyMd5` stays undefined (r2-semantics §4.7, §13.15).',
+    why: 'The simulator ignores SSE-C: no key is needed to read an object written with one, and `ssecKeyMd5` stays undefined (docs/sources/r2-binding.md#sse-c).',
   },
   'simulator-random-part-etags': {
     shownBy: 'the local simulator (workerd under Miniflare)',
-    why: 'The simulator returns random 171-character part etags; production returns the md5 hex of the part (r2-semantics §9.3, §13.7).',
+    why: 'The simulator returns random 171-character part etags; production returns the md5 hex of the part (docs r2/objects/multipart-objects).',
   },
   'miniflare4-custom-metadata-limit': {
     shownBy:

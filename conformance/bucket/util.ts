@@ -38,7 +38,7 @@ export async function shaHex(algorithm: ShaAlgorithm, data: string | Uint8Array)
   return toHex(await crypto.subtle.digest(algorithm, bytes as Uint8Array<ArrayBuffer>));
 }
 
-/** The MD5 of empty content: the etag of an empty object (r2-semantics §2.2). */
+/** The MD5 of empty content: the etag of an empty object (docs/sources/r2-binding.md#results). */
 export const EMPTY_MD5 = 'd41d8cd98f00b204e9800998ecf8427e';
 
 /**
@@ -76,7 +76,7 @@ export async function expectRejection(call: () => unknown, cls: ErrorClass, mess
 
 /**
  * Asserts `call` rejects with a backend error: a plain Error (not a subclass) whose message is
- * `"<action>: <message> (<code>)"`, with no `code` property (r2-semantics §1.1).
+ * `"<action>: <message> (<code>)"`, with no `code` property (docs/sources/r2-binding.md#errors).
  */
 export async function expectBackendError(call: () => unknown, message: string): Promise<void> {
   const e = await rejection(call);
@@ -103,8 +103,8 @@ export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array {
 }
 
 /**
- * The etag R2 gives a completed multipart object (r2-semantics §9.4): the hex MD5 of the parts'
- * binary MD5 digests concatenated in part-number order, then `-<number of parts>`.
+ * The etag R2 gives a completed multipart object (docs r2/objects/multipart-objects): the hex MD5
+ * of the parts' binary MD5 digests concatenated in part-number order, then `-<number of parts>`.
  * Pass the parts' contents in part-number order.
  */
 export function multipartEtag(parts: readonly (string | Uint8Array)[]): string {

@@ -6,11 +6,11 @@
 export const dnsResolveDifferences = {
   'edge-addresses': {
     shownBy: 'a double with proxyAddresses set (e.g. loopback, for an offline HTTP-01 check)',
-    why: "Proxied names answer with the configured addresses instead of addresses in Cloudflare's published ranges (dns-wire.md §1.1).",
+    why: "Proxied names answer with the configured addresses instead of addresses in Cloudflare's published ranges (docs/sources/dns-wire.md#proxied-names).",
   },
   'dnssec-compact-denial': {
     shownBy: 'a real zone with DNSSEC on (CLOUDFLARE_ZONE_DNSSEC=true)',
-    why: 'Signed Cloudflare zones answer a missing name NOERROR with an NSEC ("black lies", RFC 9824), not NXDOMAIN (dns-wire.md §1.7); the double is unsigned.',
+    why: 'Signed Cloudflare zones answer a missing name NOERROR with an NSEC ("black lies", RFC 9824), not NXDOMAIN (blog.cloudflare.com/black-lies); the double is unsigned.',
   },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 

@@ -2,33 +2,33 @@
  * Where a DNS target knowingly differs from today's API: declared once, here, as data.
  *
  * The DNS conformance suite asserts today's API, which is also the double's default. In its
- * 'document' mode the double follows the interface document (dns-records-interface.md), and where
- * the document and today's API disagree the test names one of these ids; a target that lists it
- * runs the test as an expected failure, so the summary counts it apart and a difference that
- * disappears turns red.
+ * 'document' mode the double follows the interface document
+ * (docs/sources/dns-api.md#the-interface-document), and where the document and today's API disagree
+ * the test names one of these ids; a target that lists it runs the test as an expected failure, so
+ * the summary counts it apart and a difference that disappears turns red.
  */
 export const dnsDifferences = {
   'document-txt-quotes': {
     shownBy: "the double in its 'document' mode",
-    why: 'The document says TXT content saved without quotes gets them added; today the API stores content as sent (dns-api.md §7.1).',
+    why: 'The document says TXT content saved without quotes gets them added; today the API stores content as sent (docs/sources/dns-api.md#txt).',
   },
   'document-retired-fields': {
     shownBy: "the double in its 'document' mode",
-    why: "The document's record carries zone_id, zone_name, locked and meta booleans; the API retired them in 2024–25 (dns-api.md §4.1).",
+    why: "The document's record carries zone_id, zone_name, locked and meta booleans; the API retired them in 2024–25 (docs/sources/dns-api.md#record-fields).",
   },
   'document-label-rules': {
     shownBy: "the double in its 'document' mode",
-    why: 'The document says A/AAAA/CNAME name labels start with a letter; today the API accepts a leading digit (dns-api.md §6.1).',
+    why: 'The document says A/AAAA/CNAME name labels start with a letter; today the API accepts a leading digit (docs/sources/dns-api.md#names).',
   },
   'document-own-network': {
     shownBy: "the double in its 'document' mode",
-    why: "The document says an A/AAAA address cannot be one of the service's own; today only proxied records are refused (dns-api.md §6.4).",
+    why: "The document says an A/AAAA address cannot be one of the service's own; today only proxied records are refused (docs/sources/dns-api.md#proxying).",
   },
   'loadable-export': {
     shownBy: 'the double, in every mode',
     why:
-      "Cloudflare's export writes the SOA owner without its trailing dot and the SOA minimum as 3600 (dns-api.md §5.8, real " +
-      'exports [CAP-EXP]): named-checkzone refuses that file ("SOA record not at top of zone"), and it is not the SOA the zone ' +
+      "Cloudflare's export writes the SOA owner without its trailing dot and the SOA minimum as 3600 (real exports, " +
+      'docs/sources/dns-api.md#export): named-checkzone refuses that file ("SOA record not at top of zone"), and it is not the SOA the zone ' +
       'answers with over DNS (minimum 1800, its own serial). The double writes the SOA it answers with, so its export loads in ' +
       'BIND and Knot and answers the same (issue 26; spec/dns/bind-roundtrip.test.ts).',
   },

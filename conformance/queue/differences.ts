@@ -1,6 +1,7 @@
 /**
  * Where a Queues target knowingly differs from production: declared once, here, as data. The suite
- * asserts production (cloudflare-docs queues pages, ../shared/reference/r2-bucket-config.md §1.7);
+ * asserts production (cloudflare-docs queues pages: queues/platform/limits,
+ * queues/configuration/batching-retries, queues/configuration/javascript-apis);
  * a test that meets a difference names it, and a target listing the id runs it as an expected
  * failure, so a difference that disappears turns red.
  *

@@ -32,7 +32,7 @@ export const r2ApiDifferences = {
   },
   'unestablished-lifecycle-timing': {
     shownBy: 'the real API (documented otherwise)',
-    why: 'The double applies a rule at the exact moment its condition holds (lib/bucket/lifecycle.ts); R2 removes objects "typically within 24 hours" (docs r2/buckets/object-lifecycles, reference §2.2). Buckets can model that with lifecycleTiming: \'daily\'.',
+    why: 'The double applies a rule at the exact moment its condition holds (lib/bucket/lifecycle.ts); R2 removes objects "typically within 24 hours" (docs r2/buckets/object-lifecycles). Buckets can model that with lifecycleTiming: \'daily\'.',
   },
   'unestablished-s3-lifecycle-xml': {
     shownBy: 'the real API (not established)',
@@ -40,7 +40,7 @@ export const r2ApiDifferences = {
   },
   'unestablished-locked-text': {
     shownBy: 'the real API (not established)',
-    why: 'A delete refused by a lock is 10069 ObjectLockedByBucketPolicy (docs r2/api/error-codes, reference §3.3); the message text is ours (lib/bucket/errors.ts objectLocked).',
+    why: 'A delete refused by a lock is 10069 ObjectLockedByBucketPolicy (docs r2/api/error-codes); the message text is ours (lib/bucket/errors.ts objectLocked).',
   },
   // ---- CORS and public access (groups/cors.ts, groups/domains.ts) ----
   'unestablished-cors-delete-none': {
@@ -57,7 +57,7 @@ export const r2ApiDifferences = {
   },
   'unestablished-domain-outside-zones': {
     shownBy: 'the real API (not established)',
-    why: "A custom domain outside the account's zones (or outside the zone zoneId names) is 400 10040 with our reason as a second error (lib/r2-api/domains.ts); the docs say only that the domain must belong to the same account (r2-bucket-config.md §3.4).",
+    why: "A custom domain outside the account's zones (or outside the zone zoneId names) is 400 10040 with our reason as a second error (lib/r2-api/domains.ts); the docs say only that the domain must belong to the same account (docs r2/buckets/public-buckets).",
   },
   'unestablished-domain-taken': {
     shownBy: 'the real API (not established)',
@@ -69,7 +69,7 @@ export const r2ApiDifferences = {
   },
   'unestablished-domain-active-at-once': {
     shownBy: 'the real API (documented otherwise)',
-    why: 'A custom domain is { ownership: "active", ssl: "active" } and serves the bucket as soon as it is added (the double provisions nothing); production goes through pending/initializing first (the status enums, r2-bucket-config.md §3.4).',
+    why: 'A custom domain is { ownership: "active", ssl: "active" } and serves the bucket as soon as it is added (the double provisions nothing); production goes through pending/initializing first (the status enums of the SDK\'s custom domains, docs/sources/r2-api.md#public-access).',
   },
   'unestablished-r2dev-hex': {
     shownBy: 'the real API (not established)',
@@ -98,7 +98,7 @@ export const r2ApiDifferences = {
   },
   'unestablished-missing-key-delete-notifies': {
     shownBy: 'the real API (not established)',
-    why: 'Whether deleting a key that holds nothing sends DeleteObject is undocumented (reference r2-bucket-config.md §1.2); the double sends nothing by default, since nothing changed, and Account({ notifyMissingKeyDeletes: true }) sends it. Not observable through the API routes (no consumer there): spec/bucket/notifications.test.ts covers both settings.',
+    why: 'Whether deleting a key that holds nothing sends DeleteObject is undocumented (docs r2/buckets/event-notifications; docs/sources/r2-api.md#event-notifications); the double sends nothing by default, since nothing changed, and Account({ notifyMissingKeyDeletes: true }) sends it. Not observable through the API routes (no consumer there): spec/bucket/notifications.test.ts covers both settings.',
   },
   'unestablished-temp-credentials-errors': {
     shownBy: 'the real API (not established)',
@@ -110,7 +110,7 @@ export const r2ApiDifferences = {
   },
   'unestablished-temp-credentials-expiry': {
     shownBy: 'the real API (not established)',
-    why: "What R2 answers for expired temporary credentials is undocumented (reference r2-s3-api.md §5 lists ExpiredToken as unknown for R2): the double answers S3's 400 ExpiredToken \"The provided token has expired.\", which the AWS SDKs treat as a signal to refresh credentials, once the double's clock passes the minted TTL (spec/r2-api/temp-credentials.test.ts). Not run here: a real TTL cannot be advanced. The token's JWT claims and signature are the double's own (production signs HS256 with the parent secret, r2/api/s3/temporary-credentials); clients treat it as opaque.",
+    why: "What R2 answers for expired temporary credentials is undocumented (docs/sources/r2-s3.md#authentication): the double answers S3's 400 ExpiredToken \"The provided token has expired.\", which the AWS SDKs treat as a signal to refresh credentials, once the double's clock passes the minted TTL (spec/r2-api/temp-credentials.test.ts). Not run here: a real TTL cannot be advanced. The token's JWT claims and signature are the double's own (production signs HS256 with the parent secret, r2/api/s3/temporary-credentials); clients treat it as opaque.",
   },
   'unestablished-sippy-errors': {
     shownBy: 'the real API (not established)',

@@ -14,7 +14,8 @@ const accountId = env.CLOUDFLARE_ACCOUNT_ID;
 if (token && accountId) {
   const baseUrl = env.CLOUDFLARE_BASE_URL ?? 'https://api.cloudflare.com/client/v4';
   const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
-  // The REST objects endpoint (what `wrangler r2 object put --remote` calls, r2-bucket-config.md §3.6).
+  // The REST objects endpoint (what `wrangler r2 object put --remote` calls,
+  // docs/sources/r2-api.md#objects).
   const objectUrl = (bucket: string, key: string) =>
     `${baseUrl}/accounts/${accountId}/r2/buckets/${bucket}/objects/${encodeURIComponent(key)}`;
   const jurisdictionHeader = (j?: string): Record<string, string> => (j ? { 'cf-r2-jurisdiction': j } : {});

@@ -30,7 +30,7 @@ export interface AccountOptions {
   clock?: Clock;
   /**
    * Whether deleting a key that holds no object sends an `object-delete` notification. Production's
-   * answer is not documented (reference r2-bucket-config.md §1.2, "Gaps"); default false: nothing
+   * answer is not documented (docs/sources/r2-api.md#event-notifications); default false: nothing
    * changed, so nothing is sent. Set it when a consumer must cope with such messages.
    */
   notifyMissingKeyDeletes?: boolean;

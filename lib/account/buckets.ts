@@ -5,9 +5,10 @@
  * the API (lib/r2-api/buckets.ts), `createEnv` (a binding's `jurisdiction`) and the S3 view agree.
  *
  * Jurisdictions: R2 keeps each jurisdiction's buckets apart (a name may exist in `default` and in
- * `eu` at once; the API addresses the second with `cf-r2-jurisdiction: eu`, r2-bucket-config.md §3,
- * and the S3 endpoint with `<account>.eu.r2.cloudflarestorage.com`). The account keeps one map per
- * jurisdiction: `buckets` (state.ts) is the default one, the others live in `jurisdictions`.
+ * `eu` at once; the API addresses the second with `cf-r2-jurisdiction: eu`,
+ * docs/sources/r2-api.md#jurisdictions, and the S3 endpoint with
+ * `<account>.eu.r2.cloudflarestorage.com`). The account keeps one map per jurisdiction: `buckets`
+ * (state.ts) is the default one, the others live in `jurisdictions`.
  */
 // Type only: the DNS entry point must not pull the bucket model into its bundle.
 import type { Bucket } from '../bucket/bucket.js';
@@ -17,7 +18,7 @@ import type { AccountState } from './state.js';
 export const JURISDICTIONS = ['default', 'eu', 'us', 'fedramp', 'fedramp-high'] as const;
 export type Jurisdiction = (typeof JURISDICTIONS)[number];
 
-/** `locationHint` values (SDK `BucketCreateParams.locationHint`; r2-bucket-config.md §3.1). */
+/** `locationHint` values (SDK `BucketCreateParams.locationHint`; docs r2/reference/data-location). */
 export const LOCATIONS = ['apac', 'eeur', 'enam', 'weur', 'wnam', 'oc'] as const;
 export type Location = (typeof LOCATIONS)[number];
 

@@ -1,5 +1,5 @@
 /**
- * The account's bucket directory (DESIGN.md, "One bucket directory per account"): the one place
+ * The account's bucket directory (ARCHITECTURE.md, "The joints"): the one place
  * every surface makes, finds and deletes buckets: the S3 view's CreateBucket / DeleteBucket
  * (lib/s3/api.ts), the API's `POST` / `DELETE /r2/buckets` (lib/r2-api/buckets.ts),
  * `CloudflareApi#addBucket`, `Account#addBucket` (and so the CLI's `--bucket`), and `createEnv`'s

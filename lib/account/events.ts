@@ -1,25 +1,17 @@
 /**
  * Events between products, made with the account and owned by it: today one flow, an object change
- * in a bucket reaching a Worker's `queue` handler through R2's event notifications. Top to bottom:
- *
- * 1. A write through any surface (binding, S3 view, public host, lifecycle expiry) changes the
- *    object in the bucket layer (lib/bucket/layer.ts); once it has happened, and only while the
- *    bucket has notification rules (a setting of the bucket, lib/bucket/notifications.ts), the
- *    layer calls its `notifier` with an `ObjectEvent`.
- * 2. That notifier is `bucketJoined`'s below, set when the bucket was put in the account under a
- *    name (lib/account/state.ts `addAccountBucket`): it passes the change on while the bucket is
- *    still there under that name (a deleted bucket, or a name reused, notifies nothing).
- * 3. `objectChanged` matches the bucket's rules (`queuesFor`), makes R2's message once
- *    (`messageJson`), finds each rule's queue by its API id among the account's queues, and puts
- *    the message on it as the service does, not through a producer binding (lib/queue/service.ts).
- * 4. The queue holds it and wakes itself at the batch's moment (lib/queue/queue.ts `#schedule`,
- *    `#wake`), then calls its consumer: the Worker's `queue(batch, env, ctx)` handler that
- *    `createEnv(config, { worker })` attached (lib/env/create-env.ts), or one given to `consume`.
+ * in a bucket reaching a Worker's `queue` handler through R2's event notifications, step by step in
+ * ARCHITECTURE.md ("An event to a queue"). Here: `bucketJoined` gives a bucket put in the account
+ * under a name (lib/account/state.ts) the notifier its layer calls after a change, which passes the
+ * change on while the bucket is still there under that name (a deleted bucket, or a name reused,
+ * notifies nothing); `objectChanged` matches the bucket's rules (`queuesFor`), makes R2's message
+ * once (`messageJson`), finds each rule's queue by its API id among the account's queues and puts
+ * the message on it as the service does (lib/queue/service.ts), not through a producer binding.
  *
  * Whether a delete of a key that held nothing notifies is the account's choice
- * (`notifyMissingKeyDeletes`): production's answer is not documented (r2-bucket-config.md §1.2,
- * "Gaps"); by default it sends nothing, since nothing changed. A rule whose queue is gone sends
- * nothing.
+ * (`notifyMissingKeyDeletes`): production's answer is not documented
+ * (docs/sources/r2-api.md#event-notifications); by default it sends nothing, since nothing changed.
+ * A rule whose queue is gone sends nothing.
  */
 // Types only for the bucket and the queue: an account with neither (the DNS entry point) loads
 // nothing of their models.

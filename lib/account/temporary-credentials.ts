@@ -7,8 +7,8 @@
  * Kept beside the account's state rather than in it, so that an account that never mints any
  * carries nothing of them, and the S3 view's bundle takes only this small table.
  *
- * The shape follows R2's documentation (developers.cloudflare.com/r2/api/s3/temporary-credentials/,
- * reference r2-s3-api.md §2.1): the parent's access key id is reused; the session token is
+ * The shape follows R2's documentation (developers.cloudflare.com/r2/api/s3/temporary-credentials/;
+ * docs/sources/r2-s3.md#authentication): the parent's access key id is reused; the session token is
  * `base64("jwt/" + jwt)` and the secret the SHA-256 hex of that JWT. Production signs the JWT with
  * HS256 under the parent's secret with claims it does not document; here the JWT carries the grant
  * as the double's own claims and a signature of its own (the token is opaque to every client, and the

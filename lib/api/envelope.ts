@@ -1,6 +1,7 @@
 /**
  * The v4 API's envelope, written once for every product: `{result, success, errors, messages}`,
- * `result_info` on lists, JSON escaped as Go's encoding/json writes it (dns-api.md §3).
+ * `result_info` on lists, JSON escaped as Go's encoding/json writes it
+ * (docs/sources/dns-api.md#envelope).
  */
 import type { ApiError } from './errors.js';
 

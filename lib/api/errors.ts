@@ -1,10 +1,11 @@
 /**
  * The v4 API's errors every product shares: the error class the router turns into the envelope, and
- * the routing, auth, body and query errors it answers before a product's handler runs. Texts are the
- * real API's, byte for byte, where one was observed (dns-api.md §8); entries marked `placeholder`
- * had no observed modern response and are our choice. Product errors extend this catalogue
- * (lib/dns/errors.ts, lib/r2-api/errors.ts). The names are the API's, not one product's: `ApiError`;
- * `DnsApiError` and `DnsErrorItem`, their first names, stay exported as aliases (lib/dns/index.ts).
+ * the routing, auth, body and query errors it answers before a product's handler runs. Texts are
+ * the real API's, byte for byte, where one was observed (docs/sources/dns-api.md); entries marked
+ * `placeholder` had no observed modern response and are our choice. Product errors extend this
+ * catalogue (lib/dns/errors.ts, lib/r2-api/errors.ts). The names are the API's, not one product's:
+ * `ApiError`; `DnsApiError` and `DnsErrorItem`, their first names, stay exported as aliases
+ * (lib/dns/index.ts).
  */
 
 export interface ApiErrorItem {
@@ -66,7 +67,10 @@ export const apiErrors = {
   badAuthEmailHeader: () => headerError(6102, 'Invalid format for X-Auth-Email header'),
   /** 403 9103: Unknown X-Auth-Key or X-Auth-Email */
   unknownKey: () => fail(403, 9103, 'Unknown X-Auth-Key or X-Auth-Email'),
-  /** An unknown token on `/user/tokens/verify` (status: REF shows 400/401/403; 401 is our choice). */
+  /**
+   * An unknown token on `/user/tokens/verify` (status: quoted as 400, 401 and 403; 401 is our choice,
+   * docs/sources/dns-api.md#authentication).
+   */
   invalidToken: () => fail(401, 1000, 'Invalid API Token'),
   /** An unknown token on zones, records and the user (observed 403, e.g. jeessy2/ddns-go#890, 2023). */
   invalidAccessToken: () => fail(403, 9109, 'Invalid access token'),

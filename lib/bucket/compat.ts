@@ -21,8 +21,9 @@ export interface BucketCompat {
 }
 
 /**
- * The interface document's name for `r2_list_honor_include`. workerd does not know it; it is
- * accepted because the document names it.
+ * The interface document's name for `r2_list_honor_include`
+ * (docs/sources/README.md#the-interface-documents). workerd does not know it; it is accepted
+ * because the document names it.
  */
 const DOCUMENT_ALIASES: Readonly<Record<string, string>> = { store_list_honor_include: 'r2_list_honor_include' };
 

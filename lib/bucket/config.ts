@@ -4,7 +4,7 @@
  * class). Held by the bucket's layer (layer.ts), so every surface over the bucket (each binding,
  * whatever its compatibility date, each S3 view, the REST API) reads and changes the same settings.
  *
- * Settings are bucket state (DESIGN.md, "The joints, explicit"): they change only through the
+ * Settings are bucket state (ARCHITECTURE.md, "The joints"): they change only through the
  * layer's setting operations (layer.ts `changeSettings`), each one a call like a put: run in the
  * bucket's storage transaction, logged, faultable. A persistent storage keeps them with the objects
  * (indexeddb-storage.ts: one `settings` record), so a second Bucket on the database sees and

@@ -1,10 +1,10 @@
 /**
- * A bucket's CORS policy (reference r2-s3-api.md §3.11): its rules, and which rule an origin, a
- * method and a list of request headers match. A setting of the bucket (DESIGN.md: the model holds
- * the bucket's configuration and its effects), so each surface that answers browsers (the S3 view,
- * the public hosts) applies the one policy, and each surface that sets rules (the S3 view's XML,
- * lib/s3/cors.ts; the API's JSON, lib/r2-api/cors.ts) checks them with the checks below, so a
- * policy set through one is read through the other.
+ * A bucket's CORS policy (docs/sources/r2-s3.md#cors, docs r2/buckets/cors): its rules, and which
+ * rule an origin, a method and a list of request headers match. A setting of the bucket (the model
+ * holds the bucket's configuration and its effects: ARCHITECTURE.md, "The joints"), so each surface
+ * that answers browsers (the S3 view, the public hosts) applies the one policy, and each surface
+ * that sets rules (the S3 view's XML, lib/s3/cors.ts; the API's JSON, lib/r2-api/cors.ts) checks
+ * them with the checks below, so a policy set through one is read through the other.
  */
 
 export interface CorsRule {
@@ -67,7 +67,7 @@ export const oneWildcardAtMost = (origin: string): boolean => origin.split('*').
 /**
  * The headers a preflight gets when the rules allow `origin`, `method` and every one of `requested`
  * (lowercase), or undefined when no rule does. R2's docs: CORS headers are returned only when the
- * request's Origin matches a rule exactly (reference r2-bucket-config.md §3.2).
+ * request's Origin matches a rule exactly (docs r2/buckets/cors).
  */
 export function preflightHeaders(
   rules: readonly CorsRule[] | undefined,

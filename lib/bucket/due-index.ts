@@ -1,6 +1,6 @@
 /**
- * The bucket's objects in the order their next lifecycle action falls due (DESIGN.md, "Speed is
- * structural": rules that act on the clock are kept in time order). The layer (layer.ts `#pass`)
+ * The bucket's objects in the order their next lifecycle action falls due (ARCHITECTURE.md, "The
+ * joints": rules that act on the clock are kept in time order). The layer (layer.ts `#pass`)
  * takes from the front what the clock has passed, so a call while rules fall due costs O(log n)
  * plus the objects that fell due, never a walk of every object the rules cover.
  *

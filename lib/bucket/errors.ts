@@ -138,8 +138,9 @@ function checksumText({ alg, provided, actual }: ChecksumFacts): string {
 
 /**
  * A model error as the binding shows it: a plain `Error` (not a subclass) whose message is
- * `"<action>: <message> (<code>)"`, with no `code` property (workerd's R2Error throw path is compiled
- * out, so callers only ever see the string: r2-semantics §1.1). Anything else passes as it is.
+ * `"<action>: <message> (<code>)"`, with no `code` property (workerd's R2Error throw path is
+ * compiled out, so callers only ever see the string: docs/sources/r2-binding.md#errors). Anything
+ * else passes as it is.
  */
 export const bindingError = (e: unknown): unknown => (e instanceof R2ModelError ? new Error(e.message) : e);
 

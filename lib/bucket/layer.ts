@@ -1,8 +1,8 @@
 /**
- * The bucket layer: the one way into a bucket for every surface (DESIGN.md, "One account, many
- * surfaces"). It holds the model, the storage the model's state lives in, the test support and the
- * default storage class, and offers R2's operations on plain values, already converted and
- * validated by the surface that calls them:
+ * The bucket layer: the one way into a bucket for every surface (ARCHITECTURE.md, "The joints":
+ * models and surfaces). It holds the model, the storage the model's state lives in, the test
+ * support and the default storage class, and offers R2's operations on plain values, already
+ * converted and validated by the surface that calls them:
  *
  * - each operation runs as one storage transaction (memory: at once, synchronously; IndexedDB: one
  *   transaction, see storage.ts), so what one surface writes every other surface, and every other
@@ -742,7 +742,8 @@ export class BucketLayer {
   /**
    * The one place a lifecycle deletion is announced, after the model removed the object: the call
    * log records it (op `delete`, surface `lifecycle`), and the bucket's notification rules send
-   * `LifecycleDeletion` (reference r2-bucket-config.md §1.2, since GA) with the moment it fell due.
+   * `LifecycleDeletion` (docs r2/buckets/event-notifications, since GA;
+   * docs/sources/r2-api.md#event-notifications) with the moment it fell due.
    */
   lifecycleDelete(key: string, time: number = this.model.clock()): void {
     this.support.note('delete', 'lifecycle', key);

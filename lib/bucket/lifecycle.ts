@@ -1,17 +1,17 @@
 /**
- * A bucket's lifecycle rules (reference r2-bucket-config.md §2): the rule shape of R2's REST API
- * (the `cloudflare` SDK's `LifecycleUpdateParams.Rule`), their validation, the default rule every new
- * bucket has, and when a rule acts on an object or an upload. A setting of the bucket, kept in its
- * configuration (config.ts); the layer (layer.ts) applies it on the double's clock. Each surface
- * reads and writes its own format of the same rules: the REST API its JSON (lib/r2-api/lifecycle.ts),
- * the S3 view its XML (lib/s3/lifecycle.ts).
+ * A bucket's lifecycle rules (docs r2/buckets/object-lifecycles; docs/sources/r2-api.md#lifecycle):
+ * the rule shape of R2's REST API (the `cloudflare` SDK's `LifecycleUpdateParams.Rule`), their
+ * validation, the default rule every new bucket has, and when a rule acts on an object or an
+ * upload. A setting of the bucket, kept in its configuration (config.ts); the layer (layer.ts)
+ * applies it on the double's clock. Each surface reads and writes its own format of the same rules:
+ * the REST API its JSON (lib/r2-api/lifecycle.ts), the S3 view its XML (lib/s3/lifecycle.ts).
  *
  * When rules act. Production removes objects "typically within 24 hours" of their expiry (docs
- * r2/buckets/object-lifecycles, §2.2 of the reference); a test wants to know when. So by default a
- * rule acts at the exact moment its condition holds on the bucket's clock (`ManualClock`, fake
- * timers): the first operation on the bucket at or after that moment sees the object deleted or
- * moved to InfrequentAccess. Timing `'daily'` models production's batch instead: an action becomes
- * due at the first 00:00 UTC at or after its condition holds, so always within 24 hours, still
+ * r2/buckets/object-lifecycles); a test wants to know when. So by default a rule acts at the exact
+ * moment its condition holds on the bucket's clock (`ManualClock`, fake timers): the first
+ * operation on the bucket at or after that moment sees the object deleted or moved to
+ * InfrequentAccess. Timing `'daily'` models production's batch instead: an action becomes due at
+ * the first 00:00 UTC at or after its condition holds, so always within 24 hours, still
  * deterministic.
  */
 
@@ -55,9 +55,10 @@ export function lifecycleTimingOption(v: unknown, owner: string): LifecycleTimin
 export const MAX_LIFECYCLE_RULES = 1000;
 
 /**
- * The rule every new bucket has (docs: "multipart uploads … expire seven days after initiation"); its
- * JSON as the API shows it and wrangler lists it ("Default Multipart Abort Rule", reference §2.1).
- * A PUT that leaves it out removes it: the bucket's uploads then never expire.
+ * The rule every new bucket has (docs: "multipart uploads … expire seven days after initiation");
+ * its JSON as the API shows it and wrangler lists it ("Default Multipart Abort Rule",
+ * docs/sources/r2-api.md#lifecycle). A PUT that leaves it out removes it: the bucket's uploads then
+ * never expire.
  */
 export const DEFAULT_LIFECYCLE_RULES: readonly LifecycleRule[] = Object.freeze([
   Object.freeze({
@@ -98,9 +99,9 @@ function condition(v: unknown, where: string, ageOnly: boolean): LifecycleCondit
 
 /**
  * The rules of a request, validated and frozen (the caller's objects are never kept). Shapes follow
- * the SDK's types [cts]; fields the API does not define are ignored, as the API's JSON decoder does.
- * Not established: the API's own texts for each refusal (the surfaces answer with their malformed-body
- * error and this message).
+ * the SDK's types (`LifecycleUpdateParams`); fields the API does not define are ignored, as the
+ * API's JSON decoder does. Not established: the API's own texts for each refusal (the surfaces
+ * answer with their malformed-body error and this message).
  */
 export function lifecycleRules(input: unknown): readonly LifecycleRule[] {
   return ruleList(input, MAX_LIFECYCLE_RULES, bad, (r, at): LifecycleRule => {

@@ -1,5 +1,5 @@
 /**
- * A bucket's lock rules (bucket locks; reference r2-bucket-config.md §3.3, docs r2/buckets/bucket-locks):
+ * A bucket's lock rules (bucket locks; docs r2/buckets/bucket-locks, docs/sources/r2-api.md#locks):
  * the REST API's rule shape (the `cloudflare` SDK's `LockUpdateParams.Rule`), its validation, and
  * until when a rule set keeps an object from deletion and overwrite. A setting of the bucket, kept in
  * its configuration (config.ts) and enforced by its layer (layer.ts) for every surface, and by the

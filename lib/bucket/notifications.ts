@@ -1,7 +1,8 @@
 /**
- * A bucket's event notification rules and the messages they send (reference r2-bucket-config.md §1):
- * per queue, rules of actions with an optional key prefix and suffix; an object change whose action
- * and key a rule matches sends one message, with exactly R2's body, to that rule's queue.
+ * A bucket's event notification rules and the messages they send (docs
+ * r2/buckets/event-notifications; docs/sources/r2-api.md#event-notifications): per queue, rules of
+ * actions with an optional key prefix and suffix; an object change whose action and key a rule
+ * matches sends one message, with exactly R2's body, to that rule's queue.
  *
  * A setting of the bucket (config.ts), so every surface's writes notify alike: the bucket layer
  * (layer.ts) reports each change here once it has happened, and the account that holds the bucket
@@ -61,7 +62,10 @@ export interface NotificationMessage {
   copySource?: { bucket: string; object: string };
 }
 
-/** At most this many rules on a bucket, over all its queues ([d-en], since GA; the beta allowed 5). */
+/**
+ * At most this many rules on a bucket, over all its queues (docs r2/buckets/event-notifications,
+ * since GA; the beta allowed 5).
+ */
 export const MAX_RULES_PER_BUCKET = 100;
 
 /** Why a rule set is refused; the API phrases it (lib/r2-api/notifications.ts). */
@@ -171,7 +175,8 @@ export interface ObjectEvent {
   key: string;
   /**
    * Size and etag of the object written (the stored object itself: `etagKnown` false when reading
-   * `etag` would hash its bytes); absent for deletes ([d-en]: "absent for object-delete events").
+   * `etag` would hash its bytes); absent for deletes (docs r2/buckets/event-notifications: "absent
+   * for object-delete events").
    */
   object?: { readonly size: number; readonly etag: string; readonly etagKnown?: boolean };
   /** When it happened (epoch ms): the object's `uploaded` for a write, the clock for a delete. */

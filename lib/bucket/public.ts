@@ -1,8 +1,9 @@
 /**
  * A bucket's public access: whether its managed `r2.dev` domain serves it, and the custom domains
- * connected to it (reference r2-bucket-config.md §3.4). A setting of the bucket, kept in its
- * configuration (config.ts) with the CORS policy, so snapshots, restore and a deleted bucket's
- * `clear` cover it as they cover CORS. The hosts themselves are served by lib/r2-public/.
+ * connected to it (docs r2/buckets/public-buckets; docs/sources/r2-api.md#public-access). A setting
+ * of the bucket, kept in its configuration (config.ts) with the CORS policy, so snapshots, restore
+ * and a deleted bucket's `clear` cover it as they cover CORS. The hosts themselves are served by
+ * lib/r2-public/.
  *
  * Values are frozen and replaced whole, never changed in place (a snapshot is O(1)).
  */

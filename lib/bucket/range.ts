@@ -105,13 +105,14 @@ export function resolveRange(r: RangeRequest | undefined, size: number): Resolve
 
 /**
  * Whether an R2Range that resolved to an empty window (it starts at the end and asks for bytes) is
- * read as an empty body: for an object completed from parts, yes; for a single-part object the local
- * simulator's blob store fails on that window and the binding's caller gets "get: Unspecified error
- * (0)", a plain Error, neither 10039 nor 10001 (Miniflare 5.20261023.2-beta's fetchSingleRange
- * asserts and answers without a CF-R2-Error header). Production's answer is not established
- * (r2-semantics §4.4, §13.9), so the double follows the newest workerd, 1.20261117.1, whose answer is
- * the one 1.20261023.1 gave too; a passing onlyIf changes nothing (conformance ranges group). A Range
- * header never resolves to an empty window: one that starts at the end means the whole object.
+ * read as an empty body: for an object completed from parts, yes; for a single-part object the
+ * local simulator's blob store fails on that window and the binding's caller gets "get: Unspecified
+ * error (0)", a plain Error, neither 10039 nor 10001 (Miniflare 5.20261023.2-beta's
+ * fetchSingleRange asserts and answers without a CF-R2-Error header). Production's answer is not
+ * established (docs/sources/r2-binding.md#ranges), so the double follows the newest workerd,
+ * 1.20261117.1, whose answer is the one 1.20261023.1 gave too; a passing onlyIf changes nothing
+ * (conformance ranges group). A Range header never resolves to an empty window: one that starts at
+ * the end means the whole object.
  */
 export function readsEmptyWindow(r: RangeRequest | undefined, resolved: ResolvedRange, multipart: boolean): boolean {
   return multipart || resolved.length > 0 || r?.kind !== 'object';

@@ -85,7 +85,8 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
   private readonly liveZones: Iterable<Zone> = { [Symbol.iterator]: () => this.zonesById.values() };
 
   protected constructor(options: DnsApiOptions, assembly: ZonesAssembly<S>) {
-    // Today's API is the default: real clients are written against it (README, "The interface document vs today's API").
+    // Today's API is the default: real clients are written against it (docs/dns-api.md, "The
+    // interface document vs today's API").
     const today = options.compat !== 'document';
     const account = servedAccount(options);
     const state: AccountState = accountState(account);

@@ -57,7 +57,7 @@ function v6Range(cidr: string): (g: number[]) => boolean {
   };
 }
 
-// Private, loopback, link-local and CGNAT space: never proxiable (dns-api.md §6.4).
+// Private, loopback, link-local and CGNAT space: never proxiable (docs/sources/dns-api.md#proxying).
 const PRIVATE_V4 = [
   '10.0.0.0/8',
   '172.16.0.0/12',

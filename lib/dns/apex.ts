@@ -1,6 +1,6 @@
 /**
  * The records Cloudflare synthesises at every zone apex: the SOA and the NS set, from the zone's
- * assigned nameservers (dns-wire.md §1.6). Observed SOA RDATA:
+ * assigned nameservers (docs/sources/dns-wire.md#apex-soa-and-ns). Observed SOA RDATA:
  * `<ns>.ns.cloudflare.com. dns.cloudflare.com. <serial> 10000 2400 604800 1800`, TTL 3600; NS TTL
  * 86400 (`ns_ttl`'s default). Serials seen are around 2.0e9–2.4e9 and rise over time.
  */

@@ -86,11 +86,11 @@ function rdata(r: StoredRecord): string {
 }
 
 /**
- * The zone as a BIND file. Cloudflare's own export writes the SOA owner without its dot and the
- * SOA minimum as 3600 (dns-api.md §5.8), which named-checkzone refuses ("SOA record not at top of
- * zone") and which is not the SOA the zone answers with; this one writes the SOA and NS set the zone
- * answers over DNS (lib/dns/apex.ts), so the file loads in BIND and Knot and answers the same
- * (spec/dns/bind-roundtrip.test.ts; the difference is declared as `loadable-export`).
+ * The zone as a BIND file. Cloudflare's own export writes the SOA owner without its dot and the SOA
+ * minimum as 3600 (docs/sources/dns-api.md#export), which named-checkzone refuses ("SOA record not
+ * at top of zone") and which is not the SOA the zone answers with; this one writes the SOA and NS
+ * set the zone answers over DNS (lib/dns/apex.ts), so the file loads in BIND and Knot and answers
+ * the same (spec/dns/bind-roundtrip.test.ts; the difference is declared as `loadable-export`).
  */
 export function exportZone(zone: Zone, now: number): string {
   const soa = synthesisedSoa(zone, zone.name);

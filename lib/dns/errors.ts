@@ -2,8 +2,9 @@
  * The DNS API's error catalogue: the v4 API's shared errors (routing, auth, bodies, rate limit;
  * lib/api/errors.ts) spread in, then the DNS routes' own, so `dnsErrors` stays one public list of
  * every code, message and HTTP status the double answers with. Texts are the real API's, byte for
- * byte, where one was observed (dns-api.md §8); entries marked `placeholder` had no observed modern
- * response and are our choice (docs/conformance.md, the DNS API's "Choices between conflicting sources").
+ * byte, where one was observed (docs/sources/dns-api.md); entries marked `placeholder` had no
+ * observed modern response and are our choice (docs/conformance.md, the DNS API's "Choices between
+ * conflicting sources").
  */
 import { apiErrors, fail } from '../api/errors.js';
 
@@ -64,7 +65,10 @@ export const dnsErrors = {
   badData: (field: string) => fail(400, 9101, `${field} is invalid.`),
   /** placeholder, in the 9101 style (retired 2024-05-31). */
   retiredData: (field: string) => fail(400, 9101, `${field} is no longer supported; use the record name.`),
-  /** placeholder: the document names the rule, not the text. */
+  /**
+   * placeholder: the interface document names the rule, not the text
+   * (docs/sources/dns-api.md#the-interface-document).
+   */
   txtQuotes: () => fail(400, 9102, 'TXT content has inconsistent quotation marks.'),
   /** Seen only in third-party reproductions. */
   contentTooLong: () => fail(400, 9015, 'Record content exceeds the allowed length of 4096 wire format bytes.'),

@@ -67,8 +67,8 @@ const OPS: TextOp[] = ['exact', 'contains', 'startswith', 'endswith'];
 /**
  * One tag filter. `name:value` (OAS24 `tag.exact/contains/startswith/endswith`) keeps records with a
  * tag of that name whose value matches, so `tag.endswith=env:od` finds `env:prod`; comparing the
- * whole `name:value` string would not. A bare `name` applies the operator to tag names (dns-api.md
- * §5.1: for `.contains` the value is a tag name). Tag filters are case-insensitive.
+ * whole `name:value` string would not. A bare `name` applies the operator to tag names (for
+ * `.contains` the value is a tag name: docs/sources/dns-api.md#list). Tag filters are case-insensitive.
  */
 function tagPred(op: TextOp, want: string): Pred {
   const colon = want.indexOf(':');

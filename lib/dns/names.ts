@@ -35,8 +35,9 @@ export function asciiName(raw: string): string | undefined {
 }
 
 const TODAY_LABEL = /^[a-z0-9_-]+$/;
-// dns-records-interface.md §2.1: starts with a letter, ends with a letter or digit, letters, digits,
-// hyphens; underscores allowed. We read "letter" as also admitting the allowed underscore.
+// The interface document's label rule (docs/sources/dns-api.md#the-interface-document): starts with
+// a letter, ends with a letter or digit, letters, digits, hyphens; underscores allowed. We read
+// "letter" as also admitting the allowed underscore.
 const DOCUMENT_LABEL = /^[a-z_](?:[a-z0-9_-]*[a-z0-9_])?$/;
 const PUNYCODE_LABEL = /^xn--[a-z0-9-]+$/;
 

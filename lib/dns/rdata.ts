@@ -73,7 +73,7 @@ export function rdataOf(r: StoredRecord): unknown {
 }
 
 /**
- * TXT content as character-strings of at most 255 bytes (dns-wire.md §1.4): quoted content
+ * TXT content as character-strings of at most 255 bytes (docs/sources/dns-wire.md#txt): quoted content
  * (`"a" "b"`) gives one string per quoted part, unescaped as RFC 1035 §5.1 says (`\X` is X, `\DDD`
  * the byte DDD); any other content is one string as stored. Every string is then cut into
  * 255-byte pieces. A piece is a string when it is whole UTF-8 (most are), else its bytes.

@@ -1,6 +1,7 @@
 /**
  * From a record's request fields to the fields the zone stores: every per-record rule (type, name,
- * content or data, TTL, proxying, comment, tags, settings), in the order dns-api.md §5.2 recommends.
+ * content or data, TTL, proxying, comment, tags, settings), in the order chosen in
+ * docs/sources/dns-api.md#create (the API's own order is not observed).
  * Rules that need the rest of the zone (conflicts, quota) live in zone.ts.
  */
 import { isPrivateAddress, isProviderAddress } from './addresses.js';
@@ -106,7 +107,7 @@ export function recordFields(input: RecordInput, zone: ZoneFacts, opts: RuleOpti
     if (isPrivate) throw dnsErrors.notProxiableContent();
   }
   const proxiable = PROXIABLE_TYPES.has(type) && !isPrivate && !isProvider;
-  // Proxied records answer with the automatic TTL whatever was asked (dns-api.md §6.3).
+  // Proxied records answer with the automatic TTL whatever was asked (docs/sources/dns-api.md#ttl).
   const ttl = proxied ? 1 : ttlIn;
 
   const comment = input.comment === undefined || input.comment === null || input.comment === '' ? null : input.comment;

@@ -1,6 +1,6 @@
 /**
  * Per-type rules: which types exist, which take `content` and which `data`, how `data` renders into
- * `content` (dns-api.md §7), and which are proxiable.
+ * `content` (docs/sources/dns-api.md#types), and which are proxiable.
  */
 import { utf8Length } from '../bytes.js';
 import { canonicalIPv6, isIPv4 } from './addresses.js';

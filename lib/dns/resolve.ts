@@ -1,7 +1,7 @@
 /**
  * What Cloudflare's authoritative DNS answers for a question, from the double's zones: pure and
  * runtime-neutral (no sockets, no wire format). The facts and their sources are in
- * ../shared/reference/dns-wire.md (§ numbers below); the algorithm is RFC 1034 §4.3.2 with RFC 4592
+ * docs/sources/dns-wire.md (its sections cited below); the algorithm is RFC 1034 §4.3.2 with RFC 4592
  * wildcards, plus Cloudflare's proxying and CNAME flattening.
  */
 import { canonicalIPv6, isIPv4 } from './addresses.js';
@@ -13,13 +13,13 @@ import { questionType } from './rr-types.js';
 import { ancestors } from './shadow.js';
 import type { StoredRecord, Zone } from './zone.js';
 
-/** Where proxied names point, by family (dns-wire.md §1.1: two per family). */
+/** Where proxied names point, by family (two per family: docs/sources/dns-wire.md#proxied-names). */
 export interface EdgeAddresses {
   A: readonly string[];
   AAAA: readonly string[];
 }
 
-/** Two per family inside the published ranges 104.16.0.0/13, 172.64.0.0/13, 2606:4700::/32 (§1.1). */
+/** Two per family inside the published ranges 104.16.0.0/13, 172.64.0.0/13, 2606:4700::/32. */
 const DEFAULT_EDGE = ['104.21.0.1', '172.67.0.1', '2606:4700:3030::6815:1', '2606:4700:3031::ac43:1'];
 
 /** Edge addresses by family from a mixed list (the `proxyAddresses` option); throws on one that is neither. */
@@ -41,16 +41,19 @@ export interface ResolveContext {
   edge: EdgeAddresses;
 }
 
-/** Proxied answers' TTL, and the TTL of "Auto" (`ttl: 1`) records (§1.3). */
+/** Proxied answers' TTL, and the TTL of "Auto" (`ttl: 1`) records (docs/sources/dns-wire.md#ttl). */
 export const AUTO_TTL = 300;
-/** Cloudflare's RFC 8482 answer to ANY: HINFO "RFC8482" "" at TTL 3789, for any name (§1.10). */
+/**
+ * Cloudflare's RFC 8482 answer to ANY: HINFO "RFC8482" "" at TTL 3789, for any name
+ * (docs/sources/dns-wire.md#any).
+ */
 const ANY_TTL = 3789;
 /** Longest CNAME chain followed (a loop stops sooner). */
 const MAX_CHAIN = 16;
 
 const PROXIABLE = new Set(['A', 'AAAA', 'CNAME']);
 
-/** A record's TTL on the wire: proxied and Auto records answer 300 (§1.3). */
+/** A record's TTL on the wire: proxied and Auto records answer 300 (docs/sources/dns-wire.md#ttl). */
 export const wireTtl = (r: StoredRecord): number => (r.proxied || r.ttl === 1 ? AUTO_TTL : r.ttl);
 
 /** ASCII-only lower case: DNS names compare case-insensitively in ASCII only (RFC 4343 §3). */
@@ -78,7 +81,8 @@ export function resolve(ctx: ResolveContext, q: DnsQuestion): DnsAnswer {
   const asked = q.name === '.' ? '' : q.name.replace(/\.$/, '');
   const name = lowerAscii(asked);
   const zone = zoneFor(ctx.zones, name);
-  // A name in no zone the double holds: REFUSED without AA, as authoritative-only servers answer (§1.7).
+  // A name in no zone the double holds: REFUSED without AA, as authoritative-only servers answer
+  // (docs/sources/dns-wire.md#negative-answers).
   if (!zone) return answerOf('REFUSED', false);
   return new Lookup(ctx, speller(asked, name)).at(zone, name, asked, type, 0, new Set());
 }
@@ -94,8 +98,8 @@ export function zoneFor(zones: Iterable<Zone>, name: string): Zone | undefined {
 
 /**
  * Owner names spelled as asked: a name that is the question's name or one of its ancestors keeps
- * the asker's case (resolvers that randomise case check the echo, RFC 4343 / §1.8); any other
- * name is given as stored (lower case).
+ * the asker's case (resolvers that randomise case check the echo, RFC 4343;
+ * docs/sources/dns-wire.md#case); any other name is given as stored (lower case).
  */
 function speller(asked: string, name: string): (owner: string) => string {
   return (owner) => {
@@ -116,10 +120,11 @@ class Lookup {
   at(zone: Zone, name: string, owner: string, type: string, depth: number, seen: Set<string>): DnsAnswer {
     const cut = topmostCut(zone, name);
     // At or below a delegation the parent is not authoritative: a referral, except that DS at the
-    // cut belongs to the parent (RFC 4035 §3.1.4.1; §1.9).
+    // cut belongs to the parent (RFC 4035 §3.1.4.1; docs/sources/dns-wire.md#delegations).
     if (cut !== undefined && !(cut === name && type === 'DS')) return this.referral(zone, cut);
     // ANY inside the zone's authority: Cloudflare's one synthesised record, whether the name exists
-    // or not (§1.10); at or below a cut it is the referral above, as Knot and NSD answer (issue 26).
+    // or not (docs/sources/dns-wire.md#any); at or below a cut it is the referral above, as Knot and
+    // NSD answer (issue 26).
     if (type === 'ANY') {
       const out = answerOf('NOERROR', true);
       out.answers.push({ name: owner, type: 'HINFO', class: 'IN', ttl: ANY_TTL, data: { cpu: 'RFC8482', os: '' } });
@@ -129,7 +134,8 @@ class Lookup {
     let exists = records.length > 0 || zone.exists(name);
     if (!exists) {
       // RFC 4592 §3.3.1: the closest encloser is the nearest existing ancestor; only `*.` + it may
-      // answer, so an existing name (or empty non-terminal) between stops a higher wildcard (§1.5).
+      // answer, so an existing name (or empty non-terminal) between stops a higher wildcard
+      // (docs/sources/dns-wire.md#wildcards).
       let encloser = name.slice(name.indexOf('.') + 1);
       while (!zone.exists(encloser)) encloser = encloser.slice(encloser.indexOf('.') + 1);
       const source = zone.atName(`*.${encloser}`);
@@ -166,8 +172,9 @@ class Lookup {
     const proxied = records.filter((r) => r.proxied && PROXIABLE.has(r.type));
     if (proxied.length && (type === 'A' || type === 'AAAA' || type === 'CNAME')) {
       // A proxied name answers with the edge's addresses, never the origin, and a proxied CNAME is
-      // answered as those addresses, not as a CNAME (§1.1, §1.2). One proxied A/AAAA makes the whole
-      // name proxied. The record's ipv4_only / ipv6_only settings keep the other family out.
+      // answered as those addresses, not as a CNAME (docs/sources/dns-wire.md#proxied-names). One
+      // proxied A/AAAA makes the whole name proxied. The record's ipv4_only / ipv6_only settings
+      // keep the other family out.
       if (type === 'CNAME') return;
       const off = type === 'A' ? 'ipv6_only' : 'ipv4_only';
       if (proxied.some((r) => r.settings[off] === true)) return;
@@ -176,8 +183,9 @@ class Lookup {
       return;
     }
     const cname = records.find((r) => r.type === 'CNAME');
-    // A proxied CNAME is the edge (above); a flattened one is never seen as a CNAME [INFER: §1.2 says
-    // flattening answers addresses instead]: both leave nothing else for the CNAME to answer.
+    // A proxied CNAME is the edge (above); a flattened one is never seen as a CNAME [INFER: flattening
+    // answers addresses instead, docs/sources/dns-wire.md#cname-flattening]: both leave nothing else
+    // for the CNAME to answer.
     const hidden = cname !== undefined && (cname.proxied || flattens(zone, name, cname));
     const own = records.filter((r) => r.type === type && !(hidden && r === cname));
     if (own.length) {
@@ -188,10 +196,11 @@ class Lookup {
   }
 
   /**
-   * A DNS-only CNAME: flattened at the apex, or everywhere when the zone or the record asks (§1.2):
-   * the chain's final records of the asked type under the asked name, at the lowest TTL on the way.
-   * Otherwise the CNAME, then what its target answers when the double holds the target (RFC 1034
-   * §4.3.2 step 3.a). A target outside the double's zones ends the chain (flattened: NODATA).
+   * A DNS-only CNAME: flattened at the apex, or everywhere when the zone or the record asks
+   * (docs/sources/dns-wire.md#cname-flattening): the chain's final records of the asked type under
+   * the asked name, at the lowest TTL on the way. Otherwise the CNAME, then what its target answers
+   * when the double holds the target (RFC 1034 §4.3.2 step 3.a). A target outside the double's
+   * zones ends the chain (flattened: NODATA).
    */
   private follow(
     out: DnsAnswer,
@@ -236,14 +245,20 @@ class Lookup {
     return out;
   }
 
-  /** NXDOMAIN or NODATA: the SOA in authority at the negative-caching TTL (RFC 2308 §3; §1.7). */
+  /**
+   * NXDOMAIN or NODATA: the SOA in authority at the negative-caching TTL (RFC 2308 §3;
+   * docs/sources/dns-wire.md#negative-answers).
+   */
   private negative(zone: Zone, rcode: 'NXDOMAIN' | 'NOERROR'): DnsAnswer {
     const out = answerOf(rcode, true);
     out.authorities.push(negativeSoa(zone, this.spell(zone.name)));
     return out;
   }
 
-  /** A referral to the delegated `cut`: AA clear, its NS set in authority, glue the zone holds in additional (RFC 1034 §4.3.2 step 3.b; §1.9). */
+  /**
+   * A referral to the delegated `cut`: AA clear, its NS set in authority, glue the zone holds in
+   * additional (RFC 1034 §4.3.2 step 3.b; docs/sources/dns-wire.md#delegations).
+   */
   private referral(zone: Zone, cut: string): DnsAnswer {
     const out = answerOf('NOERROR', false);
     const ns = zone.atName(cut).filter((r) => r.type === 'NS');
@@ -258,7 +273,10 @@ class Lookup {
   }
 }
 
-/** Whether a DNS-only CNAME at `name` is flattened: always at the apex, else by the zone's or the record's setting (§1.2). */
+/**
+ * Whether a DNS-only CNAME at `name` is flattened: always at the apex, else by the zone's or the
+ * record's setting (docs/sources/dns-wire.md#cname-flattening).
+ */
 const flattens = (zone: Zone, name: string, cname: StoredRecord): boolean =>
   name === zone.name || zone.flattenAllCnames || cname.settings.flatten_cname === true;
 

@@ -1,7 +1,8 @@
 /**
  * SvcParams (RFC 9460 §2.1–2.2, §7): the presentation form the API stores in an HTTPS/SVCB record's
  * `data.value` (`alpn="h3,h2" ipv4hint=192.0.2.1`) into wire form: key, length, value, keys in
- * ascending order, each at most once. `dns-packet` 5.6.1 has no SVCB codec (dns-wire.md §1.9).
+ * ascending order, each at most once. `dns-packet` 5.6.1 has no SVCB codec
+ * (docs/sources/dns-wire.md#other-types).
  */
 import { concat, utf8 } from '../bytes.js';
 import { addressBytes, base64, u16 } from './rdata-bytes.js';

@@ -86,7 +86,7 @@ export interface DnsUser {
 /**
  * Which record shape and rules to follow where the interface document and today's API differ.
  * `'today'` (default) follows the 2025–26 API, as real clients expect; `'document'` is the
- * interface document's mode (dns-records-interface.md), kept exactly as it was.
+ * interface document's mode (docs/sources/dns-api.md#the-interface-document), kept exactly as it was.
  */
 export type DnsCompat = 'document' | 'today';
 

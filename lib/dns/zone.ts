@@ -71,7 +71,7 @@ export class Zone {
   /**
    * Rises on every change to the records (a create, update, delete or batch that changed something,
    * a clear, a restore) and never falls, not even on a restore: the SOA serial counts from it, so a
-   * tool polling the SOA sees every change (dns-wire.md §1.6).
+   * tool polling the SOA sees every change (docs/sources/dns-wire.md#apex-soa-and-ns).
    */
   private changes = 0;
   // The indexes are SnapshotMaps (O(1) snapshots) and their values are replaced, never mutated.

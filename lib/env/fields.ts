@@ -4,8 +4,9 @@
  * compares these lists with the installed wrangler, so a wrangler upgrade that adds a field fails
  * there instead of silently turning a known field into an "Unexpected fields" warning.
  *
- * `store_buckets` is the interface documents' neutral name for `r2_buckets`; wrangler does not know
- * it, so it is added next to `r2_buckets` wherever that field appears.
+ * `store_buckets` is the interface documents' neutral name for `r2_buckets`
+ * (docs/sources/README.md#the-interface-documents); wrangler does not know it, so it is added next
+ * to `r2_buckets` wherever that field appears.
  */
 
 /** The bucket binding fields this package fakes. */

@@ -479,8 +479,8 @@ const r2Serve = serveCommand({
     if (names.length === 0 && !listen.persist) throw new Error('at least one --bucket is needed (or --public-bucket)');
     const lifecycleTiming = lifecycleTimingFlag(values['lifecycle-timing']);
     const origins = values['cors-origin']!;
-    // R2 matches an Origin exactly, and an origin is scheme://host[:port] with no path (R2's CORS
-    // docs, r2-bucket-config.md §3.2): `http://localhost:5173/` would never match, so it is refused here.
+    // R2 matches an Origin exactly, and an origin is scheme://host[:port] with no path (docs
+    // r2/buckets/cors): `http://localhost:5173/` would never match, so it is refused here.
     for (const o of origins)
       if (o !== '*' && !isOrigin(o))
         throw new Error(`--cors-origin must be an origin, scheme://host[:port] with no path (or *), got ${o}`);

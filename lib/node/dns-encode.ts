@@ -201,7 +201,7 @@ export const asBuffer = (bytes: string | Uint8Array): Buffer =>
 
 /**
  * TXT data as `dns-packet` encodes it. Strings over 255 bytes are refused, not sent: `dns-packet`
- * would wrap the length byte and corrupt the message (reference/dns-wire.md §1.4, §5.2).
+ * would wrap the length byte and corrupt the message (docs/sources/dns-wire.md#dns-packet).
  */
 function txtStrings(record: DnsResourceRecord): Buffer[] {
   const strings = (Array.isArray(record.data) ? record.data : [record.data]).map((s) =>

@@ -27,7 +27,7 @@ export type DnsAnswerer = (
 /**
  * The EDNS(0) UDP payload the server advertises and the most it sends over UDP: DNS Flag Day 2020's
  * value, which Cloudflare's authoritative servers met (blog.cloudflare.com/dns-flag-day-2020;
- * reference/dns-wire.md §1.11).
+ * docs/sources/dns-wire.md#edns-udp-and-tcp).
  */
 export const EDNS_PAYLOAD = 1232;
 /** A UDP answer's limit without EDNS (RFC 1035 §4.2.1); also the floor of a smaller EDNS size (RFC 6891 §6.2.5). */
@@ -347,7 +347,8 @@ function finish(asked: Asked, answer: DnsAnswer, options: RespondOptions): { byt
     };
   } else {
     // Too large: TC set and no records, so the client asks again over TCP (RFC 2181 §9: a partial
-    // RRset must not be used anyway; reference/dns-wire.md §1.11). The OPT record stays (RFC 6891 §7).
+    // RRset must not be used anyway; docs/sources/dns-wire.md#edns-udp-and-tcp). The OPT record
+    // stays (RFC 6891 §7).
     const out = encodeResponse({
       id: query.id,
       flags: flags | packet.TRUNCATED_RESPONSE,

@@ -18,8 +18,8 @@ export interface DnsWireOptions {
   /** 127.0.0.1 unless told otherwise. */
   host?: string;
   /**
-   * A TCP connection with no message for this long is closed. Default 10 s, as the prototype had
-   * (reference/dns-wire.md §6); RFC 7766 §6.2.3 asks for seconds, not minutes.
+   * A TCP connection with no message for this long is closed. Default 10 s, our choice
+   * (docs/sources/dns-wire.md#edns-udp-and-tcp); RFC 7766 §6.2.3 asks for seconds, not minutes.
    */
   tcpIdleTimeoutMs?: number;
   /** Called after each answered (or refused) message. */

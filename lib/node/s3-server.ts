@@ -37,7 +37,8 @@ export interface S3ServerOptions extends Omit<S3ApiOptions, 'api'> {
  * A request the server cannot build (its Host is not a host, or its bytes are not a request). AWS
  * S3 answers a request without Host with an empty 400 and `Connection: close` (versitygw/versitygw#1530,
  * 2025); what R2 answers is not established, so the status is S3's and the body R2's error envelope
- * with `InvalidArgument`, the code R2 gives the malformed requests it reports (r2-s3-api.md §5).
+ * with `InvalidArgument`, the code R2 gives the malformed requests it reports
+ * (docs/sources/r2-s3.md#errors).
  */
 const s3Malformed = (reason: string) => {
   const response = errorResponse(invalidArgument(`Bad request: ${reason}`), 'GET');

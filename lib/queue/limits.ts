@@ -3,9 +3,8 @@
  *
  * Production's limits: cloudflare-docs `queues/platform/limits.mdx` (128 KB a message and 1 KB is
  * 1000 bytes, 100 messages or 256 KB a `sendBatch`, delays up to 12 hours, 100 retries, batches of
- * 100, 60 s batch wait) (../shared/reference/r2-bucket-config.md §1.7 [d-qlim]). The docs' error
- * code page says "24 hours" for a message delay; the limits page, and the brief, say 12: the double
- * follows the limits page.
+ * 100, 60 s batch wait). The docs' error code page says "24 hours" for a message delay; the limits
+ * page says 12: the double follows the limits page.
  */
 
 /** Largest message body, in bytes (Miniflare's broker counts the body alone, and so does the double). */

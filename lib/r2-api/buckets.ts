@@ -1,6 +1,6 @@
 /**
  * R2's buckets in the `/client/v4` API: list, create, get, change the default storage class, delete
- * (r2-bucket-config.md §3.1; shapes from the `cloudflare` SDK's `r2/buckets/buckets.d.ts`; what
+ * (docs/sources/r2-api.md#buckets; shapes from the `cloudflare` SDK's `r2/buckets/buckets.d.ts`; what
  * wrangler 4.86.0 sends from `src/r2/helpers/bucket.ts` in its bundle). Every route addresses one
  * jurisdiction with `cf-r2-jurisdiction` (service.ts).
  */
@@ -117,7 +117,7 @@ const listBuckets: Handler<R2Service> = (svc, req, params) => {
 /**
  * `POST /r2/buckets` with `{ name, locationHint?, storageClass? }` (what wrangler's `createR2Bucket`
  * sends) in the jurisdiction of `cf-r2-jurisdiction`. A value outside the enums is 10040 (a bad
- * storage class: wrangler's tests, r2-bucket-config.md §3.1); a name outside R2's rule is 10005;
+ * storage class: wrangler's tests, docs/sources/r2-api.md#buckets); a name outside R2's rule is 10005;
  * a name this account already has in that jurisdiction is 10004/409.
  */
 const createBucket: Handler<R2Service> = async (svc, req, params) => {

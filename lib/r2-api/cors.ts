@@ -1,7 +1,7 @@
 /**
  * A bucket's CORS policy over the API: `GET`/`PUT`/`DELETE /accounts/{id}/r2/buckets/{name}/cors`
- * (reference r2-bucket-config.md §3.2; the SDK's `r2.buckets.cors`, wrangler's `r2 bucket cors
- * list|set|delete`). The rules are the bucket's one policy (lib/bucket/cors.ts, in its
+ * (docs r2/buckets/cors, docs/sources/r2-api.md#cors; the SDK's `r2.buckets.cors`, wrangler's `r2
+ * bucket cors list|set|delete`). The rules are the bucket's one policy (lib/bucket/cors.ts, in its
  * configuration), which the S3 view's PutBucketCors/GetBucketCors/DeleteBucketCors read and write
  * too: this file only maps the API's JSON rule onto it and back.
  *
@@ -40,11 +40,11 @@ const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) =
  * The policy a PUT body describes, or undefined when it is not one. Everything off is the API's
  * 10040 "The JSON you provided was not well formed.": that is the answer workers-sdk#8486 records
  * for an S3-shaped rule (`AllowedOrigins`... inside `rules`, so no `allowed`), and the answer the
- * API gives a value outside an enum (wrangler's tests, §3.1). Fields the API does not know are
- * ignored, as a JSON decoder does by default (our reading: not established); what is required
- * (each rule's `allowed.origins` and `allowed.methods`) must be there; `rules` itself is optional. The checks on
- * values are the policy's (CORS_METHODS, one wildcard per origin, expose headers a header can
- * carry), so a rule the S3 view refuses is refused here too.
+ * API gives a value outside an enum (wrangler's tests, docs/sources/r2-api.md#buckets). Fields the
+ * API does not know are ignored, as a JSON decoder does by default (our reading: not established);
+ * what is required (each rule's `allowed.origins` and `allowed.methods`) must be there; `rules`
+ * itself is optional. The checks on values are the policy's (CORS_METHODS, one wildcard per origin,
+ * expose headers a header can carry), so a rule the S3 view refuses is refused here too.
  */
 export function corsRulesFromJson(body: unknown): CorsRule[] | undefined {
   // `rules` is optional (the schema; the SDK's `CORSUpdateParams.rules?`): absent, the policy has no
@@ -94,13 +94,16 @@ export function corsRuleToJson(r: CorsRule): ApiCorsRule {
 const bucketOf = (svc: R2Service, req: Incoming, params: RouteParams) => namedBucket(svc, req, params).bucket;
 
 const methods = {
-  /** 404 10059 while the bucket has no policy (r2-bucket-config.md §3.1). */
+  /** 404 10059 while the bucket has no policy (docs/sources/r2-api.md#cors). */
   GET: async (svc: R2Service, req: Incoming, params: RouteParams) => {
     const rules = await readSettings(bucketOf(svc, req, params), 'getBucketCors', (c) => c.cors);
     if (!rules) throw r2ApiErrors.noCorsConfiguration();
     return ok({ rules: rules.map(corsRuleToJson) });
   },
-  /** Replaces the whole policy (§3.2). The bucket is found before the body is read: a missing bucket is 10006 whatever the body. */
+  /**
+   * Replaces the whole policy. The bucket is found before the body is read: a missing bucket is
+   * 10006 whatever the body.
+   */
   PUT: async (svc: R2Service, req: Incoming, params: RouteParams) => {
     const bucket = bucketOf(svc, req, params);
     const rules = corsRulesFromJson(await jsonObject(req));

@@ -1,5 +1,5 @@
 /**
- * A bucket's public access over the API (reference r2-bucket-config.md §3.4; the SDK's
+ * A bucket's public access over the API (docs/sources/r2-api.md#public-access; the SDK's
  * `r2.buckets.domains.managed|custom`, wrangler's `r2 bucket dev-url` and `r2 bucket domain`):
  *
  *   GET|PUT  /r2/buckets/{b}/domains/managed            → { bucketId, domain, enabled }
@@ -115,9 +115,10 @@ const customCollection: R2Methods = {
     if (!HOST.test(domain)) throw r2ApiErrors.malformed();
     const inZone = (zoneName: string) => domain === zoneName || domain.endsWith(`.${zoneName}`);
     const zone = account.zones.get(zoneId);
-    // placeholder: the docs say only that the domain must be in the same account (r2-bucket-config.md
-    // §3.4); the API's answer is not established. 10040 (the body refused) with our reason, as
-    // lifecycle and lock rules the API refuses are answered (errors.ts `malformed`).
+    // placeholder: the docs say only that the domain must be in the same account (docs
+    // r2/buckets/public-buckets); the API's answer is not established. 10040 (the body refused)
+    // with our reason, as lifecycle and lock rules the API refuses are answered (errors.ts
+    // `malformed`).
     if (!zone || !inZone(zone.name))
       throw r2ApiErrors.malformed(
         `The custom domain ${domain} is not in a zone of this account (zoneId must name the zone that holds it).`,

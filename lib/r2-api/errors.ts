@@ -1,6 +1,6 @@
 /**
- * R2's control-plane errors, as the API answers them (r2-bucket-config.md §3.1, the error-code
- * table; R2's documented codes, docs `r2/api/error-codes`). The envelope and the router's own errors
+ * R2's control-plane errors, as the API answers them (docs/sources/r2-api.md#buckets, its table of
+ * codes; R2's documented codes, docs `r2/api/error-codes`). The envelope and the router's own errors
  * (routing, auth, body) are lib/api/errors.ts; these are R2's. Entries are grouped by concern (one
  * block per route file) so that each concern's additions merge apart.
  */
@@ -16,8 +16,9 @@ export const r2ApiErrors = {
    */
   invalidBucketName: () => fail(400, 10005, 'The specified bucket name is not valid.'),
   /**
-   * 409 10004 "…already exists, and you own it." (denoflare's fixture "409 10004"; r2-bucket-config.md
-   * §3.1). The docs' 10073 BucketConflict is another account's name: one account here, so never given.
+   * 409 10004 "…already exists, and you own it." (denoflare's fixture "409 10004";
+   * docs/sources/r2-api.md#buckets). The docs' 10073 BucketConflict is another account's name: one
+   * account here, so never given.
    */
   bucketExists: () => fail(409, 10004, 'The bucket you tried to create already exists, and you own it.'),
   /**
@@ -27,7 +28,7 @@ export const r2ApiErrors = {
   bucketNotEmpty: () => fail(409, 10008, 'The bucket you tried to delete is not empty.'),
   /**
    * 400 10040: a body that is not the JSON expected, or a value outside its enum (a bad storage
-   * class: wrangler's tests, r2-bucket-config.md §3.1; an S3-shaped CORS file: workers-sdk#8486).
+   * class: wrangler's tests; an S3-shaped CORS file: workers-sdk#8486; docs/sources/r2-api.md#buckets).
    * `why` (ours: a lifecycle or lock rule the validator refused, a custom domain outside the
    * account's zones) follows as a second error: the API's own text for each refusal is not established.
    */
@@ -40,7 +41,7 @@ export const r2ApiErrors = {
         ]),
 
   // ---- CORS (cors.ts) ----
-  /** 404 10059 on GET for a bucket without a policy (r2-bucket-config.md §3.1, seen third-hand). */
+  /** 404 10059 on GET for a bucket without a policy (seen third-hand: docs/sources/r2-api.md#cors). */
   noCorsConfiguration: () => fail(404, 10059, 'The CORS configuration does not exist.'),
 
   // ---- public access (domains.ts) ----

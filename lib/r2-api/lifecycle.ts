@@ -1,9 +1,10 @@
 /**
- * R2's lifecycle routes (reference r2-bucket-config.md §2.4; the `cloudflare` SDK's
- * `r2.buckets.lifecycle.get/update`, wrangler's `r2 bucket lifecycle list/add/remove/set`):
- * `GET /accounts/{id}/r2/buckets/{bucket}/lifecycle` answers `{ rules }`; `PUT` replaces the whole
- * set (`{ rules: [] }` clears it, the default multipart rule included). There is no DELETE (§2.4).
- * The rules are the bucket's (lib/bucket/lifecycle.ts), the same the S3 view's lifecycle calls reach.
+ * R2's lifecycle routes (docs r2/buckets/object-lifecycles, docs/sources/r2-api.md#lifecycle; the
+ * `cloudflare` SDK's `r2.buckets.lifecycle.get/update`, wrangler's `r2 bucket lifecycle
+ * list/add/remove/set`): `GET /accounts/{id}/r2/buckets/{bucket}/lifecycle` answers `{ rules }`;
+ * `PUT` replaces the whole set (`{ rules: [] }` clears it, the default multipart rule included).
+ * There is no DELETE. The rules are the bucket's (lib/bucket/lifecycle.ts), the same the S3 view's
+ * lifecycle calls reach.
  */
 import { ok } from '../api/envelope.js';
 import type { Handler } from '../api/router.js';

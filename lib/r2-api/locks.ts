@@ -1,8 +1,9 @@
 /**
- * R2's bucket lock routes (reference r2-bucket-config.md §3.3; the `cloudflare` SDK's
- * `r2.buckets.locks.get/update`, wrangler's `r2 bucket lock list/add/remove/set`):
- * `GET /accounts/{id}/r2/buckets/{bucket}/lock` answers `{ rules }`; `PUT` replaces every rule.
- * The rules are the bucket's (lib/bucket/locks.ts), enforced for the binding and the S3 view alike.
+ * R2's bucket lock routes (docs r2/buckets/bucket-locks, docs/sources/r2-api.md#locks; the
+ * `cloudflare` SDK's `r2.buckets.locks.get/update`, wrangler's `r2 bucket lock
+ * list/add/remove/set`): `GET /accounts/{id}/r2/buckets/{bucket}/lock` answers `{ rules }`; `PUT`
+ * replaces every rule. The rules are the bucket's (lib/bucket/locks.ts), enforced for the binding
+ * and the S3 view alike.
  */
 import { ok } from '../api/envelope.js';
 import type { Handler } from '../api/router.js';

@@ -1,9 +1,10 @@
 /**
  * R2's event notification rules in the `/client/v4` router: under
  * `/accounts/{id}/event_notifications/r2/{bucket}/configuration[/queues/{queue_id}]` (not under
- * `r2/buckets`; reference r2-bucket-config.md §1.5, wrangler `src/r2/helpers/notification.ts`, the
- * SDK's `r2.buckets.eventNotifications`). The rules themselves are the bucket's
- * (lib/bucket/notifications.ts); the queues are the account's (lib/queue/account-queues.ts).
+ * `r2/buckets`; docs/sources/r2-api.md#event-notifications, wrangler
+ * `src/r2/helpers/notification.ts`, the SDK's `r2.buckets.eventNotifications`). The rules
+ * themselves are the bucket's (lib/bucket/notifications.ts); the queues are the account's
+ * (lib/queue/account-queues.ts).
  */
 import { HEX32 } from '../api/router.js';
 import { ok } from '../api/envelope.js';
@@ -40,7 +41,7 @@ const notificationErrors = {
       10040,
       `Invalid event notification configuration: the rule overlaps with rule ${ruleId}: conflicting event notification rules`,
     ),
-  /** R2's malformed-body answer (r2-bucket-config.md §3.1, 10040). */
+  /** R2's malformed-body answer (10040, docs/sources/r2-api.md#buckets). */
   malformed: () => fail(400, 10040, 'The JSON you provided was not well formed.'),
   tooMany: () => fail(400, 10040, 'Invalid event notification configuration: a bucket may have at most 100 rules'),
 };

@@ -1,12 +1,12 @@
 /**
  * The one reader of R2 API request bodies: JSON, read once. `jsonObject` is the body as an object
  * (buckets, CORS, domains, lifecycle, locks); `rulesBody` is a rule-set PUT's (lifecycle, locks:
- * `{ rules: [...] }`, reference r2-bucket-config.md §2.4 and §3.3), its `rules` handed to the model's
- * validator. A body that is not a JSON object, and anything the validator refuses, is R2's 10040 "The
- * JSON you provided was not well formed." (the answer the reference records for an R2 body the API
- * cannot take, §3.1); the API's own texts for each rule refusal are not established, so the
- * validator's reason follows as a second error. A body that fails while read is not "malformed": its
- * error goes on.
+ * `{ rules: [...] }`, docs/sources/r2-api.md#lifecycle and docs/sources/r2-api.md#locks), its
+ * `rules` handed to the model's validator. A body that is not a JSON object, and anything the validator
+ * refuses, is R2's 10040 "The JSON you provided was not well formed." (what the API answers a body
+ * it cannot take, wrangler's tests and workers-sdk#8486: docs/sources/r2-api.md#buckets); the API's
+ * own texts for each rule refusal are not established, so the validator's reason follows as a
+ * second error. A body that fails while read is not "malformed": its error goes on.
  */
 import type { Incoming } from '../api/router.js';
 import { r2ApiErrors } from './errors.js';

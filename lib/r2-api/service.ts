@@ -18,10 +18,11 @@ export interface R2Service extends ApiService {
 }
 
 /**
- * The jurisdiction a request addresses: its `cf-r2-jurisdiction` header (every R2 bucket route takes
- * it, r2-bucket-config.md §3; values from the SDK's params), `default` when absent or empty (wrangler
- * sends the header only when `-J` is given). A value outside the API's set is refused as a malformed
- * request, 10040: what production answers is not established (our choice).
+ * The jurisdiction a request addresses: its `cf-r2-jurisdiction` header (every R2 bucket route
+ * takes it, docs/sources/r2-api.md#jurisdictions; values from the SDK's params), `default` when
+ * absent or empty (wrangler sends the header only when `-J` is given). A value outside the API's
+ * set is refused as a malformed request, 10040: what production answers is not established (our
+ * choice).
  */
 export function requestJurisdiction(req: Incoming): Jurisdiction {
   const raw = req.headers.get('cf-r2-jurisdiction');

@@ -3,7 +3,7 @@
  * locks, event notifications, public access, the default storage class) calls the bucket's layer
  * here (lib/bucket/layer.ts `changeSettings` / `readSettings`, surface `api`), so the change is
  * kept by the bucket's storage, logged in the bucket's call log and caught by its fault rules like
- * any other call (DESIGN.md, "Settings are bucket state").
+ * any other call (ARCHITECTURE.md, "The joints": settings are bucket state).
  *
  * An error of R2 the call meets (an injected fault: 10001, 10058) is answered as the API answers
  * R2's errors: the code and R2's text in the envelope (500; 429 for the rate limit).

@@ -1,10 +1,11 @@
 /**
  * `PublicBuckets`: R2's public hosts for an account's buckets, the third surface over a bucket
- * (DESIGN.md) beside the binding and the S3 view. A bucket is public at its managed r2.dev domain
- * once that is enabled, and at each enabled custom domain connected to it (lib/bucket/public.ts,
- * set through the API: lib/r2-api/domains.ts, or wrangler `r2 bucket dev-url` / `r2 bucket domain`).
- * `fetch` answers a request by its host, as the edge does: `https://pub-<32 hex>.r2.dev/<key>` or
- * `https://<custom domain>/<key>`. serve.ts says how each request is answered.
+ * (ARCHITECTURE.md, "The joints") beside the binding and the S3 view. A bucket is public at its
+ * managed r2.dev domain once that is enabled, and at each enabled custom domain connected to it
+ * (lib/bucket/public.ts, set through the API: lib/r2-api/domains.ts, or wrangler `r2 bucket
+ * dev-url` / `r2 bucket domain`). `fetch` answers a request by its host, as the edge does:
+ * `https://pub-<32 hex>.r2.dev/<key>` or `https://<custom domain>/<key>`. serve.ts says how each
+ * request is answered.
  *
  *   const pub = new PublicBuckets(api.account);     // or api.publicFetch on a CloudflareApi
  *   await pub.fetch(`https://${pub.managedDomain('photos')}/cat.png`);

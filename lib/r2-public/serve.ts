@@ -17,7 +17,7 @@
  * - headers: the object's httpMetadata (Content-Type defaulting to application/octet-stream),
  *   ETag (quoted), Last-Modified, Accept-Ranges, Content-Length, Content-Range on a 206.
  * Where we differ from the simulator, on purpose: CORS follows the bucket's policy (R2's docs:
- * the rules apply to public buckets, r2-bucket-config.md §3.2), where Miniflare allows every
+ * the rules apply to public buckets, docs r2/buckets/cors), where Miniflare allows every
  * origin; a preflight no rule allows is `403` with no body (production's answer is not
  * established: what a browser acts on is the missing Access-Control-Allow-Origin); an object
  * written with SSE-C is `400` with no body (not established; the simulator has no SSE-C).

@@ -1,8 +1,9 @@
 /**
  * `S3Api`: R2's S3-compatible API over the same `Bucket` objects a Worker's `env` holds. A second
- * surface over the bucket (DESIGN.md), reaching it through the bucket's layer (lib/bucket/layer.ts)
- * as the binding does: one state, one set of rules, one storage transaction per operation, the
- * bucket's faults and call log. This view routes, authenticates, reads S3 headers and writes S3's XML.
+ * surface over the bucket (ARCHITECTURE.md, "The joints"), reaching it through the bucket's layer
+ * (lib/bucket/layer.ts) as the binding does: one state, one set of rules, one storage transaction
+ * per operation, the bucket's faults and call log. This view routes, authenticates, reads S3
+ * headers and writes S3's XML.
  *
  * The pipeline is R2's: route → authenticate (auth errors come before NoSuchBucket) → resolve the
  * bucket → detect the operation and screen its headers → touch state.
@@ -183,7 +184,7 @@ export class S3Api {
   // the error (fromModelError: 'internal' → 500 InternalError, 'rateLimit' → 429 TooManyRequests).
   // Why: one rule then fails the Worker's call and the S3 client's alike, which is what a test of
   // "R2 is failing" means; and R2 has no S3-only throttle to model: it answers a hot key with 429
-  // TooManyRequests (10058), not AWS's 503 SlowDown (reference r2-s3-api.md §4, §5). Not faultable
+  // TooManyRequests (10058), not AWS's 503 SlowDown (docs/sources/r2-s3.md#limits). Not faultable
   // as a result: requests answered before a bucket is reached (signature, ListBuckets,
   // CreateBucket, NoSuchBucket) and R2's 503 ServiceUnavailable, whose binding text is not known.
 

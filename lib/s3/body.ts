@@ -48,7 +48,7 @@ export function decodeAwsChunked(b: Uint8Array): { chunks: Uint8Array[]; trailer
 
 /**
  * R2's cap on one upload request, a PutObject, UploadPart or UploadPartCopy: 5 GiB − 5 MiB
- * (r2-s3-api.md §4, Cloudflare's limits page). Every body read here is bounded by it.
+ * (docs r2/platform/limits; docs/sources/r2-s3.md#limits). Every body read here is bounded by it.
  */
 export const MAX_UPLOAD_BYTES = 5 * 1024 ** 3 - 5 * 1024 ** 2;
 
@@ -65,8 +65,9 @@ function declaredTooLarge(value: string | null, limit = MAX_UPLOAD_BYTES): boole
 
 /**
  * Refuses an upload whose declared length is over the cap, before its body is read: R2 answers
- * EntityTooLarge for PutObject, UploadPart and UploadPartCopy over 5 GiB − 5 MiB (r2-s3-api.md §4, §5).
- * Returns the cap the raw body is then read under (aws-chunked framing gets its slack).
+ * EntityTooLarge for PutObject, UploadPart and UploadPartCopy over 5 GiB − 5 MiB
+ * (docs/sources/r2-s3.md#limits). Returns the cap the raw body is then read under (aws-chunked
+ * framing gets its slack).
  */
 export function refuseDeclaredTooLarge(h: Headers, chunked = isAwsChunked(h)): number {
   const limit = chunked ? MAX_UPLOAD_BYTES + CHUNKED_SLACK : MAX_UPLOAD_BYTES;

@@ -1,6 +1,6 @@
 /**
  * Bucket-level operations: ListBuckets, HeadBucket, GetBucketLocation, and the fixed answers R2
- * gives for bucket configuration it does not keep (reference §3.2).
+ * gives for bucket configuration it does not keep (docs/sources/r2-s3.md#bucket-answers).
  */
 import { notImplemented, S3Error } from './errors.js';
 import { isoTime, xmlResponse } from './context.js';

@@ -1,7 +1,8 @@
 /**
- * The `x-amz-checksum-*` algorithms R2 accepts (reference §3.5): CRC32, CRC32C and CRC64NVME
- * (computed here: no kept library offers them portably, and they are a table and a loop), SHA-1
- * and SHA-256 (lib/hash). Values travel as base64 of the big-endian digest.
+ * The `x-amz-checksum-*` algorithms R2 accepts (docs r2/api/s3/api,
+ * docs/sources/r2-s3.md#checksums): CRC32, CRC32C and CRC64NVME (computed here: no kept library
+ * offers them portably, and they are a table and a loop), SHA-1 and SHA-256 (lib/hash). Values
+ * travel as base64 of the big-endian digest.
  */
 import { digest, type HashAlgorithm } from '../hash.js';
 

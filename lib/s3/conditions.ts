@@ -1,8 +1,9 @@
 /**
- * Conditional headers and Range, as the S3 view applies them (reference §3.4). The rules are the
- * bucket model's (`conditionHolds`: R2's precedence between etag and date conditions); only the
- * answer differs: If-Match / If-Unmodified-Since failing → 412, If-None-Match /
- * If-Modified-Since → 304 (RFC 7232 order).
+ * Conditional headers and Range, as the S3 view applies them
+ * (docs/sources/r2-s3.md#conditionals-and-range). The rules are the bucket model's
+ * (`conditionHolds`: R2's precedence between etag and date conditions); only the answer differs:
+ * If-Match / If-Unmodified-Since failing → 412, If-None-Match / If-Modified-Since → 304 (RFC 7232
+ * order).
  */
 import { conditionHolds, parseEtagHeader, type Conditional, type Etag } from '../bucket/conditional.js';
 import type { ResolvedRange } from '../bucket/range.js';

@@ -1,8 +1,9 @@
 /**
- * Bucket CORS in the S3 view (reference §3.11): PutBucketCors / GetBucketCors / DeleteBucketCors, preflights
- * (OPTIONS, unauthenticated, as browsers send them) and the CORS headers of actual requests, which
- * R2 adds only when the request's Origin matches a rule. The rules and their matching are the
- * bucket's (lib/bucket/cors.ts, kept in its configuration); this reads and writes them as S3 does.
+ * Bucket CORS in the S3 view (docs r2/buckets/cors, docs/sources/r2-s3.md#cors): PutBucketCors /
+ * GetBucketCors / DeleteBucketCors, preflights (OPTIONS, unauthenticated, as browsers send them)
+ * and the CORS headers of actual requests, which R2 adds only when the request's Origin matches a
+ * rule. The rules and their matching are the bucket's (lib/bucket/cors.ts, kept in its
+ * configuration); this reads and writes them as S3 does.
  *
  * R2's error texts for CORS are not established; AWS's are used (NoSuchCORSConfiguration,
  * AccessForbidden for a refused preflight). R2 refuses unknown XML elements in a configuration

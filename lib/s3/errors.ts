@@ -1,7 +1,7 @@
 /**
  * The S3 view's error catalogue: R2's codes, statuses and messages (which are not always AWS's),
  * and the envelope R2 sends them in: `<Error><Code/><Message/></Error>` with no RequestId, no
- * HostId and no xmlns (../shared/reference/r2-s3-api.md §5).
+ * HostId and no xmlns (docs r2/api/error-codes; docs/sources/r2-s3.md#errors).
  */
 import { HASH_LABEL, R2ModelError, type R2ErrorName } from '../bucket/errors.js';
 import { xmlDocument } from './xml.js';
@@ -46,9 +46,11 @@ export const s3Errors = {
     "The difference between the request time and the server's time is too large.",
   ),
   expiredRequest: e(403, 'ExpiredRequest', 'Request has expired'),
-  // A request outside its credentials' scope (R2's token scopes, reference r2-s3-api.md §2.1, §5: 403 AccessDenied, 10003).
+  // A request outside its credentials' scope (R2's token scopes, docs r2/api/tokens: 403
+  // AccessDenied, 10003).
   accessDenied: e(403, 'AccessDenied', 'Access Denied'),
-  // Expired temporary credentials: R2's answer is not documented (reference §5); S3's, which the AWS SDKs act on (temporary-access.ts).
+  // Expired temporary credentials: R2's answer is not documented
+  // (docs/sources/r2-s3.md#authentication); S3's, which the AWS SDKs act on (temporary-access.ts).
   expiredToken: e(400, 'ExpiredToken', 'The provided token has expired.'),
   contentSha256Mismatch: e(
     400,
@@ -72,7 +74,7 @@ export const s3Errors = {
   invalidObjectName: e(400, 'InvalidObjectName', 'The specified object name is not valid.'),
   internal: e(500, 'InternalError', 'We encountered an internal error. Please try again.'),
   // R2's per-key write limit on the S3 API: 429 TooManyRequests, code 10058 (R2 docs, r2/api/error-codes;
-  // reference r2-s3-api.md §4, §5). The text is the binding's for 10058 (lib/bucket/errors.ts).
+  // docs/sources/r2-s3.md#limits). The text is the binding's for 10058 (lib/bucket/errors.ts).
   tooManyRequests: e(429, 'TooManyRequests', 'Reduce your concurrent request rate for the same object.'),
   // A bucket lock rule refusing a delete or overwrite: R2's error-code page lists 10069 with S3 code
   // ObjectLockedByBucketPolicy, 403 (docs r2/api/error-codes). The message is the binding's (ours).
@@ -132,7 +134,7 @@ export function badDigest(kind: 'MD5' | string, provided: string, actual: string
 
 /**
  * A model error as the S3 API reports it: the rule that refused decides (the mapping of Miniflare's
- * BINDING_ERRORS and R2's error-code page, reference r2-s3-api.md §4 and §5). Not a model error:
+ * BINDING_ERRORS and R2's error-code page: docs/sources/r2-s3.md#errors). Not a model error:
  * undefined (the caller answers InternalError).
  */
 export function fromModelError(err: unknown): S3Error | undefined {

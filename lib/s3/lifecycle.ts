@@ -1,10 +1,10 @@
 /**
  * Bucket lifecycle in the S3 view: PutBucketLifecycleConfiguration, GetBucketLifecycleConfiguration
  * and DeleteBucketLifecycle over the bucket's one rule set (lib/bucket/lifecycle.ts), the set the
- * REST API's `/lifecycle` reads and writes. R2's S3 endpoint implements these (reference
- * r2-s3-api.md §3.1/§3.2, docs r2/buckets/object-lifecycles): Expiration by Days or Date, Transition
- * to STANDARD_IA (R2's InfrequentAccess), AbortIncompleteMultipartUpload, prefix filters, at most
- * 1000 rules, and the default 7-day multipart rule.
+ * REST API's `/lifecycle` reads and writes. R2's S3 endpoint implements these (docs r2/api/s3/api,
+ * r2/buckets/object-lifecycles; docs/sources/r2-s3.md#lifecycle): Expiration by Days or Date,
+ * Transition to STANDARD_IA (R2's InfrequentAccess), AbortIncompleteMultipartUpload, prefix
+ * filters, at most 1000 rules, and the default 7-day multipart rule.
  *
  * The mapping (one rule each way): Days × 86400 is the API's `maxAge` in seconds; `Filter/Prefix`, or
  * the older top-level `Prefix` (s3cmd sends it), is `conditions.prefix`; Status Enabled/Disabled is

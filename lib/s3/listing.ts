@@ -1,7 +1,7 @@
 /**
  * ListObjects (v1) and ListObjectsV2 over the bucket model's listing (one sorted walk per page,
- * O(log n + page)), with R2's parameter rules (reference §3.8): unknown parameters → 501,
- * `max-keys` floored, 0 allowed, clamped to 1000 but echoed; `encoding-type=url` only; v1's
+ * O(log n + page)), with R2's parameter rules (docs/sources/r2-s3.md#listing): unknown parameters →
+ * 501, `max-keys` floored, 0 allowed, clamped to 1000 but echoed; `encoding-type=url` only; v1's
  * NextMarker whenever truncated, even without a delimiter.
  */
 import { encodeRfc3986 } from './sigv4.js';

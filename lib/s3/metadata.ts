@@ -1,7 +1,7 @@
 /**
  * Object metadata between S3 headers and the bucket model: the six HTTP fields, `x-amz-meta-*`
  * (names lowercased, as Headers hands them over; non-ASCII values RFC 2047-encoded on the wire),
- * and the headers GET and HEAD answer with (reference §3.2, §4).
+ * and the headers GET and HEAD answer with (docs/sources/r2-s3.md#object-headers).
  */
 import { parseHeaderDate, type CustomFields, type HttpFields } from '../bucket/metadata.js';
 import { fromUtf8, utf8 } from '../bytes.js';

@@ -1,8 +1,8 @@
 /**
- * Multipart uploads through S3 (reference §3.7). Upload ids are the bucket model's, so an upload
- * begun by a Worker's `createMultipartUpload` can be continued and completed here, and the other
- * way round; the part-size rules are the model's, checked at Complete. Every call goes through the
- * bucket's layer (lib/bucket/layer.ts).
+ * Multipart uploads through S3 (docs/sources/r2-s3.md#multipart). Upload ids are the bucket
+ * model's, so an upload begun by a Worker's `createMultipartUpload` can be continued and completed
+ * here, and the other way round; the part-size rules are the model's, checked at Complete. Every
+ * call goes through the bucket's layer (lib/bucket/layer.ts).
  */
 import { isoTime, bodyText, xmlResponse, type S3Context } from './context.js';
 import { badDigest, invalidArgument, s3Errors } from './errors.js';

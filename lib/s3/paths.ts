@@ -45,7 +45,8 @@ function decodeStrict(s: string, invalid: () => S3Error): string {
 
 /**
  * A key from its path form. An undecodable key is R2's invalid key, 400 InvalidObjectName (the
- * binding's 10020, "The specified object name is not valid.": r2-s3-api.md §5, r2-semantics.md §1.3).
+ * binding's 10020, "The specified object name is not valid.": docs/sources/r2-s3.md#errors,
+ * docs/sources/r2-binding.md#keys).
  */
 export const decodeKey = (s: string): string => decodeStrict(s, s3Errors.invalidObjectName);
 

@@ -1,7 +1,7 @@
 /**
- * Which operation a request is (reference §3.1, R2's routing): the method, whether there is a key,
- * and the query's subresources decide. Subresources R2 answers 501 for are named with the AWS
- * operation in R2's message, `<Operation> not implemented`.
+ * Which operation a request is (R2's routing, docs/sources/r2-s3.md#routing): the method, whether
+ * there is a key, and the query's subresources decide. Subresources R2 answers 501 for are named
+ * with the AWS operation in R2's message, `<Operation> not implemented`.
  */
 import { invalidArgument, notImplemented, s3Errors, type S3Error } from './errors.js';
 import { isIgnoredParam } from './listing.js';

@@ -1,7 +1,8 @@
 /**
- * Header screening (reference §3.3): headers R2 recognises but does not support are refused with
- * 501 `Header '<name>' with value '<value>' not implemented`, per operation; unknown `x-amz-*`
- * headers are ignored. Also the value-checked headers (canned ACLs, SSE) and storage classes.
+ * Header screening (docs/sources/r2-s3.md#header-screening): headers R2 recognises but does not
+ * support are refused with 501 `Header '<name>' with value '<value>' not implemented`, per
+ * operation; unknown `x-amz-*` headers are ignored. Also the value-checked headers (canned ACLs,
+ * SSE) and storage classes.
  */
 import { headerNotImplemented, s3Errors } from './errors.js';
 

@@ -1,8 +1,8 @@
 /**
  * AWS Signature Version 4 as R2 checks it: header auth and presigned (query) auth, each check in
- * R2's order with R2's error (reference §2.2, §2.3: the order Miniflare reproduces from a real
- * bucket). HMAC-SHA256 comes from hmac.ts (native where there is one, else WebCrypto), SHA-256
- * from lib/hash; no `node:` import.
+ * R2's order with R2's error (the order Miniflare reproduces from a real bucket:
+ * docs/sources/r2-s3.md#authentication). HMAC-SHA256 comes from hmac.ts (native where there is one,
+ * else WebCrypto), SHA-256 from lib/hash; no `node:` import.
  *
  * Without configured credentials any well-formed request is accepted: every format check runs,
  * the key and signature checks do not.

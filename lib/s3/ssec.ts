@@ -1,7 +1,7 @@
 /**
- * SSE-C headers (reference §3.6), checked in R2's order: key, key MD5, algorithm, AES256 only;
- * the result is the key's MD5 in base64, which is what the bucket model keeps and compares (and
- * what the binding reports as `ssecKeyMd5`).
+ * SSE-C headers (docs/sources/r2-s3.md#sse-c-and-storage-class), checked in R2's order: key, key
+ * MD5, algorithm, AES256 only; the result is the key's MD5 in base64, which is what the bucket
+ * model keeps and compares (and what the binding reports as `ssecKeyMd5`).
  */
 import { toBase64, toHex } from '../bytes.js';
 import { digest } from '../hash.js';

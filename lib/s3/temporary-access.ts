@@ -8,11 +8,11 @@
  * the one bucket, the paths, and the permission they were minted with.
  *
  * R2 documents the four permissions as its token scopes (r2/api/tokens: Admin R/W, Admin R, Object
- * R/W, Object R) and a request outside a token's scope as 403 AccessDenied (reference r2-s3-api.md
- * §2.1, §5). What it answers for an expired temporary credential is not documented (§5 lists
- * ExpiredToken as unknown for R2): S3's answer is followed, 400 `ExpiredToken` "The provided token
- * has expired.", which the AWS SDKs recognise as a reason to fetch new credentials. Declared in the
- * conformance differences.
+ * R/W, Object R) and a request outside a token's scope as 403 AccessDenied (r2/api/error-codes,
+ * 10003). What it answers for an expired temporary credential is not documented
+ * (docs/sources/r2-s3.md#authentication): S3's answer is followed, 400 `ExpiredToken` "The provided
+ * token has expired.", which the AWS SDKs recognise as a reason to fetch new credentials. Declared
+ * in the conformance differences.
  *
  * Our reading where R2 documents nothing finer (declared there too): the object permissions reach
  * objects, listings and multipart uploads, never bucket settings; the admin ones reach the bucket's

@@ -14,14 +14,14 @@ export const S3_NAMESPACE = 'http://s3.amazonaws.com/doc/2006-03-01/';
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
 /**
- * What R2 escapes in a response's text: `& < > " '`, with `'` as `&apos;` (reference
- * r2-s3-api.md §5; Miniflare's S3 endpoint, whose XML was captured from a real bucket, does the
- * same), and nothing else. Control characters go out as they are, which XML 1.0 cannot carry: what
- * R2 sends for them is not established, so this follows the local simulator (Miniflare writes them
- * raw through the same builder). AWS differs: it writes `&#x1;`-style references, equally invalid
- * XML 1.0 (minio/minio-py#716 quotes such a response; aws/aws-sdk-java-v2#2828, aws/aws-sdk-php#169
- * show clients failing on them). Either way the way out is `encoding-type=url`, which
- * percent-encodes them (listing.ts).
+ * What R2 escapes in a response's text: `& < > " '`, with `'` as `&apos;`
+ * (docs/sources/r2-s3.md#errors; Miniflare's S3 endpoint, whose XML was captured from a real
+ * bucket, does the same), and nothing else. Control characters go out as they are, which XML 1.0
+ * cannot carry: what R2 sends for them is not established, so this follows the local simulator
+ * (Miniflare writes them raw through the same builder). AWS differs: it writes `&#x1;`-style
+ * references, equally invalid XML 1.0 (minio/minio-py#716 quotes such a response;
+ * aws/aws-sdk-java-v2#2828, aws/aws-sdk-php#169 show clients failing on them). Either way the way
+ * out is `encoding-type=url`, which percent-encodes them (listing.ts).
  */
 export function escapeXml(text: string): string {
   // A plain loop: most texts (keys, dates, sizes) have nothing to escape, and for those short

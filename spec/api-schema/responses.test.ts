@@ -69,7 +69,7 @@ const SCHEMA_ERRORS: SchemaError[] = [
     id: 'r2-location-uppercase',
     why: "The document's bucket `location` enum is lowercase (apac, eeur, enam, weur, wnam); the API answers it uppercase (WEUR) and has added oc.",
     evidence:
-      'alchemy-run/distilled-cloudflare corrects the same enum in its OpenAPI patch ("API returns uppercase but spec has lowercase") after decoding real responses; the SDK types location as the uppercase-or-lowercase union; reference r2-bucket-config.md §3.1 lists oc.',
+      'alchemy-run/distilled-cloudflare corrects the same enum in its OpenAPI patch ("API returns uppercase but spec has lowercase") after decoding real responses; the SDK types location as the uppercase-or-lowercase union, and its locationHint lists oc (docs/sources/r2-api.md#buckets).',
     correct(doc) {
       const e = doc.components.schemas['r2_bucket_location'].enum as string[];
       for (const v of [...e, 'oc']) e.push(v.toUpperCase());
@@ -80,7 +80,7 @@ const SCHEMA_ERRORS: SchemaError[] = [
     id: 'r2-list-buckets-object',
     why: "The document makes the bucket list's `result` an array of buckets; the API answers `{ buckets: [...] }`.",
     evidence:
-      "wrangler 4.86 reads `result.buckets` (listR2Buckets); the SDK's BucketListResponse is `{ buckets }`; reference r2-bucket-config.md §3.1.",
+      "wrangler 4.86 reads `result.buckets` (listR2Buckets); the SDK's BucketListResponse is `{ buckets }` (docs/sources/r2-api.md#buckets).",
     correct(doc) {
       const all = doc.paths['/accounts/{account_id}/r2/buckets'].get.responses['200'].content['application/json'].schema
         .allOf as Json[];
@@ -171,7 +171,7 @@ const SCHEMA_ERRORS: SchemaError[] = [
     id: 'event-notification-config-shape',
     why: "The document's configuration GET result (mq_bucket-config) is the old shape `{ [bucket]: { [detailId]: { queue, rules } } }`; the API now answers `{ bucketName, queues: [{ queueId, queueName, rules }] }`.",
     evidence:
-      "wrangler 4.86 listEventNotificationConfig returns the result as is when it has bucketName and queues, and converts only the old shape; the SDK's EventNotificationGetResponse is { bucketName, queues }; reference r2-bucket-config.md §1.5.",
+      "wrangler 4.86 listEventNotificationConfig returns the result as is when it has bucketName and queues, and converts only the old shape; the SDK's EventNotificationGetResponse is { bucketName, queues } (docs/sources/r2-api.md#event-notifications).",
     correct(doc) {
       doc.components.schemas['mq_bucket-config'] = {
         type: 'object',

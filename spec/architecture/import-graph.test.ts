@@ -1,5 +1,5 @@
 /**
- * The layering rule of the house plan (DESIGN.md, "The joints, explicit"), held on `lib/` itself:
+ * The layering rule of ARCHITECTURE.md ("What may import what"), held on `lib/` itself:
  * imports run one way at run time, from the shared parts up through the models, the account, the
  * surfaces and the assemblies to `node/`, so no two folders import each other, even through others;
  * a type (`import type`) may be shared in any direction. And the `/client/v4` front door (`lib/api/`)
@@ -22,10 +22,10 @@ import {
 const root = new URL('../..', import.meta.url).pathname;
 
 const RULE =
-  'lib/ imports run one way at run time (DESIGN.md, "The joints, explicit"): shared parts (lib/*.ts, support/) -> models ' +
-  "(bucket/, dns/, queue/) -> account/ -> surfaces (s3/, r2-public/, each product's /client/v4 routes, the binding) -> " +
-  'assemblies (dns-api/, cloudflare-api/, env/) -> node/; a folder never imports one above it (use `import type` for a type, ' +
-  'or move the shared part down)';
+  'lib/ imports run one way at run time (ARCHITECTURE.md, "What may import what"): shared parts (lib/*.ts, ' +
+  "support/) -> models (bucket/, dns/, queue/) -> account/ -> surfaces (s3/, r2-public/, each product's /client/v4 " +
+  'routes, the binding) -> assemblies (dns-api/, cloudflare-api/, env/) -> node/; a folder never imports one above it ' +
+  '(use `import type` for a type, or move the shared part down)';
 
 /** Each cycle as `a -> b -> a`, with the file imports that make each step. */
 function explain(graph: FolderGraph, cycles: string[][]): string {

@@ -42,7 +42,7 @@ const keys = async (b: Bucket) => (await b.list()).objects.map((o) => o.key);
 describe('the default rule', () => {
   it('a new bucket has the "Default Multipart Abort Rule" (7 days), in the API\'s JSON', () => {
     const { config } = setup();
-    // The JSON third-party repositories recorded from the API (reference r2-bucket-config.md §2.1).
+    // The JSON third-party repositories recorded from the API (docs/sources/r2-api.md#lifecycle).
     expect(JSON.parse(JSON.stringify(config.lifecycle))).toEqual([
       {
         id: 'Default Multipart Abort Rule',

@@ -3,7 +3,8 @@ import { schemaErrors } from './support.js';
 import { setup } from './helpers.js';
 import { RECORD_SAMPLES } from './fixtures/record-samples.js';
 
-// Every type the API supports: data rendered into content (dns-api.md §7), each body schema-checked.
+// Every type the API supports: data rendered into content (docs/sources/dns-api.md#types), each
+// body schema-checked.
 const cases = RECORD_SAMPLES;
 
 describe('record types', () => {

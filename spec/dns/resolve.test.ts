@@ -74,7 +74,8 @@ describe('proxied names', () => {
     const api = zone([{ type: 'A', name: 'www', content: '192.0.2.10', proxied: true }]);
     const a = await api.resolve('www.example.com', 'A');
     expect(a.answers.map((rr) => [rr.data, rr.ttl])).toEqual(EDGE_V4.map((ip) => [ip, 300]));
-    // AAAA too, though only an A record exists (IPv6 compatibility is on by default, §1.1).
+    // AAAA too, though only an A record exists (IPv6 compatibility is on by default,
+    // docs/sources/dns-wire.md#proxied-names).
     expect(datas(await api.resolve('www.example.com', 'AAAA'))).toEqual(EDGE_V6);
   });
 

@@ -49,7 +49,8 @@ const sdk = walkSdk();
 
 /**
  * Response fields the SDK does not type but the double sends, with their source: the interface
- * document's SRV result "also carries priority" (dns-records-interface.md §2.2, §4.1 rule 3).
+ * document's SRV result carries `priority` (docs/sources/dns-api.md#the-interface-document; the API
+ * renders SRV content without it, docs/sources/dns-api.md#types).
  */
 const DOCUMENTED_EXTRAS: Record<string, string[]> = { SRV: ['priority'] };
 

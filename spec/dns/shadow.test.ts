@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { setup } from './helpers.js';
 
-// Shadowed records (SDK 7.3 list params; dns-api.md §5.1, §6.6 rule 3).
+// Shadowed records (SDK 7.3 list params; docs/sources/dns-api.md#list,
+// docs/sources/dns-api.md#conflicts).
 async function delegated() {
   const s = setup({ compat: 'today' });
   const ids: Record<string, string> = {};

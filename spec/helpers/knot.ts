@@ -23,7 +23,10 @@ import { debianCommand } from './debian-command.js';
 
 export const KNOT_PACKAGE = 'knot';
 
-/** The apex SOA and NS records `api` synthesises for `zone` (dns-wire.md §1.6), as master-file lines for Knot. */
+/**
+ * The apex SOA and NS records `api` synthesises for `zone` (docs/sources/dns-wire.md#apex-soa-and-ns),
+ * as master-file lines for Knot.
+ */
 export function apexLines(api: DnsApi, zone: string): string[] {
   const soa = api.answer({ name: zone, type: 'SOA' }).answers[0]!;
   const s = soa.data as {

@@ -105,7 +105,8 @@ describe('bucket lifecycle through the AWS SDK', () => {
     await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'logs/a', Body: 'a' }));
     await client.send(new PutObjectCommand({ Bucket: 'photos', Key: 'cold/b', Body: 'b' }));
     clock.advance(DAY);
-    // Whether R2's HeadObject sends x-amz-storage-class is not established (r2-s3-api.md §3.3); the binding shows the move.
+    // Whether R2's HeadObject sends x-amz-storage-class is not established
+    // (docs/sources/r2-s3.md#object-headers); the binding shows the move.
     expect((await photos.head('cold/b'))!.storageClass).toBe('InfrequentAccess');
     expect((await client.send(new HeadObjectCommand({ Bucket: 'photos', Key: 'cold/b' }))).ContentLength).toBe(1);
     clock.advance(DAY);

@@ -131,7 +131,7 @@ describe.each(Object.keys(storages) as (keyof typeof storages)[])('on %s storage
     photos.faults.add({ op: 'get', key: 'f', error: 'rateLimit', times: 3 });
     await photos.put('f', 'x');
     const limited = await client.send(new GetObjectCommand({ Bucket: 'photos', Key: 'f' })).catch((e: unknown) => e);
-    // R2's per-key limit on the S3 API: 429 TooManyRequests (reference r2-s3-api.md §4, §5).
+    // R2's per-key limit on the S3 API: 429 TooManyRequests (docs/sources/r2-s3.md#limits).
     expect(limited).toMatchObject({ name: 'TooManyRequests', $metadata: { httpStatusCode: 429 } });
     // A fault on another op or key lets the call through.
     await client.send(new HeadObjectCommand({ Bucket: 'photos', Key: 'f' }));

@@ -3,8 +3,9 @@ import { defineGroup } from '../harness.js';
 import type { R2BucketLike } from '../../../lib/bucket/types.js';
 import { expectRejection, rejection } from '../util.js';
 
-// The binding converts its arguments the WebIDL way (r2-semantics §1.2, §9.2, §12.2). Casts through
-// `any` are deliberate: these tests pass what TypeScript would not allow.
+// The binding converts its arguments the WebIDL way
+// (docs/sources/r2-binding.md#argument-conversion). Casts through `any` are deliberate: these tests
+// pass what TypeScript would not allow.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the suite calls the binding with arguments its types forbid, as untyped Worker code can
 const loose = (b: R2BucketLike): any => b;
 

@@ -3,7 +3,7 @@ import { defineGroup } from '../harness.js';
 import type { R2ObjectBodyLike } from '../../../lib/bucket/types.js';
 import { expectRejection, readAll, rejection, utf8 } from '../util.js';
 
-// The body of a GetResult (r2-semantics §2.4, edge case 33).
+// The body of a GetResult (docs/sources/r2-binding.md#results).
 const USED = 'Body has already been used. It can only be used once. Use tee() first if you need to read it twice.';
 
 type Reader = 'arrayBuffer' | 'bytes' | 'text' | 'json' | 'blob';

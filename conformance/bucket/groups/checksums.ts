@@ -3,7 +3,8 @@ import { defineGroup } from '../harness.js';
 import type { R2BucketLike, R2PutOptions } from '../../../lib/bucket/types.js';
 import { EMPTY_MD5, expectBackendError, expectRejection, fromHex, md5Hex, shaHex, toHex, utf8 } from '../util.js';
 
-// R2Checksums and the integrity-hash options of put (r2-semantics §3, §5.4, §5.5, edge cases 8–10).
+// R2Checksums and the integrity-hash options of put (docs/sources/r2-binding.md#checksums,
+// docs/sources/r2-binding.md#put).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the suite calls the binding with arguments its types forbid, as untyped Worker code can
 const loose = (b: R2BucketLike): any => b;
 
@@ -173,7 +174,7 @@ export const checksums = defineGroup('checksums', (t) => {
       },
     );
 
-    // r2-semantics §5.4 quoted 'JsBufferSource or string' (workerd 1.20260426); this runtime says 'BufferSource'.
+    // workerd 1.20260426 said 'JsBufferSource or string'; this runtime says 'BufferSource'.
     t.test(
       `a ${a.field} that is neither a string nor a buffer rejects with the 'BufferSource or string' TypeError`,
       async () => {
@@ -284,8 +285,8 @@ export const checksums = defineGroup('checksums', (t) => {
     expect(o.checksums.toJSON()).toEqual({ md5: md5Hex('abc'), sha1 });
   });
 
-  // Argument conversion (the value) precedes option interpretation in this runtime; r2-semantics §5.5
-  // listed the value check last.
+  // Argument conversion (the value) precedes option interpretation in this runtime; workerd
+  // 1.20260426 checked the value last.
   t.test(
     "the value's type is checked before the hashes: put(k, 5, {md5: 'abc'}) gives the value TypeError",
     async () => {

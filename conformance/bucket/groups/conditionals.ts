@@ -3,13 +3,13 @@ import type { R2BucketLike, R2Conditional, R2ObjectLike } from '../../../lib/buc
 import { defineGroup, type GroupContext } from '../harness.js';
 import { expectRejection } from '../util.js';
 
-// Conditional operations (`onlyIf`): r2-semantics §7, §4.6, §5.2 and edge cases 11–19.
+// Conditional operations (`onlyIf`): docs/sources/r2-binding.md#conditionals.
 // A failing condition never throws: get gives a HeadResult without a body, put gives null.
 
 type OnlyIf = R2Conditional | Headers;
 type Outcome = 'body' | 'no body' | 'null';
 
-/** A number of ms where the types say Date: the binding accepts both (§7.1). */
+/** A number of ms where the types say Date: the binding accepts both. */
 const ms = (n: number): Date => n as unknown as Date;
 /** A value of the wrong type, passed on purpose. */
 const bad = (v: unknown): never => v as never;
@@ -56,7 +56,7 @@ async function expectGet(b: R2BucketLike, cases: [label: string, onlyIf: OnlyIf,
 
 export const conditionals = defineGroup('conditionals', (t) => {
   // ---------------------------------------------------------------------------------------------
-  // Object form: etags (§7.1)
+  // Object form: etags
   // ---------------------------------------------------------------------------------------------
 
   t.test('etagMatches: the etag passes, another etag fails', async () => {
@@ -197,7 +197,7 @@ export const conditionals = defineGroup('conditionals', (t) => {
   );
 
   // ---------------------------------------------------------------------------------------------
-  // Object form: dates (§7.1, §7.3)
+  // Object form: dates
   // ---------------------------------------------------------------------------------------------
 
   t.test('uploadedBefore is strict at ms granularity: uploaded+1 passes, uploaded and uploaded-1 fail', async () => {
@@ -262,7 +262,7 @@ export const conditionals = defineGroup('conditionals', (t) => {
     },
   );
 
-  // Found by probing workerd (client side, so production behaviour); not in r2-semantics.md. The
+  // Found by probing workerd (client side, so production behaviour). The
   // real bound is the int64-nanosecond range (2262-04-11): 2262-01-01 is accepted despite the text.
   t.test('a date in 2300 rejects with TypeError "This API doesn\'t support dates after 2189."', async () => {
     const { b } = await stored(t);
@@ -296,7 +296,7 @@ export const conditionals = defineGroup('conditionals', (t) => {
   });
 
   t.test('dates before 1970 fail both as uploadedAfter and as uploadedBefore', async () => {
-    // They are sent as huge unsigned integers (§7.1), so neither comparison holds.
+    // They are sent as huge unsigned integers, so neither comparison holds.
     const { b } = await stored(t);
     await expectGet(b, [
       ['after -1000', { uploadedAfter: new Date(-1000) }, 'no body'],
@@ -453,7 +453,7 @@ export const conditionals = defineGroup('conditionals', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // Evaluation rules (§7.3)
+  // Evaluation rules
   // ---------------------------------------------------------------------------------------------
 
   t.test('a passing etagMatches overrides a failing uploadedBefore', async () => {
@@ -512,7 +512,7 @@ export const conditionals = defineGroup('conditionals', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // Headers form (§7.2)
+  // Headers form
   // ---------------------------------------------------------------------------------------------
 
   t.test('If-Match with the quoted etag passes, with another quoted etag fails, * passes', async () => {
@@ -779,7 +779,7 @@ export const conditionals = defineGroup('conditionals', (t) => {
   );
 
   // ---------------------------------------------------------------------------------------------
-  // get with a failing condition (§2.3, §4.6, §13.18)
+  // get with a failing condition
   // ---------------------------------------------------------------------------------------------
 
   t.test("get with a failing condition resolves to a HeadResult without a body: 'body' in o is false", async () => {
@@ -838,7 +838,7 @@ export const conditionals = defineGroup('conditionals', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // put (§5.2, §7.3)
+  // put
   // ---------------------------------------------------------------------------------------------
 
   t.test('put with a failing condition resolves to null and leaves the stored object untouched', async () => {
@@ -903,7 +903,7 @@ export const conditionals = defineGroup('conditionals', (t) => {
     },
   );
 
-  // On a missing key, put passes only when neither etagMatches nor uploadedAfter is given (§7.3).
+  // On a missing key, put passes only when neither etagMatches nor uploadedAfter is given.
   const missingKeyPuts: [string, () => OnlyIf, boolean][] = [
     ["{etagDoesNotMatch: '*'}", () => ({ etagDoesNotMatch: '*' }), true],
     ["{etagDoesNotMatch: 'x'}", () => ({ etagDoesNotMatch: 'x' }), true],

@@ -3,9 +3,9 @@ import { defineGroup } from '../harness.js';
 import type { R2BucketLike } from '../../../lib/bucket/types.js';
 import { expectBackendError, expectRejection, md5Hex, EMPTY_MD5 } from '../util.js';
 
-// customMetadata on put (r2-semantics §5.3, §5.5). The size limit is production's 8,192 bytes, which
-// the simulator this repo runs (Miniflare 5.20261023.2-beta, the vitest plugin's) enforces too;
-// Miniflare 4's simulator enforces 2,048 ('miniflare4-custom-metadata-limit').
+// customMetadata on put (docs/sources/r2-binding.md#put). The size limit is production's 8,192
+// bytes, which the simulator this repo runs (Miniflare 5.20261023.2-beta, the vitest plugin's)
+// enforces too; Miniflare 4's simulator enforces 2,048 ('miniflare4-custom-metadata-limit').
 // Only ASCII and 4-byte characters are used at the boundary: for them the simulator's measure
 // (UTF-16 length, doubled if any code unit is ≥ 256) equals the UTF-8 byte count; for "é" it does
 // not, and production's measure there is not established.
@@ -223,8 +223,8 @@ export const customMetadata = defineGroup('custom metadata', (t) => {
     await expectRejection(() => loose(b).put('k', 'v', { customMetadata: null, md5: 'abc' }), TypeError, NOT_OBJECT);
   });
 
-  // Options are type-converted field by field before onlyIf is interpreted; r2-semantics §5.5 put the
-  // onlyIf conversion first, but this runtime reports customMetadata first.
+  // Options are type-converted field by field before onlyIf is interpreted; workerd 1.20260426
+  // converted onlyIf first, but this runtime reports customMetadata first.
   t.test('client-side order: a null customMetadata is reported before a quoted onlyIf etag', async () => {
     const b = await t.bucket();
     await expectRejection(

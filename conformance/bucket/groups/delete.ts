@@ -3,7 +3,7 @@ import { defineGroup } from '../harness.js';
 import type { R2BucketLike } from '../../../lib/bucket/types.js';
 import { expectBackendError, expectRejection } from '../util.js';
 
-// delete(keys) (r2-semantics §6, edge case 40).
+// delete(keys) (docs/sources/r2-binding.md#delete).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the suite calls the binding with arguments its types forbid, as untyped Worker code can
 const loose = (b: R2BucketLike): any => b;
 

@@ -4,7 +4,7 @@ import type { R2BucketLike, R2HTTPMetadata } from '../../../lib/bucket/types.js'
 import { expectRejection } from '../util.js';
 
 // httpMetadata on put, in the object and the Headers form, and writeHttpMetadata
-// (r2-semantics §10, edge cases 31 and 32).
+// (docs/sources/r2-binding.md#http-metadata).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the suite calls the binding with arguments its types forbid, as untyped Worker code can
 const loose = (b: R2BucketLike): any => b;
 
@@ -292,8 +292,8 @@ export const httpMetadata = defineGroup('http metadata', (t) => {
     expect((await b.head('k'))?.httpMetadata?.contentType).toBe('text/plain\nX-Injected: y');
   });
 
-  // workerd ≥ 1.20260602 validates header values here (r2-semantics §10); the runtime this repo
-  // tests with does, so this follows it.
+  // workerd ≥ 1.20260602 validates header values here (docs/sources/r2-binding.md#http-metadata);
+  // the runtime this repo tests with does, so this follows it.
   t.test(
     'writeHttpMetadata throws TypeError "Invalid header value." for a value containing CR, LF or NUL',
     async () => {

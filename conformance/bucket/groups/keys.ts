@@ -3,7 +3,7 @@ import { defineGroup } from '../harness.js';
 import { expectBackendError, rejection, utf8 } from '../util.js';
 
 // Keys are limited to 1024 UTF-8 bytes, checked by every operation; nothing else is restricted
-// (r2-semantics §1.3, edge cases 4 and 5).
+// (docs r2/platform/limits; docs/sources/r2-binding.md#keys).
 const invalid = (action: string) => `${action}: The specified object name is not valid. (10020)`;
 
 export const keys = defineGroup('keys', (t) => {

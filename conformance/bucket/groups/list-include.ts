@@ -4,7 +4,7 @@ import type { TestOptions } from '../harness.js';
 import { defineGroup, type GroupContext } from '../harness.js';
 import { expectRejection } from '../util.js';
 
-// list() and `include`, per compatibility date: r2-semantics §8.5, §13.5, edge cases 28, 29.
+// list() and `include`, per compatibility date: docs/sources/r2-binding.md#list-include.
 // `t.honorsInclude` is configuration (the compatibility date or a flag), not a difference: the
 // workerd-2022 and double-2022 targets run this group at 2022-01-01, where include is validated but
 // ignored and both kinds of metadata always come back.
@@ -198,7 +198,7 @@ export const listInclude = defineGroup('list include', (t) => {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Validation happens at every date (§8.5)
+  // Validation happens at every date
   // ---------------------------------------------------------------------------------------------
 
   t.test(

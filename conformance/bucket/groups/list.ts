@@ -3,7 +3,7 @@ import type { R2BucketLike, R2ListOptions, R2ObjectsLike } from '../../../lib/bu
 import { defineGroup } from '../harness.js';
 import { expectBackendError, expectRejection, shaHex } from '../util.js';
 
-// list(): r2-semantics §8.1–8.4 and edge cases 6, 24–27. Behaviour that depends on the
+// list(): docs/sources/r2-binding.md#list. Behaviour that depends on the
 // compatibility date (`include`) is in list-include.ts. Cursors are opaque: their content is never
 // asserted. A string the bucket never issued as a cursor is answered as workerd answers it (production's
 // answer is not established): it is read as a position, never refused and never a restart.
@@ -52,12 +52,12 @@ const byCodePoint = (a: string, b: string): number => {
   return x.length - y.length;
 };
 
-/** The example tree of §8.4. */
+/** A tree of keys for the delimiter tests. */
 const TREE = ['a//b', 'dir0', 'dir0/file0', 'dir0/file1', 'dir0/sub0/x', 'dir0/sub1/y', 'file8', 'x/'];
 
 export const list = defineGroup('list', (t) => {
   // ---------------------------------------------------------------------------------------------
-  // Result shape (§8.1)
+  // Result shape
   // ---------------------------------------------------------------------------------------------
 
   t.test('list() on an empty bucket: no objects, no prefixes, truncated false, no cursor key', async () => {
@@ -140,7 +140,7 @@ export const list = defineGroup('list', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // Ordering (§8.3, edge case 6)
+  // Ordering
   // ---------------------------------------------------------------------------------------------
 
   t.test("keys are listed in UTF-8 / code-point order, not UTF-16 order ('\\uFFFF' before '😀')", async () => {
@@ -162,7 +162,7 @@ export const list = defineGroup('list', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // prefix (§8.3)
+  // prefix
   // ---------------------------------------------------------------------------------------------
 
   t.test('prefix is a literal match: % and _ are not wildcards', async () => {
@@ -203,7 +203,7 @@ export const list = defineGroup('list', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // startAfter (§8.3)
+  // startAfter
   // ---------------------------------------------------------------------------------------------
 
   t.test('startAfter is exclusive', async () => {
@@ -254,7 +254,7 @@ export const list = defineGroup('list', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // cursor (§8.3, edge case 26)
+  // cursor
   // ---------------------------------------------------------------------------------------------
 
   t.test('the cursor of a truncated page continues where it stopped', async () => {
@@ -408,7 +408,7 @@ export const list = defineGroup('list', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // limit (§8.2, edge cases 24, 25)
+  // limit
   // ---------------------------------------------------------------------------------------------
 
   t.test(
@@ -519,7 +519,7 @@ export const list = defineGroup('list', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // delimiter (§8.4, edge case 27)
+  // delimiter
   // ---------------------------------------------------------------------------------------------
 
   t.test("delimiter '/' without a prefix groups keys up to the first '/'; other keys stay objects", async () => {
@@ -611,7 +611,7 @@ export const list = defineGroup('list', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // Option types (§1.2, §8.5)
+  // Option types (docs/sources/r2-binding.md#argument-conversion)
   // ---------------------------------------------------------------------------------------------
 
   for (const field of ['prefix', 'delimiter', 'cursor', 'startAfter'] as const) {

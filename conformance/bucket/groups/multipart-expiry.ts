@@ -2,10 +2,11 @@ import { expect } from '../../runner.js';
 import { defineGroup, type GroupContext } from '../harness.js';
 import { expectBackendError } from '../util.js';
 
-// An upload not completed 7 days after its creation is aborted (bucket-binding-interface §3 and §8;
-// r2-semantics §9.6 for how an aborted upload behaves). Every test here moves the target's clock, so
-// it runs only where `advanceClock` exists (the doubles): a real bucket cannot be made to wait 7 days,
-// and the harness skips these tests elsewhere with that reason in their names.
+// An upload not completed 7 days after its creation is aborted (docs r2/objects/multipart-objects;
+// docs/sources/r2-binding.md#multipart for how an aborted upload behaves). Every test here moves
+// the target's clock, so it runs only where `advanceClock` exists (the doubles): a real bucket
+// cannot be made to wait 7 days, and the harness skips these tests elsewhere with that reason in
+// their names.
 
 const DAY = 24 * 60 * 60 * 1000;
 const EXPIRY = 7 * DAY;
@@ -83,7 +84,7 @@ export const multipartExpiry = defineGroup('multipart expiry', (t) => {
   t.test(
     'a resumed handle of an expired upload sees it aborted: 10024 for uploadPart and complete',
     async () => {
-      // Not the 10001 of an upload id that never existed (r2-semantics §9.6).
+      // Not the 10001 of an upload id that never existed (docs/sources/r2-binding.md#multipart).
       await pin(t);
       const b = await t.bucket();
       const upload = await b.createMultipartUpload('k');

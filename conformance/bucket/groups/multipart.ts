@@ -12,7 +12,7 @@ import {
   utf8,
 } from '../util.js';
 
-// Multipart uploads: r2-semantics §9 and edge cases 34–39 of §14.
+// Multipart uploads: docs/sources/r2-binding.md#multipart.
 // Casts through `any` are deliberate: some tests pass what TypeScript would not allow.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the suite calls the binding with arguments its types forbid, as untyped Worker code can
 const loose = (x: unknown): any => x;
@@ -54,8 +54,8 @@ async function bodyOf(b: R2BucketLike, key: string): Promise<Uint8Array> {
 }
 
 const partNumberError = (n: number) => `Part number must be between 1 and 10000 (inclusive). Actual value was: ${n}`;
-// workerd's WebIDL name for the stream type is 'JsReadableStream' here (r2-semantics §9.3 and §12.2
-// write 'ReadableStream'; the runtime, which is production's client code, says 'JsReadableStream').
+// workerd's WebIDL name for the stream type is 'JsReadableStream' here (workerd 1.20260426 said
+// 'ReadableStream'; the runtime, which is production's client code, says 'JsReadableStream').
 const UPLOAD_PART_VALUE_ERROR =
   "Failed to execute 'uploadPart' on 'R2MultipartUpload': parameter 2 is not of type 'JsReadableStream or ArrayBuffer or ArrayBufferView or string or Blob'.";
 const UNKNOWN_LENGTH_ERROR =
@@ -84,7 +84,7 @@ async function uploadAll(
 
 export const multipart = defineGroup('multipart', (t) => {
   // ---------------------------------------------------------------------------------------------
-  // createMultipartUpload and the handle (§9.1)
+  // createMultipartUpload and the handle
 
   t.test('createMultipartUpload resolves to a handle whose only own properties are uploadId and key', async () => {
     const b = await t.bucket();
@@ -210,7 +210,7 @@ export const multipart = defineGroup('multipart', (t) => {
   );
 
   // ---------------------------------------------------------------------------------------------
-  // resumeMultipartUpload (§9.2)
+  // resumeMultipartUpload
 
   t.test('resumeMultipartUpload returns a handle synchronously without checking a bogus upload id', async () => {
     const b = await t.bucket();
@@ -247,7 +247,7 @@ export const multipart = defineGroup('multipart', (t) => {
   );
 
   // ---------------------------------------------------------------------------------------------
-  // uploadPart (§9.3)
+  // uploadPart
 
   const valueCases: {
     name: string;
@@ -449,7 +449,7 @@ export const multipart = defineGroup('multipart', (t) => {
     expect(p1!.etag).not.toBe(p2!.etag);
   });
 
-  // The simulator returns random 171-character etags; production the md5 hex of the part (§13.7).
+  // The simulator returns random 171-character etags; production the md5 hex of the part.
   t.test(
     'a part etag is the md5 hex of the part',
     async () => {
@@ -493,7 +493,7 @@ export const multipart = defineGroup('multipart', (t) => {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // complete: client-side checks (§9.4 "Input checks")
+  // complete: client-side checks
 
   for (const [name, value] of [
     ['undefined', undefined],
@@ -586,7 +586,7 @@ export const multipart = defineGroup('multipart', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // complete: server-side checks, in their order (§9.4)
+  // complete: server-side checks, in their order
 
   t.test('complete under a real upload id but another key rejects with 10001', async () => {
     const b = await t.bucket();
@@ -741,7 +741,7 @@ export const multipart = defineGroup('multipart', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // complete: the result (§9.4 "Result", §2.3)
+  // complete: the result
 
   t.test('complete([]) with zero parts creates an empty object with etag d41d8…-0', async () => {
     const b = await t.bucket();
@@ -935,7 +935,7 @@ export const multipart = defineGroup('multipart', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // Re-uploading a part (§9.3)
+  // Re-uploading a part
 
   t.test(
     're-uploading a part number with new bytes gives a new etag; the earlier etag then fails with 10025',
@@ -964,7 +964,7 @@ export const multipart = defineGroup('multipart', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // In-progress uploads and the key's object (§4.1, §6, §9.4 "Overwrites")
+  // In-progress uploads and the key's object
 
   t.test('an in-progress upload is invisible to head, get and list', async () => {
     const b = await t.bucket();
@@ -1048,7 +1048,7 @@ export const multipart = defineGroup('multipart', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // The state machine (§9.6): every state × uploadPart, complete, abort
+  // The state machine: every state × uploadPart, complete, abort
 
   type State = {
     label: string;

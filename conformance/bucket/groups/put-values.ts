@@ -3,12 +3,12 @@ import { defineGroup } from '../harness.js';
 import type { R2BucketLike } from '../../../lib/bucket/types.js';
 import { EMPTY_MD5, expectBackendError, expectRejection, md5Hex, shaHex, utf8 } from '../util.js';
 
-// What put accepts as a value and what it stores (r2-semantics §5.1, §5.2, edge cases 1–3 and 30).
+// What put accepts as a value and what it stores (docs/sources/r2-binding.md#put).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the suite calls the binding with arguments its types forbid, as untyped Worker code can
 const loose = (b: R2BucketLike): any => b;
 
-// workerd (1.20261102) names the stream type 'JsReadableStream'; r2-semantics §5.1 (1.20260426)
-// quoted 'ReadableStream'. The suite follows the runtime it runs.
+// workerd (1.20261102) names the stream type 'JsReadableStream'; workerd 1.20260426 said
+// 'ReadableStream'. The suite follows the runtime it runs.
 const WRONG_VALUE =
   "Failed to execute 'put' on 'R2Bucket': parameter 2 is not of type 'JsReadableStream or ArrayBuffer or ArrayBufferView or string or Blob'.";
 const UNKNOWN_LENGTH =

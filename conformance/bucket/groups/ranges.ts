@@ -3,7 +3,7 @@ import type { R2BucketLike, R2Conditional, R2ObjectBodyLike, R2Range } from '../
 import { defineGroup, type GroupContext } from '../harness.js';
 import { expectBackendError, expectRejection } from '../util.js';
 
-// Ranged reads: r2-semantics §4.2–4.5, §2.3, §13.9 and edge cases 11, 12, 20–23.
+// Ranged reads: docs/sources/r2-binding.md#ranges.
 // Most tests use a 10-byte object '0123456789' so a range's bytes are easy to read.
 
 const TEN = '0123456789';
@@ -42,7 +42,7 @@ const slice = (offset: number, length: number, content = TEN): Read => ({
 
 export const ranges = defineGroup('ranges', (t) => {
   // ---------------------------------------------------------------------------------------------
-  // R2Range object: client-side validation (§4.3), always a rejection
+  // R2Range object: client-side validation, always a rejection
   // ---------------------------------------------------------------------------------------------
 
   const clientErrors: [string, R2Range, typeof RangeError | typeof TypeError, string][] = [
@@ -183,7 +183,7 @@ export const ranges = defineGroup('ranges', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // R2Range object: server side (§4.4), object size S = 10
+  // R2Range object: server side, object size S = 10
   // ---------------------------------------------------------------------------------------------
 
   const served: [string, R2Range | undefined, Read][] = [
@@ -229,17 +229,17 @@ export const ranges = defineGroup('ranges', (t) => {
     });
   }
 
-  // A window that starts at the end and asks for bytes ({offset: size, length > 0}, length: Infinity
-  // included; on an empty object also {length > 0} and {offset: 0, length > 0}): the simulator's range
-  // rule accepts it and clamps it to {size, 0}, then reading a single-part object's blob with that
-  // empty window fails inside the simulator (Miniflare 5.20261023.2-beta's fetchSingleRange asserts on
-  // its blob store's answer, logs "AssertionError: false == true", and answers R2 without a
-  // CF-R2-Error header), so the binding's caller sees "get: Unspecified error (0)": a plain Error, not
-  // 10039 and not 10001. A passing onlyIf (object or Headers) changes nothing; a failing one answers
-  // first (the HeadResult tests below). Production is not established (r2-semantics §4.4, §13.9), so
-  // this follows the newest workerd: measured on workerd 1.20261117.1, the same answer as on
-  // 1.20261023.1 (where the double's empty read was a declared difference). A multipart object
-  // reads the empty window (the next tests).
+  // A window that starts at the end and asks for bytes ({offset: size, length > 0}, length:
+  // Infinity included; on an empty object also {length > 0} and {offset: 0, length > 0}): the
+  // simulator's range rule accepts it and clamps it to {size, 0}, then reading a single-part
+  // object's blob with that empty window fails inside the simulator (Miniflare 5.20261023.2-beta's
+  // fetchSingleRange asserts on its blob store's answer, logs "AssertionError: false == true", and
+  // answers R2 without a CF-R2-Error header), so the binding's caller sees "get: Unspecified error
+  // (0)": a plain Error, not 10039 and not 10001. A passing onlyIf (object or Headers) changes
+  // nothing; a failing one answers first (the HeadResult tests below). Production is not
+  // established (docs/sources/r2-binding.md#ranges), so this follows the newest workerd: measured
+  // on workerd 1.20261117.1, the same answer as on 1.20261023.1 (where the double's empty read was
+  // a declared difference). A multipart object reads the empty window (the next tests).
   const UNSPECIFIED = 'get: Unspecified error (0)';
   const atEnd: [string, string, R2Range][] = [
     ['a 10-byte object', 'k', { offset: 10, length: 1 }],
@@ -419,7 +419,7 @@ export const ranges = defineGroup('ranges', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // Range given as Headers (§4.5)
+  // Range given as Headers
   // ---------------------------------------------------------------------------------------------
 
   const headerRanges: [string, Read][] = [
@@ -447,7 +447,8 @@ export const ranges = defineGroup('ranges', (t) => {
   }
 
   // Everything else is ignored: the whole object, range {0, S}, no error. (Production may throw
-  // 10039 for an unsatisfiable header range, §13.9, but that is not established; we follow workerd.)
+  // 10039 for an unsatisfiable header range, cloudflare/cloudflare-docs#6673, but that is not
+  // established; we follow workerd.)
   const ignoredHeaderRanges = [
     'bytes=abc',
     'bytes=,1-2',
@@ -490,7 +491,7 @@ export const ranges = defineGroup('ranges', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // The returned range, size and bytes (§2.3, §2.4, edge case 23)
+  // The returned range, size and bytes
   // ---------------------------------------------------------------------------------------------
 
   t.test('the returned range always has exactly the keys offset and length, never suffix', async () => {
@@ -550,7 +551,7 @@ export const ranges = defineGroup('ranges', (t) => {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // Order of checks (§4.2, edge cases 11, 12)
+  // Order of checks
   // ---------------------------------------------------------------------------------------------
 
   t.test('a missing key returns null even with an unsatisfiable range', async () => {

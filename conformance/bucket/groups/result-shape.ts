@@ -3,7 +3,7 @@ import { defineGroup } from '../harness.js';
 import type { R2ObjectLike } from '../../../lib/bucket/types.js';
 import { md5Hex } from '../util.js';
 
-// The shape of R2Object (HeadResult) and R2ObjectBody (GetResult) (r2-semantics §2.1–2.3).
+// The shape of R2Object (HeadResult) and R2ObjectBody (GetResult) (docs/sources/r2-binding.md#results).
 
 /** The own enumerable keys of every result, in this order. */
 const KEYS = [

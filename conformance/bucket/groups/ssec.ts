@@ -2,8 +2,8 @@ import { expect } from '../../runner.js';
 import { defineGroup } from '../harness.js';
 import { expectRejection, fromHex, rejection } from '../util.js';
 
-// SSE-C keys (r2-semantics §4.7, §13.15). The key format is checked by workerd's client code, so it
-// is production behaviour. Enforcement (a key is needed to read an object written with one;
+// SSE-C keys (docs/sources/r2-binding.md#sse-c). The key format is checked by workerd's client code,
+// so it is production behaviour. Enforcement (a key is needed to read an object written with one;
 // ssecKeyMd5 is set) is production-only: the simulator ignores SSE-C ('simulator-ssec-ignored').
 // The exact production error for a missing or wrong key is not established by any source found, so
 // those tests assert only that the read rejects.

@@ -1,7 +1,7 @@
 import { expect } from '../../runner.js';
 import { defineGroup } from '../harness.js';
 
-// storageClass (r2-semantics §2.2, §5.6, §13.2). Production: 'Standard' by default, or
+// storageClass (docs/sources/r2-binding.md#storage-class). Production: 'Standard' by default, or
 // 'InfrequentAccess'. The simulator always reports "" (difference 'simulator-storage-class').
 // What production does with other values is not documented, so it is not tested here.
 

@@ -1,7 +1,8 @@
 import { expect } from '../../runner.js';
 import { defineGroup, expectError } from '../harness.js';
 
-// Credentials, routes and request bodies (dns-api.md §1–3, §8 rows 1–12).
+// Credentials, routes and request bodies (docs/sources/dns-api.md: routes, authentication,
+// envelope, errors).
 export const auth = defineGroup('auth and routing', (t) => {
   t.test('no credentials at all is 400 9106', async (c) => {
     expectError(

@@ -1,7 +1,7 @@
 import { expect } from '../../runner.js';
 import { defineGroup, expectError } from '../harness.js';
 
-// BIND export and multipart import (dns-api.md §5.8–5.9).
+// BIND export and multipart import (docs/sources/dns-api.md#export, docs/sources/dns-api.md#import).
 export const bind = defineGroup('export and import', (t) => {
   t.test('export is text/plain BIND: SOA, tab-separated lines, trailing dots, cf_tags on A/CNAME', async (c) => {
     await c.made({ type: 'A', name: c.name('www'), content: '198.51.100.1', ttl: 300 });

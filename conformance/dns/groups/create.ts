@@ -4,7 +4,8 @@ import { defineGroup } from '../harness.js';
 const HEX32 = /^[0-9a-f]{32}$/;
 const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/;
 
-// The seed's create rules (dns-records-interface.md §4.1) and the name normalisation of dns-api.md §6.1.
+// The create rules the double was first specified with (docs/sources/dns-api.md#the-interface-document)
+// and the name normalisation of docs/sources/dns-api.md#names.
 export const create = defineGroup('create', (t) => {
   t.test('an A record is created: envelope success, empty errors and messages, the returned fields', async (c) => {
     const r = await c.create({ type: 'A', name: c.name('www'), content: '198.51.100.4', ttl: 3600, proxied: false });

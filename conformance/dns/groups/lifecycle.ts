@@ -3,7 +3,7 @@ import { defineGroup, expectError } from '../harness.js';
 
 const UNKNOWN_ID = '0123456789abcdef0123456789abcdef';
 
-// Get, overwrite, partial update and delete (dns-api.md §5.3–5.6).
+// Get, overwrite, partial update and delete (docs/sources/dns-api.md#update-and-delete).
 export const lifecycle = defineGroup('lifecycle', (t) => {
   t.test('get returns the record as created', async (c) => {
     const made = await c.made({ type: 'A', name: c.name('g'), content: '198.51.100.1', ttl: 300, comment: 'hello' });
@@ -131,7 +131,7 @@ export const lifecycle = defineGroup('lifecycle', (t) => {
   });
 });
 
-// List: filters, match, order, pages (dns-api.md §5.1, §10.4).
+// List: filters, match, order, pages (docs/sources/dns-api.md#list).
 export const listing = defineGroup('list', (t) => {
   const seed = async (c: import('../harness.js').DnsClient) => {
     await c.made({ type: 'A', name: c.name('www'), content: '198.51.100.1', ttl: 300, comment: 'web' });
@@ -229,7 +229,7 @@ export const listing = defineGroup('list', (t) => {
   });
 });
 
-// Batch: ordered, all-or-nothing (dns-api.md §5.7).
+// Batch: ordered, all-or-nothing (docs/sources/dns-api.md#batch).
 export const batch = defineGroup('batch', (t) => {
   t.test('deletes run before posts, so one batch can replace a record with an identical one', async (c) => {
     const old = await c.made({ type: 'A', name: c.name('b'), content: '198.51.100.1' });

@@ -1,7 +1,8 @@
 import { expect } from '../../runner.js';
 import { defineGroup, expectError } from '../harness.js';
 
-// Per-type content rules, names, TTL and proxying (dns-api.md §6–8).
+// Per-type content rules, names, TTL and proxying (docs/sources/dns-api.md: types, names, ttl,
+// proxying).
 export const validation = defineGroup('validation', (t) => {
   t.test('an empty name is 9000 "DNS name is invalid."', async (c) => {
     expectError(await c.create({ type: 'A', name: '', content: '198.51.100.1' }), 400, 9000, 'DNS name is invalid.');
@@ -189,7 +190,7 @@ export const validation = defineGroup('validation', (t) => {
   });
 });
 
-// Rules between records of one name (dns-api.md §6.6).
+// Rules between records of one name (docs/sources/dns-api.md#conflicts).
 export const conflicts = defineGroup('conflicts', (t) => {
   t.test('a CNAME where an A exists is 81053; an A where a CNAME exists is 81054', async (c) => {
     await c.made({ type: 'A', name: c.name('x'), content: '198.51.100.1' });

@@ -1,6 +1,6 @@
 /**
  * Buckets: create, get, list (filters, cursor), the default storage class, delete, jurisdictions,
- * and each refusal's code (r2-bucket-config.md §3.1; the `cloudflare` SDK's bucket types).
+ * and each refusal's code (docs/sources/r2-api.md#buckets; the `cloudflare` SDK's bucket types).
  */
 import { expect } from '../../runner.js';
 import { defineGroup, expectError } from '../harness.js';

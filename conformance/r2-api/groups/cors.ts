@@ -1,6 +1,6 @@
 /**
- * A bucket's CORS policy over `/r2/buckets/{bucket}/cors` (issue 18 point 3; reference
- * r2-bucket-config.md §3.2, docs r2/buckets/cors): none on a new bucket (404 10059), a PUT replacing
+ * A bucket's CORS policy over `/r2/buckets/{bucket}/cors` (issue 18 point 3;
+ * docs/sources/r2-api.md#cors, docs r2/buckets/cors): none on a new bucket (404 10059), a PUT replacing
  * the whole policy, the rule shape read back as sent, S3-shaped rules refused (workers-sdk#8486), the
  * same policy read through the S3 endpoint, and the policy deciding what a public host answers a
  * browser ("CORS headers are returned only when the Origin matches exactly"; the rules apply to the

@@ -1,8 +1,9 @@
 /**
- * Public access over `/r2/buckets/{bucket}/domains/...` (issue 18 point 6; reference
- * r2-bucket-config.md §3.4, docs r2/buckets/public-buckets): the managed r2.dev domain (off on a new
- * bucket, `{ bucketId, domain, enabled }`, PUT `{ enabled }`), custom domains (POST, list, get, PUT,
- * DELETE with the SDK's shapes), and what a public host answers: the object, ranges, its 404.
+ * Public access over `/r2/buckets/{bucket}/domains/...` (issue 18 point 6;
+ * docs/sources/r2-api.md#public-access, docs r2/buckets/public-buckets): the managed r2.dev domain
+ * (off on a new bucket, `{ bucketId, domain, enabled }`, PUT `{ enabled }`), custom domains (POST,
+ * list, get, PUT, DELETE with the SDK's shapes), and what a public host answers: the object,
+ * ranges, its 404.
  *
  * The custom-domain tests need a zone of the account (`target.zone`); they connect subdomains named
  * after the test's prefix and remove them at cleanup (harness.ts). What production does not

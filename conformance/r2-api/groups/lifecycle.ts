@@ -1,13 +1,16 @@
 /**
- * Lifecycle rules over `/r2/buckets/{bucket}/lifecycle` (issue 18 point 4; reference
- * r2-bucket-config.md §2): the default rule a new bucket has, a PUT replacing the whole set, the
- * rule shape read back, and a rule acting on an object. What production does not establish (when a
- * rule acts, the refusals' codes) names its difference (differences.ts).
+ * Lifecycle rules over `/r2/buckets/{bucket}/lifecycle` (issue 18 point 4;
+ * docs/sources/r2-api.md#lifecycle): the default rule a new bucket has, a PUT replacing the whole
+ * set, the rule shape read back, and a rule acting on an object. What production does not establish
+ * (when a rule acts, the refusals' codes) names its difference (differences.ts).
  */
 import { expect } from '../../runner.js';
 import { defineGroup, expectError } from '../harness.js';
 
-/** The default rule's JSON, as the API shows it (§2.1, [tp]). */
+/**
+ * The default rule's JSON, as the API shows it (recorded by third parties:
+ * docs/sources/r2-api.md#lifecycle).
+ */
 const DEFAULT_RULE = {
   id: 'Default Multipart Abort Rule',
   enabled: true,
@@ -15,7 +18,7 @@ const DEFAULT_RULE = {
   abortMultipartUploadsTransition: { condition: { type: 'Age', maxAge: 604800 } },
 };
 
-/** One rule of each action and condition type the SDK's `LifecycleUpdateParams.Rule` has (§2.1). */
+/** One rule of each action and condition type the SDK's `LifecycleUpdateParams.Rule` has. */
 const RULES = [
   {
     id: 'expire-logs',

@@ -1,13 +1,16 @@
 /**
- * Bucket locks over `/r2/buckets/{bucket}/lock` (issue 18 point 5; reference r2-bucket-config.md
- * §3.3, docs r2/buckets/bucket-locks): none on a new bucket, a PUT replacing every rule, the rule
+ * Bucket locks over `/r2/buckets/{bucket}/lock` (issue 18 point 5; docs/sources/r2-api.md#locks,
+ * docs r2/buckets/bucket-locks): none on a new bucket, a PUT replacing every rule, the rule
  * shape read back, a locked object kept from deletion, and locks winning over lifecycle. The cleanup
  * clears a test's locks before it deletes its objects (harness.ts).
  */
 import { expect } from '../../runner.js';
 import { defineGroup, expectError } from '../harness.js';
 
-/** One rule of each condition type (the SDK's `LockUpdateParams.Rule`, §3.3: `maxAgeSeconds`, not `maxAge`). */
+/**
+ * One rule of each condition type (the SDK's `LockUpdateParams.Rule`: `maxAgeSeconds`, not
+ * `maxAge`).
+ */
 const RULES = [
   { id: 'days', enabled: true, prefix: 'invoices/', condition: { type: 'Age', maxAgeSeconds: 2592000 } },
   { id: 'forever', enabled: true, prefix: 'legal/', condition: { type: 'Indefinite' } },

@@ -1,11 +1,12 @@
 /**
  * R2's event notification rules over `/accounts/{id}/event_notifications/r2/{bucket}/configuration`
- * (issue 19 point 3; lib/r2-api/notifications.ts; reference r2-bucket-config.md §1.5): as wrangler's
- * `r2 bucket notification create/list/delete` send them. Rules are added per queue (each PUT adds),
- * read back with `ruleId` and `createdAt`, removed by id or all of a queue's; an overlapping rule on
- * the same queue is refused, the same rule on another queue is not (cloudflare-docs#17949, PR #19130).
- * What a rule delivers is not observable through these routes: spec/bucket/notifications.test.ts and
- * spec/r2-api/wrangler-notifications.test.ts check it on the double.
+ * (issue 19 point 3; lib/r2-api/notifications.ts; docs/sources/r2-api.md#event-notifications): as
+ * wrangler's `r2 bucket notification create/list/delete` send them. Rules are added per queue (each
+ * PUT adds), read back with `ruleId` and `createdAt`, removed by id or all of a queue's; an
+ * overlapping rule on the same queue is refused, the same rule on another queue is not
+ * (cloudflare-docs#17949, PR #19130). What a rule delivers is not observable through these routes:
+ * spec/bucket/notifications.test.ts and spec/r2-api/wrangler-notifications.test.ts check it on the
+ * double.
  */
 import { expect } from '../../runner.js';
 import { defineGroup, expectError, type R2ApiClient } from '../harness.js';

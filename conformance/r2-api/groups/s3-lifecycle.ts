@@ -1,7 +1,7 @@
 /**
  * One rule set, two formats: lifecycle rules written through R2's S3 endpoint
  * (PutBucketLifecycleConfiguration) read back through the REST API's `/lifecycle`, and the reverse
- * (lib/s3/lifecycle.ts maps them; reference r2-s3-api.md §3.1/§3.2, docs r2/buckets/object-lifecycles:
+ * (lib/s3/lifecycle.ts maps them; docs r2/api/s3/api, r2/buckets/object-lifecycles:
  * R2's S3 endpoint takes Expiration, Transition to STANDARD_IA and AbortIncompleteMultipartUpload).
  * How each S3 element maps onto the API's JSON, and the S3 answers for what R2 does not take, are the
  * double's choices: declared (differences.ts).

@@ -4,7 +4,7 @@ import { defineGroup } from '../harness.js';
 /** ISO basic date (`YYYYMMDDTHHMMSSZ`) `ms` before now. */
 const amzDate = (msAgo: number) => new Date(Date.now() - msAgo).toISOString().replace(/[-:]|\.\d{3}/g, '');
 
-// SigV4 as R2 checks it (reference §2, §8 rows 1–13).
+// SigV4 as R2 checks it (docs/sources/r2-s3.md#authentication).
 export const auth = defineGroup('auth', (t) => {
   t.test('a request with no credentials is 400 InvalidArgument "Authorization"', async (c) => {
     const r = await c.send(c.key(), { sign: 'none' });

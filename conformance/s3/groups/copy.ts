@@ -1,7 +1,7 @@
 import { expect } from '../../runner.js';
 import { defineGroup } from '../harness.js';
 
-// CopyObject (reference §3.9, §8 rows 35–37).
+// CopyObject (docs/sources/r2-s3.md#copy).
 export const copy = defineGroup('copy', (t) => {
   t.test("COPY keeps the source's metadata and etag; REPLACE takes the request's", async (c) => {
     const src = c.key('src');

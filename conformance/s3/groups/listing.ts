@@ -12,7 +12,7 @@ async function seed(c: S3Context, names: string[]): Promise<string[]> {
   return keys;
 }
 
-// Listing (reference §3.8, §8 rows 28–34).
+// Listing (docs/sources/r2-s3.md#listing, docs/sources/r2-s3.md#deleteobjects).
 export const listing = defineGroup('listing', (t) => {
   t.test('v2 pages by continuation token, KeyCount counts contents and prefixes', async (c) => {
     const keys = await seed(c, ['a', 'b', 'c', 'd/1', 'd/2']);

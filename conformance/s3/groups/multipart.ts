@@ -24,7 +24,7 @@ async function part(
 const completeXml = (parts: [number, string][]) =>
   `<CompleteMultipartUpload>${parts.map(([n, e]) => `<Part><PartNumber>${n}</PartNumber><ETag>${e}</ETag></Part>`).join('')}</CompleteMultipartUpload>`;
 
-// Multipart (reference §3.7, §8 rows 38–46).
+// Multipart (docs/sources/r2-s3.md#multipart).
 export const multipart = defineGroup('multipart', (t) => {
   t.test(
     "a part's ETag is its md5; the object's is md5 of the binary part md5s, then -N",

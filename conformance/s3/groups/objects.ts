@@ -6,7 +6,8 @@ const md5Base64 = async (s: string) => {
   return btoa(String.fromCharCode(...md5(new TextEncoder().encode(s))));
 };
 
-// Object reads and writes (reference §3.3–3.6, §8 rows 15–27).
+// Object reads and writes (docs/sources/r2-s3.md: header screening, conditionals and Range,
+// checksums, SSE-C).
 export const objects = defineGroup('objects', (t) => {
   t.test('put then get: bytes, ETag (md5), metadata and HTTP headers', async (c) => {
     const key = c.key('a.txt');

@@ -1,7 +1,8 @@
 import { expect } from '../../runner.js';
 import { defineGroup } from '../harness.js';
 
-// Routes, subresources and bucket-level answers (reference §3.1–3.2, §8 rows 28, 51).
+// Routes, subresources and bucket-level answers (docs/sources/r2-s3.md#routing,
+// docs/sources/r2-s3.md#bucket-answers).
 export const routing = defineGroup('routing and buckets', (t) => {
   t.test("?policyStatus is R2's own typo; object ?tagging on GET is 501", async (c) => {
     const p = await c.send('', { query: 'policyStatus' });

@@ -10,7 +10,7 @@ const ssecHeaders = (alg = 'AES256') => ({
   'x-amz-server-side-encryption-customer-key-md5': b64(md5(KEY)),
 });
 
-// SSE-C (reference §3.6, §8 row 47).
+// SSE-C (docs/sources/r2-s3.md#sse-c-and-storage-class).
 export const ssec = defineGroup('ssec', (t) => {
   t.test(
     'SSE-C headers on a plain object\'s GET are 400 "not applicable"; AES128 is 400 InvalidEncryptionAlgorithmError',

@@ -110,7 +110,8 @@ const split = (tag: string) => {
 /**
  * One tag condition, per the published schema: `name:value` forms compare the value of the tags of
  * that name (names case-insensitive); a bare name asks for a tag of that name (`tag`, `.exact`,
- * `.present`) or, for the other operators, applies the operator to tag names (dns-api.md §5.1).
+ * `.present`) or, for the other operators, applies the operator to tag names
+ * (docs/sources/dns-api.md#list).
  */
 function tagHolds(tags: string[], param: TagParam, want: string): boolean {
   const op = param === 'tag' || param === 'tag.exact' ? 'exact' : (param.slice(4) as TextOp | 'present' | 'absent');

@@ -837,7 +837,8 @@ export async function fuzzSeed({ seed, steps }: FuzzOptions): Promise<{ requests
         .filter(roundTripLimit)
         .map((r) => `${r.type} ${r.name}`),
     );
-    // Today's mode keeps `a` and `"a"` apart (dns-api.md §7.1); the file writes both as "a".
+    // Today's mode keeps `a` and `"a"` apart (docs/sources/dns-api.md#txt); the file writes both as
+    // "a".
     const txt = new Map<string, number>();
     for (const r of records(z))
       if (r.type === 'TXT')

@@ -5,7 +5,8 @@
  * with validation on (no PEBBLE_VA_ALWAYS_VALID). A certificate for a name and its wildcard comes
  * back, and certbot's clean-up leaves the zone as it was. The negative control removes each TXT
  * record as soon as it is created: pebble then finds nothing and the issuance fails, which shows
- * the success really went through the double's DNS. Recipe and pebble's traits: reference/dns-wire.md §3-§5.
+ * the success really went through the double's DNS. pebble's and certbot's traits:
+ * docs/sources/dns-wire.md#acme-clients.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
@@ -260,7 +261,8 @@ suite(
       const result = await runCertbot(s, 'refused', `${http.origin}/client/v4`);
       expect(result.code).toBe(1);
       expect(result.output).toMatch(/Some challenges have failed/);
-      // pebble's words for a non-NOERROR answer; '\x03' is rcode 3, NXDOMAIN (reference/dns-wire.md §3).
+      // pebble's words for a non-NOERROR answer; '\x03' is rcode 3, NXDOMAIN (letsencrypt/pebble
+      // va/va.go).
       expect(result.output).toMatch(
         /Error retrieving TXT records for DNS challenge .*DNS lookup for .*_acme-challenge\.example\.com.* returned an unsuccessful response: .*x03/,
       );

@@ -24,13 +24,14 @@ const ZONES = 3;
 const QUESTIONS = 250;
 
 /**
- * Where Cloudflare's authoritative DNS differs from Knot on purpose (reference/dns-wire.md): a
+ * Where Cloudflare's authoritative DNS differs from Knot on purpose (docs/sources/dns-wire.md): a
  * response for which one of these holds is not compared.
  */
 const DECLARED: { why: string; applies: (q: Question, double: Decoded, knot: Decoded) => boolean }[] = [
   {
-    // §1.10 [OBS desec-io/desec-ns#36, iglvzx/gwhois.org#3; DOC blog.cloudflare.com/rfc8482-saying-goodbye-to-any]:
-    // one HINFO "RFC8482" at TTL 3789 for any name in the zone; Knot answers every RRset at the name.
+    // Observed in desec-io/desec-ns#36 and iglvzx/gwhois.org#3, and
+    // blog.cloudflare.com/rfc8482-saying-goodbye-to-any (docs/sources/dns-wire.md#any): one HINFO
+    // "RFC8482" at TTL 3789 for any name in the zone; Knot answers every RRset at the name.
     why: 'ANY inside the zone is answered HINFO "RFC8482" (Cloudflare, RFC 8482), not with every RRset',
     applies: (q, d, k) => q.type === 'ANY' && k.flag_aa && d.answers?.length === 1 && d.answers[0]!.type === 'HINFO',
   },
