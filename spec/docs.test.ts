@@ -2,8 +2,10 @@
  * The README, docs/ and ARCHITECTURE.md, checked as one (issue 29): the one snippet mechanism
  * (scripts/snippets.ts: every TypeScript or JavaScript block is a region of a file a test runs; a
  * block of another language may be a whole file), the links, the README's length and commands,
- * ARCHITECTURE.md against lib/, and the declared-differences tables.
+ * ARCHITECTURE.md against lib/, and the declared-differences tables. And every tracked file's
+ * citations (issue 33): what a comment or a page cites, a clone of the repository can follow.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,7 +67,11 @@ describe('README and docs', () => {
     });
   }
 
-  for (const page of pages) {
+  // docs/sources/ holds no snippets, but its links are checked as the other pages' are.
+  const sourcePages = readdirSync(join(root, 'docs/sources'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/sources/${f}`);
+  for (const page of [...pages, ...sourcePages]) {
     it(`${page}: every relative link resolves`, () => {
       const broken: string[] = [];
       for (const link of links(page)) {
@@ -118,5 +124,104 @@ describe('README and docs', () => {
   ])('docs/conformance.md lists every declared %s difference', (_, differences) => {
     const page = text('docs/conformance.md');
     for (const id of Object.keys(differences)) expect(page).toContain(`| \`${id}\` |`);
+  });
+});
+
+/**
+ * The repository's tracked files, as paths from the root: `git ls-files`, or, where there is no git
+ * (an unpacked archive), every file outside node_modules and the ignored build folders.
+ */
+function trackedFiles(): string[] {
+  try {
+    return execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
+  } catch {
+    const ignored = new Set(['node_modules', 'dist', 'docs/api']);
+    const walk = (dir: string): string[] =>
+      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((d) => {
+        const path = dir ? `${dir}/${d.name}` : d.name;
+        if (d.name.startsWith('.') || ignored.has(path)) return [];
+        return d.isDirectory() ? walk(path) : [path];
+      });
+    return walk('');
+  }
+}
+
+/**
+ * Documents a clone does not hold, which the project was built from: the outside design note, the
+ * researched fact sheets and the two interface documents. Their facts are cited by their public
+ * sources or restated in docs/sources/ (docs/sources/README.md says how); the layering rules are in
+ * ARCHITECTURE.md.
+ */
+const OUTSIDE: [RegExp, string][] = [
+  [/\.\.\/shared\b|\bshared\/(?:reference|spec)\//, 'a path outside the repository'],
+  [/\bDESIGN\.md\b/, 'the outside design note: cite ARCHITECTURE.md'],
+  [
+    /\b(?:r2-semantics|r2-bucket-config|r2-s3-api|test-ergonomics)\b/,
+    'an outside fact sheet: cite the public source, or docs/sources/',
+  ],
+  [/\b(?:dns-api|dns-wire)(?:\.md)? §|\breference §|§[\d.]+ of the reference/, 'a section of an outside fact sheet'],
+  [
+    /\b(?:bucket-binding|dns-records)-interface\b/,
+    'an interface document, not published: docs/sources/README.md#the-interface-documents',
+  ],
+];
+
+/** A path ending in `.md` (with its `#anchor`), outside URLs. */
+const MD_PATH = /(?<![\w./-])((?:\.{1,2}\/)*[\w-][\w.-]*(?:\/[\w.-]+)*\.md)(?:#([\w-]+))?(?![\w-])/g;
+const URL_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/\S+/gi;
+
+/**
+ * The citations of one file's text a clone cannot follow, as `file:line: why`: a document the
+ * repository does not hold, or a `.md` path that is not in the repository (from the file's folder or
+ * from the root), or a heading that page does not have.
+ */
+function unfollowable(file: string, content: string): string[] {
+  const found: string[] = [];
+  content.split('\n').forEach((line, i) => {
+    const at = `${file}:${i + 1}`;
+    for (const [pattern, why] of OUTSIDE) if (pattern.test(line)) found.push(`${at}: ${why}: ${line.trim()}`);
+    for (const m of line.replace(URL_TEXT, ' ').matchAll(MD_PATH)) {
+      const [, path, anchor] = m as unknown as [string, string, string | undefined];
+      const target = [resolve(root, dirname(file), path), resolve(root, path)].find(
+        (t) => !relative(root, t).startsWith('..') && existsSync(t),
+      );
+      if (!target) found.push(`${at}: ${path} is not in the repository`);
+      else if (anchor && statSync(target).isFile() && !anchors(relative(root, target)).has(anchor))
+        found.push(`${at}: ${relative(root, target)} has no heading #${anchor}`);
+    }
+  });
+  return found;
+}
+
+describe('citations a clone can follow (issue 33)', () => {
+  // Recorded fixtures are kept as their tools wrote them; this file names the outside documents to find them.
+  const files = trackedFiles().filter((f) => !/(^|\/)(node_modules|fixtures)\//.test(f) && f !== 'spec/docs.test.ts');
+
+  it('has the tracked files to read', () => {
+    expect(files).toContain('lib/index.ts');
+    expect(files).toContain('docs/sources/README.md');
+  });
+
+  it('no tracked file cites a document the repository does not hold', () => {
+    const found: string[] = [];
+    for (const file of files) {
+      const content = readFileSync(join(root, file), 'utf8');
+      if (!content.includes('\0')) found.push(...unfollowable(file, content));
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('finds such a citation where there is one, and not where the cited page is here', () => {
+    const cited = [
+      'see DESIGN.md, "The joints"',
+      '(r2-semantics §1.1)',
+      'the facts: ../shared/reference/dns-wire.md',
+      '(dns-api.md §8)',
+      'docs/sources/r2-binding.md#no-such-heading',
+      'per the interface document (dns-records-interface.md)',
+      'docs/sources/r2-binding.md#errors, docs/dns-api.md and [the plan](../../ARCHITECTURE.md#the-joints)',
+    ];
+    const lines = unfollowable('lib/bucket/example.ts', cited.join('\n')).map((f) => Number(f.split(':')[1]));
+    expect([...new Set(lines)]).toEqual([1, 2, 3, 4, 5, 6]);
   });
 });
