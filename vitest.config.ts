@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
@@ -62,6 +62,46 @@ function remoteR2Project() {
     test: { name: 'conformance:r2-remote', include: ['conformance/targets/r2-remote.test.ts'] },
   };
 }
+
+/**
+ * The tests of spec/ that start a server, a process (a real client, workerd, another runtime) or a
+ * browser, or keep state on disk: the integration layer. Every other spec file is a unit test.
+ */
+const INTEGRATION = [
+  'spec/node/**/*.test.ts',
+  'spec/dns/wire/**/*.test.ts',
+  'spec/dns/clients/**/*.test.ts',
+  'spec/s3/clients/**/*.test.ts',
+  'spec/r2-api/wrangler-*.test.ts',
+  'spec/jest/**/*.test.ts',
+  'spec/runtimes/**/*.test.ts',
+  'spec/architecture/assemblies.test.ts',
+  'spec/bucket/cursor-workerd.test.ts',
+  'spec/dns/base-path.test.ts',
+  'spec/dns/bind-roundtrip.test.ts',
+  'spec/dns/server.test.ts',
+  'spec/dns/workerd.test.ts',
+  'spec/dns/zone-admin.test.ts',
+  'spec/env/wrangler-parity.test.ts',
+  'spec/queue/http-pull.test.ts',
+  'spec/queue/wrangler-consumers.test.ts',
+  'spec/r2-api/s3-view.test.ts',
+  'spec/r2-api/sippy.test.ts',
+  'spec/r2-public/server.test.ts',
+  'spec/s3/server.test.ts',
+  'spec/s3/workerd.test.ts',
+  'spec/support/call-log.test.ts',
+  'spec/support/node-test.test.ts',
+];
+
+/** The unit tests that replace a module with `vi.mock`, found by reading them. */
+const MOCKING = (function mocking(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = `${dir}/${e.name}`;
+    if (e.isDirectory()) return mocking(path);
+    return e.name.endsWith('.test.ts') && readFileSync(path, 'utf8').includes('vi.mock(') ? [path] : [];
+  });
+})('spec');
 
 // Examples import the package by its published name, as users do; here that name is the source.
 const packageAlias = {
@@ -130,9 +170,34 @@ const withSuiteRunner = <P extends { test: object }>(project: P): P => {
 export default defineConfig({
   test: {
     projects: [
+      // The doubles' own tests in two layers (CONTRIBUTING.md, "Test layers"): `unit` starts no
+      // server, process or browser (its setup file refuses them) and runs in seconds; `integration`
+      // holds the tests that do.
       {
         resolve: { alias: packageAlias },
-        test: { name: 'spec', include: ['spec/**/*.test.ts'] },
+        test: {
+          name: 'unit',
+          include: ['spec/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...INTEGRATION, ...MOCKING],
+          setupFiles: ['./spec/helpers/unit-guard.ts'],
+          // One module graph per worker, not per file: lib/ is transformed and loaded once, which is
+          // most of the layer's time. The files share nothing else (each makes its own doubles).
+          isolate: false,
+        },
+      },
+      // A file that replaces a module (vi.mock) needs lib/ loaded afresh around the mock.
+      {
+        resolve: { alias: packageAlias },
+        test: {
+          name: 'unit:isolated',
+          include: MOCKING,
+          exclude: [...configDefaults.exclude, ...INTEGRATION],
+          setupFiles: ['./spec/helpers/unit-guard.ts'],
+        },
+      },
+      {
+        resolve: { alias: packageAlias },
+        test: { name: 'integration', include: INTEGRATION },
       },
       // The examples register the matchers in a setup file, as a user's project does: a project of
       // their own, so spec files keep running without them. (worker-in-workerd has its projects below.)

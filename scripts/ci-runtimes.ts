@@ -45,7 +45,7 @@ const runs: Run[] = [
   {
     name: 'wrangler-latest',
     runtime: 'node22',
-    args: ['--project', 'spec', 'spec/r2-api/wrangler-'],
+    args: ['--project', 'integration', 'spec/r2-api/wrangler-'],
     env: { EDGE_DOUBLES_WRANGLER: 'wrangler-latest' },
   },
 ];
