@@ -19,7 +19,7 @@ import type { S3Api } from './s3/api.js';
 import type { Queue } from './queue/queue.js';
 import type { QueueFault } from './support/queue-support.js';
 import type { BucketFault } from './bucket/bucket-support.js';
-import type { DnsFault } from './api/support.js';
+import type { ApiFault } from './api/support.js';
 import type { Fault } from './support/faults.js';
 import { describeValue, doubleOf } from './support/registry.js';
 import {
@@ -62,7 +62,7 @@ export type FaultRuleOf<D extends Bucket | DnsApi | Queue> = D extends Bucket
   ? BucketFault
   : D extends Queue
     ? QueueFault
-    : DnsFault;
+    : ApiFault;
 
 /**
  * Adds a fault rule for the running test only: it is removed when the test finishes, pass or fail

@@ -4,8 +4,7 @@
  * the real API's, byte for byte, where one was observed (docs/sources/dns-api.md); entries marked
  * `placeholder` had no observed modern response and are our choice. Product errors extend this
  * catalogue (lib/dns/errors.ts, lib/r2-api/errors.ts). The names are the API's, not one product's:
- * `ApiError`; `DnsApiError` and `DnsErrorItem`, their first names, stay exported as aliases
- * (lib/dns/index.ts).
+ * `ApiError`.
  */
 
 export interface ApiErrorItem {
@@ -28,12 +27,6 @@ export class ApiError extends Error {
     this.headers = headers;
   }
 }
-
-/** The class's first name, when the API had one product: the same class. */
-export const DnsApiError = ApiError;
-export type DnsApiError = ApiError;
-/** `ApiErrorItem` under its first name (an alias). */
-export type DnsErrorItem = ApiErrorItem;
 
 export const fail = (status: number, code: number, message: string) => new ApiError(status, [{ code, message }]);
 export const headerError = (code: number, message: string) =>

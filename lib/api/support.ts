@@ -428,9 +428,6 @@ const faultAnswer = (rcode: DnsRcode): DnsAnswer => ({
   additionals: [],
 });
 
-/** What an API double offers the registry (lib/dns-api/zones-api.ts and lib/cloudflare-api/ keep the rules of its snapshot, restore and reset). */
-export type ApiSnapshotOwner = StateOwner;
-
 /** An API double (DnsApi, CloudflareApi) as a test double (double.ts): its zones, its fault rules and its request log. */
 export function apiDouble(api: StateOwner, zones: ZoneReader, support: ApiSupport): TestDouble {
   return ownDouble(api, support, {
@@ -441,13 +438,3 @@ export function apiDouble(api: StateOwner, zones: ZoneReader, support: ApiSuppor
     zones,
   });
 }
-
-// The names these had when the API served only DNS: the same types.
-/** `ApiFault` under its first name (an alias). */
-export type DnsFault = ApiFault;
-/** `ApiAuthScheme` under its first name (an alias). */
-export type DnsAuthScheme = ApiAuthScheme;
-/** `ApiRequest` under its first name (an alias). */
-export type DnsRequest = ApiRequest;
-/** `ApiRequestQuery` under its first name (an alias). */
-export type DnsRequestQuery = ApiRequestQuery;

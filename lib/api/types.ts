@@ -1,7 +1,7 @@
 /**
  * The `/client/v4` front door's public types, one product's no more than another's: who may call
- * (`ApiCredential`, `R2Permission`) and what every API double takes (`ApiOptions`). The DNS names
- * they first had (`DnsCredential`, and `DnsApiOptions` which extends these) stay in lib/dns/types.ts.
+ * (`ApiCredential`, `R2Permission`) and what every API double takes (`ApiOptions`; the DNS double's
+ * `DnsApiOptions` in lib/dns/types.ts extends it).
  */
 import type { Account } from '../account/account.js';
 import type { Clock } from '../clock.js';

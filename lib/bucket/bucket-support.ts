@@ -539,9 +539,6 @@ function failureOf(fault: Fault<BucketFault>): Failure | undefined {
   return (op, key) => error({ op, key });
 }
 
-/** What a Bucket offers the registry (bucket.ts keeps the rules of its snapshot, restore and reset). */
-export type SnapshotOwner = StateOwner;
-
 /** The Bucket as a test double (double.ts): its layer holds its objects, its faults and its log. */
 export function bucketDouble(bucket: StateOwner, layer: BucketLayer): TestDouble {
   return ownDouble(bucket, layer.support, {

@@ -1,14 +1,12 @@
 /**
  * The DNS API's error catalogue: the v4 API's shared errors (routing, auth, bodies, rate limit;
- * lib/api/errors.ts) spread in, then the DNS routes' own, so `dnsErrors` stays one public list of
+ * lib/api/errors.ts) spread in, then the DNS routes' own, so `dnsErrors` is the one list of
  * every code, message and HTTP status the double answers with. Texts are the real API's, byte for
  * byte, where one was observed (docs/sources/dns-api.md); entries marked `placeholder` had no
  * observed modern response and are our choice (docs/conformance.md, the DNS API's "Choices between
  * conflicting sources").
  */
 import { apiErrors, fail } from '../api/errors.js';
-
-export { ApiError, DnsApiError, type ApiErrorItem, type DnsErrorItem } from '../api/errors.js';
 
 /** The DNS API's error catalogue: every code, message and HTTP status the double answers with, each a function that builds the error. */
 export const dnsErrors = {

@@ -3,18 +3,16 @@
  * (`{base}/client/v4/zones/{zone_id}/dns_records`), driven through a standard `fetch`.
  */
 export { DnsApi, type DnsSnapshot } from '../dns-api/index.js';
-export { DEFAULT_BASE_PATH, type ApiFetch, type ApiFetch as DnsFetch } from '../api/front-door.js';
-// The API's error, under its own name and its first one (DnsApiError), and the DNS routes' catalogue.
-export { ApiError, DnsApiError, type ApiErrorItem, type DnsErrorItem } from '../api/errors.js';
+export { DEFAULT_BASE_PATH, type ApiFetch } from '../api/front-door.js';
+// The API's error, and the DNS routes' catalogue.
+export { ApiError, type ApiErrorItem } from '../api/errors.js';
 export { dnsErrors } from './errors.js';
-export type { ApiCredential, ApiOptions } from '../api/types.js';
+export type { ApiCredential, ApiOptions, R2Permission } from '../api/types.js';
 // The account a DnsApi serves, to share between views (`new DnsApi({ account })`).
 export { Account, type AccountOptions } from '../account/index.js';
 export type {
   DnsApiOptions,
   DnsCompat,
-  DnsCredential,
-  R2Permission,
   DnsLimits,
   DnsPlan,
   DnsRecord,

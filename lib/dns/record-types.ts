@@ -4,7 +4,8 @@
  */
 import { utf8Length } from '../bytes.js';
 import { canonicalIPv6, isIPv4 } from './addresses.js';
-import { ApiError, dnsErrors } from './errors.js';
+import { ApiError } from '../api/errors.js';
+import { dnsErrors } from './errors.js';
 import { normaliseHost } from './names.js';
 
 export const CONTENT_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'OPENPGPKEY', 'PTR', 'TXT'] as const;

@@ -20,7 +20,8 @@ import {
 } from '../api/router.js';
 import type { DnsLimits } from './types.js';
 import { exportZone, parseZoneFile } from './bind.js';
-import { ApiError, dnsErrors } from './errors.js';
+import { ApiError } from '../api/errors.js';
+import { dnsErrors } from './errors.js';
 import { listRecords } from './list.js';
 import { asciiName } from './names.js';
 import { presentRecord, presentZone, timestamp } from './present.js';

@@ -1,6 +1,4 @@
-import type { ApiCredential, ApiOptions } from '../api/types.js';
-
-export type { R2Permission } from '../api/types.js';
+import type { ApiOptions } from '../api/types.js';
 
 /** Plans decide quotas; the numbers are the documented defaults and every one can be overridden. */
 export type DnsPlan = 'free' | 'pro' | 'business' | 'enterprise';
@@ -60,9 +58,6 @@ export interface DnsRecordSeed {
   tags?: string[];
   settings?: Record<string, unknown>;
 }
-
-/** A credential the double accepts: the API's (lib/api/types.ts), under its first name. */
-export type DnsCredential = ApiCredential;
 
 /** `GET /user`'s result (the fields the SDK's `client.user.get()` types). */
 export interface DnsUser {

@@ -20,7 +20,7 @@ import { DnsApi } from '../dns-api/dns-api.js';
 import type { DnsRecordSeed } from '../dns/types.js';
 import type { Queue } from '../queue/queue.js';
 import type { BucketFault } from '../bucket/bucket-support.js';
-import type { DnsFault } from '../api/support.js';
+import type { ApiFault } from '../api/support.js';
 import type { QueueFault } from '../support/queue-support.js';
 import type { Fault } from '../support/faults.js';
 
@@ -448,7 +448,7 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
           (typeof body.status !== 'number' || !Number.isInteger(body.status) || body.status < 400 || body.status > 599)
         )
           throw new AdminError(400, 'faults: "status" must be 400..599');
-        faults.push(subject.dns.faults.add(body as DnsFault) as Fault<unknown>);
+        faults.push(subject.dns.faults.add(body as ApiFault) as Fault<unknown>);
       } else {
         only(body, ['queue', 'op', 'action', 'message', ...SCHEDULE], 'faults (a queue rule)');
         const queue = typeof body.queue === 'string' ? queues().get(body.queue) : undefined;

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { DnsCompat, DnsCredential, DnsPlan, DnsZoneInit } from '../dns/types.js';
+import type { DnsCompat, DnsPlan, DnsZoneInit } from '../dns/types.js';
+import type { ApiCredential } from '../api/types.js';
 import { Account, accountState, type AccountOptions } from '../account/account.js';
 import { keepBucketsIn } from '../account/directory.js';
 import { DnsApi } from '../dns-api/dns-api.js';
@@ -347,7 +348,7 @@ const dnsServe = serveCommand({
         ...(nameServers.length ? { nameServers } : {}),
       };
     });
-    const credentials: DnsCredential[] = values.token!.map((token) => ({ token }));
+    const credentials: ApiCredential[] = values.token!.map((token) => ({ token }));
     if (values.email !== undefined || values.key !== undefined) {
       if (!values.email || !values.key) throw new Error('--email and --key go together');
       credentials.push({ email: values.email, key: values.key });
@@ -571,7 +572,7 @@ const apiServe = serveCommand({
       const [name, id] = z.split('=');
       return id ? { name: name!, id, plan: values.plan as DnsPlan } : { name: name!, plan: values.plan as DnsPlan };
     });
-    const credentials: DnsCredential[] = values.token!.map((token) => ({ token }));
+    const credentials: ApiCredential[] = values.token!.map((token) => ({ token }));
     if (values.email !== undefined || values.key !== undefined) {
       if (!values.email || !values.key) throw new Error('--email and --key go together');
       credentials.push({ email: values.email, key: values.key });

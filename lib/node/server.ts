@@ -49,8 +49,6 @@ export interface ServeOptions {
    * conformance/s3/differences.ts as `server-sends-100-continue`).
    */
   expectContinue?: ExpectContinue;
-  /** @deprecated The older name: `true` is `expectContinue: 'send'`, `false` is `'silent'`. */
-  interimContinue?: boolean;
   /**
    * Awaited after the handler answered and before the answer is sent: a `--persist` server commits
    * what the request changed there (lib/node/persist/), so an answered write is never lost. When it
@@ -299,8 +297,7 @@ export async function serveHandler(handler: RequestHandler, options: ServeOption
 
   let port = 0;
   const commit = options.settle;
-  const expectContinue: ExpectContinue =
-    options.expectContinue ?? (options.interimContinue === false ? 'silent' : 'send');
+  const expectContinue: ExpectContinue = options.expectContinue ?? 'send';
   /** `waiting`: the request asked for `100 Continue` (Node's 'checkContinue') and it is this server's to send. */
   const serve = (req: IncomingMessage, res: ServerResponse, waiting: boolean) => {
     const socket = req.socket;

@@ -60,7 +60,7 @@ export function namedBucket(
 }
 
 /**
- * Refuses a token whose R2 permission (`DnsCredential.r2`) does not cover the request: reads need
+ * Refuses a token whose R2 permission (`ApiCredential.r2`) does not cover the request: reads need
  * `read` or `write`, everything else `write`. The answer is the API gateway's for a valid token
  * without the resource's permission group, 403 10000 "Authentication error" (what clients report
  * for account resources their token lacks, e.g. gronxb/hot-updater#449 for D1; wrangler prints its

@@ -16,16 +16,7 @@ export type {
   LoggedError,
 } from '../bucket/bucket-support.js';
 export type { CallLog, LoggedCall } from './call-log.js';
-export type {
-  ApiAuthScheme,
-  ApiFault,
-  ApiRequest,
-  ApiRequestQuery,
-  DnsAuthScheme,
-  DnsFault,
-  DnsRequest,
-  DnsRequestQuery,
-} from '../api/support.js';
+export type { ApiAuthScheme, ApiFault, ApiRequest, ApiRequestQuery } from '../api/support.js';
 export type { S3Call, S3CallQuery, S3Snapshot } from '../s3/s3-support.js';
 export type {
   LoggedMessage,

@@ -14,7 +14,7 @@ import type { DnsRecord } from '../dns/types.js';
 import type { BucketLayer } from '../bucket/layer.js';
 import type { BucketCall, BucketCallQuery } from '../bucket/bucket-support.js';
 import { bytesOf, partialMatch, show, type LoggedCall } from './call-log.js';
-import type { ApiRequestQuery as DnsRequestQuery } from '../api/support.js';
+import type { ApiRequestQuery } from '../api/support.js';
 import type { LogReader, ObjectPlace, TestDouble } from './double.js';
 import { describeValue as describe, doubleOf } from './registry.js';
 import type { S3CallQuery } from '../s3/s3-support.js';
@@ -59,7 +59,7 @@ type FieldExpectation<T> = T extends string
 export type DnsRecordExpectation = { [K in keyof DnsRecord]?: FieldExpectation<DnsRecord[K]> };
 
 /** `toHaveReceived`'s query: the double's call fields, plus how many matching calls there must be. */
-export type ReceivedQuery = (BucketCallQuery | DnsRequestQuery | S3CallQuery | QueueCallQuery) & { times?: number };
+export type ReceivedQuery = (BucketCallQuery | ApiRequestQuery | S3CallQuery | QueueCallQuery) & { times?: number };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 

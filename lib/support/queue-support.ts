@@ -147,9 +147,6 @@ export function actionOf(rule: QueueFault): QueueFault['action'] | undefined {
   return rule.delay !== undefined && rule.message === undefined ? undefined : 'fail';
 }
 
-/** What a Queue offers the registry. */
-export type QueueSnapshotOwner = StateOwner;
-
 /** The Queue as a test double (double.ts): its fault rules and its call log. */
 export function queueDouble(queue: StateOwner, support: QueueSupport): TestDouble {
   return ownDouble(queue, support, {

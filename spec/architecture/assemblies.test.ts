@@ -5,7 +5,7 @@
  * server, the matchers), and answers the same DNS routes and test support.
  */
 import { describe, expect, it } from 'vitest';
-import { CloudflareApi, DnsApi, ApiError, DnsApiError } from '../../lib/index.js';
+import { CloudflareApi, DnsApi } from '../../lib/index.js';
 import { startDnsApiServer } from '../../lib/node/index.js';
 import { FrontDoor } from '../../lib/api/front-door.js';
 
@@ -33,13 +33,5 @@ describe('the /client/v4 assemblies', () => {
     } finally {
       await server.close();
     }
-  });
-
-  it('throw one error class under both its names', async () => {
-    expect(DnsApiError).toBe(ApiError);
-    const api = new CloudflareApi();
-    const res = await api.fetch('https://api.cloudflare.com/client/v4/zones', { headers: {} });
-    expect([res.status, (await res.json()).errors[0].code]).toEqual([400, 9106]);
-    expect(new DnsApiError(400, [{ code: 1, message: 'x' }])).toBeInstanceOf(ApiError);
   });
 });

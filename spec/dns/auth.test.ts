@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DnsApi, type DnsCredential } from '../../lib/dns/index.js';
+import { DnsApi, type ApiCredential } from '../../lib/dns/index.js';
 import { BASE_URL } from './support.js';
 
 const KEY = 'abcdef0123456789abcdef0123456789abcde';
 
-function twoZones(credentials?: DnsCredential[]) {
+function twoZones(credentials?: ApiCredential[]) {
   const api = new DnsApi({
     zones: [
       { name: 'alpha.example', plan: 'pro' },

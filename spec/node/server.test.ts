@@ -152,26 +152,6 @@ describe('serveHandler options', () => {
     }
   });
 
-  it.each([
-    [false, ''],
-    [true, 'HTTP/1.1 100 Continue\r\n\r\n'],
-  ])('the older interimContinue: %s still says the same', async (interimContinue, before) => {
-    const server = await serveHandler(echo, { interimContinue });
-    try {
-      const c = rawConnection(server.port);
-      await c.write(
-        'POST /e HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n',
-      );
-      expect(await c.read(300)).toBe(before);
-      await c.write('hi');
-      expect(
-        JSON.parse(parseResponses((await c.read()).replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, ''))[0]!.body).body,
-      ).toBe('hi');
-    } finally {
-      await server.close();
-    }
-  });
-
   it('failed: a handler that throws is answered in the surface’s format', async () => {
     const server = await serveHandler(() => Promise.reject(new Error('boom')), {
       failed: (e) => new Response(`own 500: ${(e as Error).message}`, { status: 500 }),
