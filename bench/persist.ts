@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { AwsClient } from 'aws4fetch';
-import { runCli, type CliIo } from '../lib/node/index.js';
+import { runCli, type CliIo } from '../lib/node/commands.js';
 import { median, opsPerSec, timeSequential } from './stats.js';
 import { fmtRate, fmtRatio, judge, printTable, type TargetResult } from './table.js';
 

@@ -30,7 +30,7 @@ export interface DnsQuestion {
  * Bytes are Uint8Arrays, never Buffers (this side runs in browsers and workerd), so the wire wraps
  * them: a TXT string that is not whole UTF-8 is a Uint8Array; and when `data` itself is a Uint8Array
  * it is the whole RDATA (RFC 3597), which `dns-packet` encodes with type `UNKNOWN_<n>`, n being
- * `dnsTypeCode(type)` (lib/dns/rr-types.ts): HTTPS, SVCB, URI, LOC, CERT, SMIMEA, OPENPGPKEY, DS,
+ * `dnsTypeCode(type)` (edge-doubles/dns): HTTPS, SVCB, URI, LOC, CERT, SMIMEA, OPENPGPKEY, DS,
  * DNSKEY, TLSA and SSHFP come this way. `type` is always the mnemonic (`HTTPS`), as dig prints it.
  */
 export interface DnsResourceRecord {

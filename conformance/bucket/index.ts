@@ -21,7 +21,7 @@ import { multipartExpiry } from './groups/multipart-expiry.js';
 import { compatibilityDates } from './groups/compatibility-dates.js';
 
 /** Every group of the bucket suite, in the order it runs them. */
-export const bucketGroups: readonly Group[] = [
+const bucketGroups: readonly Group[] = [
   argumentCoercion,
   keys,
   putValues,
@@ -58,4 +58,4 @@ export {
   simulatorDifferences,
   type BucketDifferenceId,
 } from './differences.js';
-export type { BucketTarget, Group, GroupContext, TestOptions } from './harness.js';
+export type { BucketTarget } from './harness.js';

@@ -3,7 +3,7 @@ import { runResolveGroups, type DnsResolveTarget, type ResolveGroup } from './ha
 import { records, proxied, chains, negative, wildcards, apex, delegation, any } from './groups.js';
 
 /** Every group of the resolution suite, in the order it runs them. */
-export const dnsResolveGroups: readonly ResolveGroup[] = [
+const dnsResolveGroups: readonly ResolveGroup[] = [
   records,
   proxied,
   chains,
@@ -20,10 +20,4 @@ export function dnsResolveConformance(target: DnsResolveTarget): void {
 }
 
 export { dnsResolveDifferences, type DnsResolveDifferenceId } from './differences.js';
-export {
-  ResolveClient as DnsResolveClient,
-  type DnsResolveTarget,
-  type ResolveGroup as DnsResolveGroup,
-  type ResolveGroupContext as DnsResolveGroupContext,
-  type ResolveTestOptions as DnsResolveTestOptions,
-} from './harness.js';
+export type { DnsResolveTarget } from './harness.js';

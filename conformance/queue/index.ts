@@ -4,7 +4,7 @@ import { producer } from './groups/producer.js';
 import { delivery } from './groups/delivery.js';
 
 /** Every group of the Queues suite, in the order it runs them. */
-export const queueGroups: readonly Group[] = [producer, delivery];
+const queueGroups: readonly Group[] = [producer, delivery];
 
 /** Registers the whole Queues conformance suite (Vitest tests) for one target. */
 export function queueConformance(target: QueueTarget): void {
@@ -29,6 +29,4 @@ export {
   type SeenMessage,
   type SendOutcome,
   type WireBody,
-  type Group as QueueGroup,
-  type GroupContext as QueueGroupContext,
 } from './harness.js';

@@ -9,7 +9,7 @@ import { routing } from './groups/routing.js';
 import { ssec } from './groups/ssec.js';
 
 /** Every group of the S3 suite, in the order it runs them. */
-export const s3Groups: readonly Group[] = [auth, objects, listing, copy, multipart, ssec, routing];
+const s3Groups: readonly Group[] = [auth, objects, listing, copy, multipart, ssec, routing];
 
 /** Registers the whole S3 conformance suite (Vitest tests) for one target. */
 export function s3Conformance(target: S3Target): void {
@@ -17,4 +17,4 @@ export function s3Conformance(target: S3Target): void {
 }
 
 export { s3Differences, type S3DifferenceId } from './differences.js';
-export type { S3Target, S3FetchLike, S3Context, Reply as S3Reply, Group as S3Group } from './harness.js';
+export type { S3Target, S3FetchLike } from './harness.js';

@@ -4,5 +4,5 @@
  * request log. `DnsApi` (edge-doubles/dns) and `CloudflareApi` are the doubles built on it.
  */
 export { ApiError, type ApiErrorItem } from './errors.js';
-export { DEFAULT_BASE_PATH, type ApiFetch } from './front-door.js';
+export type { ApiFetch } from './front-door.js';
 export type { ApiCredential, ApiOptions, R2Permission } from './types.js';

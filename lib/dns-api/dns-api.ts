@@ -15,6 +15,10 @@ export type { DnsSnapshot } from './zones-api.js';
 /** The routes a DnsApi answers: its zones' (first: nearly every request is one), then its account's. No path matches both. */
 const ROUTES: readonly RouteTable<DnsService>[] = [dnsRoutes, accountRoutes];
 
+/**
+ * The DNS records API double: zones and their records under `/client/v4`, the account's own routes,
+ * and the zones' answers as DNS gives them (`resolve`, `answer`), through a standard `fetch`.
+ */
 export class DnsApi extends ZonesApi<DnsService> {
   constructor(options: DnsApiOptions = {}) {
     super(options, { service: (dns) => dns, routes: ROUTES });

@@ -3,10 +3,8 @@
  * (`{base}/client/v4/zones/{zone_id}/dns_records`), driven through a standard `fetch`.
  */
 export { DnsApi, type DnsSnapshot } from '../dns-api/index.js';
-export { DEFAULT_BASE_PATH, type ApiFetch } from '../api/front-door.js';
-// The API's error, and the DNS routes' catalogue.
+export type { ApiFetch } from '../api/front-door.js';
 export { ApiError, type ApiErrorItem } from '../api/errors.js';
-export { dnsErrors } from './errors.js';
 export type { ApiCredential, ApiOptions, R2Permission } from '../api/types.js';
 // The account a DnsApi serves, to share between views (`new DnsApi({ account })`).
 export { Account, type AccountOptions } from '../account/index.js';
@@ -22,6 +20,7 @@ export type {
   DnsZoneInit,
 } from './types.js';
 export type { DnsRecordType } from './record-types.js';
-// DNS resolution: the answer shape `api.answer(question)` and `api.resolve(name, type)` give.
+// DNS resolution: the answer shape `api.answer(question)` and `api.resolve(name, type)` give, and the
+// type number of a mnemonic, for encoding an answer's record of a type dns-packet has no codec for.
 export type { DnsAnswer, DnsQuestion, DnsRcode, DnsResourceRecord } from '../dns-answer.js';
 export { dnsTypeCode } from './rr-types.js';

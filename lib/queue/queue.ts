@@ -57,21 +57,25 @@ import {
 
 export { sendAsService, type ServiceMessage } from './service.js';
 
+/** `send`'s options (workers-types `QueueSendOptions`). */
 export interface QueueSendOptions {
   contentType?: QueueContentType;
   delaySeconds?: number;
 }
 
+/** `sendBatch`'s options (workers-types `QueueSendBatchOptions`). */
 export interface QueueSendBatchOptions {
   delaySeconds?: number;
 }
 
+/** One message of `sendBatch` (workers-types `MessageSendRequest`). */
 export interface MessageSendRequest<Body = unknown> {
   body: Body;
   contentType?: QueueContentType;
   delaySeconds?: number;
 }
 
+/** The queue's backlog, as a send reports it (workers-types `QueueMetrics`). */
 export interface QueueMetrics {
   backlogCount: number;
   backlogBytes: number;
@@ -99,6 +103,7 @@ export interface ExecutionContextLike {
   readonly props: unknown;
 }
 
+/** What `new Queue(options)` takes. */
 export interface QueueOptions {
   /** The queue's name (`batch.queue`, the dead-letter queue's lookups). Default `queue`. */
   name?: string;

@@ -1,2 +1,2 @@
 /** R2's public hosts (r2.dev and custom domains) over an account's buckets. */
-export { PublicBuckets, managedDomainOf } from './public-buckets.js';
+export { PublicBuckets } from './public-buckets.js';

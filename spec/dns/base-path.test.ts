@@ -1,7 +1,7 @@
 import Cloudflare from 'cloudflare';
 import { describe, expect, it } from 'vitest';
 import { DnsApi } from '../../lib/dns/index.js';
-import { runCli, type CliIo } from '../../lib/node/index.js';
+import { runCli, type CliIo } from '../../lib/node/commands.js';
 
 const AUTH = { authorization: 'Bearer base-path-token' };
 

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Cloudflare from 'cloudflare';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startDnsApiServer, startDnsServer, type CliIo } from '../../lib/node/index.js';
+import { startDnsApiServer, startDnsServer } from '../../lib/node/index.js';
+import { runCli, type CliIo } from '../../lib/node/commands.js';
 import { parseResponses, rawConnection, rawRequest } from '../node/raw-http.js';
 import { schemaErrors } from './support.js';
 

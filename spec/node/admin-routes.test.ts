@@ -9,7 +9,8 @@ import { Account } from '../../lib/account/account.js';
 import { Bucket } from '../../lib/bucket/bucket.js';
 import { ManualClock } from '../../lib/clock.js';
 import type { DnsApi } from '../../lib/dns-api/dns-api.js';
-import { runCli, startApiServer, startDnsServer, startS3Server, type CliIo } from '../../lib/node/index.js';
+import { startApiServer, startDnsServer, startS3Server } from '../../lib/node/index.js';
+import { runCli, type CliIo } from '../../lib/node/commands.js';
 
 const START = Date.parse('2026-01-01T00:00:00Z');
 const DAY = 86_400_000;

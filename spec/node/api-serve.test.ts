@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, startApiServer, type CliIo } from '../../lib/node/index.js';
+import { startApiServer } from '../../lib/node/index.js';
+import { runCli, type CliIo } from '../../lib/node/commands.js';
 
 async function waitFor(ok: () => boolean): Promise<void> {
   for (let i = 0; i < 300 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));

@@ -8,8 +8,8 @@ import { request } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { AwsClient } from 'aws4fetch';
-import { runCli, type CliIo } from '../../lib/node/index.js';
-import { managedDomainOf } from '../../lib/r2-public/index.js';
+import { runCli, type CliIo } from '../../lib/node/commands.js';
+import { managedDomainOf } from '../../lib/r2-public/public-buckets.js';
 import { CREDENTIALS, sdk } from '../s3/support.js';
 
 const ACCOUNT = 'a'.repeat(32);

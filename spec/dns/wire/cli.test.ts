@@ -5,7 +5,7 @@
  */
 import { Resolver } from 'node:dns/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type CliIo } from '../../../lib/node/index.js';
+import { runCli, type CliIo } from '../../../lib/node/commands.js';
 import { query, tcpSession } from './client.js';
 import { serveCli, type ServedCli } from './serve-cli.js';
 
