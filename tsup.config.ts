@@ -1,24 +1,14 @@
 import { rmSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
+import { buildEntries } from './scripts/entries.mjs';
 
 const outDir = 'dist';
 
-// One entry per public subpath of package.json "exports"; the CLI is the package's bin.
+// One entry per public subpath of package.json "exports", and the bin (scripts/entries.mjs reads them).
 // No source maps: they were two thirds of the published package, and the output is readable,
 // unminified ESM and CJS whose stack traces already name the library's own functions.
 const shared = {
-  entry: {
-    index: 'lib/index.ts',
-    bucket: 'lib/bucket/index.ts',
-    dns: 'lib/dns/index.ts',
-    s3: 'lib/s3/index.ts',
-    queue: 'lib/queue/index.ts',
-    conformance: 'conformance/index.ts',
-    'conformance-portable': 'conformance/portable.ts',
-    node: 'lib/node/index.ts',
-    vitest: 'lib/vitest.ts',
-    cli: 'lib/node/cli.ts',
-  },
+  entry: Object.fromEntries(buildEntries().map((e) => [e.dist, e.source])),
   outDir,
   sourcemap: false,
   target: 'es2022',

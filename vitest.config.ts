@@ -4,6 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { builtPackageAlias, chromiumPath, hasChromium } from './conformance/browser/paths.js';
+import { entries } from './scripts/entries.mjs';
 
 // Every conformance target is a Vitest project named `conformance:<target>`, so the summary
 // reporter can print group × target, and `npm run conformance` selects them all by that prefix.
@@ -104,18 +105,12 @@ const MOCKING = (function mocking(dir: string): string[] {
 })('spec');
 
 // Examples import the package by its published name, as users do; here that name is the source.
-const packageAlias = {
-  'edge-doubles/bucket': new URL('./lib/bucket/index.ts', import.meta.url).pathname,
-  'edge-doubles/dns': new URL('./lib/dns/index.ts', import.meta.url).pathname,
-  'edge-doubles/s3': new URL('./lib/s3/index.ts', import.meta.url).pathname,
-  'edge-doubles/queue': new URL('./lib/queue/index.ts', import.meta.url).pathname,
-  'edge-doubles/node': new URL('./lib/node/index.ts', import.meta.url).pathname,
-  'edge-doubles/conformance/portable': new URL('./conformance/portable.ts', import.meta.url).pathname,
-  'edge-doubles/conformance': new URL('./conformance/index.ts', import.meta.url).pathname,
-  'edge-doubles/vitest': new URL('./lib/vitest.ts', import.meta.url).pathname,
-  // Last: a bare 'edge-doubles' also prefixes the subpaths above, and the first match wins.
-  'edge-doubles': new URL('./lib/index.ts', import.meta.url).pathname,
-};
+const packageAlias = Object.fromEntries(
+  // Longest first: a bare 'edge-doubles' also prefixes the subpaths, and the first match wins.
+  entries()
+    .sort((a, b) => b.specifier.length - a.specifier.length)
+    .map((e) => [e.specifier, new URL(`./${e.source}`, import.meta.url).pathname]),
+);
 
 // examples/worker-in-workerd runs its tests inside workerd, with the plugin reading its wrangler.toml.
 // The setup-file variant is a project of its own: a setup file applies to every file of a project.

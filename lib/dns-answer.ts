@@ -7,7 +7,7 @@
  *
  * Why here, among the shared parts, and not in lib/dns/: three layers read it and none owns it, and
  * the front door (lib/api/) may not depend on a product's folder, not even for a type
- * (.dependency-cruiser.cjs, front-door-knows-no-product). It is data shapes only and imports nothing, so the
+ * (.dependency-cruiser.mjs, front-door-knows-no-product). It is data shapes only and imports nothing, so the
  * model never pulls the wire format in and the front door never pulls the model in.
  */
 

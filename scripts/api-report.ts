@@ -75,9 +75,9 @@ function configOf(name: string, dts: string): IConfigFile {
         default: { logLevel: ExtractorLogLevel.Warning, addToApiReportFile: false },
         // The package uses no release tags (@public, @beta): every exported name is public.
         'ae-missing-release-tag': { logLevel: ExtractorLogLevel.None },
-        // A public type naming an unexported one is TypeDoc's check (typedoc.json intentionallyNotExported).
+        // A public type naming an unexported one is TypeDoc's check (typedoc.config.mjs intentionallyNotExported).
         'ae-forgotten-export': { logLevel: ExtractorLogLevel.None },
-        // So is a missing doc comment (typedoc.json requiredToBeDocumented).
+        // So is a missing doc comment (typedoc.config.mjs requiredToBeDocumented).
         'ae-undocumented': { logLevel: ExtractorLogLevel.None },
       },
       // Doc comments are TypeDoc's, in its syntax; TSDoc's stricter parser would only add noise.
