@@ -1,7 +1,7 @@
 // The lint half of `npm run lint` (Prettier is the format half; CONTRIBUTING.md says why these two).
 // typescript-eslint reads the real types, so a floating promise is found through any import, which
 // is what a double whose every call is async needs most. The layering of lib/ is dependency-cruiser's
-// (.dependency-cruiser.cjs), not a rule here.
+// (.dependency-cruiser.mjs), not a rule here.
 import js from '@eslint/js';
 import comments from '@eslint-community/eslint-plugin-eslint-comments/configs';
 import globals from 'globals';
@@ -17,6 +17,7 @@ export default tseslint.config(
       '.jest-package/',
       '.runners-package/',
       '.wrangler/',
+      '.api-report/',
       'spec/jest/consumer/',
       'spec/types/',
       // Generated from workerd's capnp by scripts/compat-flags.mjs.

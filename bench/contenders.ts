@@ -37,12 +37,12 @@ export interface BenchBucket {
   createMultipartUpload(key: string): Promise<BenchUpload>;
 }
 
-export interface BenchBody {
+interface BenchBody {
   readonly body: ReadableStream<Uint8Array>;
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 
-export interface BenchList {
+interface BenchList {
   readonly objects: readonly unknown[];
   readonly truncated: boolean;
   readonly cursor?: string;
@@ -53,7 +53,7 @@ export interface BenchPart {
   readonly etag: string;
 }
 
-export interface BenchUpload {
+interface BenchUpload {
   uploadPart(partNumber: number, value: Uint8Array): Promise<BenchPart>;
   complete(parts: BenchPart[]): Promise<unknown>;
 }

@@ -25,13 +25,6 @@ export function timeSequential(n: number, op: (i: number) => Promise<unknown>): 
   });
 }
 
-/** Median ms of `runs` timed runs; earlier runs of the same process are the warm-up. */
-export async function medianMs(runs: number, fn: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  for (let r = 0; r < runs; r++) times.push(await timeMs(fn));
-  return median(times);
-}
-
 // `npm run bench` is plain `tsx bench/run.ts` (no node flags), so expose gc at run time: a fresh
 // context created after the flag is set gets the `gc` global.
 setFlagsFromString('--expose-gc');

@@ -38,7 +38,7 @@ export class BodyReadError extends TypeError {
 }
 
 /** Reads a body through `read`, turning a stream failure into `BodyReadError`. */
-export async function readingBody<T>(read: () => Promise<T>): Promise<T> {
+async function readingBody<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (e) {

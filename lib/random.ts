@@ -9,7 +9,7 @@ const BLOCK = 8192;
 let pool = new Uint8Array(0);
 let at = 0;
 
-export function randomBytes(n: number): Uint8Array {
+function randomBytes(n: number): Uint8Array {
   if (n > BLOCK) return crypto.getRandomValues(new Uint8Array(n));
   if (at + n > pool.length) {
     pool = crypto.getRandomValues(new Uint8Array(BLOCK));

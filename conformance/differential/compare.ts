@@ -41,7 +41,7 @@ function includeOf(op: Op): string[] {
   return Array.isArray(inc) ? inc.filter((v): v is string => typeof v === 'string') : [];
 }
 
-export const NORMALISATIONS: readonly Normalisation[] = [
+const NORMALISATIONS: readonly Normalisation[] = [
   {
     // A version is random and `uploaded` is each implementation's own clock: compared as "the
     // version / time the write made by op N reported", which still catches a stale or lost write.

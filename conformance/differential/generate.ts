@@ -14,7 +14,7 @@ import { sha256, sha384, sha512 } from '@noble/hashes/sha2.js';
 // ---- the PRNG --------------------------------------------------------------------------------------
 
 /** sfc32: small, fast, and the same on every JS engine. */
-export class Rng {
+class Rng {
   private a: number;
   private b: number;
   private c: number;
@@ -129,9 +129,8 @@ export type Special =
   | { $$: 'cursor'; op: number }
   | { $$: 'uploadId'; op: number };
 
-export type BufferKind =
-  'ArrayBuffer' | 'Uint8Array' | 'Int16Array' | 'Float64Array' | 'DataView' | 'Uint8ClampedArray';
-export type StreamKind = 'response' | 'request' | 'blob' | 'fixed' | 'plain' | 'bytes';
+type BufferKind = 'ArrayBuffer' | 'Uint8Array' | 'Int16Array' | 'Float64Array' | 'DataView' | 'Uint8ClampedArray';
+type StreamKind = 'response' | 'request' | 'blob' | 'fixed' | 'plain' | 'bytes';
 
 /** How a get result's body is read (the same way on both implementations). */
 export type Read = 'none' | 'text' | 'arrayBuffer' | 'bytes' | 'blob' | 'json' | 'stream' | 'twice';
@@ -148,7 +147,7 @@ const U: Spec = { $$: 'undefined' };
 
 // ---- pools -----------------------------------------------------------------------------------------
 
-export const KEYS = [
+const KEYS = [
   '',
   'a',
   'b',
@@ -993,7 +992,7 @@ function listOptions(r: Rng, previousLists: readonly { op: number; options: Spec
 
 const MIB5 = 5 * 1024 * 1024;
 
-export type OpKind = 'put' | 'get' | 'head' | 'delete' | 'list' | 'create' | 'part' | 'complete' | 'abort' | 'resume';
+type OpKind = 'put' | 'get' | 'head' | 'delete' | 'list' | 'create' | 'part' | 'complete' | 'abort' | 'resume';
 
 export interface Mix {
   /** Relative weights of the kinds of operation. */
@@ -1005,7 +1004,7 @@ export interface Mix {
 }
 
 /** The operation mixes; a seed is generated for one of them. */
-export const MIXES = {
+const MIXES = {
   default: {
     weights: { put: 28, get: 18, head: 7, delete: 7, list: 11, create: 4, part: 8, complete: 5, abort: 2, resume: 2 },
     badness: 1,

@@ -10,7 +10,7 @@
 import type { Op, Spec } from './generate.js';
 import type { Outcome } from './run.js';
 
-export interface PendingContext {
+interface PendingContext {
   /** The compatibility date both implementations run at. */
   readonly date: string;
   /** Every op of the seed (generated ones: plain data), and the index of the one that diverged. */

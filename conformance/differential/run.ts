@@ -216,7 +216,7 @@ async function special(s: Special, side: Side): Promise<unknown> {
 }
 
 /** Builds a spec into a real argument on one side. */
-export async function build(spec: Spec, side: Side): Promise<unknown> {
+async function build(spec: Spec, side: Side): Promise<unknown> {
   if (spec === null || typeof spec !== 'object') return spec;
   if (Array.isArray(spec)) {
     const out: unknown[] = [];
@@ -240,7 +240,7 @@ export interface Outcome {
   value?: Data;
 }
 
-export function describeError(e: unknown): Data {
+function describeError(e: unknown): Data {
   if (!(e instanceof Error)) return { thrown: typeof e, text: String(e) };
   return {
     class: e.constructor.name,
@@ -349,7 +349,7 @@ function writeHttp(o: R2ObjectLike): Data {
 }
 
 /** An R2Object / R2ObjectBody, as data (raw version and uploaded; compare.ts tokenises them). */
-export async function objectData(o: R2ObjectLike, read: Read | undefined): Promise<Data> {
+async function objectData(o: R2ObjectLike, read: Read | undefined): Promise<Data> {
   const rec = o as unknown as Record<string, unknown>;
   const checksums = o.checksums as unknown as Record<string, unknown> & { toJSON(): Record<string, string> };
   const out: Record<string, Data> = {

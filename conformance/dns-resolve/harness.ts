@@ -24,14 +24,14 @@ export interface DnsResolveTarget extends Omit<DnsTarget, 'differences' | 'group
 }
 
 /** Options of one resolution conformance test: what it needs of a target, and the differences it may show. */
-export interface ResolveTestOptions {
+interface ResolveTestOptions {
   difference?: DnsResolveDifferenceId;
   /** Skip (with this reason in the name) when set. */
   skip?: string;
 }
 
 /** One test's view: a DnsClient (records under a random subdomain, deleted after) plus DNS questions. */
-export class ResolveClient extends DnsClient {
+class ResolveClient extends DnsClient {
   constructor(readonly resolveTarget: DnsResolveTarget) {
     super(resolveTarget as DnsTarget);
   }

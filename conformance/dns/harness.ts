@@ -105,7 +105,7 @@ export class DnsClient {
 }
 
 /** Options of one DNS API conformance test: what it needs of a target, and the differences it may show. */
-export interface TestOptions {
+interface TestOptions {
   difference?: DnsDifferenceId;
   /** Skip (with this reason in the name) when set. */
   skip?: string;

@@ -122,7 +122,7 @@ export function describeBody(v: unknown): SeenBody {
 }
 
 /** Options of one Queues conformance test: what it needs of a target, and the differences it may show. */
-export interface TestOptions {
+interface TestOptions {
   difference?: QueueDifferenceId;
 }
 

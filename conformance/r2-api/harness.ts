@@ -236,7 +236,7 @@ export class R2ApiClient {
 }
 
 /** Options of one R2 control-plane conformance test: what it needs of a target, and the differences it may show. */
-export interface TestOptions {
+interface TestOptions {
   difference?: R2ApiDifferenceId;
   /** Skip (with this reason in the name) when set. */
   skip?: string;

@@ -60,7 +60,7 @@ export interface S3Target {
 }
 
 /** A raw S3 reply: status, headers and body text. */
-export interface Reply {
+interface Reply {
   status: number;
   headers: Headers;
   text: string;
@@ -69,7 +69,7 @@ export interface Reply {
 }
 
 /** A raw request of the S3 suite: method, query, headers and body. */
-export interface SendOptions {
+interface SendOptions {
   method?: string;
   /** The query string without '?', appended as given. */
   query?: string;
@@ -107,7 +107,7 @@ export interface S3Context {
 }
 
 /** Options of one S3 conformance test: what it needs of a target, and the differences it may show. */
-export interface TestOptions {
+interface TestOptions {
   difference?: S3DifferenceId;
 }
 

@@ -13,7 +13,7 @@ import { AccountEvents } from './events.js';
 import { createBucket } from './directory.js';
 import { accountState, accountStates, type AccountState } from './state.js';
 
-export { accountState, addAccountBucket, BUCKET_NAME, type AccountState } from './state.js';
+export { accountState, type AccountState } from './state.js';
 
 /** The options of `new Account(options)`. */
 export interface AccountOptions {
@@ -41,7 +41,7 @@ export interface AccountOptions {
   created?: number;
 }
 
-export const DEFAULT_ACCOUNT_NAME = 'edge-doubles account';
+const DEFAULT_ACCOUNT_NAME = 'edge-doubles account';
 
 /** What the platform's account holds, once: its zones, its buckets by name, its credentials. The API double, the S3 view and `createEnv` share one to see the same state. */
 export class Account {

@@ -15,15 +15,15 @@ import type { Bucket } from '../bucket/bucket.js';
 import type { AccountState } from './state.js';
 
 /** The `cf-r2-jurisdiction` values the API takes (the `cloudflare` SDK's `BucketCreateParams`). */
-export const JURISDICTIONS = ['default', 'eu', 'us', 'fedramp', 'fedramp-high'] as const;
+const JURISDICTIONS = ['default', 'eu', 'us', 'fedramp', 'fedramp-high'] as const;
 export type Jurisdiction = (typeof JURISDICTIONS)[number];
 
 /** `locationHint` values (SDK `BucketCreateParams.locationHint`; docs r2/reference/data-location). */
-export const LOCATIONS = ['apac', 'eeur', 'enam', 'weur', 'wnam', 'oc'] as const;
+const LOCATIONS = ['apac', 'eeur', 'enam', 'weur', 'wnam', 'oc'] as const;
 export type Location = (typeof LOCATIONS)[number];
 
 /** Default storage classes (SDK `Bucket.storage_class`). */
-export const STORAGE_CLASSES = ['Standard', 'InfrequentAccess'] as const;
+const STORAGE_CLASSES = ['Standard', 'InfrequentAccess'] as const;
 export type StorageClass = (typeof STORAGE_CLASSES)[number];
 
 export interface BucketInfo {

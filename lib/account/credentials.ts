@@ -27,7 +27,7 @@ export interface Principal {
 }
 
 /** A principal as plain data. */
-export type PrincipalImage = Omit<Principal, 'zones' | 'accounts'> & {
+type PrincipalImage = Omit<Principal, 'zones' | 'accounts'> & {
   zones: string[] | null;
   accounts: string[] | null;
 };

@@ -15,24 +15,17 @@ import type { Bucket } from '../bucket/bucket.js';
 import type { BucketStorage } from '../bucket/storage.js';
 import { bucketLayer } from '../bucket/internal.js';
 import type { SettingSurface } from '../bucket/layer.js';
-import { bucketsIn, type BucketInfo, type Jurisdiction } from './buckets.js';
+import { bucketsIn, type BucketInfo } from './buckets.js';
 import type { AccountState } from './state.js';
 
 /** R2's rule for bucket names (wrangler's text is BUCKET_NAME_RULE, lib/env/bucket-bindings.ts). */
-export const BUCKET_NAME = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
+const BUCKET_NAME = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
 
 /** Whether `name` follows R2's rule for bucket names. */
 export const isBucketName = (name: unknown): name is string => typeof name === 'string' && BUCKET_NAME.test(name);
 
 /** Why a bucket could not be made: a name outside R2's rule, a name taken, a bucket already in the account. */
 export type CreateProblem = 'invalidName' | 'exists' | 'alreadyIn';
-
-/** The bucket named `name` in a jurisdiction of the account. */
-export const findBucket = (
-  state: AccountState,
-  name: string,
-  jurisdiction: Jurisdiction = 'default',
-): Bucket | undefined => bucketsIn(state, jurisdiction).get(name);
 
 /** Makes the Bucket a surface asked for, on `storage` when the account keeps its buckets outside memory (`keepBucketsIn`). */
 export type BucketMaker = (storage: BucketStorage | undefined) => Bucket;

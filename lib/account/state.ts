@@ -69,8 +69,6 @@ export const accountState = (account: Account): AccountState => {
 };
 
 // The bucket directory (creation, the name rule, deletion) is directory.ts; these names stay here too.
-export { addAccountBucket, BUCKET_NAME } from './directory.js';
-
 /** Anything that serves an account (`CloudflareApi`, `DnsApi`): what `createEnv(config, { api })` and `new S3Api({ api })` take. */
 export interface AccountHolder {
   readonly account: Account;

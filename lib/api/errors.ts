@@ -29,7 +29,7 @@ export class ApiError extends Error {
 }
 
 export const fail = (status: number, code: number, message: string) => new ApiError(status, [{ code, message }]);
-export const headerError = (code: number, message: string) =>
+const headerError = (code: number, message: string) =>
   new ApiError(400, [{ code: 6003, message: 'Invalid request headers', error_chain: [{ code, message }] }]);
 
 export const apiErrors = {

@@ -26,10 +26,10 @@ import { ApiSupport, type ApiFault, type ApiRequest, type ApiRequestQuery } from
 import type { ApiCredential, ApiOptions } from './types.js';
 
 /** Where the real API answers; clients' base URLs end in it. */
-export const DEFAULT_BASE_PATH = '/client/v4';
+const DEFAULT_BASE_PATH = '/client/v4';
 
 /** `''` or `'/'` is a bare origin; otherwise one leading slash and no trailing one. */
-export function normaliseBasePath(raw: string): string {
+function normaliseBasePath(raw: string): string {
   const trimmed = raw.trim().replace(/\/+$/, '');
   if (trimmed === '') return '';
   if (/[?#\s]/.test(trimmed)) throw new Error(`DnsApi: basePath must be a URL path, got ${JSON.stringify(raw)}`);

@@ -170,7 +170,7 @@ export interface ApiRequestQuery {
  * DnsApi's, `/client/v4` by default, `''` at a bare origin): both the request path and the pattern
  * lose it, and the pattern's leading slash, before they are compared.
  */
-export function pathMatches(want: string | RegExp | undefined, path: string, basePath: string): boolean {
+function pathMatches(want: string | RegExp | undefined, path: string, basePath: string): boolean {
   if (want === undefined) return true;
   if (want instanceof RegExp) {
     want.lastIndex = 0;

@@ -10,13 +10,7 @@ import type { HashAlgorithm } from '../hash.js';
 import type { R2Checksums, R2StringChecksums } from './types.js';
 
 /** In the order workerd examines the put options. */
-export const HASH_ALGORITHMS = [
-  'md5',
-  'sha1',
-  'sha256',
-  'sha384',
-  'sha512',
-] as const satisfies readonly HashAlgorithm[];
+const HASH_ALGORITHMS = ['md5', 'sha1', 'sha256', 'sha384', 'sha512'] as const satisfies readonly HashAlgorithm[];
 
 const DIGEST_BYTES: Record<HashAlgorithm, number> = { md5: 16, sha1: 20, sha256: 32, sha384: 48, sha512: 64 };
 

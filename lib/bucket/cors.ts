@@ -40,7 +40,7 @@ function wildcard(pattern: string, value: string, ignoreCase = false): boolean {
 }
 
 /** The first rule allowing `origin`, `method` and every one of `requestHeaders` (lowercase). */
-export function matchCorsRule(
+function matchCorsRule(
   rules: readonly CorsRule[],
   origin: string,
   method: string,

@@ -41,7 +41,7 @@ import type { IdbDatabase, IdbFactory, IdbObjectStore, IdbRequest, IdbTransactio
 import type { BucketConfig, ConfigSnapshot } from './config.js';
 
 /** Bytes per chunk record: large bodies are many records, read back one at a time. */
-export const CHUNK_BYTES = 256 * 1024;
+const CHUNK_BYTES = 256 * 1024;
 /** A get reads its bytes inside its own transaction when they span at most this many chunks. */
 const EAGER_CHUNKS = 4;
 const DB_VERSION = 1;

@@ -52,7 +52,7 @@ export function lifecycleTimingOption(v: unknown, owner: string): LifecycleTimin
 }
 
 /** The docs' limit: "1000 rules" per bucket (r2/buckets/object-lifecycles). */
-export const MAX_LIFECYCLE_RULES = 1000;
+const MAX_LIFECYCLE_RULES = 1000;
 
 /**
  * The rule every new bucket has (docs: "multipart uploads … expire seven days after initiation");
@@ -154,7 +154,7 @@ export function lifecycleRules(input: unknown): readonly LifecycleRule[] {
 const DAY_MS = 86_400_000;
 
 /** When `cond` holds for something that began at `start` (epoch ms), as `timing` makes it due. */
-export function dueAt(cond: LifecycleCondition, start: number, timing: LifecycleTiming): number {
+function dueAt(cond: LifecycleCondition, start: number, timing: LifecycleTiming): number {
   const holds = cond.type === 'Age' ? start + cond.maxAge * 1000 : Date.parse(cond.date);
   return timing === 'daily' ? Math.ceil(holds / DAY_MS) * DAY_MS : holds;
 }

@@ -7,7 +7,7 @@
  */
 import { isRecord, ruleList } from './rule-list.js';
 
-export type LockCondition =
+type LockCondition =
   | { readonly type: 'Age'; readonly maxAgeSeconds: number }
   | { readonly type: 'Date'; readonly date: string }
   | { readonly type: 'Indefinite' };
@@ -21,7 +21,7 @@ export interface LockRule {
 }
 
 /** The docs' limit: "up to 1,000 bucket lock rules" per bucket. */
-export const MAX_LOCK_RULES = 1000;
+const MAX_LOCK_RULES = 1000;
 
 /** A rule set the surfaces refuse, with what is wrong. */
 export class LockRuleError extends Error {

@@ -47,9 +47,9 @@ export interface UploadedPartRef {
   readonly etag: unknown;
 }
 
-export const MAX_KEY_BYTES = 1024;
-export const MAX_OBJECT_SIZE = 5_363_466_240; // 5 GiB − 5 MiB
-export const MIN_PART_SIZE = 5 * 1024 * 1024;
+const MAX_KEY_BYTES = 1024;
+const MAX_OBJECT_SIZE = 5_363_466_240; // 5 GiB − 5 MiB
+const MIN_PART_SIZE = 5 * 1024 * 1024;
 
 export interface Part {
   readonly etag: string;

@@ -13,7 +13,7 @@ import { utf8Length } from '../bytes.js';
 import { SLAB_MAX_BYTES } from './slabs.js';
 
 /** The actions R2 notifies (OpenAPI enum; `AbortMultipartUpload` is in wrangler's type but no rule can name it). */
-export const NOTIFICATION_ACTIONS = [
+const NOTIFICATION_ACTIONS = [
   'PutObject',
   'CopyObject',
   'DeleteObject',
@@ -66,14 +66,14 @@ export interface NotificationMessage {
  * At most this many rules on a bucket, over all its queues (docs r2/buckets/event-notifications,
  * since GA; the beta allowed 5).
  */
-export const MAX_RULES_PER_BUCKET = 100;
+const MAX_RULES_PER_BUCKET = 100;
 
 /** Why a rule set is refused; the API phrases it (lib/r2-api/notifications.ts). */
 export type RuleProblem =
   { kind: 'invalid'; detail: string } | { kind: 'overlap'; with: NotificationRule } | { kind: 'too-many' };
 
 /** The rules' fields checked as the API does; a string describing the first problem, or undefined. */
-export function invalidRule(init: unknown): string | undefined {
+function invalidRule(init: unknown): string | undefined {
   if (typeof init !== 'object' || init === null || Array.isArray(init)) return 'a rule must be an object';
   const r = init as Record<string, unknown>;
   if (!Array.isArray(r.actions) || r.actions.length === 0) return 'actions must be a non-empty array';

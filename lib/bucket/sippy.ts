@@ -31,7 +31,7 @@ export interface SippySettings {
 }
 
 /** What a source answered for a key: its bytes and the metadata its headers carried. */
-export interface SourceObject {
+interface SourceObject {
   readonly body: Body;
   readonly http: HttpFields;
   readonly custom: CustomFields;

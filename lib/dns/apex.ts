@@ -7,14 +7,14 @@
 import type { DnsResourceRecord } from '../dns-answer.js';
 import type { Zone } from './zone.js';
 
-export const SOA_TTL = 3600;
-export const SOA_MINIMUM = 1800;
-export const NS_TTL = 86400;
+const SOA_TTL = 3600;
+const SOA_MINIMUM = 1800;
+const NS_TTL = 86400;
 /** Where serials start: inside the observed range; every change to the zone adds one. */
-export const SERIAL_BASE = 2_300_000_000;
+const SERIAL_BASE = 2_300_000_000;
 
 /** The zone's SOA serial: rises with every change to its records (Zone.version) and never repeats. */
-export const soaSerial = (zone: Zone): number => (SERIAL_BASE + zone.version) >>> 0;
+const soaSerial = (zone: Zone): number => (SERIAL_BASE + zone.version) >>> 0;
 
 export function synthesisedSoa(zone: Zone, owner: string, ttl = SOA_TTL): DnsResourceRecord {
   return {

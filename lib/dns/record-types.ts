@@ -8,8 +8,8 @@ import { ApiError } from '../api/errors.js';
 import { dnsErrors } from './errors.js';
 import { normaliseHost } from './names.js';
 
-export const CONTENT_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'OPENPGPKEY', 'PTR', 'TXT'] as const;
-export const DATA_TYPES = [
+const CONTENT_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'OPENPGPKEY', 'PTR', 'TXT'] as const;
+const DATA_TYPES = [
   'CAA',
   'CERT',
   'DNSKEY',
@@ -258,14 +258,14 @@ export function isQuotedSequence(s: string): boolean {
 }
 
 /** One quoted character-string for unquoted TXT text (a backslash is escaped, as in a zone file). */
-export const quoteText = (text: string): string => `"${text.replace(/\\/g, '\\\\')}"`;
+const quoteText = (text: string): string => `"${text.replace(/\\/g, '\\\\')}"`;
 
 /**
  * TXT content: either no double quote at all, or one or more quoted strings separated by spaces
  * ("Inconsistent quotation marks cause a validation error"). Unquoted content gets quotes when
  * `quote` (the document's rule for new records).
  */
-export function normaliseTxt(content: string, quote: boolean): string {
+function normaliseTxt(content: string, quote: boolean): string {
   let out = content;
   if (!content.includes('"')) {
     if (quote) out = quoteText(content);

@@ -42,7 +42,7 @@ export interface ResolveContext {
 }
 
 /** Proxied answers' TTL, and the TTL of "Auto" (`ttl: 1`) records (docs/sources/dns-wire.md#ttl). */
-export const AUTO_TTL = 300;
+const AUTO_TTL = 300;
 /**
  * Cloudflare's RFC 8482 answer to ANY: HINFO "RFC8482" "" at TTL 3789, for any name
  * (docs/sources/dns-wire.md#any).
@@ -54,7 +54,7 @@ const MAX_CHAIN = 16;
 const PROXIABLE = new Set(['A', 'AAAA', 'CNAME']);
 
 /** A record's TTL on the wire: proxied and Auto records answer 300 (docs/sources/dns-wire.md#ttl). */
-export const wireTtl = (r: StoredRecord): number => (r.proxied || r.ttl === 1 ? AUTO_TTL : r.ttl);
+const wireTtl = (r: StoredRecord): number => (r.proxied || r.ttl === 1 ? AUTO_TTL : r.ttl);
 
 /** ASCII-only lower case: DNS names compare case-insensitively in ASCII only (RFC 4343 §3). */
 export const lowerAscii = (s: string): string => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
@@ -88,7 +88,7 @@ export function resolve(ctx: ResolveContext, q: DnsQuestion): DnsAnswer {
 }
 
 /** The zone holding `name`: the one whose apex is its longest suffix. */
-export function zoneFor(zones: Iterable<Zone>, name: string): Zone | undefined {
+function zoneFor(zones: Iterable<Zone>, name: string): Zone | undefined {
   let best: Zone | undefined;
   for (const z of zones) {
     if ((name === z.name || name.endsWith(`.${z.name}`)) && (!best || z.name.length > best.name.length)) best = z;

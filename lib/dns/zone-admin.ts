@@ -120,9 +120,9 @@ const SOA_BOUNDS: Record<string, [number, number]> = {
   ttl: [300, 86400],
 };
 
-export const getDnsSettings: Handler = (_svc, _req, { zone }) => ok(dnsSettings(zone!));
+const getDnsSettings: Handler = (_svc, _req, { zone }) => ok(dnsSettings(zone!));
 
-export const patchDnsSettings: Handler = async (_svc, req, { zone }) => {
+const patchDnsSettings: Handler = async (_svc, req, { zone }) => {
   const b = await object(req);
   const next: Record<string, unknown> = { ...zoneSettings(zone!).dns };
   for (const k of ['foundation_dns', 'multi_provider', 'secondary_overrides']) {
@@ -177,9 +177,9 @@ function dnssec(z: Zone) {
   };
 }
 
-export const getDnssec: Handler = (_svc, _req, { zone }) => ok(dnssec(zone!));
+const getDnssec: Handler = (_svc, _req, { zone }) => ok(dnssec(zone!));
 
-export const patchDnssec: Handler = async (svc, req, { zone }) => {
+const patchDnssec: Handler = async (svc, req, { zone }) => {
   const b = await object(req);
   const d = zoneSettings(zone!).dnssec;
   if (b.status !== undefined && b.status !== 'active' && b.status !== 'disabled')
@@ -194,7 +194,7 @@ export const patchDnssec: Handler = async (svc, req, { zone }) => {
   return ok(dnssec(zone!));
 };
 
-export const deleteDnssec: Handler = (svc, _req, { zone }) => {
+const deleteDnssec: Handler = (svc, _req, { zone }) => {
   const d = zoneSettings(zone!).dnssec;
   d.status = 'disabled';
   d.modified = svc.now();

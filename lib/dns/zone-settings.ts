@@ -6,7 +6,7 @@
 import type { Zone } from './zone.js';
 
 export type ZoneType = 'full' | 'partial' | 'secondary';
-export type DnssecStatus = 'active' | 'pending' | 'disabled' | 'pending-disabled' | 'error';
+type DnssecStatus = 'active' | 'pending' | 'disabled' | 'pending-disabled' | 'error';
 
 export interface ZoneSettings {
   paused: boolean;

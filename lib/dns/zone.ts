@@ -379,7 +379,7 @@ const defined = (input: RecordInput): RecordInput =>
 const sameTags = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((t, i) => t === b[i]);
 
 /** Names compare with punctuation ignored, as the API's collation does (`_dmarc.x` sorts among `d…`). */
-export const nameKey = (name: string): string => name.replace(/[^a-z0-9]/g, '');
+const nameKey = (name: string): string => name.replace(/[^a-z0-9]/g, '');
 
 const sortNames = new WeakMap<StoredRecord, string>();
 /** nameKey of a record's name, computed once per stored record (sorting calls it n log n times). */

@@ -22,7 +22,7 @@ export interface BucketBindingConfig {
   local_dev?: { experimental_s3_credentials?: { accessKeyId: string; secretAccessKey: string } };
 }
 
-export const BUCKET_NAME_RULE =
+const BUCKET_NAME_RULE =
   'Bucket names must begin and end with an alphanumeric character, only contain lowercase letters, numbers, and hyphens, and be between 3 and 63 characters long.';
 
 // R2's one name rule, the bucket directory's (lib/account/directory.ts).

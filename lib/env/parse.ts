@@ -27,7 +27,7 @@ export class ConfigParseError extends Error {
 }
 
 /** The format wrangler picks from a file name's ending; anything else is not a config file. */
-export function configFormat(file: string): 'toml' | 'json' | undefined {
+function configFormat(file: string): 'toml' | 'json' | undefined {
   if (file.endsWith('.toml')) return 'toml';
   if (file.endsWith('.json') || file.endsWith('.jsonc')) return 'json';
   return undefined;

@@ -10,7 +10,7 @@ import type { ConsumerSettings } from '../queue/limits.js';
 import type { Diagnostics } from './diagnostics.js';
 import { hasProperty, isOptionalProperty, isRequiredProperty, unexpectedFields } from './rules.js';
 
-export interface QueueProducerConfig {
+interface QueueProducerConfig {
   binding: string;
   queue: string;
   /** Seconds every message waits before delivery unless its send names a delay. */

@@ -50,7 +50,7 @@ export interface ApiServerOptions extends CloudflareApiOptions {
 }
 
 /** R2's S3 host names for one account: `[<bucket>.]<account id>[.<jurisdiction>].r2.cloudflarestorage.com`. */
-export function s3HostRoute(s3: S3Api, accountId: string): HostRoute {
+function s3HostRoute(s3: S3Api, accountId: string): HostRoute {
   const host = new RegExp(`(?:^|\\.)${accountId}\\.(?:(?:eu|fedramp|us)\\.)?r2\\.cloudflarestorage\\.com$`);
   return { claims: (name) => host.test(name), handle: (request, target) => s3.handle(request, target) };
 }
@@ -60,7 +60,7 @@ const apiMalformed = () => errorResponse(new ApiError(400, [{ code: 6003, messag
 const apiFailed = (e: unknown) => errorResponse(new ApiError(500, [{ code: 10001, message: String(e) }]));
 
 /** The Host header's name part, lower-case (`[::1]:8787` → `[::1]`). */
-export const hostName = (request: Request): string => {
+const hostName = (request: Request): string => {
   const raw = (request.headers.get('host') ?? new URL(request.url).host).toLowerCase();
   return raw.startsWith('[') ? raw.slice(0, raw.indexOf(']') + 1) : raw.replace(/:\d*$/, '');
 };

@@ -27,7 +27,7 @@ import type { DnsExchange } from './dns-message.js';
 import { Persistence, type BucketOptionsKept } from './persist/persistence.js';
 
 /** A CLI command (`edge-doubles <service> <command>`). */
-export interface Command {
+interface Command {
   summary: string;
   usage: string;
   /** Runs with the arguments after the command name; an exit code, or undefined while it serves. */
@@ -622,7 +622,7 @@ function isOrigin(value: string): boolean {
 }
 
 /** service → command → implementation. */
-export const services: Record<string, Record<string, Command>> = {
+const services: Record<string, Record<string, Command>> = {
   api: { serve: apiServe },
   dns: { serve: dnsServe },
   r2: { serve: r2Serve },

@@ -29,11 +29,11 @@ export type DnsAnswerer = (
  * value, which Cloudflare's authoritative servers met (blog.cloudflare.com/dns-flag-day-2020;
  * docs/sources/dns-wire.md#edns-udp-and-tcp).
  */
-export const EDNS_PAYLOAD = 1232;
+const EDNS_PAYLOAD = 1232;
 /** A UDP answer's limit without EDNS (RFC 1035 §4.2.1); also the floor of a smaller EDNS size (RFC 6891 §6.2.5). */
-export const CLASSIC_UDP = 512;
+const CLASSIC_UDP = 512;
 /** A TCP message's 2-byte length prefix caps it (RFC 1035 §4.2.2). */
-export const TCP_MAX = 65535;
+const TCP_MAX = 65535;
 
 /** RFC 1035 §4.1.1 and RFC 6891 §9 (BADVERS, carried in the OPT record's upper bits). */
 const RCODE: Record<DnsRcode | 'BADVERS', number> = {

@@ -113,7 +113,7 @@ export class BatchState {
 }
 
 /** workerd converts `delaySeconds` as an integer (a fraction truncated, NaN as 0). */
-export function delayOption(options: QueueRetryOptions | undefined): number | undefined {
+function delayOption(options: QueueRetryOptions | undefined): number | undefined {
   if (options === undefined || options === null) return undefined;
   const d = (options as QueueRetryOptions).delaySeconds;
   return d === undefined ? undefined : toInteger(d);

@@ -137,7 +137,7 @@ function detachBuffer(buffer: ArrayBufferLike): void {
  * the double runs in (browsers have none), so this counts what it writes: about a byte per tag, the
  * string or byte contents, 8 bytes a number. Close for the limits' purpose; not byte-exact.
  */
-export function cloneSize(v: unknown, depth = 0): number {
+function cloneSize(v: unknown, depth = 0): number {
   if (depth > 64) return 1;
   switch (typeof v) {
     case 'string':

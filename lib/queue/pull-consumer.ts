@@ -37,7 +37,7 @@ export interface Lease {
 }
 
 /** The batch an http_pull consumer holds: messages not leased yet, the leases, and the release. */
-export interface HeldBatch {
+interface HeldBatch {
   readonly batch: MessageBatch;
   available: Message[];
   readonly leases: Map<string, Lease>;

@@ -55,7 +55,7 @@ import {
   type ResolvedConsumerSettings,
 } from './limits.js';
 
-export { sendAsService, type ServiceMessage } from './service.js';
+export { type ServiceMessage } from './service.js';
 
 /** `send`'s options (workers-types `QueueSendOptions`). */
 export interface QueueSendOptions {

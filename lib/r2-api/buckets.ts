@@ -33,7 +33,7 @@ export const bucketRoutes: R2Table = (rest): R2Methods | undefined => {
 };
 
 /** A bucket as the API shows it (the SDK's `Bucket`). */
-export interface BucketView {
+interface BucketView {
   name: string;
   creation_date: string;
   location: string;
@@ -45,7 +45,7 @@ export interface BucketView {
  * `location` is shown upper-case (`ENAM`) although `locationHint` is sent lower-case: the reason
  * terraform-provider-cloudflare#6026 (2025) made its R2 bucket `location` case-insensitive.
  */
-export function presentBucket(account: AccountState, name: string, bucket: Bucket): BucketView {
+function presentBucket(account: AccountState, name: string, bucket: Bucket): BucketView {
   const info = bucketInfo(account, bucket);
   return {
     name,

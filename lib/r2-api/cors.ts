@@ -23,10 +23,10 @@ import { r2ApiErrors } from './errors.js';
 import { changeSettings, readSettings } from './settings.js';
 
 /** The API's bound on `maxAgeSeconds` (the SDK's CORSUpdateParams: "maximum 86400"). */
-export const MAX_AGE_SECONDS = 86400;
+const MAX_AGE_SECONDS = 86400;
 
 /** The API's rule, as the SDK types it (`CORSGetResponse.Rule`). */
-export interface ApiCorsRule {
+interface ApiCorsRule {
   id?: string;
   allowed: { origins: string[]; methods: string[]; headers?: string[] };
   exposeHeaders?: string[];
@@ -46,7 +46,7 @@ const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) =
  * itself is optional. The checks on values are the policy's (CORS_METHODS, one wildcard per origin,
  * expose headers a header can carry), so a rule the S3 view refuses is refused here too.
  */
-export function corsRulesFromJson(body: unknown): CorsRule[] | undefined {
+function corsRulesFromJson(body: unknown): CorsRule[] | undefined {
   // `rules` is optional (the schema; the SDK's `CORSUpdateParams.rules?`): absent, the policy has no
   // rules. A body with other top-level keys (S3's `CORSRules`) is refused: workers-sdk PR #12456
   // reports the API's 10040 for it, so `{}` means "no rules" but a misnamed list is not taken as one.
@@ -78,7 +78,7 @@ export function corsRulesFromJson(body: unknown): CorsRule[] | undefined {
 }
 
 /** A policy's rule as the API shows it. */
-export function corsRuleToJson(r: CorsRule): ApiCorsRule {
+function corsRuleToJson(r: CorsRule): ApiCorsRule {
   return {
     ...(r.id !== undefined ? { id: r.id } : {}),
     allowed: {

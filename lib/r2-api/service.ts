@@ -24,7 +24,7 @@ export interface R2Service extends ApiService {
  * set is refused as a malformed request, 10040: what production answers is not established (our
  * choice).
  */
-export function requestJurisdiction(req: Incoming): Jurisdiction {
+function requestJurisdiction(req: Incoming): Jurisdiction {
   const raw = req.headers.get('cf-r2-jurisdiction');
   if (raw === null || raw.trim() === '') return 'default';
   const value = raw.trim().toLowerCase();

@@ -26,7 +26,7 @@ import { jsonObject } from './rules-body.js';
 import { addressedBuckets, type R2Service } from './service.js';
 
 /** The schema's bound on `ttlSeconds`: 7 days. */
-export const MAX_TEMPORARY_TTL_SECONDS = 604800;
+const MAX_TEMPORARY_TTL_SECONDS = 604800;
 
 /** placeholder: a parent access key id the account's S3 views do not accept. Production's code and text are not established. */
 const unknownParent = () => fail(400, 10040, 'The parent access key id does not exist.');

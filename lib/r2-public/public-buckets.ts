@@ -26,7 +26,7 @@ import { digest } from '../hash.js';
 import { notFound, servePublic } from './serve.js';
 
 /** The managed domain's suffix. */
-export const R2_DEV = '.r2.dev';
+const R2_DEV = '.r2.dev';
 
 const idCache = new Map<string, string>();
 

@@ -18,7 +18,7 @@ function indexOfCrlf(b: Uint8Array, from: number): number {
 }
 
 /** `size[;ext]\r\n data\r\n ... 0\r\n trailer: v\r\n ... \r\n` → the data and the trailers. */
-export function decodeAwsChunked(b: Uint8Array): { chunks: Uint8Array[]; trailers: Headers } {
+function decodeAwsChunked(b: Uint8Array): { chunks: Uint8Array[]; trailers: Headers } {
   const chunks: Uint8Array[] = [];
   const trailers = new Headers();
   let at = 0;
@@ -50,7 +50,7 @@ export function decodeAwsChunked(b: Uint8Array): { chunks: Uint8Array[]; trailer
  * R2's cap on one upload request, a PutObject, UploadPart or UploadPartCopy: 5 GiB − 5 MiB
  * (docs r2/platform/limits; docs/sources/r2-s3.md#limits). Every body read here is bounded by it.
  */
-export const MAX_UPLOAD_BYTES = 5 * 1024 ** 3 - 5 * 1024 ** 2;
+const MAX_UPLOAD_BYTES = 5 * 1024 ** 3 - 5 * 1024 ** 2;
 
 /**
  * Room for aws-chunked framing (chunk sizes, CRLFs, trailers) above the decoded cap: the SDKs send

@@ -169,7 +169,7 @@ const BY_REASON: Record<Exclude<R2ErrorName, 'checksumMismatch'>, () => S3Error>
 };
 
 /** The XML body of an error. */
-export function errorXml(err: S3Error): string {
+function errorXml(err: S3Error): string {
   const content: Record<string, string> = { Code: err.code, Message: err.message };
   for (const [k, v] of err.extra) content[k] = v;
   return xmlDocument('Error', content, false);

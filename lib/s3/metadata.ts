@@ -30,7 +30,7 @@ export function httpFieldsFromHeaders(h: Headers): HttpFields {
 const ENCODED_WORD = /^=\?UTF-8\?([BQ])\?([^?]*)\?=$/i;
 
 /** RFC 2047: `=?UTF-8?B?...?=` / `=?UTF-8?Q?...?=` decoded; anything else as sent. */
-export function decodeMetaValue(v: string): string {
+function decodeMetaValue(v: string): string {
   const m = ENCODED_WORD.exec(v);
   if (!m) return v;
   if (m[1]!.toUpperCase() === 'B') {

@@ -53,8 +53,7 @@ export const decodeKey = (s: string): string => decodeStrict(s, s3Errors.invalid
 /** A bucket name from its path form: no bucket is named by bytes that are not UTF-8 (400 InvalidBucketName). */
 export const decodeBucketName = (s: string): string => decodeStrict(s, invalidBucketName);
 
-export const invalidBucketName = (): S3Error =>
-  new S3Error(400, 'InvalidBucketName', 'The specified bucket is not valid.');
+const invalidBucketName = (): S3Error => new S3Error(400, 'InvalidBucketName', 'The specified bucket is not valid.');
 
 const HEX = '0123456789ABCDEF';
 const UNRESERVED = /[A-Za-z0-9\-._~]/;

@@ -45,7 +45,7 @@ function pretty(v: unknown): string {
 }
 
 /** A line diff (longest common subsequence): `-` expected, `+` actual. */
-export function lineDiff(expected: unknown, actual: unknown): string {
+function lineDiff(expected: unknown, actual: unknown): string {
   const a = pretty(expected).split('\n');
   const b = pretty(actual).split('\n');
   const lcs = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));

@@ -40,7 +40,7 @@ export interface LogReader<E extends LoggedCall = LoggedCall, Q extends object =
 }
 
 /** What `testFault` needs of a double's fault rules. */
-export interface FaultAdder {
+interface FaultAdder {
   add(rule: FaultSchedule): Fault<FaultSchedule>;
 }
 
@@ -70,7 +70,7 @@ export interface ObjectPlace {
 }
 
 /** What `toHaveObject` reads of a double that holds objects. */
-export interface ObjectReader {
+interface ObjectReader {
   /** The place `path` names; throws a TypeError saying why when it names none. */
   locate(path: string): ObjectPlace;
 }

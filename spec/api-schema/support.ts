@@ -14,7 +14,7 @@ import served from './fixtures/cloudflare-openapi-served-2024-08-06.json' with {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- schema documents and answers, walked field by field
 type Json = any;
 
-export const doc: Json = served;
+const doc: Json = served;
 export const SOURCE: { commit: string; date: string } = doc.info['x-extracted'];
 
 /** Operations as `METHOD /template`, and a matcher from a concrete path to its template. */
@@ -33,7 +33,7 @@ const TEMPLATES = Object.keys(doc.paths)
   // A literal segment wins over a parameter (`dns_records/import` before `dns_records/{id}`).
   .sort((a, b) => b.literal - a.literal);
 
-export function templateOf(path: string): string | undefined {
+function templateOf(path: string): string | undefined {
   return TEMPLATES.find(({ re }) => re.test(path))?.t;
 }
 
@@ -63,7 +63,7 @@ function schemaPointer(doc: Json, method: string, template: string, status: numb
   return `#/paths/${esc(template)}/${method.toLowerCase()}/responses/${key}/content/application~1json/schema`;
 }
 
-export interface Checked {
+interface Checked {
   operation: string;
   status: number;
   /** Ajv's errors as `instancePath message`; [] when the body is valid. */

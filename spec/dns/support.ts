@@ -113,5 +113,5 @@ export function expectSchemaClean(log: SchemaLog): void {
   expect(log.checked).toBeGreaterThan(0);
 }
 
-export const ORIGIN = 'https://api.cloudflare.com';
+const ORIGIN = 'https://api.cloudflare.com';
 export const BASE_URL = `${ORIGIN}/client/v4`;

@@ -31,7 +31,7 @@ export const WRANGLER_TIMEOUT = 60_000;
 const WRANGLER_PACKAGE = process.env.EDGE_DOUBLES_WRANGLER ?? 'wrangler';
 const WRANGLER_BIN = resolve(import.meta.dirname, `../../node_modules/${WRANGLER_PACKAGE}/bin/wrangler.js`);
 
-export interface WranglerRun {
+interface WranglerRun {
   code: number;
   stdout: string;
   stderr: string;

@@ -22,7 +22,7 @@ import type { AccountState } from '../../account/state.js';
 import type { ImagePart, ImageStore } from './image-store.js';
 
 /** One bucket as persisted. */
-export interface BucketRecord {
+interface BucketRecord {
   storage: string;
   created: number;
   /** Jurisdiction and location as the API made them; null: the defaults (a bucket added without them). */

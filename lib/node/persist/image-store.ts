@@ -36,7 +36,7 @@ export function segment(name: string): string {
  * Whether two plain values hold the same data, as a store gives them back: a field whose value is
  * undefined counts as absent (msgpack may drop it), bytes compare by content.
  */
-export function sameData(a: unknown, b: unknown): boolean {
+function sameData(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a instanceof Uint8Array || b instanceof Uint8Array) {
     if (!(a instanceof Uint8Array && b instanceof Uint8Array) || a.byteLength !== b.byteLength) return false;

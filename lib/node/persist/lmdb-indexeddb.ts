@@ -60,7 +60,7 @@ import type {
 import { AFTER, KeyWriter, MAX_KEY_BYTES, dataError, readKey } from './idb-keys.js';
 
 /** The LMDB named database LmdbIndexedDb keeps everything in (count it in `maxDbs`). */
-export const LMDB_INDEXEDDB_DB = 'indexeddb';
+const LMDB_INDEXEDDB_DB = 'indexeddb';
 
 const SCHEMA = 0x01;
 const RECORDS = 0x02;

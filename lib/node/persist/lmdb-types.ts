@@ -8,7 +8,7 @@
  */
 
 /** A key range, start included, end excluded. */
-export interface LmdbRange<K> {
+interface LmdbRange<K> {
   start?: K;
   end?: K;
 }

@@ -26,7 +26,7 @@ import type { Held } from '../../queue/store.js';
 import { segment, type ImagePart, type ImageStore } from './image-store.js';
 
 /** A queue as persisted (its messages are keys of their own). */
-export interface QueueImage {
+interface QueueImage {
   name: string;
   /** Its API record; null while the API has not seen it (a dead-letter queue made on demand). */
   record: QueueRecord | null;

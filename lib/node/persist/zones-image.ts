@@ -23,7 +23,7 @@ import { diffSnapshots } from './snapshot-diff.js';
 import type { ImagePart, ImageStore } from './image-store.js';
 
 /** A zone as persisted (its records are keys of their own). */
-export interface ZoneRecord {
+interface ZoneRecord {
   name: string;
   plan: DnsPlan;
   limits: DnsLimits;

@@ -36,7 +36,7 @@ export class Rng {
   }
 }
 
-export const GOOD_TYPES = [
+const GOOD_TYPES = [
   'A',
   'AAAA',
   'CNAME',
@@ -64,7 +64,7 @@ const BAD_TYPES = ['SPF', 'DKIM', 'a', 'FOO', '', 'SOA', ' A'];
 /** Relative labels, few on purpose so names collide. */
 const SHORT = ['www', 'a', 'b', 'mail', 'sub', 'x.sub', 'api'];
 
-export function genName(rng: Rng, zone: string, existing: string[]): unknown {
+function genName(rng: Rng, zone: string, existing: string[]): unknown {
   return rng.weighted<() => unknown>([
     [30, () => rng.pick(SHORT)],
     [8, () => '@'],
@@ -180,7 +180,7 @@ function hostOf(rng: Rng, zone: string): string {
 }
 
 /** Good `data` for a data type, sometimes (when `odd`) with one field broken or the wrong shape. */
-export function genData(rng: Rng, type: string, odd = true): unknown {
+function genData(rng: Rng, type: string, odd = true): unknown {
   const good: Record<string, () => Record<string, unknown>> = {
     CAA: () => ({
       flags: rng.pick([0, 128]),
@@ -273,7 +273,7 @@ export function genData(rng: Rng, type: string, odd = true): unknown {
   return d;
 }
 
-export function genContent(rng: Rng, type: string, zone: string): unknown {
+function genContent(rng: Rng, type: string, zone: string): unknown {
   if (rng.chance(0.03)) return rng.pick<unknown>([5, true, ['x'], { a: 1 }, null]);
   switch (type) {
     case 'A':

@@ -65,9 +65,8 @@ export function envelopeProblems(
 /** Punctuation-free name, the API's collation key for names. */
 const nameKey = (n: string) => n.replace(/[^a-z0-9]/g, '');
 
-export type TextOp = 'exact' | 'contains' | 'startswith' | 'endswith';
-export type TagParam =
-  'tag' | 'tag.exact' | 'tag.contains' | 'tag.startswith' | 'tag.endswith' | 'tag.present' | 'tag.absent';
+type TextOp = 'exact' | 'contains' | 'startswith' | 'endswith';
+type TagParam = 'tag' | 'tag.exact' | 'tag.contains' | 'tag.startswith' | 'tag.endswith' | 'tag.present' | 'tag.absent';
 
 export interface ListFilter {
   type?: string;
@@ -306,8 +305,7 @@ export const roundTripLimit = (r: Rec) =>
   ((r.type === 'HTTPS' || r.type === 'SVCB') && /[;()]|\s\s/.test(String(r.data?.value ?? r.content)));
 
 /** Schema gaps (docs/conformance.md, DNS "Choices" 14 lists the others): null MX (RFC 7505) and an SRV target of "." are not hostnames to Ajv. */
-export const schemaGap = (r: Rec) =>
-  (r?.type === 'MX' && r.content === '.') || (r?.type === 'SRV' && r.data?.target === '.');
+const schemaGap = (r: Rec) => (r?.type === 'MX' && r.content === '.') || (r?.type === 'SRV' && r.data?.target === '.');
 
 /**
  * Shadow metadata by a plain scan: an NS below the apex delegates its name, so records at or below

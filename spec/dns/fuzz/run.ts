@@ -36,7 +36,7 @@ interface Caller {
   zones: ReadonlySet<string> | null | 'none';
 }
 
-export class FuzzFailure extends Error {}
+class FuzzFailure extends Error {}
 
 interface Sent {
   method: string;

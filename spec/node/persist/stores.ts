@@ -17,7 +17,7 @@ export interface TestStore extends ImageStore {
   close(): Promise<void>;
 }
 
-export function mapStore(): TestStore {
+function mapStore(): TestStore {
   const m = new Map<string, unknown>();
   return {
     get: (k) => (m.has(k) ? structuredClone(m.get(k)) : undefined),
@@ -30,7 +30,7 @@ export function mapStore(): TestStore {
   };
 }
 
-export function lmdbStore(): TestStore {
+function lmdbStore(): TestStore {
   const dir = mkdtempSync(join(tmpdir(), 'edge-doubles-image-'));
   const db: RootDatabase = open({ path: dir });
   return {
