@@ -26,7 +26,17 @@ export function errorResponse(e: ApiError): Response {
   return json(e.status, { result: null, success: false, errors: e.errors, messages: [] }, e.headers);
 }
 
-/** A list's `result_info` (V4PagePaginationArray in the SDK). */
+/**
+ * A list's `result_info` (V4PagePaginationArray in the SDK). An empty list still counts one page:
+ * production answers `total_pages: 1` for an empty records list and for its lists generally
+ * (dns-lexicon's recordings against the real API, tests/fixtures/cassettes/cloudflare, 2025-08).
+ */
 export const paging = (page: number, perPage: number, count: number, total: number) => ({
-  result_info: { page, per_page: perPage, count, total_count: total, total_pages: Math.ceil(total / perPage) },
+  result_info: {
+    page,
+    per_page: perPage,
+    count,
+    total_count: total,
+    total_pages: Math.max(1, Math.ceil(total / perPage)),
+  },
 });

@@ -49,10 +49,11 @@ describe('list filters', () => {
     expect(await names('type=FOO')).toEqual([]);
     expect(await names('type=a')).toEqual([]);
     expect(await names('type=FOO,TXT')).toEqual(['TXT _dmarc']);
+    // An empty list counts one page, as dns-lexicon's 2025-08 recording of an empty filtered list shows.
     expect((await s.call('GET', '?type=FOO')).body.result_info).toMatchObject({
       count: 0,
       total_count: 0,
-      total_pages: 0,
+      total_pages: 1,
     });
   });
 

@@ -128,4 +128,12 @@ export const auth = defineGroup('auth and routing', (t) => {
     const one = await c.request('GET', `${c.target.baseUrl}/zones/${c.target.zoneId}`);
     expect(one.body.result).toMatchObject({ id: c.target.zoneId, name: c.target.zoneName });
   });
+
+  t.test('GET /zones?page=1&per_page=100 (above the documented 50) answers 200 and echoes per_page', async (c) => {
+    // dns-lexicon lists every zone so (2025-08); `name=` keeps the page to the target's zone.
+    const r = await c.request('GET', `${c.target.baseUrl}/zones?name=${c.target.zoneName}&page=1&per_page=100`);
+    expect(r.status).toBe(200);
+    expect(r.body.result_info).toMatchObject({ page: 1, per_page: 100, total_pages: 1 });
+    expect(r.body.result.map((z: { id: string }) => z.id)).toEqual([c.target.zoneId]);
+  });
 });

@@ -227,6 +227,13 @@ export const listing = defineGroup('list', (t) => {
     expect(past.status).toBe(200);
     expect(past.body).toMatchObject({ success: true, result: [] });
   });
+
+  t.test('an empty list counts one page: total_pages 1, not 0', async (c) => {
+    const r = await c.list(`name=${c.name('nothing-here')}`);
+    expect(r.status).toBe(200);
+    expect(r.body.result).toEqual([]);
+    expect(r.body.result_info).toMatchObject({ page: 1, count: 0, total_count: 0, total_pages: 1 });
+  });
 });
 
 // Batch: ordered, all-or-nothing (docs/sources/dns-api.md#batch).
