@@ -19,15 +19,9 @@ import { recordInput } from '../dns/request.js';
 import { edgeAddresses, resolve, type EdgeAddresses } from '../dns/resolve.js';
 import type { DnsService } from '../dns/routes.js';
 import { questionType } from '../dns/rr-types.js';
-import type { DnsApiOptions, DnsLimits, DnsPlan, DnsRecord, DnsRecordSeed, DnsZoneInit } from '../dns/types.js';
+import { PLANS } from '../dns/plans.js';
+import type { DnsApiOptions, DnsRecord, DnsRecordSeed, DnsZoneInit } from '../dns/types.js';
 import { Zone, type ModelOptions, type ZoneSnapshot } from '../dns/zone.js';
-
-const PLAN_LIMITS: Record<DnsPlan, DnsLimits> = {
-  free: { records: 200, tags: 0, commentLength: 100, batch: 200, minTtl: 60 },
-  pro: { records: 3500, tags: 20, commentLength: 500, batch: 3500, minTtl: 60 },
-  business: { records: 3500, tags: 50, commentLength: 500, batch: 3500, minTtl: 60 },
-  enterprise: { records: 1_000_000, tags: 500, commentLength: 500, batch: 3500, minTtl: 30 },
-};
 
 const NS_NAMES = [
   'ada',
@@ -184,7 +178,7 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
       throw new Error(`DnsApi: zone id must be 32 lowercase hex characters, got ${JSON.stringify(id)}`);
     if (this.zonesById.has(id)) throw new Error(`DnsApi: duplicate zone id ${id}`);
     const plan = init.plan ?? 'free';
-    const limits = { ...PLAN_LIMITS[plan], ...init.limits };
+    const limits = { ...PLANS[plan].limits, ...init.limits };
     const n = parseInt(id.slice(0, 4), 16);
     const nameServers =
       init.nameServers?.map(nameServer) ??

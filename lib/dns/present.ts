@@ -5,6 +5,7 @@ import type { DnsPlan, DnsRecord, DnsUser, DnsZone } from './types.js';
 import { shadowMeta } from './shadow.js';
 import type { StoredRecord, Zone } from './zone.js';
 import { zoneSettings } from './zone-settings.js';
+import { PLANS } from './plans.js';
 
 /** RFC 3339 UTC with the fraction's trailing zeros trimmed, as Go's RFC3339Nano writes it. */
 export function timestamp(ms: number): string {
@@ -48,36 +49,41 @@ export function presentRecord(r: StoredRecord, zone: Zone, retiredFields: boolea
   return out as DnsRecord;
 }
 
-const PLAN_NAMES = {
-  free: 'Free Website',
-  pro: 'Pro Website',
-  business: 'Business Website',
-  enterprise: 'Enterprise Website',
-};
-
+/**
+ * A zone as `GET /zones` answers it: the fields and their order are those of dns-lexicon's recording
+ * of a free zone (tests/fixtures/cassettes/cloudflare, 2025-08), `vanity_name_servers` `[]` and
+ * `vanity_name_servers_ips` null (none are set), an empty `tenant` and `tenant_unit` (the zone is no
+ * tenant's); the plan's id is production's rate plan id (plans.ts).
+ */
 export function presentZone(z: Zone, account: { id: string; name: string }): DnsZone {
+  const settings = zoneSettings(z);
   const at = timestamp(z.created);
+  const plan = PLANS[z.plan];
   return {
     id: z.id,
     name: z.name,
     status: 'active',
-    paused: zoneSettings(z).paused,
-    type: zoneSettings(z).type,
+    paused: settings.paused,
+    type: settings.type,
     development_mode: 0,
     name_servers: [...z.nameServers],
     original_name_servers: null,
     original_registrar: null,
     original_dnshost: null,
+    modified_on: settings.modified === undefined ? at : timestamp(settings.modified),
     created_on: at,
-    modified_on: at,
     activated_on: at,
+    vanity_name_servers: [],
+    vanity_name_servers_ips: null,
     meta: { step: 4, custom_certificate_quota: 0, page_rule_quota: 3, phishing_detected: false },
     owner: { id: null, type: 'user', email: null },
     account: { id: account.id, name: account.name },
+    tenant: { id: null, name: null },
+    tenant_unit: { id: null },
     permissions: ['#dns_records:edit', '#dns_records:read', '#zone:read'],
     plan: {
-      id: z.plan,
-      name: PLAN_NAMES[z.plan],
+      id: plan.id,
+      name: plan.name,
       price: 0,
       currency: 'USD',
       frequency: '',

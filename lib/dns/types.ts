@@ -159,12 +159,18 @@ export interface DnsZone {
   original_name_servers: null;
   original_registrar: null;
   original_dnshost: null;
-  created_on: string;
   modified_on: string;
+  created_on: string;
   activated_on: string;
+  /** Custom name servers (Business and Enterprise): none are set, so `[]`. */
+  vanity_name_servers: string[];
+  vanity_name_servers_ips: null;
   meta: Record<string, unknown>;
   owner: { id: null; type: 'user'; email: null };
   account: { id: string; name: string };
+  /** The tenant (and its unit) the zone belongs to: none, so their ids are null. */
+  tenant: { id: null; name: null };
+  tenant_unit: { id: null };
   permissions: string[];
   plan: {
     id: string;

@@ -3,7 +3,7 @@
  * (issue 28 point 5; the SDK's `zones.create/edit/delete`, `dns.settings.zone`, `dns.dnssec`):
  *
  *   POST   /zones                       a zone in the account (`{ name, account: { id }, type? }`)
- *   PATCH  /zones/{id}                  paused, type
+ *   PATCH  /zones/{id}                  paused, type, plan ({ plan: { id } }: a known rate plan id, plans.ts)
  *   DELETE /zones/{id}                  the zone and its records go (the DNS port stops answering for it)
  *   GET|PATCH /zones/{id}/dns_settings  zone-level DNS settings (stored and shown; resolution does not read them)
  *   GET|PATCH|DELETE /zones/{id}/dnssec DNSSEC status
@@ -12,14 +12,16 @@
  * Decisions where production is not established: a zone name the account already has is 1061
  * "<name> already exists" (the code and text clients quote), a name that is not a domain 1049
  * (placeholder), an account other than the caller's 9109 (the router's answer for account
- * resources), a plan change 400 1004 (not modelled: plans are set when the zone is made, DnsApi's
- * `addZone`). Enabling DNSSEC answers `pending`, as production does until the registrar has the DS
+ * resources), an unknown plan id 400 1004 (placeholder; a plan change sets the plan's quotas, keeping
+ * the zone's own overrides). Enabling DNSSEC answers `pending`, as production does until the registrar has the DS
  * record; the double has no registrar, so it stays `pending` (key material is not modelled).
  */
 import { ok } from '../api/envelope.js';
 import { apiErrors, fail } from '../api/errors.js';
 import type { Handler as ApiHandler, Incoming } from '../api/router.js';
 import { asciiName } from './names.js';
+import { limitsAfterPlanChange, planById } from './plans.js';
+import type { DnsPlan } from './types.js';
 import { presentZone, timestamp } from './present.js';
 import type { DnsService } from './routes.js';
 import { zoneSettings, type ZoneType } from './zone-settings.js';
@@ -75,9 +77,21 @@ export const editZone: Handler = async (svc, req, { zone }) => {
   if (b.paused !== undefined && typeof b.paused !== 'boolean') throw adminErrors.bad('paused must be a boolean');
   if (b.type !== undefined && (typeof b.type !== 'string' || !ZONE_TYPES.has(b.type)))
     throw adminErrors.bad('type must be full, partial or secondary');
-  if (b.plan !== undefined) throw adminErrors.bad('changing the plan is not modelled (set it when the zone is made)');
+  let plan: DnsPlan | undefined;
+  if (b.plan !== undefined) {
+    // `{ plan: { id } }`, the schema's (deprecated) way to change a zone's plan (zones-0-patch).
+    const id = (b.plan as { id?: unknown } | null)?.id;
+    if (typeof b.plan !== 'object' || b.plan === null || Array.isArray(b.plan) || typeof id !== 'string')
+      throw adminErrors.bad('plan must be an object with a plan id');
+    plan = planById(id);
+    if (plan === undefined) throw adminErrors.bad(`plan.id ${id} is not a plan this zone can take`);
+  }
   if (b.paused !== undefined) s.paused = b.paused as boolean;
   if (b.type !== undefined) s.type = b.type as ZoneType;
+  if (plan !== undefined && plan !== zone!.plan) {
+    zone!.limits = limitsAfterPlanChange(zone!.limits, zone!.plan, plan);
+    zone!.plan = plan;
+  }
   s.modified = svc.now();
   return ok(shown(svc, zone!));
 };

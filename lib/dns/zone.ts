@@ -61,12 +61,16 @@ const COMBINED_CONTENT_LIMIT = 8192;
 export class Zone {
   readonly id: string;
   readonly name: string;
-  readonly plan: DnsPlan;
-  readonly limits: DnsLimits;
+  /** The plan and the quotas it sets: a plan change (`PATCH /zones/{id}`, zone-admin.ts) replaces both. */
+  plan: DnsPlan;
+  limits: DnsLimits;
   readonly created: number;
   readonly nameServers: string[];
-  /** The zone's "CNAME flattening for all CNAME records" DNS setting (`flatten_all_cnames`; paid plans). */
-  readonly flattenAllCnames: boolean;
+  /**
+   * The zone's "CNAME flattening for all CNAME records" DNS setting (`flatten_all_cnames`), set when
+   * the zone is made or through `PATCH /zones/{id}/dns_settings`; resolution reads it (resolve.ts).
+   */
+  flattenAllCnames: boolean;
   private readonly opts: ModelOptions;
   /**
    * Rises on every change to the records (a create, update, delete or batch that changed something,

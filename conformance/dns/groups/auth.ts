@@ -129,6 +129,18 @@ export const auth = defineGroup('auth and routing', (t) => {
     expect(one.body.result).toMatchObject({ id: c.target.zoneId, name: c.target.zoneName });
   });
 
+  t.test('a zone carries vanity_name_servers, tenant and tenant_unit; the free plan is 0feeeeeeeeee…', async (c) => {
+    const zone = (await c.request('GET', `${c.target.baseUrl}/zones/${c.target.zoneId}`)).body.result;
+    expect(Array.isArray(zone.vanity_name_servers)).toBe(true);
+    expect(zone).toHaveProperty('vanity_name_servers_ips');
+    expect(zone.tenant).toHaveProperty('id');
+    expect(zone.tenant).toHaveProperty('name');
+    expect(zone.tenant_unit).toHaveProperty('id');
+    // dns-lexicon's recordings (2020, 2025-08): the free plan's rate plan id.
+    if (zone.plan.legacy_id === 'free') expect(zone.plan.id).toBe('0feeeeeeeeeeeeeeeeeeeeeeeeeeeeee');
+    else expect(zone.plan.id).toMatch(/^[0-9a-f]{32}$/);
+  });
+
   t.test('GET /zones?page=1&per_page=100 (above the documented 50) answers 200 and echoes per_page', async (c) => {
     // dns-lexicon lists every zone so (2025-08); `name=` keeps the page to the target's zone.
     const r = await c.request('GET', `${c.target.baseUrl}/zones?name=${c.target.zoneName}&page=1&per_page=100`);

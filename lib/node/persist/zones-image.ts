@@ -4,7 +4,7 @@
  * counts from it, so it is carried on and never goes back), what zone administration set on it
  * (lib/dns/zone-settings.ts), and its records, each one key, with their ids and times.
  *
- * Keys: `zone/<id>` (the zone, rewritten when its version moves), `zset/<id>` (its settings),
+ * Keys: `zone/<id>` (the zone, rewritten when its version moves or its plan or flattening changes), `zset/<id>` (its settings),
  * `rec/<zone id>/<record id>` (one per record) and `zones` (the ids in the order added, written when
  * the set changes).
  *
@@ -36,6 +36,10 @@ interface ZoneRecord {
 interface Written {
   zone: Zone;
   version: number;
+  /** What zone administration may change on the zone itself (a plan change, flatten_all_cnames), as written. */
+  plan: DnsPlan | undefined;
+  limits: DnsLimits | undefined;
+  flatten: boolean | undefined;
   records: MapSnapshot<StoredRecord>;
   settings: readonly unknown[];
 }
@@ -93,17 +97,27 @@ export class ZonesPart implements ImagePart {
       const settings = w !== undefined && w.zone === zone ? (w.settings[0] as ZoneSettings) : zoneSettings(zone);
       if (w === undefined || w.zone !== zone) {
         // New here (or a new zone under a persisted id): its records against what was written under the id.
-        w = { zone, version: -1, records: w?.records ?? EMPTY, settings: [] };
+        w = {
+          zone,
+          version: -1,
+          plan: undefined,
+          limits: undefined,
+          flatten: undefined,
+          records: w?.records ?? EMPTY,
+          settings: [],
+        };
         this.#written.set(id, w);
       }
-      if (w.version !== zone.version) {
+      const madeChanged = w.plan !== zone.plan || w.limits !== zone.limits || w.flatten !== zone.flattenAllCnames;
+      if (w.version !== zone.version || madeChanged) {
         const records = zone.records.snapshot();
-        diffSnapshots(
-          w.records,
-          records,
-          (rid, r) => store.put(recordKey(id, rid), r),
-          (rid) => store.remove(recordKey(id, rid)),
-        );
+        if (w.version !== zone.version)
+          diffSnapshots(
+            w.records,
+            records,
+            (rid, r) => store.put(recordKey(id, rid), r),
+            (rid) => store.remove(recordKey(id, rid)),
+          );
         const record: ZoneRecord = {
           name: zone.name,
           plan: zone.plan,
@@ -115,6 +129,9 @@ export class ZonesPart implements ImagePart {
         };
         store.put(`zone/${id}`, record);
         w.version = zone.version;
+        w.plan = zone.plan;
+        w.limits = zone.limits;
+        w.flatten = zone.flattenAllCnames;
         w.records = records;
         wrote = true;
       }
