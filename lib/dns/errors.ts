@@ -61,8 +61,17 @@ export const dnsErrors = {
   missingData: (field: string) => fail(400, 9101, `${field} is a required data field.`),
   /** placeholder, in the 9101 style. */
   badData: (field: string) => fail(400, 9101, `${field} is invalid.`),
-  /** placeholder, in the 9101 style (retired 2024-05-31). */
-  retiredData: (field: string) => fail(400, 9101, `${field} is no longer supported; use the record name.`),
+  /**
+   * SRV's `data.service`, `data.proto` and `data.name`, retired 2024-05-31: the text production gave
+   * (terraform-provider-cloudflare#3502, 2024-07); the code is a placeholder (9101, the data fields' code).
+   */
+  retiredSrvData: () => fail(400, 9101, "SRV data fields 'service', 'proto' and 'name' are no longer supported"),
+  /**
+   * A DS record at a name below the apex that holds no NS record: production refuses it
+   * (octodns-cloudflare#102 and #103, 2024-07: "the Cloudflare API will not allow the creation of a
+   * DS record before an NS record is created"). placeholder: the code and text were not quoted.
+   */
+  dsWithoutNs: () => fail(400, 1004, 'DS records can only be created at a name that holds NS records.'),
   /**
    * placeholder: the interface document names the rule, not the text
    * (docs/sources/dns-api.md#the-interface-document).

@@ -199,7 +199,7 @@ export function renderData(type: string, data: Record<string, unknown> | undefin
   const spec = DATA[type]!;
   if (data === undefined) throw dnsErrors.missingData(spec.fields[0]!.name);
   if (type === 'SRV') {
-    for (const k of RETIRED_SRV_DATA) if (data[k] !== undefined) throw dnsErrors.retiredData(`data.${k}`);
+    for (const k of RETIRED_SRV_DATA) if (data[k] !== undefined) throw dnsErrors.retiredSrvData();
   }
   const out: Record<string, unknown> = {};
   const same: Record<string, unknown> = {};

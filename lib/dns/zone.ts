@@ -233,7 +233,10 @@ export class Zone {
   addAll(inputs: RecordInput[]): { added: StoredRecord[]; skipped: { input: RecordInput; error: unknown }[] } {
     const added: StoredRecord[] = [];
     const skipped: { input: RecordInput; error: unknown }[] = [];
-    for (const input of inputs) {
+    // DS records last: a zone file may list a delegation's DS before its NS (an export sorts by type),
+    // and a DS needs the NS at its name (checkConflicts).
+    const isDs = (input: RecordInput) => typeof input.type === 'string' && input.type.toUpperCase() === 'DS';
+    for (const input of [...inputs.filter((i) => !isDs(i)), ...inputs.filter(isDs)]) {
       try {
         added.push(this.create(input));
       } catch (error) {
@@ -318,6 +321,16 @@ export class Zone {
 
   private checkConflicts(f: RecordFields, self: StoredRecord | undefined): void {
     const here = this.atName(f.name);
+    // A DS belongs at a delegation: below the apex, a name with NS records (errors.ts, dsWithoutNs).
+    // At the apex it is taken (DNSControl#3569, 2025: Cloudflare accepts a DS at "@"). A DS already at
+    // its name may be re-saved there after its NS went (the NS's removal is not refused: not observed).
+    if (
+      f.type === 'DS' &&
+      f.name !== this.name &&
+      !(self?.type === 'DS' && self.name === f.name) &&
+      !here.some((r) => r !== self && r.type === 'NS')
+    )
+      throw dnsErrors.dsWithoutNs();
     if (here.length === 0) return;
     const others = here.filter((r) => r !== self);
     if (others.some((r) => r.key === f.key)) throw dnsErrors.identical();

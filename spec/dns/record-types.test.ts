@@ -11,6 +11,8 @@ describe('record types', () => {
   for (const [type, fields, content, priority] of cases) {
     it(`${type}: content ${JSON.stringify(content)}, not proxiable, schema-valid`, async () => {
       const { create } = setup({ compat: 'today' });
+      // A DS belongs at a delegation: its name needs an NS first (lib/dns/zone.ts).
+      if (type === 'DS') await create({ type: 'NS', name: fields.name, content: 'ns1.example.net' });
       const r = await create({ type, ttl: 1, ...fields });
       expect(r.body.errors).toEqual([]);
       expect(r.body.result).toMatchObject({ type, content, proxiable: false, proxied: false });
@@ -41,12 +43,18 @@ describe('record types', () => {
       data: { priority: '1', weight: 1, port: 1, target: 'x.example.com' },
     });
     expect(typed.body.errors[0]).toMatchObject({ code: 9207, message: 'Request body is invalid.' });
-    const retired = await create({
-      type: 'SRV',
-      name: '_a._tcp',
-      data: { service: '_a', proto: '_tcp', priority: 1, weight: 1, port: 1, target: 'x.example.com' },
-    });
-    expect(retired.status).toBe(400);
+    // The retired name fields (2024-05-31) get the text production gave (terraform-provider-cloudflare#3502).
+    for (const retiredField of [{ service: '_a' }, { proto: '_tcp' }, { name: 'example.com' }]) {
+      const retired = await create({
+        type: 'SRV',
+        name: '_a._tcp',
+        data: { ...retiredField, priority: 1, weight: 1, port: 1, target: 'x.example.com' },
+      });
+      expect(retired.status).toBe(400);
+      expect(retired.body.errors).toEqual([
+        { code: 9101, message: "SRV data fields 'service', 'proto' and 'name' are no longer supported" },
+      ]);
+    }
     const uri = await create({ type: 'URI', name: '_u._tcp', data: { weight: 1, target: 'x' } });
     expect(uri.body.errors[0]).toEqual({ code: 9100, message: 'priority is a required field.' });
   });
@@ -154,5 +162,86 @@ describe('record types', () => {
     ).toBe(400);
     const v4 = await pro.create({ type: 'A', name: 'v4', content: '198.51.100.1', settings: { ipv4_only: true } });
     expect(v4.body.result.settings).toEqual({ ipv4_only: true });
+  });
+});
+
+describe('DS records belong at a delegation (octodns-cloudflare#102/#103, 2024-07)', () => {
+  const ds = (name: string, key_tag = 2371) => ({
+    type: 'DS',
+    name,
+    data: { key_tag, algorithm: 13, digest_type: 2, digest: 'ab'.repeat(32) },
+  });
+  const refused = { code: 1004, message: 'DS records can only be created at a name that holds NS records.' };
+
+  it('a DS at a name with no NS record is refused; with one, and at the apex, it is taken', async () => {
+    const { create, call } = setup();
+    const alone = await create(ds('child'));
+    expect(alone.status).toBe(400);
+    expect(alone.body.errors).toEqual([refused]);
+    // A TXT at the name is not a delegation.
+    await create({ type: 'TXT', name: 'child', content: '"x"' });
+    expect((await create(ds('child'))).body.errors).toEqual([refused]);
+    expect((await create({ type: 'NS', name: 'child', content: 'ns1.example.net' })).status).toBe(200);
+    expect((await create(ds('child'))).status).toBe(200);
+    // At the apex (DNSControl#3569, 2025: Cloudflare takes a DS at "@").
+    expect((await create(ds('@'))).status).toBe(200);
+    // An NS below does not make its parent a delegation.
+    await create({ type: 'NS', name: 'a.deep', content: 'ns1.example.net' });
+    expect((await create(ds('deep'))).body.errors).toEqual([refused]);
+    const names = (await call('GET', '?type=DS')).body.result.map((r: { name: string }) => r.name);
+    expect(names.sort()).toEqual(['child.example.com', 'example.com']);
+  });
+
+  it('moving a DS to a name without NS is refused; the DS stays where it was', async () => {
+    const { create, call } = setup();
+    await create({ type: 'NS', name: 'child', content: 'ns1.example.net' });
+    const made = (await create(ds('child'))).body.result;
+    const moved = await call('PATCH', `/${made.id}`, { name: 'other' });
+    expect(moved.body.errors).toEqual([refused]);
+    expect((await call('GET', `/${made.id}`)).body.result.name).toBe('child.example.com');
+    // A record of another type cannot become a DS at a name without NS either.
+    const txt = (await create({ type: 'TXT', name: 'plain', content: '"x"' })).body.result;
+    const retyped = await call('PUT', `/${txt.id}`, ds('plain'));
+    expect(retyped.status).toBe(400);
+  });
+
+  it('in one batch, an NS posted before its DS makes the delegation; a DS posted first is refused', async () => {
+    const { call } = setup();
+    const ns = { type: 'NS', name: 'b', content: 'ns1.example.net' };
+    const bad = await call('POST', '/batch', { posts: [ds('b'), ns] });
+    expect(bad.body.errors).toEqual([refused]);
+    const good = await call('POST', '/batch', { posts: [ns, ds('b')] });
+    expect(good.status).toBe(200);
+    expect(good.body.result.posts.map((r: { type: string }) => r.type)).toEqual(['NS', 'DS']);
+  });
+
+  it('a DS whose NS was deleted can still be re-saved as it is (the deletion is not refused: not observed)', async () => {
+    const { create, call } = setup();
+    const ns = (await create({ type: 'NS', name: 'child', content: 'ns1.example.net' })).body.result;
+    const made = (await create(ds('child'))).body.result;
+    expect((await call('DELETE', `/${ns.id}`)).status).toBe(200);
+    const again = await call('PUT', `/${made.id}`, { ...ds('child'), ttl: 300 });
+    expect(again.status).toBe(200);
+    expect((await create(ds('child', 1))).body.errors).toEqual([refused]);
+  });
+
+  it('an import takes a DS listed before its NS (an export lists types in order: DS before NS)', async () => {
+    const { api, url } = setup();
+    const file = [
+      'child.example.com.\t300\tIN\tDS\t2371 13 2 ' + 'ab'.repeat(32),
+      'child.example.com.\t300\tIN\tNS\tns1.example.net.',
+      'lonely.example.com.\t300\tIN\tDS\t2371 13 2 ' + 'ab'.repeat(32),
+    ].join('\n');
+    const form = new FormData();
+    form.set('file', new Blob([file]), 'zone.txt');
+    const res = await api.fetch(url('/import'), {
+      method: 'POST',
+      headers: { authorization: 'Bearer spec-token' },
+      body: form,
+    });
+    const body = await res.json();
+    expect(res.status).toBe(200);
+    expect(body.result).toEqual({ recs_added: 2, total_records_parsed: 3 });
+    expect(body.messages).toEqual([{ code: 1004, message: `lonely.example.com: ${refused.message}` }]);
   });
 });

@@ -36,6 +36,7 @@ const api = new DnsApi({
         { type: 'MX', name: '@', content: 'mail.example.com', priority: 10 },
         { type: 'SRV', name: '_sip._tcp', data: { priority: 1, weight: 5, port: 5060, target: 'sip.example.com' } },
         { type: 'CAA', name: '@', data: { flags: 128, tag: 'issue', value: 'letsencrypt.org' } },
+        { type: 'NS', name: 'd', content: 'ns1.example.net' },
         { type: 'DS', name: 'd', data: { key_tag: 2371, algorithm: 13, digest_type: 2, digest: 'ab'.repeat(32) } },
         { type: 'HTTPS', name: '@', data: { priority: 1, target: '.', value: 'alpn=h2' } },
         {

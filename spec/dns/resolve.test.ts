@@ -515,6 +515,7 @@ describe('other types from their stored fields', () => {
 
   it('gives the whole RDATA as bytes for DS, TLSA, SSHFP, URI, HTTPS (RFC 3597)', async () => {
     const api = zone([
+      { type: 'NS', name: 'd', content: 'ns1.example.net' },
       { type: 'DS', name: 'd', data: { key_tag: 2371, algorithm: 13, digest_type: 2, digest: 'AB01' } },
       { type: 'TLSA', name: '_443._tcp', data: { usage: 3, selector: 1, matching_type: 1, certificate: '00ff' } },
       { type: 'SSHFP', name: 'h', data: { algorithm: 4, type: 2, fingerprint: 'aabb' } },
@@ -610,6 +611,7 @@ describe('other types from their stored fields', () => {
 
   it('leaves out a record whose stored data has no wire form, instead of answering it corrupt', async () => {
     const api = zone([
+      { type: 'NS', name: 'odd', content: 'ns1.example.net' },
       { type: 'DS', name: 'odd', data: { key_tag: 1, algorithm: 13, digest_type: 2, digest: 'abc' } },
       { type: 'HTTPS', name: 'h', data: { priority: 1, target: '.', value: 'port=notaport' } },
     ]);

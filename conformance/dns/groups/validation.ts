@@ -232,6 +232,40 @@ export const conflicts = defineGroup('conflicts', (t) => {
     await c.made({ type: 'A', name: `host.${c.name('del')}`, content: '198.51.100.1' });
   });
 
+  t.test('a DS needs NS records at its name: refused (400) without, taken with', async (c) => {
+    const ds = {
+      type: 'DS',
+      name: c.name('sec'),
+      data: { key_tag: 2371, algorithm: 13, digest_type: 2, digest: 'ab'.repeat(32) },
+    };
+    const alone = await c.create(ds);
+    expect(alone.status).toBe(400);
+    expect(alone.body.success).toBe(false);
+    await c.made({ type: 'NS', name: c.name('sec'), content: 'ns1.example.net' });
+    await c.made(ds);
+  });
+
+  t.test("SRV's retired data.service/proto/name are refused with the text production gave", async (c) => {
+    const r = await c.create({
+      type: 'SRV',
+      name: `_sip._tcp.${c.name()}`,
+      data: {
+        service: '_sip',
+        proto: '_tcp',
+        name: c.name(),
+        priority: 1,
+        weight: 1,
+        port: 5060,
+        target: 'sip.example.com',
+      },
+    });
+    expect(r.status).toBe(400);
+    // terraform-provider-cloudflare#3502 (2024-07) quotes the text; the code was not quoted.
+    expect(r.body.errors.map((e: { message: string }) => e.message)).toEqual([
+      "SRV data fields 'service', 'proto' and 'name' are no longer supported",
+    ]);
+  });
+
   t.test('an identical record differs only in ttl, proxied or comment: still 81058', async (c) => {
     await c.made({ type: 'A', name: c.name('dup'), content: '198.51.100.1', ttl: 300 });
     expectError(
