@@ -205,12 +205,13 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
 
   /**
    * What every answer of `answer` depends on, as a list that differs whenever an answer may: each
-   * zone, then its change count. The DNS server's cache of encoded answers (edge-doubles/node)
+   * zone, then its change count and its flatten_all_cnames setting (`PATCH dns_settings` changes it
+   * without a record changing). The DNS server's cache of encoded answers (edge-doubles/node)
    * compares it element by element on each query.
    */
   answerState(): unknown[] {
     const out: unknown[] = [];
-    for (const z of this.zonesById.values()) out.push(z, z.version);
+    for (const z of this.zonesById.values()) out.push(z, z.version, z.flattenAllCnames);
     return out;
   }
 

@@ -251,8 +251,14 @@ const scanTrigger: Handler = () => ok(null);
 const scanReviewList: Handler = () => ok([]);
 const scanReview: Handler = async (svc, req, { zone }) => {
   const body = await jsonBody(req);
-  const accepts = Array.isArray(body.accepts) ? body.accepts : [];
-  const rejects = Array.isArray(body.rejects) ? body.rejects : [];
+  // Lists, as a batch's are: anything else is the Go decoder's 9207, as for a batch (request.ts).
+  const list = (v: unknown): unknown[] => {
+    if (v === undefined || v === null) return [];
+    if (!Array.isArray(v)) throw dnsErrors.invalidBody();
+    return v;
+  };
+  const accepts = list(body.accepts);
+  const rejects = list(body.rejects);
   // Nothing is pending review, so a reject names nothing and an accept is an ordinary create.
   if (rejects.length) throw dnsErrors.recordNotFound();
   const created = zone!.batch(batchOps({ posts: accepts })).posts;

@@ -2,10 +2,10 @@
  * Zone administration over the API, as infrastructure tools call it before they touch records
  * (issue 28 point 5; the SDK's `zones.create/edit/delete`, `dns.settings.zone`, `dns.dnssec`):
  *
- *   POST   /zones                       a zone in the account (`{ name, account: { id }, type? }`)
+ *   POST   /zones                       a zone in the account (`{ name, account?: { id? }, type? }`)
  *   PATCH  /zones/{id}                  paused, type, plan ({ plan: { id } }: a known rate plan id, plans.ts)
  *   DELETE /zones/{id}                  the zone and its records go (the DNS port stops answering for it)
- *   GET|PATCH /zones/{id}/dns_settings  zone-level DNS settings (stored and shown; resolution does not read them)
+ *   GET|PATCH /zones/{id}/dns_settings  zone-level DNS settings (stored and shown; resolution reads flatten_all_cnames)
  *   GET|PATCH|DELETE /zones/{id}/dnssec DNSSEC status
  *
  * Shapes are the published schema's (cloudflare/api-schemas; spec/api-schema validates them).
@@ -16,6 +16,7 @@
  * the zone's own overrides). Enabling DNSSEC answers `pending`, as production does until the registrar has the DS
  * record; the double has no registrar, so it stays `pending` (key material is not modelled).
  */
+import { canSeeAccount } from '../api/auth.js';
 import { ok } from '../api/envelope.js';
 import { apiErrors, fail } from '../api/errors.js';
 import type { Handler as ApiHandler, Incoming } from '../api/router.js';
@@ -51,12 +52,19 @@ async function object(req: Incoming): Promise<Record<string, unknown>> {
 
 const shown = (svc: DnsService, z: Zone) => presentZone(z, svc.account);
 
-export const createZone: Handler = async (svc, req) => {
+export const createZone: Handler = async (svc, req, { who }) => {
   const b = await object(req);
-  const account = b.account as { id?: unknown } | undefined;
-  if (typeof b.name !== 'string' || typeof account !== 'object' || account === null || typeof account.id !== 'string')
-    throw adminErrors.bad('name and account.id are required');
-  if (account.id !== svc.account.id) throw apiErrors.unauthorizedResource();
+  if (typeof b.name !== 'string') throw adminErrors.bad('name is required');
+  // `account.id` is optional (the SDK's ZoneCreateParams.Account): without it the zone goes to the
+  // caller's own account, as octodns-cloudflare#72 (2023-12) reports of the API; this double serves
+  // one account, so that is the account the caller reaches (docs/conformance.md, DNS choice 29).
+  const account = b.account ?? {};
+  if (typeof account !== 'object' || Array.isArray(account)) throw adminErrors.bad('account must be an object');
+  const accountId = (account as { id?: unknown }).id;
+  if (accountId !== undefined && accountId !== null && typeof accountId !== 'string')
+    throw adminErrors.bad('account.id must be an account identifier');
+  if ((typeof accountId === 'string' && accountId !== svc.account.id) || !canSeeAccount(who, svc.account))
+    throw apiErrors.unauthorizedResource();
   const type = b.type ?? 'full';
   if (typeof type !== 'string' || !ZONE_TYPES.has(type))
     throw adminErrors.bad('type must be full, partial or secondary');
@@ -103,10 +111,20 @@ export const deleteZone: Handler = (svc, _req, { zone }) => {
 
 // ---- zone DNS settings ----------------------------------------------------------------------------
 
+/**
+ * The zone's DNS settings, every field the schema's response requires and the SDK types
+ * (dns-settings_dns-settings-zone-response, cloudflare/api-schemas 2026-08-14; ZoneGetResponse in
+ * resources/dns/settings/zone), defaults until PATCH sets them. `flatten_all_cnames` is the zone's
+ * own (resolution reads it); `internal_dns` is `{}` for a zone that references none, as a terraform
+ * plan of production's answer shows it without `reference_zone_id`
+ * (terraform-provider-cloudflare#5523, 2025-04).
+ */
 function dnsSettings(z: Zone): Record<string, unknown> {
   const set = zoneSettings(z).dns;
   return {
+    flatten_all_cnames: z.flattenAllCnames,
     foundation_dns: false,
+    internal_dns: {},
     multi_provider: false,
     nameservers: { type: 'cloudflare.standard' },
     ns_ttl: 86400,
@@ -134,15 +152,45 @@ const SOA_BOUNDS: Record<string, [number, number]> = {
   ttl: [300, 86400],
 };
 
+/** The zone's nameserver types (dns-settings-zone-patch), and the SDK's custom set (`custom` with its id). */
+const NAMESERVER_TYPES: ReadonlySet<string> = new Set([
+  'cloudflare.standard',
+  'cloudflare.advanced',
+  'custom.account',
+  'custom.tenant',
+  'custom.zone',
+  'custom',
+]);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `nameservers` as the schema takes it (type, ns_set 1–5; the SDK's `custom` with nameserver_set_id), kept as given. */
+function nameservers(v: unknown): Record<string, unknown> {
+  if (!isObject(v) || typeof v.type !== 'string' || !NAMESERVER_TYPES.has(v.type))
+    throw adminErrors.bad(`nameservers.type must be one of ${[...NAMESERVER_TYPES].join(', ')}`);
+  const out: Record<string, unknown> = { type: v.type };
+  if (v.ns_set !== undefined) {
+    if (typeof v.ns_set !== 'number' || !Number.isInteger(v.ns_set) || v.ns_set < 1 || v.ns_set > 5)
+      throw adminErrors.bad('nameservers.ns_set must be an integer from 1 to 5');
+    out.ns_set = v.ns_set;
+  }
+  if (v.type === 'custom') {
+    if (typeof v.nameserver_set_id !== 'string' || v.nameserver_set_id === '')
+      throw adminErrors.bad('nameservers.nameserver_set_id is required for type custom');
+    out.nameserver_set_id = v.nameserver_set_id;
+  }
+  return out;
+}
+
 const getDnsSettings: Handler = (_svc, _req, { zone }) => ok(dnsSettings(zone!));
 
 const patchDnsSettings: Handler = async (_svc, req, { zone }) => {
   const b = await object(req);
   const next: Record<string, unknown> = { ...zoneSettings(zone!).dns };
-  for (const k of ['foundation_dns', 'multi_provider', 'secondary_overrides']) {
+  for (const k of ['foundation_dns', 'multi_provider', 'secondary_overrides', 'flatten_all_cnames']) {
     if (b[k] === undefined) continue;
     if (typeof b[k] !== 'boolean') throw adminErrors.bad(`${k} must be a boolean`);
-    next[k] = b[k];
+    if (k !== 'flatten_all_cnames') next[k] = b[k];
   }
   if (b.ns_ttl !== undefined) {
     if (typeof b.ns_ttl !== 'number' || !Number.isInteger(b.ns_ttl) || b.ns_ttl < 30 || b.ns_ttl > 86400)
@@ -154,14 +202,16 @@ const patchDnsSettings: Handler = async (_svc, req, { zone }) => {
       throw adminErrors.bad('zone_mode must be standard, cdn_only or dns_only');
     next.zone_mode = b.zone_mode;
   }
-  if (b.nameservers !== undefined) {
-    if ((b.nameservers as { type?: unknown })?.type !== 'cloudflare.standard')
-      throw adminErrors.bad('nameservers.type must be cloudflare.standard');
-    next.nameservers = { type: 'cloudflare.standard' };
+  if (b.nameservers !== undefined) next.nameservers = nameservers(b.nameservers);
+  if (b.internal_dns !== undefined) {
+    if (!isObject(b.internal_dns)) throw adminErrors.bad('internal_dns must be an object');
+    const ref = b.internal_dns.reference_zone_id;
+    if (ref !== undefined && typeof ref !== 'string')
+      throw adminErrors.bad('internal_dns.reference_zone_id must be a zone identifier');
+    next.internal_dns = ref === undefined ? {} : { reference_zone_id: ref };
   }
   if (b.soa !== undefined) {
-    if (typeof b.soa !== 'object' || b.soa === null || Array.isArray(b.soa))
-      throw adminErrors.bad('soa must be an object');
+    if (!isObject(b.soa)) throw adminErrors.bad('soa must be an object');
     const soa: Record<string, unknown> = { ...(next.soa as object | undefined) };
     for (const [k, v] of Object.entries(b.soa)) {
       const bounds = SOA_BOUNDS[k];
@@ -175,7 +225,9 @@ const patchDnsSettings: Handler = async (_svc, req, { zone }) => {
     }
     next.soa = soa;
   }
+  // Every field was judged before anything changes: a refused PATCH leaves the settings as they were.
   zoneSettings(zone!).dns = next;
+  if (typeof b.flatten_all_cnames === 'boolean') zone!.flattenAllCnames = b.flatten_all_cnames;
   return ok(dnsSettings(zone!));
 };
 
@@ -187,6 +239,7 @@ function dnssec(z: Zone) {
     status: d.status,
     dnssec_multi_signer: d.multiSigner,
     dnssec_presigned: d.presigned,
+    dnssec_use_nsec3: d.useNsec3 ?? false,
     modified_on: d.modified === undefined ? null : timestamp(d.modified),
   };
 }
@@ -198,12 +251,13 @@ const patchDnssec: Handler = async (svc, req, { zone }) => {
   const d = zoneSettings(zone!).dnssec;
   if (b.status !== undefined && b.status !== 'active' && b.status !== 'disabled')
     throw adminErrors.bad('status must be active or disabled');
-  for (const k of ['dnssec_multi_signer', 'dnssec_presigned'] as const)
+  for (const k of ['dnssec_multi_signer', 'dnssec_presigned', 'dnssec_use_nsec3'] as const)
     if (b[k] !== undefined && typeof b[k] !== 'boolean') throw adminErrors.bad(`${k} must be a boolean`);
   if (b.status === 'active' && d.status !== 'active') d.status = 'pending';
   if (b.status === 'disabled') d.status = 'disabled';
   if (b.dnssec_multi_signer !== undefined) d.multiSigner = b.dnssec_multi_signer as boolean;
   if (b.dnssec_presigned !== undefined) d.presigned = b.dnssec_presigned as boolean;
+  if (b.dnssec_use_nsec3 !== undefined) d.useNsec3 = b.dnssec_use_nsec3 as boolean;
   d.modified = svc.now();
   return ok(dnssec(zone!));
 };

@@ -1,7 +1,8 @@
 /**
  * What the zone administration routes (zone-admin.ts) change on a zone beyond its records: paused,
  * type, DNSSEC and the zone-level DNS settings. Kept beside the zone (not in its model, zone.ts)
- * because resolution reads none of it; `presentZone` shows `paused` and `type` from here.
+ * because resolution reads none of it (flatten_all_cnames, which it reads, is the zone's own);
+ * `presentZone` shows `paused` and `type` from here.
  */
 import type { Zone } from './zone.js';
 
@@ -12,8 +13,15 @@ export interface ZoneSettings {
   paused: boolean;
   type: ZoneType;
   modified: number | undefined;
-  dnssec: { status: DnssecStatus; multiSigner: boolean; presigned: boolean; modified: number | undefined };
-  /** The zone-level DNS settings as last set (the API's shape: foundation_dns, ns_ttl, soa, ...). */
+  dnssec: {
+    status: DnssecStatus;
+    multiSigner: boolean;
+    presigned: boolean;
+    /** `dnssec_use_nsec3` (absent in images written before it was kept: false). */
+    useNsec3?: boolean;
+    modified: number | undefined;
+  };
+  /** The zone-level DNS settings as last set (the API's shape: foundation_dns, ns_ttl, soa, ...; flatten_all_cnames is the zone's own). */
   dns: Record<string, unknown>;
 }
 
@@ -27,7 +35,7 @@ export function zoneSettings(z: Zone): ZoneSettings {
       paused: false,
       type: 'full',
       modified: undefined,
-      dnssec: { status: 'disabled', multiSigner: false, presigned: false, modified: undefined },
+      dnssec: { status: 'disabled', multiSigner: false, presigned: false, useNsec3: false, modified: undefined },
       dns: {},
     };
     settings.set(z, s);

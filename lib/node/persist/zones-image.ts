@@ -53,7 +53,7 @@ const EMPTY: MapSnapshot<StoredRecord> = new SnapshotMap<StoredRecord>().snapsho
  */
 function settingsFields(s: ZoneSettings): unknown[] {
   const d = s.dnssec;
-  return [s, s.paused, s.type, s.modified, d, d.status, d.multiSigner, d.presigned, d.modified, s.dns];
+  return [s, s.paused, s.type, s.modified, d, d.status, d.multiSigner, d.presigned, d.modified, s.dns, d.useNsec3];
 }
 
 function sameSettings(w: readonly unknown[], s: ZoneSettings): boolean {
@@ -68,7 +68,8 @@ function sameSettings(w: readonly unknown[], s: ZoneSettings): boolean {
     w[6] === d.multiSigner &&
     w[7] === d.presigned &&
     w[8] === d.modified &&
-    w[9] === s.dns
+    w[9] === s.dns &&
+    w[10] === d.useNsec3
   );
 }
 

@@ -21,7 +21,7 @@ const sync = (out: ReturnType<typeof respond>): Buffer => {
 };
 
 function zone(): DnsApi {
-  const api = new DnsApi({ zones: [{ name: 'example.com', plan: 'enterprise' }] });
+  const api = new DnsApi({ zones: [{ name: 'example.com', plan: 'enterprise' }], credentials: [{ token: 't' }] });
   api.seed('example.com', [
     ...Array.from({ length: 55 }, (_, i) => ({ type: 'A', name: 'big', content: `10.0.0.${i + 1}`, ttl: 300 })),
     { type: 'A', name: '*.wild', content: '192.0.2.7', ttl: 300 },
@@ -192,6 +192,25 @@ describe('the cache of encoded answers', () => {
       records: [{ type: 'A', name: 'new.example.com', content: '192.0.2.10', ttl: 60 }],
     });
     expect(ask().answers!.map((a) => a.data)).toEqual(['192.0.2.10']);
+  });
+
+  it("so does a change of the zone's flatten_all_cnames setting, which no record changes with", async () => {
+    const api = zone();
+    const cache = new DnsAnswerCache(() => api.answerState());
+    const ask = () =>
+      decode(
+        sync(
+          respond(query('alias.example.com', 'A', { edns: 4096 }), (q) => api.answer(q), { transport: 'udp', cache }),
+        ),
+      );
+    expect(ask().answers![0]!.type).toBe('CNAME');
+    const res = await api.fetch(`https://api.cloudflare.com/client/v4/zones/${api.zones[0]!.id}/dns_settings`, {
+      method: 'PATCH',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      body: JSON.stringify({ flatten_all_cnames: true }),
+    });
+    expect(res.status).toBe(200);
+    expect(ask().answers!.map((a) => a.type)).toEqual(Array(55).fill('A'));
   });
 
   it('holds at most maxBytes of answers', () => {

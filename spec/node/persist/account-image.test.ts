@@ -85,8 +85,13 @@ async function build(s: Server) {
   await call('DELETE', `/zones/${zone}/dns_records/${gone.id}`);
   // A plan change rewrites the zone's own record (its version does not move).
   await call('PATCH', `/zones/${zone}`, { paused: true, plan: { id: 'a577b510288e82b26486fd1df47000ec' } });
-  await call('PATCH', `/zones/${zone}/dns_settings`, { ns_ttl: 3600, soa: { refresh: 7200 } });
-  await call('PATCH', `/zones/${zone}/dnssec`, { status: 'active' });
+  await call('PATCH', `/zones/${zone}/dns_settings`, {
+    ns_ttl: 3600,
+    soa: { refresh: 7200 },
+    flatten_all_cnames: true,
+    nameservers: { type: 'custom.account', ns_set: 2 },
+  });
+  await call('PATCH', `/zones/${zone}/dnssec`, { status: 'active', dnssec_use_nsec3: true });
   const other = (await call('POST', '/zones', { name: 'other.org', account: { id: s.account.id } })).id as string;
   await call('POST', `/zones/${other}/dns_records`, { type: 'AAAA', name: 'other.org', content: '2001:db8::1' });
 
