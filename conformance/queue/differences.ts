@@ -59,10 +59,11 @@ export const queueDifferences = {
   'unestablished-second-consumer-code': {
     shownBy: 'the double (production not established)',
     why:
-      'Adding a consumer to a queue that has one is refused 409 11007 "Queue already has a consumer": our placeholder code and ' +
-      'text, not observed and not in the published schema (cloudflare/api-schemas). That a queue has one consumer is itself ' +
-      "not established beyond issue 28's reading: cloudflare-docs queues/configuration/pull-consumers says a consumer can be " +
-      'removed and a new one attached "at any time" to switch between push and pull, while a third-party provider (alchemy.run, ' +
+      'Adding a consumer to a queue that has one is refused with the code and text wrangler printed from the API ' +
+      '(workers-sdk#5347, 2024-03: "workers.api.error.consumer_exists [code: 11004]") and status 409, our choice: ' +
+      "wrangler's message does not show the status. That a queue has one consumer is itself not established beyond " +
+      "issue 28's reading: cloudflare-docs queues/configuration/pull-consumers says a consumer can be removed and a new " +
+      'one attached "at any time" to switch between push and pull, while a third-party provider (alchemy.run, ' +
       'Cloudflare.Queues.Consumer) states one Worker consumer per queue with HTTP pull consumers able to coexist.',
   },
   'unestablished-pull-consumer-removal': {

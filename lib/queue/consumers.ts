@@ -27,13 +27,20 @@
  * it is, JSON as its JSON text, bytes (and v8 values the double holds as bytes) base64
  * (`metadata['CF-Content-Type']` says which).
  *
- * Purge deletes the queue's messages only: its settings, consumer, fault rules and call log stay.
+ * Purge deletes the queue's messages only: its settings, consumer, fault rules and call log stay. It
+ * answers the queue (the schema's `queues-purge` response, the SDK's `purge.start(): Queue`).
  *
  * Known limits are declared as data in conformance/queue/differences.ts (the held batch, the
- * placeholder code for a second consumer).
+ * status for a second consumer).
  *
- * Error codes not established: a second consumer (409 11007, our placeholder), a lease that is not
- * held (reported in `warnings`, as the SDK's ack response types them).
+ * Error codes not established: a second consumer's status (409 11004 `workers.api.error.consumer_exists`,
+ * the code and text observed), a lease that is not held (reported in `warnings`, as the SDK's ack
+ * response types them), and the texts of bodies the schema refuses (the Queues API's 10207 form).
+ *
+ * Bodies are judged by the schema's request types (cloudflare/api-schemas 2026-08-14,
+ * `mq_consumer-request`: a worker consumer needs `type` and `script_name`, an HTTP pull consumer
+ * `type`; `messages/ack`'s `lease_id` is a string): a body that breaks them is refused before
+ * anything changes.
  */
 import { ok } from '../api/envelope.js';
 import { fail } from '../api/errors.js';
@@ -60,14 +67,17 @@ import {
   type QueueConsumer,
 } from './pull-consumer.js';
 import { purgeQueue, type QueueMetrics } from './queue.js';
-import { jsonObject, queueApiErrors } from './routes.js';
+import { jsonObject, presentQueue, queueApiErrors } from './routes.js';
 
 /** The visibility timeout a pull names none of: production's default, 30 s. */
 const DEFAULT_VISIBILITY_MS = 30_000;
 
 const consumerErrors = {
-  /** placeholder code and text: production's answer to a second consumer is not established. */
-  taken: () => fail(409, 11007, 'Queue already has a consumer'),
+  /**
+   * A second consumer: the code and text wrangler printed from the API (workers-sdk#5347, 2024-03:
+   * "workers.api.error.consumer_exists [code: 11004]"); the status, 409, is ours (not printed).
+   */
+  taken: () => fail(409, 11004, 'workers.api.error.consumer_exists'),
   notFound: () => fail(404, 11000, 'Consumer does not exist'),
   noPull: () => fail(400, 11008, 'Queue does not have an http_pull consumer'),
   bad: (why: string) => fail(400, 10207, `Request JSON body does not match expected schema: ${why}`),
@@ -152,29 +162,42 @@ const listConsumers =
     return ok(consumersOf(q).map((c) => present(c, q)));
   };
 
+/**
+ * A consumer request (`mq_consumer-request`): `type` worker or http_pull, a worker's `script_name`
+ * (`script`, wrangler's older name, too), an optional `dead_letter_queue` name, the settings.
+ */
+function consumerRequest(b: Record<string, unknown>) {
+  const type = b.type;
+  if (type !== 'worker' && type !== 'http_pull') throw consumerErrors.bad('type must be worker or http_pull');
+  const script = b.script_name ?? b.script;
+  if (type === 'worker' && (typeof script !== 'string' || script === ''))
+    throw consumerErrors.bad('script_name is required for a worker consumer');
+  const dlq = b.dead_letter_queue;
+  if (dlq !== undefined && dlq !== null && typeof dlq !== 'string')
+    throw consumerErrors.bad('dead_letter_queue must be a queue name');
+  return {
+    type,
+    script: type === 'worker' ? (script as string) : undefined,
+    dlq: typeof dlq === 'string' ? dlq : undefined,
+    settings: settingsOf(type, b.settings),
+  } as const;
+}
+
 const addConsumer =
   (id: string): Handler<ApiService> =>
   async (svc, req, params) => {
     const q = lookup(svc, params, id);
-    const b = await body(req);
-    const type = b.type ?? 'worker';
-    if (type !== 'worker' && type !== 'http_pull') throw consumerErrors.bad('type must be worker or http_pull');
-    const script = b.script_name ?? b.script;
-    if (type === 'worker' && (typeof script !== 'string' || script === ''))
-      throw consumerErrors.bad('script_name is required for a worker consumer');
-    const dlq = b.dead_letter_queue;
-    if (dlq !== undefined && dlq !== null && dlq !== '' && typeof dlq !== 'string')
-      throw consumerErrors.bad('dead_letter_queue must be a queue name');
+    const { type, script, dlq, settings } = consumerRequest(await body(req));
     // Exclusive: the API's consumer, or a Worker's attached in code (`createEnv(config, { worker })`,
     // `queue.consume`). A pull consumer removed earlier was detached (pull-consumer.ts).
     if (q.consumer || q.queue.consumerSettings !== undefined) throw consumerErrors.taken();
     const c: QueueConsumer = {
       consumer_id: randomHex(16),
       type,
-      ...(type === 'worker' ? { script: script as string } : {}),
+      ...(script !== undefined ? { script } : {}),
       created_on: new Date(svc.now()).toISOString(),
-      ...(typeof dlq === 'string' && dlq !== '' ? { dead_letter_queue: dlq } : {}),
-      settings: settingsOf(type, b.settings),
+      ...(dlq ? { dead_letter_queue: dlq } : {}),
+      settings,
     };
     q.consumer = c;
     attachConsumer(q.queue, c);
@@ -199,9 +222,12 @@ const updateConsumer =
   (id: string, cid: string): Handler<ApiService> =>
   async (svc, req, params) => {
     const { q, c } = consumerOf(svc, params, id, cid);
-    const b = await body(req);
-    c.settings = settingsOf(c.type, b.settings);
-    if (typeof b.dead_letter_queue === 'string') c.dead_letter_queue = b.dead_letter_queue || undefined;
+    const { type, script, dlq, settings } = consumerRequest(await body(req));
+    // A consumer keeps its kind: a worker consumer does not become a pull one (remove it, add the other).
+    if (type !== c.type) throw consumerErrors.bad(`type must be ${c.type}, the consumer's type`);
+    c.settings = settings;
+    if (script !== undefined) c.script = script;
+    if (dlq !== undefined) c.dead_letter_queue = dlq || undefined;
     attachConsumer(q.queue, c);
     return ok(present(c, q));
   };
@@ -226,7 +252,7 @@ const purge =
       throw consumerErrors.bad('delete_messages_permanently must be a boolean');
     purgeQueue(q.queue);
     dropHeld(q.queue); // its delivery was forgotten with the messages
-    return ok({ started_at: new Date(svc.now()).toISOString(), complete: true });
+    return ok(presentQueue(q));
   };
 
 const metricsJson = (m: QueueMetrics) => ({
@@ -338,6 +364,18 @@ const ack =
     const acks = b.acks ?? [];
     const retries = b.retries ?? [];
     if (!Array.isArray(acks) || !Array.isArray(retries)) throw consumerErrors.bad('acks and retries must be arrays');
+    // Each entry is an object whose lease_id, when given, is a string (`mq_lease-id`).
+    for (const [list, entries] of [
+      ['acks', acks],
+      ['retries', retries],
+    ] as const)
+      for (const [i, e] of (entries as unknown[]).entries()) {
+        if (typeof e !== 'object' || e === null || Array.isArray(e))
+          throw consumerErrors.bad(`${list}[${i}] must be an object`);
+        const lease = (e as { lease_id?: unknown }).lease_id;
+        if (lease !== undefined && typeof lease !== 'string')
+          throw consumerErrors.bad(`${list}[${i}].lease_id must be a string`);
+      }
     const delays = retries.map((r) =>
       int((r as { delay_seconds?: unknown })?.delay_seconds, 'delay_seconds', 0, 43200),
     );

@@ -411,9 +411,15 @@ describe(`CloudflareApi against the published OpenAPI document (cloudflare/api-s
     expect(worker.status).toBe(200);
     expect((await call('POST', consumers, { type: 'http_pull' })).status).toBe(409);
     expect(
-      (await call('PUT', `${consumers}/${worker.json.result.consumer_id}`, { settings: { batch_size: 7 } })).status,
+      (
+        await call('PUT', `${consumers}/${worker.json.result.consumer_id}`, {
+          type: 'worker',
+          script_name: 'w',
+          settings: { batch_size: 7 },
+        })
+      ).status,
     ).toBe(200);
-    expect((await call('PUT', `${consumers}/${'b'.repeat(32)}`, { settings: {} })).status).toBe(404);
+    expect((await call('PUT', `${consumers}/${'b'.repeat(32)}`, { type: 'http_pull', settings: {} })).status).toBe(404);
     expect((await call('DELETE', `${consumers}/${worker.json.result.consumer_id}`)).status).toBe(200);
     expect((await call('DELETE', `${consumers}/${worker.json.result.consumer_id}`)).status).toBe(404);
     const messages = `/accounts/${account}/queues/${queueId}/messages`;

@@ -66,7 +66,7 @@ describe('the API consumer is account state: snapshot, restore and reset cover i
     await send('kept');
     const before = await consumers();
     const snap = api.snapshot();
-    await call('PUT', `/${id}/consumers/${c.consumer_id}`, { settings: { batch_size: 7 } });
+    await call('PUT', `/${id}/consumers/${c.consumer_id}`, { type: 'http_pull', settings: { batch_size: 7 } });
     await call('DELETE', `/${id}/consumers/${c.consumer_id}`);
     expect(await consumers()).toEqual([]);
     api.restore(snap);
@@ -142,6 +142,86 @@ describe('purge deletes messages only', () => {
     expect((await send('lost')).status).toBe(400);
     expect((await send('d')).status).toBe(200);
     expect((await pull()).map((m) => m.body)).toEqual(['d']);
+  });
+});
+
+describe('the Queues API answers and refuses as production and the schema say (issue 35)', () => {
+  it("purge answers the queue (the schema's queues-purge response, the SDK's purge.start(): Queue)", async () => {
+    const { call, id, send } = await setup();
+    await send('a');
+    const purged = await call('POST', `/${id}/purge`, { delete_messages_permanently: true });
+    expect(purged.status).toBe(200);
+    expect(purged.body.result).toEqual((await call('GET', `/${id}`)).body.result);
+    expect(purged.body.result).toMatchObject({ queue_id: id, queue_name: 'jobs' });
+  });
+
+  it('a second consumer is refused with 11004 workers.api.error.consumer_exists (workers-sdk#5347)', async () => {
+    const { call, id } = await setup();
+    expect((await call('POST', `/${id}/consumers`, { type: 'http_pull' })).status).toBe(200);
+    const again = await call('POST', `/${id}/consumers`, { type: 'worker', script_name: 'other' });
+    expect(again.status).toBe(409);
+    expect(again.body.errors).toEqual([{ code: 11004, message: 'workers.api.error.consumer_exists' }]);
+  });
+
+  it("POST and PUT consumer bodies are judged by the schema's request: type, a worker's script_name, types", async () => {
+    const { call, id, consumers } = await setup();
+    for (const body of [{}, { script_name: 'w' }, { type: 'not-in-enum', script_name: 'w' }, { type: 'worker' }]) {
+      const r = await call('POST', `/${id}/consumers`, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.errors[0]!.code, JSON.stringify(body)).toBe(10207);
+    }
+    expect(await consumers()).toEqual([]);
+    const c = (
+      await call('POST', `/${id}/consumers`, { type: 'worker', script_name: 'w', settings: { batch_size: 3 } })
+    ).body.result;
+    for (const body of [
+      { settings: { batch_size: 7 } },
+      { type: 'worker' },
+      { script_name: 'w' },
+      { type: 'not-in-enum', script_name: 'w' },
+      { type: 'worker', script_name: 12345 },
+      { type: 'worker', script_name: 'w', dead_letter_queue: 12345 },
+      { type: 'worker', script_name: 'w', settings: { batch_size: 'ten' } },
+      { type: 'http_pull' },
+    ]) {
+      const r = await call('PUT', `/${id}/consumers/${c.consumer_id}`, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.errors[0]!.code, JSON.stringify(body)).toBe(10207);
+    }
+    const kept = (await call('GET', `/${id}/consumers/${c.consumer_id}`)).body.result;
+    expect(kept).toMatchObject({ type: 'worker', script_name: 'w', settings: { batch_size: 3 } });
+    const put = await call('PUT', `/${id}/consumers/${c.consumer_id}`, {
+      type: 'worker',
+      script_name: 'w2',
+      dead_letter_queue: 'jobs-dlq',
+      settings: { batch_size: 7 },
+    });
+    expect(put.status).toBe(200);
+    expect(put.body.result).toMatchObject({
+      script_name: 'w2',
+      dead_letter_queue: 'jobs-dlq',
+      settings: { batch_size: 7 },
+    });
+  });
+
+  it('messages/ack takes string lease ids only, in entries that are objects', async () => {
+    const { call, id, send, pull } = await setup();
+    await call('POST', `/${id}/consumers`, { type: 'http_pull' });
+    await send('a');
+    const [m] = await pull();
+    for (const body of [
+      { acks: [{ lease_id: 12345 }] },
+      { retries: [{ lease_id: 12345 }] },
+      { acks: ['not-an-object'] },
+      { acks: [{ lease_id: m!.lease_id }, { lease_id: 7 }] },
+    ]) {
+      const r = await call('POST', `/${id}/messages/ack`, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.errors[0]!.code, JSON.stringify(body)).toBe(10207);
+    }
+    // Nothing was acked by the refused requests: the lease still acks.
+    const ok = await call('POST', `/${id}/messages/ack`, { acks: [{ lease_id: m!.lease_id }] });
+    expect(ok.body.result).toMatchObject({ ackCount: 1, retryCount: 0 });
   });
 });
 
