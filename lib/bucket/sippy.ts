@@ -7,7 +7,7 @@
  * object route all copy in alike (layer.ts calls `copyIn` before a head, get or read).
  *
  * The settings (`SippySettings`, kept in the bucket's configuration, config.ts) are what the API's
- * `PUT /sippy` was given, in wrangler's AWS and GCS shapes. Reaching AWS or GCS is not a test
+ * `PUT /sippy` was given, in wrangler's AWS and GCS shapes or the schema's S3-compatible one. Reaching AWS or GCS is not a test
  * double's business: the source is whatever S3-compatible endpoint the user named for the account
  * (`useSippySource`, lib/r2-api/sippy.ts; a second `r2 serve` is the usual one), which is the
  * double's stand-in for the provider, declared as such. Without one, nothing is fetched.
@@ -15,13 +15,16 @@
 import type { CustomFields, HttpFields } from './metadata.js';
 import type { Body } from './values.js';
 
-/** A Sippy configuration as the API took it (the SDK's SippyUpdateParams, AWS or GCS). */
+/** A Sippy configuration as the API took it (the SDK's SippyUpdateParams: AWS, GCS or an S3-compatible provider). */
 export interface SippySettings {
-  readonly provider: 'aws' | 'gcs';
+  readonly provider: 'aws' | 'gcs' | 's3';
+  /** The source bucket's name (for `s3`, read from `bucketUrl`: its first path segment, else its host's first label). */
   readonly bucket: string;
+  /** `s3` only: the URL of the bucket's S3-compatible API, as given. */
+  readonly bucketUrl?: string | undefined;
   /** AWS only. */
   readonly region?: string | undefined;
-  /** AWS: the IAM key pair; GCS: the service account's client email and private key. */
+  /** AWS and S3: the IAM key pair; GCS: the service account's client email and private key. */
   readonly accessKeyId?: string | undefined;
   readonly secretAccessKey?: string | undefined;
   readonly clientEmail?: string | undefined;

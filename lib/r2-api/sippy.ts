@@ -4,20 +4,24 @@
  * the source the double reads missing keys from (lib/bucket/sippy.ts has the behaviour).
  *
  * - PUT takes wrangler's two shapes: `source: { provider: 'aws', bucket, region, accessKeyId,
- *   secretAccessKey }` or `{ provider: 'gcs', bucket, clientEmail, privateKey }`, with `destination:
- *   { provider: 'r2', accessKeyId, secretAccessKey }`; a field missing, or another provider (the
- *   SDK's `s3` and `azure`, which wrangler does not send), is 10040 with the reason (our reading).
- *   It answers, and GET answers, the SDK's `Sippy`: `enabled`, the source without its secrets, the
- *   destination (`provider: 'r2'`, the account, the bucket, the R2 key id).
+ *   secretAccessKey }` or `{ provider: 'gcs', bucket, clientEmail, privateKey }`, and the schema's
+ *   S3-compatible one (`r2_enable_sippy_s3`, cloudflare/api-schemas 2026-08-14): `{ provider: 's3',
+ *   bucketUrl, accessKeyId, secretAccessKey }`, with `destination: { provider: 'r2', accessKeyId,
+ *   secretAccessKey }`; a field missing, or another provider (the SDK's `azure`, which wrangler does
+ *   not send), is 10040 with the reason (our reading). It answers, and GET answers, the SDK's
+ *   `Sippy`: `enabled`, the source without its secrets (`bucketUrl` for `s3`), the destination
+ *   (`provider: 'r2'`, the account, the bucket, the R2 key id).
  * - GET of a bucket without Sippy is 404 10007: the code wrangler's `sippy get` treats as "No Sippy
  *   configuration found" (wrangler 4.86 src/r2/sippy.ts, NO_SUCH_OBJECT_KEY); the text is R2's for
  *   10007 (production's for this case is not established).
  * - DELETE answers `{ enabled: false }` (the SDK's SippyDeleteResponse), also when it was off.
  *
- * The source: AWS and GCS are not reached. The user names an S3-compatible endpoint for the
- * account (`useSippySource`; `api serve --sippy-endpoint URL`), the double's stand-in for the
- * provider: a missing key is fetched as `GET <endpoint>/<source bucket>/<key>`, path style, signed
- * with SigV4 for the endpoint's region (`auto` by default) with the source's key pair (AWS), or the
+ * The source: AWS, GCS and an `s3` provider's `bucketUrl` are not reached. The user names an
+ * S3-compatible endpoint for the account (`useSippySource`; `api serve --sippy-endpoint URL`), the
+ * double's stand-in for the provider: a missing key is fetched as `GET <endpoint>/<source
+ * bucket>/<key>`, path style (an `s3` source's bucket is the first path segment of its `bucketUrl`,
+ * else the first label of its host), signed with SigV4 for the endpoint's region (`auto` by
+ * default) with the source's key pair (AWS, S3), or the
  * client email and private key as key id and secret (GCS: a stand-in that checks no signature,
  * such as `r2 serve` without credentials, takes it). 200 copies the object in with its HTTP and
  * custom metadata; any other answer, or no endpoint named, leaves the key missing.
@@ -59,9 +63,9 @@ function sourceFor(state: AccountState): SippySource {
     if (!named) return undefined;
     const url = new URL(named.endpoint.replace(/\/+$/, '') + objectPath(settings.bucket, key));
     const signing =
-      settings.provider === 'aws'
-        ? { accessKeyId: settings.accessKeyId!, secretAccessKey: settings.secretAccessKey! }
-        : { accessKeyId: settings.clientEmail!, secretAccessKey: settings.privateKey! };
+      settings.provider === 'gcs'
+        ? { accessKeyId: settings.clientEmail!, secretAccessKey: settings.privateKey! }
+        : { accessKeyId: settings.accessKeyId!, secretAccessKey: settings.secretAccessKey! };
     const headers = await signedGetHeaders(url, signing, named.region ?? 'auto', systemClock());
     const res = await (named.fetch ?? fetch)(new Request(url, { headers }));
     if (res.status !== 200) {
@@ -107,6 +111,18 @@ function settingsFrom(body: Record<string, unknown>): SippySettings {
   const destinationAccessKeyId = text(destination.accessKeyId);
   if (!destinationAccessKeyId || !text(destination.secretAccessKey))
     throw r2ApiErrors.malformed('destination.accessKeyId and destination.secretAccessKey are required');
+  if (source.provider === 's3') {
+    const bucketUrl = text(source.bucketUrl);
+    const accessKeyId = text(source.accessKeyId);
+    const secretAccessKey = text(source.secretAccessKey);
+    if (!bucketUrl || !accessKeyId || !secretAccessKey)
+      throw r2ApiErrors.malformed(
+        'source.bucketUrl, source.accessKeyId and source.secretAccessKey are required for s3',
+      );
+    const bucket = bucketOfUrl(bucketUrl);
+    if (!bucket) throw r2ApiErrors.malformed('source.bucketUrl must be the http(s) URL of a bucket');
+    return { provider: 's3', bucket, bucketUrl, accessKeyId, secretAccessKey, destinationAccessKeyId };
+  }
   const bucket = text(source.bucket);
   if (!bucket) throw r2ApiErrors.malformed('source.bucket is required');
   if (source.provider === 'aws') {
@@ -124,13 +140,39 @@ function settingsFrom(body: Record<string, unknown>): SippySettings {
       throw r2ApiErrors.malformed('source.clientEmail and source.privateKey are required for gcs');
     return { provider: 'gcs', bucket, clientEmail, privateKey, destinationAccessKeyId };
   }
-  throw r2ApiErrors.malformed("source.provider must be 'aws' or 'gcs'");
+  throw r2ApiErrors.malformed("source.provider must be 'aws', 'gcs' or 's3'");
+}
+
+/** The bucket an S3-compatible URL names: its first path segment (path style), else its host's first label. */
+function bucketOfUrl(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  const segment = url.pathname.split('/').find((p) => p !== '');
+  if (segment) {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  }
+  // Virtual-hosted style: a name with a dot, not an address.
+  const host = url.hostname;
+  if (!host.includes('.') || host.startsWith('[') || /^[\d.]+$/.test(host)) return undefined;
+  return host.split('.')[0];
 }
 
 /** The SDK's `Sippy`: the source without its secrets. */
 const shown = (s: SippySettings, account: string, bucket: string) => ({
   enabled: true,
-  source: { provider: s.provider, bucket: s.bucket, ...(s.provider === 'aws' ? { region: s.region } : {}) },
+  source:
+    s.provider === 's3'
+      ? { provider: s.provider, bucketUrl: s.bucketUrl }
+      : { provider: s.provider, bucket: s.bucket, ...(s.provider === 'aws' ? { region: s.region } : {}) },
   destination: { provider: 'r2', account, bucket, accessKeyId: s.destinationAccessKeyId },
 });
 

@@ -100,6 +100,62 @@ describe('the configuration', () => {
   });
 });
 
+describe("an S3-compatible source (the schema's r2_enable_sippy_s3, 2026)", () => {
+  const s3Source = (bucketUrl = 'https://s3.provider.example/legacy', keys = SOURCE_KEYS) => ({
+    provider: 's3' as const,
+    bucketUrl,
+    ...keys,
+  });
+
+  it('is taken, shown with its bucketUrl and without its secrets, and read through the stand-in', async () => {
+    await legacy.put('cat.txt', 'meow');
+    const enabled = await cf.r2.buckets.sippy.update('photos', {
+      account_id,
+      source: s3Source(),
+      destination: R2_KEYS,
+    });
+    const expected = {
+      enabled: true,
+      source: { provider: 's3', bucketUrl: 'https://s3.provider.example/legacy' },
+      destination: { provider: 'r2', account: account_id, bucket: 'photos', accessKeyId: 'r2-key-id' },
+    };
+    expect(enabled).toEqual(expected);
+    expect(await cf.r2.buckets.sippy.get('photos', { account_id })).toEqual(expected);
+    // The bucket the URL names (its path, or a virtual host's first label) is read with the source's key pair.
+    expect(await (await photos.get('cat.txt'))!.text()).toBe('meow');
+    await legacy.put('dog.txt', 'woof');
+    await cf.r2.buckets.sippy.update('photos', {
+      account_id,
+      source: s3Source('https://legacy.s3.provider.example'),
+      destination: R2_KEYS,
+    });
+    expect(await (await photos.get('dog.txt'))!.text()).toBe('woof');
+    await legacy.put('fish.txt', 'blub');
+    await cf.r2.buckets.sippy.update('photos', {
+      account_id,
+      source: s3Source(undefined, { ...SOURCE_KEYS, secretAccessKey: 'wrong' }),
+      destination: R2_KEYS,
+    });
+    expect(await photos.get('fish.txt')).toBeNull();
+  });
+
+  it('refuses an S3 source without its URL or key pair, or with a URL that names no bucket (10040)', async () => {
+    for (const source of [
+      { ...s3Source(), bucketUrl: undefined },
+      { ...s3Source(), accessKeyId: undefined },
+      { ...s3Source(), secretAccessKey: '' },
+      s3Source('not a url'),
+      s3Source('ftp://s3.provider.example/legacy'),
+      s3Source('http://127.0.0.1:9000'),
+      s3Source('http://localhost:9000/'),
+    ]) {
+      const res = await raw('PUT', { source, destination: R2_KEYS });
+      expect([res.status, (await res.json()).errors[0]?.code], JSON.stringify(source)).toEqual([400, 10040]);
+    }
+    expect((await raw('GET')).status).toBe(404);
+  });
+});
+
 describe('reads with Sippy on', () => {
   beforeEach(async () => {
     await legacy.put('cat.txt', 'meow', {
