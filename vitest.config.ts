@@ -114,9 +114,14 @@ const packageAlias = Object.fromEntries(
 
 // examples/worker-in-workerd runs its tests inside workerd, with the plugin reading its wrangler.toml.
 // The setup-file variant is a project of its own: a setup file applies to every file of a project.
-const workerdExample = (name: string, include: string, setupFiles: string[] = []) => ({
+const workerdExample = (
+  name: string,
+  include: string,
+  setupFiles: string[] = [],
+  configPath = './examples/worker-in-workerd/wrangler.toml',
+) => ({
   resolve: { alias: packageAlias },
-  plugins: [cloudflareTest({ wrangler: { configPath: './examples/worker-in-workerd/wrangler.toml' } })],
+  plugins: [cloudflareTest({ wrangler: { configPath } })],
   test: { name, include: [include], setupFiles },
 });
 
@@ -209,6 +214,13 @@ export default defineConfig({
       workerdExample('examples:workerd-setup-file', 'examples/worker-in-workerd/setup-file/*.test.ts', [
         './examples/worker-in-workerd/setup-file/setup.ts',
       ]),
+      // A Worker that sends to a queue while serving a request, its own project for its own wrangler.toml.
+      workerdExample(
+        'examples:workerd-queue',
+        'examples/worker-in-workerd/queue/*.test.ts',
+        [],
+        './examples/worker-in-workerd/queue/wrangler.toml',
+      ),
       { test: { name: 'conformance:double', include: ['conformance/targets/double.test.ts'] } },
       // The double on IndexedDbStorage, with fake-indexeddb (a fresh database per test).
       { test: { name: 'conformance:double-indexeddb', include: ['conformance/targets/double-indexeddb.test.ts'] } },

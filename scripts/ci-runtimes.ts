@@ -25,6 +25,7 @@ const projects = [
   'examples',
   'examples:workerd',
   'examples:workerd-setup-file',
+  'examples:workerd-queue',
 ].flatMap((p) => ['--project', p]);
 
 interface Run {

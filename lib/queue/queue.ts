@@ -30,6 +30,7 @@ import {
   type MutableQueueCall,
 } from '../support/queue-support.js';
 import { createExecutionContext, waitOnExecutionContext } from '../execution-context.js';
+import { keepRequestAlive } from '../wait-until.js';
 import { BatchState, Message, MessageBatch, toInteger, type MessageBatchMetadata } from './batch.js';
 import { resolveQueueCompat, type QueueCompat } from './compat.js';
 import {
@@ -620,8 +621,9 @@ export class Queue<Body = unknown> {
   /**
    * What every operation does with the clock before it returns: delivers what fell due while no
    * wake-up came, and re-arms a wake-up that is gone. A timer can be lost without the queue hearing
-   * of it: workerd drops one set during a request once the test has read the response, and a test
-   * may clear its fake timers or switch them off and on. A wake-up whose moment has passed, or one
+   * of it: workerd drops one set during a request once the test has read the response (when the
+   * request cannot be kept alive for it, see #schedule), and a test may clear its fake timers or
+   * switch them off and on. A wake-up whose moment has passed, or one
    * set with a `setTimeout` no longer the global one, counts as lost. (One dropped before its moment
    * with the same timers is noticed by the first operation after that moment.) A ManualClock's
    * wake-up cannot be lost.
@@ -657,6 +659,11 @@ export class Queue<Body = unknown> {
     const ms = Math.max(0, at - this.#time.now());
     if (this.#manual) void this.#manual.sleep(ms).then(wake);
     else {
+      // Armed inside a workerd request (a Worker's send while serving one), the timer belongs to that
+      // request and never fires once the request is over, with no later queue call to notice it
+      // gone: the request is kept until the wake-up has come and the delivery it started is done
+      // (lib/wait-until.ts). A ManualClock's wake-up needs no keeping: the test's advance() runs it.
+      keepRequestAlive(ms, () => this.#wakeAt === at || this.#running !== undefined, KEEP_AFTER_WAKE_MS);
       this.#armedWith = globalThis.setTimeout;
       const handle = globalThis.setTimeout(wake, ms) as unknown as { unref?: () => void };
       if (typeof handle === 'object' && handle !== null && typeof handle.unref === 'function') handle.unref();
@@ -790,6 +797,13 @@ export class Queue<Body = unknown> {
 }
 
 Object.defineProperty(Queue, 'name', { value: 'WorkerQueue' });
+
+/**
+ * How long a workerd request that armed a wake-up is kept at most after the wake-up's moment
+ * (lib/wait-until.ts): longer than a test waits for a delivery. A wake-up on fake timers, which the
+ * test runs from its own context, holds the request that long when the test does not advance them.
+ */
+const KEEP_AFTER_WAKE_MS = 60_000;
 
 /** Two hex digits for each byte value, for message ids. */
 const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
