@@ -36,7 +36,7 @@ function lookUp(): WaitUntil | null {
 }
 
 /** Whether `keepRequestAlive` can keep anything: inside workerd, with `waitUntil` found. */
-export function canKeepRequestAlive(): boolean {
+function canKeepRequestAlive(): boolean {
   if (found === undefined) found = lookUp();
   return found !== null;
 }

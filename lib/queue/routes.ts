@@ -70,7 +70,7 @@ export const queueRoutes: RouteTable<ApiService> = (segments): Route<ApiService>
 };
 
 /** A queue as the API shows it (SDK `Queue`). Producers are the account's Workers' (none deployed here); the consumer is the one the API added (consumers.ts). */
-function presentQueue(q: AccountQueue) {
+export function presentQueue(q: AccountQueue) {
   return {
     queue_id: q.id,
     queue_name: q.name,
