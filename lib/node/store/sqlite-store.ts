@@ -1,0 +1,239 @@
+/**
+ * The Store of `--persist DIR` (lib/support/store.ts): one SQLite database, DIR/edge-doubles.sqlite,
+ * through Node's built-in `node:sqlite` (Node 22.13 and later; nothing to install or download).
+ *
+ * Why SQLite: it answers the failures a database's users expect to see answered (ARCHITECTURE.md,
+ * "State and the Store"). A full disk is SQLITE_FULL, an error the request gets while the server
+ * stays up, the batch rolled back and everything before it intact; a file that is not a database,
+ * or a damaged one, is SQLITE_NOTADB or SQLITE_CORRUPT, an error, never a crash; and the one-server
+ * rule is the operating system's lock on the file (`locking_mode=EXCLUSIVE`), which the kernel
+ * drops when its process dies, however it dies, so no pid file, no stale lock and no race.
+ * Durability: WAL with `synchronous=NORMAL` (the default) keeps every commit across a killed
+ * server; `sync: 'full'` also waits for the disk at each commit, for power loss.
+ */
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import type { DatabaseSync, SqliteModule, StatementSync } from './sqlite-types.js';
+import {
+  StoreDamagedError,
+  StoreError,
+  StoreFullError,
+  type Store,
+  type StoreEntry,
+  type StoreWrite,
+} from '../../support/store.js';
+
+/** The database's file name in DIR. */
+const DATABASE_FILE = 'edge-doubles.sqlite';
+/** What SQLite may keep beside it (the write-ahead log; a rollback journal on the way to WAL). */
+const COMPANIONS = [`${DATABASE_FILE}-wal`, `${DATABASE_FILE}-journal`, `${DATABASE_FILE}-shm`];
+/** `PRAGMA application_id`: marks the file as this project's ("EDGD"). */
+const APPLICATION_ID = 0x45444744;
+/** `PRAGMA user_version`: the layout of the records; a file of another layout is refused. */
+const FORMAT = 1;
+
+export interface SqliteStoreOptions {
+  /** `normal` (default): every commit survives the process being killed; `full`: also a power loss. */
+  sync?: 'normal' | 'full';
+}
+
+/** SQLite's primary result codes the Store tells apart (the low byte of an extended code). */
+const SQLITE_BUSY = 5;
+const SQLITE_LOCKED = 6;
+const SQLITE_CORRUPT = 11;
+const SQLITE_FULL = 13;
+const SQLITE_NOTADB = 26;
+
+interface SqliteError extends Error {
+  errcode?: number;
+}
+
+const primary = (e: unknown): number | undefined => {
+  const code = (e as SqliteError)?.errcode;
+  return typeof code === 'number' ? code & 0xff : undefined;
+};
+
+/** `node:sqlite`, or a message saying which Node has it. */
+function sqliteModule(): SqliteModule {
+  const found = process.getBuiltinModule?.('node:sqlite') as SqliteModule | undefined;
+  if (!found) {
+    throw new StoreError(
+      `--persist keeps state in SQLite through node:sqlite, which Node ${process.versions.node} lacks: run the server on Node 22.13 or later`,
+    );
+  }
+  return found;
+}
+
+/** Refuses DIR unless it is a directory that is empty or holds only this project's database. */
+function checkDirectory(dir: string): void {
+  let stat;
+  try {
+    stat = statSync(dir);
+  } catch {
+    mkdirSync(dir, { recursive: true });
+    return;
+  }
+  if (!stat.isDirectory()) throw new StoreError(`--persist ${dir}: not a directory`);
+  const foreign = readdirSync(dir).filter((name) => name !== DATABASE_FILE && !COMPANIONS.includes(name));
+  if (foreign.length > 0) {
+    const shown = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? ', ...' : '');
+    throw new StoreError(
+      `--persist ${dir}: holds files that are not edge-doubles' (${shown}); give an empty directory, or one an edge-doubles server made`,
+    );
+  }
+}
+
+export class SqliteStore implements Store {
+  readonly path: string;
+  readonly #db: DatabaseSync;
+  readonly #get: StatementSync;
+  readonly #scanAll: StatementSync;
+  readonly #scanPrefix: StatementSync;
+  readonly #put: StatementSync;
+  readonly #delete: StatementSync;
+  readonly #deletePrefix: StatementSync;
+
+  /** Opens (or makes) DIR's database and takes it for this process; throws a `StoreError` saying why not. */
+  static open(dir: string, options: SqliteStoreOptions = {}): SqliteStore {
+    const { DatabaseSync } = sqliteModule();
+    checkDirectory(dir);
+    const path = join(dir, DATABASE_FILE);
+    let db: DatabaseSync;
+    try {
+      db = new DatabaseSync(path, { timeout: 0 });
+    } catch (e) {
+      throw new StoreError(`--persist ${dir}: cannot open ${path}: ${(e as Error).message}`, { cause: e });
+    }
+    try {
+      return new SqliteStore(db, path, options);
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  private constructor(db: DatabaseSync, path: string, options: SqliteStoreOptions) {
+    this.#db = db;
+    this.path = path;
+    try {
+      db.exec('PRAGMA locking_mode = EXCLUSIVE');
+      // The lock is taken by the first transaction, and held until the connection closes.
+      db.exec('BEGIN EXCLUSIVE; COMMIT');
+    } catch (e) {
+      const code = primary(e);
+      if (code === SQLITE_BUSY || code === SQLITE_LOCKED) {
+        throw new StoreError(`--persist: ${path} is in use by another server (it holds the file's lock)`, {
+          cause: e,
+        });
+      }
+      if (code === SQLITE_NOTADB || code === SQLITE_CORRUPT) {
+        throw new StoreDamagedError(`--persist: ${path} is not an edge-doubles database (${(e as Error).message})`, {
+          cause: e,
+        });
+      }
+      throw new StoreError(`--persist: cannot take ${path}: ${(e as Error).message}`, { cause: e });
+    }
+    this.#prepareFile(path, options);
+    this.#get = db.prepare('SELECT value, crc FROM records WHERE space = ? AND key = ?');
+    this.#scanAll = db.prepare('SELECT key, value, crc FROM records WHERE space = ? ORDER BY key');
+    this.#scanPrefix = db.prepare(
+      'SELECT key, value, crc FROM records WHERE space = ? AND substr(key, 1, length(?)) = ? ORDER BY key',
+    );
+    this.#put = db.prepare('INSERT OR REPLACE INTO records (space, key, value, crc) VALUES (?, ?, ?, ?)');
+    this.#delete = db.prepare('DELETE FROM records WHERE space = ? AND key = ?');
+    this.#deletePrefix = db.prepare('DELETE FROM records WHERE space = ? AND substr(key, 1, length(?)) = ?');
+  }
+
+  #prepareFile(path: string, options: SqliteStoreOptions): void {
+    const db = this.#db;
+    try {
+      const app = (db.prepare('PRAGMA application_id').get() as { application_id: number }).application_id;
+      const format = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+      const tables = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number })
+        .n;
+      if (app === 0 && format === 0 && tables === 0) {
+        db.exec(`PRAGMA application_id = ${APPLICATION_ID}; PRAGMA user_version = ${FORMAT}`);
+        db.exec(
+          'CREATE TABLE records (space TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, crc INTEGER NOT NULL, PRIMARY KEY (space, key)) WITHOUT ROWID',
+        );
+      } else if (app !== APPLICATION_ID) {
+        throw new StoreDamagedError(`--persist: ${path} is a SQLite database, but not an edge-doubles one`);
+      } else if (format !== FORMAT) {
+        throw new StoreError(
+          `--persist: ${path} was written in format ${format}; this edge-doubles reads format ${FORMAT}`,
+        );
+      }
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec(`PRAGMA synchronous = ${options.sync === 'full' ? 'FULL' : 'NORMAL'}`);
+    } catch (e) {
+      if (e instanceof StoreError) throw e;
+      throw this.#failure(e, `cannot read ${path}`);
+    }
+  }
+
+  get(space: string, key: string): Uint8Array | undefined {
+    let row: { value: Uint8Array; crc: number } | undefined;
+    try {
+      row = this.#get.get(space, key) as typeof row;
+    } catch (e) {
+      throw this.#failure(e, `cannot read ${space}/${key}`);
+    }
+    return row === undefined ? undefined : this.#checked(space, key, row.value, row.crc);
+  }
+
+  scan(space: string, prefix = ''): StoreEntry[] {
+    let rows: { key: string; value: Uint8Array; crc: number }[];
+    try {
+      rows = (prefix ? this.#scanPrefix.all(space, prefix, prefix) : this.#scanAll.all(space)) as typeof rows;
+    } catch (e) {
+      throw this.#failure(e, `cannot read ${space}`);
+    }
+    return rows.map((r) => ({ key: r.key, value: this.#checked(space, r.key, r.value, r.crc) }));
+  }
+
+  commit(writes: readonly StoreWrite[]): void {
+    if (writes.length === 0) return;
+    const db = this.#db;
+    try {
+      db.exec('BEGIN');
+      for (const w of writes) {
+        if ('value' in w) this.#put.run(w.space, w.key, w.value, crc32(w.value));
+        else if ('key' in w) this.#delete.run(w.space, w.key);
+        else this.#deletePrefix.run(w.space, w.prefix, w.prefix);
+      }
+      db.exec('COMMIT');
+    } catch (e) {
+      // SQLite rolls a failed statement's transaction back itself on a full disk; otherwise this does.
+      if (db.isTransaction) {
+        try {
+          db.exec('ROLLBACK');
+        } catch {
+          // Already rolled back: the batch left nothing behind either way.
+        }
+      }
+      throw this.#failure(e, 'cannot write');
+    }
+  }
+
+  close(): void {
+    if (this.#db.isOpen) this.#db.close();
+  }
+
+  #checked(space: string, key: string, value: Uint8Array, crc: number): Uint8Array {
+    if (crc32(value) !== crc) {
+      throw new StoreDamagedError(
+        `--persist: ${this.path}: the record ${space}/${key} is damaged (its checksum differs)`,
+      );
+    }
+    return value;
+  }
+
+  #failure(e: unknown, doing: string): StoreError {
+    const code = primary(e);
+    const message = `--persist: ${this.path}: ${doing}: ${(e as Error).message}`;
+    if (code === SQLITE_FULL) return new StoreFullError(message, { cause: e });
+    if (code === SQLITE_CORRUPT || code === SQLITE_NOTADB) return new StoreDamagedError(message, { cause: e });
+    return new StoreError(message, { cause: e });
+  }
+}
