@@ -218,6 +218,11 @@ const patchDnsSettings: Handler = async (_svc, req, { zone }) => {
       if (bounds) {
         if (typeof v !== 'number' || !Number.isInteger(v) || v < bounds[0] || v > bounds[1])
           throw adminErrors.bad(`soa.${k} must be an integer from ${bounds[0]} to ${bounds[1]}`);
+      } else if (k === 'mname' && v === null) {
+        // Null asks for the Cloudflare-assigned primary again (dns-settings_soa-base: mname is
+        // nullable, "If null, a Cloudflare-assigned value will be used").
+        delete soa.mname;
+        continue;
       } else if (k === 'mname' || k === 'rname') {
         if (typeof v !== 'string' || v === '') throw adminErrors.bad(`soa.${k} must be a name`);
       } else throw adminErrors.bad(`soa.${k} is not a field of the SOA settings`);

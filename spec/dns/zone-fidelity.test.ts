@@ -274,6 +274,18 @@ describe('GET and PATCH /zones/{id}/dns_settings', () => {
     expect(await types()).toEqual(['A']);
   });
 
+  it("takes soa.mname null as the Cloudflare-assigned primary again (the schema's nullable mname)", async () => {
+    const { call, zoneId } = setup();
+    const assigned = (await call('GET', `/zones/${zoneId}/dns_settings`)).body.result.soa.mname;
+    const set = await call('PATCH', `/zones/${zoneId}/dns_settings`, { soa: { mname: 'ns1.example.net' } });
+    expect(set.body.result.soa.mname).toBe('ns1.example.net');
+    const cleared = await call('PATCH', `/zones/${zoneId}/dns_settings`, { soa: { mname: null, min_ttl: 600 } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.result.soa).toMatchObject({ mname: assigned, min_ttl: 600 });
+    // rname is not nullable: null is still refused.
+    expect((await call('PATCH', `/zones/${zoneId}/dns_settings`, { soa: { rname: null } })).status).toBe(400);
+  });
+
   it("refuses mistyped fields (the schema's types) and changes nothing", async () => {
     const { call, zoneId } = setup();
     const before = (await call('GET', `/zones/${zoneId}/dns_settings`)).body.result;
