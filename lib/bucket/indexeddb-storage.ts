@@ -21,12 +21,8 @@
  * Every operation is one transaction (storage.ts): a put whose transaction aborts leaves no chunk,
  * no record and no sequence bump behind, so the previous object stays whole and readable.
  */
-import { randomHex } from '../random.js';
-import { entriesIn, valueIn } from '../persistent-map.js';
-import { KeyIndex } from './key-index.js';
-import { linkedParts, type ModelSnapshot, type Part, type Upload } from './model.js';
-import type { CustomFields, HttpFields } from './metadata.js';
-import { SnapshotMap } from '../persistent-map.js';
+import { entriesIn, valueIn, type SnapshotMap } from '../persistent-map.js';
+import type { ModelSnapshot, Upload } from './model.js';
 import {
   BucketStorage,
   type AttachedStorage,
@@ -35,13 +31,23 @@ import {
   type ModelState,
   type PersistentState,
 } from './storage.js';
-import { StoredObject, type Digests, type ObjectMetadata, type PartLayout } from './stored.js';
-import type { HashAlgorithm } from '../hash.js';
+import {
+  chunked,
+  chunksOf,
+  cut,
+  iterate,
+  JournaledIndex,
+  JournaledMap,
+  piecesOf,
+  RecordForms,
+  type Journal,
+  type ObjectRecord,
+  type Segment,
+  type UploadRecord,
+} from './stored-records.js';
 import type { IdbDatabase, IdbFactory, IdbObjectStore, IdbRequest, IdbTransaction } from './idb-types.js';
 import type { BucketConfig, ConfigSnapshot } from './config.js';
 
-/** Bytes per chunk record: large bodies are many records, read back one at a time. */
-const CHUNK_BYTES = 256 * 1024;
 /** A get reads its bytes inside its own transaction when they span at most this many chunks. */
 const EAGER_CHUNKS = 4;
 const DB_VERSION = 1;
@@ -53,88 +59,6 @@ const CHANGES_KEPT = 256;
 type Change =
   | { readonly objects: readonly string[]; readonly uploads: readonly string[]; readonly settings?: true }
   | { readonly all: true };
-const NO_CHUNKS: readonly Uint8Array[] = Object.freeze([]);
-
-interface Segment {
-  readonly id: string;
-  readonly size: number;
-}
-
-interface ObjectRecord {
-  readonly key: string;
-  readonly version: string;
-  readonly size: number;
-  readonly uploaded: number;
-  readonly http: HttpFields;
-  readonly custom: CustomFields;
-  readonly storageClass: string;
-  readonly ssecKeyMd5?: string;
-  /** The md5 hex of a single-part object, or a multipart etag. */
-  readonly etag: string;
-  readonly multipart: boolean;
-  /** A multipart object's part boundaries (absent from records written before they were kept). */
-  readonly parts?: PartLayout;
-  /** A checksum the writer had verified besides the md5 (single-part objects). */
-  readonly verified?: { readonly alg: HashAlgorithm; readonly hex: string };
-  readonly segments: readonly Segment[];
-}
-
-interface PartRecord {
-  readonly partNumber: number;
-  readonly etag: string;
-  readonly size: number;
-  readonly segments: readonly Segment[];
-}
-
-interface UploadRecord {
-  readonly key: string;
-  readonly created: number;
-  readonly state: Upload['state'];
-  readonly metadata: ObjectMetadata;
-  readonly parts: readonly PartRecord[];
-}
-
-/** The keys a map was asked to write while `touched` was set. */
-interface Journal {
-  touched: Set<string> | undefined;
-}
-
-/**
- * A map that notes the keys it is asked to write while `touched` is set (a persistent operation):
- * the records the operation's transaction then writes. A mixin, so the object index and the
- * uploads map keep their own classes.
- */
-function journaled<M extends SnapshotMap<unknown>>(Base: new () => M): new () => M & Journal {
-  class Journaled extends (Base as new () => SnapshotMap<unknown>) implements Journal {
-    touched: Set<string> | undefined;
-    override set(key: string, value: unknown): void {
-      this.touched?.add(key);
-      super.set(key, value);
-    }
-    override delete(key: string): boolean {
-      this.touched?.add(key);
-      return super.delete(key);
-    }
-    override update(key: string, copy: (shared: unknown) => unknown): unknown {
-      this.touched?.add(key);
-      return super.update(key, copy);
-    }
-    override editRange(low: string, high: string | undefined, visit: (key: string, value: unknown) => unknown): void {
-      const touched = this.touched;
-      if (!touched) return super.editRange(low, high, visit);
-      super.editRange(low, high, (key, value) => {
-        const next = visit(key, value);
-        if (next !== undefined) touched.add(key);
-        return next;
-      });
-    }
-  }
-  return Journaled as unknown as new () => M & Journal;
-}
-
-const JournaledIndex = journaled(KeyIndex<StoredObject>);
-const JournaledMap = journaled(SnapshotMap<Upload>);
-
 const request = <T>(r: IdbRequest<T>): Promise<T> =>
   new Promise((resolve, reject) => {
     r.onsuccess = () => resolve(r.result);
@@ -151,60 +75,8 @@ function finished(tx: IdbTransaction): Promise<void> {
   return done;
 }
 
-/** Writes a body as one segment of CHUNK_BYTES records (each its own buffer: slabs are shared). */
-function writeBody(chunks: IdbObjectStore, id: string, body: readonly Uint8Array[], size: number): Segment[] {
-  if (size === 0) return [];
-  let index = 0;
-  let left = size;
-  let record = new Uint8Array(Math.min(CHUNK_BYTES, left));
-  let filled = 0;
-  for (const c of body) {
-    for (let at = 0; at < c.byteLength;) {
-      const n = Math.min(record.byteLength - filled, c.byteLength - at);
-      record.set(c.subarray(at, at + n), filled);
-      filled += n;
-      at += n;
-      if (filled === record.byteLength) {
-        chunks.put(record, [id, index++]);
-        left -= filled;
-        record = new Uint8Array(Math.min(CHUNK_BYTES, left));
-        filled = 0;
-      }
-    }
-  }
-  return [{ id, size }];
-}
-
 function deleteSegment(chunks: IdbObjectStore, s: Segment): void {
-  const n = Math.ceil(s.size / CHUNK_BYTES);
-  for (let i = 0; i < n; i++) chunks.delete([s.id, i]);
-}
-
-/** The chunk records covering [offset, offset + length) of a body, and which bytes of each. */
-interface Piece {
-  readonly id: string;
-  readonly index: number;
-  readonly from: number;
-  readonly to: number;
-}
-
-function piecesOf(segments: readonly Segment[], offset: number, length: number): Piece[] {
-  const out: Piece[] = [];
-  const end = offset + length;
-  let base = 0;
-  for (const s of segments) {
-    const first = Math.max(offset, base);
-    const last = Math.min(end, base + s.size);
-    for (let at = first; at < last;) {
-      const index = Math.floor((at - base) / CHUNK_BYTES);
-      const chunkStart = base + index * CHUNK_BYTES;
-      const to = Math.min(last, chunkStart + CHUNK_BYTES);
-      out.push({ id: s.id, index, from: at - chunkStart, to: to - chunkStart });
-      at = to;
-    }
-    base += s.size;
-  }
-  return out;
+  for (let i = 0; i < chunksOf(s); i++) chunks.delete([s.id, i]);
 }
 
 function missing(key: string): Error {
@@ -271,8 +143,11 @@ class IdbSession implements PersistentState {
   #seq = -1;
   #pins = new Set<string>();
   /** Stored objects' records, and stored parts' segments (objects and parts read or written). */
-  readonly #records = new WeakMap<StoredObject, ObjectRecord>();
-  readonly #partSegments = new WeakMap<Part, readonly Segment[]>();
+  /** The chunk store a write transaction writes new bodies into (#write, restore). */
+  #chunks: IdbObjectStore | undefined;
+  readonly #forms = new RecordForms((id, body, size) =>
+    chunked(body, size, (index, bytes) => this.#chunks!.put(bytes, [id, index])),
+  );
   #tail: Promise<unknown> = Promise.resolve();
   #failure: { error: unknown } | undefined;
   /** The bucket's settings, kept in the `settings` record of `meta` (holdSettings). */
@@ -435,8 +310,8 @@ class IdbSession implements PersistentState {
     const { objects, uploads } = this.state;
     objects.clear();
     uploads.clear();
-    objectRecords.forEach((rec, i) => objects.set(objectKeys[i] as string, this.#objectOf(rec)));
-    uploadRecords.forEach((rec, i) => uploads.set(uploadIds[i] as string, this.#uploadOf(rec)));
+    objectRecords.forEach((rec, i) => objects.set(objectKeys[i] as string, this.#forms.objectOf(rec)));
+    uploadRecords.forEach((rec, i) => uploads.set(uploadIds[i] as string, this.#forms.uploadOf(rec)));
     this.#pins = new Set(pins as string[]);
     this.#seq = seq;
   }
@@ -466,12 +341,12 @@ class IdbSession implements PersistentState {
     const { objects, uploads } = this.state;
     [...objectKeys].forEach((k, i) => {
       const rec = objectRecords[i];
-      if (rec) objects.set(k, this.#objectOf(rec));
+      if (rec) objects.set(k, this.#forms.objectOf(rec));
       else objects.delete(k);
     });
     [...uploadIds].forEach((id, i) => {
       const rec = uploadRecords[i];
-      if (rec) uploads.set(id, this.#uploadOf(rec));
+      if (rec) uploads.set(id, this.#forms.uploadOf(rec));
       else uploads.delete(id);
     });
     this.#seq = seq;
@@ -488,82 +363,6 @@ class IdbSession implements PersistentState {
     return seq;
   }
 
-  #objectOf(rec: ObjectRecord): StoredObject {
-    const metadata: ObjectMetadata = {
-      http: rec.http,
-      custom: rec.custom,
-      storageClass: rec.storageClass,
-      ssecKeyMd5: rec.ssecKeyMd5,
-    };
-    const digests: Digests = rec.multipart
-      ? { multipart: true, etag: rec.etag, parts: rec.parts }
-      : { md5: rec.etag, verified: rec.verified };
-    const object = new StoredObject(rec.key, rec.version, rec.size, rec.uploaded, metadata, NO_CHUNKS, digests);
-    this.#records.set(object, rec);
-    return object;
-  }
-
-  #uploadOf(rec: UploadRecord): Upload {
-    const parts = new Map<number, Part>();
-    for (const p of rec.parts) parts.set(p.partNumber, this.#partOf(p.etag, p.size, p.segments));
-    return { key: rec.key, created: rec.created, state: rec.state, metadata: rec.metadata, parts };
-  }
-
-  #partOf(etag: string, size: number, segments: readonly Segment[]): Part {
-    const part: Part = { etag, size, chunks: NO_CHUNKS };
-    this.#partSegments.set(part, segments);
-    return part;
-  }
-
-  /**
-   * An object's record: known when it came from the database; the record of the object it replaces
-   * with a new storage class when it has that object's version (a lifecycle transition keeps the
-   * bytes, and a version is never given to other bytes: only the record is rewritten, its segments
-   * kept); else made now (its bytes written).
-   */
-  #objectRecord(chunks: IdbObjectStore, o: StoredObject, replaced?: StoredObject): ObjectRecord {
-    const known = this.#records.get(o);
-    if (known) return known;
-    const same = replaced?.version === o.version ? this.#records.get(replaced) : undefined;
-    if (same) return { ...same, storageClass: o.storageClass };
-    const parts = linkedParts.get(o);
-    const segments = parts
-      ? parts.flatMap((p) => this.#partRecord(chunks, p).segments)
-      : writeBody(chunks, o.version, o.chunks, o.size);
-    const checksums = o.checksums as Partial<Record<HashAlgorithm, string>>;
-    const alg = (Object.keys(checksums) as HashAlgorithm[]).find((a) => a !== 'md5');
-    const rec: ObjectRecord = {
-      key: o.key,
-      version: o.version,
-      size: o.size,
-      uploaded: o.uploaded,
-      http: o.http,
-      custom: o.custom,
-      storageClass: o.storageClass,
-      ...(o.ssecKeyMd5 !== undefined && { ssecKeyMd5: o.ssecKeyMd5 }),
-      etag: o.etag,
-      multipart: parts !== undefined,
-      ...(o.parts !== undefined && { parts: o.parts }),
-      ...(alg !== undefined && { verified: { alg, hex: checksums[alg]! } }),
-      segments,
-    };
-    return rec;
-  }
-
-  #partRecord(chunks: IdbObjectStore, p: Part, partNumber = 0): PartRecord {
-    const segments = this.#partSegments.get(p) ?? writeBody(chunks, randomHex(16), p.chunks, p.size);
-    return { partNumber, etag: p.etag, size: p.size, segments };
-  }
-
-  #uploadRecord(chunks: IdbObjectStore, u: Upload): UploadRecord {
-    const parts = [...u.parts].map(([n, p]) => this.#partRecord(chunks, p, n));
-    return { key: u.key, created: u.created, state: u.state, metadata: u.metadata, parts };
-  }
-
-  #segmentsOfObject(o: StoredObject): readonly Segment[] {
-    return this.#records.get(o)?.segments ?? [];
-  }
-
   /**
    * Stores what an operation changed (the keys it wrote, compared with the state before it), in
    * `tx`. Returns what to do once `tx` has committed: the cache then holds the stored forms
@@ -578,7 +377,7 @@ class IdbSession implements PersistentState {
   ): () => void {
     const objectStore = tx.objectStore('objects');
     const uploadStore = tx.objectStore('uploads');
-    const chunks = tx.objectStore('chunks');
+    const chunks = (this.#chunks = tx.objectStore('chunks'));
     const dropped: Segment[] = [];
     const kept = new Set<string>();
     const settle: (() => void)[] = [];
@@ -588,34 +387,34 @@ class IdbSession implements PersistentState {
       const old = valueIn(before.objects, sk);
       const now = objects.get(sk);
       if (old === now) continue;
-      if (old) dropped.push(...this.#segmentsOfObject(old));
+      if (old) dropped.push(...this.#forms.segmentsOfObject(old));
       if (!now) {
         objectStore.delete(sk);
         continue;
       }
-      const rec = this.#objectRecord(chunks, now, old);
+      const rec = this.#forms.objectRecord(now, old);
       for (const s of rec.segments) kept.add(s.id);
       objectStore.put(rec, sk);
-      if (!this.#records.has(now)) settle.push(() => objects.set(sk, this.#objectOf(rec)));
+      if (!this.#forms.stored(now)) settle.push(() => objects.set(sk, this.#forms.objectOf(rec)));
     }
 
     for (const id of touchedUploads) {
       const old = valueIn(before.uploads, id);
       const now = uploads.get(id);
       if (old === now) continue;
-      if (old) for (const p of old.parts.values()) dropped.push(...(this.#partSegments.get(p) ?? []));
+      if (old) for (const p of old.parts.values()) dropped.push(...this.#forms.segmentsOfPart(p));
       if (!now) {
         uploadStore.delete(id);
         continue;
       }
-      const rec = this.#uploadRecord(chunks, now);
+      const rec = this.#forms.uploadRecord(now);
       for (const p of rec.parts) for (const s of p.segments) kept.add(s.id);
       uploadStore.put(rec, id);
       settle.push(() => {
         for (const p of rec.parts) {
           const part = now.parts.get(p.partNumber);
-          if (part && !this.#partSegments.has(part))
-            now.parts.set(p.partNumber, this.#partOf(p.etag, p.size, p.segments));
+          if (part && !this.#forms.storedPart(part))
+            now.parts.set(p.partNumber, this.#forms.partOf(p.etag, p.size, p.segments));
         }
       });
     }
@@ -638,17 +437,14 @@ class IdbSession implements PersistentState {
   #reader(db: IdbDatabase, tx: IdbTransaction): BodyReader {
     return {
       read: async (object, offset, length): Promise<BodyBytes> => {
-        const pieces = piecesOf(this.#segmentsOfObject(object), offset, length);
-        const cut = (p: Piece, c: Uint8Array | undefined) => {
-          if (!c) throw missing(object.key);
-          return p.from === 0 && p.to === c.byteLength ? c : c.slice(p.from, p.to);
-        };
+        const pieces = piecesOf(this.#forms.segmentsOfObject(object), offset, length);
+        const gone = () => missing(object.key);
         if (pieces.length <= EAGER_CHUNKS) {
           const store = tx.objectStore('chunks');
           const read = await Promise.all(
             pieces.map((p) => request(store.get([p.id, p.index])) as Promise<Uint8Array | undefined>),
           );
-          return { kind: 'chunks', chunks: read.map((c, i) => cut(pieces[i]!, c)) };
+          return { kind: 'chunks', chunks: read.map((c, i) => cut(pieces[i]!, c, gone)) };
         }
         // Larger bodies are read one chunk per pull, each in a transaction of its own.
         return {
@@ -656,7 +452,7 @@ class IdbSession implements PersistentState {
           pieces: async function* () {
             for (const p of pieces) {
               const store = db.transaction('chunks', 'readonly').objectStore('chunks');
-              yield cut(p, (await request(store.get([p.id, p.index]))) as Uint8Array | undefined);
+              yield cut(p, (await request(store.get([p.id, p.index]))) as Uint8Array | undefined, gone);
             }
           },
         };
@@ -665,18 +461,6 @@ class IdbSession implements PersistentState {
   }
 
   // ---- snapshot / restore / reset ---------------------------------------------------------------
-
-  /** Every segment the state refers to. */
-  #allSegments(
-    objects: Iterable<readonly [string, StoredObject]>,
-    uploads: Iterable<readonly [string, Upload]>,
-  ): Map<string, Segment> {
-    const all = new Map<string, Segment>();
-    for (const [, o] of objects) for (const s of this.#segmentsOfObject(o)) all.set(s.id, s);
-    for (const [, u] of uploads)
-      for (const p of u.parts.values()) for (const s of this.#partSegments.get(p) ?? []) all.set(s.id, s);
-    return all;
-  }
 
   /** One transaction that writes outside a model operation (snapshot, restore, reset). */
   async #maintain(work: (tx: IdbTransaction) => Promise<(() => void) | void>): Promise<void> {
@@ -706,7 +490,7 @@ class IdbSession implements PersistentState {
     const pinned = this.#enqueue(() =>
       this.#maintain(async (tx) => {
         const { objects, uploads } = this.state;
-        const ids = [...this.#allSegments(iterate(objects.entriesFrom()), uploadEntries(uploads)).keys()];
+        const ids = [...this.#forms.allSegments(iterate(objects.entriesFrom()), uploadEntries(uploads)).keys()];
         const pins = tx.objectStore('pins');
         for (const id of ids) if (!this.#pins.has(id)) pins.put(true, id);
         taken = { objects: objects.snapshot(), uploads: uploads.snapshot() };
@@ -726,15 +510,15 @@ class IdbSession implements PersistentState {
       await this.#maintain(async (tx) => {
         this.#storeSettings(tx, settings);
         const { objects, uploads } = this.state;
-        const current = this.#allSegments(iterate(objects.entriesFrom()), uploadEntries(uploads));
-        const wanted = this.#allSegments(entriesIn(snap.objects), entriesIn(snap.uploads));
+        const current = this.#forms.allSegments(iterate(objects.entriesFrom()), uploadEntries(uploads));
+        const wanted = this.#forms.allSegments(entriesIn(snap.objects), entriesIn(snap.uploads));
         const os = tx.objectStore('objects');
         const us = tx.objectStore('uploads');
-        const chunks = tx.objectStore('chunks');
+        const chunks = (this.#chunks = tx.objectStore('chunks'));
         os.clear();
         us.clear();
-        for (const [sk, o] of entriesIn(snap.objects)) os.put(this.#objectRecord(chunks, o), sk);
-        for (const [id, u] of entriesIn(snap.uploads)) us.put(this.#uploadRecord(chunks, u), id);
+        for (const [sk, o] of entriesIn(snap.objects)) os.put(this.#forms.objectRecord(o), sk);
+        for (const [id, u] of entriesIn(snap.uploads)) us.put(this.#forms.uploadRecord(u), id);
         for (const [id, seg] of current) if (!wanted.has(id) && !this.#pins.has(id)) deleteSegment(chunks, seg);
         return () => {
           objects.restore(snap.objects);
@@ -750,7 +534,7 @@ class IdbSession implements PersistentState {
       this.#maintain(async (tx) => {
         const { objects, uploads } = this.state;
         const chunks = tx.objectStore('chunks');
-        for (const [id, seg] of this.#allSegments(iterate(objects.entriesFrom()), uploadEntries(uploads))) {
+        for (const [id, seg] of this.#forms.allSegments(iterate(objects.entriesFrom()), uploadEntries(uploads))) {
           if (!this.#pins.has(id)) deleteSegment(chunks, seg);
         }
         tx.objectStore('objects').clear();
@@ -762,10 +546,6 @@ class IdbSession implements PersistentState {
       }),
     ).catch((e: unknown) => this.fail(e));
   }
-}
-
-function* iterate<T>(it: Iterator<T>): IterableIterator<T> {
-  for (let n = it.next(); !n.done; n = it.next()) yield n.value;
 }
 
 function uploadEntries(uploads: SnapshotMap<Upload>): IterableIterator<readonly [string, Upload]> {
