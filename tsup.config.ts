@@ -13,11 +13,7 @@ const shared = {
   sourcemap: false,
   target: 'es2022',
   // The S3 conformance suite loads its clients at run time; they are the user's (optional peers), never bundled.
-  // lmdb (--persist) is native and optional: loaded at run time, never bundled; msgpackr (its encoder, which
-  // lib/node/persist uses for values) comes with it.
   external: [
-    'lmdb',
-    'msgpackr',
     'vitest',
     '@aws-sdk/client-s3',
     '@aws-sdk/s3-request-presigner',

@@ -224,9 +224,10 @@ export default defineConfig({
       { test: { name: 'conformance:double', include: ['conformance/targets/double.test.ts'] } },
       // The double on IndexedDbStorage, with fake-indexeddb (a fresh database per test).
       { test: { name: 'conformance:double-indexeddb', include: ['conformance/targets/double-indexeddb.test.ts'] } },
-      // The double on IndexedDbStorage over LMDB (lib/node/persist, what `--persist` keeps buckets in): a real
-      // environment in a temporary directory, a fresh database per test.
-      { test: { name: 'conformance:double-lmdb', include: ['conformance/targets/double-lmdb.test.ts'] } },
+      // The double on StoreStorage (what `--persist` keeps buckets in) over the in-memory Store, and
+      // over SQLite where the Node has node:sqlite (22.13 and later).
+      { test: { name: 'conformance:double-store', include: ['conformance/targets/double-store.test.ts'] } },
+      { test: { name: 'conformance:double-sqlite', include: ['conformance/targets/double-sqlite.test.ts'] } },
       workerd('conformance:workerd', ['conformance/targets/workerd.test.ts']),
       // Dates before 2022-10-31 need export_commonjs_default for the test runner's modules; it changes nothing R2 does.
       workerd('conformance:workerd-2022', ['conformance/targets/workerd-2022.test.ts'], '2022-01-01', [
@@ -256,7 +257,7 @@ export default defineConfig({
       {
         test: { name: 'conformance:s3-double-indexeddb', include: ['conformance/targets/s3-double-indexeddb.test.ts'] },
       },
-      { test: { name: 'conformance:s3-double-lmdb', include: ['conformance/targets/s3-double-lmdb.test.ts'] } },
+      { test: { name: 'conformance:s3-double-store', include: ['conformance/targets/s3-double-store.test.ts'] } },
       { test: { name: 'conformance:s3-r2', include: ['conformance/targets/s3-r2.test.ts'] } },
       {
         test: {

@@ -7,7 +7,7 @@
  * An account of 100 zones × 100 records plus one zone of 10,000, 50 queues × 200 messages plus one
  * of 10,000, and 50 buckets: the median time of a write with nothing changed, after one record
  * changed in the big zone, after one message sent to the big queue, and of loading it all. The
- * store is a plain Map (the writer's own cost; LMDB's is the engine's).
+ * store is a plain Map (the writer's own cost; SQLite's is the engine's).
  */
 import { Account } from '../lib/account/account.js';
 import { accountState } from '../lib/account/state.js';

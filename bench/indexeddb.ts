@@ -1,12 +1,12 @@
 /**
  * `npm run bench -- indexeddb`: the small-ops cases (put / get / head of 1 KiB, sequential awaits)
- * on IndexedDbStorage beside the default memory storage. No target: the figures say what
+ * on the persistent storages beside the default memory storage. No target: the figures say what
  * persistence costs. IndexedDbStorage runs on fake-indexeddb (an in-memory IndexedDB written in JS,
- * so these are not a browser's figures) and on LmdbIndexedDb (lib/node/persist: what `--persist`
- * keeps buckets in), an LMDB environment in a temporary directory, opened twice: with lmdb's
- * default (every commit synced to disk before the operation resolves) and with `noSync` (the commit
- * left to the OS: a killed process loses nothing, a machine that goes down may lose the last
- * commits). Each operation is one IndexedDB transaction, and on LMDB a put is one LMDB commit.
+ * so these are not a browser's figures); StoreStorage (what `--persist` keeps buckets in) on the
+ * SQLite Store in a temporary directory, opened twice: `synchronous=NORMAL` (the default: a killed
+ * process loses nothing, a machine that goes down may lose the last commits) and `FULL` (every commit
+ * waits for the disk: `--persist-sync`). SQLite needs node:sqlite (Node 22.13 and later): on an older
+ * Node those rows say so. On StoreStorage a put is one SQLite commit.
  *
  * The runs of the storages alternate, as in small-ops.ts, so a burst of load elsewhere on the
  * machine hits them alike. The persistent storages do fewer operations (thousands a second, not
@@ -16,27 +16,27 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IDBFactory } from 'fake-indexeddb';
-import { open, type RootDatabase } from 'lmdb';
 import { Bucket, IndexedDbStorage } from '../lib/bucket/index.js';
-import { LmdbIndexedDb } from '../lib/node/persist/lmdb-indexeddb.js';
+import { StoreStorage } from '../lib/bucket/store-storage.js';
+import { SqliteStore } from '../lib/node/store/sqlite-store.js';
 import { KiB, median, opsPerSec, timeSequential } from './stats.js';
 import { fmtMs, fmtRate, fmtRatio, printTable, type TargetResult } from './table.js';
 
 const OPS = ['put', 'get', 'head'] as const;
 type Op = (typeof OPS)[number];
-type StorageId = 'memory' | 'indexeddb' | 'lmdb' | 'lmdb-nosync';
+type StorageId = 'memory' | 'indexeddb' | 'sqlite' | 'sqlite-full';
 
 const PLAN: Record<StorageId, { n: number; warmup: number; runs: number }> = {
   memory: { n: 10_000, warmup: 10_000, runs: 9 },
   indexeddb: { n: 1_000, warmup: 500, runs: 5 },
-  lmdb: { n: 1_000, warmup: 500, runs: 5 },
-  'lmdb-nosync': { n: 1_000, warmup: 500, runs: 5 },
+  sqlite: { n: 1_000, warmup: 500, runs: 5 },
+  'sqlite-full': { n: 1_000, warmup: 500, runs: 5 },
 };
 const LABELS: Record<StorageId, string> = {
   memory: 'MemoryStorage (default)',
   indexeddb: 'IndexedDbStorage (fake-indexeddb)',
-  lmdb: 'IndexedDbStorage (LMDB, synced commits)',
-  'lmdb-nosync': 'IndexedDbStorage (LMDB, noSync)',
+  sqlite: 'StoreStorage (SQLite, --persist)',
+  'sqlite-full': 'StoreStorage (SQLite, --persist-sync)',
 };
 
 const VALUE = new Uint8Array(KiB).fill(0x61);
@@ -51,40 +51,41 @@ async function runOnce(bucket: Bucket, keys: readonly string[], n: number): Prom
   return { put, get, head };
 }
 
-/** An LMDB environment in a temporary directory (on the machine's disk, so a synced commit is a real fsync). */
-function tempLmdb(noSync: boolean): { root: RootDatabase; remove(): Promise<void> } {
-  const dir = mkdtempSync(join(tmpdir(), 'edge-doubles-bench-lmdb-'));
-  const root = open({ path: dir, maxDbs: 4, noSync });
-  return { root, remove: async () => (await root.close(), rmSync(dir, { recursive: true, force: true })) };
+/** A SQLite Store in a temporary directory (on the machine's disk, so a FULL commit is a real fsync). */
+function tempStore(sync: 'normal' | 'full'): { store: SqliteStore; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'edge-doubles-bench-store-'));
+  const store = SqliteStore.open(dir, { sync });
+  return { store, remove: () => (store.close(), rmSync(dir, { recursive: true, force: true })) };
 }
 
+const hasSqlite = process.getBuiltinModule?.('node:sqlite') !== undefined;
+
 export async function benchIndexedDb(_results: TargetResult[]): Promise<void> {
-  const synced = tempLmdb(false);
-  const unsynced = tempLmdb(true);
+  if (!hasSqlite) console.log(`(the SQLite rows need node:sqlite, Node 22.13 or later; this is ${process.version})`);
+  const normal = hasSqlite ? tempStore('normal') : undefined;
+  const full = hasSqlite ? tempStore('full') : undefined;
   try {
-    await compare(synced.root, unsynced.root);
+    await compare(normal?.store, full?.store);
   } finally {
-    await synced.remove();
-    await unsynced.remove();
+    normal?.remove();
+    full?.remove();
   }
 }
 
-async function compare(synced: RootDatabase, unsynced: RootDatabase): Promise<void> {
-  const buckets: Record<StorageId, Bucket> = {
+async function compare(normal: SqliteStore | undefined, full: SqliteStore | undefined): Promise<void> {
+  const buckets: Partial<Record<StorageId, Bucket>> = {
     memory: new Bucket(),
     indexeddb: new Bucket({ storage: new IndexedDbStorage({ name: 'bench', indexedDB: new IDBFactory() }) }),
-    lmdb: new Bucket({ storage: new IndexedDbStorage({ name: 'bench', indexedDB: new LmdbIndexedDb(synced) }) }),
-    'lmdb-nosync': new Bucket({
-      storage: new IndexedDbStorage({ name: 'bench', indexedDB: new LmdbIndexedDb(unsynced) }),
-    }),
+    ...(normal && { sqlite: new Bucket({ storage: new StoreStorage({ store: normal, name: 'bench' }) }) }),
+    ...(full && { 'sqlite-full': new Bucket({ storage: new StoreStorage({ store: full, name: 'bench' }) }) }),
   };
-  const ids: StorageId[] = ['memory', 'indexeddb', 'lmdb', 'lmdb-nosync'];
+  const ids = (['memory', 'indexeddb', 'sqlite', 'sqlite-full'] as const).filter((id) => buckets[id]);
   const keys = (id: StorageId) => Array.from({ length: PLAN[id].n }, (_, i) => `small/${String(i).padStart(6, '0')}`);
-  const timings: Record<StorageId, Record<Op, number>[]> = { memory: [], indexeddb: [], lmdb: [], 'lmdb-nosync': [] };
-  for (const id of ids) await runOnce(buckets[id], keys(id), PLAN[id].warmup);
+  const timings: Record<StorageId, Record<Op, number>[]> = { memory: [], indexeddb: [], sqlite: [], 'sqlite-full': [] };
+  for (const id of ids) await runOnce(buckets[id]!, keys(id), PLAN[id].warmup);
   const rounds = Math.max(...ids.map((id) => PLAN[id].runs));
   for (let r = 0; r < rounds; r++) {
-    for (const id of ids) if (r < PLAN[id].runs) timings[id].push(await runOnce(buckets[id], keys(id), PLAN[id].n));
+    for (const id of ids) if (r < PLAN[id].runs) timings[id].push(await runOnce(buckets[id]!, keys(id), PLAN[id].n));
   }
   for (const op of OPS) {
     const m = Object.fromEntries(

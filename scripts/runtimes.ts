@@ -28,3 +28,23 @@ export function runtimeBinary(name: keyof typeof CANDIDATES): { path?: string; m
   }
   return { missing: `no ${name} binary in ${CANDIDATES[name]!.join(' or ')} (npm ci installs the dev dependency)` };
 }
+
+const hasSqlite = (() => {
+  try {
+    return process.getBuiltinModule?.('node:sqlite') !== undefined;
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * A Node that has `node:sqlite` (22.13 and later), which `--persist` needs: this process's own when
+ * it has one, else Node 24 from the dev dependencies; with the arguments that let it run a
+ * TypeScript file of the repository. For the tests and benches of what `--persist` keeps.
+ */
+export function sqliteNode(): { path?: string; args: string[]; missing?: string } {
+  const args = ['--disable-warning=ExperimentalWarning', '--import', 'tsx'];
+  if (hasSqlite) return { path: process.execPath, args };
+  const found = runtimeBinary('node24');
+  return found.path ? { path: found.path, args } : { args, missing: found.missing! };
+}

@@ -296,13 +296,13 @@ export class Bucket implements R2BucketLike {
     if ('from' in s) {
       if (s.from !== p)
         throw new TypeError(
-          'Bucket.restore: a snapshot of a bucket on IndexedDbStorage can be restored only into that bucket',
+          'Bucket.restore: a snapshot of a bucket on a persistent storage can be restored only into that bucket',
         );
       p!.restore(s.state, settings); // the storage keeps the settings with the objects
     } else {
       if (p)
         throw new TypeError(
-          'Bucket.restore: a snapshot of a bucket in memory cannot be restored into a bucket on IndexedDbStorage',
+          'Bucket.restore: a snapshot of a bucket in memory cannot be restored into a bucket on a persistent storage',
         );
       model.restore(s);
     }

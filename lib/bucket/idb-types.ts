@@ -12,7 +12,7 @@ export interface IdbRequest<T = unknown> {
   onerror: Handler;
 }
 
-export interface IdbOpenRequest extends IdbRequest<IdbDatabase> {
+interface IdbOpenRequest extends IdbRequest<IdbDatabase> {
   onupgradeneeded: Handler;
 }
 

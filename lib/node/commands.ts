@@ -75,7 +75,7 @@ const TLS_USAGE = [
   "(sent as 'Authorization: Bearer T'). --clock manual[=<ISO time>] runs the doubles on a clock that moves",
   'only when POST /_edge-doubles/clock says (default start: now, or where a --persist DIR left it); signatures',
   'are still judged by the system clock.',
-  '--persist DIR keeps the state in DIR (an LMDB database; one server per DIR): objects, uploads, bucket',
+  '--persist DIR keeps the state in DIR (a SQLite database; one server per DIR; Node 22.13+): objects, uploads, bucket',
   'settings, zones and records, queues and their messages, credentials and ids survive a restart and a',
   'kill -9. A write is committed before it is answered; --persist-sync also waits for the disk each time',
   '(against power loss; slower). Started again on the same DIR, the server serves what it held (the same',

@@ -388,7 +388,7 @@ describe('IndexedDbStorage: snapshot, restore and reset', () => {
   it('refuses snapshots across storages', () => {
     const memory = new Bucket();
     const idb = new Bucket({ storage: new IndexedDbStorage({ name: 'db', indexedDB: new IDBFactory() }) });
-    expect(() => idb.restore(memory.snapshot())).toThrow('cannot be restored into a bucket on IndexedDbStorage');
+    expect(() => idb.restore(memory.snapshot())).toThrow('cannot be restored into a bucket on a persistent storage');
     expect(() => memory.restore(idb.snapshot())).toThrow('can be restored only into that bucket');
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Everything an account holds apart from its buckets' contents, as a persisted image (`--persist`,
  * issue 27 point 2): written after every request that may have changed it, and brought back on
- * start. The engine (LMDB, one write transaction a request) hands it an `ImageStore`; the buckets'
- * objects, uploads and settings are their storages' own (IndexedDbStorage over LMDB).
+ * start. The engine (persistence.ts: one Store commit a request) hands it an `ImageStore`; the
+ * buckets' objects, uploads and settings are their storages' own (StoreStorage).
  *
  * What the image holds is what the in-process snapshots hold (lib/support/double.ts, "State"), one
  * part a kind, each its own module: the account, its credentials and ids (credentials-image.ts),

@@ -3,7 +3,7 @@
  * jurisdiction, and of each what the account knows beyond its contents (lib/account/buckets.ts):
  * when it was made, its jurisdiction and location, the Bucket's own options (its default storage
  * class before any setting replaced it, its lifecycle timing) and the name of the storage its
- * objects, uploads and settings live in, which keeps those itself (IndexedDbStorage over LMDB).
+ * objects, uploads and settings live in, which keeps those itself (StoreStorage).
  *
  * Keys: `bucket/<jurisdiction>/<name>` (one per bucket, written when the bucket first appears under
  * that name) and `buckets`, the [jurisdiction, name] pairs in the order made (written when the set
@@ -47,7 +47,7 @@ type Entry = readonly [jurisdiction: string, name: string, bucket: Bucket];
 
 const bucketKey = (jurisdiction: string, name: string) => `bucket/${jurisdiction}/${name}`;
 
-/** The storage name a bucket's state lives under, when it is on a named storage (IndexedDbStorage). */
+/** The storage name a bucket's state lives under, when it is on a named storage (StoreStorage). */
 function storageName(bucket: Bucket): string | undefined {
   const name = (storageOf(bucket) as { name?: unknown } | undefined)?.name;
   return typeof name === 'string' ? name : undefined;

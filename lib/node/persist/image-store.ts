@@ -1,11 +1,11 @@
 /**
  * The key-value view of the persisted image (`--persist`): what the engine hands the account image
- * (account-image.ts), and what its parts write through. Values are plain data (LMDB stores them
- * with msgpack; Uint8Array allowed).
+ * (account-image.ts), and what its parts write through. Values are plain data (the Store keeps
+ * them as structured clones; Uint8Array allowed).
  */
 import { digestHex } from '../../hash.js';
 
-/** The engine's key-value view of LMDB. */
+/** The engine's key-value view of the Store's image space. */
 export interface ImageStore {
   /** Undefined when absent. */
   get(key: string): unknown;
@@ -24,8 +24,8 @@ export interface ImagePart {
 
 /**
  * A name as one segment of a key: no `/` inside, so a prefix never reaches another name's keys, and
- * bounded (LMDB refuses keys over 1978 bytes; a dead-letter queue's name is any string a consumer
- * names): a long name is its SHA-256 (the value holds the name itself).
+ * bounded (a dead-letter queue's name is any string a consumer names, and a key is copied into the
+ * Store's index): a long name is its SHA-256 (the value holds the name itself).
  */
 export function segment(name: string): string {
   const encoded = encodeURIComponent(name);
@@ -34,7 +34,7 @@ export function segment(name: string): string {
 
 /**
  * Whether two plain values hold the same data, as a store gives them back: a field whose value is
- * undefined counts as absent (msgpack may drop it), bytes compare by content.
+ * undefined counts as absent (a store may drop it), bytes compare by content.
  */
 function sameData(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -58,8 +58,8 @@ function sameData(a: unknown, b: unknown): boolean {
 
 /**
  * A store that keeps the writes asked of it (its reads see them) until `flush` stores them in
- * another: the engine gathers a commit's writes in one, so that a commit with none opens no LMDB
- * transaction (persistence.ts).
+ * another: the engine gathers a commit's writes in one, so that a commit with none writes nothing
+ * (persistence.ts).
  */
 export class PendingWrites implements ImageStore {
   /** By key: the value written, or undefined for a removal. */

@@ -1,48 +1,28 @@
 /**
- * `--persist DIR`: a server's state kept in an LMDB environment in DIR, so it survives a restart and
- * a `kill -9`, and a write that was answered is never lost.
- *
- * ## Why LMDB
- * The issue asks for an embedded store made for this: no daemon, from the npm registry with nothing
- * downloaded at install, crash-safe by design. LMDB (the `lmdb` package: its prebuilt binaries ship
- * in `@lmdb/lmdb-<platform>` packages, so npm's blocked install scripts do not matter) is a
- * copy-on-write B-tree in one memory-mapped file: a transaction commits by writing new pages and
- * then switching one of two meta pages, so a crash at any moment leaves the last committed state,
- * never a half-written one, with no recovery step at start. SQLite would do as well, but Node 20
- * has no built-in SQLite and better-sqlite3 needs an install script or a download; LevelDB (classic-level)
- * the same. Files written by hand would need the journal and fsync discipline LMDB already has.
+ * `--persist DIR`: a server's state kept in DIR's Store (lib/node/store/sqlite-store.ts: one SQLite
+ * database through node:sqlite), so it survives a restart and a `kill -9`, and a write that was
+ * answered is never lost.
  *
  * ## What goes where
- * - A bucket is a Bucket on `IndexedDbStorage` (lib/bucket/indexeddb-storage.ts) over
- *   `LmdbIndexedDb`, the IndexedDB subset that storage uses, implemented over LMDB
- *   (lmdb-indexeddb.ts): each bucket operation is one IndexedDB transaction, so one LMDB
- *   transaction, committed before the operation resolves. The storage is the one the conformance
- *   suite already runs on IndexedDB, so persisted buckets have the same rules and atomicity.
+ * - A bucket is a Bucket on `StoreStorage` (lib/bucket/store-storage.ts), one Store space a bucket:
+ *   each bucket operation commits what it changed before it resolves.
  * - Everything else an account holds (zones and records, queues and messages, credentials, the
- *   bucket directory, ids) is the account image (account-image.ts), written by `commit()`: after
- *   every request, before its answer is sent (the server awaits it), and on a short timer for what
- *   changes in the background (queue deliveries).
+ *   bucket directory, ids) is the account image (account-image.ts), in the Store's `image` space,
+ *   written by `commit()`: after every request, before its answer is sent (the server awaits it),
+ *   and on a short timer for what changes in the background (queue deliveries).
  *
- * ## Durability policy
- * Both kinds of write are LMDB commits made before the answer leaves. `sync: 'commit'` (the
- * default) commits without waiting for the disk (LMDB `noSync`, pages written in place in the map:
- * `useWritemap`): the write is in the file's pages in the operating system, so it survives the
- * server being killed (`kill -9` included), though not a power loss or a kernel crash, which can
- * lose the last commits (and, LMDB warns, corrupt the file where the file system reorders writes).
- * `sync: 'fsync'` (`--persist-sync`) also flushes every commit to the disk before answering, for
- * those: an fdatasync a write, about 0.4 ms here (bench/persist.ts).
- *
- * One process owns a directory at a time (a lock file with its pid): two servers writing one image
- * would each overwrite the other's account.
+ * ## What a user can expect of it (the Store's header says how)
+ * A full disk fails the write that did not fit, with an error answered, and nothing before it is lost;
+ * one server per DIR, by the kernel's lock on the database; a DIR, file or record that is not ours or is
+ * damaged is refused or reported, never served. Durability: every commit survives the server being
+ * killed; `--persist-sync` also waits for the disk, for a power loss.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
-import type { LmdbDatabase, LmdbOpen, LmdbRoot } from './lmdb-types.js';
-import { IndexedDbStorage } from '../../bucket/indexeddb-storage.js';
+import { randomHex } from '../../random.js';
+import { bucketSpace, StoreStorage } from '../../bucket/store-storage.js';
 import type { Bucket } from '../../bucket/bucket.js';
 import type { BucketStorage } from '../../bucket/storage.js';
-import { randomHex } from '../../random.js';
-import type { LmdbIndexedDb } from './lmdb-indexeddb.js';
+import type { StoreWrite } from '../../support/store.js';
+import { SqliteStore } from '../store/sqlite-store.js';
 import {
   AccountImageWriter,
   loadAccountImage,
@@ -68,73 +48,20 @@ export interface PersistOptions {
 
 /** The key (in the image) of a manual clock's time, so a restarted server resumes it. */
 const CLOCK_KEY = 'clock';
+/** The Store space of the account image. */
+const IMAGE = 'image';
 
-/**
- * Loads lmdb and the IndexedDB subset over it (which needs msgpackr, lmdb's own dependency): both
- * optional dependencies, loaded only by a server given --persist, saying what to install when missing.
- */
-async function loadLmdb(): Promise<{ open: LmdbOpen; LmdbIndexedDb: typeof LmdbIndexedDb }> {
-  // A specifier the compiler does not follow: lmdb's own types stay out of the program (lmdb-types.ts).
-  const lmdb = 'lmdb';
-  try {
-    const [{ open }, { LmdbIndexedDb }] = await Promise.all([
-      import(lmdb) as Promise<{ open: LmdbOpen }>,
-      import('./lmdb-indexeddb.js'),
-    ]);
-    return { open, LmdbIndexedDb };
-  } catch (e) {
-    throw new Error(
-      `--persist needs the lmdb package (an optional dependency of edge-doubles): npm install lmdb (${(e as Error).message})`,
-      { cause: e },
-    );
-  }
-}
-
-/** Takes DIR for this process; a lock left by a process that is gone (killed) is taken over. */
-function lock(dir: string): string {
-  const path = join(dir, 'edge-doubles.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return path;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const pid = Number(readFileSync(path, 'utf8'));
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
-        throw new Error(
-          `--persist ${dir}: in use by process ${pid} (another server); stop it or choose another directory`,
-          { cause: e },
-        );
-      }
-      rmSync(path, { force: true });
-    }
-  }
-  throw new Error(`--persist ${dir}: cannot take the lock ${path}`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The image's key-value view of an LMDB database (values stored with msgpack). */
-function imageStore(db: LmdbDatabase<unknown, string>): ImageStore {
+/** The image's key-value view of the Store's image space; writes wait in `pending` for one commit. */
+function imageStore(store: SqliteStore): ImageStore {
   return {
-    get: (key) => db.get(key),
-    put: (key, value) => void db.putSync(key, value),
-    remove: (key) => void db.removeSync(key),
-    // The image's keys are ASCII (names go in as `segment`s, image-store.ts): every key starting with
-    // `prefix` sorts in [prefix, prefix + U+FFFF).
-    keys: (prefix) =>
-      [...db.getKeys({ start: prefix, end: `${prefix}\uffff` })].filter(
-        (k): k is string => typeof k === 'string' && k.startsWith(prefix),
-      ),
+    get: (key) => store.get(IMAGE, key),
+    put: () => {
+      throw new Error('the image is written through PendingWrites');
+    },
+    remove: () => {
+      throw new Error('the image is written through PendingWrites');
+    },
+    keys: (prefix) => store.keys(IMAGE, prefix),
   };
 }
 
@@ -142,15 +69,11 @@ function imageStore(db: LmdbDatabase<unknown, string>): ImageStore {
 export class Persistence {
   readonly dir: string;
   readonly sync: PersistSync;
-  /** The IndexedDB factory every persisted bucket's storage opens. */
-  readonly indexedDB: LmdbIndexedDb;
-  readonly #root: LmdbRoot;
-  readonly #image: LmdbDatabase<unknown, string>;
-  readonly #store: ImageStore;
-  readonly #lockPath: string;
+  readonly #store: SqliteStore;
+  readonly #image: ImageStore;
   readonly #interval: number;
   #writer: AccountImageWriter | undefined;
-  /** The writes a commit gathers before its LMDB transaction (#write). */
+  /** The writes a commit gathers before its Store commit (#write). */
   #pending: PendingWrites | undefined;
   #clock: { now(): number } | undefined;
   #lastClock: number | undefined;
@@ -159,63 +82,39 @@ export class Persistence {
   #tail: Promise<void> = Promise.resolve();
   #closed = false;
 
-  private constructor(
-    dir: string,
-    root: LmdbRoot,
-    indexedDB: LmdbIndexedDb,
-    lockPath: string,
-    options: PersistOptions,
-  ) {
+  private constructor(dir: string, store: SqliteStore, options: PersistOptions) {
     this.dir = dir;
     this.sync = options.sync ?? 'commit';
-    this.#root = root;
-    this.#lockPath = lockPath;
+    this.#store = store;
+    this.#image = imageStore(store);
     this.#interval = options.interval ?? 100;
-    this.#image = root.openDB('account-image', {});
-    this.#store = imageStore(this.#image);
-    this.indexedDB = indexedDB;
   }
 
-  /** Opens (or makes) DIR and takes it for this process. */
+  /** Opens (or makes) DIR and takes it for this process; refuses, saying why, what is not ours. */
   static async open(dir: string, options: PersistOptions = {}): Promise<Persistence> {
-    const { open, LmdbIndexedDb } = await loadLmdb();
-    mkdirSync(dir, { recursive: true });
-    const lockPath = lock(dir);
-    try {
-      const root = open({
-        path: join(dir, 'state.mdb'),
-        // Two named databases: the buckets' (LmdbIndexedDb's) and the account image.
-        maxDbs: 2,
-        // 'commit': committed into the OS's pages (written in place in the map: LMDB's WRITEMAP,
-        // a third less per put here than copying each page out), not waited on to the disk (see the header).
-        ...(options.sync === 'fsync' ? { overlappingSync: false } : { noSync: true, useWritemap: true }),
-      });
-      return new Persistence(dir, root, new LmdbIndexedDb(root), lockPath, options);
-    } catch (e) {
-      rmSync(lockPath, { force: true });
-      throw e;
-    }
+    const store = SqliteStore.open(dir, { sync: options.sync === 'fsync' ? 'full' : 'normal' });
+    return new Persistence(dir, store, options);
   }
 
   /** The account DIR holds (undefined: a new directory): construct the Account with its id before anything else. */
   savedAccount(): ReturnType<typeof persistedAccount> {
-    return persistedAccount(this.#store);
+    return persistedAccount(this.#image);
   }
 
   /** A manual clock's time when the server last committed (undefined: none kept). */
   savedClock(): number | undefined {
-    const v = this.#store.get(CLOCK_KEY);
+    const v = this.#image.get(CLOCK_KEY);
     return typeof v === 'number' ? v : undefined;
   }
 
-  /** A storage for a new bucket: an IndexedDB database of its own in DIR. */
-  newBucketStorage(): IndexedDbStorage {
-    return new IndexedDbStorage({ name: `bucket-${randomHex(16)}`, indexedDB: this.indexedDB, exclusive: true });
+  /** A storage for a new bucket: a space of its own in the Store. */
+  newBucketStorage(): StoreStorage {
+    return new StoreStorage({ store: this.#store, name: `bucket-${randomHex(16)}` });
   }
 
   /** The storage of a persisted bucket, by the name its directory entry keeps. */
-  openBucketStorage(name: string): IndexedDbStorage {
-    return new IndexedDbStorage({ name, indexedDB: this.indexedDB, exclusive: true });
+  openBucketStorage(name: string): StoreStorage {
+    return new StoreStorage({ store: this.#store, name });
   }
 
   /**
@@ -227,21 +126,15 @@ export class Persistence {
     newBucket: (storage: BucketStorage, options: BucketOptionsKept) => Bucket,
   ): Promise<void> {
     const kept = new Set<string>();
-    loadAccountImage(this.#store, target, (name, options) => {
-      kept.add(name);
+    loadAccountImage(this.#image, target, (name, options) => {
+      kept.add(bucketSpace(name));
       return newBucket(this.openBucketStorage(name), options);
     });
-    // A bucket's database the directory no longer names (the bucket was deleted, or made and never
+    // A bucket's space the directory no longer names (the bucket was deleted, or made and never
     // written to the image before the server died) is dropped: a bucket made again under the name
-    // gets a database of its own, so nothing of the old one could show through.
-    for (const { name } of await this.indexedDB.databases()) {
-      if (kept.has(name)) continue;
-      await new Promise<void>((resolve, reject) => {
-        const r = this.indexedDB.deleteDatabase(name);
-        r.onsuccess = () => resolve();
-        r.onerror = () => reject(r.error);
-      });
-    }
+    // gets a space of its own, so nothing of the old one could show through.
+    const gone = this.#store.spaces(bucketSpace('')).filter((space) => !kept.has(space));
+    this.#store.commit(gone.map((space): StoreWrite => ({ space, prefix: '', deleteAll: true })));
   }
 
   /**
@@ -257,17 +150,13 @@ export class Persistence {
   }
 
   /**
-   * Waits for the buckets' transactions under way, then writes what else changed since the last
-   * commit as one LMDB transaction, after the commits already asked for. A server awaits it after
-   * each request, before sending the answer.
+   * Writes what changed since the last commit as one Store commit, after the commits already asked
+   * for. A server awaits it after each request, before sending the answer. The buckets' own writes
+   * are committed by their operations; a restore or reset a request queued runs on a microtask, so
+   * it is done by the time this runs.
    */
   commit(): Promise<void> {
-    // The buckets' writes this request started and did not await (a test-support seed, reset or
-    // restore queues them) are committed first: the answer then stands for them too.
-    const run = this.#tail.then(async () => {
-      await this.indexedDB.settled();
-      this.#write();
-    });
+    const run = this.#tail.then(() => this.#write());
     this.#tail = run.catch(() => undefined);
     return run;
   }
@@ -275,27 +164,37 @@ export class Persistence {
   #write(): void {
     const writer = this.#writer;
     if (!writer || this.#closed) return;
-    // The writer's changes are gathered first and stored in one LMDB transaction only when there
-    // are any: most requests (every bucket operation: its storage committed it already) change
-    // nothing here, and an empty write transaction still costs a commit.
-    // One holder for every commit (a commit that failed keeps its writes for the next one).
-    const changes = (this.#pending ??= new PendingWrites(this.#store));
+    // The writer's changes are gathered first and committed only when there are any: most requests
+    // (every bucket operation: its storage committed it already) change nothing here. A commit that
+    // fails (a full disk) keeps its writes for the next one.
+    const changes = (this.#pending ??= new PendingWrites(this.#image));
     writer.write(changes);
     const now = this.#clock?.now();
     if (now !== undefined && now !== this.#lastClock) changes.put(CLOCK_KEY, now);
     if (changes.size === 0) return;
-    this.#root.transactionSync(() => changes.flush(this.#store));
+    const writes: StoreWrite[] = [];
+    changes.flush({
+      get: () => undefined,
+      keys: () => [],
+      put: (key, value) => writes.push({ space: IMAGE, key, value }),
+      remove: (key) => writes.push({ space: IMAGE, key, delete: true }),
+    });
+    try {
+      this.#store.commit(writes);
+    } catch (e) {
+      // Not stored: the same writes go again with the next commit.
+      for (const w of writes) 'value' in w ? changes.put(w.key, w.value) : changes.remove((w as { key: string }).key);
+      throw e;
+    }
     if (now !== undefined) this.#lastClock = now;
   }
 
-  /** The last commit, then the environment closed and DIR released. */
+  /** The last commit, then the Store closed and DIR released. */
   async close(): Promise<void> {
     if (this.#closed) return;
     if (this.#timer) clearInterval(this.#timer);
     await this.commit().catch(() => undefined);
-    await this.indexedDB.settled();
     this.#closed = true;
-    await this.#root.close();
-    rmSync(this.#lockPath, { force: true });
+    this.#store.close();
   }
 }

@@ -75,7 +75,7 @@ function heldImage(h: Held): HeldImage {
 
 function heldFrom(image: HeldImage): Held {
   const b = image.body;
-  // Bytes as a plain Uint8Array: LMDB gives a Buffer back, which a consumer must not see.
+  // Bytes as a plain Uint8Array: a store may give a Buffer back, which a consumer must not see.
   const value =
     b.type === 'v8'
       ? deserialize(b.value as Uint8Array)

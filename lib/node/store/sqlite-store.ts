@@ -9,10 +9,12 @@
  * rule is the operating system's lock on the file (`locking_mode=EXCLUSIVE`), which the kernel
  * drops when its process dies, however it dies, so no pid file, no stale lock and no race.
  * Durability: WAL with `synchronous=NORMAL` (the default) keeps every commit across a killed
- * server; `sync: 'full'` also waits for the disk at each commit, for power loss.
+ * server; `sync: 'full'` also waits for the disk at each commit, for power loss. Values are kept
+ * in V8's serialization (node:v8, structured clone as IndexedDB keeps it), each with its CRC-32.
  */
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { crc32 } from 'node:zlib';
 import type { DatabaseSync, SqliteModule, StatementSync } from './sqlite-types.js';
 import {
@@ -90,6 +92,9 @@ export class SqliteStore implements Store {
   readonly #get: StatementSync;
   readonly #scanAll: StatementSync;
   readonly #scanPrefix: StatementSync;
+  readonly #keysAll: StatementSync;
+  readonly #keysPrefix: StatementSync;
+  readonly #spaces: StatementSync;
   readonly #put: StatementSync;
   readonly #delete: StatementSync;
   readonly #deletePrefix: StatementSync;
@@ -140,6 +145,13 @@ export class SqliteStore implements Store {
     this.#scanPrefix = db.prepare(
       'SELECT key, value, crc FROM records WHERE space = ? AND substr(key, 1, length(?)) = ? ORDER BY key',
     );
+    this.#keysAll = db.prepare('SELECT key FROM records WHERE space = ? ORDER BY key');
+    this.#keysPrefix = db.prepare(
+      'SELECT key FROM records WHERE space = ? AND substr(key, 1, length(?)) = ? ORDER BY key',
+    );
+    this.#spaces = db.prepare(
+      'SELECT DISTINCT space FROM records WHERE substr(space, 1, length(?)) = ? ORDER BY space',
+    );
     this.#put = db.prepare('INSERT OR REPLACE INTO records (space, key, value, crc) VALUES (?, ?, ?, ?)');
     this.#delete = db.prepare('DELETE FROM records WHERE space = ? AND key = ?');
     this.#deletePrefix = db.prepare('DELETE FROM records WHERE space = ? AND substr(key, 1, length(?)) = ?');
@@ -172,7 +184,7 @@ export class SqliteStore implements Store {
     }
   }
 
-  get(space: string, key: string): Uint8Array | undefined {
+  get(space: string, key: string): unknown {
     let row: { value: Uint8Array; crc: number } | undefined;
     try {
       row = this.#get.get(space, key) as typeof row;
@@ -192,14 +204,35 @@ export class SqliteStore implements Store {
     return rows.map((r) => ({ key: r.key, value: this.#checked(space, r.key, r.value, r.crc) }));
   }
 
+  keys(space: string, prefix = ''): string[] {
+    try {
+      const rows = (prefix ? this.#keysPrefix.all(space, prefix, prefix) : this.#keysAll.all(space)) as {
+        key: string;
+      }[];
+      return rows.map((r) => r.key);
+    } catch (e) {
+      throw this.#failure(e, `cannot read ${space}`);
+    }
+  }
+
+  spaces(prefix = ''): string[] {
+    try {
+      return (this.#spaces.all(prefix, prefix) as { space: string }[]).map((r) => r.space);
+    } catch (e) {
+      throw this.#failure(e, 'cannot read');
+    }
+  }
+
   commit(writes: readonly StoreWrite[]): void {
     if (writes.length === 0) return;
     const db = this.#db;
     try {
       db.exec('BEGIN');
       for (const w of writes) {
-        if ('value' in w) this.#put.run(w.space, w.key, w.value, crc32(w.value));
-        else if ('key' in w) this.#delete.run(w.space, w.key);
+        if ('value' in w) {
+          const bytes = serialize(w.value);
+          this.#put.run(w.space, w.key, bytes, crc32(bytes));
+        } else if ('key' in w) this.#delete.run(w.space, w.key);
         else this.#deletePrefix.run(w.space, w.prefix, w.prefix);
       }
       db.exec('COMMIT');
@@ -220,13 +253,18 @@ export class SqliteStore implements Store {
     if (this.#db.isOpen) this.#db.close();
   }
 
-  #checked(space: string, key: string, value: Uint8Array, crc: number): Uint8Array {
-    if (crc32(value) !== crc) {
+  /** The value stored as `bytes`, once they are found to be what was written. */
+  #checked(space: string, key: string, bytes: Uint8Array, crc: number): unknown {
+    if (crc32(bytes) !== crc) {
       throw new StoreDamagedError(
         `--persist: ${this.path}: the record ${space}/${key} is damaged (its checksum differs)`,
       );
     }
-    return value;
+    try {
+      return deserialize(bytes);
+    } catch (e) {
+      throw new StoreDamagedError(`--persist: ${this.path}: the record ${space}/${key} cannot be read`, { cause: e });
+    }
   }
 
   #failure(e: unknown, doing: string): StoreError {

@@ -5,7 +5,7 @@
  * written into a store, then loaded into a fresh API over a fresh Account with the persisted id:
  * the API answers the same, the SOA serial does not go back, messages are delivered afterwards with
  * their attempts, and a write after the load writes nothing. A write after a deletion leaves no key
- * of what was deleted. Both over a Map and over LMDB.
+ * of what was deleted. Over a Map, and over the SQLite Store where this Node has node:sqlite.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { GetObjectCommand } from '@aws-sdk/client-s3';

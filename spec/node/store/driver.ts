@@ -6,8 +6,8 @@
 import { SqliteStore } from '../../../lib/node/store/sqlite-store.js';
 
 const [dir, command, ...args] = process.argv.slice(2) as [string, string, ...string[]];
-const bytes = (s: string) => new TextEncoder().encode(s);
-const text = (b: Uint8Array | undefined) => (b === undefined ? null : new TextDecoder().decode(b));
+const bytes = (s: string) => s;
+const text = (v: unknown) => (v === undefined ? null : v);
 
 function report(result: unknown): void {
   process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sqliteNode } from '../../helpers/sqlite-node.js';
+import { sqliteNode } from '../../../scripts/runtimes.js';
 
 const node = sqliteNode();
 const driver = new URL('./driver.ts', import.meta.url).pathname;

@@ -1,0 +1,328 @@
+/**
+ * `StoreStorage`: a bucket kept in a Store (lib/support/store.ts), as a `--persist` server keeps its
+ * buckets (SQLite: lib/node/store/sqlite-store.ts). See storage.ts for how a storage sits under the
+ * model; the records are stored-records.ts's, under one space per bucket:
+ * `o/<sort key>` an object, `u/<upload id>` an upload, `c/<segment>/<index>` a chunk of bytes,
+ * `m/settings` the bucket's settings.
+ *
+ * The Store is synchronous, so an operation is the model's synchronous run and one commit of what it
+ * changed, with no await between them: the answer waits for nothing else, and a failed commit (a full
+ * disk) rolls the cache back to its O(1) snapshot, leaving memory and disk as they were. The storage is
+ * the bucket's only user while it runs: what it holds in memory is the truth, read once at start.
+ *
+ * Snapshots pin the bytes they refer to in memory only: a reset releases them (a snapshot taken before
+ * a reset is refused after it), and a restart drops them, removing at start every chunk no record
+ * refers to. So snapshots never keep disk for good.
+ */
+import { entriesIn, valueIn, type SnapshotMap } from '../persistent-map.js';
+import type { Store, StoreWrite } from '../support/store.js';
+import type { BucketConfig, ConfigSnapshot } from './config.js';
+import type { ModelSnapshot, Upload } from './model.js';
+import {
+  BucketStorage,
+  type AttachedStorage,
+  type BodyBytes,
+  type BodyReader,
+  type ModelState,
+  type PersistentState,
+} from './storage.js';
+import {
+  chunked,
+  chunksOf,
+  cut,
+  iterate,
+  JournaledIndex,
+  JournaledMap,
+  piecesOf,
+  RecordForms,
+  type Journal,
+  type ObjectRecord,
+  type Segment,
+  type UploadRecord,
+} from './stored-records.js';
+
+/** A get reads its bytes at once when they span at most this many chunks; larger ones as they are pulled. */
+const EAGER_CHUNKS = 4;
+const SETTINGS = 'm/settings';
+const chunkKey = (segment: string, index: number) => `c/${segment}/${String(index).padStart(8, '0')}`;
+
+/** The Store space of the bucket storage named `name`. */
+export const bucketSpace = (name: string): string => `bucket/${name}`;
+
+/** The options of `new StoreStorage(options)`. */
+export interface StoreStorageOptions {
+  /** The Store the bucket is kept in. */
+  store: Store;
+  /** The bucket's name in the Store: one Bucket at a time uses a name. */
+  name: string;
+}
+
+/** Keeps a bucket's objects, uploads, bytes and settings in a Store. */
+export class StoreStorage extends BucketStorage {
+  readonly name: string;
+  readonly #store: Store;
+
+  constructor(options: StoreStorageOptions) {
+    super();
+    this.name = options.name;
+    this.#store = options.store;
+  }
+
+  protected open(): AttachedStorage {
+    const session = new StoreSession(this.#store, bucketSpace(this.name));
+    return { state: session.state, persistent: session };
+  }
+}
+
+class StoreSession implements PersistentState {
+  readonly state: ModelState & { objects: Journal; uploads: Journal } = {
+    objects: new JournaledIndex(),
+    uploads: new JournaledMap(),
+  };
+  /** The writes of the commit being made (record forms add the chunks of new bodies here). */
+  #writes: StoreWrite[] = [];
+  readonly #forms = new RecordForms((id, body, size) =>
+    chunked(body, size, (index, bytes) =>
+      this.#writes.push({ space: this.space, key: chunkKey(id, index), value: bytes }),
+    ),
+  );
+  /** Segments live snapshots refer to: kept when their object goes, until a reset or a restart. */
+  #pins = new Set<string>();
+  /** Bumped by a reset: a snapshot of an earlier epoch no longer has its bytes. */
+  #epoch = 0;
+  /** What each snapshot promise this storage made holds, and the epoch it was taken in. */
+  readonly #taken = new WeakMap<Promise<ModelSnapshot>, { snap: ModelSnapshot; epoch: number }>();
+  #settings: BucketConfig | undefined;
+  #failure: { error: unknown } | undefined;
+  readonly reloads = 0;
+
+  constructor(
+    private readonly store: Store,
+    private readonly space: string,
+  ) {
+    const { objects, uploads } = this.state;
+    for (const { key, value } of store.scan(space, 'o/')) {
+      objects.set(key.slice(2), this.#forms.objectOf(value as ObjectRecord));
+    }
+    for (const { key, value } of store.scan(space, 'u/')) {
+      uploads.set(key.slice(2), this.#forms.uploadOf(value as UploadRecord));
+    }
+    this.#collect();
+  }
+
+  /** Removes the chunks no record refers to (a restart dropped the snapshots that pinned them). */
+  #collect(): void {
+    const { objects, uploads } = this.state;
+    const live = this.#forms.allSegments(iterate(objects.entriesFrom()), iterate(uploads.entriesFrom()));
+    const gone = new Set<string>();
+    for (const key of this.store.keys(this.space, 'c/')) {
+      const segment = key.slice(2, key.lastIndexOf('/'));
+      if (!live.has(segment)) gone.add(segment);
+    }
+    if (gone.size > 0) {
+      this.store.commit([...gone].map((s) => ({ space: this.space, prefix: `c/${s}/`, deleteAll: true as const })));
+    }
+  }
+
+  holdSettings(config: BucketConfig): void {
+    this.#settings = config;
+    const stored = this.store.get(this.space, SETTINGS) as ConfigSnapshot | undefined;
+    if (stored) config.restore(stored);
+  }
+
+  fail(e: unknown): void {
+    this.#failure ??= { error: e };
+  }
+
+  transact<R, X = R>(write: boolean, run: () => R, then?: (r: R, reader: BodyReader) => Promise<X>): Promise<X> {
+    try {
+      const failed = this.#failure;
+      if (failed) {
+        this.#failure = undefined;
+        throw failed.error;
+      }
+      const r = write ? this.#written(run) : run();
+      return then ? then(r, this.#reader) : Promise.resolve(r as unknown as X);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  /** Runs a writing operation and commits what it changed; on a failed commit, nothing changed. */
+  #written<R>(run: () => R): R {
+    const { objects, uploads } = this.state;
+    const before: ModelSnapshot = { objects: objects.snapshot(), uploads: uploads.snapshot() };
+    const config = this.#settings;
+    const version = config?.version;
+    const settingsBefore = config?.snapshot();
+    const touchedObjects = (objects.touched = new Set());
+    const touchedUploads = (uploads.touched = new Set());
+    let r: R | undefined;
+    let refused: { error: unknown } | undefined;
+    try {
+      r = run();
+    } catch (error) {
+      refused = { error };
+    } finally {
+      objects.touched = uploads.touched = undefined;
+    }
+    const settingsChanged = config !== undefined && config.version !== version;
+    if (touchedObjects.size > 0 || touchedUploads.size > 0 || settingsChanged) {
+      // What the model changed is stored even when it then refused the call, as in memory: the only
+      // such change is an upload found expired (and so aborted) by the call that refuses it.
+      try {
+        const settle = this.#commit(before, touchedObjects, touchedUploads, settingsChanged);
+        settle();
+      } catch (e) {
+        objects.restore(before.objects);
+        uploads.restore(before.uploads);
+        if (settingsBefore) config!.restore(settingsBefore);
+        throw e;
+      }
+    }
+    if (refused) throw refused.error;
+    return r as R;
+  }
+
+  /**
+   * Stores what an operation changed (the keys it wrote, compared with the state before it) as one
+   * commit. Returns what to do once it is stored: the cache then holds the stored forms (metadata
+   * only; the bytes just written are let go).
+   */
+  #commit(before: ModelSnapshot, touchedObjects: Set<string>, touchedUploads: Set<string>, settings: boolean) {
+    const writes: StoreWrite[] = (this.#writes = []);
+    const space = this.space;
+    const dropped: Segment[] = [];
+    const kept = new Set<string>();
+    const settle: (() => void)[] = [];
+    const { objects, uploads } = this.state;
+
+    for (const sk of touchedObjects) {
+      const old = valueIn(before.objects, sk);
+      const now = objects.get(sk);
+      if (old === now) continue;
+      if (old) dropped.push(...this.#forms.segmentsOfObject(old));
+      if (!now) {
+        writes.push({ space, key: `o/${sk}`, delete: true });
+        continue;
+      }
+      const rec = this.#forms.objectRecord(now, old);
+      for (const s of rec.segments) kept.add(s.id);
+      writes.push({ space, key: `o/${sk}`, value: rec });
+      if (!this.#forms.stored(now)) settle.push(() => objects.set(sk, this.#forms.objectOf(rec)));
+    }
+
+    for (const id of touchedUploads) {
+      const old = valueIn(before.uploads, id);
+      const now = uploads.get(id);
+      if (old === now) continue;
+      if (old) for (const p of old.parts.values()) dropped.push(...this.#forms.segmentsOfPart(p));
+      if (!now) {
+        writes.push({ space, key: `u/${id}`, delete: true });
+        continue;
+      }
+      const rec = this.#forms.uploadRecord(now);
+      for (const p of rec.parts) for (const s of p.segments) kept.add(s.id);
+      writes.push({ space, key: `u/${id}`, value: rec });
+      settle.push(() => {
+        for (const p of rec.parts) {
+          const part = now.parts.get(p.partNumber);
+          if (part && !this.#forms.storedPart(part))
+            now.parts.set(p.partNumber, this.#forms.partOf(p.etag, p.size, p.segments));
+        }
+      });
+    }
+
+    for (const s of dropped) if (!kept.has(s.id) && !this.#pins.has(s.id)) writes.push(...this.#drop(s));
+    if (settings) writes.push({ space, key: SETTINGS, value: this.#settings!.snapshot() });
+    this.store.commit(writes);
+    this.#writes = [];
+    return () => {
+      for (const f of settle) f();
+    };
+  }
+
+  #drop(s: Segment): StoreWrite[] {
+    return Array.from({ length: chunksOf(s) }, (_, i) => ({ space: this.space, key: chunkKey(s.id, i), delete: true }));
+  }
+
+  readonly #reader: BodyReader = {
+    read: async (object, offset, length): Promise<BodyBytes> => {
+      const pieces = piecesOf(this.#forms.segmentsOfObject(object), offset, length);
+      const gone = () =>
+        new Error(
+          `StoreStorage: the bytes of ${JSON.stringify(object.key)} are no longer stored (the object was replaced or deleted while its body was read)`,
+        );
+      const read = (p: (typeof pieces)[number]) =>
+        cut(p, this.store.get(this.space, chunkKey(p.id, p.index)) as Uint8Array | undefined, gone);
+      if (pieces.length <= EAGER_CHUNKS) return { kind: 'chunks', chunks: pieces.map(read) };
+      return {
+        kind: 'pieces',
+        pieces: async function* () {
+          for (const p of pieces) yield read(p);
+        },
+      };
+    },
+  };
+
+  // ---- snapshot / restore / reset ---------------------------------------------------------------
+
+  snapshot(): Promise<ModelSnapshot> {
+    const { objects, uploads } = this.state;
+    for (const id of this.#forms.allSegments(iterate(objects.entriesFrom()), uploadEntries(uploads)).keys()) {
+      this.#pins.add(id);
+    }
+    const snap: ModelSnapshot = { objects: objects.snapshot(), uploads: uploads.snapshot() };
+    const taken = Promise.resolve(snap);
+    this.#taken.set(taken, { snap, epoch: this.#epoch });
+    return taken;
+  }
+
+  restore(s: Promise<ModelSnapshot>, settings: ConfigSnapshot): void {
+    // Done at once, so the calls that follow see it, and a refusal is Bucket.restore's own throw.
+    const taken = this.#taken.get(s);
+    if (!taken) throw new TypeError('Bucket.restore: not a snapshot of this bucket');
+    if (taken.epoch !== this.#epoch) {
+      throw new TypeError(
+        'Bucket.restore: this snapshot was taken before the bucket was reset, which released the bytes it held',
+      );
+    }
+    const { snap } = taken;
+    const writes: StoreWrite[] = (this.#writes = []);
+    const space = this.space;
+    const { objects, uploads } = this.state;
+    const current = this.#forms.allSegments(iterate(objects.entriesFrom()), uploadEntries(uploads));
+    const wanted = this.#forms.allSegments(entriesIn(snap.objects), entriesIn(snap.uploads));
+    writes.push({ space, prefix: 'o/', deleteAll: true }, { space, prefix: 'u/', deleteAll: true });
+    for (const [sk, o] of entriesIn(snap.objects))
+      writes.push({ space, key: `o/${sk}`, value: this.#forms.objectRecord(o) });
+    for (const [id, u] of entriesIn(snap.uploads))
+      writes.push({ space, key: `u/${id}`, value: this.#forms.uploadRecord(u) });
+    for (const [id, seg] of current) if (!wanted.has(id) && !this.#pins.has(id)) writes.push(...this.#drop(seg));
+    writes.push({ space, key: SETTINGS, value: settings });
+    this.store.commit(writes);
+    this.#writes = [];
+    objects.restore(snap.objects);
+    uploads.restore(snap.uploads);
+    this.#settings?.restore(settings);
+  }
+
+  clear(): void {
+    try {
+      // A reset empties the bucket (its settings stay) and releases the snapshots: nothing they
+      // pinned is kept, on disk or in memory.
+      const space = this.space;
+      this.store.commit(['o/', 'u/', 'c/'].map((prefix) => ({ space, prefix, deleteAll: true as const })));
+      this.#pins = new Set();
+      this.#epoch++;
+      this.state.objects.clear();
+      this.state.uploads.clear();
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+}
+
+function uploadEntries(uploads: SnapshotMap<Upload>): IterableIterator<readonly [string, Upload]> {
+  return iterate(uploads.entriesFrom());
+}
