@@ -120,6 +120,35 @@ export const r2ApiDifferences = {
     shownBy: 'the double (by design)',
     why: "Sippy never reaches AWS, GCS or an S3-compatible source's bucketUrl: a missing key is fetched from the S3-compatible endpoint named for the account (useSippySource, api serve --sippy-endpoint), path style (an S3-compatible source's bucket read from its bucketUrl: the first path segment, else the host's first label), SigV4-signed with the source key pair (GCS: the client email and private key as key id and secret); without one, nothing is fetched. A source answer other than 200 leaves the key missing (production may answer an error); the copy is a put of the bucket's own, not logged, not faultable and firing no event notification (what production reports for it is not established). Only reads copy in (head, get, the S3 view's Get/Head and copy sources, the public hosts, the API object route), not listings, as the Sippy docs describe.",
   },
+  // ---- the object collection, jobs and metrics (lib/r2-api/objects.ts, jobs.ts, metrics.ts) ----
+  'unestablished-delete-list-errors': {
+    shownBy: 'the real API (not established)',
+    why: 'The 2026-08-14 schema says a delete by list reports per-key errors "in the response" without saying where: the double answers 200 with `result` the keys deleted and one `errors` entry per refused key (its R2 code, "<key>: <text>"), `success` true. A key that held nothing counts as deleted (R2\'s deletes are idempotent). A body that is not a JSON array of strings is 400 10040 with our reason.',
+  },
+  'unestablished-prefix-delete-pace': {
+    shownBy: 'the real API (not established)',
+    why: "The schema says small jobs may finish synchronously and larger ones continue in the background, without sizes: the double deletes up to 1,000 objects in the request and 1,000 more every 100 ms of the account's clock (lib/bucket/jobs.ts JOB_BATCH, JOB_PACE_MS); a job is never ENQUEUED.",
+  },
+  'unestablished-prefix-delete-rules': {
+    shownBy: 'the real API (not established)',
+    why: 'The schema documents 409 10034 for emptying a bucket with event notification rules; the double answers it for a non-empty prefix too (the job deletes through the same service). A non-empty prefix not ending in / is 400 10040 with our reason (the schema says it must end in /, not what answers otherwise).',
+  },
+  'unestablished-active-jobs-limit': {
+    shownBy: 'the real API (not established)',
+    why: 'The schema says active jobs are "limited per bucket" (429 10058, its text); the limit is not published: the double takes five (lib/bucket/jobs.ts MAX_ACTIVE_JOBS).',
+  },
+  'unestablished-job-locked-objects': {
+    shownBy: 'the real API (not established)',
+    why: 'What a prefix-delete job does with an object a bucket lock rule keeps is not documented: the double skips it (it stays, not counted in deletedObjects) and the job still completes.',
+  },
+  'unestablished-jobs-errors': {
+    shownBy: 'the real API (not established)',
+    why: 'An unknown job id is 404 10040 "The specified job does not exist." in the double; a jobType other than prefixDelete, a status outside the enum or without jobType (the schema: "jobType is required"), maxKeys outside 0..1000 or a continuation token it did not give are 400 1004 (lib/r2-api/jobs.ts). Jobs are listed oldest first, maxKeys 1000 by default. Not observed.',
+  },
+  'unestablished-metrics-uploaded': {
+    shownBy: 'the real API (not established)',
+    why: 'The account-level metrics\' `uploaded` ("Metrics based on what state they are in (uploaded or published)") is read as the multipart uploads not yet completed (one object per upload, its parts\' bytes), `published` as the objects; metadataSize as the key and custom metadata in UTF-8 bytes; the figures are the buckets\' now, where production\'s "may not immediately reflect the latest data" (lib/r2-api/metrics.ts).',
+  },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 
 /** The id of a declared difference: a target lists the ones it shows in `differences`. */
@@ -154,4 +183,11 @@ export const realApiDifferences: readonly R2ApiDifferenceId[] = [
   'unestablished-temp-credentials-expiry',
   'unestablished-sippy-errors',
   'double-sippy-source',
+  'unestablished-delete-list-errors',
+  'unestablished-prefix-delete-pace',
+  'unestablished-prefix-delete-rules',
+  'unestablished-active-jobs-limit',
+  'unestablished-job-locked-objects',
+  'unestablished-jobs-errors',
+  'unestablished-metrics-uploaded',
 ];

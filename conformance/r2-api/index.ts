@@ -14,6 +14,7 @@ import { domains } from './groups/domains.js';
 import { queues } from './groups/queues.js';
 import { notifications } from './groups/notifications.js';
 import { tempCredentials } from './groups/temp-credentials.js';
+import { objects } from './groups/objects.js';
 
 /** Every group of the R2 control-plane suite, in the order it runs them. */
 const r2ApiGroups: readonly Group[] = [
@@ -22,6 +23,7 @@ const r2ApiGroups: readonly Group[] = [
   lifecycle,
   s3Lifecycle,
   locks,
+  objects,
   cors,
   domains,
   queues,

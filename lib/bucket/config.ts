@@ -1,8 +1,9 @@
 /**
  * A bucket's configuration: the settings R2 keeps per bucket, apart from its objects (CORS,
  * lifecycle rules, lock rules, event notification rules, public access, the default storage
- * class). Held by the bucket's layer (layer.ts), so every surface over the bucket (each binding,
- * whatever its compatibility date, each S3 view, the REST API) reads and changes the same settings.
+ * class), and its background jobs (jobs.ts). Held by the bucket's layer (layer.ts), so every
+ * surface over the bucket (each binding, whatever its compatibility date, each S3 view, the REST
+ * API) reads and changes the same settings.
  *
  * Settings are bucket state (ARCHITECTURE.md, "The joints"): they change only through the
  * layer's setting operations (layer.ts `changeSettings`), each one a call like a put: run in the
@@ -18,6 +19,7 @@ import { NO_PUBLIC_ACCESS, type PublicAccess } from './public.js';
 import { DEFAULT_LIFECYCLE_RULES, type LifecycleRule, type LifecycleTiming } from './lifecycle.js';
 import type { LockRule } from './locks.js';
 import type { SippySettings } from './sippy.js';
+import type { BucketJob } from './jobs.js';
 
 /** The configuration at one moment: also the record a persistent storage keeps. */
 export interface ConfigSnapshot {
@@ -30,6 +32,8 @@ export interface ConfigSnapshot {
   readonly storageClass?: string | undefined;
   /** Sippy's source (sippy.ts), when it is on. */
   readonly sippy?: SippySettings | undefined;
+  /** The bucket's background jobs (jobs.ts: prefix deletes), oldest first. */
+  readonly jobs?: readonly BucketJob[] | undefined;
 }
 
 /** A new bucket's settings (and a deleted bucket's: DeleteBucket). */
@@ -41,6 +45,7 @@ const NEW_BUCKET: ConfigSnapshot = Object.freeze({
   locks: [],
   storageClass: undefined,
   sippy: undefined,
+  jobs: undefined,
 });
 
 /** The settings that act on objects (lifecycle, locks): changing one moves `changes`. */
@@ -135,6 +140,15 @@ export class BucketConfig {
 
   set sippy(s: SippySettings | undefined) {
     this.#set('sippy', s);
+  }
+
+  /** The bucket's background jobs (jobs.ts), oldest first: kept with the settings, so snapshots and storages hold them. */
+  get jobs(): readonly BucketJob[] {
+    return this.#s.jobs ?? [];
+  }
+
+  set jobs(jobs: readonly BucketJob[]) {
+    this.#set('jobs', jobs);
   }
 
   /** The settings now: a frozen record, shared until the next change replaces it. */

@@ -50,6 +50,7 @@ import { DueIndex } from './due-index.js';
 import { bindingError, r2Error, type R2Action, type SettingAction } from './errors.js';
 import { actsOnObjects, FatesUnder, objectFate, passPrefixes, uploadAbortAt } from './lifecycle.js';
 import { lockedUntil } from './locks.js';
+import { isActive, JOB_BATCH, type BucketJob } from './jobs.js';
 import { invoker, type BucketOperation, type Invoke, type Surface } from './invoke.js';
 import type { BucketModel, GetOutcome, ListPage, ListQuery, PartView, UploadedPartRef, UploadView } from './model.js';
 import { rangeViews, type RangeRequest, type ResolvedRange } from './range.js';
@@ -108,7 +109,7 @@ export type SettingSurface = Extract<Surface, 's3' | 'api'>;
 const TAKE_AT_MOST = 256;
 
 /** `then` for a result that is a value on memory and a promise on a persistent storage. */
-function after<R, T>(r: Maybe<R>, f: (r: R) => T): Maybe<T> {
+export function after<R, T>(r: Maybe<R>, f: (r: R) => T): Maybe<T> {
   return r instanceof Promise ? r.then(f) : f(r as R);
 }
 
@@ -213,9 +214,18 @@ export class BucketLayer {
     return this.public(op, key, {}, noArguments, run);
   }
 
-  /** An operation of the v4 API's object routes, logged and faulted as the binding operation `op`. */
-  viaApi<R>(op: BucketOperation, key: string, run: () => Maybe<R>): Promise<R> {
-    return this.api(op, key, {}, noArguments, run);
+  /**
+   * An operation of the v4 API's object routes, logged and faulted as the binding operation `op`;
+   * `key` is the key, the keys (a delete of several) or undefined (a listing), `options` what the
+   * log keeps beside (the API's operation, a job's id).
+   */
+  viaApi<R>(
+    op: BucketOperation,
+    key: string | readonly string[] | undefined,
+    run: () => Maybe<R>,
+    options: Readonly<Record<string, unknown>> = {},
+  ): Promise<R> {
+    return this.api(op, key, options, noArguments, run);
   }
 
   #read<R>(run: () => R): Maybe<R> {
@@ -425,6 +435,73 @@ export class BucketLayer {
     const event: ObjectEvent = { action, key: o.key, object: o, time: o.uploaded };
     if (copySource) event.copySource = copySource;
     this.notifier?.(event);
+  }
+
+  /**
+   * One batch of a background job (jobs.ts): `admit`, when given, makes the job (it sees the settings
+   * as stored, and may throw to refuse: notification rules, too many active jobs), otherwise the job
+   * is the bucket's job `id`. Up to JOB_BATCH objects under its prefix after the key it last reached
+   * are looked at; those uploaded after it started, and those a lock rule keeps, stay; the rest are
+   * deleted. The job's record (deleted count, position, COMPLETED once its walk ends) changes in the
+   * same write transaction. Deletions notify as any delete does. Undefined when the bucket has no
+   * such job (a restore or a deletion took it); a job no longer active is returned as it is.
+   */
+  jobStep(id: string, admit?: (config: BucketConfig) => BucketJob): Maybe<BucketJob | undefined> {
+    this.#tick();
+    const run = (): { job: BucketJob | undefined; deleted: string[] } => {
+      const c = this.config;
+      let job = admit ? admit(c) : c.jobs.find((j) => j.id === id);
+      if (admit) c.jobs = [...c.jobs, job!];
+      if (!job || !isActive(job)) return { job, deleted: [] };
+      const page = this.model.list({
+        limit: JOB_BATCH,
+        prefix: job.prefix,
+        ...(job.after !== undefined ? { startAfter: job.after } : {}),
+      });
+      const now = this.model.clock();
+      const deleted: string[] = [];
+      for (const o of page.objects) {
+        if (o.uploaded > job.start) continue;
+        if (c.locks.length !== 0 && lockedUntil(c.locks, o.key, o.uploaded) > now) continue;
+        deleted.push(o.key);
+      }
+      if (deleted.length) this.model.delete(deleted);
+      const last = page.objects[page.objects.length - 1]?.key;
+      const done = page.cursor === undefined;
+      job = {
+        ...job,
+        status: done ? 'COMPLETED' : 'RUNNING',
+        deleted: job.deleted + deleted.length,
+        ...(last !== undefined ? { after: last } : {}),
+        ...(done ? { end: now } : {}),
+      };
+      const finished = job;
+      c.jobs = c.jobs.map((j) => (j.id === id ? finished : j));
+      return { job, deleted };
+    };
+    return after(this.#write(run), ({ job, deleted }) => {
+      if (deleted.length && this.config.notifications.length !== 0) {
+        const time = this.model.clock();
+        for (const key of deleted) this.notifier?.({ action: 'DeleteObject', key, time, existed: true });
+      }
+      return job;
+    });
+  }
+
+  /**
+   * Changes the record of the bucket's job `id` (a failed batch marks it FAILED): a step of the job,
+   * run in a write transaction but neither logged nor faulted. No change when the job is gone.
+   */
+  changeJob(id: string, change: (job: BucketJob) => BucketJob): Maybe<void> {
+    return this.#write(() => {
+      const c = this.config;
+      if (c.jobs.some((j) => j.id === id)) c.jobs = c.jobs.map((j) => (j.id === id ? change(j) : j));
+    });
+  }
+
+  /** The bucket's jobs as stored now (a read of another operation's progress: neither logged nor faulted). */
+  jobs(): Maybe<readonly BucketJob[]> {
+    return this.#read(() => this.config.jobs);
   }
 
   list(query: ListQuery): Maybe<ListPage> {

@@ -1,8 +1,9 @@
 /**
  * R2's control plane in the `/client/v4` router (lib/api/router.ts): everything under
  * `/accounts/{account_id}/r2/buckets`, and `/accounts/{account_id}/r2/temp-access-credentials`
- * (temp-credentials.ts, which has no bucket in its path). Each concern brings its own table in its own file (buckets,
- * CORS, lifecycle, locks, domains, objects); this file only finds the one that answers the path.
+ * (temp-credentials.ts) and `/accounts/{account_id}/r2/metrics` (metrics.ts), which have no bucket
+ * in their path. Each concern brings its own table in its own file (buckets, CORS, lifecycle, locks,
+ * domains, Sippy, jobs, objects); this file only finds the one that answers the path.
  *
  * A table is given the segments after `r2/buckets` (`[]` for the collection, `[name, ...]` for one
  * bucket and its settings) and returns the handlers by method; the router checks the account (and
@@ -19,6 +20,8 @@ import { domainRoutes } from './domains.js';
 import { MAX_OBJECT_UPLOAD, objectRoutes } from './objects.js';
 import { tempCredentialsRoute } from './temp-credentials.js';
 import { sippyRoutes } from './sippy.js';
+import { jobRoutes } from './jobs.js';
+import { accountMetricsRoute } from './metrics.js';
 
 export type R2Methods = Record<string, Handler<R2Service>>;
 /** One concern's routes: handlers by method for the segments after `r2/buckets`, or undefined. */
@@ -32,6 +35,7 @@ const TABLES: readonly R2Table[] = [
   lockRoutes,
   domainRoutes,
   sippyRoutes,
+  jobRoutes,
   objectRoutes,
 ];
 
@@ -42,6 +46,7 @@ export const r2Routes: RouteTable<R2Service> = (segments): Route<R2Service> | un
   if (!HEX32.test(accountId)) return undefined;
   const temporary = tempCredentialsRoute(segments, accountId);
   if (temporary) return { ...temporary, methods: permitted(temporary.methods) };
+  if (segments.length === 4 && segments[3] === 'metrics') return { methods: permitted(accountMetricsRoute), accountId };
   if (segments[3] !== 'buckets') return undefined;
   const rest = segments.slice(4);
   for (const table of TABLES) {
@@ -49,7 +54,8 @@ export const r2Routes: RouteTable<R2Service> = (segments): Route<R2Service> | un
     if (!found) continue;
     const methods = permitted(found);
     // An object upload takes more than the gateway's usual bound (objects.ts).
-    if (table === objectRoutes) return { methods, accountId, id: rest[0]!, maxBody: MAX_OBJECT_UPLOAD };
+    if (table === objectRoutes && rest.length > 2)
+      return { methods, accountId, id: rest[0]!, maxBody: MAX_OBJECT_UPLOAD };
     return rest.length > 0 ? { methods, accountId, id: rest[0]! } : { methods, accountId };
   }
   return undefined;
