@@ -73,6 +73,32 @@ export const queueDifferences = {
       "spent (pull-consumer.ts detachApiConsumer); whether production keeps a removed consumer's leases until their visibility " +
       'timeout, and whether it counts that as an attempt, was not observed.',
   },
+  'unestablished-peek-ref': {
+    shownBy: 'the double (production not established)',
+    why:
+      "A peeked message's ref (and a previewed one's lease_id) is the double's own token naming the queue and the message; production's " +
+      "are encrypted tokens (the schema's example). A ref that finds nothing is a warning in the purge answer, `errors` staying empty; " +
+      'a peek shows `attempts` as the attempt its next delivery would be; `preview/ack` retries leave the message as it is. None observed.',
+  },
+  'unestablished-lease-extension': {
+    shownBy: 'the double (production not established)',
+    why:
+      'The schema says extending a lease "creates a new lease ID" without incrementing attempts, but its answer holds only ' +
+      '`extendCount` and `warnings`: the double keeps the lease_id the client holds and moves its end to now plus ' +
+      "visibility_timeout_ms (the consumer's, else 30 s).",
+  },
+  'unestablished-purge-status': {
+    shownBy: 'the double (production not established)',
+    why:
+      "The purge status is `{ started_at, completed }`, both strings in the schema: the double purges at once, so it answers the last purge's " +
+      'start (ISO 8601) and `completed: "true"`, and `{}` before any purge.',
+  },
+  'unestablished-queue-metrics': {
+    shownBy: 'the double (production not established)',
+    why:
+      'Queue metrics are "best-effort" and "may be approximate" in production; the double\'s are exact now, counting every message not ' +
+      "yet acknowledged (those a Worker's delivery or a pull consumer's batch holds unsettled included) and the oldest one's send time.",
+  },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 
 /** The id of a declared difference: a target lists the ones it shows in `differences`. */
@@ -96,4 +122,8 @@ export const doubleQueueApiDifferences: readonly QueueDifferenceId[] = [
   'double-pull-held-batch',
   'unestablished-second-consumer-code',
   'unestablished-pull-consumer-removal',
+  'unestablished-peek-ref',
+  'unestablished-lease-extension',
+  'unestablished-purge-status',
+  'unestablished-queue-metrics',
 ];

@@ -31,6 +31,7 @@ import { graphqlRoutes } from '../r2-api/metrics.js';
 import { r2Routes } from '../r2-api/routes.js';
 import { queueRoutes } from '../queue/routes.js';
 import { consumerRoutes } from '../queue/consumers.js';
+import { peekRoutes } from '../queue/peek.js';
 import type { R2Service } from '../r2-api/service.js';
 import { createBucket } from '../account/directory.js';
 import { PublicBuckets } from '../r2-public/public-buckets.js';
@@ -79,8 +80,8 @@ type CloudflareService = DnsService & R2Service;
 
 /**
  * The routes, in order: DNS first (nearly every DNS request is one), then R2's, the GraphQL metrics
- * wrangler asks, R2's event notifications, the queues' and their consumers', the account's; no path
- * matches two.
+ * wrangler asks, R2's event notifications, the queues', their consumers' and their peeks', the
+ * account's; no path matches two.
  */
 const ROUTES: readonly RouteTable<CloudflareService>[] = [
   dnsRoutes,
@@ -89,6 +90,7 @@ const ROUTES: readonly RouteTable<CloudflareService>[] = [
   notificationRoutes,
   queueRoutes,
   consumerRoutes,
+  peekRoutes,
   accountRoutes,
 ];
 

@@ -28,6 +28,8 @@ export interface QueueRecord {
   settings: QueueSettings;
   /** The consumer the API gave the queue (worker or HTTP pull; pull-consumer.ts makes the queue follow it). */
   consumer?: QueueConsumer | undefined;
+  /** When the API last purged the queue (epoch ms; consumers.ts answers it as the purge status). */
+  purged?: number | undefined;
 }
 
 /** An account queue with its API record. */
@@ -70,6 +72,12 @@ const view = (state: AccountState, queue: Queue): AccountQueue => {
     },
     set consumer(v) {
       r.consumer = v;
+    },
+    get purged() {
+      return r.purged;
+    },
+    set purged(v) {
+      r.purged = v;
     },
   };
 };

@@ -9,6 +9,9 @@
  *   POST       /accounts/{a}/queues/{q}/messages/batch       push up to 100
  *   POST       /accounts/{a}/queues/{q}/messages/pull        lease a batch (http_pull consumer)
  *   POST       /accounts/{a}/queues/{q}/messages/ack         ack and retry leases
+ *   POST       /accounts/{a}/queues/{q}/messages/extend      extend leases (`extend: [{ lease_id }]`, `visibility_timeout_ms`)
+ *   GET        /accounts/{a}/queues/{q}/purge                the last purge: `{ started_at, completed }`
+ *   GET        /accounts/{a}/queues/{q}/metrics              backlog count, bytes, oldest message's timestamp
  *
  * A queue has one consumer (production makes the consumer exclusive: a worker or an HTTP pull one;
  * a second is refused). A worker consumer's settings are the queue's consumer settings for the
@@ -28,7 +31,19 @@
  * (`metadata['CF-Content-Type']` says which).
  *
  * Purge deletes the queue's messages only: its settings, consumer, fault rules and call log stay. It
- * answers the queue (the schema's `queues-purge` response, the SDK's `purge.start(): Queue`).
+ * answers the queue (the schema's `queues-purge` response, the SDK's `purge.start(): Queue`). The
+ * double purges at once, so its status (`queues-purge-get`, kept in the queue's record) is the last
+ * purge's start and `completed: "true"` (strings, as the schema types both); `{}` before any purge.
+ *
+ * Extending a lease keeps its `lease_id` and moves its end to now plus `visibility_timeout_ms` (the
+ * consumer's, else 30 s) without spending an attempt (the schema: "a new lease ID ... without
+ * incrementing the message's attempts"; its answer carries no ids, only `extendCount` and
+ * `warnings`, so the id a client holds stays the one that works: our reading). A lease not held
+ * (expired, acked, unknown) is a warning, as in an ack.
+ *
+ * Metrics (`queues-get-metrics`) are the queue's now: every message not yet acknowledged, those a
+ * delivery holds (a Worker's batch, a pull consumer's unsettled messages) included; the oldest
+ * timestamp is 0 when there is none (the schema: "Returns 0 if unknown").
  *
  * Known limits are declared as data in conformance/queue/differences.ts (the held batch, the
  * status for a second consumer).
@@ -66,13 +81,14 @@ import {
   type Lease,
   type QueueConsumer,
 } from './pull-consumer.js';
-import { purgeQueue, type QueueMetrics } from './queue.js';
+import { purgeQueue, queueMessages, type QueueMetrics } from './queue.js';
+import type { Held } from './store.js';
 import { jsonObject, presentQueue, queueApiErrors } from './routes.js';
 
 /** The visibility timeout a pull names none of: production's default, 30 s. */
 const DEFAULT_VISIBILITY_MS = 30_000;
 
-const consumerErrors = {
+export const consumerErrors = {
   /**
    * A second consumer: the code and text wrangler printed from the API (workers-sdk#5347, 2024-03:
    * "workers.api.error.consumer_exists [code: 11004]"); the status, 409, is ours (not printed).
@@ -100,7 +116,9 @@ export const consumerRoutes: RouteTable<ApiService> = (segments): Route<ApiServi
     const cid = segments[5]!;
     return at({ GET: getConsumer(id, cid), PUT: updateConsumer(id, cid), DELETE: removeConsumer(id, cid) });
   }
-  if (rest === 'purge') return at({ POST: purge(id) });
+  if (rest === 'purge') return at({ POST: purge(id), GET: purgeStatus(id) });
+  if (rest === 'metrics') return at({ GET: queueMetrics(id) });
+  if (rest === 'messages/extend') return at({ POST: extend(id) });
   if (rest === 'messages') return at({ POST: push(id, false) });
   if (rest === 'messages/batch') return at({ POST: push(id, true) });
   if (rest === 'messages/pull') return at({ POST: pull(id) });
@@ -108,7 +126,7 @@ export const consumerRoutes: RouteTable<ApiService> = (segments): Route<ApiServi
   return undefined;
 };
 
-function lookup(svc: ApiService, params: RouteParams, id: string): AccountQueue {
+export function lookup(svc: ApiService, params: RouteParams, id: string): AccountQueue {
   if (!/^[0-9a-zA-Z]+$/.test(id)) throw queueApiErrors.malformedId();
   const q = queueById(params.account ?? svc.account, id);
   if (!q) throw queueApiErrors.notFound();
@@ -116,13 +134,13 @@ function lookup(svc: ApiService, params: RouteParams, id: string): AccountQueue 
 }
 
 /** The body as a JSON object; an empty body is `{}` (wrangler's purge and the SDK's pull may send none). */
-async function body(req: Incoming): Promise<Record<string, unknown>> {
+export async function body(req: Incoming): Promise<Record<string, unknown>> {
   // The body is read once and kept (lib/api/front-door.ts), so reading it again to parse is free.
   return (await req.text()).trim() === '' ? {} : jsonObject(req);
 }
 
 /** An optional integer within bounds, or the schema refusal. */
-function int(v: unknown, name: string, min: number, max: number): number | undefined {
+export function int(v: unknown, name: string, min: number, max: number): number | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
     throw consumerErrors.bad(`${name} must be an integer from ${min} to ${max}`);
@@ -252,7 +270,41 @@ const purge =
       throw consumerErrors.bad('delete_messages_permanently must be a boolean');
     purgeQueue(q.queue);
     dropHeld(q.queue); // its delivery was forgotten with the messages
+    q.purged = svc.now();
     return ok(presentQueue(q));
+  };
+
+const purgeStatus =
+  (id: string): Handler<ApiService> =>
+  (svc, _req, params) => {
+    const q = lookup(svc, params, id);
+    return ok(q.purged === undefined ? {} : { started_at: new Date(q.purged).toISOString(), completed: 'true' });
+  };
+
+/** The queue's backlog now (see above): the messages it holds, and those a delivery holds unsettled. */
+const queueMetrics =
+  (id: string): Handler<ApiService> =>
+  (svc, _req, params) => {
+    const q = lookup(svc, params, id);
+    const held = pullState(q.queue)?.held;
+    const unsettled = held
+      ? new Set([...held.available.map((m) => m.id), ...[...held.leases.values()].map((l) => l.message.id)])
+      : undefined;
+    let count = 0;
+    let bytes = 0;
+    let oldest = Infinity;
+    const add = (h: Held) => {
+      count++;
+      bytes += h.body.bytes;
+      if (h.timestamp < oldest) oldest = h.timestamp;
+    };
+    for (const h of queueMessages.inFlight(q.queue)) if (!unsettled || unsettled.has(h.id)) add(h);
+    for (const h of queueMessages.held(q.queue)) add(h);
+    return ok({
+      backlog_count: count,
+      backlog_bytes: bytes,
+      oldest_message_timestamp_ms: oldest === Infinity ? 0 : oldest,
+    });
   };
 
 const metricsJson = (m: QueueMetrics) => ({
@@ -304,7 +356,7 @@ const push =
   };
 
 /** A pulled message's body as text, and what it was. */
-function bodyText(body: unknown): { text: string; type: string } {
+export function bodyText(body: unknown): { text: string; type: string } {
   if (typeof body === 'string') return { text: body, type: 'text' };
   if (body instanceof ArrayBuffer) return { text: toBase64(new Uint8Array(body)), type: 'bytes' };
   if (ArrayBuffer.isView(body))
@@ -352,6 +404,43 @@ const pull =
       message_backlog_count: metrics.backlog_count + (held ? held.available.length + held.leases.size : 0),
       metadata: { metrics },
     });
+  };
+
+const extend =
+  (id: string): Handler<ApiService> =>
+  async (svc, req, params) => {
+    const q = lookup(svc, params, id);
+    const c = q.consumer;
+    const state = pullState(q.queue);
+    if (c?.type !== 'http_pull' || !state) throw consumerErrors.noPull();
+    const b = await body(req);
+    const list = b.extend ?? [];
+    if (!Array.isArray(list)) throw consumerErrors.bad('extend must be an array');
+    for (const [i, e] of (list as unknown[]).entries()) {
+      if (typeof e !== 'object' || e === null || Array.isArray(e))
+        throw consumerErrors.bad(`extend[${i}] must be an object`);
+      const lease = (e as { lease_id?: unknown }).lease_id;
+      if (lease !== undefined && typeof lease !== 'string')
+        throw consumerErrors.bad(`extend[${i}].lease_id must be a string`);
+    }
+    const visibility =
+      int(b.visibility_timeout_ms, 'visibility_timeout_ms', 0, 43_200_000) ??
+      c.settings.visibility_timeout_ms ??
+      DEFAULT_VISIBILITY_MS;
+    expire(state, svc.now());
+    const warnings: Record<string, string> = {};
+    let extendCount = 0;
+    for (const e of list as { lease_id?: string }[]) {
+      const held = state.held;
+      const found = e.lease_id !== undefined ? held?.leases.get(e.lease_id) : undefined;
+      if (!found) {
+        warnings[String(e.lease_id)] = 'lease not found: expired, or already acked or retried';
+        continue;
+      }
+      held!.leases.set(e.lease_id!, { message: found.message, expires: svc.now() + visibility });
+      extendCount++;
+    }
+    return ok({ extendCount, warnings });
   };
 
 const ack =

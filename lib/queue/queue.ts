@@ -165,6 +165,19 @@ function checkDelay(d: number): boolean {
 export let purgeQueue: (queue: Queue) => void;
 
 /**
+ * @internal What the API's peek and metrics read, and its delete of peeked messages: the messages
+ * the queue holds (not in a delivery), the batch in delivery, and a removal by id from what it holds.
+ */
+export let queueMessages: {
+  /** Held now, oldest visible first (delayed ones after), a batch in delivery excluded. */
+  held(queue: Queue): Held[];
+  /** The batch being delivered (to a Worker, or held by the API's pull consumer). */
+  inFlight(queue: Queue): readonly Held[];
+  /** Takes the messages with these ids out of what the queue holds; returns the ids taken. */
+  remove(queue: Queue, ids: ReadonlySet<string>): Set<string>;
+};
+
+/**
  * @internal What `--persist` (lib/node/persist) reads and brings back of a queue: how many times the
  * messages it holds changed (a send, a delivery settled, a dead letter taken, a restore or purge),
  * the messages held (a batch in delivery included, as a snapshot holds it), and a way to hold
@@ -504,6 +517,18 @@ export class Queue<Body = unknown> {
             inFlight: held,
           } satisfies QueueSnapshot),
         ),
+    };
+    queueMessages = {
+      held: (queue) => {
+        queue.#wake();
+        return queue.#store.all();
+      },
+      inFlight: (queue) => queue.#inFlight,
+      remove: (queue, ids) => {
+        const taken = queue.#store.remove(ids);
+        if (taken.length) queue.#changes++;
+        return new Set(taken.map((h) => h.id));
+      },
     };
     detachConsumer = (queue, handler) => {
       if (queue.#consumer?.handler !== handler) return;

@@ -173,6 +173,26 @@ export class MessageStore {
     return at;
   }
 
+  /**
+   * Takes the messages whose ids `ids` holds out of the queue, wherever they wait (the API's delete
+   * of peeked messages): O(messages held). Returns those taken.
+   */
+  remove(ids: ReadonlySet<string>): Held[] {
+    const taken: Held[] = [];
+    const keep = (list: Held[], head: number): Held[] =>
+      list.slice(head).filter((h) => {
+        if (!ids.has(h.id)) return true;
+        taken.push(h);
+        this.backlog.remove(h.timestamp, h.body.bytes);
+        return false;
+      });
+    this.#ready = keep(this.#ready, this.#rHead);
+    this.#rHead = 0;
+    this.#waiting = keep(this.#waiting, this.#wHead);
+    this.#wHead = 0;
+    return taken;
+  }
+
   /** Every message held, visible ones first. */
   all(): Held[] {
     return [...this.#ready.slice(this.#rHead), ...this.#waiting.slice(this.#wHead)];

@@ -50,7 +50,7 @@ interface Written {
  */
 function recordFields(r: QueueRecord | undefined): unknown[] {
   const c = r?.consumer;
-  return [r, r?.modified, r?.settings, c, c?.settings, c?.dead_letter_queue];
+  return [r, r?.modified, r?.settings, c, c?.settings, c?.dead_letter_queue, r?.purged];
 }
 
 function sameRecord(w: readonly unknown[], r: QueueRecord | undefined): boolean {
@@ -61,7 +61,8 @@ function sameRecord(w: readonly unknown[], r: QueueRecord | undefined): boolean 
     w[2] === r?.settings &&
     w[3] === c &&
     w[4] === c?.settings &&
-    w[5] === c?.dead_letter_queue
+    w[5] === c?.dead_letter_queue &&
+    w[6] === r?.purged
   );
 }
 

@@ -1,7 +1,8 @@
 /**
  * The account image behind `--persist` (issue 27 point 2): state made through the API as wrangler
  * and the SDK make it (zones, records, zone settings, buckets in two jurisdictions, queues with sent,
- * delayed and retried messages and their consumers, temporary credentials, the credential table),
+ * delayed and retried messages, their consumers and purge status, a bucket job, temporary
+ * credentials, the credential table),
  * written into a store, then loaded into a fresh API over a fresh Account with the persisted id:
  * the API answers the same, the SOA serial does not go back, messages are delivered afterwards with
  * their attempts, and a write after the load writes nothing. A write after a deletion leaves no key
@@ -119,6 +120,8 @@ async function build(s: Server) {
   });
   await turn();
   const events = (await call('POST', `${a}/queues`, { queue_name: 'events' })).queue_id as string;
+  await call('POST', `${a}/queues/${events}/purge`, { delete_messages_permanently: true });
+  await call('DELETE', `${a}/r2/buckets/photos/objects?prefix=tmp/`);
   await call('POST', `${a}/queues/${events}/consumers`, {
     type: 'worker',
     script_name: 'handler',
@@ -155,6 +158,8 @@ async function observe(s: Server, ids: Awaited<ReturnType<typeof build>>) {
     buckets: await call('GET', `${a}/r2/buckets`),
     euBuckets: await call('GET', `${a}/r2/buckets`, undefined, { 'cf-r2-jurisdiction': 'eu' }),
     queues: await call('GET', `${a}/queues`),
+    purgeStatus: await call('GET', `${a}/queues/${ids.events}/purge`),
+    jobs: await call('GET', `${a}/r2/buckets/photos/jobs`),
     consumers: [
       await call('GET', `${a}/queues/${ids.jobs}/consumers`),
       await call('GET', `${a}/queues/${ids.events}/consumers`),
