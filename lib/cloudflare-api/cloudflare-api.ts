@@ -25,6 +25,7 @@ import {
 import type { RouteTable } from '../api/router.js';
 import { ZonesApi, type DnsSnapshot } from '../dns-api/zones-api.js';
 import { dnsRoutes, type DnsService } from '../dns/routes.js';
+import { accountDnsRoutes } from '../dns/account-settings.js';
 import type { DnsApiOptions } from '../dns/types.js';
 import { notificationRoutes } from '../r2-api/notifications.js';
 import { graphqlRoutes } from '../r2-api/metrics.js';
@@ -79,12 +80,14 @@ export interface BucketCreateOptions {
 type CloudflareService = DnsService & R2Service;
 
 /**
- * The routes, in order: DNS first (nearly every DNS request is one), then R2's, the GraphQL metrics
+ * The routes, in order: DNS first (nearly every DNS request is one), the account's DNS settings and
+ * views, then R2's, the GraphQL metrics
  * wrangler asks, R2's event notifications, the queues', their consumers' and their peeks', the
  * account's; no path matches two.
  */
 const ROUTES: readonly RouteTable<CloudflareService>[] = [
   dnsRoutes,
+  accountDnsRoutes,
   r2Routes,
   graphqlRoutes,
   notificationRoutes,

@@ -7,13 +7,14 @@
 import { accountRoutes } from '../account/routes.js';
 import type { RouteTable } from '../api/router.js';
 import { dnsRoutes, type DnsService } from '../dns/routes.js';
+import { accountDnsRoutes } from '../dns/account-settings.js';
 import type { DnsApiOptions } from '../dns/types.js';
 import { ZonesApi } from './zones-api.js';
 
 export type { DnsSnapshot } from './zones-api.js';
 
-/** The routes a DnsApi answers: its zones' (first: nearly every request is one), then its account's. No path matches both. */
-const ROUTES: readonly RouteTable<DnsService>[] = [dnsRoutes, accountRoutes];
+/** The routes a DnsApi answers: its zones' (first: nearly every request is one), the account's DNS settings and views, then the account's own. No path matches two. */
+const ROUTES: readonly RouteTable<DnsService>[] = [dnsRoutes, accountDnsRoutes, accountRoutes];
 
 /**
  * The DNS records API double: zones and their records under `/client/v4`, the account's own routes,

@@ -22,6 +22,8 @@ import { questionType } from '../dns/rr-types.js';
 import { PLANS } from '../dns/plans.js';
 import type { DnsApiOptions, DnsRecord, DnsRecordSeed, DnsZoneInit } from '../dns/types.js';
 import { Zone, type ModelOptions, type ZoneSnapshot } from '../dns/zone.js';
+import { accountDns, setAccountDns, zoneDefaultsFor, type AccountDns } from '../dns/account-settings.js';
+import { zoneSettings } from '../dns/zone-settings.js';
 
 const NS_NAMES = [
   'ada',
@@ -50,7 +52,7 @@ export interface DnsSnapshot {
 
 const snapshotState = new WeakMap<
   object,
-  { owner: ZonesApi<DnsService>; zones: [Zone, ZoneSnapshot][]; credentials: object }
+  { owner: ZonesApi<DnsService>; zones: [Zone, ZoneSnapshot][]; credentials: object; accountDns: AccountDns }
 >();
 
 /** The account an API double serves: the one given (credentials then belong to it), or its own. */
@@ -138,11 +140,13 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
   snapshot(): DnsSnapshot {
     const zones = [...this.zonesById.values()].map((z): [Zone, ZoneSnapshot] => [z, z.snapshot()]);
     const s = Object.freeze({ zones: zones.length });
-    // The account's credentials are configuration a test changes (addCredential): held too.
+    // The account's credentials are configuration a test changes (addCredential): held too, and so
+    // are its DNS settings and views (lib/dns/account-settings.ts: a value replaced whole, so O(1)).
     snapshotState.set(s, {
       owner: this as ZonesApi<DnsService>,
       zones,
       credentials: this.service.account.credentials.snapshot(),
+      accountDns: accountDns(this.service.account),
     });
     return s;
   }
@@ -161,6 +165,7 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
       this.zonesById.set(z.id, z);
     }
     this.service.account.credentials.restore(s.credentials);
+    setAccountDns(this.service.account, s.accountDns);
     this.support.clear();
   }
 
@@ -184,10 +189,11 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
       init.nameServers?.map(nameServer) ??
       [0, 1].map((k) => `${NS_NAMES[(n + k * 7) % NS_NAMES.length]}.ns.cloudflare.com`);
     if (nameServers.length === 0) throw new Error('DnsApi: a zone needs at least one nameserver');
-    const zone = new Zone(
-      { id, name, plan, limits, nameServers, flattenAllCnames: init.flattenAllCnames ?? false },
-      this.model,
-    );
+    // A new zone starts with the account's zone defaults (PATCH /accounts/{id}/dns_settings), when set.
+    const defaults = zoneDefaultsFor(this.service.account);
+    const flattenAllCnames = init.flattenAllCnames ?? defaults?.flattenAllCnames ?? false;
+    const zone = new Zone({ id, name, plan, limits, nameServers, flattenAllCnames }, this.model);
+    if (defaults) zoneSettings(zone).dns = defaults.dns;
     this.zonesById.set(id, zone);
     if (init.records?.length) this.seed(id, init.records);
     return { id, name };

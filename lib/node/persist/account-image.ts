@@ -6,7 +6,8 @@
  *
  * What the image holds is what the in-process snapshots hold (lib/support/double.ts, "State"), one
  * part a kind, each its own module: the account, its credentials and ids (credentials-image.ts),
- * the bucket directory (buckets-image.ts), zones and records (zones-image.ts), queues and messages
+ * the bucket directory (buckets-image.ts), zones and records (zones-image.ts), the account's DNS
+ * settings and views (dns-account-image.ts), queues and messages
  * (queues-image.ts). Each part remembers what it last wrote and writes only what changed since; a
  * write that finds nothing changed costs O(zones + queues + buckets) compares, never a
  * serialisation.
@@ -25,6 +26,7 @@ import { accountRecord, CredentialsPart, loadCredentials } from './credentials-i
 import { Differences, type ImagePart, type ImageStore } from './image-store.js';
 import { loadQueues, QueuesPart } from './queues-image.js';
 import { loadZones, ZonesPart } from './zones-image.js';
+import { AccountDnsPart, loadAccountDns } from './dns-account-image.js';
 
 export type { ImageStore } from './image-store.js';
 export type { OpenBucket } from './buckets-image.js';
@@ -53,7 +55,13 @@ const primed = new WeakMap<Account, { parts: ImagePart[]; differences: Differenc
 
 const partsFor = (account: Account): ImagePart[] => {
   const state = accountState(account);
-  return [new CredentialsPart(state), new BucketsPart(state), new ZonesPart(state), new QueuesPart(state)];
+  return [
+    new CredentialsPart(state),
+    new BucketsPart(state),
+    new ZonesPart(state),
+    new AccountDnsPart(state),
+    new QueuesPart(state),
+  ];
 };
 
 /**
@@ -67,7 +75,11 @@ export function loadAccountImage(store: ImageStore, target: ImageTarget, openBuc
   const state = accountState(target.account);
   loadCredentials(store, state);
   loadBuckets(store, state, openBucket);
-  if (target.api) loadZones(store, state, target.api);
+  if (target.api) {
+    // The account's zone defaults first: a zone brought back keeps its own settings all the same.
+    loadAccountDns(store, state);
+    loadZones(store, state, target.api);
+  }
   loadQueues(store, state);
   // The parts start from what is persisted: one pass noting only what differs from it.
   const parts = partsFor(target.account);

@@ -1,6 +1,7 @@
 /**
  * The account image behind `--persist` (issue 27 point 2): state made through the API as wrangler
- * and the SDK make it (zones, records, zone settings, buckets in two jurisdictions, queues with sent,
+ * and the SDK make it (zones, records, zone settings, the account's DNS settings and views, buckets
+ * in two jurisdictions, queues with sent,
  * delayed and retried messages, their consumers and purge status, a bucket job, temporary
  * credentials, the credential table),
  * written into a store, then loaded into a fresh API over a fresh Account with the persisted id:
@@ -96,6 +97,8 @@ async function build(s: Server) {
   const other = (await call('POST', '/zones', { name: 'other.org', account: { id: s.account.id } })).id as string;
   await call('POST', `/zones/${other}/dns_records`, { type: 'AAAA', name: 'other.org', content: '2001:db8::1' });
 
+  await call('PATCH', `${a}/dns_settings`, { enforce_dns_only: true, zone_defaults: { ns_ttl: 3600 } });
+  await call('POST', `${a}/dns_settings/views`, { name: 'office', zones: [zone] });
   await call('POST', `${a}/r2/buckets`, { name: 'photos', storageClass: 'InfrequentAccess' });
   clock.advance(1_000);
   await call('POST', `${a}/r2/buckets`, { name: 'photos', locationHint: 'weur' }, { 'cf-r2-jurisdiction': 'eu' });
@@ -155,6 +158,8 @@ async function observe(s: Server, ids: Awaited<ReturnType<typeof build>>) {
     records: [await records(ids.zone), await records(ids.other)],
     dnsSettings: await call('GET', `/zones/${ids.zone}/dns_settings`),
     dnssec: await call('GET', `/zones/${ids.zone}/dnssec`),
+    accountDns: await call('GET', `${a}/dns_settings`),
+    views: await call('GET', `${a}/dns_settings/views`),
     buckets: await call('GET', `${a}/r2/buckets`),
     euBuckets: await call('GET', `${a}/r2/buckets`, undefined, { 'cf-r2-jurisdiction': 'eu' }),
     queues: await call('GET', `${a}/queues`),

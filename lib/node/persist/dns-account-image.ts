@@ -1,0 +1,50 @@
+/**
+ * The account's DNS settings and internal DNS views in the persisted image (`--persist`;
+ * lib/dns/account-settings.ts): one key, `dns/account`, the value as the account holds it, written
+ * when it was replaced (it is never changed in place). Cost of a write that finds nothing changed:
+ * one compare.
+ */
+import type { AccountState } from '../../account/state.js';
+import { accountDns, setAccountDns, type AccountDns } from '../../dns/account-settings.js';
+import type { ImagePart, ImageStore } from './image-store.js';
+
+const KEY = 'dns/account';
+
+export class AccountDnsPart implements ImagePart {
+  readonly #state: AccountState;
+  #written: AccountDns | undefined;
+
+  constructor(state: AccountState) {
+    this.#state = state;
+  }
+
+  write(store: ImageStore): boolean {
+    const now = accountDns(this.#state);
+    if (now === this.#written) return false;
+    this.#written = now;
+    // A new account's value is none at all: nothing to keep.
+    if (
+      store.get(KEY) === undefined &&
+      now.views.length === 0 &&
+      Object.keys(now.zoneDefaults).length === 0 &&
+      !now.enforceDnsOnly
+    )
+      return false;
+    store.put(KEY, { zoneDefaults: now.zoneDefaults, enforceDnsOnly: now.enforceDnsOnly, views: now.views });
+    return true;
+  }
+}
+
+/** Brings back the account's DNS settings and views, when persisted. */
+export function loadAccountDns(store: ImageStore, state: AccountState): void {
+  const v = store.get(KEY) as AccountDns | undefined;
+  if (v)
+    setAccountDns(
+      state,
+      Object.freeze({
+        zoneDefaults: Object.freeze({ ...v.zoneDefaults }),
+        enforceDnsOnly: v.enforceDnsOnly,
+        views: (v.views ?? []).map((x) => Object.freeze({ ...x, zones: [...x.zones] })),
+      }),
+    );
+}
