@@ -34,6 +34,8 @@ export interface ConfigSnapshot {
   readonly sippy?: SippySettings | undefined;
   /** The bucket's background jobs (jobs.ts: prefix deletes), oldest first. */
   readonly jobs?: readonly BucketJob[] | undefined;
+  /** Local uploads (the API's `/local-uploads`): recorded and shown; the double has one region, so nothing else changes. */
+  readonly localUploads?: boolean | undefined;
 }
 
 /** A new bucket's settings (and a deleted bucket's: DeleteBucket). */
@@ -46,6 +48,7 @@ const NEW_BUCKET: ConfigSnapshot = Object.freeze({
   storageClass: undefined,
   sippy: undefined,
   jobs: undefined,
+  localUploads: undefined,
 });
 
 /** The settings that act on objects (lifecycle, locks): changing one moves `changes`. */
@@ -149,6 +152,15 @@ export class BucketConfig {
 
   set jobs(jobs: readonly BucketJob[]) {
     this.#set('jobs', jobs);
+  }
+
+  /** Whether local uploads are on (the API's `/local-uploads`); off on a new bucket. */
+  get localUploads(): boolean {
+    return this.#s.localUploads ?? false;
+  }
+
+  set localUploads(on: boolean) {
+    this.#set('localUploads', on);
   }
 
   /** The settings now: a frozen record, shared until the next change replaces it. */

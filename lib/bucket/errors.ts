@@ -44,6 +44,8 @@ export type SettingAction =
   | 'getBucketSippy'
   | 'putBucketSippy'
   | 'deleteBucketSippy'
+  | 'getBucketLocalUploads'
+  | 'putBucketLocalUploads'
   | 'deleteBucket';
 
 /** Any operation on a bucket: on its objects (R2Action) or its settings. */

@@ -3,7 +3,7 @@
  * `/accounts/{account_id}/r2/buckets`, and `/accounts/{account_id}/r2/temp-access-credentials`
  * (temp-credentials.ts) and `/accounts/{account_id}/r2/metrics` (metrics.ts), which have no bucket
  * in their path. Each concern brings its own table in its own file (buckets, CORS, lifecycle, locks,
- * domains, Sippy, jobs, objects); this file only finds the one that answers the path.
+ * domains, Sippy, local uploads, jobs, objects); this file only finds the one that answers the path.
  *
  * A table is given the segments after `r2/buckets` (`[]` for the collection, `[name, ...]` for one
  * bucket and its settings) and returns the handlers by method; the router checks the account (and
@@ -21,6 +21,7 @@ import { MAX_OBJECT_UPLOAD, objectRoutes } from './objects.js';
 import { tempCredentialsRoute } from './temp-credentials.js';
 import { sippyRoutes } from './sippy.js';
 import { jobRoutes } from './jobs.js';
+import { localUploadsRoutes } from './local-uploads.js';
 import { accountMetricsRoute } from './metrics.js';
 
 export type R2Methods = Record<string, Handler<R2Service>>;
@@ -35,6 +36,7 @@ const TABLES: readonly R2Table[] = [
   lockRoutes,
   domainRoutes,
   sippyRoutes,
+  localUploadsRoutes,
   jobRoutes,
   objectRoutes,
 ];

@@ -1,6 +1,6 @@
 /**
- * `wrangler r2 bucket lifecycle list/add/remove/set` and `wrangler r2 bucket lock list/add/remove/set`
- * against `api serve`, each checked by its effect on a Worker's binding over the same API (createEnv),
+ * `wrangler r2 bucket lifecycle list/add/remove/set`, `wrangler r2 bucket lock list/add/remove/set`
+ * and `wrangler r2 bucket local-uploads get/enable/disable` against `api serve`, each checked by its effect on a Worker's binding over the same API (createEnv),
  * on the double's clock: an expiry wrangler added deletes what the Worker wrote once the clock passes
  * it; a lock wrangler added refuses the Worker's delete with 10069.
  */
@@ -111,5 +111,22 @@ describe('wrangler r2 bucket lifecycle / lock, against api serve', () => {
       );
     },
     WRANGLER_TIMEOUT,
+  );
+
+  it(
+    'local-uploads get / enable / disable read and set the bucket setting (GET/PUT …/local-uploads)',
+    async () => {
+      expect((await w.ok('r2', 'bucket', 'local-uploads', 'get', 'photos')).stdout).toContain(
+        "Local uploads are disabled for bucket 'photos'.",
+      );
+      await w.ok('r2', 'bucket', 'local-uploads', 'enable', 'photos', '--force');
+      expect(rules().localUploads).toBe(true);
+      expect((await w.ok('r2', 'bucket', 'local-uploads', 'get', 'photos')).stdout).toContain(
+        "Local uploads are enabled for bucket 'photos'.",
+      );
+      await w.ok('r2', 'bucket', 'local-uploads', 'disable', 'photos', '--force');
+      expect(rules().localUploads).toBe(false);
+    },
+    WRANGLER_TIMEOUT * 2,
   );
 });
