@@ -16,6 +16,7 @@ export default tseslint.config(
       '.browser-dist/',
       '.jest-package/',
       '.runners-package/',
+      '.bench-package/',
       '.wrangler/',
       '.api-report/',
       'spec/jest/consumer/',

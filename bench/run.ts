@@ -6,7 +6,8 @@
  * Speed is measured here and never asserted in tests; this is not part of `npm test`.
  *
  * `npm run bench -- small list` runs only the named cases (small, list, large, multipart, snapshot,
- * indexeddb, lifecycle, notifications, persist: `r2 serve --persist` against in memory, bench/persist.ts); the DNS benchmarks then run only if `dns` is named too, the S3 view's
+ * indexeddb, lifecycle, notifications, persist: `r2 serve --persist` against in memory, bench/persist.ts; suites: each
+ * entry's cold import and a whole `vitest run` on the doubles against Miniflare, bench/suites.ts); the DNS benchmarks then run only if `dns` is named too, the S3 view's
  * (bench/s3.ts) if `s3` is, the public-GET comparison (bench/public.ts) if `public` is, the Queues
  * double's (bench/queue.ts) if `queue` is, boto3's puts against `r2 serve` with and without the
  * interim 100 Continue (bench/boto3-continue.ts) if `boto3` is, the browser bundle sizes if `size` is, and the
@@ -31,6 +32,7 @@ import { benchNotifications } from './notifications.js';
 import { benchPersist } from './persist.js';
 import { benchSmallOps } from './small-ops.js';
 import { benchSnapshot } from './snapshot.js';
+import { benchSuites } from './suites.js';
 import { gc } from './stats.js';
 import { printSummary, type TargetResult } from './table.js';
 
@@ -53,6 +55,8 @@ const CASES = {
   lifecycle: benchLifecycle,
   notifications: benchNotifications,
   persist: benchPersist,
+  // Each entry's cold import, then a whole `vitest run` on the doubles against Miniflare (issue 37).
+  suites: benchSuites,
 } as const;
 const named = process.argv.slice(2);
 const unknown = named.filter(

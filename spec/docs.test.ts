@@ -144,6 +144,7 @@ function trackedFiles(): string[] {
     '.browser-dist',
     '.jest-package',
     '.runners-package',
+    '.bench-package',
     '.wrangler',
   ]);
   const walk = (dir: string): string[] =>
