@@ -212,7 +212,11 @@ function serveCommand<O extends OwnOptions>(spec: ServeSpec<O>): Command {
       clockFlag(listen.clock); // checked before DIR is taken
       const persist =
         listen.persist !== undefined
-          ? await Persistence.open(listen.persist, { sync: listen['persist-sync'] ? 'fsync' : 'commit' })
+          ? await Persistence.open(listen.persist, {
+              sync: listen['persist-sync'] ? 'fsync' : 'commit',
+              // A full disk or damaged bytes: each request answers its error; the operator reads why here.
+              report: (e) => io.err(e.message),
+            })
           : undefined;
       try {
         const clock = clockFlag(listen.clock, persist?.savedClock());

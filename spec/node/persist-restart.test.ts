@@ -4,21 +4,15 @@
  * answered is there, exactly; nothing half-written is visible; the account, zone, record, queue and
  * upload ids are the ones answered before (issue 27).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { AwsClient } from 'aws4fetch';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sqliteNode } from '../../scripts/runtimes.js';
+import { node, spawnCli, start, type Served } from '../helpers/persisted-server.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-/** `--persist` keeps state through node:sqlite: the servers run on a Node that has it. */
-const node = sqliteNode();
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -28,42 +22,6 @@ const tempDir = () => {
   dirs.push(d);
   return d;
 };
-
-interface Served {
-  child: ChildProcess;
-  lines: string[];
-  origin: string;
-  stop(signal?: NodeJS.Signals): Promise<void>;
-}
-
-/** Starts `edge-doubles <args>` and waits for its `state:` line (the last of the banner). */
-async function start(args: string[]): Promise<Served> {
-  const child = spawn(node.path!, [...node.args, 'lib/node/cli.ts', ...args, '--port', '0'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const stderr: string[] = [];
-  child.stderr!.on('data', (c: Buffer) => stderr.push(c.toString()));
-  const lines: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.join('')}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      lines.push(line);
-      if (line.startsWith('state: ')) resolve();
-    });
-  });
-  const origin = new URL(/listening on (\S+)/.exec(lines[0]!)![1]!).origin;
-  return {
-    child,
-    lines,
-    origin,
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill(signal);
-      await once(child, 'exit');
-    },
-  };
-}
 
 const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
 const line = (s: Served, prefix: string) => s.lines.find((l) => l.startsWith(prefix));
@@ -347,14 +305,7 @@ maybe(`--persist DIR survives kill -9${node.missing ? ` (skipped: ${node.missing
     const dir = tempDir();
     const first = await start(['r2', 'serve', '--bucket', 'photos', '--persist', dir]);
     try {
-      const child = spawn(
-        node.path!,
-        [...node.args, 'lib/node/cli.ts', 'r2', 'serve', '--bucket', 'photos', '--port', '0', '--persist', dir],
-        {
-          cwd: root,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
+      const child = spawnCli(['r2', 'serve', '--bucket', 'photos', '--persist', dir]);
       let err = '';
       child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
       const [code] = await once(child, 'exit');

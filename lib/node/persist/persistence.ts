@@ -21,7 +21,7 @@ import { randomHex } from '../../random.js';
 import { bucketSpace, StoreStorage } from '../../bucket/store-storage.js';
 import type { Bucket } from '../../bucket/bucket.js';
 import type { BucketStorage } from '../../bucket/storage.js';
-import type { StoreWrite } from '../../support/store.js';
+import type { StoreError, StoreWrite } from '../../support/store.js';
 import { SqliteStore } from '../store/sqlite-store.js';
 import {
   AccountImageWriter,
@@ -44,6 +44,8 @@ export interface PersistOptions {
   sync?: PersistSync;
   /** How often the background commit looks for changes made outside requests (ms). Default 100. */
   interval?: number;
+  /** Told of each full-disk failure and each damaged record the Store meets (the server prints them). */
+  report?: (error: StoreError) => void;
 }
 
 /** The key (in the image) of a manual clock's time, so a restarted server resumes it. */
@@ -92,7 +94,10 @@ export class Persistence {
 
   /** Opens (or makes) DIR and takes it for this process; refuses, saying why, what is not ours. */
   static async open(dir: string, options: PersistOptions = {}): Promise<Persistence> {
-    const store = SqliteStore.open(dir, { sync: options.sync === 'fsync' ? 'full' : 'normal' });
+    const store = SqliteStore.open(dir, {
+      sync: options.sync === 'fsync' ? 'full' : 'normal',
+      ...(options.report && { report: options.report }),
+    });
     return new Persistence(dir, store, options);
   }
 
@@ -145,7 +150,13 @@ export class Persistence {
   attach(target: ImageTarget, clock?: { now(): number }): void {
     this.#writer = new AccountImageWriter(target);
     this.#clock = clock;
-    this.#timer = setInterval(() => void this.commit().catch(() => undefined), this.#interval);
+    this.#timer = setInterval(
+      () =>
+        void this.commit()
+          .then(() => this.#compact())
+          .catch(() => undefined),
+      this.#interval,
+    );
     this.#timer.unref();
   }
 
@@ -188,6 +199,16 @@ export class Persistence {
     }
     if (now !== undefined) this.#lastClock = now;
   }
+
+  /** At most once a second, the disk deletes freed given back (snapshots released, objects gone). */
+  #compact(): void {
+    const now = Date.now();
+    if (now - this.#compacted < 1000 || this.#closed) return;
+    this.#compacted = now;
+    this.#store.compact();
+  }
+
+  #compacted = 0;
 
   /** The last commit, then the Store closed and DIR released. */
   async close(): Promise<void> {
