@@ -131,7 +131,8 @@ describe(`CloudflareApi against Cloudflare's OpenAPI document (cloudflare/api-sc
     expect(ids).toContain('GET /zones/{zone_id}/dns_records/{dns_record_id}');
     expect(ids).toContain('POST /accounts/{account_id}/queues/{queue_id}/messages/ack');
     expect(ids).toContain('PUT /accounts/{account_id}/r2/buckets/{bucket_name}/sippy');
-    expect(ids).not.toContain('PUT /accounts/{account_id}/r2/buckets/{bucket_name}/local-uploads');
+    expect(ids).toContain('PUT /accounts/{account_id}/r2/buckets/{bucket_name}/local-uploads');
+    expect(ids).not.toContain('GET /zones/{zone_id}/dns_records/usage');
   });
 
   it('the validator can fail: a bucket name that is not a string, an error body with success true', () => {
@@ -277,6 +278,49 @@ describe(`CloudflareApi against Cloudflare's OpenAPI document (cloudflare/api-sc
     await refused(call('DELETE', `/zones/${zone}/dns_records/${id}`));
   });
 
+  it("the account's DNS settings and internal DNS views", async () => {
+    const settings = `/accounts/${account}/dns_settings`;
+    await ok(call('GET', settings));
+    await refused(call('GET', `/accounts/${'f'.repeat(32)}/dns_settings`));
+    await ok(
+      call('PATCH', settings, {
+        enforce_dns_only: false,
+        zone_defaults: {
+          flatten_all_cnames: false,
+          foundation_dns: false,
+          internal_dns: { reference_zone_id: zone },
+          multi_provider: false,
+          nameservers: { type: 'cloudflare.standard' },
+          ns_ttl: 86400,
+          secondary_overrides: false,
+          soa: {
+            expire: 604800,
+            min_ttl: 1800,
+            mname: null,
+            refresh: 10000,
+            retry: 2400,
+            rname: 'dns.example.com',
+            ttl: 3600,
+          },
+          zone_mode: 'standard',
+        },
+      }),
+    );
+    await refused(call('PATCH', settings, { zone_defaults: { ns_ttl: 5 } }));
+    const views = `${settings}/views`;
+    const view = await ok(call('POST', views, { name: 'internal', zones: [zone] }));
+    const id = view.result.id as string;
+    await refused(call('POST', views, { name: 'internal', zones: [] })); // the name is taken
+    await ok(call('GET', views));
+    await refused(call('GET', `${views}?match=some`));
+    await ok(call('GET', `${views}/${id}`));
+    await refused(call('GET', `${views}/${'d'.repeat(32)}`));
+    await ok(call('PATCH', `${views}/${id}`, { name: 'renamed', zones: [zone] }));
+    await refused(call('PATCH', `${views}/${'d'.repeat(32)}`, { name: 'other' }));
+    await ok(call('DELETE', `${views}/${id}`));
+    await refused(call('DELETE', `${views}/${id}`));
+  });
+
   it('R2 buckets and their settings: CORS, lifecycle, locks, domains, Sippy, objects, temporary credentials', async () => {
     const buckets = `/accounts/${account}/r2/buckets`;
     await ok(call('POST', buckets, { name: 'photos', locationHint: 'weur', storageClass: 'Standard' }));
@@ -377,6 +421,49 @@ describe(`CloudflareApi against Cloudflare's OpenAPI document (cloudflare/api-sc
     await refused(call('DELETE', `${buckets}/ia-bucket`));
   });
 
+  it("R2's object collection, bulk and prefix deletes, bucket jobs, local uploads, metrics", async () => {
+    const buckets = `/accounts/${account}/r2/buckets`;
+    const photos = `${buckets}/photos`;
+    for (const key of ['a.txt', 'b.txt', 'held/c.txt', 'logs/1', 'logs/2'])
+      await ok(call('PUT', `${photos}/objects/${key}`, new Blob([key])));
+    // An object with HTTP metadata, so the listing shows each field (`cacheExpiry` a date-time).
+    await ok(
+      call('PUT', `${photos}/objects/page.html`, new Blob(['<p>']), {
+        ...auth,
+        'content-type': 'text/html',
+        'cache-control': 'max-age=60',
+        'content-language': 'en',
+        expires: 'Wed, 21 Oct 2026 07:28:00 GMT',
+      }),
+    );
+    await ok(call('GET', `${photos}/objects?per_page=2`));
+    await ok(call('GET', `${photos}/objects?delimiter=/`));
+    await refused(call('GET', `${photos}/objects?per_page=0`));
+    await refused(call('GET', `${buckets}/absent/objects`));
+    // A key a lock rule keeps is reported among the errors; the others go.
+    await ok(
+      call('PUT', `${photos}/lock`, {
+        rules: [{ id: 'hold', enabled: true, prefix: 'held/', condition: { type: 'Indefinite' } }],
+      }),
+    );
+    const bulk = await ok(call('DELETE', `${photos}/objects`, ['a.txt', 'b.txt', 'held/c.txt']));
+    expect(bulk.errors).toHaveLength(1);
+    await ok(call('PUT', `${photos}/lock`, { rules: [] }));
+    await refused(call('DELETE', `${buckets}/absent/objects`, ['a.txt']));
+    const job = await ok(call('DELETE', `${photos}/objects?prefix=logs/`));
+    await refused(call('DELETE', `${photos}/objects?prefix=logs`)); // a prefix ends in /
+    await ok(call('GET', `${photos}/jobs`));
+    await refused(call('GET', `${photos}/jobs?jobType=copy`));
+    await ok(call('GET', `${photos}/jobs/${job.result.id as string}`));
+    await refused(call('GET', `${photos}/jobs/absent-job`));
+    await ok(call('PUT', `${photos}/local-uploads`, { enabled: true }));
+    await ok(call('GET', `${photos}/local-uploads`));
+    await refused(call('GET', `${buckets}/absent/local-uploads`));
+    await refused(call('PUT', `${buckets}/absent/local-uploads`, { enabled: false }));
+    await ok(call('GET', `/accounts/${account}/r2/metrics`));
+    await refused(call('GET', `/accounts/${'f'.repeat(32)}/r2/metrics`));
+  });
+
   it('queues, consumers, messages and event notifications', async () => {
     const queues = `/accounts/${account}/queues`;
     const q = await ok(call('POST', queues, { queue_name: 'uploads' }));
@@ -402,6 +489,7 @@ describe(`CloudflareApi against Cloudflare's OpenAPI document (cloudflare/api-sc
       }),
     );
     const rules = await ok(call('GET', config));
+    await refused(call('DELETE', `/accounts/${account}/r2/buckets/photos/objects?prefix=`)); // 409: rules first
     await ok(call('GET', `${config}/queues/${queueId}`));
     await refused(call('GET', `/accounts/${account}/event_notifications/r2/absent/configuration`));
     const ruleId = rules.result.queues[0].rules[0].ruleId as string;
@@ -455,7 +543,47 @@ describe(`CloudflareApi against Cloudflare's OpenAPI document (cloudflare/api-sc
       }),
     );
     await refused(call('POST', `${queues}/${'a'.repeat(32)}/messages/ack`, { acks: [] }));
+    await ok(call('GET', `${queues}/${queueId}/purge`)); // no purge yet: {}
+    await refused(call('GET', `${queues}/${'a'.repeat(32)}/purge`));
+    // Peeks and previews lease nothing; their refs delete what they name.
+    await ok(
+      call('POST', `${messages}/batch`, {
+        messages: [
+          { body: 'three', content_type: 'text' },
+          { body: 'four', content_type: 'text' },
+          { body: 'five', content_type: 'text' },
+        ],
+      }),
+    );
+    const peeked = await ok(call('POST', `${messages}/peek`, { batch_size: 3 }));
+    await refused(call('POST', `${queues}/${'a'.repeat(32)}/messages/peek`, { batch_size: 1 }));
+    const previewed = await ok(call('POST', `${messages}/preview`, { batch_size: 3 }));
+    await refused(call('POST', `${queues}/${'a'.repeat(32)}/messages/preview`, {}));
+    await ok(
+      call('POST', `${messages}/purge`, {
+        refs: [{ ref: peeked.result.messages[0].ref as string }, { ref: 'not-a-ref' }], // the second: a warning
+      }),
+    );
+    await refused(call('POST', `${queues}/${'a'.repeat(32)}/messages/purge`, { refs: [] }));
+    await ok(
+      call('POST', `${messages}/preview/ack`, {
+        acks: [{ lease_id: previewed.result.messages[1].lease_id as string }],
+        retries: [{ lease_id: previewed.result.messages[2].lease_id as string, delay_seconds: 0 }],
+      }),
+    );
+    await refused(call('POST', `${queues}/${'a'.repeat(32)}/messages/preview/ack`, { acks: [] }));
+    const leased = await ok(call('POST', `${messages}/pull`, { batch_size: 1, visibility_timeout_ms: 1000 }));
+    await ok(
+      call('POST', `${messages}/extend`, {
+        extend: [{ lease_id: leased.result.messages[0].lease_id as string }, { lease_id: 'gone' }],
+        visibility_timeout_ms: 5000,
+      }),
+    );
+    await refused(call('POST', `${queues}/${'a'.repeat(32)}/messages/extend`, { extend: [] }));
+    await ok(call('GET', `${queues}/${queueId}/metrics`));
+    await refused(call('GET', `${queues}/${'a'.repeat(32)}/metrics`));
     await ok(call('POST', `${queues}/${queueId}/purge`, { delete_messages_permanently: true }));
+    await ok(call('GET', `${queues}/${queueId}/purge`));
     await refused(call('POST', `${queues}/${'a'.repeat(32)}/purge`, { delete_messages_permanently: true }));
     await ok(call('DELETE', `${queues}/${queueId}`));
     await refused(call('DELETE', `${queues}/${queueId}`));
