@@ -16,10 +16,12 @@ import type { DnsAnswer, DnsQuestion } from '../dns-answer.js';
 import { normaliseZoneName } from '../dns/names.js';
 import { presentRecord } from '../dns/present.js';
 import { recordInput } from '../dns/request.js';
+import { dnssecStatus } from '../dns/dnssec.js';
 import { edgeAddresses, resolve, type EdgeAddresses } from '../dns/resolve.js';
 import type { DnsService } from '../dns/routes.js';
 import { questionType } from '../dns/rr-types.js';
 import { PLANS } from '../dns/plans.js';
+import { zoneSettings } from '../dns/zone-settings.js';
 import type { DnsApiOptions, DnsRecord, DnsRecordSeed, DnsZoneInit } from '../dns/types.js';
 import { Zone, type ModelOptions, type ZoneSnapshot } from '../dns/zone.js';
 import { accountDns, setAccountDns, zoneDefaultsFor, type AccountDns } from '../dns/account-settings.js';
@@ -256,6 +258,22 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
    */
   ask(question: DnsQuestion, transport: 'udp' | 'tcp' | 'in-process' = 'in-process'): AskedAnswer {
     return this.support.question(question, transport, () => this.answer(question));
+  }
+
+  /**
+   * Says whether the zone's registrar publishes its DS record (default: it does). The double has no
+   * registrar, so this is how a test moves DNSSEC as Cloudflare sees the registry: `pending` becomes
+   * `active` once the DS is published, `pending-disabled` becomes `disabled` once it is gone
+   * (developers.cloudflare.com/dns/dnssec/dnssec-states/). A DS record that a parent zone of the
+   * account holds for the zone counts as published too.
+   */
+  dsAtRegistrar(idOrName: string, published = true): void {
+    const z = this.findZone(idOrName);
+    if (!z) throw new Error(`DnsApi: no zone ${idOrName}`);
+    const d = zoneSettings(z).dnssec;
+    const before = dnssecStatus(z, this.liveZones);
+    d.dsAtRegistrar = published;
+    if (dnssecStatus(z, this.liveZones) !== before) d.modified = this.time.now();
   }
 
   /** The zones, in the order added. */

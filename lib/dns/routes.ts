@@ -66,7 +66,10 @@ export const dnsRoutes: RouteTable<DnsService> = (segments): Route<DnsService> |
   if (!HEX32.test(zoneId)) return undefined;
   if (segments.length === 2) return { methods: { GET: getZone, PATCH: editZone, DELETE: deleteZone }, zoneId };
   if (segments.length === 3 && segments[2] === 'pagerules') return { methods: { GET: listPageRules }, zoneId };
-  const admin = segments.length === 3 ? zoneAdminMethods(segments[2]!) : undefined;
+  const admin =
+    segments.length === 3 || (segments.length === 4 && segments[2] === 'dnssec')
+      ? zoneAdminMethods(segments.slice(2).join('/'))
+      : undefined;
   if (admin) return { methods: admin, zoneId };
   if (segments[2] !== 'dns_records') return undefined;
   const rest = segments.slice(3);

@@ -6,20 +6,23 @@
  *   PATCH  /zones/{id}                  paused, type, plan ({ plan: { id } }: a known rate plan id, plans.ts)
  *   DELETE /zones/{id}                  the zone and its records go (the DNS port stops answering for it)
  *   GET|PATCH /zones/{id}/dns_settings  zone-level DNS settings (stored and shown; resolution reads flatten_all_cnames)
- *   GET|PATCH|DELETE /zones/{id}/dnssec DNSSEC status
+ *   GET|PATCH|DELETE /zones/{id}/dnssec DNSSEC: status, the key-signing key and its DS (dnssec.ts)
+ *   GET    /zones/{id}/dnssec/zsk      the zone-signing key
  *
  * Shapes are the published schema's (cloudflare/api-schemas; spec/api-schema validates them).
  * Decisions where production is not established: a zone name the account already has is 1061
  * "<name> already exists" (the code and text clients quote), a name that is not a domain 1049
  * (placeholder), an account other than the caller's 9109 (the router's answer for account
  * resources), an unknown plan id 400 1004 (placeholder; a plan change sets the plan's quotas, keeping
- * the zone's own overrides). Enabling DNSSEC answers `pending`, as production does until the registrar has the DS
- * record; the double has no registrar, so it stays `pending` (key material is not modelled).
+ * the zone's own overrides). Enabling DNSSEC makes the zone's keys and answers `pending`, as production does until
+ * the registrar has the DS record; the double has no registrar: `DnsApi.dsAtRegistrar` says it has.
  */
 import { canSeeAccount } from '../api/auth.js';
 import { ok } from '../api/envelope.js';
 import { apiErrors, fail } from '../api/errors.js';
 import type { Handler as ApiHandler, Incoming } from '../api/router.js';
+import { ALGORITHM, DIGEST_TYPE } from './dnssec-keys.js';
+import { DNSSEC_RECORD_TTL, dnssecStatus, dsLine, ensureKeys } from './dnssec.js';
 import { asciiName } from './names.js';
 import { limitsAfterPlanChange, planById } from './plans.js';
 import type { DnsPlan } from './types.js';
@@ -238,45 +241,114 @@ const patchDnsSettings: Handler = async (_svc, req, { zone }) => {
 
 // ---- DNSSEC ---------------------------------------------------------------------------------------
 
-function dnssec(z: Zone) {
+/**
+ * The zone's DNSSEC as `GET/PATCH /zones/{id}/dnssec` answer it: every field of the schema's
+ * dnssec_dnssec, in its (alphabetical) order, the key fields from the zone's key-signing key and
+ * null while it has none (docs/sources/dns-wire.md#dnssec; python-cloudflare's README shows a
+ * production answer with the same fields and forms).
+ */
+function dnssec(svc: DnsService, z: Zone) {
   const d = zoneSettings(z).dnssec;
+  const keys = d.keys;
   return {
-    status: d.status,
+    algorithm: keys ? String(ALGORITHM) : null,
+    digest: keys ? keys.digest : null,
+    digest_algorithm: keys ? 'SHA256' : null,
+    digest_type: keys ? String(DIGEST_TYPE) : null,
     dnssec_multi_signer: d.multiSigner,
     dnssec_presigned: d.presigned,
     dnssec_use_nsec3: d.useNsec3 ?? false,
+    ds: keys ? dsLine(z, keys) : null,
+    flags: keys ? keys.ksk.flags : null,
+    key_tag: keys ? keys.ksk.tag : null,
+    key_type: keys ? 'ECDSAP256SHA256' : null,
     modified_on: d.modified === undefined ? null : timestamp(d.modified),
+    public_key: keys ? keys.ksk.publicKey : null,
+    status: dnssecStatus(z, svc.account.zones.values()),
   };
 }
 
-const getDnssec: Handler = (_svc, _req, { zone }) => ok(dnssec(zone!));
+/** A zone enabled in an image written before keys were kept gets its keys when next read. */
+async function keysIfEnabled(z: Zone): Promise<void> {
+  const status = zoneSettings(z).dnssec.status;
+  if (status === 'pending' || status === 'active') await ensureKeys(z);
+}
+
+const getDnssec: Handler = async (svc, _req, { zone }) => {
+  await keysIfEnabled(zone!);
+  return ok(dnssec(svc, zone!));
+};
+
+/** An unreadable `status`: the code and text production answered (ZE3kr/Cloudflare-CNAME-Setup#23, 2018). */
+const badStatus = () => fail(400, 1002, 'Invalid or missing "status"');
 
 const patchDnssec: Handler = async (svc, req, { zone }) => {
   const b = await object(req);
   const d = zoneSettings(zone!).dnssec;
-  if (b.status !== undefined && b.status !== 'active' && b.status !== 'disabled')
-    throw adminErrors.bad('status must be active or disabled');
+  if (b.status !== undefined && b.status !== 'active' && b.status !== 'disabled') throw badStatus();
   for (const k of ['dnssec_multi_signer', 'dnssec_presigned', 'dnssec_use_nsec3'] as const)
     if (b[k] !== undefined && typeof b[k] !== 'boolean') throw adminErrors.bad(`${k} must be a boolean`);
-  if (b.status === 'active' && d.status !== 'active') d.status = 'pending';
+  // Enabling makes the keys first (WebCrypto is asynchronous); a refused request changed nothing before.
+  if (b.status === 'active') await ensureKeys(zone!);
+  else await keysIfEnabled(zone!);
+  // What the owner asked; the status shown adds the registrar's side (dnssec.ts).
+  if (b.status === 'active') d.status = 'pending';
   if (b.status === 'disabled') d.status = 'disabled';
   if (b.dnssec_multi_signer !== undefined) d.multiSigner = b.dnssec_multi_signer as boolean;
   if (b.dnssec_presigned !== undefined) d.presigned = b.dnssec_presigned as boolean;
   if (b.dnssec_use_nsec3 !== undefined) d.useNsec3 = b.dnssec_use_nsec3 as boolean;
   d.modified = svc.now();
-  return ok(dnssec(zone!));
+  return ok(dnssec(svc, zone!));
 };
 
+/**
+ * DELETE drops the keys: the state is "deleted" (`disabled`, `modified_on` null). Only from `disabled`: Cloudflare refuses while the DS may still be published
+ * (developers.cloudflare.com/dns/dnssec/dnssec-states/); its code and text were not observed
+ * (placeholder, docs/conformance.md DNS choice 32).
+ */
 const deleteDnssec: Handler = (svc, _req, { zone }) => {
   const d = zoneSettings(zone!).dnssec;
+  if (d.keys && dnssecStatus(zone!, svc.account.zones.values()) !== 'disabled')
+    throw fail(400, 1004, 'DNSSEC must be disabled, and its DS removed at the registrar, before it is deleted');
   d.status = 'disabled';
-  d.modified = svc.now();
+  d.keys = undefined;
+  d.dsAtRegistrar = undefined;
+  d.modified = undefined;
   return ok('');
 };
 
-/** The zone administration methods for `/zones/{id}/<rest>` (dns_settings, dnssec), or undefined. */
+/**
+ * `GET /zones/{id}/dnssec/zsk`: the zone-signing keys, in the shape of the API reference's example
+ * (developers.cloudflare.com/api/resources/dns/subresources/dnssec/subresources/zsk/methods/list/;
+ * SDK 7.3 `ZskListResponse`): none while the zone has no keys. The private key is encrypted under a
+ * key of Cloudflare's there; the double gives none (`privkey` null).
+ */
+const listZsk: Handler = async (_svc, _req, { zone }) => {
+  await keysIfEnabled(zone!);
+  const keys = zoneSettings(zone!).dnssec.keys;
+  if (!keys) return ok([]);
+  const { flags, publicKey } = keys.zsk;
+  return ok([
+    {
+      DNSKEY: {
+        Algorithm: ALGORITHM,
+        Flags: flags,
+        Hdr: { Class: 1, Name: `${zone!.name}.`, Rdlength: 0, Rrtype: 48, Ttl: DNSSEC_RECORD_TTL },
+        Protocol: 3,
+        PublicKey: publicKey,
+      },
+      Location: 'database',
+      Name: 'zsk_default',
+      SigningKey: { kek: 'edge_kek_default', privkey: null, pubkey: `${flags} 3 ${ALGORITHM} ${publicKey}` },
+      Tag: 'active',
+    },
+  ]);
+};
+
+/** The zone administration methods for `/zones/{id}/<rest>` (dns_settings, dnssec, dnssec/zsk), or undefined. */
 export function zoneAdminMethods(rest: string): Record<string, Handler> | undefined {
   if (rest === 'dns_settings') return { GET: getDnsSettings, PATCH: patchDnsSettings };
   if (rest === 'dnssec') return { GET: getDnssec, PATCH: patchDnssec, DELETE: deleteDnssec };
+  if (rest === 'dnssec/zsk') return { GET: listZsk };
   return undefined;
 }

@@ -67,6 +67,9 @@ describe('zones over the API, seen over DNS', () => {
 
     expect(await client.dns.dnssec.get({ zone_id: zone.id })).toMatchObject({ status: 'disabled' });
     expect(await client.dns.dnssec.edit({ zone_id: zone.id, status: 'active' })).toMatchObject({ status: 'pending' });
+    expect(await client.dns.dnssec.edit({ zone_id: zone.id, status: 'disabled' })).toMatchObject({
+      status: 'disabled',
+    });
     await client.dns.dnssec.delete({ zone_id: zone.id });
     expect(await client.dns.dnssec.get({ zone_id: zone.id })).toMatchObject({ status: 'disabled' });
 

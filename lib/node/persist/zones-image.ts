@@ -2,7 +2,8 @@
  * The account's zones in the persisted image (`--persist`): each zone as made (id, name, plan,
  * limits, name servers, flattening, created time), its change count (`version`: the SOA serial
  * counts from it, so it is carried on and never goes back), what zone administration set on it
- * (lib/dns/zone-settings.ts), and its records, each one key, with their ids and times.
+ * (lib/dns/zone-settings.ts: DNSSEC's keys among it, replaced whole, never changed in place), and its
+ * records, each one key, with their ids and times.
  *
  * Keys: `zone/<id>` (the zone, rewritten when its version moves or its plan or flattening changes), `zset/<id>` (its settings),
  * `rec/<zone id>/<record id>` (one per record) and `zones` (the ids in the order added, written when
@@ -53,7 +54,21 @@ const EMPTY: MapSnapshot<StoredRecord> = new SnapshotMap<StoredRecord>().snapsho
  */
 function settingsFields(s: ZoneSettings): unknown[] {
   const d = s.dnssec;
-  return [s, s.paused, s.type, s.modified, d, d.status, d.multiSigner, d.presigned, d.modified, s.dns, d.useNsec3];
+  return [
+    s,
+    s.paused,
+    s.type,
+    s.modified,
+    d,
+    d.status,
+    d.multiSigner,
+    d.presigned,
+    d.modified,
+    s.dns,
+    d.useNsec3,
+    d.keys,
+    d.dsAtRegistrar,
+  ];
 }
 
 function sameSettings(w: readonly unknown[], s: ZoneSettings): boolean {
@@ -69,7 +84,9 @@ function sameSettings(w: readonly unknown[], s: ZoneSettings): boolean {
     w[7] === d.presigned &&
     w[8] === d.modified &&
     w[9] === s.dns &&
-    w[10] === d.useNsec3
+    w[10] === d.useNsec3 &&
+    w[11] === d.keys &&
+    w[12] === d.dsAtRegistrar
   );
 }
 
