@@ -19,6 +19,11 @@ export interface DnsQuestion {
   name: string;
   type: string;
   class?: string;
+  /**
+   * The DO bit of the question's EDNS record (RFC 3225 "DNSSEC OK"): a zone with DNSSEC keys then
+   * answers signed, its denials in compact form (RFC 9824). Absent: false.
+   */
+  dnssecOk?: boolean;
 }
 
 /**

@@ -339,10 +339,15 @@ export class ApiSupport {
   }
 
   /**
-   * A DNS question answered through `answer` (the model), with the log (surface `dns`) and the
-   * fault rules with surface `dns` around it: the answer, or null when a rule dropped it.
+   * A DNS question answered through `answer` (the model; a promise when the answer is signed), with
+   * the log (surface `dns`) and the fault rules with surface `dns` around it: the answer, or null
+   * when a rule dropped it.
    */
-  question(question: DnsQuestion, transport: 'udp' | 'tcp' | 'in-process', answer: () => DnsAnswer): AskedAnswer {
+  question(
+    question: DnsQuestion,
+    transport: 'udp' | 'tcp' | 'in-process',
+    answer: () => DnsAnswer | Promise<DnsAnswer>,
+  ): AskedAnswer {
     if (!this.faults.active && !this.log.recording) return answer();
     const type = String(question.type).toUpperCase();
     const entry = this.log.recording
@@ -363,14 +368,17 @@ export class ApiSupport {
     const fault = this.faults.active ? this.faults.take({ surface: 'dns', name: question.name, type }) : undefined;
     const acts = fault !== undefined && !delaysOnly(fault.rule);
     if (fault && entry) entry.injected = { fault: fault.id, delay: fault.rule.delay, failed: acts };
-    const finish = (): DnsAnswer | null => {
-      const out = !acts ? answer() : fault.rule.drop ? null : faultAnswer(fault.rule.rcode ?? 'SERVFAIL');
+    const logged = (out: DnsAnswer | null): DnsAnswer | null => {
       if (entry) {
         entry.rcode = out === null ? 'dropped' : out.rcode;
         if (out !== null) entry.response = out;
         this.log.done(entry);
       }
       return out;
+    };
+    const finish = (): DnsAnswer | null | Promise<DnsAnswer | null> => {
+      const out = !acts ? answer() : fault.rule.drop ? null : faultAnswer(fault.rule.rcode ?? 'SERVFAIL');
+      return out instanceof Promise ? out.then(logged) : logged(out);
     };
     return fault?.rule.delay ? this.time.sleep(fault.rule.delay).then(finish) : finish();
   }

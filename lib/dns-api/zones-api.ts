@@ -16,8 +16,9 @@ import type { DnsAnswer, DnsQuestion } from '../dns-answer.js';
 import { normaliseZoneName } from '../dns/names.js';
 import { presentRecord } from '../dns/present.js';
 import { recordInput } from '../dns/request.js';
-import { dnssecStatus } from '../dns/dnssec.js';
-import { edgeAddresses, resolve, type EdgeAddresses } from '../dns/resolve.js';
+import { signAnswer, type ZoneSigner } from '../dns/dnssec-sign.js';
+import { dnssecStatus, zoneKeys } from '../dns/dnssec.js';
+import { edgeAddresses, resolve, zoneFor, type EdgeAddresses } from '../dns/resolve.js';
 import type { DnsService } from '../dns/routes.js';
 import { questionType } from '../dns/rr-types.js';
 import { PLANS } from '../dns/plans.js';
@@ -213,35 +214,56 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
 
   /**
    * What every answer of `answer` depends on, as a list that differs whenever an answer may: each
-   * zone, then its change count and its flatten_all_cnames setting (`PATCH dns_settings` changes it
-   * without a record changing). The DNS server's cache of encoded answers (edge-doubles/node)
-   * compares it element by element on each query.
+   * zone, then its change count, its flatten_all_cnames setting (`PATCH dns_settings` changes it
+   * without a record changing), its DNSSEC keys and what its owner asked of DNSSEC (the CDS and
+   * CDNSKEY follow it). The DNS server's cache of encoded answers (edge-doubles/node) compares it
+   * element by element on each query.
    */
   answerState(): unknown[] {
     const out: unknown[] = [];
-    for (const z of this.zonesById.values()) out.push(z, z.version, z.flattenAllCnames);
+    for (const z of this.zonesById.values()) {
+      const d = zoneSettings(z).dnssec;
+      out.push(z, z.version, z.flattenAllCnames, d.keys, d.status);
+    }
     return out;
   }
 
+  /** The zone that signs `owner` (lower case): the one holding it, when it has DNSSEC keys. */
+  private readonly signerFor = (owner: string): ZoneSigner | undefined => {
+    const zone = zoneFor(this.liveZones, owner.replace(/\.$/, ''));
+    const keys = zone && zoneKeys(zone);
+    return keys && { apex: zone!.name, keys };
+  };
+
   /**
    * The answer Cloudflare's authoritative servers would give to one question, from the account's
-   * zones as they are now: synchronous, never throws (FORMERR for a type it cannot read, REFUSED for
-   * a name in no zone). The DNS server (edge-doubles/node) encodes exactly this.
+   * zones as they are now; never throws (FORMERR for a type it cannot read, REFUSED for a name in no
+   * zone). The DNS server (edge-doubles/node) encodes exactly this. Synchronous, except for a
+   * question with `dnssecOk` whose answer holds records of a zone with DNSSEC keys: that answer is
+   * signed (WebCrypto signs asynchronously), so it comes as a promise.
    */
-  answer(question: DnsQuestion): DnsAnswer {
-    return resolve({ zones: this.liveZones, edge: this.edge }, question);
+  answer(question: DnsQuestion & { dnssecOk?: false }): DnsAnswer;
+  answer(question: DnsQuestion): DnsAnswer | Promise<DnsAnswer>;
+  answer(question: DnsQuestion): DnsAnswer | Promise<DnsAnswer> {
+    const out = resolve({ zones: this.liveZones, edge: this.edge }, question);
+    if (!question.dnssecOk) return out;
+    const owners = [...out.answers, ...out.authorities];
+    if (!owners.some((r) => this.signerFor(r.name.toLowerCase()))) return out;
+    return signAnswer(out, this.signerFor, this.time.now());
   }
 
   /**
    * What a resolver asking the zone's nameservers would see for `name` and `type` (default `A`):
    * `{ rcode, authoritative, answers, authorities, additionals }`, records with their wire TTLs and
    * data as `dns-packet` shapes it (TXT as character-strings of at most 255 bytes). No socket.
-   * Rejects with a TypeError for a type it does not know (a typo, not a DNS answer).
+   * With `{ dnssec: true }` the question sets the DO bit: a zone with DNSSEC on answers signed
+   * (RRSIG, NSEC, DNSKEY records' data as their RDATA bytes). Rejects with a TypeError for a type it
+   * does not know (a typo, not a DNS answer).
    */
-  async resolve(name: string, type = 'A'): Promise<DnsAnswer> {
+  async resolve(name: string, type = 'A', options: { dnssec?: boolean } = {}): Promise<DnsAnswer> {
     if (questionType(type) === undefined)
       throw new TypeError(`DnsApi.resolve: unknown record type ${JSON.stringify(type)}`);
-    const answer = await this.ask({ name, type });
+    const answer = await this.ask({ name, type, ...(options.dnssec ? { dnssecOk: true } : {}) });
     if (answer === null) {
       // As Node's resolver reports a server that never answers.
       const syscall = `query${type.charAt(0).toUpperCase()}${type.slice(1).toLowerCase()}`; // queryTxt, queryAaaa

@@ -23,7 +23,7 @@ const KSK_FLAGS = 257;
 const PROTOCOL = 3;
 
 /** One key: its DNSKEY flags, public key (base64 of x‖y, 64 bytes, RFC 6605 §4), key tag and private half. */
-interface DnssecKey {
+export interface DnssecKey {
   readonly flags: typeof KSK_FLAGS | typeof ZSK_FLAGS;
   readonly publicKey: string;
   readonly tag: number;
@@ -60,6 +60,12 @@ export function dsDigest(zone: string, rdata: Uint8Array): string {
   return toHex(digest('sha256', concat([nameBytes(zone.toLowerCase()), rdata]))).toUpperCase();
 }
 
+/** The DS RDATA of the zone's key-signing key (RFC 4034 §5.1): what a registrar publishes. */
+export function dsRdata(keys: DnssecKeys): Uint8Array {
+  const digestBytes = Uint8Array.from(keys.digest.match(/../g)!, (h) => parseInt(h, 16));
+  return concat([new Uint8Array([keys.ksk.tag >> 8, keys.ksk.tag & 0xff, ALGORITHM, DIGEST_TYPE]), digestBytes]);
+}
+
 function subtle(): SubtleCrypto {
   const s = (globalThis as { crypto?: Crypto }).crypto?.subtle;
   if (!s) throw new Error('DNSSEC needs WebCrypto (globalThis.crypto.subtle), which this runtime lacks');
@@ -79,4 +85,29 @@ async function makeKey(flags: DnssecKey['flags']): Promise<DnssecKey> {
 export async function makeDnssecKeys(zone: string): Promise<DnssecKeys> {
   const [ksk, zsk] = await Promise.all([makeKey(KSK_FLAGS), makeKey(ZSK_FLAGS)]);
   return { ksk, zsk, digest: dsDigest(zone, dnskeyRdata(ksk.flags, ksk.publicKey)) };
+}
+
+const signingKeys = new WeakMap<DnssecKey, Promise<CryptoKey>>();
+
+/** The key's private half as a CryptoKey for signing: imported once per key object. */
+function signingKey(key: DnssecKey): Promise<CryptoKey> {
+  let k = signingKeys.get(key);
+  if (!k) {
+    k = subtle().importKey('jwk', key.privateKey, EC, false, ['sign']);
+    signingKeys.set(key, k);
+  }
+  return k;
+}
+
+/**
+ * An ECDSA P-256 / SHA-256 signature of `data` with `key`: WebCrypto gives r ‖ s, 64 bytes, which
+ * is exactly the RRSIG signature field of algorithm 13 (RFC 6605 §4). Randomised, as ECDSA is.
+ */
+export async function signWith(key: DnssecKey, data: Uint8Array): Promise<Uint8Array> {
+  const sig = await subtle().sign(
+    { name: 'ECDSA', hash: 'SHA-256' },
+    await signingKey(key),
+    data as Uint8Array<ArrayBuffer>,
+  );
+  return new Uint8Array(sig);
 }

@@ -1,20 +1,32 @@
 /**
- * A zone's DNSSEC as its API shows it (docs/sources/dns-wire.md#dnssec): the status and its
- * transitions, and the keys made when it is first enabled (dnssec-keys.ts).
+ * A zone's DNSSEC as its API shows it and its nameservers answer it (docs/sources/dns-wire.md#dnssec):
+ * the status and its transitions, and the records made from the keys (DNSKEY, CDS, CDNSKEY at the
+ * apex). The keys themselves are dnssec-keys.ts; signing an answer is dnssec-sign.ts.
  *
  * States (developers.cloudflare.com/dns/dnssec/dnssec-states/): `pending` once enabled until the
  * registrar publishes the DS, then `active`; once disabled, `pending-disabled` while the DS is still
- * published, then `disabled`. DELETE drops the keys (`disabled` with `modified_on` null).
+ * published, then `disabled`. In all four the zone is signed and serves its DNSKEY; CDS and CDNSKEY
+ * carry the key while enabled and RFC 8078's delete form while disabled. DELETE drops the keys
+ * (`disabled` with `modified_on` null: nothing signed).
  */
-import { ALGORITHM, DIGEST_TYPE, makeDnssecKeys, type DnssecKeys } from './dnssec-keys.js';
+import type { DnsResourceRecord } from '../dns-answer.js';
+import {
+  ALGORITHM,
+  DIGEST_TYPE,
+  dnskeyRdata,
+  dsRdata,
+  makeDnssecKeys,
+  type DnssecKey,
+  type DnssecKeys,
+} from './dnssec-keys.js';
 import { zoneSettings, type DnssecStatus } from './zone-settings.js';
 import type { Zone } from './zone.js';
 
-/** The TTL of the API's DS line and of the zsk route's DNSKEY: 3600 (the API's `ds`, its zsk route's `Ttl`). */
+/** DNSKEY, CDS and CDNSKEY TTL, and the API's DS line's: 3600 (the API's `ds`, its zsk route's `Ttl`). */
 export const DNSSEC_RECORD_TTL = 3600;
 
 /** The zone's keys, while it has any (from first enabling until DELETE). */
-const zoneKeys = (zone: Zone): DnssecKeys | undefined => zoneSettings(zone).dnssec.keys;
+export const zoneKeys = (zone: Zone): DnssecKeys | undefined => zoneSettings(zone).dnssec.keys;
 
 /** Whether the owner last asked for DNSSEC on (PATCH `active`) rather than off. */
 const enabled = (zone: Zone): boolean => {
@@ -82,3 +94,35 @@ export async function ensureKeys(zone: Zone): Promise<DnssecKeys> {
 /** The API's `ds` line: `<zone>. 3600 IN DS <key tag> 13 2 <digest>`. */
 export const dsLine = (zone: Zone, keys: DnssecKeys): string =>
   `${zone.name}. ${DNSSEC_RECORD_TTL} IN DS ${keys.ksk.tag} ${ALGORITHM} ${DIGEST_TYPE} ${keys.digest}`;
+
+const dnskey = (owner: string, key: DnssecKey): DnsResourceRecord => ({
+  name: owner,
+  type: 'DNSKEY',
+  class: 'IN',
+  ttl: DNSSEC_RECORD_TTL,
+  data: dnskeyRdata(key.flags, key.publicKey),
+});
+
+/** RFC 8078 §4: the CDS and CDNSKEY that ask the parent to remove the DS ("0 0 0 00", "0 3 0 AA=="). */
+const DELETE_CDS = new Uint8Array([0, 0, 0, 0, 0]);
+const DELETE_CDNSKEY = new Uint8Array([0, 0, 3, 0, 0]);
+
+/**
+ * The DNSKEY, CDS or CDNSKEY set at the apex, spelled `owner`, from the zone's keys; undefined when
+ * it has none (the question is then answered from the zone's records, as any other type).
+ */
+export function apexKeyRecords(zone: Zone, type: string, owner: string): DnsResourceRecord[] | undefined {
+  const keys = zoneKeys(zone);
+  if (!keys) return undefined;
+  if (type === 'DNSKEY') return [dnskey(owner, keys.ksk), dnskey(owner, keys.zsk)];
+  const on = enabled(zone);
+  const data =
+    type === 'CDS'
+      ? on
+        ? dsRdata(keys)
+        : DELETE_CDS
+      : on
+        ? dnskeyRdata(keys.ksk.flags, keys.ksk.publicKey)
+        : DELETE_CDNSKEY;
+  return [{ name: owner, type, class: 'IN', ttl: DNSSEC_RECORD_TTL, data }];
+}

@@ -2,11 +2,13 @@
  * What Cloudflare's authoritative DNS answers for a question, from the double's zones: pure and
  * runtime-neutral (no sockets, no wire format). The facts and their sources are in
  * docs/sources/dns-wire.md (its sections cited below); the algorithm is RFC 1034 §4.3.2 with RFC 4592
- * wildcards, plus Cloudflare's proxying and CNAME flattening.
+ * wildcards, plus Cloudflare's proxying, CNAME flattening and, for a zone with DNSSEC keys, the
+ * apex's DNSKEY, CDS and CDNSKEY (the answer is signed afterwards, asynchronously: dnssec-sign.ts).
  */
 import { canonicalIPv6, isIPv4 } from './addresses.js';
 import type { DnsAnswer, DnsQuestion, DnsResourceRecord } from '../dns-answer.js';
 import { synthesisedNs, synthesisedSoa, negativeSoa } from './apex.js';
+import { apexKeyRecords } from './dnssec.js';
 import { rdataOf } from './rdata.js';
 import { Unencodable } from './rdata-bytes.js';
 import { questionType } from './rr-types.js';
@@ -88,7 +90,7 @@ export function resolve(ctx: ResolveContext, q: DnsQuestion): DnsAnswer {
 }
 
 /** The zone holding `name`: the one whose apex is its longest suffix. */
-function zoneFor(zones: Iterable<Zone>, name: string): Zone | undefined {
+export function zoneFor(zones: Iterable<Zone>, name: string): Zone | undefined {
   let best: Zone | undefined;
   for (const z of zones) {
     if ((name === z.name || name.endsWith(`.${z.name}`)) && (!best || z.name.length > best.name.length)) best = z;
@@ -163,6 +165,18 @@ class Lookup {
     depth: number,
     seen: Set<string>,
   ): void {
+    if (name === zone.name && (type === 'DNSKEY' || type === 'CDS' || type === 'CDNSKEY')) {
+      // Made from the zone's keys while it has any (dnssec.ts), whatever the DO bit; DNSKEY records
+      // the zone stores (a multi-signer setup) join its own.
+      const made = apexKeyRecords(zone, type, owner);
+      if (made) {
+        out.answers.push(
+          ...made,
+          ...this.rrset(type === 'DNSKEY' ? records.filter((r) => r.type === type) : [], owner),
+        );
+        return;
+      }
+    }
     if (name === zone.name && (type === 'SOA' || type === 'NS')) {
       // Synthesised at the apex; stored apex NS records are not served unless the zone is multi-provider
       // (developers.cloudflare.com/dns/nameservers/nameserver-options/, "Multi-provider DNS"), which the double has not.

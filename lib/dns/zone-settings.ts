@@ -1,9 +1,9 @@
 /**
  * What the zone administration routes (zone-admin.ts) change on a zone beyond its records: paused,
- * type, DNSSEC (its keys among it) and the zone-level DNS settings. Kept beside the zone (not in its
- * model, zone.ts), so that snapshots, restore and reset of the records leave it as it is, and
- * because resolution reads none of it (flatten_all_cnames, which it reads, is the zone's own);
- * `presentZone` shows `paused` and `type` from here.
+ * type, DNSSEC and the zone-level DNS settings. Kept beside the zone (not in its model, zone.ts), so
+ * that snapshots, restore and reset of the records leave it as it is; `presentZone` shows `paused`
+ * and `type` from here, and resolution reads the DNSSEC keys (dnssec.ts) and nothing else
+ * (flatten_all_cnames, which it reads, is the zone's own).
  */
 import type { DnssecKeys } from './dnssec-keys.js';
 import type { Zone } from './zone.js';

@@ -73,8 +73,8 @@ describe('DNSSEC details', () => {
     expect((await sdk.dns.dnssec.edit({ zone_id, status: 'active' })).ds).toBe(d.ds);
   });
 
-  it("the zsk route: the zone-signing key in the API reference's shape", async () => {
-    const { sdk, zone_id } = setup();
+  it("the zsk route: the zone-signing key in the API reference's shape, the DNSKEY the nameservers serve", async () => {
+    const { api, sdk, zone_id } = setup();
     await sdk.dns.dnssec.edit({ zone_id, status: 'active' });
     const page = await sdk.dns.dnssec.zsk.list({ zone_id });
     expect(page.result).toHaveLength(1);
@@ -92,7 +92,10 @@ describe('DNSSEC details', () => {
       SigningKey: { privkey: null },
     });
     expect(zsk.SigningKey!.pubkey).toBe(`256 3 13 ${zsk.DNSKEY!.PublicKey}`);
-    expect(Buffer.from(zsk.DNSKEY!.PublicKey!, 'base64')).toHaveLength(64);
+    const served = (await api.resolve('example.com', 'DNSKEY')).answers.map((r) =>
+      Buffer.from(r.data as Uint8Array).toString('base64'),
+    );
+    expect(served).toContain(Buffer.from(dnskeyRdata(256, zsk.DNSKEY!.PublicKey!)).toString('base64'));
   });
 
   it('pending → active once the registrar publishes the DS; disabling → pending-disabled → disabled once it is gone', async () => {

@@ -141,7 +141,7 @@ describe('the cache of encoded answers', () => {
     const api = zone();
     const cache = new DnsAnswerCache(() => api.answerState());
     let asked = 0;
-    const answerer = (q: DnsQuestion): DnsAnswer => {
+    const answerer = (q: DnsQuestion): DnsAnswer | Promise<DnsAnswer> => {
       asked++;
       return api.answer(q);
     };

@@ -24,6 +24,7 @@ import { AccountImageWriter, loadAccountImage, persistedAccount } from '../../..
 import { S3Api } from '../../../lib/s3/api.js';
 import { r2Client } from '../../s3/client.js';
 import { CREDENTIALS, ENDPOINT } from '../../s3/support.js';
+import { checkSection } from '../../helpers/dnssec.js';
 import { STORES, type TestStore } from './stores.js';
 
 const BASE = 'https://api.cloudflare.com/client/v4';
@@ -207,6 +208,13 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
     expect(second.write(store)).toBe(false);
     expect(await observe(second, ids)).toEqual(before);
     expect(await serial(second)).toBeGreaterThanOrEqual(soa);
+    // The zone's DNSSEC keys came back: the restarted server signs with the keys served before it.
+    const keys = (await first.api.resolve('example.com', 'DNSKEY')).answers;
+    expect(keys).toHaveLength(2);
+    expect((await second.api.resolve('example.com', 'DNSKEY')).answers).toEqual(keys);
+    const signed = await second.api.resolve('example.com', 'SOA', { dnssec: true });
+    expect(signed.answers.map((r) => r.type)).toEqual(['SOA', 'RRSIG']);
+    expect(checkSection(signed.answers, keys)).toEqual([]);
     // The credential table came back: the restarted account was made without one, and still refuses other tokens.
     const other = await second.api.fetch(`${BASE}/zones`, { headers: { authorization: `Bearer ${'u'.repeat(40)}` } });
     expect(other.status).not.toBe(200);
