@@ -10,7 +10,7 @@ export const dnsResolveDifferences = {
   },
   'dnssec-compact-denial': {
     shownBy: 'a real zone with DNSSEC on (CLOUDFLARE_ZONE_DNSSEC=true)',
-    why: 'Signed Cloudflare zones answer a missing name NOERROR with an NSEC ("black lies", RFC 9824), not NXDOMAIN (blog.cloudflare.com/black-lies); the double is unsigned.',
+    why: 'Signed Cloudflare zones answer a missing name NOERROR with an NSEC ("black lies", RFC 9824), not NXDOMAIN (blog.cloudflare.com/black-lies); the double does so only to questions with the DO bit, which this suite does not set, and answers it NXDOMAIN (docs/sources/dns-wire.md#dnssec).',
   },
 } as const satisfies Record<string, { shownBy: string; why: string }>;
 

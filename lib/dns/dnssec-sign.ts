@@ -55,7 +55,7 @@ function lowerBytes(b: Uint8Array): Uint8Array {
  * A name in presentation form (`\DDD` and `\X` escapes, as dns-names.ts writes an asked name; a final
  * dot optional) as its wire labels, without the root.
  */
-function nameLabels(name: string): Uint8Array[] {
+export function nameLabels(name: string): Uint8Array[] {
   const text = name.endsWith('.') && !name.endsWith('\\.') ? name.slice(0, -1) : name;
   if (text === '' || text === '.') return [];
   if (!text.includes('\\')) return text.split('.').map((l) => utf8(l));
@@ -79,7 +79,7 @@ function nameLabels(name: string): Uint8Array[] {
 }
 
 /** Wire labels as an uncompressed name (RFC 1035 §3.1), the root's zero byte included. */
-function labelsWire(labels: readonly Uint8Array[]): Uint8Array {
+export function labelsWire(labels: readonly Uint8Array[]): Uint8Array {
   const parts: Uint8Array[] = [];
   for (const l of labels) parts.push(new Uint8Array([l.length]), l);
   parts.push(new Uint8Array([0]));
@@ -162,6 +162,32 @@ export function rdataWire(type: string, data: unknown): Uint8Array {
     default:
       throw new Error(`no canonical RDATA for ${type}`);
   }
+}
+
+/**
+ * The Type Bit Maps field of an NSEC record (RFC 4034 §4.1.2): one window block per 256 types that
+ * holds any, each as long as its highest type needs.
+ */
+export function typeBitmap(types: readonly number[]): Uint8Array {
+  const windows = new Map<number, number[]>();
+  for (const t of types) {
+    const w = windows.get(t >> 8) ?? [];
+    w.push(t & 0xff);
+    windows.set(t >> 8, w);
+  }
+  const parts: Uint8Array[] = [];
+  for (const window of [...windows.keys()].sort((a, b) => a - b)) {
+    const bits = windows.get(window)!;
+    const bitmap = new Uint8Array((Math.max(...bits) >> 3) + 1);
+    for (const b of bits) bitmap[b >> 3]! |= 0x80 >> (b & 7);
+    parts.push(new Uint8Array([window, bitmap.length]), bitmap);
+  }
+  return concat(parts);
+}
+
+/** NSEC RDATA (RFC 4034 §4.1): the next name, uncompressed and as given, then the type bitmap. */
+export function nsecRdata(next: Uint8Array, types: readonly number[]): Uint8Array {
+  return concat([next, typeBitmap([...new Set(types)].sort((a, b) => a - b))]);
 }
 
 /** The RRSIG Labels field (RFC 4034 §3.1.3): the labels of the owner's wire form, a leading `*` not counted. */

@@ -1,7 +1,8 @@
 /**
  * A zone's DNSSEC as its API shows it and its nameservers answer it (docs/sources/dns-wire.md#dnssec):
- * the status and its transitions, and the records made from the keys (DNSKEY, CDS, CDNSKEY at the
- * apex). The keys themselves are dnssec-keys.ts; signing an answer is dnssec-sign.ts.
+ * the status and its transitions, the records made from the keys (DNSKEY, CDS, CDNSKEY at the apex),
+ * and the NSEC records of compact denial (RFC 9824 and Cloudflare's earlier "black lies"). The keys
+ * themselves are dnssec-keys.ts; signing an answer is dnssec-sign.ts.
  *
  * States (developers.cloudflare.com/dns/dnssec/dnssec-states/): `pending` once enabled until the
  * registrar publishes the DS, then `active`; once disabled, `pending-disabled` while the DS is still
@@ -19,6 +20,8 @@ import {
   type DnssecKey,
   type DnssecKeys,
 } from './dnssec-keys.js';
+import { labelsWire, nameLabels, nsecRdata } from './dnssec-sign.js';
+import { dnsTypeCode } from './rr-types.js';
 import { zoneSettings, type DnssecStatus } from './zone-settings.js';
 import type { Zone } from './zone.js';
 
@@ -125,4 +128,66 @@ export function apexKeyRecords(zone: Zone, type: string, owner: string): DnsReso
         ? dnskeyRdata(keys.ksk.flags, keys.ksk.publicKey)
         : DELETE_CDNSKEY;
   return [{ name: owner, type, class: 'IN', ttl: DNSSEC_RECORD_TTL, data }];
+}
+
+const code = (type: string) => dnsTypeCode(type)!;
+
+/**
+ * The types a NODATA denial's NSEC claims at an existing name, less the one asked: recorded from
+ * Cloudflare on 2026-10-04 for a question of type A, whose NSEC listed every type below but A
+ * ("black lies": docs/sources/dns-wire.md#dnssec). No NS, SOA, CNAME or DS, so no validator reads it
+ * as a delegation, an apex or an alias.
+ */
+const NODATA_TYPES = [
+  'A',
+  'PTR',
+  'HINFO',
+  'MX',
+  'TXT',
+  'AAAA',
+  'LOC',
+  'SRV',
+  'NAPTR',
+  'CERT',
+  'SSHFP',
+  'RRSIG',
+  'NSEC',
+  'TLSA',
+  'SMIMEA',
+  'HIP',
+  'OPENPGPKEY',
+  'SVCB',
+  'HTTPS',
+  'URI',
+  'CAA',
+];
+
+/** HIP (55) has no entry in rr-types.ts (the API stores no HIP records). */
+const HIP = 55;
+const typeNumber = (t: string) => (t === 'HIP' ? HIP : code(t));
+
+/**
+ * The NSEC of a compact denial (RFC 9824 §3), owner `owner` (as asked), next name `\000.<name>` (the
+ * name's immediate successor), at the negative TTL:
+ * - `nxname`: the name does not exist: RRSIG, NSEC, NXNAME (§3.1; NXNAME, type 128, says so);
+ * - `cut`: the name is a delegation without DS: NS, RRSIG, NSEC (an insecure delegation, RFC 4035 §5.2);
+ * - `nodata`: the name exists without `type`: every type of NODATA_TYPES but `type`.
+ */
+export function compactNsec(
+  owner: string,
+  name: string,
+  kind: 'nxname' | 'cut' | 'nodata',
+  type: string,
+  ttl: number,
+): DnsResourceRecord {
+  const types =
+    kind === 'nxname'
+      ? [code('RRSIG'), code('NSEC'), code('NXNAME')]
+      : kind === 'cut'
+        ? [code('NS'), code('RRSIG'), code('NSEC')]
+        : NODATA_TYPES.filter((t) => t !== type).map(typeNumber);
+  // The NSEC's next name is not lower-cased in canonical form (RFC 6840 §5.1): it is made lower case
+  // here, so what is signed is what is sent.
+  const next = labelsWire([new Uint8Array([0]), ...nameLabels(name)]);
+  return { name: owner, type: 'NSEC', class: 'IN', ttl, data: nsecRdata(next, types) };
 }

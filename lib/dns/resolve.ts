@@ -2,13 +2,14 @@
  * What Cloudflare's authoritative DNS answers for a question, from the double's zones: pure and
  * runtime-neutral (no sockets, no wire format). The facts and their sources are in
  * docs/sources/dns-wire.md (its sections cited below); the algorithm is RFC 1034 §4.3.2 with RFC 4592
- * wildcards, plus Cloudflare's proxying, CNAME flattening and, for a zone with DNSSEC keys, the
- * apex's DNSKEY, CDS and CDNSKEY (the answer is signed afterwards, asynchronously: dnssec-sign.ts).
+ * wildcards, plus Cloudflare's proxying, CNAME flattening, and, for a zone with DNSSEC keys, the
+ * apex's DNSKEY, CDS and CDNSKEY and, to a question with the DO bit, compact denial of existence
+ * (the answer is signed afterwards, asynchronously: dnssec-sign.ts).
  */
 import { canonicalIPv6, isIPv4 } from './addresses.js';
 import type { DnsAnswer, DnsQuestion, DnsResourceRecord } from '../dns-answer.js';
 import { synthesisedNs, synthesisedSoa, negativeSoa } from './apex.js';
-import { apexKeyRecords } from './dnssec.js';
+import { apexKeyRecords, compactNsec, zoneKeys } from './dnssec.js';
 import { rdataOf } from './rdata.js';
 import { Unencodable } from './rdata-bytes.js';
 import { questionType } from './rr-types.js';
@@ -80,13 +81,15 @@ export function resolve(ctx: ResolveContext, q: DnsQuestion): DnsAnswer {
   if (q.class !== undefined && q.class.toUpperCase() !== 'IN') return answerOf('REFUSED', false);
   // Zone transfers are opt-in on Cloudflare (secondary setups); a plain query for one is refused [INFER].
   if (type === 'AXFR' || type === 'IXFR') return answerOf('REFUSED', false);
+  // NXNAME is a meta-type for denials only: a question for it is FORMERR (RFC 9824 §3.4).
+  if (type === 'NXNAME') return answerOf('FORMERR', false);
   const asked = q.name === '.' ? '' : q.name.replace(/\.$/, '');
   const name = lowerAscii(asked);
   const zone = zoneFor(ctx.zones, name);
   // A name in no zone the double holds: REFUSED without AA, as authoritative-only servers answer
   // (docs/sources/dns-wire.md#negative-answers).
   if (!zone) return answerOf('REFUSED', false);
-  return new Lookup(ctx, speller(asked, name)).at(zone, name, asked, type, 0, new Set());
+  return new Lookup(ctx, speller(asked, name), q.dnssecOk === true).at(zone, name, asked, type, 0, new Set());
 }
 
 /** The zone holding `name`: the one whose apex is its longest suffix. */
@@ -116,7 +119,14 @@ class Lookup {
   constructor(
     private readonly ctx: ResolveContext,
     private readonly spell: (owner: string) => string,
+    /** The question's DO bit: denials in a zone with keys are then compact (RFC 9824). */
+    private readonly dnssecOk: boolean,
   ) {}
+
+  /** Whether `zone`'s denials and referrals carry DNSSEC's records for this question. */
+  private signs(zone: Zone): boolean {
+    return this.dnssecOk && zoneKeys(zone) !== undefined;
+  }
 
   /** The answer for `name` (lower case, inside `zone`), owners spelled `owner`; `depth` counts CNAME hops. */
   at(zone: Zone, name: string, owner: string, type: string, depth: number, seen: Set<string>): DnsAnswer {
@@ -146,11 +156,11 @@ class Lookup {
         exists = true;
       }
     }
-    if (!exists) return this.negative(zone, 'NXDOMAIN');
+    if (!exists) return this.negative(zone, 'NXDOMAIN', name, owner, type);
     const out = answerOf('NOERROR', true);
     this.fill(out, zone, name, owner, type, records, depth, seen);
     if (out.answers.length === 0 && out.authorities.length === 0 && out.rcode === 'NOERROR')
-      return this.negative(zone, 'NOERROR');
+      return this.negative(zone, 'NOERROR', name, owner, type);
     return out;
   }
 
@@ -260,12 +270,22 @@ class Lookup {
   }
 
   /**
-   * NXDOMAIN or NODATA: the SOA in authority at the negative-caching TTL (RFC 2308 §3;
-   * docs/sources/dns-wire.md#negative-answers).
+   * NXDOMAIN or NODATA for `name` (spelled `owner`): the SOA in authority at the negative-caching TTL
+   * (RFC 2308 §3; docs/sources/dns-wire.md#negative-answers). With DNSSEC, compact denial instead
+   * (docs/sources/dns-wire.md#dnssec, RFC 9824): NOERROR, and one NSEC at the name after the SOA,
+   * at the same TTL (RFC 9077 §3.2), saying the name does not exist (NXNAME) or which types it has.
    */
-  private negative(zone: Zone, rcode: 'NXDOMAIN' | 'NOERROR'): DnsAnswer {
-    const out = answerOf(rcode, true);
-    out.authorities.push(negativeSoa(zone, this.spell(zone.name)));
+  private negative(zone: Zone, rcode: 'NXDOMAIN' | 'NOERROR', name: string, owner: string, type: string): DnsAnswer {
+    const soa = negativeSoa(zone, this.spell(zone.name));
+    if (!this.signs(zone)) {
+      const out = answerOf(rcode, true);
+      out.authorities.push(soa);
+      return out;
+    }
+    const out = answerOf('NOERROR', true);
+    const cut = name !== zone.name && zone.atName(name).some((r) => r.type === 'NS');
+    const kind = rcode === 'NXDOMAIN' ? 'nxname' : cut ? 'cut' : 'nodata';
+    out.authorities.push(soa, compactNsec(owner, name, kind, type, soa.ttl));
     return out;
   }
 
@@ -275,8 +295,18 @@ class Lookup {
    */
   private referral(zone: Zone, cut: string): DnsAnswer {
     const out = answerOf('NOERROR', false);
-    const ns = zone.atName(cut).filter((r) => r.type === 'NS');
+    const here = zone.atName(cut);
+    const ns = here.filter((r) => r.type === 'NS');
     out.authorities.push(...this.rrset(ns, this.spell(cut)));
+    if (this.signs(zone)) {
+      // A signed parent proves the delegation's security: its DS set, or an NSEC saying there is
+      // none, each signed (RFC 4035 §3.1.4; the NSEC in compact form, RFC 9824).
+      const ds = here.filter((r) => r.type === 'DS');
+      const soaTtl = negativeSoa(zone, zone.name).ttl;
+      out.authorities.push(
+        ...(ds.length ? this.rrset(ds, this.spell(cut)) : [compactNsec(this.spell(cut), cut, 'cut', 'DS', soaTtl)]),
+      );
+    }
     for (const r of ns) {
       const host = r.content;
       if (host !== zone.name && !host.endsWith(`.${zone.name}`)) continue;

@@ -33,6 +33,8 @@ const CODES: Readonly<Record<string, number>> = {
   SVCB: 64,
   HTTPS: 65,
   SPF: 99,
+  /** RFC 9824 §2: a meta-type for compact denial's NSEC bitmap, never a record (a question for it is FORMERR). */
+  NXNAME: 128,
   IXFR: 251,
   AXFR: 252,
   ANY: 255,

@@ -2,7 +2,7 @@
  * DNSSEC in process (issue 36): the keys' values against Cloudflare's own published ones, the
  * canonical RDATA the signer writes against `dns-packet`'s codecs, and `api.resolve(…, { dnssec:
  * true })`: every RRSIG checked by an independent checker (spec/helpers/dnssec.ts, node:crypto),
- * the apex's DNSKEY, CDS and CDNSKEY through the states,
+ * compact denial as Cloudflare answers it, the apex's DNSKEY, CDS and CDNSKEY through the states,
  * signature times on the double's clock, and the keys kept through snapshot, restore and reset.
  */
 import packet from 'dns-packet';
@@ -11,8 +11,8 @@ import { ManualClock } from '../../lib/clock.js';
 import type { DnsResourceRecord } from '../../lib/dns-answer.js';
 import { DnsApi, type DnsRecordSeed } from '../../lib/dns/index.js';
 import { dnskeyRdata, dsDigest, keyTag, makeDnssecKeys } from '../../lib/dns/dnssec-keys.js';
-import { rdataWire } from '../../lib/dns/dnssec-sign.js';
-import { checkSection, readDnskey, readRrsig } from '../helpers/dnssec.js';
+import { rdataWire, typeBitmap } from '../../lib/dns/dnssec-sign.js';
+import { checkSection, readDnskey, readNsec, readRrsig, typeCode } from '../helpers/dnssec.js';
 import { BASE_URL } from './support.js';
 
 /**
@@ -144,6 +144,13 @@ describe('canonical RDATA', () => {
       wire('TXT', [Buffer.from(txtBytes)]).toString('hex'),
     );
   });
+
+  it('the NSEC type bitmap is RFC 4034 §4.1.2: one window per 256 types, as long as its highest type needs', () => {
+    // RFC 4034 §4.3's example: A MX RRSIG NSEC TYPE1234.
+    expect(Buffer.from(typeBitmap([1, 15, 46, 47, 1234])).toString('hex')).toBe(
+      '0006400100000003' + '041b' + '00'.repeat(26) + '20',
+    );
+  });
 });
 
 describe('signed answers (api.resolve with { dnssec: true })', () => {
@@ -183,6 +190,59 @@ describe('signed answers (api.resolve with { dnssec: true })', () => {
     expect(readRrsig(a.answers[1]!).labels).toBe(5);
     expect(a.authorities).toEqual([]);
     expect(checkSection(a.answers, keys)).toEqual([]);
+  });
+
+  it('a name that does not exist: NOERROR, the SOA and an NSEC at the name to \\000.<name> with RRSIG NSEC NXNAME, each signed', async () => {
+    const { api, keys } = await signedZone();
+    const a = await ask(api, 'Nope.Example.com', 'A');
+    expect([a.rcode, a.answers, types(a.authorities)]).toEqual(['NOERROR', [], ['SOA', 'RRSIG', 'NSEC', 'RRSIG']]);
+    const nsec = a.authorities[2]!;
+    expect([nsec.name, nsec.ttl, a.authorities[0]!.ttl]).toEqual(['Nope.Example.com', 1800, 1800]);
+    const { next, types: bitmap } = readNsec(nsec);
+    expect(next.toString('hex')).toBe(Buffer.from('\x01\x00\x04nope\x07example\x03com\x00', 'latin1').toString('hex'));
+    expect(bitmap).toEqual([typeCode('RRSIG'), typeCode('NSEC'), 128]);
+    expect(checkSection(a.authorities, keys)).toEqual([]);
+  });
+
+  it("a missing type: the NSEC claims every type of Cloudflare's list but the one asked (black lies NODATA)", async () => {
+    const { api, keys } = await signedZone();
+    for (const [name, type] of [
+      ['www.example.com', 'TXT'],
+      ['www.example.com', 'AAAA'],
+      ['b.a.example.com', 'A'], // an empty non-terminal
+      ['example.com', 'AAAA'],
+      ['x.w.example.com', 'MX'], // a name a wildcard covers
+    ] as const) {
+      const a = await ask(api, name, type);
+      expect([a.rcode, a.answers, types(a.authorities)], `${name} ${type}`).toEqual([
+        'NOERROR',
+        [],
+        ['SOA', 'RRSIG', 'NSEC', 'RRSIG'],
+      ]);
+      const bitmap = readNsec(a.authorities[2]!).types;
+      expect(bitmap).not.toContain(typeCode(type));
+      for (const t of ['CNAME', 'NS', 'SOA', 'DS']) expect(bitmap).not.toContain(typeCode(t));
+      expect(bitmap).toContain(typeCode(type === 'TXT' ? 'A' : 'TXT'));
+      expect(checkSection(a.authorities, keys)).toEqual([]);
+    }
+  });
+
+  it('a delegation: the NS set unsigned, glue unsigned, and the DS set or an NSEC at the cut (NS RRSIG NSEC) signed', async () => {
+    const { api, keys } = await signedZone();
+    const insecure = await ask(api, 'deep.sub.example.com', 'A');
+    expect([insecure.authoritative, types(insecure.authorities), types(insecure.additionals)]).toEqual([
+      false,
+      ['NS', 'NSEC', 'RRSIG'],
+      ['A'],
+    ]);
+    expect(readNsec(insecure.authorities[1]!).types).toEqual(['NS', 'RRSIG', 'NSEC'].map(typeCode));
+    expect(checkSection(insecure.authorities, keys)).toEqual([]);
+    const secure = await ask(api, 'www.secure.example.com', 'A');
+    expect(types(secure.authorities)).toEqual(['NS', 'DS', 'RRSIG']);
+    expect(checkSection(secure.authorities, keys)).toEqual([]);
+    const noDs = await ask(api, 'sub.example.com', 'DS');
+    expect([noDs.rcode, types(noDs.authorities)]).toEqual(['NOERROR', ['SOA', 'RRSIG', 'NSEC', 'RRSIG']]);
+    expect(readNsec(noDs.authorities[2]!).types).toEqual(['NS', 'RRSIG', 'NSEC'].map(typeCode));
   });
 
   it('signatures run from a day before the clock to 26 hours after it, and are given again for five minutes', async () => {
@@ -228,6 +288,11 @@ describe('signed answers (api.resolve with { dnssec: true })', () => {
     expect((await ask(off, 'example.com', 'DNSKEY')).answers).toEqual([]);
     // Unsigned, `answer` stays synchronous even with the DO bit.
     expect(off.answer({ name: 'www.example.com', type: 'A', dnssecOk: true })).not.toBeInstanceOf(Promise);
+  });
+
+  it('a question for NXNAME is FORMERR (RFC 9824 §3.4)', async () => {
+    const { api } = await signedZone();
+    expect((await api.resolve('www.example.com', 'TYPE128')).rcode).toBe('FORMERR');
   });
 });
 

@@ -145,7 +145,7 @@ const TYPE_CODES: Record<string, number> = {
   CDNSKEY: 60,
   CAA: 257,
 };
-const typeCode = (type: string): number =>
+export const typeCode = (type: string): number =>
   TYPE_CODES[type] ?? Number(/^(?:TYPE|UNKNOWN_)(\d+)$/.exec(type)?.[1] ?? NaN);
 
 /**
@@ -210,4 +210,21 @@ export function checkSection(records: readonly SignedRr[], keys: readonly Signed
     if (why) failures.push(`${sig.name} ${covered}: ${why}`);
   }
   return failures;
+}
+
+/** The NSEC's next name and types, from its RDATA (RFC 4034 §4.1). */
+export function readNsec(rr: SignedRr): { next: Buffer; types: number[] } {
+  const b = rdataBytes(rr, false);
+  let at = 0;
+  while (b[at]! !== 0) at += 1 + b[at]!;
+  at++;
+  const types: number[] = [];
+  for (let o = at; o < b.length;) {
+    const window = b[o]!;
+    const len = b[o + 1]!;
+    for (let i = 0; i < len; i++)
+      for (let bit = 0; bit < 8; bit++) if (b[o + 2 + i]! & (0x80 >> bit)) types.push(window * 256 + i * 8 + bit);
+    o += 2 + len;
+  }
+  return { next: b.subarray(0, at), types };
 }
