@@ -2,10 +2,11 @@
  * The server side of bench/dns-wire.ts, in a process of its own (`tsx bench/dns-wire-server.ts
  * echo|double`; worker threads do not inherit tsx's loader) so that the load generator and the
  * server each have a core: a bare UDP echo server (the ceiling: Node's dgram with no work),
- * or the double's DNS server over a zone of ZONE_SIZE records.
+ * or the double's DNS server over a zone of ZONE_SIZE records (`double-signed`: with DNSSEC on).
  */
 import { createSocket } from 'node:dgram';
 import { fileURLToPath } from 'node:url';
+import type { Clock } from '../lib/clock.js';
 import { DnsApi } from '../lib/dns/index.js';
 import { DnsAnswerCache } from '../lib/node/dns-answer-cache.js';
 import { serveDns } from '../lib/node/dns-wire.js';
@@ -14,8 +15,8 @@ import { apexLines } from '../spec/helpers/knot.js';
 export const ZONE_SIZE = 1_000;
 
 /** The zone the bench asks: host-<i> A records, and a TXT at every tenth name. */
-export function benchZone(): DnsApi {
-  const api = new DnsApi({ zones: [{ name: 'bench.example', plan: 'enterprise' }] });
+export function benchZone(clock?: Clock): DnsApi {
+  const api = new DnsApi({ zones: [{ name: 'bench.example', plan: 'enterprise' }], ...(clock ? { clock } : {}) });
   api.seed(
     'bench.example',
     Array.from({ length: ZONE_SIZE }, (_, i) =>
@@ -25,6 +26,17 @@ export function benchZone(): DnsApi {
     ),
   );
   return api;
+}
+
+/** Turns DNSSEC on for the bench zone through the API, as a user does: keys made, answers signed for DO questions. */
+export async function signBenchZone(api: DnsApi): Promise<void> {
+  const id = api.zone('bench.example')!.id;
+  const res = await api.fetch(`https://api.cloudflare.com/client/v4/zones/${id}/dnssec`, {
+    method: 'PATCH',
+    headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+    body: JSON.stringify({ status: 'active' }),
+  });
+  if (res.status !== 200) throw new Error(`enabling DNSSEC answered ${res.status}`);
 }
 
 /** The same zone as a master file, for a real authoritative server (Knot) in the same bench. */
@@ -44,6 +56,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const kind = process.argv[2];
   let answered = 0;
   let counted = () => answered;
+  let hits = () => 0;
   let close: () => Promise<unknown>;
   if (kind === 'echo') {
     const socket = createSocket('udp4');
@@ -56,12 +69,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     close = () => new Promise((resolve) => socket.close(() => resolve(undefined)));
   } else {
     const api = benchZone();
+    if (kind === 'double-signed') await signBenchZone(api);
     // As startDnsServer serves: answers encoded once are sent again until the zone changes. Every
     // bench query is a hit or a miss (no onExchange: a record per message is work startDnsServer
     // does only when asked to log).
     const cache = new DnsAnswerCache(() => api.answerState());
     const server = await serveDns((q) => api.answer(q), { cache });
     counted = () => cache.hits + cache.misses;
+    hits = () => cache.hits;
     process.stdout.write(`${server.port}\n`);
     close = () => server.close();
   }
@@ -70,6 +85,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   process.stdin.on('end', async () => {
     const cpu = process.cpuUsage(cpuAtStart);
     await close();
-    process.stdout.write(`${JSON.stringify({ answered: counted(), cpuMicros: cpu.user + cpu.system })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ answered: counted(), hits: hits(), cpuMicros: cpu.user + cpu.system })}\n`,
+    );
   });
 }

@@ -4,7 +4,9 @@
  * `api.answer` (resolution alone) and `respond` (decode, resolve, encode, no socket). Each server
  * runs in a process of its own (bench/dns-wire-server.ts); the load generator here keeps WINDOW queries
  * in flight on one socket. Rounds alternate echo and double, and the median round is reported, with
- * each server's CPU time per query (measured inside it).
+ * each server's CPU time per query (measured inside it). With DNSSEC (issue 36): the zone signed and
+ * the DO bit on half the questions, over the wire (with the share of answers the answer cache gave)
+ * and in process, where each answer is signed anew or its signatures are given again.
  */
 import { createSocket } from 'node:dgram';
 import { execFileSync, spawn } from 'node:child_process';
@@ -15,17 +17,23 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import packet from 'dns-packet';
+import { ManualClock } from '../lib/clock.js';
+import type { DnsApi } from '../lib/dns/index.js';
 import { DnsAnswerCache } from '../lib/node/dns-answer-cache.js';
 import { respond } from '../lib/node/dns-message.js';
 import { knotCommand, startKnot } from '../spec/helpers/knot.js';
-import { benchZone, benchZoneFile, ZONE_SIZE } from './dns-wire-server.js';
+import { benchZone, benchZoneFile, signBenchZone, ZONE_SIZE } from './dns-wire-server.js';
 
 const WINDOW = 64;
 const ROUND_MS = 2_000;
 const ROUNDS = 3;
 
-/** Queries for names in the zone: mostly A records that exist, some TXT, some names that do not. */
-function queries(): Buffer[] {
+/**
+ * Queries for names in the zone: mostly A records that exist, some TXT, some names that do not;
+ * with `dnssecHalf`, every other one carries EDNS with the DO bit (the rest none), as when half the
+ * askers validate.
+ */
+function queries(dnssecHalf = false): Buffer[] {
   return Array.from({ length: 1024 }, (_, i) => {
     const n = (i * 7919) % ZONE_SIZE;
     const [name, type] =
@@ -34,11 +42,19 @@ function queries(): Buffer[] {
         : i % 8 === 1
           ? [`host-${n - (n % 20)}.bench.example`, 'TXT']
           : [`host-${n}.bench.example`, 'A'];
+    const dnssec = dnssecHalf && i % 2 === 1;
     return packet.encode({
       id: i,
       type: 'query',
       flags: packet.RECURSION_DESIRED,
       questions: [{ name, type: type as 'A' }],
+      ...(dnssec
+        ? {
+            additionals: [
+              { type: 'OPT', name: '.', udpPayloadSize: 1232, flags: packet.DNSSEC_OK } as packet.OptAnswer,
+            ],
+          }
+        : {}),
     });
   });
 }
@@ -48,10 +64,15 @@ interface Round {
   qps: number;
   /** The server's CPU time (user + system) per message it answered, µs. */
   cpuPerQuery: number;
+  /** The share of messages the answer cache answered (the double's servers). */
+  hitShare?: number;
 }
 
 /** Loads a server of `kind` with `generator` (given its port); the server's CPU per query when it can say. */
-async function round(kind: 'echo' | 'double' | 'knot', generator: (port: number) => Promise<number>): Promise<Round> {
+async function round(
+  kind: 'echo' | 'double' | 'double-signed' | 'knot',
+  generator: (port: number) => Promise<number>,
+): Promise<Round> {
   if (kind === 'knot') {
     // One UDP and one TCP worker: the double has one thread.
     const knot = await startKnot([{ name: 'bench.example', text: benchZoneFile(benchZone()) }], { workers: 1 });
@@ -71,12 +92,13 @@ async function round(kind: 'echo' | 'double' | 'knot', generator: (port: number)
   const port = Number((await lines.next()).value);
   const qps = await generator(port);
   child.stdin!.end();
-  const { answered, cpuMicros } = JSON.parse((await lines.next()).value as string) as {
+  const { answered, hits, cpuMicros } = JSON.parse((await lines.next()).value as string) as {
     answered: number;
+    hits: number;
     cpuMicros: number;
   };
   await once(child, 'exit');
-  return { qps, cpuPerQuery: cpuMicros / answered };
+  return { qps, cpuPerQuery: cpuMicros / answered, ...(kind === 'echo' ? {} : { hitShare: hits / answered }) };
 }
 
 /** A process's CPU time so far (user + system, µs), from /proc (Linux; clock ticks at 100 Hz). */
@@ -163,14 +185,17 @@ function perQuery(label: string, n: number, fn: (i: number) => unknown): { path:
 
 export async function benchDnsWire(): Promise<void> {
   const messages = queries();
+  const halfSigned = queries(true);
   const own = (port: number) => load(port, messages);
   const withKnot = knotCommand() !== undefined;
   const echo: Round[] = [];
   const double: Round[] = [];
+  const signed: Round[] = [];
   const knot: Round[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     echo.push(await round('echo', own));
     double.push(await round('double', own));
+    signed.push(await round('double-signed', (port) => load(port, halfSigned)));
     if (withKnot) knot.push(await round('knot', own));
   }
   const row = (server: string, rounds: Round[]) => ({
@@ -178,6 +203,8 @@ export async function benchDnsWire(): Promise<void> {
     'queries/s': Math.round(median(rounds.map((r) => r.qps))).toLocaleString('en'),
     'server CPU µs/query': median(rounds.map((r) => r.cpuPerQuery)).toFixed(1),
     'queries/s per round': rounds.map((r) => Math.round(r.qps)).join(' / '),
+    'answer cache hits':
+      rounds[0]?.hitShare === undefined ? '' : `${(median(rounds.map((r) => r.hitShare!)) * 100).toFixed(1)}%`,
   });
   console.log(
     `\nDNS wire: UDP queries per second (Node load generator, ${WINDOW} in flight, ${ROUNDS} rounds of ${ROUND_MS / 1000} s each, median; zone of ${ZONE_SIZE} records)`,
@@ -185,6 +212,7 @@ export async function benchDnsWire(): Promise<void> {
   console.table([
     row('bare UDP echo (dgram)', echo),
     row('double (serveDns + answer cache)', double),
+    row('double, zone signed, DO on half the questions', signed),
     ...(withKnot ? [row('Knot DNS (knotd, 1 UDP worker)', knot)] : []),
   ]);
   const qpsRatio = median(double.map((r) => r.qps)) / median(echo.map((r) => r.qps));
@@ -240,5 +268,50 @@ export async function benchDnsWire(): Promise<void> {
     ),
   );
   console.log('\nDNS wire: in-process paths per query');
+  console.table(rows);
+  await benchSigning();
+}
+
+/**
+ * What signing costs per answer, in process: the same DO questions (A records that exist, some TXT,
+ * some names that do not: one RRSIG, or two with the NSEC of a denial) to the zone unsigned, signed
+ * anew each time (the clock moved past the five minutes a signature is given again), and with the
+ * signatures given again; and `respond` with the answer cache on the half-DO mix, whose hits are
+ * signed answers kept.
+ */
+async function benchSigning(): Promise<void> {
+  const clock = new ManualClock(Date.UTC(2026, 10, 1));
+  const signedApi = benchZone(clock);
+  await signBenchZone(signedApi);
+  const unsigned = benchZone();
+  const asked = queries().map((m) => ({ ...packet.decode(m).questions![0]!, dnssecOk: true }));
+  const perAnswer = async (label: string, api: DnsApi, n: number, before?: () => void) => {
+    for (let i = 0; i < 500; i++) await api.answer(asked[i % asked.length]!); // warm up
+    const start = performance.now();
+    for (let i = 0; i < n; i++) {
+      before?.();
+      await api.answer(asked[i % asked.length]!);
+    }
+    return { path: label, 'µs/query': (((performance.now() - start) * 1000) / n).toFixed(2) };
+  };
+  const rows = [
+    await perAnswer('api.answer, DO, zone unsigned', unsigned, 20_000),
+    await perAnswer('api.answer, DO, zone signed: every answer signed anew', signedApi, 3_000, () =>
+      clock.advance(5 * 60_000),
+    ),
+    await perAnswer('api.answer, DO, zone signed: signatures given again', signedApi, 20_000),
+  ];
+  const halfSigned = queries(true);
+  const cache = new DnsAnswerCache(() => signedApi.answerState());
+  const answerer = (q: { name: string; type: string; dnssecOk?: boolean }) => signedApi.answer(q);
+  for (let i = 0; i < halfSigned.length; i++) await respond(halfSigned[i]!, answerer, { transport: 'udp', cache });
+  const start = performance.now();
+  const n = 50_000;
+  for (let i = 0; i < n; i++) await respond(halfSigned[i % halfSigned.length]!, answerer, { transport: 'udp', cache });
+  rows.push({
+    path: `respond with the answer cache, half DO, zone signed (${cache.hits} hits, ${cache.misses} misses)`,
+    'µs/query': (((performance.now() - start) * 1000) / n).toFixed(2),
+  });
+  console.log('\nDNS wire: signing per answer, in process (DO set; the answer cache on the half-DO mix)');
   console.table(rows);
 }

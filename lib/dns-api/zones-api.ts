@@ -16,7 +16,7 @@ import type { DnsAnswer, DnsQuestion } from '../dns-answer.js';
 import { normaliseZoneName } from '../dns/names.js';
 import { presentRecord } from '../dns/present.js';
 import { recordInput } from '../dns/request.js';
-import { signAnswer, type ZoneSigner } from '../dns/dnssec-sign.js';
+import { SIGNATURE_REUSE_MS, signAnswer, type ZoneSigner } from '../dns/dnssec-sign.js';
 import { dnssecStatus, zoneKeys } from '../dns/dnssec.js';
 import { edgeAddresses, resolve, zoneFor, type EdgeAddresses } from '../dns/resolve.js';
 import type { DnsService } from '../dns/routes.js';
@@ -216,15 +216,19 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
    * What every answer of `answer` depends on, as a list that differs whenever an answer may: each
    * zone, then its change count, its flatten_all_cnames setting (`PATCH dns_settings` changes it
    * without a record changing), its DNSSEC keys and what its owner asked of DNSSEC (the CDS and
-   * CDNSKEY follow it). The DNS server's cache of encoded answers (edge-doubles/node) compares it
-   * element by element on each query.
+   * CDNSKEY follow it); and, while any zone has keys, the span of SIGNATURE_REUSE_MS the clock is
+   * in, since signed answers age. The DNS server's cache of encoded answers (edge-doubles/node)
+   * compares it element by element on each query.
    */
   answerState(): unknown[] {
     const out: unknown[] = [];
+    let signed = false;
     for (const z of this.zonesById.values()) {
       const d = zoneSettings(z).dnssec;
       out.push(z, z.version, z.flattenAllCnames, d.keys, d.status);
+      signed ||= d.keys !== undefined;
     }
+    if (signed) out.push(Math.floor(this.time.now() / SIGNATURE_REUSE_MS));
     return out;
   }
 

@@ -38,7 +38,7 @@ const EXPIRATION_AFTER_S = 26 * 3600;
  * older than the NSEC signature beside it (docs/sources/dns-wire.md#dnssec); five minutes is our
  * choice, short beside the 26 hours a signature has left.
  */
-const SIGNATURE_REUSE_MS = 5 * 60 * 1000;
+export const SIGNATURE_REUSE_MS = 5 * 60 * 1000;
 
 /** The types whose RDATA names are lower-cased in canonical form (RFC 4034 §6.2, as RFC 6840 §5.1 amends it). */
 const NAMES_LOWERED = new Set(['NS', 'CNAME', 'SOA', 'PTR', 'MX', 'SRV', 'NAPTR']);

@@ -273,7 +273,9 @@ function check(buf: Buffer, options: RespondOptions): Asked | { out: Buffer | un
   if (opts > 1 || badOptions) delete query.opt;
   const opcode = (flags >> OPCODE_SHIFT) & 0xf;
   const single = questions.length === 1;
-  const question = single ? { ...asQuestion(questions[0]!), name: name!.name } : undefined;
+  const question: DnsQuestion | undefined = single ? { ...asQuestion(questions[0]!), name: name!.name } : undefined;
+  // The DO bit asks for DNSSEC's records (RFC 3225): a signed zone's answer is then signed.
+  if (question && query.opt && ((query.opt.flags ?? 0) & packet.DNSSEC_OK) !== 0) question.dnssecOk = true;
 
   let early: DnsRcode | 'BADVERS' | undefined;
   // Only QUERY is served: NOTIFY, UPDATE and the rest get NOTIMP (RFC 1035 §4.1.1).

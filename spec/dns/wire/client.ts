@@ -31,11 +31,11 @@ export type Decoded = Omit<packet.DecodedPacket, 'answers' | 'authorities' | 'ad
 
 export const decode = (bytes: Buffer): Decoded => packet.decode(bytes) as unknown as Decoded;
 
-/** A query for one question; `edns` adds an OPT record advertising that payload size. */
+/** A query for one question; `edns` adds an OPT record advertising that payload size, `dnssec` its DO bit. */
 export function query(
   name: string,
   type: string,
-  init: { id?: number; edns?: number; rd?: boolean; flags?: number } = {},
+  init: { id?: number; edns?: number; rd?: boolean; flags?: number; dnssec?: boolean } = {},
 ): Buffer {
   return packet.encode({
     id: init.id ?? 4242,
@@ -45,7 +45,14 @@ export function query(
     additionals:
       init.edns === undefined
         ? []
-        : [{ type: 'OPT', name: '.', udpPayloadSize: init.edns, flags: 0 } as packet.OptAnswer],
+        : [
+            {
+              type: 'OPT',
+              name: '.',
+              udpPayloadSize: init.edns,
+              flags: init.dnssec ? packet.DNSSEC_OK : 0,
+            } as packet.OptAnswer,
+          ],
   });
 }
 
