@@ -5,6 +5,7 @@
  * compact denial as Cloudflare answers it, the apex's DNSKEY, CDS and CDNSKEY through the states,
  * signature times on the double's clock, and the keys kept through snapshot, restore and reset.
  */
+import Cloudflare from 'cloudflare';
 import packet from 'dns-packet';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock.js';
@@ -353,5 +354,33 @@ describe('the apex keys through the states', () => {
     const a = await ask(api, 'www.example.com', 'A');
     expect(checkSection(a.answers, (await api.resolve('example.com', 'DNSKEY')).answers)).toEqual([]);
     expect(readDnskey((await api.resolve('example.com', 'DNSKEY')).answers[0]!).tag).toBe(before.key_tag);
+  });
+});
+
+describe('the page example', () => {
+  it('DNSSEC turned on through the SDK; a signed answer in process', async () => {
+    // README: dnssec
+    const api = new DnsApi({
+      zones: [{ name: 'example.com', records: [{ type: 'A', name: 'www', content: '192.0.2.1' }] }],
+    });
+    const cf = new Cloudflare({ apiToken: 'any-token', baseURL: BASE_URL, fetch: api.fetch });
+    const zone_id = api.zone('example.com')!.id;
+    const dnssec = await cf.dns.dnssec.edit({ zone_id, status: 'active' }); // the zone's keys are made
+    expect(dnssec).toMatchObject({ status: 'pending', algorithm: '13', flags: 257, digest_type: '2' });
+    expect(dnssec.ds).toBe(`example.com. 3600 IN DS ${dnssec.key_tag} 13 2 ${dnssec.digest}`); // for the registrar
+    api.dsAtRegistrar('example.com'); // the double has no registrar: say it publishes the DS
+    expect((await cf.dns.dnssec.get({ zone_id })).status).toBe('active');
+
+    // With the DO bit: signed (RRSIG, NSEC and DNSKEY data are their RDATA bytes).
+    const www = await api.resolve('www.example.com', 'A', { dnssec: true });
+    expect(www.answers.map((r) => r.type)).toEqual(['A', 'RRSIG']);
+    // A name that does not exist: compact denial (RFC 9824), NOERROR and one NSEC, as Cloudflare answers.
+    const missing = await api.resolve('nope.example.com', 'A', { dnssec: true });
+    expect([missing.rcode, missing.authorities.map((r) => r.type)]).toEqual([
+      'NOERROR',
+      ['SOA', 'RRSIG', 'NSEC', 'RRSIG'],
+    ]);
+    // README: end
+    expect(checkSection(www.answers, (await api.resolve('example.com', 'DNSKEY')).answers)).toEqual([]);
   });
 });

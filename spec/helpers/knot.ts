@@ -73,6 +73,11 @@ export interface KnotOptions {
   workers?: number;
   /** How long to wait for the first answer (default 10 s). */
   startTimeoutMs?: number;
+  /**
+   * Sign every zone as it loads (Knot's automatic DNSSEC: a KSK and a ZSK of algorithm 13,
+   * ECDSAP256SHA256, and an NSEC chain), its keys made in the temporary directory.
+   */
+  sign?: boolean;
 }
 
 /** A port free for both TCP and UDP on 127.0.0.1 (drawn by TCP, checked by UDP). */
@@ -147,13 +152,15 @@ export async function startKnot(zones: readonly KnotZone[], options: KnotOptions
     'log:',
     '  - target: stderr',
     '    any: warning',
+    ...(options.sign ? ['policy:', '  - id: ecdsa', '    algorithm: ecdsap256sha256', '    nsec3: off'] : []),
     'template:',
     '  - id: default',
     `    storage: ${quote(dir)}`,
-    // Serve the files as given: never write them back, keep no journal, sign nothing.
+    // Serve the files as given: never write them back, keep no journal; sign only when asked.
     '    zonefile-sync: -1',
     '    zonefile-load: whole',
     '    journal-content: none',
+    ...(options.sign ? ['    dnssec-signing: on', '    dnssec-policy: ecdsa'] : []),
     'zone:',
     ...files.flatMap((z) => [`  - domain: ${quote(z.name)}`, `    file: ${quote(z.file)}`]),
     '',
