@@ -2,10 +2,12 @@
  * What Cloudflare's authoritative DNS answers for a question, from the double's zones: pure and
  * runtime-neutral (no sockets, no wire format). The facts and their sources are in
  * docs/sources/dns-wire.md (its sections cited below); the algorithm is RFC 1034 §4.3.2 with RFC 4592
- * wildcards, plus Cloudflare's proxying, CNAME flattening, and, for a zone with DNSSEC keys, the
- * apex's DNSKEY, CDS and CDNSKEY and, to a question with the DO bit, compact denial of existence
- * (the answer is signed afterwards, asynchronously: dnssec-sign.ts).
+ * wildcards, plus Cloudflare's proxying, CNAME flattening, the MX and SRV targets it rewrites, and,
+ * for a question with the DO bit to a zone with DNSSEC keys, compact denial of existence (the
+ * answer is signed afterwards, asynchronously: dnssec-sign.ts).
  */
+import { toHex, utf8 } from '../bytes.js';
+import { digest } from '../hash.js';
 import { canonicalIPv6, isIPv4 } from './addresses.js';
 import type { DnsAnswer, DnsQuestion, DnsResourceRecord } from '../dns-answer.js';
 import { synthesisedNs, synthesisedSoa, negativeSoa } from './apex.js';
@@ -143,6 +145,11 @@ class Lookup {
       return out;
     }
     let records = zone.atName(name);
+    if (records.length === 0 && name !== zone.name) {
+      // A name Cloudflare inserts for an MX or SRV target that is proxied (rewrite.ts below).
+      const origin = insertedOrigin(zone, name);
+      if (origin) return this.inserted(zone, name, owner, type, origin, depth, seen);
+    }
     let exists = records.length > 0 || zone.exists(name);
     if (!exists) {
       // RFC 4592 §3.3.1: the closest encloser is the nearest existing ancestor; only `*.` + it may
@@ -161,6 +168,34 @@ class Lookup {
     this.fill(out, zone, name, owner, type, records, depth, seen);
     if (out.answers.length === 0 && out.authorities.length === 0 && out.rcode === 'NOERROR')
       return this.negative(zone, 'NOERROR', name, owner, type);
+    return out;
+  }
+
+  /**
+   * A name Cloudflare inserted for a proxied MX or SRV target: the origin's own records of the
+   * asked type (what the proxied name would answer unproxied), its CNAME whatever the type, else
+   * NODATA.
+   */
+  private inserted(
+    zone: Zone,
+    name: string,
+    owner: string,
+    type: string,
+    origin: readonly StoredRecord[],
+    depth: number,
+    seen: Set<string>,
+  ): DnsAnswer {
+    const out = answerOf('NOERROR', true);
+    const cname = origin.find((r) => r.type === 'CNAME');
+    if (cname && type !== 'CNAME') this.follow(out, zone, name, owner, type, cname, depth, seen);
+    else
+      out.answers.push(
+        ...this.rrset(
+          origin.filter((r) => r.type === type),
+          owner,
+        ),
+      );
+    if (out.answers.length === 0 && out.rcode === 'NOERROR') return this.negative(zone, 'NOERROR', name, owner, type);
     return out;
   }
 
@@ -213,7 +248,7 @@ class Lookup {
     const hidden = cname !== undefined && (cname.proxied || flattens(zone, name, cname));
     const own = records.filter((r) => r.type === type && !(hidden && r === cname));
     if (own.length) {
-      out.answers.push(...this.rrset(own, owner));
+      out.answers.push(...this.rrset(own, owner, type === 'MX' || type === 'SRV'));
       return;
     }
     if (cname && !cname.proxied) this.follow(out, zone, name, owner, type, cname, depth, seen);
@@ -255,11 +290,19 @@ class Lookup {
     out.additionals.push(...next.additionals);
   }
 
-  private rrset(records: readonly StoredRecord[], owner: string): DnsResourceRecord[] {
+  /** Records as answered; `rewrite`: MX and SRV targets that are proxied names are replaced (`rewriteTarget`). */
+  private rrset(records: readonly StoredRecord[], owner: string, rewrite = false): DnsResourceRecord[] {
     const out: DnsResourceRecord[] = [];
     for (const r of records) {
       try {
-        out.push({ name: owner, type: r.type, class: 'IN', ttl: wireTtl(r), data: rdataOf(r) });
+        const data = rdataOf(r);
+        out.push({
+          name: owner,
+          type: r.type,
+          class: 'IN',
+          ttl: wireTtl(r),
+          data: rewrite ? rewriteTarget(this.ctx.zones, r.type, data) : data,
+        });
       } catch (e) {
         // Stored data that has no wire form (hex of odd length, SvcParams that do not parse) is left
         // out rather than answered corrupt [INFER: the real API refuses such data on input].
@@ -328,5 +371,59 @@ const flattens = (zone: Zone, name: string, cname: StoredRecord): boolean =>
 function topmostCut(zone: Zone, name: string): string | undefined {
   const path = ancestors(name, zone.name);
   for (let i = path.length - 1; i >= 0; i--) if (zone.atName(path[i]!).some((r) => r.type === 'NS')) return path[i];
+  return undefined;
+}
+
+// ---- MX and SRV targets that are proxied names ---------------------------------------------------
+
+/**
+ * Cloudflare's answer to an MX or SRV record whose target is a proxied name: the target becomes a
+ * name it inserts, `_dc-mx.<hash>.<zone>` (MX) or `dc-<hash>.<zone>` (SRV), which resolves to the
+ * origin, so mail and services reach the origin and not the proxy; the records API never shows it
+ * (developers.cloudflare.com/dns/manage-dns-records/troubleshooting/unexpected-dns-records/;
+ * docs/sources/dns-wire.md#mx-and-srv-targets). The hash is not documented: observed ones are 12
+ * lower-case hex digits, fixed for a name over time; the double's is SHA-256 of the zone id and the
+ * target's name, cut to 12 (declared).
+ */
+function insertedHash(zone: Zone, target: string): string {
+  return toHex(digest('sha256', utf8(`${zone.id}/${target}`))).slice(0, 12);
+}
+
+/**
+ * Whether `name` has a proxied A, AAAA or CNAME record of its own (a name a proxied wildcard covers
+ * is not rewritten: not observed either way, declared).
+ */
+const proxiedAt = (zone: Zone, name: string): boolean =>
+  zone.atName(name).some((r) => r.proxied && PROXIABLE.has(r.type));
+
+/** An MX or SRV RDATA with its target replaced by the inserted name when the target is proxied. */
+function rewriteTarget(zones: Iterable<Zone>, type: string, data: unknown): unknown {
+  const d = data as { exchange?: string; target?: string };
+  const host = type === 'MX' ? d.exchange : d.target;
+  if (typeof host !== 'string') return data;
+  const target = lowerAscii(host.replace(/\.$/, ''));
+  const zone = zoneFor(zones, target);
+  if (!zone || !proxiedAt(zone, target)) return data;
+  const hash = insertedHash(zone, target);
+  return type === 'MX'
+    ? { ...d, exchange: `_dc-mx.${hash}.${zone.name}` }
+    : { ...d, target: `dc-${hash}.${zone.name}` };
+}
+
+const INSERTED = /^(?:_dc-mx\.|dc-)([0-9a-f]{12})\.(.+)$/;
+
+/**
+ * The origin's records (every record at the proxied name) behind an inserted name of `zone`, if
+ * `name` is one: the hash is matched against each proxied name of the zone, which only names of the
+ * inserted form pay for.
+ */
+function insertedOrigin(zone: Zone, name: string): readonly StoredRecord[] | undefined {
+  const m = INSERTED.exec(name);
+  if (!m || m[2] !== zone.name) return undefined;
+  for (const type of PROXIABLE)
+    for (const r of zone.ofType(type)) {
+      if (!r.proxied || insertedHash(zone, r.name) !== m[1]) continue;
+      return zone.atName(r.name).filter((o) => PROXIABLE.has(o.type));
+    }
   return undefined;
 }
