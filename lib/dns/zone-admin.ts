@@ -305,7 +305,7 @@ const patchDnssec: Handler = async (svc, req, { zone }) => {
  * DELETE drops the keys: nothing is signed any more and the state is "deleted" (`disabled`,
  * `modified_on` null). Only from `disabled`: Cloudflare refuses while the DS may still be published
  * (developers.cloudflare.com/dns/dnssec/dnssec-states/); its code and text were not observed
- * (placeholder, docs/conformance.md DNS choice 32).
+ * (placeholder, docs/conformance.md DNS choice 34).
  */
 const deleteDnssec: Handler = (svc, _req, { zone }) => {
   const d = zoneSettings(zone!).dnssec;
