@@ -26,7 +26,6 @@ import { zoneSettings } from '../dns/zone-settings.js';
 import type { DnsApiOptions, DnsRecord, DnsRecordSeed, DnsZoneInit } from '../dns/types.js';
 import { Zone, type ModelOptions, type ZoneSnapshot } from '../dns/zone.js';
 import { accountDns, setAccountDns, zoneDefaultsFor, type AccountDns } from '../dns/account-settings.js';
-import { zoneSettings } from '../dns/zone-settings.js';
 
 const NS_NAMES = [
   'ada',

@@ -194,6 +194,10 @@ describe(`CloudflareApi against Cloudflare's OpenAPI document (cloudflare/api-sc
       call('PATCH', `/zones/${id}/dnssec`, { status: 'active', dnssec_multi_signer: false, dnssec_use_nsec3: false }),
     );
     await refused(call('GET', `/zones/${'e'.repeat(32)}/dnssec`));
+    await ok(call('GET', `/zones/${id}/dnssec/zsk`));
+    // Deleting is refused until DNSSEC is disabled (lib/dns/zone-admin.ts), then answered.
+    await refused(call('DELETE', `/zones/${id}/dnssec`));
+    await ok(call('PATCH', `/zones/${id}/dnssec`, { status: 'disabled' }));
     await ok(call('DELETE', `/zones/${id}/dnssec`));
     await refused(call('DELETE', `/zones/${'e'.repeat(32)}/dnssec`));
     await ok(call('DELETE', `/zones/${id}`));
