@@ -296,7 +296,9 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
         if (!Array.isArray(list) || list.some((r) => !isObject(r)))
           throw new AdminError(400, `seed: zones.${zone} must be an array of records as the API takes them`);
         try {
-          new DnsApi({ zones: [{ name: found.name }] }).seed(found.name, list as DnsRecordSeed[]);
+          // Checked alone on a zone of the same plan and quotas: a Business zone takes 3,500 records.
+          const { plan, limits } = accountState(subject.dns.account).zones.get(found.id)!;
+          new DnsApi({ zones: [{ name: found.name, plan, limits }] }).seed(found.name, list as DnsRecordSeed[]);
         } catch (e) {
           throw new AdminError(400, `seed: zones.${zone}: ${(e as Error).message}`);
         }
@@ -381,7 +383,14 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
       for (const e of subject.dns.log.all()) {
         const id = /\/zones\/([0-9a-f]{32})(?:\/|$)/.exec(e.path)?.[1];
         if (zoneId !== undefined && id !== zoneId) continue;
-        entries.push({ ...e, surface: 'api', op: e.method, ...(id ? { zone: zoneName(id) ?? id } : {}) });
+        // A DNS question is logged as in process (surface 'dns', its type as the op); a request as 'api'.
+        const question = e.surface === 'dns';
+        entries.push({
+          ...e,
+          surface: question ? 'dns' : 'api',
+          op: question ? String(e.query.type) : e.method,
+          ...(id ? { zone: zoneName(id) ?? id } : {}),
+        });
       }
     }
     if (bucketName === undefined && zone === undefined)
@@ -405,7 +414,8 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
     const kind =
       body.queue !== undefined
         ? 'queue'
-        : ['method', 'path', 'status', 'code', 'message', 'retryAfter'].some((k) => body[k] !== undefined)
+        : body.surface !== undefined ||
+            ['method', 'path', 'status', 'code', 'message', 'retryAfter'].some((k) => body[k] !== undefined)
           ? 'api'
           : 'bucket';
     for (const k of SCHEDULE)
@@ -438,9 +448,29 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
         if (!subject.dns)
           throw new AdminError(
             400,
-            `faults: ${subject.server} serve has no /client/v4 API for a rule with method, path or status`,
+            body.surface === 'dns'
+              ? `faults: ${subject.server} serve answers no DNS questions (dns serve and api serve do)`
+              : `faults: ${subject.server} serve has no /client/v4 API for a rule with method, path or status`,
           );
-        only(body, ['method', 'path', 'status', 'code', 'message', 'retryAfter', ...SCHEDULE], 'faults (an API rule)');
+        // `surface: 'dns'` is a rule for DNS questions (name, type, rcode, drop), as `api.faults.add` takes it.
+        only(
+          body,
+          [
+            'surface',
+            'method',
+            'path',
+            'status',
+            'code',
+            'message',
+            'retryAfter',
+            'name',
+            'type',
+            'rcode',
+            'drop',
+            ...SCHEDULE,
+          ],
+          body.surface === 'dns' ? 'faults (a DNS question rule)' : 'faults (an API rule)',
+        );
         if (body.path !== undefined && typeof body.path !== 'string')
           throw new AdminError(400, 'faults: "path" must be a string (under /client/v4/, * for one segment)');
         if (

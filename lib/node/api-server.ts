@@ -15,6 +15,8 @@ import { errorResponse } from '../api/envelope.js';
 import { S3Api, type S3Credential } from '../s3/api.js';
 import { ManualClock, systemClock } from '../clock.js';
 import { adminRoutes } from './admin-routes.js';
+import type { DnsExchange } from './dns-message.js';
+import { withDnsWire } from './dns-server.js';
 import {
   serveHandler,
   type ExpectContinue,
@@ -47,6 +49,13 @@ export interface ApiServerOptions extends CloudflareApiOptions {
   hosts?: readonly HostRoute[];
   /** Key pairs the S3 view on R2's host names accepts; without any, every well-formed signature. */
   s3Credentials?: readonly S3Credential[];
+  /**
+   * Also answer the account's zones over DNS, UDP and TCP on this port (0: any free port), on the
+   * same host, from the same account: what `startDnsServer` does for a DNS API alone.
+   */
+  dnsPort?: number;
+  /** Called after each DNS message answered (or refused), with `dnsPort`. */
+  onDnsExchange?: (exchange: DnsExchange) => void;
 }
 
 /** R2's S3 host names for one account: `[<bucket>.]<account id>[.<jurisdiction>].r2.cloudflarestorage.com`. */
@@ -72,7 +81,7 @@ const hostName = (request: Request): string => {
  */
 export async function startApiServer(
   options: ApiServerOptions = {},
-): Promise<RunningServer & { api: CloudflareApi; baseURL: string; s3: S3Api }> {
+): Promise<RunningServer & { api: CloudflareApi; baseURL: string; s3: S3Api; dnsPort?: number }> {
   const {
     port,
     host,
@@ -83,6 +92,8 @@ export async function startApiServer(
     api: given,
     hosts: extra = [],
     s3Credentials,
+    dnsPort,
+    onDnsExchange,
     ...apiOptions
   } = options;
   const api = given ?? new CloudflareApi(apiOptions);
@@ -129,5 +140,6 @@ export async function startApiServer(
     failed: apiFailed,
     ...(settle ? { settle } : {}),
   });
-  return { ...running, api, s3, baseURL: `${running.origin}${api.basePath}` };
+  const served = { ...running, api, s3, baseURL: `${running.origin}${api.basePath}` };
+  return dnsPort === undefined ? served : withDnsWire(served, api, dnsPort, onDnsExchange);
 }

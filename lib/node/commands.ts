@@ -299,6 +299,21 @@ async function persistAndAdd(
 const settleWith = (listen: Listen): { settle?: () => Promise<void> } =>
   listen.persist ? { settle: () => listen.persist!.commit() } : {};
 
+/** `--dns-port N`: 0..65535, or undefined when not given. */
+function dnsPortFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new Error(`--dns-port must be 0..65535, got ${value}`);
+  return port;
+}
+
+/** The options of the zone over DNS, the same for dns serve and api serve. */
+const dnsWireOptions = {
+  'dns-port': { type: 'string' },
+  'ns-name': { type: 'string', multiple: true, default: [] },
+  'proxy-address': { type: 'string', multiple: true, default: [] },
+} satisfies ParseArgsConfig['options'];
+
 const dnsServe = serveCommand({
   summary: 'serve the DNS records API double over HTTP',
   usage: [
@@ -329,9 +344,7 @@ const dnsServe = serveCommand({
     compat: { type: 'string', default: 'today' },
     'base-path': { type: 'string', default: '/client/v4' },
     log: { type: 'boolean', default: false },
-    'dns-port': { type: 'string' },
-    'ns-name': { type: 'string', multiple: true, default: [] },
-    'proxy-address': { type: 'string', multiple: true, default: [] },
+    ...dnsWireOptions,
   },
   async serve(values, listen, io) {
     const { port, tls, expectContinue, clock, adminToken } = listen;
@@ -339,9 +352,7 @@ const dnsServe = serveCommand({
       throw new Error(`unknown --plan ${values.plan}`);
     if (values.compat !== 'document' && values.compat !== 'today')
       throw new Error(`--compat must be today or document`);
-    const dnsPort = values['dns-port'] === undefined ? undefined : Number(values['dns-port']);
-    if (dnsPort !== undefined && (!/^\d+$/.test(values['dns-port']!) || dnsPort > 65535))
-      throw new Error(`--dns-port must be 0..65535, got ${values['dns-port']}`);
+    const dnsPort = dnsPortFlag(values['dns-port']);
     const nameServers = values['ns-name']!;
     const zones: DnsZoneInit[] = values.zone!.map((z) => {
       const [name, id] = z.split('=');
@@ -537,7 +548,7 @@ const apiServe = serveCommand({
     '                      [--bucket photos ...] [--account <32 hex>] [--token T ...] [--email E --key K]',
     '                      [--plan free|pro|business|enterprise] [--log] [--public-bucket NAME ...]',
     '                      [--lifecycle-timing exact|daily] [--tls [--tls-ca-out FILE] | --tls-cert FILE --tls-key FILE]',
-    '                      [--sippy-endpoint URL]',
+    '                      [--sippy-endpoint URL] [--dns-port N [--ns-name NAME ...] [--proxy-address IP ...]]',
     '',
     'One account holding the zones and buckets; prints the base URL and the account id. For wrangler:',
     '  CLOUDFLARE_API_BASE_URL=<base URL> CLOUDFLARE_ACCOUNT_ID=<account id> CLOUDFLARE_API_TOKEN=<any>',
@@ -546,6 +557,8 @@ const apiServe = serveCommand({
     '--sippy-endpoint URL: the S3-compatible server (e.g. another r2 serve) standing in for every Sippy',
     "source, AWS or GCS ('wrangler r2 bucket sippy enable'): a bucket with Sippy on copies a missing key",
     'in from <URL>/<source bucket>/<key>, signed with the source key pair it was given.',
+    '--dns-port N also answers the zones over DNS, UDP and TCP, as dns serve does (--ns-name, --proxy-address:',
+    "see 'edge-doubles dns serve --help').",
     "On the same port, a request whose Host is one of the account's public hosts (an enabled r2.dev",
     "domain or custom domain) gets that host's answer, and <account id>.r2.cloudflarestorage.com the S3 view.",
     ...BUCKET_USAGE,
@@ -561,6 +574,7 @@ const apiServe = serveCommand({
     plan: { type: 'string', default: 'free' },
     log: { type: 'boolean', default: false },
     'sippy-endpoint': { type: 'string' },
+    ...dnsWireOptions,
     ...bucketOptions,
   },
   async serve(values, listen, io) {
@@ -572,9 +586,16 @@ const apiServe = serveCommand({
       throw new Error(`unknown --plan ${values.plan}`);
     const lifecycleTiming = lifecycleTimingFlag(values['lifecycle-timing']);
     const names = bucketNames(values);
+    const dnsPort = dnsPortFlag(values['dns-port']);
+    const nameServers = values['ns-name']!;
     const zones: DnsZoneInit[] = values.zone!.map((z) => {
       const [name, id] = z.split('=');
-      return id ? { name: name!, id, plan: values.plan as DnsPlan } : { name: name!, plan: values.plan as DnsPlan };
+      return {
+        name: name!,
+        ...(id ? { id } : {}),
+        plan: values.plan as DnsPlan,
+        ...(nameServers.length ? { nameServers } : {}),
+      };
     });
     const credentials: ApiCredential[] = values.token!.map((token) => ({ token }));
     if (values.email !== undefined || values.key !== undefined) {
@@ -582,7 +603,13 @@ const apiServe = serveCommand({
       credentials.push({ email: values.email, key: values.key });
     }
     const account = servedAccount(listen, values.account, credentials.length ? { credentials } : {});
-    const api = new CloudflareApi({ account, log: values.log, lifecycleTiming, ...(clock ? { clock } : {}) });
+    const api = new CloudflareApi({
+      account,
+      log: values.log,
+      lifecycleTiming,
+      ...(values['proxy-address']!.length ? { proxyAddresses: values['proxy-address']! } : {}),
+      ...(clock ? { clock } : {}),
+    });
     const newBucket = (storage?: BucketStorage, kept?: BucketOptionsKept) =>
       new Bucket({ lifecycleTiming, ...kept, ...(clock ? { clock } : {}), ...(storage ? { storage } : {}) });
     await persistAndAdd(listen, { account, api }, { zones, buckets: names, newBucket });
@@ -590,6 +617,8 @@ const apiServe = serveCommand({
       api,
       port,
       expectContinue,
+      ...(dnsPort !== undefined ? { dnsPort } : {}),
+      ...(values.log ? { onDnsExchange: (e: DnsExchange) => io.out(exchangeLine(e)) } : {}),
       host: values.host!,
       ...(tls ? { tls } : {}),
       ...(clock ? { clock } : {}),
@@ -597,6 +626,8 @@ const apiServe = serveCommand({
       ...settleWith(listen),
     });
     io.out(`edge-doubles api: listening on ${server.baseURL}`);
+    if (server.dnsPort !== undefined)
+      io.out(`dns: udp+tcp ${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.dnsPort}`);
     announceCa(server, values['tls-ca-out'], io);
     io.out(`account ${server.api.account.id}`);
     for (const z of server.api.zones) io.out(`zone ${z.name} ${z.id}`);

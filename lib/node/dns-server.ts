@@ -45,29 +45,41 @@ export function startDnsServer(options?: DnsServiceOptions): Promise<RunningDnsS
 export async function startDnsServer(options: DnsServiceOptions = {}): Promise<RunningDnsServer> {
   const { dnsPort, onDnsExchange, ...apiOptions } = options;
   const http = await startDnsApiServer(apiOptions);
-  if (dnsPort === undefined) return http;
-  const api = http.api;
+  return dnsPort === undefined ? http : withDnsWire(http, http.api, dnsPort, onDnsExchange);
+}
+
+/**
+ * `running` (an HTTP server of `api`), also answering `api`'s zones over DNS, UDP and TCP on
+ * `dnsPort` of the same host; `close()` stops both. If the DNS port cannot be had, the HTTP server
+ * is closed and the error thrown. `startDnsServer` and `startApiServer` both use it.
+ */
+export async function withDnsWire<R extends RunningServer>(
+  running: R,
+  api: DnsApi,
+  dnsPort: number,
+  onDnsExchange?: (exchange: DnsExchange) => void,
+): Promise<R & { dnsPort: number }> {
   let dns;
   try {
     // Through the double's test support: each question is in the call log (surface 'dns') and fault
     // rules with surface 'dns' can fail, drop or delay it (lib/api/support.ts).
     dns = await serveDns((question, transport) => api.ask(question, transport), {
       port: dnsPort,
-      host: http.host,
+      host: running.host,
       // Answers encoded once are sent again until a zone changes; onDnsExchange still sees every
       // message, and while the log records or DNS fault rules are armed every question is asked.
       cache: new DnsAnswerCache(() => api.answerState(), { bypass: () => api.watchesQuestions() }),
       ...(onDnsExchange ? { onExchange: onDnsExchange } : {}),
     });
   } catch (e) {
-    await http.close();
+    await running.close();
     throw e;
   }
   return {
-    ...http,
+    ...running,
     dnsPort: dns.port,
     close: async () => {
-      await Promise.all([http.close(), dns.close()]);
+      await Promise.all([running.close(), dns.close()]);
     },
   };
 }

@@ -105,6 +105,25 @@ describe.each(servers)('test support over HTTP: %s', (_name, start) => {
     expect(r.body.clock).toEqual({ mode: 'manual', now: new Date(clock.now()).toISOString() });
   });
 
+  it('POST faults with surface "dns": the rule answers DNS questions; GET log shows them as surface "dns"', async () => {
+    const rule = { surface: 'dns', name: 'www.example.com', type: 'A', rcode: 'REFUSED', times: 1 };
+    if (!s.dns) {
+      const refused = await admin('POST', 'faults', rule);
+      expect([refused.status, refused.body.error.message]).toEqual([400, expect.stringContaining('answers no DNS')]);
+      return;
+    }
+    expect((await admin('POST', 'faults', rule)).status).toBe(200);
+    expect((await s.dns.resolve('www.example.com', 'A')).rcode).toBe('REFUSED');
+    expect((await s.dns.resolve('www.example.com', 'A')).rcode).not.toBe('REFUSED');
+    const log = await admin('GET', 'log?surface=dns');
+    expect(log.body.map((e: { surface: string; op: string; path: string }) => [e.surface, e.op, e.path])).toEqual([
+      ['dns', 'A', 'www.example.com'],
+      ['dns', 'A', 'www.example.com'],
+    ]);
+    const refusedField = await admin('POST', 'faults', { ...rule, status: 503 });
+    expect(refusedField.status).toBe(400);
+  });
+
   it('an unknown endpoint is 404 and a wrong method 405, both JSON', async () => {
     const missing = await admin('GET', 'nothing');
     expect([missing.status, missing.body.error.message]).toEqual([
@@ -401,6 +420,23 @@ describe('test support over HTTP: the clock, the token, and what the API server 
       ]);
       expect(log).toContainEqual(expect.objectContaining({ surface: 'binding', bucket: 'later', op: 'put' }));
       expect((await call(s.origin, 'POST', 'seed', { queues: { nope: [] } })).status).toBe(404);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("POST seed follows the zone's plan: 201 records into an Enterprise zone are seeded, as the API takes them", async () => {
+    const s = await startDnsServer({ zones: [{ name: 'big.example', plan: 'enterprise' }, { name: 'small.example' }] });
+    try {
+      const records = (n: number) =>
+        Array.from({ length: n }, (_, i) => ({ type: 'A', name: `h${i}`, content: `198.51.100.${i % 250}` }));
+      const big = await call(s.origin, 'POST', 'seed', { zones: { 'big.example': records(201) } });
+      expect([big.status, big.body.records]).toEqual([200, 201]);
+      expect(s.api.records('big.example')).toHaveLength(201);
+      // A Free zone's quota is 200: the same seed is refused there, and nothing is seeded.
+      const small = await call(s.origin, 'POST', 'seed', { zones: { 'small.example': records(201) } });
+      expect([small.status, small.body.error.message]).toEqual([400, expect.stringContaining('quota')]);
+      expect(s.api.records('small.example')).toHaveLength(0);
     } finally {
       await s.close();
     }

@@ -92,6 +92,50 @@ describe('dns serve --proxy-address', { timeout: 30_000 }, () => {
   });
 });
 
+describe(
+  'api serve --dns-port 0: the whole account answers its zones over DNS, with test support over HTTP',
+  { timeout: 30_000 },
+  () => {
+    let served: ServedCli;
+    beforeAll(async () => {
+      served = await serveCli(['--zone', 'example.com', '--bucket', 'photos', '--token', TOKEN], 1, 'api');
+    });
+    afterAll(() => served.stop());
+
+    it('answers a record made over HTTP; a DNS fault rule set over HTTP answers its rcode; the log says surface dns', async () => {
+      expect(served.banner[1]).toMatch(/^dns: udp\+tcp 127\.0\.0\.1:\d+$/);
+      const id = served.zones.get('example.com')!;
+      const res = await fetch(`${served.baseURL}/zones/${id}/dns_records`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'TXT', name: 'api', content: 'from-the-account', ttl: 120 }),
+      });
+      expect(res.status).toBe(200);
+      const resolver = new Resolver({ timeout: 3000, tries: 1 });
+      resolver.setServers([`127.0.0.1:${served.dnsPort}`]);
+      expect(await resolver.resolveTxt('api.example.com')).toEqual([['from-the-account']]);
+
+      const origin = new URL(served.baseURL).origin;
+      const admin = (method: string, path: string, body?: unknown) =>
+        fetch(`${origin}/_edge-doubles/${path}`, { method, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const rule = await admin('POST', 'faults', {
+        surface: 'dns',
+        name: 'api.example.com',
+        rcode: 'REFUSED',
+        times: 1,
+      });
+      expect(rule.status).toBe(200);
+      await expect(resolver.resolveTxt('api.example.com')).rejects.toMatchObject({ code: 'EREFUSED' });
+      const log = (await (await admin('GET', 'log?surface=dns')).json()) as {
+        surface: string;
+        op: string;
+        path: string;
+      }[];
+      expect(log.map((e) => [e.surface, e.op, e.path])).toContainEqual(['dns', 'TXT', 'api.example.com']);
+    });
+  },
+);
+
 describe('dns serve: --dns-port is checked like --port, and no DNS is served without it', () => {
   const io = (out: string[]): CliIo => ({ out: (l) => out.push(l), err: () => {}, stopped: () => Promise.resolve() });
 

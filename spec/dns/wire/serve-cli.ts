@@ -1,5 +1,5 @@
 /**
- * `edge-doubles dns serve` run as users run it (lib/node/cli.ts through tsx), for tests that drive
+ * `edge-doubles dns serve` (or `api serve`) run as users run it (lib/node/cli.ts through tsx), for tests that drive
  * it from outside: the banner read up to the zone lines, the process stopped with SIGTERM.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -24,10 +24,10 @@ export interface ServedCli {
   stop(): Promise<void>;
 }
 
-export async function serveCli(args: string[], zoneCount: number): Promise<ServedCli> {
+export async function serveCli(args: string[], zoneCount: number, command: 'dns' | 'api' = 'dns'): Promise<ServedCli> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'lib/node/cli.ts', 'dns', 'serve', '--port', '0', '--dns-port', '0', ...args],
+    ['--import', 'tsx', 'lib/node/cli.ts', command, 'serve', '--port', '0', '--dns-port', '0', ...args],
     {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -40,7 +40,7 @@ export async function serveCli(args: string[], zoneCount: number): Promise<Serve
   const lines: string[] = [];
   const zones = new Map<string, string>();
   await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`dns serve exited ${code}: ${stderr.join('')}`)));
+    child.once('exit', (code) => reject(new Error(`${command} serve exited ${code}: ${stderr.join('')}`)));
     reader.on('line', (line) => {
       if (zones.size === zoneCount) {
         lines.push(line);
