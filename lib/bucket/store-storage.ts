@@ -44,6 +44,8 @@ import {
 /** A get reads its bytes at once when they span at most this many chunks; larger ones as they are pulled. */
 const EAGER_CHUNKS = 4;
 const SETTINGS = 'm/settings';
+/** Kept while snapshots pin bytes: the next start then removes the chunks no record refers to. */
+const PINNED = 'm/pinned';
 const chunkKey = (segment: string, index: number) => `c/${segment}/${String(index).padStart(8, '0')}`;
 
 /** The Store space of the bucket storage named `name`. */
@@ -107,7 +109,8 @@ class StoreSession implements PersistentState {
     for (const { key, value } of store.scan(space, 'u/')) {
       uploads.set(key.slice(2), this.#forms.uploadOf(value as UploadRecord));
     }
-    this.#collect();
+    // Only snapshots leave chunks no record refers to (every commit drops what it unlinks).
+    if (store.get(space, PINNED) !== undefined) this.#collect();
   }
 
   /** Removes the chunks no record refers to (a restart dropped the snapshots that pinned them). */
@@ -119,9 +122,10 @@ class StoreSession implements PersistentState {
       const segment = key.slice(2, key.lastIndexOf('/'));
       if (!live.has(segment)) gone.add(segment);
     }
-    if (gone.size > 0) {
-      this.store.commit([...gone].map((s) => ({ space: this.space, prefix: `c/${s}/`, deleteAll: true as const })));
-    }
+    this.store.commit([
+      ...[...gone].map((s) => ({ space: this.space, prefix: `c/${s}/`, deleteAll: true as const })),
+      { space: this.space, key: PINNED, delete: true },
+    ]);
   }
 
   holdSettings(config: BucketConfig): void {
@@ -269,6 +273,7 @@ class StoreSession implements PersistentState {
 
   snapshot(): Promise<ModelSnapshot> {
     const { objects, uploads } = this.state;
+    if (this.#pins.size === 0) this.store.commit([{ space: this.space, key: PINNED, value: true }]);
     for (const id of this.#forms.allSegments(iterate(objects.entriesFrom()), uploadEntries(uploads)).keys()) {
       this.#pins.add(id);
     }
@@ -312,7 +317,10 @@ class StoreSession implements PersistentState {
       // A reset empties the bucket (its settings stay) and releases the snapshots: nothing they
       // pinned is kept, on disk or in memory.
       const space = this.space;
-      this.store.commit(['o/', 'u/', 'c/'].map((prefix) => ({ space, prefix, deleteAll: true as const })));
+      this.store.commit([
+        ...['o/', 'u/', 'c/'].map((prefix) => ({ space, prefix, deleteAll: true as const })),
+        { space, key: PINNED, delete: true },
+      ]);
       this.#pins = new Set();
       this.#epoch++;
       this.state.objects.clear();
