@@ -142,11 +142,13 @@ export class SqliteStore implements Store {
     this.path = path;
     this.#report = options.report ?? (() => {});
     try {
+      // First, before anything reads the file: a read in the default mode would open the write-ahead
+      // log through a shared-memory file (-shm), which a full disk cannot make (a start would fail).
+      db.exec('PRAGMA locking_mode = EXCLUSIVE');
       // Pages freed by deletes go back to the file system when compacted (compact()), not only to the
       // file's free list. Set before the first transaction, which writes a new file's header; a no-op
       // on a file that has one.
       db.exec('PRAGMA auto_vacuum = INCREMENTAL');
-      db.exec('PRAGMA locking_mode = EXCLUSIVE');
       // The lock is taken by the first transaction, and held until the connection closes.
       db.exec('BEGIN EXCLUSIVE; COMMIT');
     } catch (e) {

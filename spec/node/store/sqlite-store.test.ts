@@ -5,7 +5,7 @@
  * `node:sqlite` (spec/helpers/sqlite-node.ts).
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -169,6 +169,14 @@ full(`a full disk${mountable ? '' : ' (skipped: mounting a tmpfs needs root)'}`,
     expect(answer.kept).toBe(answer.written);
     expect(answer.before).toBe('kept');
     expect(answer.after).toBe('ok');
+    // Opened again while the disk is full once more: what was written reads back.
+    try {
+      writeFileSync(join(mount, 'room'), Buffer.alloc(2 * 1024 * 1024)); // fills whatever is left
+    } catch {
+      // ENOSPC, once the disk is full: as meant
+    }
     expect(await step(dir, 'get', 'after')).toEqual({ value: 'room again' });
+    expect(await step(dir, 'get', 'before')).toEqual({ value: 'kept' });
+    expect(readdirSync(dir).filter((f) => f.endsWith('-shm'))).toEqual([]);
   });
 });
