@@ -93,6 +93,14 @@ export const queueDifferences = {
       "The purge status is `{ started_at, completed }`, both strings in the schema: the double purges at once, so it answers the last purge's " +
       'start (ISO 8601) and `completed: "true"`, and `{}` before any purge.',
   },
+  'unestablished-empty-push': {
+    shownBy: 'the double (production not established)',
+    why:
+      'A push without `body` (POST .../messages) and a batch push without `messages` (POST .../messages/batch) are refused with ' +
+      'the body-shape error the route gives other malformed bodies; the 2026-08-14 schema marks both fields optional, and what ' +
+      "production does with a message that has no body was not observed (the official SDK's generated tests send them, against " +
+      'a mock server). A message with nothing in it is most likely a client bug, which a test double should surface.',
+  },
   'unestablished-queue-metrics': {
     shownBy: 'the double (production not established)',
     why:
