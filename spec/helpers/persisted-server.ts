@@ -22,12 +22,21 @@ export interface Served {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/** Every server started here: killed when the test process ends, so a failed test leaves none running. */
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
 /** Runs `edge-doubles <args> --port 0`, unstarted: for a server expected to refuse to start. */
 export function spawnCli(args: string[]): ChildProcess {
-  return spawn(node.path!, [...node.args, 'lib/node/cli.ts', ...args, '--port', '0'], {
+  const child = spawn(node.path!, [...node.args, 'lib/node/cli.ts', ...args, '--port', '0'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
 }
 
 /** Starts `edge-doubles <args>` and waits for its `state:` line (the last of the banner). */

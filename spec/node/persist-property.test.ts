@@ -91,80 +91,83 @@ maybe(`api serve --persist, killed at random moments${node.missing ? ` (skipped:
     });
     const objectPath = (key: string) => `/accounts/${account}/r2/buckets/photos/objects/${encodeURIComponent(key)}`;
 
-    for (let round = 0; round < ROUNDS; round++) {
-      let killed = false;
-      let answered = 0;
-      const client = async (c: number) => {
-        const m = models[c]!;
-        for (let i = 0; !killed; i++) {
-          const pick = random.int(10);
-          try {
-            if (pick < 4) {
-              const key = `c${c}/k${random.int(6)}`;
-              const body = `${round}-${i}-${'x'.repeat(random.int(3000))}`;
-              m.maybe = { kind: 'object', key, md5: md5(body) };
-              const r = await v4(server, objectPath(key), { method: 'PUT', body });
-              if (r.ok) m.objects.set(key, md5(body));
-            } else if (pick < 5) {
-              const key = `c${c}/k${random.int(6)}`;
-              m.maybe = { kind: 'object', key, md5: undefined };
-              const r = await v4(server, objectPath(key), { method: 'DELETE' });
-              if (r.ok) m.objects.delete(key);
-            } else if (pick < 7) {
-              const name = `c${c}-r${random.int(5)}.example.com`;
-              const content = `198.51.100.${random.int(250)}`;
-              const id = m.ids.get(name);
-              m.maybe = { kind: 'record', name, content };
-              const r = id
-                ? await v4(server, `/zones/${zone}/dns_records/${id}`, {
-                    method: 'PATCH',
-                    ...json({ content }),
-                  })
-                : await v4(server, `/zones/${zone}/dns_records`, {
-                    method: 'POST',
-                    ...json({ type: 'A', name, content, ttl: 300 }),
-                  });
-              const answer = (await r.json()) as { success: boolean; result: { id: string } };
-              if (answer.success) {
-                m.records.set(name, content);
-                m.ids.set(name, answer.result.id);
+    try {
+      for (let round = 0; round < ROUNDS; round++) {
+        let killed = false;
+        let answered = 0;
+        const client = async (c: number) => {
+          const m = models[c]!;
+          for (let i = 0; !killed; i++) {
+            const pick = random.int(10);
+            try {
+              if (pick < 4) {
+                const key = `c${c}/k${random.int(6)}`;
+                const body = `${round}-${i}-${'x'.repeat(random.int(3000))}`;
+                m.maybe = { kind: 'object', key, md5: md5(body) };
+                const r = await v4(server, objectPath(key), { method: 'PUT', body });
+                if (r.ok) m.objects.set(key, md5(body));
+              } else if (pick < 5) {
+                const key = `c${c}/k${random.int(6)}`;
+                m.maybe = { kind: 'object', key, md5: undefined };
+                const r = await v4(server, objectPath(key), { method: 'DELETE' });
+                if (r.ok) m.objects.delete(key);
+              } else if (pick < 7) {
+                const name = `c${c}-r${random.int(5)}.example.com`;
+                const content = `198.51.100.${random.int(250)}`;
+                const id = m.ids.get(name);
+                m.maybe = { kind: 'record', name, content };
+                const r = id
+                  ? await v4(server, `/zones/${zone}/dns_records/${id}`, {
+                      method: 'PATCH',
+                      ...json({ content }),
+                    })
+                  : await v4(server, `/zones/${zone}/dns_records`, {
+                      method: 'POST',
+                      ...json({ type: 'A', name, content, ttl: 300 }),
+                    });
+                const answer = (await r.json()) as { success: boolean; result: { id: string } };
+                if (answer.success) {
+                  m.records.set(name, content);
+                  m.ids.set(name, answer.result.id);
+                }
+              } else if (pick < 8) {
+                const name = [...m.ids.keys()][random.int(m.ids.size)];
+                if (name === undefined) continue;
+                m.maybe = { kind: 'record', name, content: undefined };
+                const r = await v4(server, `/zones/${zone}/dns_records/${m.ids.get(name)}`, { method: 'DELETE' });
+                if (r.ok) {
+                  m.records.delete(name);
+                  m.ids.delete(name);
+                }
+              } else {
+                const body = `c${c}-m${round}-${i}`;
+                m.maybe = { kind: 'message', body };
+                const r = await v4(server, `/accounts/${account}/queues/${queue}/messages`, {
+                  method: 'POST',
+                  ...json({ body, content_type: 'text' }),
+                });
+                if (r.ok) m.messages.add(body);
               }
-            } else if (pick < 8) {
-              const name = [...m.ids.keys()][random.int(m.ids.size)];
-              if (name === undefined) continue;
-              m.maybe = { kind: 'record', name, content: undefined };
-              const r = await v4(server, `/zones/${zone}/dns_records/${m.ids.get(name)}`, { method: 'DELETE' });
-              if (r.ok) {
-                m.records.delete(name);
-                m.ids.delete(name);
-              }
-            } else {
-              const body = `c${c}-m${round}-${i}`;
-              m.maybe = { kind: 'message', body };
-              const r = await v4(server, `/accounts/${account}/queues/${queue}/messages`, {
-                method: 'POST',
-                ...json({ body, content_type: 'text' }),
-              });
-              if (r.ok) m.messages.add(body);
+              m.maybe = undefined;
+              answered++;
+            } catch {
+              return; // the connection died with the server: m.maybe is in flight
             }
-            m.maybe = undefined;
-            answered++;
-          } catch {
-            return; // the connection died with the server: m.maybe is in flight
           }
-        }
-      };
-      const clients = Array.from({ length: CLIENTS }, (_, c) => client(c));
-      const killAfter = 20 + random.int(80);
-      while (answered < killAfter) await new Promise((r) => setTimeout(r, 2));
-      killed = true;
-      await server.stop('SIGKILL');
-      await Promise.all(clients);
+        };
+        const clients = Array.from({ length: CLIENTS }, (_, c) => client(c));
+        const killAfter = 20 + random.int(80);
+        while (answered < killAfter) await new Promise((r) => setTimeout(r, 2));
+        killed = true;
+        await server.stop('SIGKILL');
+        await Promise.all(clients);
 
-      server = await start(['api', 'serve', '--persist', dir]);
-      await check(server, account, zone, queue, models, v4);
+        server = await start(['api', 'serve', '--persist', dir]);
+        await check(server, account, zone, queue, models, v4);
+      }
+    } finally {
+      await server.stop();
     }
-    await server.stop();
   }, 180_000);
 });
 
