@@ -22,7 +22,7 @@ import { edgeAddresses, resolve, zoneFor, type EdgeAddresses } from '../dns/reso
 import type { DnsService } from '../dns/routes.js';
 import { questionType } from '../dns/rr-types.js';
 import { PLANS } from '../dns/plans.js';
-import { zoneSettings } from '../dns/zone-settings.js';
+import { changeZoneSettings, zoneSettings } from '../dns/zone-settings.js';
 import type { DnsApiOptions, DnsRecord, DnsRecordSeed, DnsZoneInit } from '../dns/types.js';
 import { Zone, type ModelOptions, type ZoneSnapshot } from '../dns/zone.js';
 import { accountDns, setAccountDns, zoneDefaultsFor, type AccountDns } from '../dns/account-settings.js';
@@ -195,7 +195,7 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
     const defaults = zoneDefaultsFor(this.service.account);
     const flattenAllCnames = init.flattenAllCnames ?? defaults?.flattenAllCnames ?? false;
     const zone = new Zone({ id, name, plan, limits, nameServers, flattenAllCnames }, this.model);
-    if (defaults) zoneSettings(zone).dns = defaults.dns;
+    if (defaults) changeZoneSettings(zone, (s) => (s.dns = defaults.dns));
     this.zonesById.set(id, zone);
     if (init.records?.length) this.seed(id, init.records);
     return { id, name };
@@ -295,10 +295,9 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
   dsAtRegistrar(idOrName: string, published = true): void {
     const z = this.findZone(idOrName);
     if (!z) throw new Error(`DnsApi: no zone ${idOrName}`);
-    const d = zoneSettings(z).dnssec;
     const before = dnssecStatus(z, this.liveZones);
-    d.dsAtRegistrar = published;
-    if (dnssecStatus(z, this.liveZones) !== before) d.modified = this.time.now();
+    changeZoneSettings(z, (s) => (s.dnssec.dsAtRegistrar = published));
+    if (dnssecStatus(z, this.liveZones) !== before) changeZoneSettings(z, (s) => (s.dnssec.modified = this.time.now()));
   }
 
   /** The zones, in the order added. */

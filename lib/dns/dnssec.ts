@@ -22,7 +22,7 @@ import {
 } from './dnssec-keys.js';
 import { labelsWire, nameLabels, nsecRdata } from './dnssec-sign.js';
 import { dnsTypeCode } from './rr-types.js';
-import { zoneSettings, type DnssecStatus } from './zone-settings.js';
+import { changeZoneSettings, zoneSettings, type DnssecStatus } from './zone-settings.js';
 import type { Zone } from './zone.js';
 
 /** DNSKEY, CDS and CDNSKEY TTL, and the API's DS line's: 3600 (the API's `ds`, its zsk route's `Ttl`). */
@@ -77,8 +77,8 @@ const making = new WeakMap<Zone, Promise<DnssecKeys>>();
 
 /** The zone's keys, made now (WebCrypto, asynchronous) if it has none. */
 export async function ensureKeys(zone: Zone): Promise<DnssecKeys> {
-  const d = zoneSettings(zone).dnssec;
-  if (d.keys) return d.keys;
+  const made = zoneSettings(zone).dnssec.keys;
+  if (made) return made;
   let pending = making.get(zone);
   if (!pending) {
     pending = makeDnssecKeys(zone.name);
@@ -87,8 +87,9 @@ export async function ensureKeys(zone: Zone): Promise<DnssecKeys> {
   try {
     const keys = await pending;
     // Two requests that enabled at once share one generation; keys already there are kept.
-    d.keys ??= keys;
-    return d.keys;
+    return (
+      zoneSettings(zone).dnssec.keys ?? changeZoneSettings(zone, (s) => (s.dnssec.keys = keys)).dnssec.keys ?? keys
+    );
   } finally {
     making.delete(zone);
   }

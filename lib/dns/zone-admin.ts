@@ -28,7 +28,7 @@ import { limitsAfterPlanChange, planById } from './plans.js';
 import type { DnsPlan } from './types.js';
 import { presentZone, timestamp } from './present.js';
 import type { DnsService } from './routes.js';
-import { zoneSettings, type ZoneType } from './zone-settings.js';
+import { changeZoneSettings, zoneSettings, type ZoneType } from './zone-settings.js';
 import type { Zone } from './zone.js';
 
 type Handler = ApiHandler<DnsService>;
@@ -78,13 +78,12 @@ export const createZone: Handler = async (svc, req, { who }) => {
   if (!svc.addZone) throw apiErrors.noRoute(req.url.pathname);
   const { id } = svc.addZone({ name });
   const zone = svc.account.zones.get(id)!;
-  zoneSettings(zone).type = type as ZoneType;
+  changeZoneSettings(zone, (s) => (s.type = type as ZoneType));
   return ok(shown(svc, zone));
 };
 
 export const editZone: Handler = async (svc, req, { zone }) => {
   const b = await object(req);
-  const s = zoneSettings(zone!);
   if (b.paused !== undefined && typeof b.paused !== 'boolean') throw adminErrors.bad('paused must be a boolean');
   if (b.type !== undefined && (typeof b.type !== 'string' || !ZONE_TYPES.has(b.type)))
     throw adminErrors.bad('type must be full, partial or secondary');
@@ -97,13 +96,15 @@ export const editZone: Handler = async (svc, req, { zone }) => {
     plan = planById(id);
     if (plan === undefined) throw adminErrors.bad(`plan.id ${id} is not a plan this zone can take`);
   }
-  if (b.paused !== undefined) s.paused = b.paused as boolean;
-  if (b.type !== undefined) s.type = b.type as ZoneType;
+  changeZoneSettings(zone!, (s) => {
+    if (b.paused !== undefined) s.paused = b.paused as boolean;
+    if (b.type !== undefined) s.type = b.type as ZoneType;
+    s.modified = svc.now();
+  });
   if (plan !== undefined && plan !== zone!.plan) {
     zone!.limits = limitsAfterPlanChange(zone!.limits, zone!.plan, plan);
     zone!.plan = plan;
   }
-  s.modified = svc.now();
   return ok(shown(svc, zone!));
 };
 
@@ -234,7 +235,7 @@ const patchDnsSettings: Handler = async (_svc, req, { zone }) => {
     next.soa = soa;
   }
   // Every field was judged before anything changes: a refused PATCH leaves the settings as they were.
-  zoneSettings(zone!).dns = next;
+  changeZoneSettings(zone!, (s) => (s.dns = next));
   if (typeof b.flatten_all_cnames === 'boolean') zone!.flattenAllCnames = b.flatten_all_cnames;
   return ok(dnsSettings(zone!));
 };
@@ -284,7 +285,6 @@ const badStatus = () => fail(400, 1002, 'Invalid or missing "status"');
 
 const patchDnssec: Handler = async (svc, req, { zone }) => {
   const b = await object(req);
-  const d = zoneSettings(zone!).dnssec;
   if (b.status !== undefined && b.status !== 'active' && b.status !== 'disabled') throw badStatus();
   for (const k of ['dnssec_multi_signer', 'dnssec_presigned', 'dnssec_use_nsec3'] as const)
     if (b[k] !== undefined && typeof b[k] !== 'boolean') throw adminErrors.bad(`${k} must be a boolean`);
@@ -292,12 +292,14 @@ const patchDnssec: Handler = async (svc, req, { zone }) => {
   if (b.status === 'active') await ensureKeys(zone!);
   else await keysIfEnabled(zone!);
   // What the owner asked; the status shown adds the registrar's side (dnssec.ts).
-  if (b.status === 'active') d.status = 'pending';
-  if (b.status === 'disabled') d.status = 'disabled';
-  if (b.dnssec_multi_signer !== undefined) d.multiSigner = b.dnssec_multi_signer as boolean;
-  if (b.dnssec_presigned !== undefined) d.presigned = b.dnssec_presigned as boolean;
-  if (b.dnssec_use_nsec3 !== undefined) d.useNsec3 = b.dnssec_use_nsec3 as boolean;
-  d.modified = svc.now();
+  changeZoneSettings(zone!, ({ dnssec: d }) => {
+    if (b.status === 'active') d.status = 'pending';
+    if (b.status === 'disabled') d.status = 'disabled';
+    if (b.dnssec_multi_signer !== undefined) d.multiSigner = b.dnssec_multi_signer as boolean;
+    if (b.dnssec_presigned !== undefined) d.presigned = b.dnssec_presigned as boolean;
+    if (b.dnssec_use_nsec3 !== undefined) d.useNsec3 = b.dnssec_use_nsec3 as boolean;
+    d.modified = svc.now();
+  });
   return ok(dnssec(svc, zone!));
 };
 
@@ -311,10 +313,12 @@ const deleteDnssec: Handler = (svc, _req, { zone }) => {
   const d = zoneSettings(zone!).dnssec;
   if (d.keys && dnssecStatus(zone!, svc.account.zones.values()) !== 'disabled')
     throw fail(400, 1004, 'DNSSEC must be disabled, and its DS removed at the registrar, before it is deleted');
-  d.status = 'disabled';
-  d.keys = undefined;
-  d.dsAtRegistrar = undefined;
-  d.modified = undefined;
+  changeZoneSettings(zone!, ({ dnssec: next }) => {
+    next.status = 'disabled';
+    next.keys = undefined;
+    next.dsAtRegistrar = undefined;
+    next.modified = undefined;
+  });
   return ok('');
 };
 

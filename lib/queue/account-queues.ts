@@ -20,20 +20,29 @@ export interface QueueSettings {
   message_retention_period?: number;
 }
 
-/** What the API shows of a queue beside the queue itself. */
+/**
+ * What the API shows of a queue beside the queue itself. A value: never changed in place, replaced
+ * whole through the account queue's setters, so whoever keeps one (a snapshot, `--persist`'s image)
+ * knows it changed by identity alone, and a field added here is kept with the rest.
+ */
 export interface QueueRecord {
   readonly id: string;
   readonly created: number;
-  modified: number;
-  settings: QueueSettings;
+  readonly modified: number;
+  readonly settings: Readonly<QueueSettings>;
   /** The consumer the API gave the queue (worker or HTTP pull; pull-consumer.ts makes the queue follow it). */
-  consumer?: QueueConsumer | undefined;
+  readonly consumer?: Readonly<QueueConsumer> | undefined;
   /** When the API last purged the queue (epoch ms; consumers.ts answers it as the purge status). */
-  purged?: number | undefined;
+  readonly purged?: number | undefined;
 }
 
+/** An account queue: its record's fields, which its setters replace (a new record each time). */
+type Changeable = { -readonly [K in Exclude<keyof QueueRecord, 'id' | 'created'>]: QueueRecord[K] };
+
 /** An account queue with its API record. */
-export interface AccountQueue extends QueueRecord {
+export interface AccountQueue extends Changeable {
+  readonly id: string;
+  readonly created: number;
   readonly name: string;
   readonly queue: Queue;
 }
@@ -50,34 +59,35 @@ function recordOf(state: AccountState, queue: Queue): QueueRecord {
 
 const view = (state: AccountState, queue: Queue): AccountQueue => {
   const r = recordOf(state, queue);
+  const change = (field: Partial<Changeable>) => state.queueRecords.set(queue, { ...recordOf(state, queue), ...field });
   return {
     name: queue.name,
     queue,
     id: r.id,
     created: r.created,
     get modified() {
-      return r.modified;
+      return recordOf(state, queue).modified;
     },
-    set modified(v) {
-      r.modified = v;
+    set modified(modified) {
+      change({ modified });
     },
     get settings() {
-      return r.settings;
+      return recordOf(state, queue).settings;
     },
-    set settings(v) {
-      r.settings = v;
+    set settings(settings) {
+      change({ settings });
     },
     get consumer() {
-      return r.consumer;
+      return recordOf(state, queue).consumer;
     },
-    set consumer(v) {
-      r.consumer = v;
+    set consumer(consumer) {
+      change({ consumer });
     },
     get purged() {
-      return r.purged;
+      return recordOf(state, queue).purged;
     },
-    set purged(v) {
-      r.purged = v;
+    set purged(purged) {
+      change({ purged });
     },
   };
 };

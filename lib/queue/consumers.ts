@@ -243,11 +243,16 @@ const updateConsumer =
     const { type, script, dlq, settings } = consumerRequest(await body(req));
     // A consumer keeps its kind: a worker consumer does not become a pull one (remove it, add the other).
     if (type !== c.type) throw consumerErrors.bad(`type must be ${c.type}, the consumer's type`);
-    c.settings = settings;
-    if (script !== undefined) c.script = script;
-    if (dlq !== undefined) c.dead_letter_queue = dlq || undefined;
-    attachConsumer(q.queue, c);
-    return ok(present(c, q));
+    // A new consumer value (the record is replaced whole, so a snapshot or --persist sees it changed).
+    const next: QueueConsumer = {
+      ...c,
+      settings,
+      ...(script !== undefined && { script }),
+      ...(dlq !== undefined && { dead_letter_queue: dlq || undefined }),
+    };
+    q.consumer = next;
+    attachConsumer(q.queue, next);
+    return ok(present(next, q));
   };
 
 const removeConsumer =

@@ -12,7 +12,7 @@
  * `queues` (the names in the order made). Names are URI-encoded in keys.
  *
  * Cost: a write that finds nothing changed costs O(queues) compares (the queue, its change count,
- * its record's fields). A queue whose messages changed is compared message by message against what
+ * its record by identity). A queue whose messages changed is compared message by message against what
  * was last written, by identity (a held message is never changed in place): O(messages it holds),
  * writing only the messages that are new or changed and removing those gone.
  */
@@ -38,32 +38,10 @@ type HeldImage = Omit<Held, 'body'> & { body: { type: HeldBody['type']; value: u
 interface Written {
   queue: Queue;
   changes: number;
-  record: readonly unknown[];
+  /** The record written (a value, replaced whole when it changes: lib/queue/account-queues.ts). */
+  record: QueueRecord | undefined;
   /** The messages last written, in the queue's order (batch in flight, visible, waiting). */
   held: readonly Held[];
-}
-
-/**
- * What a write compares of a queue's record: the fields the API's routes replace (routes.ts,
- * consumers.ts). A field added there is added here. Compared in place (`sameRecord`), so a write
- * that finds nothing changed allocates nothing.
- */
-function recordFields(r: QueueRecord | undefined): unknown[] {
-  const c = r?.consumer;
-  return [r, r?.modified, r?.settings, c, c?.settings, c?.dead_letter_queue, r?.purged];
-}
-
-function sameRecord(w: readonly unknown[], r: QueueRecord | undefined): boolean {
-  const c = r?.consumer;
-  return (
-    w[0] === r &&
-    w[1] === r?.modified &&
-    w[2] === r?.settings &&
-    w[3] === c &&
-    w[4] === c?.settings &&
-    w[5] === c?.dead_letter_queue &&
-    w[6] === r?.purged
-  );
 }
 
 function heldImage(h: Held): HeldImage {
@@ -109,14 +87,15 @@ export class QueuesPart implements ImagePart {
       const name = queue.name;
       let w = this.#written.get(name);
       const r = state.queueRecords.get(queue);
-      if (w === undefined || w.queue !== queue || !sameRecord(w.record, r)) {
-        const image: QueueImage = { name, record: r ? copyRecord(r) : null };
+      if (w === undefined || w.queue !== queue || w.record !== r) {
+        // Whole, as it is: a field the API adds to the record is kept without anyone listing it here.
+        const image: QueueImage = { name, record: r ?? null };
         store.put(queueKey(name), image);
         if (w === undefined || w.queue !== queue) {
-          w = { queue, changes: -1, record: [], held: w?.held ?? [] };
+          w = { queue, changes: -1, record: undefined, held: w?.held ?? [] };
           this.#written.set(name, w);
         }
-        w.record = recordFields(r);
+        w.record = r;
         wrote = true;
       }
       const changes = queueImage.changes(queue);

@@ -12,13 +12,13 @@
  * Records are never changed in place (lib/dns/zone.ts): the part keeps an O(1) snapshot of each
  * zone's record map as last written, and a write diffs the map's snapshot now against it, which
  * skips the tree nodes both share: O(records changed × log n), not O(records). A write that finds
- * nothing changed costs O(zones) compares (the zone, its version, its settings' fields).
+ * nothing changed costs O(zones) compares (the zone, its version, its settings by identity).
  */
 import type { AccountState } from '../../account/state.js';
 import type { DnsApi } from '../../dns-api/dns-api.js';
 import type { DnsLimits, DnsPlan } from '../../dns/types.js';
 import type { StoredRecord, Zone } from '../../dns/zone.js';
-import { zoneSettings, type ZoneSettings } from '../../dns/zone-settings.js';
+import { changeZoneSettings, zoneSettings, type ZoneSettings } from '../../dns/zone-settings.js';
 import { SnapshotMap, type MapSnapshot } from '../../persistent-map.js';
 import { diffSnapshots } from './snapshot-diff.js';
 import type { ImagePart, ImageStore } from './image-store.js';
@@ -42,53 +42,11 @@ interface Written {
   limits: DnsLimits | undefined;
   flatten: boolean | undefined;
   records: MapSnapshot<StoredRecord>;
-  settings: readonly unknown[];
+  /** The settings written (a value, replaced whole when they change: lib/dns/zone-settings.ts). */
+  settings: ZoneSettings | undefined;
 }
 
 const EMPTY: MapSnapshot<StoredRecord> = new SnapshotMap<StoredRecord>().snapshot();
-
-/**
- * What a write compares of a zone's settings: each field zone administration sets (zone-admin.ts),
- * the objects it replaces whole (`dns`) by identity. A field added there is added here. Compared in
- * place (`sameSettings`), so a write that finds nothing changed allocates nothing.
- */
-function settingsFields(s: ZoneSettings): unknown[] {
-  const d = s.dnssec;
-  return [
-    s,
-    s.paused,
-    s.type,
-    s.modified,
-    d,
-    d.status,
-    d.multiSigner,
-    d.presigned,
-    d.modified,
-    s.dns,
-    d.useNsec3,
-    d.keys,
-    d.dsAtRegistrar,
-  ];
-}
-
-function sameSettings(w: readonly unknown[], s: ZoneSettings): boolean {
-  const d = s.dnssec;
-  return (
-    w[0] === s &&
-    w[1] === s.paused &&
-    w[2] === s.type &&
-    w[3] === s.modified &&
-    w[4] === d &&
-    w[5] === d.status &&
-    w[6] === d.multiSigner &&
-    w[7] === d.presigned &&
-    w[8] === d.modified &&
-    w[9] === s.dns &&
-    w[10] === d.useNsec3 &&
-    w[11] === d.keys &&
-    w[12] === d.dsAtRegistrar
-  );
-}
 
 const recordKey = (zoneId: string, recordId: string) => `rec/${zoneId}/${recordId}`;
 
@@ -111,8 +69,6 @@ export class ZonesPart implements ImagePart {
       if (this.#order[i++] !== zone) sameSet = false;
       const id = zone.id;
       let w = this.#written.get(id);
-      // A zone's settings object is made once and changed in place (zone-settings.ts): the one written is the one.
-      const settings = w !== undefined && w.zone === zone ? (w.settings[0] as ZoneSettings) : zoneSettings(zone);
       if (w === undefined || w.zone !== zone) {
         // New here (or a new zone under a persisted id): its records against what was written under the id.
         w = {
@@ -122,7 +78,7 @@ export class ZonesPart implements ImagePart {
           limits: undefined,
           flatten: undefined,
           records: w?.records ?? EMPTY,
-          settings: [],
+          settings: undefined,
         };
         this.#written.set(id, w);
       }
@@ -153,9 +109,11 @@ export class ZonesPart implements ImagePart {
         w.records = records;
         wrote = true;
       }
-      if (!sameSettings(w.settings, settings)) {
-        store.put(`zset/${id}`, settingsImage(settings));
-        w.settings = settingsFields(settings);
+      // Whole, as it is: a field zone administration adds is kept without anyone listing it here.
+      const settings = zoneSettings(zone);
+      if (w.settings !== settings) {
+        store.put(`zset/${id}`, settings);
+        w.settings = settings;
         wrote = true;
       }
     }
@@ -174,8 +132,6 @@ export class ZonesPart implements ImagePart {
   }
 }
 
-const settingsImage = (s: ZoneSettings): ZoneSettings => ({ ...s, dnssec: { ...s.dnssec } });
-
 /**
  * Puts the persisted zones back through the API double's `addZone` (the zone the API would make,
  * with its persisted id), then its created time, version and records, then its settings. A zone id
@@ -193,6 +149,8 @@ export function loadZones(store: ImageStore, state: AccountState, api: DnsApi): 
     const zone = state.zones.get(id)!;
     zone.load({ created, version, records: store.keys(`rec/${id}/`).map((k) => store.get(k) as StoredRecord) });
     const settings = store.get(`zset/${id}`) as ZoneSettings | undefined;
-    if (settings) Object.assign(zoneSettings(zone), settingsImage(settings));
+    // Over the defaults: an image written before a field was kept gets the field's default.
+    if (settings)
+      changeZoneSettings(zone, (s) => Object.assign(s, settings, { dnssec: { ...s.dnssec, ...settings.dnssec } }));
   }
 }

@@ -18,7 +18,8 @@ import { accountState } from '../../../lib/account/state.js';
 import { Bucket } from '../../../lib/bucket/bucket.js';
 import { IndexedDbStorage } from '../../../lib/bucket/indexeddb-storage.js';
 import { CloudflareApi } from '../../../lib/cloudflare-api/cloudflare-api.js';
-import { createAccountQueue } from '../../../lib/queue/account-queues.js';
+import { createAccountQueue, type QueueRecord } from '../../../lib/queue/account-queues.js';
+import { changeZoneSettings, zoneSettings } from '../../../lib/dns/zone-settings.js';
 import { ManualClock, systemClock } from '../../../lib/clock.js';
 import { AccountImageWriter, loadAccountImage, persistedAccount } from '../../../lib/node/persist/account-image.js';
 import { S3Api } from '../../../lib/s3/api.js';
@@ -126,10 +127,17 @@ async function build(s: Server) {
   const events = (await call('POST', `${a}/queues`, { queue_name: 'events' })).queue_id as string;
   await call('POST', `${a}/queues/${events}/purge`, { delete_messages_permanently: true });
   await call('DELETE', `${a}/r2/buckets/photos/objects?prefix=tmp/`);
-  await call('POST', `${a}/queues/${events}/consumers`, {
+  const worker = (await call('POST', `${a}/queues/${events}/consumers`, {
     type: 'worker',
     script_name: 'handler',
     settings: { batch_size: 5 },
+  })) as { consumer_id: string };
+  // An update replaces the consumer in the queue's record: the image keeps the new one.
+  await call('PUT', `${a}/queues/${events}/consumers/${worker.consumer_id}`, {
+    type: 'worker',
+    script_name: 'handler',
+    dead_letter_queue: 'events-dlq',
+    settings: { batch_size: 7, max_retries: 2 },
   });
   await call('POST', `${a}/queues/${events}/messages`, { body: 'for the worker', content_type: 'text' });
 
@@ -227,6 +235,24 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
     expect(before.buckets.buckets.find((b: { name: string }) => b.name === 'photos').storage_class).toBe(
       'InfrequentAccess',
     );
+  });
+
+  it('keeps a field the image names nowhere: settings and queue records are kept whole', async () => {
+    const { factory, first, ids } = await built();
+    first.write(store);
+    // Fields a later route might add: changed after a first write, they must reach the next one.
+    const zone = accountState(first.account).zones.get(ids.zone)!;
+    changeZoneSettings(zone, (s) => Object.assign(s, { added: { by: 'a later route' } }));
+    const state = accountState(first.account);
+    const events = [...state.queues.values()].find((q) => q.name === 'events')!;
+    state.queueRecords.set(events, { ...state.queueRecords.get(events)!, added: 7 } as QueueRecord);
+    expect(first.write(store)).toBe(true);
+
+    const second = server(factory, store, first.clock.now());
+    const again = accountState(second.account);
+    expect(zoneSettings(again.zones.get(ids.zone)!)).toMatchObject({ added: { by: 'a later route' } });
+    const restored = [...again.queues.values()].find((q) => q.name === 'events')!;
+    expect(again.queueRecords.get(restored)).toMatchObject({ added: 7 });
   });
 
   it('delivers the persisted messages afterwards, with their attempts and delays', async () => {
