@@ -546,7 +546,6 @@ export function bucketDouble(bucket: StateOwner, layer: BucketLayer): TestDouble
     label: 'bucket',
     entry: 'call',
     sameKind: (e, q) => (e as BucketCall).op === (q as BucketCallQuery).op,
-    bucket: layer,
     objects: { locate: (key) => ({ layer, key, label: 'the bucket', onBucket: () => true, present: presentObject }) },
   });
 }

@@ -23,7 +23,8 @@ import { BucketLayer } from './layer.js';
 import type { ConfigSnapshot } from './config.js';
 import type { CallLog } from '../support/call-log.js';
 import type { FaultList } from '../support/faults.js';
-import { doubleOf, registerDouble } from '../support/registry.js';
+import { registerDouble } from '../support/registry.js';
+import { bindLayer, bucketLayer } from './internal.js';
 import { checkSsecKey, convertSsecKey, ssecKeyMd5 } from './ssec.js';
 import { convertConditional, unwrapConditional, type Conditional } from './conditional.js';
 import { convertHashFields, requestedChecksum, type RequestedChecksum } from './checksums.js';
@@ -129,7 +130,7 @@ const storages = new WeakMap<BucketLayer, BucketStorage>();
  * default): `--persist` (lib/node/persist) records a bucket's storage name to open it again.
  */
 export function storageOf(bucket: Bucket): BucketStorage | undefined {
-  const layer = doubleOf(bucket)?.bucket;
+  const layer = bucketLayer(bucket);
   return layer && storages.get(layer);
 }
 
@@ -141,13 +142,13 @@ const clocks = new WeakMap<BucketLayer, Clock | undefined>();
  * undefined for `Date.now()`: `createEnv` checks its own `clock` against an account's bucket's.
  */
 export function clockOf(bucket: Bucket): Clock | undefined {
-  const layer = doubleOf(bucket)?.bucket;
+  const layer = bucketLayer(bucket);
   return layer && clocks.get(layer);
 }
 
 /** The layer of the bucket `over` names (option `over`). */
 function layerOf(over: object): BucketLayer {
-  const layer = doubleOf(over)?.bucket;
+  const layer = bucketLayer(over);
   if (!layer)
     throw new TypeError(`Bucket option 'over': expected a Bucket made by edge-doubles, got ${describe(over)}.`);
   return layer;
@@ -228,7 +229,9 @@ export class Bucket implements R2BucketLike {
     this.#tagged = compat.setsToStringTag;
     compats.set(this, compat);
     if (!this.#tagged) untag(this);
-    // The test support (lib/support) and the S3 view (lib/s3) reach this same layer: one state, one set of rules.
+    // The S3 view and the API (internal.ts) and the test support (lib/support) reach this same layer:
+    // one state, one set of rules.
+    bindLayer(this, this.#layer);
     registerDouble(this, bucketDouble(this, this.#layer));
     if (seed) this.seed(seed);
   }

@@ -117,7 +117,7 @@ const zonesTaken = new WeakMap<object, DnsSnapshot>();
 /** A bucket's test double (its snapshot, restore and reset), from the registry. */
 const bucketDouble = (bucket: Bucket) => {
   const d = doubleOf(bucket);
-  if (!d?.bucket) throw new TypeError('CloudflareApi: an account bucket is not an edge-doubles Bucket');
+  if (!d || !bucketLayer(bucket)) throw new TypeError('CloudflareApi: an account bucket is not an edge-doubles Bucket');
   return d;
 };
 

@@ -21,6 +21,8 @@ import { bucketCallRow, matchesCall, presentObject } from '../bucket/bucket-supp
 import { partialMatch, type CallFilter, type CallLog } from '../support/call-log.js';
 import type { LogReader, ObjectPlace, TestDouble } from '../support/double.js';
 import { doubleOf } from '../support/registry.js';
+import { bucketLayer } from '../bucket/internal.js';
+import type { BucketLayer } from '../bucket/layer.js';
 import { table } from '../support/table.js';
 
 /** A bucket call made through the S3 API, with the name of the bucket it was served under. */
@@ -52,8 +54,15 @@ export interface S3Snapshot {
 
 const bucketDoubleOf = (bucket: object): TestDouble => {
   const d = doubleOf(bucket);
-  if (!d?.bucket) throw new TypeError('S3Api: a served bucket is not an edge-doubles Bucket');
+  if (!d || !bucketLayer(bucket)) throw new TypeError('S3Api: a served bucket is not an edge-doubles Bucket');
   return d;
+};
+
+/** The layer of a served bucket (lib/bucket/internal.ts). */
+const layerOf = (bucket: object): BucketLayer => {
+  const layer = bucketLayer(bucket);
+  if (!layer) throw new TypeError('S3Api: a served bucket is not an edge-doubles Bucket');
+  return layer;
 };
 
 /** Each served Bucket once (a bucket served under two names logs once), with its first name. */
@@ -75,7 +84,7 @@ class ServedLog implements LogReader<S3Call, S3CallQuery> {
   constructor(private readonly served: Served) {}
 
   #logs(): [string, CallLog<BucketCall, BucketCallQuery>][] {
-    return distinct(this.served).map(([name, bucket]) => [name, bucketDoubleOf(bucket).bucket!.support.log]);
+    return distinct(this.served).map(([name, bucket]) => [name, layerOf(bucket).support.log]);
   }
 
   get recording(): boolean {
@@ -133,7 +142,7 @@ function locateObject(served: Served, path: string): ObjectPlace {
     throw new TypeError(`toHaveObject: ${JSON.stringify(path)}: ${why} (buckets served: ${names})`);
   }
   return {
-    layer: bucketDoubleOf(bucket).bucket!,
+    layer: layerOf(bucket),
     key: path.slice(slash + 1),
     label: `bucket ${JSON.stringify(name)}`,
     // The S3Api's log names each call's bucket by the first name it is served under (distinct()).

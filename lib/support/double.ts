@@ -100,8 +100,6 @@ export interface TestDouble {
   snapshot(): object;
   restore(snapshot: object): void;
   reset(): void;
-  /** A bucket's layer: the one way into it for a second surface (the S3 view, lib/bucket/internal.ts). */
-  readonly bucket?: BucketLayer;
   /** The objects of a double that holds some (`toHaveObject`): a Bucket's, an S3Api's buckets'. */
   readonly objects?: ObjectReader;
   /** A DNS double's zones (`toHaveDnsRecord`). */
@@ -132,7 +130,7 @@ export function ownDouble(
   owner: StateOwner,
   support: OwnSupport,
   own: Pick<TestDouble, 'name' | 'label' | 'entry' | 'sameKind'> & { logHint?: string } & Partial<
-      Pick<TestDouble, 'bucket' | 'objects' | 'zones' | 'queue'>
+      Pick<TestDouble, 'objects' | 'zones' | 'queue'>
     >,
 ): TestDouble {
   const { log, faults } = support;
