@@ -1,10 +1,12 @@
 /**
  * Profiling entry point for the double alone (not run by `npm run bench`):
  *
- *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile.ts <put|get|head|put64>
+ *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile.ts <put|get|head|head-hashed|put64>
  *
  * then open the .cpuprofile in Chrome DevTools (or summarise self time per function). It loops one
- * operation long enough for the sampler to see where the time goes.
+ * operation long enough for the sampler to see where the time goes. `head-hashed` heads objects
+ * whose etag was read once (so results carry it as a value): the difference from `head` is what the
+ * lazy etag's getters cost a result.
  */
 import { randomFillSync } from 'node:crypto';
 import { Bucket } from '../lib/bucket/index.js';
@@ -14,7 +16,10 @@ const op = process.argv[2] ?? 'put';
 const bucket = new Bucket();
 const small = new Uint8Array(KiB).fill(0x61);
 const keys = Array.from({ length: 20_000 }, (_, i) => `small/${String(i).padStart(6, '0')}`);
-for (const k of keys) await bucket.put(k, small);
+for (const k of keys) {
+  const put = await bucket.put(k, small);
+  if (op === 'head-hashed') void put.etag;
+}
 
 const t0 = performance.now();
 if (op === 'put64') {
@@ -25,7 +30,7 @@ if (op === 'put64') {
     for (const k of keys) {
       if (op === 'put') await bucket.put(k, small);
       else if (op === 'get') await (await bucket.get(k))!.arrayBuffer();
-      else await bucket.head(k);
+      else await bucket.head(k); // head, head-hashed
     }
   }
 }
