@@ -2,7 +2,7 @@
  * `StoreStorage`: a bucket kept in a Store (lib/support/store.ts), as a `--persist` server keeps its
  * buckets (SQLite: lib/node/store/sqlite-store.ts). See storage.ts for how a storage sits under the
  * model; the records are stored-records.ts's, under one space per bucket:
- * `o/<sort key>` an object, `u/<upload id>` an upload, `c/<segment>/<index>` a chunk of bytes,
+ * `o/<key>` an object, `u/<upload id>` an upload, `c/<segment>/<index>` a chunk of bytes,
  * `m/settings` the bucket's settings.
  *
  * The Store is synchronous, so an operation is the model's synchronous run and one commit of what it
@@ -15,6 +15,7 @@
  * refers to. So snapshots never keep disk for good.
  */
 import { entriesIn, valueIn, type SnapshotMap } from '../persistent-map.js';
+import { sortForm } from './key-index.js';
 import type { Store, StoreWrite } from '../support/store.js';
 import type { BucketConfig, ConfigSnapshot } from './config.js';
 import type { ModelSnapshot, Upload } from './model.js';
@@ -47,6 +48,8 @@ const SETTINGS = 'm/settings';
 /** Kept while snapshots pin bytes: the next start then removes the chunks no record refers to. */
 const PINNED = 'm/pinned';
 const chunkKey = (segment: string, index: number) => `c/${segment}/${String(index).padStart(8, '0')}`;
+/** By the key itself, not its sort form: a sort form may hold lone surrogates, which a Store's UTF-8 cannot keep apart. */
+const objectKey = (key: string) => `o/${key}`;
 
 /** The Store space of the bucket storage named `name`. */
 export const bucketSpace = (name: string): string => `bucket/${name}`;
@@ -103,8 +106,9 @@ class StoreSession implements PersistentState {
     private readonly space: string,
   ) {
     const { objects, uploads } = this.state;
-    for (const { key, value } of store.scan(space, 'o/')) {
-      objects.set(key.slice(2), this.#forms.objectOf(value as ObjectRecord));
+    for (const { value } of store.scan(space, 'o/')) {
+      const rec = value as ObjectRecord;
+      objects.set(sortForm(rec.key), this.#forms.objectOf(rec));
     }
     for (const { key, value } of store.scan(space, 'u/')) {
       uploads.set(key.slice(2), this.#forms.uploadOf(value as UploadRecord));
@@ -207,12 +211,12 @@ class StoreSession implements PersistentState {
       if (old === now) continue;
       if (old) dropped.push(...this.#forms.segmentsOfObject(old));
       if (!now) {
-        writes.push({ space, key: `o/${sk}`, delete: true });
+        writes.push({ space, key: objectKey(old!.key), delete: true });
         continue;
       }
       const rec = this.#forms.objectRecord(now, old);
       for (const s of rec.segments) kept.add(s.id);
-      writes.push({ space, key: `o/${sk}`, value: rec });
+      writes.push({ space, key: objectKey(rec.key), value: rec });
       if (!this.#forms.stored(now)) settle.push(() => objects.set(sk, this.#forms.objectOf(rec)));
     }
 
@@ -299,8 +303,8 @@ class StoreSession implements PersistentState {
     const current = this.#forms.allSegments(iterate(objects.entriesFrom()), uploadEntries(uploads));
     const wanted = this.#forms.allSegments(entriesIn(snap.objects), entriesIn(snap.uploads));
     writes.push({ space, prefix: 'o/', deleteAll: true }, { space, prefix: 'u/', deleteAll: true });
-    for (const [sk, o] of entriesIn(snap.objects))
-      writes.push({ space, key: `o/${sk}`, value: this.#forms.objectRecord(o) });
+    for (const [, o] of entriesIn(snap.objects))
+      writes.push({ space, key: objectKey(o.key), value: this.#forms.objectRecord(o) });
     for (const [id, u] of entriesIn(snap.uploads))
       writes.push({ space, key: `u/${id}`, value: this.#forms.uploadRecord(u) });
     for (const [id, seg] of current) if (!wanted.has(id) && !this.#pins.has(id)) writes.push(...this.#drop(seg));

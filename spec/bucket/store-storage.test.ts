@@ -11,11 +11,15 @@ import {
   PutBucketCorsCommand,
   PutBucketLifecycleConfigurationCommand,
 } from '@aws-sdk/client-s3';
-import { expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { Bucket } from '../../lib/bucket/index.js';
 import { bucketSpace, StoreStorage } from '../../lib/bucket/store-storage.js';
+import { SqliteStore } from '../../lib/node/store/sqlite-store.js';
 import { S3Api } from '../../lib/s3/index.js';
-import { MemoryStore, StoreFullError } from '../../lib/support/store.js';
+import { MemoryStore, StoreFullError, type Store } from '../../lib/support/store.js';
 import { CREDENTIALS, sdk } from '../s3/support.js';
 
 const MiB = 1024 * 1024;
@@ -186,3 +190,43 @@ it('two buckets in one Store keep apart; a new bucket of a name used before sees
   expect((await made.list()).objects).toEqual([]);
   expect(await (await docs.get('k'))!.text()).toBe('doc');
 });
+
+const text = async (bucket: Bucket, key: string) => (await bucket.get(key))?.text();
+
+// node:sqlite is Node 22.13's and later; the SQLite Store in a temporary directory, in process.
+const hasSqlite = process.getBuiltinModule?.('node:sqlite') !== undefined;
+
+describe.skipIf(!hasSqlite)(
+  `on the SQLite Store${hasSqlite ? '' : ' (skipped: node:sqlite needs Node 22.13 or later)'}`,
+  () => {
+    const withStore = async (test: (open: () => Store) => Promise<void>) => {
+      const dir = mkdtempSync(join(tmpdir(), 'edge-doubles-store-storage-'));
+      const opened: SqliteStore[] = [];
+      try {
+        await test(() => {
+          for (const s of opened) s.close();
+          const store = SqliteStore.open(dir);
+          opened.push(store);
+          return store;
+        });
+      } finally {
+        for (const s of opened) s.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+
+    it('keys that differ only in U+E000..U+E7FF (whose sort forms are lone surrogates) stay apart, across a restart', () =>
+      withStore(async (open) => {
+        const bucket = new Bucket({ storage: new StoreStorage({ store: open(), name: 'photos' }) });
+        await bucket.put('\uE000', 'a');
+        await bucket.put('\uE001', 'b');
+        await bucket.put('x\uE7FF', 'c');
+        await bucket.delete('\uE001');
+        expect(await text(bucket, '\uE000')).toBe('a');
+        const again = new Bucket({ storage: new StoreStorage({ store: open(), name: 'photos' }) });
+        expect((await again.list()).objects.map((o) => o.key)).toEqual(['x\uE7FF', '\uE000']);
+        expect(await text(again, '\uE000')).toBe('a');
+        expect(await text(again, 'x\uE7FF')).toBe('c');
+      }));
+  },
+);

@@ -33,7 +33,7 @@ const COMPANIONS = [`${DATABASE_FILE}-wal`, `${DATABASE_FILE}-journal`, `${DATAB
 /** `PRAGMA application_id`: marks the file as this project's ("EDGD"). */
 const APPLICATION_ID = 0x45444744;
 /** `PRAGMA user_version`: the layout of the records; a file of another layout is refused. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 export interface SqliteStoreOptions {
   /** `normal` (default): every commit survives the process being killed; `full`: also a power loss. */
