@@ -3,7 +3,10 @@
  * buckets (SQLite: lib/node/store/sqlite-store.ts). See storage.ts for how a storage sits under the
  * model; the records are stored-records.ts's, under one space per bucket:
  * `o/<key>` an object, `u/<upload id>` an upload, `c/<segment>/<index>` a chunk of bytes,
- * `m/settings` the bucket's settings.
+ * `m/settings` the bucket's settings. A body of at most INLINE_BYTES written by a put is kept with
+ * its object's record, as the record's bytes (`StoreWrite.bytes`): a small put is one row written
+ * in place, where a chunk of its own would be a row added and the old one deleted, each touching
+ * the table and its index (measured: about eight pages to the write-ahead log a put, against one).
  *
  * The Store is synchronous, so an operation is the model's synchronous run and one commit of what it
  * changed, with no await between them: the answer waits for nothing else, and a failed commit (a full
@@ -16,6 +19,7 @@
  */
 import { entriesIn, valueIn, type SnapshotMap } from '../persistent-map.js';
 import { sortForm } from './key-index.js';
+import type { StoredObject } from './stored.js';
 import type { Store, StoreWrite } from '../support/store.js';
 import type { BucketConfig, ConfigSnapshot } from './config.js';
 import type { ModelSnapshot, Upload } from './model.js';
@@ -44,6 +48,8 @@ import {
 
 /** A get reads its bytes at once when they span at most this many chunks; larger ones as they are pulled. */
 const EAGER_CHUNKS = 4;
+/** A put's body up to this size is kept with its object's record (see the header): a record and its bytes fit one 4 KiB page. */
+const INLINE_BYTES = 3 * 1024;
 const SETTINGS = 'm/settings';
 /** Kept while snapshots pin bytes: the next start then removes the chunks no record refers to. */
 const PINNED = 'm/pinned';
@@ -86,13 +92,27 @@ class StoreSession implements PersistentState {
   };
   /** The writes of the commit being made (record forms add the chunks of new bodies here). */
   #writes: StoreWrite[] = [];
-  readonly #forms = new RecordForms((id, body, size) =>
-    chunked(body, size, (index, bytes) =>
-      this.#writes.push({ space: this.space, key: chunkKey(id, index), value: bytes }),
-    ),
+  /** The body record forms just took to keep with the object's record (see INLINE_BYTES). */
+  #inline: Uint8Array | undefined;
+  readonly #forms = new RecordForms(
+    (id, body, size) =>
+      chunked(body, size, (index, bytes) =>
+        this.#writes.push({ space: this.space, key: chunkKey(id, index), value: bytes }),
+      ),
+    (body, size) => {
+      if (size > INLINE_BYTES) return false;
+      this.#inline = body.length === 1 ? body[0]! : concat(body, size);
+      return true;
+    },
   );
   /** Segments live snapshots refer to: kept when their object goes, until a reset or a restart. */
   #pins = new Set<string>();
+  /**
+   * Inline segments whose bytes were moved to a chunk record (`chunkKey(id, 0)`) when their object's
+   * record was replaced while a snapshot pinned them; the records that name them as inline are the
+   * snapshots', in memory only (a record written again names the chunk).
+   */
+  #moved = new Set<string>();
   /** Bumped by a reset: a snapshot of an earlier epoch no longer has its bytes. */
   #epoch = 0;
   /** What each snapshot promise this storage made holds, and the epoch it was taken in. */
@@ -205,18 +225,24 @@ class StoreSession implements PersistentState {
     const settle: (() => void)[] = [];
     const { objects, uploads } = this.state;
 
+    /** Inline bytes of the objects replaced or deleted, by segment: moved to a chunk if pinned. */
+    const evicted = new Map<string, StoredObject>();
     for (const sk of touchedObjects) {
       const old = valueIn(before.objects, sk);
       const now = objects.get(sk);
       if (old === now) continue;
-      if (old) dropped.push(...this.#forms.segmentsOfObject(old));
+      if (old) {
+        const segments = this.#forms.segmentsOfObject(old);
+        dropped.push(...segments);
+        if (segments[0]?.inline) evicted.set(segments[0].id, old);
+      }
       if (!now) {
         writes.push({ space, key: objectKey(old!.key), delete: true });
         continue;
       }
       const rec = this.#forms.objectRecord(now, old);
       for (const s of rec.segments) kept.add(s.id);
-      writes.push({ space, key: objectKey(rec.key), value: rec });
+      writes.push(this.#objectWrite(rec, this.#takeInline(), old));
       if (!this.#forms.stored(now)) settle.push(() => objects.set(sk, this.#forms.objectOf(rec)));
     }
 
@@ -241,7 +267,14 @@ class StoreSession implements PersistentState {
       });
     }
 
-    for (const s of dropped) if (!kept.has(s.id) && !this.#pins.has(s.id)) writes.push(...this.#drop(s));
+    for (const s of dropped) {
+      if (kept.has(s.id)) continue;
+      if (!this.#pins.has(s.id)) writes.push(...this.#drop(s));
+      else if (s.inline && !this.#moved.has(s.id)) {
+        writes.push(this.#move(s, evicted.get(s.id)!));
+        settle.push(() => this.#moved.add(s.id));
+      }
+    }
     if (settings) writes.push({ space, key: SETTINGS, value: this.#settings!.snapshot() });
     this.store.commit(writes);
     this.#writes = [];
@@ -250,19 +283,73 @@ class StoreSession implements PersistentState {
     };
   }
 
+  /** The body record forms took for the record just made, if they took one. */
+  #takeInline(): Uint8Array | undefined {
+    const taken = this.#inline;
+    this.#inline = undefined;
+    return taken;
+  }
+
+  /**
+   * The write of an object's record: with `fresh`, the body record forms just took; an inline
+   * segment written before is read from the record's row (a lifecycle transition keeps the bytes),
+   * or named as the chunk it was moved to.
+   */
+  #objectWrite(rec: ObjectRecord, fresh: Uint8Array | undefined, occupant: StoredObject | undefined): StoreWrite {
+    const key = objectKey(rec.key);
+    const s = rec.segments[0];
+    if (!s?.inline) return { space: this.space, key, value: rec };
+    if (fresh) return { space: this.space, key, value: rec, bytes: fresh };
+    if (this.#moved.has(s.id))
+      return { space: this.space, key, value: { ...rec, segments: [{ id: s.id, size: s.size }] } };
+    return { space: this.space, key, value: rec, bytes: this.#inlineBytes(rec.key, s, occupant) };
+  }
+
+  /**
+   * The bytes of an inline segment, from its object's row, whose record is `occupant`'s (what the
+   * cache holds at the key, outside a commit): of that segment, or they are gone.
+   */
+  #inlineBytes(key: string, s: Segment, occupant: StoredObject | undefined): Uint8Array {
+    const bytes =
+      occupant && this.#forms.segmentsOfObject(occupant)[0]?.id === s.id
+        ? this.store.bytes(this.space, objectKey(key))
+        : undefined;
+    if (!bytes || bytes.byteLength !== s.size) throw this.#gone(key);
+    return bytes;
+  }
+
+  /** Keeps an inline segment's bytes, whose row is being replaced, as a chunk while a snapshot pins them. */
+  #move(s: Segment, from: StoredObject): StoreWrite {
+    const bytes = this.store.bytes(this.space, objectKey(from.key));
+    if (!bytes || bytes.byteLength !== s.size) throw this.#gone(from.key);
+    return { space: this.space, key: chunkKey(s.id, 0), value: bytes };
+  }
+
   #drop(s: Segment): StoreWrite[] {
+    // An inline segment's bytes go with its row, unless they were moved to a chunk.
+    if (s.inline && !this.#moved.has(s.id)) return [];
     return Array.from({ length: chunksOf(s) }, (_, i) => ({ space: this.space, key: chunkKey(s.id, i), delete: true }));
+  }
+
+  #gone(key: string): Error {
+    return new Error(
+      `StoreStorage: the bytes of ${JSON.stringify(key)} are no longer stored (the object was replaced or deleted while its body was read)`,
+    );
   }
 
   readonly #reader: BodyReader = {
     read: async (object, offset, length): Promise<BodyBytes> => {
-      const pieces = piecesOf(this.#forms.segmentsOfObject(object), offset, length);
-      const gone = () =>
-        new Error(
-          `StoreStorage: the bytes of ${JSON.stringify(object.key)} are no longer stored (the object was replaced or deleted while its body was read)`,
-        );
+      const segments = this.#forms.segmentsOfObject(object);
+      const pieces = piecesOf(segments, offset, length);
+      const gone = () => this.#gone(object.key);
       const read = (p: (typeof pieces)[number]) =>
-        cut(p, this.store.get(this.space, chunkKey(p.id, p.index)) as Uint8Array | undefined, gone);
+        cut(
+          p,
+          p.inline && !this.#moved.has(p.id)
+            ? this.#inlineBytes(object.key, segments[0]!, this.state.objects.get(sortForm(object.key)))
+            : (this.store.get(this.space, chunkKey(p.id, p.index)) as Uint8Array | undefined),
+          gone,
+        );
       if (pieces.length <= EAGER_CHUNKS) return { kind: 'chunks', chunks: pieces.map(read) };
       return {
         kind: 'pieces',
@@ -302,15 +389,27 @@ class StoreSession implements PersistentState {
     const { objects, uploads } = this.state;
     const current = this.#forms.allSegments(iterate(objects.entriesFrom()), uploadEntries(uploads));
     const wanted = this.#forms.allSegments(entriesIn(snap.objects), entriesIn(snap.uploads));
-    writes.push({ space, prefix: 'o/', deleteAll: true }, { space, prefix: 'u/', deleteAll: true });
-    for (const [, o] of entriesIn(snap.objects))
-      writes.push({ space, key: objectKey(o.key), value: this.#forms.objectRecord(o) });
+    // Read before anything is written: the bytes of the inline objects kept, from their rows.
+    const records = [...entriesIn(snap.objects)].map(([, o]) => {
+      const rec = this.#forms.objectRecord(o);
+      return this.#objectWrite(rec, this.#takeInline(), objects.get(sortForm(o.key)));
+    });
+    const moved: string[] = [];
+    for (const [, o] of iterate(objects.entriesFrom())) {
+      const s = this.#forms.segmentsOfObject(o)[0];
+      if (s?.inline && !wanted.has(s.id) && this.#pins.has(s.id) && !this.#moved.has(s.id)) {
+        writes.push(this.#move(s, o));
+        moved.push(s.id);
+      }
+    }
+    writes.push({ space, prefix: 'o/', deleteAll: true }, { space, prefix: 'u/', deleteAll: true }, ...records);
     for (const [id, u] of entriesIn(snap.uploads))
       writes.push({ space, key: `u/${id}`, value: this.#forms.uploadRecord(u) });
     for (const [id, seg] of current) if (!wanted.has(id) && !this.#pins.has(id)) writes.push(...this.#drop(seg));
     writes.push({ space, key: SETTINGS, value: settings });
     this.store.commit(writes);
     this.#writes = [];
+    for (const id of moved) this.#moved.add(id);
     objects.restore(snap.objects);
     uploads.restore(snap.uploads);
     this.#settings?.restore(settings);
@@ -326,6 +425,7 @@ class StoreSession implements PersistentState {
         { space, key: PINNED, delete: true },
       ]);
       this.#pins = new Set();
+      this.#moved = new Set();
       this.#epoch++;
       this.state.objects.clear();
       this.state.uploads.clear();
@@ -333,6 +433,16 @@ class StoreSession implements PersistentState {
       this.fail(e);
     }
   }
+}
+
+function concat(body: readonly Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of body) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
 }
 
 function uploadEntries(uploads: SnapshotMap<Upload>): IterableIterator<readonly [string, Upload]> {

@@ -19,6 +19,8 @@ const CHUNK_BYTES = 256 * 1024;
 export interface Segment {
   readonly id: string;
   readonly size: number;
+  /** Kept with its object's record rather than in chunk records (a small body: StoreStorage). */
+  readonly inline?: true;
 }
 
 export interface ObjectRecord {
@@ -127,6 +129,7 @@ export interface Piece {
   readonly index: number;
   readonly from: number;
   readonly to: number;
+  readonly inline?: true;
 }
 
 export function piecesOf(segments: readonly Segment[], offset: number, length: number): Piece[] {
@@ -140,7 +143,9 @@ export function piecesOf(segments: readonly Segment[], offset: number, length: n
       const index = Math.floor((at - base) / CHUNK_BYTES);
       const chunkStart = base + index * CHUNK_BYTES;
       const to = Math.min(last, chunkStart + CHUNK_BYTES);
-      out.push({ id: s.id, index, from: at - chunkStart, to: to - chunkStart });
+      const from = at - chunkStart;
+      const until = to - chunkStart;
+      out.push(s.inline ? { id: s.id, index, from, to: until, inline: true } : { id: s.id, index, from, to: until });
       at = to;
     }
     base += s.size;
@@ -165,8 +170,15 @@ export class RecordForms {
   readonly #records = new WeakMap<StoredObject, ObjectRecord>();
   readonly #partSegments = new WeakMap<Part, readonly Segment[]>();
 
-  /** `writeBody` stores a new body as one segment of chunk records, under the id given. */
-  constructor(private readonly writeBody: (id: string, body: readonly Uint8Array[], size: number) => void) {}
+  /**
+   * `writeBody` stores a new body as one segment of chunk records, under the id given; `inline`,
+   * when given, may take a new object's body instead (true: the storage writes it with the object's
+   * record, and its segment is marked so). Parts' bodies are always chunks.
+   */
+  constructor(
+    private readonly writeBody: (id: string, body: readonly Uint8Array[], size: number) => void,
+    private readonly inline?: (body: readonly Uint8Array[], size: number) => boolean,
+  ) {}
 
   objectOf(rec: ObjectRecord): StoredObject {
     const metadata: ObjectMetadata = {
@@ -219,7 +231,9 @@ export class RecordForms {
     const parts = linkedParts.get(o);
     const segments = parts
       ? parts.flatMap((p) => this.#partRecord(p).segments)
-      : this.#body(o.version, o.chunks, o.size);
+      : o.size > 0 && this.inline?.(o.chunks, o.size)
+        ? [{ id: o.version, size: o.size, inline: true as const }]
+        : this.#body(o.version, o.chunks, o.size);
     const checksums = o.checksums as Partial<Record<HashAlgorithm, string>>;
     const alg = (Object.keys(checksums) as HashAlgorithm[]).find((a) => a !== 'md5');
     return {

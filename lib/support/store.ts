@@ -7,13 +7,17 @@
  * structured-clone data (plain objects, arrays, strings, numbers, `Uint8Array`, `Date`, `Map`), as
  * IndexedDB keeps; each engine encodes it its own way.
  *
- * Every value is checked when it is read back (a CRC-32 kept beside it, by the engine): bytes that
- * changed on disk are a `StoreDamagedError`, never served.
+ * A record may also carry bytes (`StoreWrite.bytes`: an object's body) kept beside its value and
+ * read apart (`bytes()`), so a scan of values never reads them: one record, one row, one write.
+ *
+ * Every value and every record's bytes are checked when they are read back (a CRC-32 kept beside
+ * each, by the engine): bytes that changed on disk are a `StoreDamagedError`, never served.
  */
 
 /** One write of a commit. */
 export type StoreWrite =
-  | { readonly space: string; readonly key: string; readonly value: unknown }
+  /** The record under `key`, replaced whole: its value, and its bytes (none when absent). */
+  | { readonly space: string; readonly key: string; readonly value: unknown; readonly bytes?: Uint8Array }
   | { readonly space: string; readonly key: string; readonly delete: true }
   /** Every key of the space that starts with `prefix` ('' for the whole space). */
   | { readonly space: string; readonly prefix: string; readonly deleteAll: true };
@@ -26,6 +30,8 @@ export interface StoreEntry {
 export interface Store {
   /** The value under `key`, or undefined. */
   get(space: string, key: string): unknown;
+  /** The bytes written with the record under `key` (`StoreWrite.bytes`), or undefined (none, or no record). */
+  bytes(space: string, key: string): Uint8Array | undefined;
   /** The entries of `space` whose key starts with `prefix`, in key order (UTF-8 bytes). */
   scan(space: string, prefix?: string): StoreEntry[];
   /** The keys of `space` that start with `prefix`, in key order, without reading their values. */
@@ -68,6 +74,8 @@ function byUtf8(a: string, b: string): number {
  */
 export class MemoryStore implements Store {
   readonly #spaces = new Map<string, Map<string, unknown>>();
+  /** `StoreWrite.bytes` by space, then key. */
+  readonly #bytes = new Map<string, Map<string, Uint8Array>>();
   readonly #failures: StoreError[] = [];
 
   /** The next commit throws `error` (a `StoreFullError` unless given) and writes nothing. */
@@ -78,6 +86,11 @@ export class MemoryStore implements Store {
   get(space: string, key: string): unknown {
     const space_ = this.#spaces.get(space);
     return space_?.has(key) ? structuredClone(space_.get(key)) : undefined;
+  }
+
+  bytes(space: string, key: string): Uint8Array | undefined {
+    const found = this.#bytes.get(space)?.get(key);
+    return found && found.slice();
   }
 
   scan(space: string, prefix = ''): StoreEntry[] {
@@ -95,13 +108,28 @@ export class MemoryStore implements Store {
   commit(writes: readonly StoreWrite[]): void {
     const failure = this.#failures.shift();
     if (failure) throw failure;
-    const cloned = writes.map((w) => ('value' in w ? { ...w, value: structuredClone(w.value) } : w));
+    const cloned = writes.map((w) =>
+      'value' in w ? { ...w, value: structuredClone(w.value), bytes: w.bytes?.slice() } : w,
+    );
     for (const w of cloned) {
       let space = this.#spaces.get(w.space);
       if (!space) this.#spaces.set(w.space, (space = new Map()));
-      if ('value' in w) space.set(w.key, w.value);
-      else if ('key' in w) space.delete(w.key);
-      else for (const key of [...space.keys()]) if (key.startsWith(w.prefix)) space.delete(key);
+      let bytes = this.#bytes.get(w.space);
+      if (!bytes) this.#bytes.set(w.space, (bytes = new Map()));
+      if ('value' in w) {
+        space.set(w.key, w.value);
+        if (w.bytes) bytes.set(w.key, w.bytes);
+        else bytes.delete(w.key);
+      } else if ('key' in w) {
+        space.delete(w.key);
+        bytes.delete(w.key);
+      } else {
+        for (const key of [...space.keys()]) {
+          if (!key.startsWith(w.prefix)) continue;
+          space.delete(key);
+          bytes.delete(key);
+        }
+      }
     }
   }
 

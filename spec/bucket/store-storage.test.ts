@@ -16,7 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Bucket } from '../../lib/bucket/index.js';
+import { bucketLayer } from '../../lib/bucket/internal.js';
+import { lifecycleRules } from '../../lib/bucket/lifecycle.js';
 import { bucketSpace, StoreStorage } from '../../lib/bucket/store-storage.js';
+import { ManualClock } from '../../lib/clock.js';
 import { SqliteStore } from '../../lib/node/store/sqlite-store.js';
 import { S3Api } from '../../lib/s3/index.js';
 import { MemoryStore, StoreFullError, type Store } from '../../lib/support/store.js';
@@ -119,7 +122,7 @@ it('a commit the Store refuses (a full disk): the call rejects, nothing of it is
     ['doc', 11],
     ['other', 1],
   ]);
-  expect(chunks(store)).toHaveLength(2); // no chunk of the refused put
+  expect(chunks(store)).toEqual([]); // no chunk of the refused put (the small ones are kept with their records)
 });
 
 it('a refused settings change leaves the settings as they were', async () => {
@@ -192,6 +195,91 @@ it('two buckets in one Store keep apart; a new bucket of a name used before sees
 });
 
 const text = async (bucket: Bucket, key: string) => (await bucket.get(key))?.text();
+
+describe('a small body is kept with its object\u2019s record (one row a put, written in place)', () => {
+  it('no chunk record for it; a larger body is in chunks; both read back after a restart', async () => {
+    const store = new MemoryStore();
+    const bucket = new Bucket({ storage: new StoreStorage({ store, name: 'photos' }) });
+    await bucket.put('small', 'one');
+    await bucket.put('small', 'two');
+    await bucket.put('3k', bytes(3 * 1024, 1));
+    await bucket.put('big', bytes(3 * 1024 + 1, 2));
+    expect(chunks(store)).toHaveLength(1); // big's
+    expect(new TextDecoder().decode(store.bytes(bucketSpace('photos'), 'o/small'))).toBe('two');
+    const again = new Bucket({ storage: new StoreStorage({ store, name: 'photos' }) });
+    expect(await text(again, 'small')).toBe('two');
+    expect(Buffer.compare(new Uint8Array(await (await again.get('3k'))!.arrayBuffer()), bytes(3 * 1024, 1))).toBe(0);
+    expect(Buffer.compare(new Uint8Array(await (await again.get('big'))!.arrayBuffer()), bytes(3 * 1024 + 1, 2))).toBe(
+      0,
+    );
+    await again.delete('big');
+    expect(chunks(store)).toEqual([]);
+  });
+
+  it('snapshots keep a replaced or deleted small body; each restore brings its own back, and a restart what was restored', async () => {
+    const store = new MemoryStore();
+    const bucket = new Bucket({ storage: new StoreStorage({ store, name: 'photos' }) });
+    await bucket.put('k', 'first');
+    const first = bucket.snapshot();
+    await bucket.put('k', 'second'); // first's bytes leave the record's row: kept as a chunk
+    const second = bucket.snapshot();
+    await bucket.delete('k');
+    await bucket.put('other', 'o');
+    expect(await text(bucket, 'k')).toBeUndefined();
+    bucket.restore(first);
+    expect(await text(bucket, 'k')).toBe('first');
+    bucket.restore(second);
+    expect(await text(bucket, 'k')).toBe('second');
+    bucket.restore(first);
+    await bucket.put('k2', 'later');
+    expect(await text(bucket, 'k')).toBe('first');
+    bucket.restore(second);
+    expect(await text(bucket, 'k')).toBe('second');
+    bucket.restore(first);
+    const again = new Bucket({ storage: new StoreStorage({ store, name: 'photos' }) });
+    expect(await text(again, 'k')).toBe('first');
+    expect(await text(again, 'k2')).toBeUndefined();
+    expect(chunks(store)).toEqual(['c/' + (await again.head('k'))!.version + '/00000000']); // the one restored
+    await again.put('k', 'third');
+    expect(chunks(store)).toEqual([]);
+    expect(await text(new Bucket({ storage: new StoreStorage({ store, name: 'photos' }) }), 'k')).toBe('third');
+  });
+
+  it('a lifecycle transition rewrites the record and keeps its bytes, also under a snapshot', async () => {
+    const store = new MemoryStore();
+    const clock = new ManualClock(Date.parse('2030-01-01'));
+    const bucket = new Bucket({ clock, storage: new StoreStorage({ store, name: 'photos' }) });
+    const put = await bucket.put('k', 'kept');
+    const before = bucket.snapshot();
+    bucketLayer(bucket)!.config.lifecycle = lifecycleRules([
+      {
+        id: 'ia',
+        enabled: true,
+        conditions: {},
+        storageClassTransitions: [{ condition: { type: 'Age', maxAge: 86400 }, storageClass: 'InfrequentAccess' }],
+      },
+    ]);
+    clock.advance(86_400_000);
+    expect((await bucket.head('k'))?.storageClass).toBe('InfrequentAccess');
+    expect(await text(bucket, 'k')).toBe('kept');
+    await bucket.put('k', 'replaced');
+    bucket.restore(before);
+    expect(await text(bucket, 'k')).toBe('kept');
+    const again = new Bucket({ clock, storage: new StoreStorage({ store, name: 'photos' }) });
+    const got = (await again.get('k'))!;
+    expect([await got.text(), got.etag, got.storageClass]).toEqual(['kept', put.etag, 'Standard']);
+  });
+
+  it('the bytes of an object replaced since it was read are refused, never another object\u2019s', async () => {
+    const store = new MemoryStore();
+    const bucket = new Bucket({ storage: new StoreStorage({ store, name: 'photos' }) });
+    await bucket.put('k', 'old bytes');
+    const layer = bucketLayer(bucket)!;
+    const old = layer.model.head('k')!;
+    await bucket.put('k', 'new bytes');
+    await expect(Promise.resolve(layer.bytes(old, { offset: 0, length: 9 }))).rejects.toThrow('no longer stored');
+  });
+});
 
 // node:sqlite is Node 22.13's and later; the SQLite Store in a temporary directory, in process.
 const hasSqlite = process.getBuiltinModule?.('node:sqlite') !== undefined;

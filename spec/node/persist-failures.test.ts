@@ -68,24 +68,33 @@ maybe(`--persist DIR when things go wrong${node.missing ? ` (skipped: ${node.mis
   it('an object whose bytes were damaged on disk is answered with an error, never its old ETag; the others are served', async () => {
     const dir = tempDir();
     const first = await start(['r2', 'serve', '--bucket', 'photos', '--persist', dir]);
-    const marker = Buffer.from('THESE-BYTES-GET-DAMAGED-'.repeat(40));
-    expect((await aws.fetch(url(first, 'hit.bin'), { method: 'PUT', body: marker })).status).toBe(200);
+    // A small body is kept with its object's record, a larger one in chunk records: both damaged.
+    const small = Buffer.from('THESE-BYTES-GET-DAMAGED-'.repeat(40));
+    const large = Buffer.from('THESE-LARGER-BYTES-ARE-DAMAGED-TOO-'.repeat(2000));
+    expect((await aws.fetch(url(first, 'hit.bin'), { method: 'PUT', body: small })).status).toBe(200);
+    expect((await aws.fetch(url(first, 'large.bin'), { method: 'PUT', body: large })).status).toBe(200);
     expect((await aws.fetch(url(first, 'ok.txt'), { method: 'PUT', body: 'fine' })).status).toBe(200);
     await first.stop();
 
     const file = join(dir, 'edge-doubles.sqlite');
     const stored = readFileSync(file);
-    const at = stored.indexOf(marker.subarray(0, 200));
-    expect(at).toBeGreaterThan(0);
-    stored.write('0123456789abcdef', at + 300); // 16 bytes inside the object's data
+    for (const marker of [small, large]) {
+      const at = stored.indexOf(marker.subarray(0, 200));
+      expect(at).toBeGreaterThan(0);
+      stored.write('0123456789abcdef', at + 300); // 16 bytes inside the object's data
+    }
     writeFileSync(file, stored);
 
     const second = await start(['r2', 'serve', '--persist', dir]);
     try {
-      const damaged = await aws.fetch(url(second, 'hit.bin'));
-      expect(damaged.status).toBe(500);
-      expect(await damaged.text()).toContain('<Code>InternalError</Code>'); // R2's own answer
-      expect(second.stderr()).toMatch(/the record bucket\/\S+\/c\/\S+ is damaged/); // reported to the operator
+      for (const key of ['hit.bin', 'large.bin']) {
+        const damaged = await aws.fetch(url(second, key));
+        expect(damaged.status).toBe(500);
+        expect(await damaged.text()).toContain('<Code>InternalError</Code>'); // R2's own answer
+      }
+      // Reported to the operator: the record that holds the bytes.
+      expect(second.stderr()).toMatch(/the record bucket\/\S+\/o\/hit\.bin is damaged/);
+      expect(second.stderr()).toMatch(/the record bucket\/\S+\/c\/\S+ is damaged/);
       expect(await (await aws.fetch(url(second, 'ok.txt'))).text()).toBe('fine');
     } finally {
       await second.stop();

@@ -9,8 +9,14 @@
  * rule is the operating system's lock on the file (`locking_mode=EXCLUSIVE`), which the kernel
  * drops when its process dies, however it dies, so no pid file, no stale lock and no race.
  * Durability: WAL with `synchronous=NORMAL` (the default) keeps every commit across a killed
- * server; `sync: 'full'` also waits for the disk at each commit, for power loss. Values are kept
- * in V8's serialization (node:v8, structured clone as IndexedDB keeps it), each with its CRC-32.
+ * server; `sync: 'full'` also waits for the disk at each commit, for power loss.
+ *
+ * One row a record: `value` is V8's serialization (node:v8: structured clone as IndexedDB keeps
+ * it); a value that is bytes alone is kept as they are, in `bytes`, with `value` NULL; a record's
+ * own bytes (`StoreWrite.bytes`) are in `bytes` beside its value, so a scan of values never reads
+ * them. Each of `value` and `bytes` has its CRC-32, checked when it is read.
+ *
+ * Speed: a record is replaced in place (an upsert keeps its row), so a small put writes one page.
  */
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,7 +39,7 @@ const COMPANIONS = [`${DATABASE_FILE}-wal`, `${DATABASE_FILE}-journal`, `${DATAB
 /** `PRAGMA application_id`: marks the file as this project's ("EDGD"). */
 const APPLICATION_ID = 0x45444744;
 /** `PRAGMA user_version`: the layout of the records; a file of another layout is refused. */
-const FORMAT = 3;
+const FORMAT = 4;
 
 export interface SqliteStoreOptions {
   /** `normal` (default): every commit survives the process being killed; `full`: also a power loss. */
@@ -103,11 +109,20 @@ function checkDirectory(dir: string): void {
   }
 }
 
+/** A row as read (see the header): `value` V8's serialization, or null with the value in `raw`. */
+interface Row {
+  value: Uint8Array | null;
+  crc: number;
+  raw: Uint8Array | null;
+  rawCrc: number | null;
+}
+
 export class SqliteStore implements Store {
   readonly path: string;
   readonly #db: DatabaseSync;
   readonly #report: (error: StoreError) => void;
   readonly #get: StatementSync;
+  readonly #bytes: StatementSync;
   readonly #scanAll: StatementSync;
   readonly #scanPrefix: StatementSync;
   readonly #keysAll: StatementSync;
@@ -117,6 +132,8 @@ export class SqliteStore implements Store {
   readonly #delete: StatementSync;
   readonly #deletePrefix: StatementSync;
   readonly #deleteSpace: StatementSync;
+  readonly #begin: StatementSync;
+  readonly #commit: StatementSync;
 
   /** Opens (or makes) DIR's database and takes it for this process; throws a `StoreError` saying why not. */
   static open(dir: string, options: SqliteStoreOptions = {}): SqliteStore {
@@ -166,20 +183,33 @@ export class SqliteStore implements Store {
       throw new StoreError(`--persist: cannot take ${path}: ${(e as Error).message}`, { cause: e });
     }
     this.#prepareFile(path, options);
-    this.#get = db.prepare('SELECT value, crc FROM records WHERE space = ? AND key = ?');
-    this.#scanAll = db.prepare('SELECT key, value, crc FROM records WHERE space = ? ORDER BY key');
+    // A value that is bytes alone is in `bytes` (see the header); a record's own bytes are read by #bytes only.
+    const value =
+      'value, crc, CASE WHEN value IS NULL THEN bytes END AS raw, CASE WHEN value IS NULL THEN bytes_crc END AS rawCrc';
+    this.#get = db.prepare(`SELECT ${value} FROM records WHERE space = ? AND key = ?`);
+    this.#bytes = db.prepare(
+      'SELECT bytes, bytes_crc FROM records WHERE space = ? AND key = ? AND value IS NOT NULL AND bytes IS NOT NULL',
+    );
+    this.#scanAll = db.prepare(`SELECT key, ${value} FROM records WHERE space = ? ORDER BY key`);
     this.#scanPrefix = db.prepare(
-      'SELECT key, value, crc FROM records WHERE space = ? AND key >= ? AND key < ? ORDER BY key',
+      `SELECT key, ${value} FROM records WHERE space = ? AND key >= ? AND key < ? ORDER BY key`,
     );
     this.#keysAll = db.prepare('SELECT key FROM records WHERE space = ? ORDER BY key');
     this.#keysPrefix = db.prepare('SELECT key FROM records WHERE space = ? AND key >= ? AND key < ? ORDER BY key');
     this.#spaces = db.prepare(
       'SELECT DISTINCT space FROM records WHERE substr(space, 1, length(?)) = ? ORDER BY space',
     );
-    this.#put = db.prepare('INSERT OR REPLACE INTO records (space, key, value, crc) VALUES (?, ?, ?, ?)');
+    // An upsert, not INSERT OR REPLACE: the row keeps its place (and rowid), so the index is not touched.
+    this.#put = db.prepare(
+      'INSERT INTO records (space, key, value, crc, bytes, bytes_crc) VALUES (?, ?, ?, ?, ?, ?) ' +
+        'ON CONFLICT (space, key) DO UPDATE SET value = excluded.value, crc = excluded.crc, bytes = excluded.bytes, bytes_crc = excluded.bytes_crc',
+    );
     this.#delete = db.prepare('DELETE FROM records WHERE space = ? AND key = ?');
     this.#deletePrefix = db.prepare('DELETE FROM records WHERE space = ? AND key >= ? AND key < ?');
     this.#deleteSpace = db.prepare('DELETE FROM records WHERE space = ?');
+    // Prepared once, as the writes are: exec() would compile them at every commit.
+    this.#begin = db.prepare('BEGIN');
+    this.#commit = db.prepare('COMMIT');
   }
 
   #prepareFile(path: string, options: SqliteStoreOptions): void {
@@ -195,7 +225,7 @@ export class SqliteStore implements Store {
           // A rowid table: values run from a few bytes to a 256 KiB chunk, and WITHOUT ROWID's clustered
           // rows put large values in overflow pages three times the size (measured: 100 MB against 28 MB
           // for 20,000 objects of 1 KiB).
-          'CREATE TABLE records (space TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, crc INTEGER NOT NULL, PRIMARY KEY (space, key))',
+          'CREATE TABLE records (space TEXT NOT NULL, key TEXT NOT NULL, value BLOB, crc INTEGER NOT NULL, bytes BLOB, bytes_crc INTEGER, PRIMARY KEY (space, key))',
         );
       } else if (app !== APPLICATION_ID) {
         throw new StoreDamagedError(`--persist: ${path} is a SQLite database, but not an edge-doubles one`);
@@ -213,23 +243,38 @@ export class SqliteStore implements Store {
   }
 
   get(space: string, key: string): unknown {
-    let row: { value: Uint8Array; crc: number } | undefined;
+    let row: Row | undefined;
     try {
-      row = this.#get.get(space, key) as typeof row;
+      row = this.#get.get(space, key) as Row | undefined;
     } catch (e) {
       throw this.#failure(e, `cannot read ${space}/${key}`);
     }
-    return row === undefined ? undefined : this.#checked(space, key, row.value, row.crc);
+    return row === undefined ? undefined : this.#decoded(space, key, row);
+  }
+
+  bytes(space: string, key: string): Uint8Array | undefined {
+    let row: { bytes: Uint8Array; bytes_crc: number } | undefined;
+    try {
+      row = this.#bytes.get(space, key) as typeof row;
+    } catch (e) {
+      throw this.#failure(e, `cannot read ${space}/${key}`);
+    }
+    return row === undefined ? undefined : this.#checked(space, key, row.bytes, row.bytes_crc);
   }
 
   scan(space: string, prefix = ''): StoreEntry[] {
-    let rows: { key: string; value: Uint8Array; crc: number }[];
+    let rows: (Row & { key: string })[];
     try {
       rows = (prefix ? this.#scanPrefix.all(space, prefix, after(prefix)) : this.#scanAll.all(space)) as typeof rows;
     } catch (e) {
       throw this.#failure(e, `cannot read ${space}`);
     }
-    return rows.map((r) => ({ key: r.key, value: this.#checked(space, r.key, r.value, r.crc) }));
+    const out: StoreEntry[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      out[i] = { key: r.key, value: this.#decoded(space, r.key, r) };
+    }
+    return out;
   }
 
   keys(space: string, prefix = ''): string[] {
@@ -255,16 +300,14 @@ export class SqliteStore implements Store {
     if (writes.length === 0) return;
     const db = this.#db;
     try {
-      db.exec('BEGIN');
+      this.#begin.run();
       for (const w of writes) {
-        if ('value' in w) {
-          const bytes = serialize(w.value);
-          this.#put.run(w.space, w.key, bytes, crc32(bytes));
-        } else if ('key' in w) this.#delete.run(w.space, w.key);
+        if ('value' in w) this.#write(w.space, w.key, w.value, w.bytes);
+        else if ('key' in w) this.#delete.run(w.space, w.key);
         else if (w.prefix === '') this.#deleteSpace.run(w.space);
         else this.#deletePrefix.run(w.space, w.prefix, after(w.prefix));
       }
-      db.exec('COMMIT');
+      this.#commit.run();
     } catch (e) {
       // SQLite rolls a failed statement's transaction back itself on a full disk; otherwise this does.
       if (db.isTransaction) {
@@ -276,6 +319,16 @@ export class SqliteStore implements Store {
       }
       throw this.#failure(e, 'cannot write');
     }
+  }
+
+  /** One row's value and bytes: see the header for the forms. */
+  #write(space: string, key: string, value: unknown, bytes: Uint8Array | undefined): void {
+    if (value instanceof Uint8Array && bytes === undefined) {
+      this.#put.run(space, key, null, 0, value, crc32(value));
+      return;
+    }
+    const encoded = serialize(value);
+    this.#put.run(space, key, encoded, crc32(encoded), bytes ?? null, bytes ? crc32(bytes) : null);
   }
 
   /**
@@ -296,20 +349,32 @@ export class SqliteStore implements Store {
     if (this.#db.isOpen) this.#db.close();
   }
 
-  /** The value stored as `bytes`, once they are found to be what was written. */
-  #checked(space: string, key: string, bytes: Uint8Array, crc: number): unknown {
-    if (crc32(bytes) !== crc) {
-      throw this.#reported(
-        new StoreDamagedError(`--persist: ${this.path}: the record ${space}/${key} is damaged (its checksum differs)`),
-      );
+  /** A row's value, once its bytes are found to be what was written. */
+  #decoded(space: string, key: string, row: Row): unknown {
+    if (row.value === null) {
+      if (row.raw === null || row.rawCrc === null) throw this.#damaged(space, key, 'it holds no value');
+      return this.#checked(space, key, row.raw, row.rawCrc);
     }
+    this.#checked(space, key, row.value, row.crc);
     try {
-      return deserialize(bytes);
+      return deserialize(row.value);
     } catch (e) {
       throw this.#reported(
         new StoreDamagedError(`--persist: ${this.path}: the record ${space}/${key} cannot be read`, { cause: e }),
       );
     }
+  }
+
+  /** `data`, once found to be what was written (its CRC-32). */
+  #checked(space: string, key: string, data: Uint8Array, crc: number): Uint8Array {
+    if (crc32(data) !== crc) throw this.#damaged(space, key, 'its checksum differs');
+    return data;
+  }
+
+  #damaged(space: string, key: string, why: string): StoreError {
+    return this.#reported(
+      new StoreDamagedError(`--persist: ${this.path}: the record ${space}/${key} is damaged (${why})`),
+    );
   }
 
   #reported(error: StoreError): StoreError {

@@ -26,6 +26,25 @@ try {
       report({ ok: true });
       break;
     }
+    case 'put-bytes': {
+      // args: key=value=bytes, one commit: each record's value and its bytes
+      store.commit(
+        args.map((kvb) => {
+          const [key, value, b] = kvb.split('=') as [string, string, string];
+          return { space: 's', key, value, bytes: new TextEncoder().encode(b) };
+        }),
+      );
+      report({ ok: true });
+      break;
+    }
+    case 'bytes':
+      try {
+        const got = store.bytes('s', args[0]!);
+        report({ bytes: got === undefined ? null : new TextDecoder().decode(got) });
+      } catch (e) {
+        report(failure(e));
+      }
+      break;
     case 'dump':
       report({ entries: store.scan('s').map((e) => [e.key, text(e.value)]) });
       break;

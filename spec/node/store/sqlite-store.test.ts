@@ -126,6 +126,31 @@ maybe(`the --persist Store (SQLite)${node.missing ? ` (skipped: ${node.missing})
     });
   });
 
+  it('keeps a record\u2019s bytes apart from its value: replaced with the record, and damage to them reported when they are read', async () => {
+    const dir = join(base, 'state');
+    const marker = 'BYTES-TO-DAMAGE-'.repeat(40);
+    expect(await step(dir, 'put-bytes', `hit=value=${marker}`, 'plain=only a value=x')).toEqual({ ok: true });
+    expect(await step(dir, 'bytes', 'hit')).toEqual({ bytes: marker });
+    expect(await step(dir, 'put', 'plain=replaced')).toEqual({ ok: true });
+    expect(await step(dir, 'bytes', 'plain')).toEqual({ bytes: null }); // the record was replaced whole
+    const file = join(dir, 'edge-doubles.sqlite');
+    const stored = readFileSync(file);
+    const at = stored.indexOf(marker);
+    expect(at).toBeGreaterThan(0);
+    stored.write('XXXXXXXXXXXXXXXX', at + 100);
+    writeFileSync(file, stored);
+    // The values are read without the bytes: whole. The bytes are refused.
+    expect(await step(dir, 'dump')).toEqual({
+      entries: [
+        ['hit', 'value'],
+        ['plain', 'replaced'],
+      ],
+    });
+    const damaged = await step(dir, 'bytes', 'hit');
+    expect(damaged.error).toBe('StoreDamagedError');
+    expect(damaged.message).toContain('s/hit');
+  });
+
   it('a record whose bytes changed on disk is reported, never served; the others still are', async () => {
     const dir = join(base, 'state');
     const marker = 'DAMAGE-ME-'.repeat(50);
