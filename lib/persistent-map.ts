@@ -250,6 +250,38 @@ export class SnapshotMap<V> {
   }
 }
 
+/**
+ * sorted-btree's bulk loader (`sorted-btree/extended/bulkLoad`), which the caller passes in: imported
+ * here it would be in every browser bundle, for a start of `--persist` only (store-storage.ts).
+ */
+export type BulkLoad = <T>(
+  keys: string[],
+  values: T[],
+  maxNodeSize: number,
+  compare: (a: string, b: string) => number,
+) => SortedTree<T>;
+
+/** sorted-btree's default branching factor, the one `new BTree()` gives this module's trees. */
+const NODE_SIZE = 64;
+
+/**
+ * A snapshot holding `values` under `keys`, built in O(n) by `bulkLoad` where `set` each would
+ * descend the tree: restore it into an empty map to fill it (a storage's start). Keys in order as
+ * a Store gives them (code point order, which is this map's); sorted here when they are not.
+ */
+export function sortedSnapshot<V>(keys: string[], values: V[], bulkLoad: BulkLoad): MapSnapshot<V> {
+  let ordered = true;
+  for (let i = 1; i < keys.length && ordered; i++) ordered = keys[i - 1]! < keys[i]!;
+  if (!ordered) {
+    const order = keys.map((_, i) => i).sort((a, b) => compare(keys[a]!, keys[b]!));
+    keys = order.map((i) => keys[i]!);
+    values = order.map((i) => values[i]!);
+  }
+  // Generation 0 is no map's own (they count from 1): every cell is shared, as a restored one is.
+  const cells = values.map((value): Cell<V> => ({ value, generation: 0 }));
+  return { tree: bulkLoad(keys, cells, NODE_SIZE, compare) };
+}
+
 /** The value a snapshot holds at `key` (a storage reads the state before an operation with it). */
 export function valueIn<V>(s: MapSnapshot<V>, key: string): V | undefined {
   return s.tree.get(key)?.value;

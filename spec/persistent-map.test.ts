@@ -1,7 +1,8 @@
 /** SnapshotMap, the storage under both doubles' snapshots: the cache beside the tree stays right. */
 import { describe, expect, it } from 'vitest';
 import type BTree from 'sorted-btree';
-import { REMOVE, SnapshotMap, type SortedTree } from '../lib/persistent-map.js';
+import { bulkLoad } from 'sorted-btree/extended/bulkLoad.js';
+import { REMOVE, SnapshotMap, sortedSnapshot, type BulkLoad, type SortedTree } from '../lib/persistent-map.js';
 
 // Compile-time (npm run typecheck): the map types its tree with SortedTree, written out so the public
 // d.ts needs no sorted-btree types; the real class must still have each member as declared there.
@@ -15,6 +16,28 @@ const entries = <V>(m: SnapshotMap<V>) => {
 };
 
 describe('SnapshotMap', () => {
+  it('filled from a sorted snapshot (a storage\u2019s start): reads, order and writes as if set one by one; keys out of order sorted', () => {
+    const keys = ['b', 'a', 'd', 'c', ...Array.from({ length: 300 }, (_, i) => `k${String(i).padStart(3, '0')}`)];
+    const built = sortedSnapshot(
+      keys,
+      keys.map((k) => ({ k })),
+      bulkLoad as BulkLoad,
+    );
+    const m = new SnapshotMap<{ k: string }>();
+    m.restore(built);
+    expect(entries(m).map(([k, v]) => [k, v.k])).toEqual([...keys].sort().map((k) => [k, k]));
+    expect(m.get('c')).toEqual({ k: 'c' });
+    expect(m.has('e')).toBe(false);
+    m.update('a', (v) => ({ ...v }))!.k = 'changed'; // shared with the built snapshot: copied first
+    m.delete('k150');
+    m.set('e', { k: 'e' });
+    expect(m.size).toBe(keys.length);
+    expect(m.get('a')).toEqual({ k: 'changed' });
+    const again = new SnapshotMap<{ k: string }>();
+    again.restore(built);
+    expect([again.get('a'), again.has('k150'), again.has('e')]).toEqual([{ k: 'a' }, true, false]);
+  });
+
   it('a snapshot sees neither later sets nor deletes, nor in-place changes made through update', () => {
     const m = new SnapshotMap<{ n: number }>();
     m.set('a', { n: 1 });

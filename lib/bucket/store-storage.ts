@@ -17,7 +17,8 @@
  * a reset is refused after it), and a restart drops them, removing at start every chunk no record
  * refers to. So snapshots never keep disk for good.
  */
-import { entriesIn, valueIn, type SnapshotMap } from '../persistent-map.js';
+import * as bulkLoadModule from 'sorted-btree/extended/bulkLoad.js';
+import { entriesIn, sortedSnapshot, valueIn, type BulkLoad, type SnapshotMap } from '../persistent-map.js';
 import { sortForm } from './key-index.js';
 import type { StoredObject } from './stored.js';
 import type { Store, StoreWrite } from '../support/store.js';
@@ -56,6 +57,10 @@ const PINNED = 'm/pinned';
 const chunkKey = (segment: string, index: number) => `c/${segment}/${String(index).padStart(8, '0')}`;
 /** By the key itself, not its sort form: a sort form may hold lone surrogates, which a Store's UTF-8 cannot keep apart. */
 const objectKey = (key: string) => `o/${key}`;
+
+// CommonJS with `exports.bulkLoad`, as sorted-btree's extended entries are (lib/node/persist/snapshot-diff.ts).
+const bulkModule = bulkLoadModule as unknown as { bulkLoad?: BulkLoad; default?: { bulkLoad: BulkLoad } };
+const bulkLoad: BulkLoad = bulkModule.bulkLoad ?? bulkModule.default!.bulkLoad;
 
 /** The Store space of the bucket storage named `name`. */
 export const bucketSpace = (name: string): string => `bucket/${name}`;
@@ -126,10 +131,16 @@ class StoreSession implements PersistentState {
     private readonly space: string,
   ) {
     const { objects, uploads } = this.state;
-    for (const { value } of store.scan(space, 'o/')) {
-      const rec = value as ObjectRecord;
-      objects.set(sortForm(rec.key), this.#forms.objectOf(rec));
+    // The index built in one pass over the records in key order, not a tree descent a record.
+    const records = store.scan(space, 'o/');
+    const keys: string[] = new Array(records.length);
+    const values: StoredObject[] = new Array(records.length);
+    for (let i = 0; i < records.length; i++) {
+      const rec = records[i]!.value as ObjectRecord;
+      keys[i] = sortForm(rec.key);
+      values[i] = this.#forms.objectOf(rec);
     }
+    if (records.length > 0) objects.restore(sortedSnapshot(keys, values, bulkLoad));
     for (const { key, value } of store.scan(space, 'u/')) {
       uploads.set(key.slice(2), this.#forms.uploadOf(value as UploadRecord));
     }

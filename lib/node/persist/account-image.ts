@@ -25,7 +25,7 @@ import { BucketsPart, loadBuckets, type OpenBucket } from './buckets-image.js';
 import { accountRecord, CredentialsPart, loadCredentials } from './credentials-image.js';
 import { Differences, type ImagePart, type ImageStore } from './image-store.js';
 import { loadQueues, QueuesPart } from './queues-image.js';
-import { loadZones, ZonesPart } from './zones-image.js';
+import { loadZones, ZonesPart, type LoadedZones } from './zones-image.js';
 import { AccountDnsPart, loadAccountDns } from './dns-account-image.js';
 
 export type { ImageStore } from './image-store.js';
@@ -53,12 +53,12 @@ export function persistedAccount(
 /** A writer's parts with what they last wrote, made by a load for the first writer of the account. */
 const primed = new WeakMap<Account, { parts: ImagePart[]; differences: Differences }>();
 
-const partsFor = (account: Account): ImagePart[] => {
+const partsFor = (account: Account, zones?: LoadedZones): ImagePart[] => {
   const state = accountState(account);
   return [
     new CredentialsPart(state),
     new BucketsPart(state),
-    new ZonesPart(state),
+    new ZonesPart(state, zones),
     new AccountDnsPart(state),
     new QueuesPart(state),
   ];
@@ -75,14 +75,16 @@ export function loadAccountImage(store: ImageStore, target: ImageTarget, openBuc
   const state = accountState(target.account);
   loadCredentials(store, state);
   loadBuckets(store, state, openBucket);
+  let zones: LoadedZones | undefined;
   if (target.api) {
     // The account's zone defaults first: a zone brought back keeps its own settings all the same.
     loadAccountDns(store, state);
-    loadZones(store, state, target.api);
+    zones = loadZones(store, state, target.api);
   }
   loadQueues(store, state);
-  // The parts start from what is persisted: one pass noting only what differs from it.
-  const parts = partsFor(target.account);
+  // The parts start from what is persisted: the zones loaded as loaded, then one pass noting only
+  // what differs from it.
+  const parts = partsFor(target.account, zones);
   const differences = new Differences(store);
   for (const p of parts) p.write(differences);
   primed.set(target.account, { parts, differences });

@@ -15,7 +15,7 @@ import { idSequence } from '../../account/ids.js';
 import type { CredentialsImage } from '../../account/credentials.js';
 import { adoptTemporary, temporaryTable, type TemporaryGrant } from '../../account/temporary-credentials.js';
 import { digestHex } from '../../hash.js';
-import type { ImagePart, ImageStore } from './image-store.js';
+import { valuesUnder, type ImagePart, type ImageStore } from './image-store.js';
 
 /** The account as persisted. */
 export interface AccountRecord {
@@ -89,6 +89,6 @@ export function loadCredentials(store: ImageStore, state: AccountState): void {
   const credentials = store.get('credentials') as CredentialsImage | undefined;
   if (credentials) state.credentials.adopt(credentials);
   const parents = (store.get('temp/parents') as [string, string][] | undefined) ?? [];
-  const grants = store.keys('temp/grant/').map((k) => store.get(k) as TemporaryGrant);
+  const grants = valuesUnder(store, 'temp/grant/') as TemporaryGrant[];
   if (parents.length || grants.length) adoptTemporary(state, parents, grants);
 }

@@ -14,6 +14,13 @@ export interface ImageStore {
   remove(key: string): void;
   /** Every stored key starting with `prefix`, sorted. */
   keys(prefix: string): string[];
+  /** The values of those keys, in their order, in one read (`valuesUnder` reads a key at a time without it). */
+  scan?(prefix: string): unknown[];
+}
+
+/** The values under the keys that start with `prefix`, in key order: one range read where the store has one. */
+export function valuesUnder(store: ImageStore, prefix: string): unknown[] {
+  return store.scan ? store.scan(prefix) : store.keys(prefix).map((k) => store.get(k));
 }
 
 /** One kind of account state, written as what changed since its last write. */

@@ -64,6 +64,7 @@ function imageStore(store: SqliteStore): ImageStore {
       throw new Error('the image is written through PendingWrites');
     },
     keys: (prefix) => store.keys(IMAGE, prefix),
+    scan: (prefix) => store.scan(IMAGE, prefix).map((e) => e.value),
   };
 }
 

@@ -23,7 +23,7 @@ import type { HeldBody } from '../../queue/content.js';
 import { syncConsumer } from '../../queue/pull-consumer.js';
 import { queueImage, type Queue } from '../../queue/queue.js';
 import type { Held } from '../../queue/store.js';
-import { segment, type ImagePart, type ImageStore } from './image-store.js';
+import { segment, valuesUnder, type ImagePart, type ImageStore } from './image-store.js';
 
 /** A queue as persisted (its messages are keys of their own). */
 interface QueueImage {
@@ -156,7 +156,7 @@ export function loadQueues(store: ImageStore, state: AccountState): void {
     if (!image || state.queues.has(name)) continue;
     const record = image.record ? copyRecord(image.record) : undefined;
     const queue = addAccountQueue(state, name, record);
-    const held = store.keys(messagePrefix(name)).map((k) => heldFrom(store.get(k) as HeldImage));
+    const held = valuesUnder(store, messagePrefix(name)).map((v) => heldFrom(v as HeldImage));
     queueImage.load(queue, held.sort(queueOrder));
     syncConsumer(queue, undefined, record?.consumer);
   }

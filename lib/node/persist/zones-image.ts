@@ -21,7 +21,7 @@ import type { StoredRecord, Zone } from '../../dns/zone.js';
 import { changeZoneSettings, zoneSettings, type ZoneSettings } from '../../dns/zone-settings.js';
 import { SnapshotMap, type MapSnapshot } from '../../persistent-map.js';
 import { diffSnapshots } from './snapshot-diff.js';
-import type { ImagePart, ImageStore } from './image-store.js';
+import { valuesUnder, type ImagePart, type ImageStore } from './image-store.js';
 
 /** A zone as persisted (its records are keys of their own). */
 interface ZoneRecord {
@@ -50,14 +50,33 @@ const EMPTY: MapSnapshot<StoredRecord> = new SnapshotMap<StoredRecord>().snapsho
 
 const recordKey = (zoneId: string, recordId: string) => `rec/${zoneId}/${recordId}`;
 
+/**
+ * The zones a load brought back, each with whether its settings were stored: what the store holds
+ * of them is what they hold now, so the part starts from them as written (`ZonesPart`) rather than
+ * comparing each record with the store's, a read a record.
+ */
+export type LoadedZones = readonly { readonly zone: Zone; readonly settings: boolean }[];
+
 export class ZonesPart implements ImagePart {
   readonly #state: AccountState;
   #written = new Map<string, Written>();
   /** The zones in the order last written. */
   #order: Zone[] = [];
 
-  constructor(state: AccountState) {
+  constructor(state: AccountState, loaded: LoadedZones = []) {
     this.#state = state;
+    for (const { zone, settings } of loaded) {
+      this.#written.set(zone.id, {
+        zone,
+        version: zone.version,
+        plan: zone.plan,
+        limits: zone.limits,
+        flatten: zone.flattenAllCnames,
+        records: zone.records.snapshot(),
+        settings: settings ? zoneSettings(zone) : undefined,
+      });
+    }
+    this.#order = loaded.map((z) => z.zone);
   }
 
   write(store: ImageStore): boolean {
@@ -137,9 +156,10 @@ export class ZonesPart implements ImagePart {
  * with its persisted id), then its created time, version and records, then its settings. A zone id
  * or name the account already has is kept as it is.
  */
-export function loadZones(store: ImageStore, state: AccountState, api: DnsApi): void {
+export function loadZones(store: ImageStore, state: AccountState, api: DnsApi): LoadedZones {
   const order = (store.get('zones') as string[] | undefined) ?? [];
   const names = new Set([...state.zones.values()].map((z) => z.name));
+  const loaded: { zone: Zone; settings: boolean }[] = [];
   for (const id of order) {
     const record = store.get(`zone/${id}`) as ZoneRecord | undefined;
     // A zone the server made at start under the id or the name stays (two zones of one name would split its answers).
@@ -147,10 +167,12 @@ export function loadZones(store: ImageStore, state: AccountState, api: DnsApi): 
     const { name, plan, limits, nameServers, flattenAllCnames, created, version } = record;
     api.addZone({ id, name, plan, limits, nameServers, flattenAllCnames });
     const zone = state.zones.get(id)!;
-    zone.load({ created, version, records: store.keys(`rec/${id}/`).map((k) => store.get(k) as StoredRecord) });
+    zone.load({ created, version, records: valuesUnder(store, `rec/${id}/`) as StoredRecord[] });
     const settings = store.get(`zset/${id}`) as ZoneSettings | undefined;
     // Over the defaults: an image written before a field was kept gets the field's default.
     if (settings)
       changeZoneSettings(zone, (s) => Object.assign(s, settings, { dnssec: { ...s.dnssec, ...settings.dnssec } }));
+    loaded.push({ zone, settings: settings !== undefined });
   }
+  return loaded;
 }

@@ -450,6 +450,30 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
     ]);
   });
 
+  it('records changed after a restart are written against what was loaded: the next restart sees exactly them', async () => {
+    const { factory, first, ids } = await built();
+    first.write(store);
+    const second = server(factory, store, first.clock.now());
+    const listed = async (s: Server) =>
+      ((await s.call('GET', `/zones/${ids.zone}/dns_records?per_page=100`)) as { id: string; name: string }[])
+        .map((r) => r.name)
+        .sort();
+    const loaded = await listed(second);
+    const www = ((await second.call('GET', `/zones/${ids.zone}/dns_records?type=A`)) as { id: string }[])[0]!.id;
+    await second.call('DELETE', `/zones/${ids.zone}/dns_records/${www}`);
+    await second.call('POST', `/zones/${ids.zone}/dns_records`, {
+      type: 'A',
+      name: 'new.example.com',
+      content: '192.0.2.9',
+    });
+    expect(second.write(store)).toBe(true);
+    expect(store.all().filter((k) => k.includes(www))).toEqual([]);
+    const third = server(factory, store, second.clock.now());
+    expect(await listed(third)).toEqual(await listed(second));
+    expect(await listed(third)).not.toEqual(loaded);
+    expect(third.write(store)).toBe(false);
+  });
+
   it('ids derived after a restart never repeat persisted ones', async () => {
     store = makeStore();
     const factory = new IDBFactory();

@@ -3,6 +3,7 @@
  * test runner may be a Node without `node:sqlite` (20), and the lock and crash tests need processes.
  * `driver.ts <dir> <command> [args]` prints one JSON line: what the step saw, or the error it got.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { SqliteStore } from '../../../lib/node/store/sqlite-store.js';
 
 const [dir, command, ...args] = process.argv.slice(2) as [string, string, ...string[]];
@@ -45,6 +46,50 @@ try {
         report(failure(e));
       }
       break;
+    case 'roundtrip': {
+      // Values of every form the Store keeps, committed, the store closed and opened again, read back.
+      const shared = { x: 1 };
+      const cyclic: Record<string, unknown> = { name: 'loop' };
+      cyclic.self = cyclic;
+      const sparse: unknown[] = [1];
+      sparse[2] = 3;
+      const values: Record<string, unknown> = {
+        json: { key: 'k', n: 1.5, list: [1, 'two', null, true, { deep: ['x'] }], empty: {}, none: [] },
+        text: 'plain \u0000 nul, \uD800 lone, \u{1F600}',
+        negativeZero: { z: -0 },
+        notANumber: [Number.NaN, Number.POSITIVE_INFINITY],
+        undefinedField: { a: undefined, b: 1 },
+        date: { when: new Date(Date.UTC(2031, 0, 1)) },
+        map: new Map([['k', [1, 2]]]),
+        bytesInside: { b: new Uint8Array([1, 2, 3]) },
+        bytesAlone: new Uint8Array([0xff, 0x0f, 0, 9]),
+        sparse,
+        bigint: { n: 10n },
+        sharedTwice: { a: shared, b: shared },
+        cyclic,
+      };
+      store.commit(Object.entries(values).map(([key, value]) => ({ space: 'r', key, value })));
+      store.close();
+      const again = SqliteStore.open(dir);
+      const same: Record<string, boolean> = {};
+      const scanned = new Map(again.scan('r').map((e) => [e.key, e.value]));
+      for (const [key, value] of Object.entries(values)) {
+        const got = again.get('r', key);
+        same[key] = isDeepStrictEqual(got, value) && isDeepStrictEqual(scanned.get(key), value);
+      }
+      const twice = again.get('r', 'sharedTwice') as { a: object; b: object };
+      const loop = again.get('r', 'cyclic') as { self: unknown };
+      report({ same, sharedKept: twice.a === twice.b, cycleKept: loop.self === loop });
+      again.close();
+      break;
+    }
+    case 'spaces': {
+      const names = ['a', 'a/x', 'ab', 'abc', 'b', 'b/a'];
+      store.commit(names.map((space) => ({ space, key: 'k', value: 1 })));
+      store.commit([{ space: 'ab', key: 'k', delete: true }]);
+      report({ all: store.spaces(), a: store.spaces('a'), ab: store.spaces('ab'), c: store.spaces('c') });
+      break;
+    }
     case 'dump':
       report({ entries: store.scan('s').map((e) => [e.key, text(e.value)]) });
       break;

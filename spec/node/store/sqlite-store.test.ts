@@ -126,6 +126,36 @@ maybe(`the --persist Store (SQLite)${node.missing ? ` (skipped: ${node.missing})
     });
   });
 
+  it('gives back values of every form as a structured clone would: plain JSON data, and what JSON cannot keep', async () => {
+    const dir = join(base, 'state');
+    const answer = await step(dir, 'roundtrip');
+    expect(answer.same).toEqual({
+      json: true,
+      text: true,
+      negativeZero: true,
+      notANumber: true,
+      undefinedField: true,
+      date: true,
+      map: true,
+      bytesInside: true,
+      bytesAlone: true,
+      sparse: true,
+      bigint: true,
+      sharedTwice: true,
+      cyclic: true,
+    });
+    expect(answer).toMatchObject({ sharedKept: true, cycleKept: true });
+  });
+
+  it('lists the spaces holding records, by prefix', async () => {
+    expect(await step(join(base, 'state'), 'spaces')).toEqual({
+      all: ['a', 'a/x', 'abc', 'b', 'b/a'],
+      a: ['a', 'a/x', 'abc'],
+      ab: ['abc'],
+      c: [],
+    });
+  });
+
   it('keeps a record\u2019s bytes apart from its value: replaced with the record, and damage to them reported when they are read', async () => {
     const dir = join(base, 'state');
     const marker = 'BYTES-TO-DAMAGE-'.repeat(40);
