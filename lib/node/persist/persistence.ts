@@ -52,6 +52,8 @@ export interface PersistOptions {
 const CLOCK_KEY = 'clock';
 /** The Store space of the account image. */
 const IMAGE = 'image';
+/** How often a server that never idles for a tick compacts all the same (ms). */
+const BUSY_COMPACT_MS = 5000;
 
 /** The image's key-value view of the Store's image space; writes wait in `pending` for one commit. */
 function imageStore(store: SqliteStore): ImageStore {
@@ -201,15 +203,25 @@ export class Persistence {
     if (now !== undefined) this.#lastClock = now;
   }
 
-  /** At most once a second, the disk deletes freed given back (snapshots released, objects gone). */
+  /**
+   * Once the server is idle (no commit since the last tick), the disk deletes freed given back and
+   * the write-ahead log checkpointed (SqliteStore.compact): the checkpoint is where the disk is
+   * waited for, so not in the middle of a run of requests. A server never idle that long still
+   * compacts every few seconds.
+   */
   #compact(): void {
+    if (this.#closed) return;
+    const commits = this.#store.commits;
     const now = Date.now();
-    if (now - this.#compacted < 1000 || this.#closed) return;
+    const busy = commits !== this.#commitsSeen;
+    this.#commitsSeen = commits;
+    if (busy && now - this.#compacted < BUSY_COMPACT_MS) return;
     this.#compacted = now;
     this.#store.compact();
   }
 
-  #compacted = 0;
+  #compacted = Date.now();
+  #commitsSeen = 0;
 
   /** The last commit, then the Store closed and DIR released. */
   async close(): Promise<void> {
