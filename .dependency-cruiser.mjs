@@ -2,7 +2,7 @@
 import { buildEntries } from './scripts/entries.mjs';
 
 // Imports run one way at run time, from the ground up; a type (`import type`) may go any way, except
-// into the /client/v4 front door, which knows no product.
+// into the /client/v4 front door, which knows no product, and into test support, which knows none either.
 
 /**
  * Each folder of lib/ and its rank: a folder imports, at run time, only folders of a lower rank.
@@ -65,6 +65,14 @@ export default {
       severity: 'error',
       from: { path: '^lib/api/' },
       to: { path: '^lib/(dns|bucket|queue)/' },
+    },
+    {
+      name: 'support-knows-no-product',
+      comment:
+        'lib/support/ is the test support every double shares: nothing of another folder of lib/ (a product, or what is built of products), not even a type; a product declares its part beside it (like lib/bucket/object-matcher.ts) and the entries assemble them',
+      severity: 'error',
+      from: { path: '^lib/support/' },
+      to: { path: '^lib/[^/]+/', pathNot: '^lib/support/' },
     },
     {
       name: 'node-only-in-lib-node',

@@ -5,9 +5,28 @@
  * subpath (the queue's limits on edge-doubles/queue, `dnsTypeCode` on edge-doubles/dns); the
  * committed API report (etc/api/) lists each entry's names.
  */
+import type { ApiRequestQuery } from './api/support.js';
+import type { BucketCallQuery } from './bucket/bucket-support.js';
+import type { S3CallQuery } from './s3/s3-support.js';
+import { enforce } from './support/assertions.js';
+import { checkReceived } from './support/matchers.js';
+import type { QueueCallQuery } from './support/queue-support.js';
+
 export * from './bucket/index.js';
 export { ManualClock, type Clock } from './clock.js';
 export * from './support/index.js';
+export { assertObject, assertNoObject, type ObjectExpectation } from './bucket/object-matcher.js';
+export { assertDnsRecord, type DnsRecordExpectation } from './dns/record-matcher.js';
+export type {
+  BucketCall,
+  BucketCallQuery,
+  BucketFault,
+  BucketOperation,
+  BucketResult,
+  LoggedError,
+} from './bucket/bucket-support.js';
+export type { ApiAuthScheme, ApiFault, ApiRequest, ApiRequestQuery } from './api/support.js';
+export type { S3Call, S3CallQuery, S3Snapshot } from './s3/s3-support.js';
 export {
   DnsApi,
   type DnsSnapshot,
@@ -53,3 +72,19 @@ export {
   type QueueContentType,
   type ConsumerSettings,
 } from './queue/index.js';
+
+/**
+ * `toHaveReceived`'s query: the double's call fields, plus how many matching calls there must be.
+ * Assembled here, where every double's calls are known: test support (lib/support/) names none.
+ */
+export type ReceivedQuery = (BucketCallQuery | ApiRequestQuery | S3CallQuery | QueueCallQuery) & { times?: number };
+
+/** Throws unless the Bucket, DnsApi or S3Api received a matching call (`times` times when given). */
+export function assertReceived(double: unknown, query?: ReceivedQuery): void {
+  enforce(checkReceived(double, query, arguments.length > 2 ? 1 : 0), false, 'assertReceived');
+}
+
+/** Throws if the Bucket, DnsApi or S3Api received a matching call (any call, without a query). */
+export function assertNotReceived(double: unknown, query?: ReceivedQuery): void {
+  enforce(checkReceived(double, query, arguments.length > 2 ? 1 : 0), true, 'assertNotReceived');
+}

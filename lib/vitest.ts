@@ -22,14 +22,10 @@ import type { BucketFault } from './bucket/bucket-support.js';
 import type { ApiFault } from './api/support.js';
 import type { Fault } from './support/faults.js';
 import { describeValue, doubleOf } from './support/registry.js';
-import {
-  checkDnsRecord,
-  checkObject,
-  checkReceived,
-  type DnsRecordExpectation,
-  type ObjectExpectation,
-  type ReceivedQuery,
-} from './support/matchers.js';
+import { checkReceived } from './support/matchers.js';
+import { checkObject, type ObjectExpectation } from './bucket/object-matcher.js';
+import { checkDnsRecord, type DnsRecordExpectation } from './dns/record-matcher.js';
+import type { ReceivedQuery } from './index.js';
 import { checkMessages } from './support/queue-matchers.js';
 import type { MessageQuery } from './support/queue-support.js';
 

@@ -14,7 +14,7 @@ import type { DnsAnswer, DnsQuestion, DnsRcode } from '../dns-answer.js';
 import { apiErrors } from './errors.js';
 import type { Incoming } from './router.js';
 import { ArrayStore, CallLog, partialMatch, show, type LoggedCall } from '../support/call-log.js';
-import { ownDouble, type StateOwner, type TestDouble, type ZoneReader } from '../support/double.js';
+import { ownDouble, type StateOwner, type TestDouble } from '../support/double.js';
 import { FaultList, type FaultSchedule, type Injected } from '../support/faults.js';
 
 /** An API fault rule: requests it catches get `status` in the API's error envelope. */
@@ -436,13 +436,16 @@ const faultAnswer = (rcode: DnsRcode): DnsAnswer => ({
   additionals: [],
 });
 
-/** An API double (DnsApi, CloudflareApi) as a test double (double.ts): its zones, its fault rules and its request log. */
-export function apiDouble(api: StateOwner, zones: ZoneReader, support: ApiSupport): TestDouble {
+/**
+ * An API double (DnsApi, CloudflareApi) as a test double (double.ts): its fault rules, its request
+ * log, and the readers its products' matchers find (its zones), opaque to the front door.
+ */
+export function apiDouble(api: StateOwner, readers: readonly object[], support: ApiSupport): TestDouble {
   return ownDouble(api, support, {
     name: 'DnsApi',
     label: 'DnsApi',
     entry: 'request',
     sameKind: (e, q) => (e as ApiRequest).method === (q as ApiRequestQuery).method?.toUpperCase(),
-    zones,
+    readers,
   });
 }

@@ -12,16 +12,12 @@ import type { TimeSource } from '../clock.js';
 import { R2_ERRORS, r2Error } from './errors.js';
 import type { BucketOperation, ErrorFormat, Invoke, Surface } from './invoke.js';
 import type { BucketLayer } from './layer.js';
-import { HeadResult, WHOLE_OBJECT } from './results.js';
-import type { StoredObject } from './stored.js';
 import { CallLog, copyArgument, partialMatch, show, type CallStore, type LoggedCall } from '../support/call-log.js';
 import { ownDouble, type StateOwner, type TestDouble } from '../support/double.js';
+import { ObjectReader } from './object-matcher.js';
 import { FaultList, keyMatches, type Fault, type FaultSchedule, type Injected } from '../support/faults.js';
 
 export type { BucketOperation, Surface };
-
-/** A stored object as the binding shows it: what `toHaveObject` compares (lib/support/matchers.ts). */
-export const presentObject = (o: StoredObject): HeadResult => new HeadResult(o, WHOLE_OBJECT);
 
 /** A bucket fault rule. */
 export interface BucketFault extends FaultSchedule {
@@ -546,6 +542,6 @@ export function bucketDouble(bucket: StateOwner, layer: BucketLayer): TestDouble
     label: 'bucket',
     entry: 'call',
     sameKind: (e, q) => (e as BucketCall).op === (q as BucketCallQuery).op,
-    objects: { locate: (key) => ({ layer, key, label: 'the bucket', onBucket: () => true, present: presentObject }) },
+    readers: [new ObjectReader((key) => ({ layer, key, label: 'the bucket', onBucket: () => true }))],
   });
 }

@@ -15,6 +15,7 @@ import { registerDouble } from '../support/registry.js';
 import type { DnsAnswer, DnsQuestion } from '../dns-answer.js';
 import { normaliseZoneName } from '../dns/names.js';
 import { presentRecord } from '../dns/present.js';
+import { ZoneReader } from '../dns/record-matcher.js';
 import { recordInput } from '../dns/request.js';
 import { SIGNATURE_REUSE_MS, signAnswer, type ZoneSigner } from '../dns/dnssec-sign.js';
 import { dnssecStatus, zoneKeys } from '../dns/dnssec.js';
@@ -106,12 +107,11 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
       now: () => this.time.now(),
     };
     this.edge = edgeAddresses(options.proxyAddresses);
-    const zones = {
-      zone: (idOrName: string) => this.findZone(idOrName),
-      retiredFields,
-      records: (z: Zone) => z.sorted().map((r) => presentRecord(r, z, retiredFields)),
-    };
-    registerDouble(this, apiDouble(this, zones, this.support));
+    const zones = new ZoneReader(
+      (idOrName) => this.findZone(idOrName),
+      (z) => z.sorted().map((r) => presentRecord(r, z, retiredFields)),
+    );
+    registerDouble(this, apiDouble(this, [zones], this.support));
     // `POST /zones` makes zones as addZone does (lib/dns/zone-admin.ts).
     this.service.addZone = (init) => this.addZone(init);
     for (const z of options.zones ?? []) this.addZone(z);

@@ -17,9 +17,10 @@
  * - objects (`toHaveObject`): `'<bucket>/<key>'`, the bucket by the name it is served under.
  */
 import type { BucketCall, BucketCallQuery } from '../bucket/bucket-support.js';
-import { bucketCallRow, matchesCall, presentObject } from '../bucket/bucket-support.js';
+import { bucketCallRow, matchesCall } from '../bucket/bucket-support.js';
 import { partialMatch, type CallFilter, type CallLog } from '../support/call-log.js';
-import type { LogReader, ObjectPlace, TestDouble } from '../support/double.js';
+import type { LogReader, TestDouble } from '../support/double.js';
+import { ObjectReader, type ObjectPlace } from '../bucket/object-matcher.js';
 import { doubleOf } from '../support/registry.js';
 import { bucketLayer } from '../bucket/internal.js';
 import type { BucketLayer } from '../bucket/layer.js';
@@ -147,7 +148,6 @@ function locateObject(served: Served, path: string): ObjectPlace {
     label: `bucket ${JSON.stringify(name)}`,
     // The S3Api's log names each call's bucket by the first name it is served under (distinct()).
     onBucket: (e) => served.get((e as S3Call).bucket) === bucket,
-    present: presentObject,
   };
 }
 
@@ -188,7 +188,7 @@ export function s3Double(served: Map<string, object>): TestDouble & { log: Serve
     reset: () => {
       for (const [, bucket] of distinct(served)) bucketDoubleOf(bucket).reset();
     },
-    objects: { locate: (path) => locateObject(served, path) },
+    readers: [new ObjectReader((path) => locateObject(served, path))],
   };
   return double;
 }

@@ -1,17 +1,11 @@
 /**
- * The matchers' checks as plain functions, for node:test, Jest or any runner: each throws an
- * `AssertionError` (name, `code: 'ERR_ASSERTION'`, `actual`, `expected`, as node:assert's) whose
- * message ends with a line diff of what was expected and what was there.
+ * What turns a matcher's check into a plain function, for node:test, Jest or any runner: `enforce`
+ * throws an `AssertionError` (name, `code: 'ERR_ASSERTION'`, `actual`, `expected`, as node:assert's)
+ * whose message ends with a line diff of what was expected and what was there. The assertions sit
+ * beside their checks (`assertObject`: lib/bucket/object-matcher.ts; `assertDnsRecord`:
+ * lib/dns/record-matcher.ts; `assertReceived`, whose query names every double's calls: lib/index.ts).
  */
-import {
-  checkDnsRecord,
-  checkObject,
-  checkReceived,
-  type CheckResult,
-  type DnsRecordExpectation,
-  type ObjectExpectation,
-  type ReceivedQuery,
-} from './matchers.js';
+import type { CheckResult } from './matchers.js';
 
 export class AssertionError extends Error {
   readonly code = 'ERR_ASSERTION';
@@ -67,36 +61,12 @@ function lineDiff(expected: unknown, actual: unknown): string {
   return out.join('\n');
 }
 
-function enforce(result: CheckResult, negate: boolean, operator: string): void {
+/** Throws an `AssertionError` unless the check came out as asked (`negate`: it must not pass). */
+export function enforce(result: CheckResult, negate: boolean, operator: string): void {
   if (result.pass !== negate) return;
   const diff =
     !negate && 'expected' in result && result.actual !== undefined
       ? `\n\n${lineDiff(result.expected, result.actual)}`
       : '';
   throw new AssertionError(result.message() + diff, result.actual, result.expected, operator);
-}
-
-/** Throws unless the bucket has an object at `key` (with the fields given); an S3Api takes `'<bucket>/<key>'`. */
-export function assertObject(bucket: unknown, key: string, expected?: ObjectExpectation): void {
-  enforce(checkObject(bucket, key, expected, arguments.length - 3 > 0 ? 1 : 0), false, 'assertObject');
-}
-
-/** Throws if the bucket has an object at `key` (an S3Api: `'<bucket>/<key>'`). */
-export function assertNoObject(bucket: unknown, key: string): void {
-  enforce(checkObject(bucket, key, undefined, arguments.length > 2 ? 1 : 0), true, 'assertNoObject');
-}
-
-/** Throws unless the Bucket, DnsApi or S3Api received a matching call (`times` times when given). */
-export function assertReceived(double: unknown, query?: ReceivedQuery): void {
-  enforce(checkReceived(double, query, arguments.length > 2 ? 1 : 0), false, 'assertReceived');
-}
-
-/** Throws if the Bucket, DnsApi or S3Api received a matching call (any call, without a query). */
-export function assertNotReceived(double: unknown, query?: ReceivedQuery): void {
-  enforce(checkReceived(double, query, arguments.length > 2 ? 1 : 0), true, 'assertNotReceived');
-}
-
-/** Throws unless the zone (id or name) has a record with the given fields. */
-export function assertDnsRecord(api: unknown, zone: string, fields: DnsRecordExpectation): void {
-  enforce(checkDnsRecord(api, zone, fields, arguments.length > 3 ? 1 : 0), false, 'assertDnsRecord');
 }

@@ -22,11 +22,6 @@
  * restores into any other Bucket in memory (one seeded state for several buckets). Restore and
  * reset also clear the fault rules and the call log, as a test's fresh start wants.
  */
-import type { BucketLayer } from '../bucket/layer.js';
-import type { Zone } from '../dns/zone.js';
-import type { DnsRecord } from '../dns/types.js';
-import type { StoredObject } from '../bucket/stored.js';
-import type { HeadResult } from '../bucket/results.js';
 import type { CallFilter, LoggedCall } from './call-log.js';
 import type { Fault, FaultSchedule } from './faults.js';
 
@@ -42,37 +37,6 @@ export interface LogReader<E extends LoggedCall = LoggedCall, Q extends object =
 /** What `testFault` needs of a double's fault rules. */
 interface FaultAdder {
   add(rule: FaultSchedule): Fault<FaultSchedule>;
-}
-
-/** What `toHaveDnsRecord` reads of a double that serves zones. */
-export interface ZoneReader {
-  zone(idOrName: string): Zone | undefined;
-  /** Whether records are shown with the fields the API retired (the DnsApi's `retiredFields`). */
-  readonly retiredFields: boolean;
-  /** The zone's records as the API shows them (the double presents them: test support imports no model). */
-  records(zone: Zone): DnsRecord[];
-}
-
-/**
- * Where `toHaveObject` finds an object: the bucket a path names (a Bucket: itself, the path being
- * the key; an S3Api: the bucket served under the path's first segment), the key in it, and which
- * of the double's log entries are calls on that bucket (for the failure message).
- */
-export interface ObjectPlace {
-  readonly layer: BucketLayer;
-  readonly key: string;
-  /** How a message names the bucket: "the bucket", `bucket "docs"`. */
-  readonly label: string;
-  /** Whether an entry of the double's log is a call on this bucket. */
-  readonly onBucket: (entry: LoggedCall) => boolean;
-  /** A stored object as the binding shows it (its R2Object), made by the bucket double. */
-  readonly present: (o: StoredObject) => HeadResult;
-}
-
-/** What `toHaveObject` reads of a double that holds objects. */
-interface ObjectReader {
-  /** The place `path` names; throws a TypeError saying why when it names none. */
-  locate(path: string): ObjectPlace;
 }
 
 export interface TestDouble {
@@ -100,10 +64,13 @@ export interface TestDouble {
   snapshot(): object;
   restore(snapshot: object): void;
   reset(): void;
-  /** The objects of a double that holds some (`toHaveObject`): a Bucket's, an S3Api's buckets'. */
-  readonly objects?: ObjectReader;
-  /** A DNS double's zones (`toHaveDnsRecord`). */
-  readonly zones?: ZoneReader;
+  /**
+   * What a product's matchers read of the double, each reader declared beside its product and its
+   * matcher, which finds it with `instanceof` (a Bucket's or an S3Api's objects:
+   * lib/bucket/object-matcher.ts; a DNS double's zones: lib/dns/record-matcher.ts). Opaque here, so
+   * test support names no product.
+   */
+  readonly readers?: readonly object[];
   /** A queue's log of sends and deliveries (`toHaveSent`, `toHaveAcked`, `toHaveRetried`, `toHaveDeadLettered`). */
   readonly queue?: { readonly log: LogReader };
 }
@@ -124,13 +91,13 @@ export interface OwnSupport {
 /**
  * A double that logs its own entry points and keeps its own fault rules (a Bucket, an API double, a
  * Queue): the contract's common part made once, from the owner's state and its support; `own` is
- * what the double says of itself and what it offers beyond the contract (its objects, zones, queue).
+ * what the double says of itself and what it offers beyond the contract (its readers, its queue).
  */
 export function ownDouble(
   owner: StateOwner,
   support: OwnSupport,
   own: Pick<TestDouble, 'name' | 'label' | 'entry' | 'sameKind'> & { logHint?: string } & Partial<
-      Pick<TestDouble, 'objects' | 'zones' | 'queue'>
+      Pick<TestDouble, 'readers' | 'queue'>
     >,
 ): TestDouble {
   const { log, faults } = support;

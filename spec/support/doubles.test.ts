@@ -17,12 +17,12 @@ import { logOnFailure, testFault } from 'edge-doubles/vitest';
 import { Bucket } from 'edge-doubles/bucket';
 import { DnsApi } from 'edge-doubles/dns';
 import { S3Api } from 'edge-doubles/s3';
-import { assertNoObject, assertNotReceived, assertObject, assertReceived } from '../../lib/support/assertions.js';
-import { checkObject, checkReceived } from '../../lib/support/matchers.js';
+import { assertNoObject, assertNotReceived, assertObject, assertReceived } from 'edge-doubles';
+import { checkReceived } from '../../lib/support/matchers.js';
+import { checkObject, ObjectReader } from '../../lib/bucket/object-matcher.js';
 import { ArrayStore, CallLog, type LoggedCall } from '../../lib/support/call-log.js';
 import { doubleOf, registerDouble } from '../../lib/support/registry.js';
 import { bucketLayer } from '../../lib/bucket/internal.js';
-import { presentObject } from '../../lib/bucket/bucket-support.js';
 import { CREDENTIALS, sdk } from '../s3/support.js';
 
 const text = async (b: Bucket, key: string) => (await b.get(key))?.text();
@@ -284,15 +284,14 @@ describe('the registry', () => {
     registerDouble(archive, {
       ...doubleOf(new DnsApi())!, // log, snapshot and the rest: not what toHaveObject reads
       name: 'Archive',
-      objects: {
-        locate: (path) => ({
+      readers: [
+        new ObjectReader((path) => ({
           layer,
           key: path.replace(/^archive:/, ''),
           label: 'the archive',
           onBucket: () => true,
-          present: presentObject,
-        }),
-      },
+        })),
+      ],
     });
     expect(archive).toHaveObject('archive:x.txt', { body: 'inner' });
     expect(checkObject(archive, 'archive:y.txt').message()).toContain(

@@ -14,7 +14,8 @@ import {
   assertObject,
   assertReceived,
 } from 'edge-doubles';
-import { checkObject, checkReceived } from '../../lib/support/matchers.js';
+import { checkReceived } from '../../lib/support/matchers.js';
+import { checkObject } from '../../lib/bucket/object-matcher.js';
 
 /** The error a failing assertion throws. */
 function failure(fn: () => void): Error & { actual?: unknown; expected?: unknown } {
