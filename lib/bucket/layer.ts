@@ -660,7 +660,7 @@ export class BucketLayer {
 
   /**
    * The object at `key` as the next call would find it, for a reader that is not a call (the
-   * assertions and matchers, lib/support/matchers.ts): the lifecycle pass every call runs first
+   * `toHaveObject` and its assertions, object-matcher.ts): the lifecycle pass every call runs first
    * runs here too, so an object the clock has expired is gone and one due to move is Infrequent
    * Access. On a persistent storage that pass is its own queued transaction, so the object is
    * shown as the rules leave it (locks win, as in the pass) while the pass has yet to run.
