@@ -12,7 +12,7 @@ export type ZoneType = 'full' | 'partial' | 'secondary';
 export type DnssecStatus = 'active' | 'pending' | 'disabled' | 'pending-disabled' | 'error';
 
 /** The zone's DNSSEC as its owner and the registrar left it. */
-export interface DnssecSettings {
+interface DnssecSettings {
   /**
    * What the zone's owner asked for: `pending` once enabled (PATCH `active`), `disabled` once
    * disabled; the status shown follows from it and the registrar (dnssec.ts, `dnssecStatus`).
@@ -75,9 +75,4 @@ export function changeZoneSettings(z: Zone, change: (draft: ZoneSettingsDraft) =
   change(draft);
   settings.set(z, draft);
   return draft;
-}
-
-/** Puts settings kept elsewhere back on the zone (`--persist` loading an image). */
-export function setZoneSettings(z: Zone, s: ZoneSettings): void {
-  settings.set(z, s);
 }
