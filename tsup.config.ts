@@ -35,7 +35,16 @@ export const esmOnlyDependencies = [/^@noble\/hashes(\/|$)/];
 
 /** The JavaScript of each format, without declarations: what the test builds of the package reuse. */
 export const esm: Options = { ...shared, format: ['esm'] };
-export const cjs: Options = { ...shared, format: ['cjs'], noExternal: esmOnlyDependencies };
+export const cjs: Options = {
+  ...shared,
+  format: ['cjs'],
+  noExternal: esmOnlyDependencies,
+  // A dependency imported on first use is `require`d there: a real import() fails in Jest's
+  // default (CommonJS) mode, which has no dynamic import without --experimental-vm-modules.
+  esbuildOptions(options) {
+    options.supported = { ...options.supported, 'dynamic-import': false };
+  },
+};
 
 // tsup builds the items of an array at once, and each item's `clean` would race the others'
 // output, so the folder is emptied once here, before any of them starts. Declarations are built

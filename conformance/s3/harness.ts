@@ -8,7 +8,6 @@
 import { afterEach, describe, it, fails } from '../runner.js';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { RequestPresigningArguments } from '@smithy/types';
-import { XMLParser } from 'fast-xml-parser';
 import type { S3DifferenceId } from './differences.js';
 
 /**
@@ -36,6 +35,10 @@ const loadClients = (): Promise<Clients> =>
     FetchHttpHandler: handler.FetchHttpHandler,
     AwsClient: a4f.AwsClient,
   })));
+
+let xmlParser: Promise<typeof import('fast-xml-parser')> | undefined;
+/** fast-xml-parser, loaded as the clients are: when a test first reads an answer's XML. */
+export const loadXmlParser = (): Promise<typeof import('fast-xml-parser')> => (xmlParser ??= import('fast-xml-parser'));
 
 /** How the S3 suite sends a signed request (the double's `api.fetch`, or `fetch`). */
 export type S3FetchLike = (request: Request) => Promise<Response>;
@@ -127,14 +130,17 @@ export interface Group {
 
 export const defineGroup = (name: string, define: (t: GroupContext) => void): Group => ({ name, define });
 
-const errorParser = new XMLParser({ parseTagValue: false, ignoreAttributes: true });
-
 async function reply(res: Response): Promise<Reply> {
   const text = await res.text();
   let error: Record<string, string> | undefined;
   if (text.includes('<Error>')) {
+    const { XMLParser } = await loadXmlParser();
     try {
-      error = (errorParser.parse(text) as { Error?: Record<string, string> }).Error;
+      error = (
+        new XMLParser({ parseTagValue: false, ignoreAttributes: true }).parse(text) as {
+          Error?: Record<string, string>;
+        }
+      ).Error;
     } catch {
       /* not XML: left undefined, the test says what it expected */
     }

@@ -400,7 +400,7 @@ export class S3Api {
         return ctx.bucket.readSettings('s3', 'getBucketCors', (c) => c.cors).then(corsConfigurationResponse);
       case 'PutBucketCors':
         return bodyText(ctx).then(async (text) => {
-          const rules = parseCorsConfiguration(text);
+          const rules = await parseCorsConfiguration(text);
           await ctx.bucket.changeSettings('s3', 'putBucketCors', (c) => (c.cors = rules));
           return new Response(null, { status: 200 });
         });
@@ -415,7 +415,7 @@ export class S3Api {
           .then(lifecycleConfigurationResponse);
       case 'PutBucketLifecycleConfiguration':
         return bodyText(ctx).then(async (text) => {
-          const rules = parseLifecycleConfiguration(text);
+          const rules = await parseLifecycleConfiguration(text);
           await ctx.bucket.changeSettings('s3', 'putBucketLifecycle', (c) => (c.lifecycle = rules));
           return new Response(null, { status: 200 });
         });

@@ -25,8 +25,8 @@ const list = (v: unknown): string[] | undefined => {
 };
 
 /** A CORSConfiguration document, validated; MalformedXML for anything off. */
-export function parseCorsConfiguration(text: string): CorsRule[] {
-  const doc = parseXml(text);
+export async function parseCorsConfiguration(text: string): Promise<CorsRule[]> {
+  const doc = await parseXml(text);
   const root = doc?.CORSConfiguration;
   if (!root || typeof root !== 'object') throw s3Errors.malformedXml();
   const raw = (root as Record<string, unknown>).CORSRule;

@@ -72,8 +72,8 @@ function prefixOf(rule: Record<string, unknown>): string {
 }
 
 /** A LifecycleConfiguration document as the bucket's rules (validated as the REST API validates them). */
-export function parseLifecycleConfiguration(text: string): readonly LifecycleRule[] {
-  const root = parseXml(text)?.LifecycleConfiguration;
+export async function parseLifecycleConfiguration(text: string): Promise<readonly LifecycleRule[]> {
+  const root = (await parseXml(text))?.LifecycleConfiguration;
   if (!isRecord(root)) throw malformed();
   const rules = many(root.Rule);
   if (rules.length === 0) throw malformed();

@@ -103,7 +103,7 @@ const unquote = (s: string) => (s.length >= 2 && s.startsWith('"') && s.endsWith
 
 export async function completeMultipartUpload(ctx: S3Context, uploadId: string): Promise<Response> {
   screenHeaders('CompleteMultipartUpload', ctx.headers);
-  const doc = parseXml(await bodyText(ctx));
+  const doc = await parseXml(await bodyText(ctx));
   const root = doc?.CompleteMultipartUpload;
   if (!root || typeof root !== 'object') throw s3Errors.malformedXml();
   const parts = (root as { Part?: unknown[] }).Part;

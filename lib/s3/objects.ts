@@ -230,7 +230,7 @@ export async function deleteObjects(ctx: S3Context): Promise<Response> {
   screenHeaders('DeleteObjects', ctx.headers);
   const body = await ctx.body();
   checkIntegrity(ctx.headers, body);
-  const doc = parseXml(await bodyText(ctx));
+  const doc = await parseXml(await bodyText(ctx));
   const root = doc?.Delete;
   if (!root || typeof root !== 'object') throw s3Errors.malformedXml();
   const { Object: objects, Quiet: quiet } = root as { Object?: unknown[]; Quiet?: unknown };

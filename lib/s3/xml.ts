@@ -1,14 +1,14 @@
 /**
  * S3's XML. Responses are written by a small serializer for S3's fixed shapes (plain objects of
  * elements, in order); request bodies are validated, then parsed by fast-xml-parser with every value
- * kept as the exact text sent (no number parsing, no trimming: R2 does not trim keys).
+ * kept as the exact text sent (no number parsing, no trimming: R2 does not trim keys). The parser is
+ * imported on the first body that needs it: it was the costliest part of importing the package
+ * (docs/benchmarks.md, "A suite's wall time"), and most suites send no XML.
  *
  * The serializer replaced fast-xml-parser's XMLBuilder, which cost most of a 1,000-key list page;
  * spec/s3/xml-serializer.test.ts keeps that builder as the reference and checks the two are
  * byte-identical on random documents.
  */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-
 export const S3_NAMESPACE = 'http://s3.amazonaws.com/doc/2006-03-01/';
 
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
@@ -173,14 +173,31 @@ const entityDecoder = {
   setXmlVersion: () => {},
 };
 
-const parser = new XMLParser({
-  ignoreAttributes: true,
-  parseTagValue: false,
-  trimValues: false,
-  ignoreDeclaration: true,
-  isArray: (name) => REPEATED.has(name),
-  entityDecoder,
-});
+type Parse = (text: string) => Record<string, unknown> | undefined;
+
+let loading: Promise<Parse> | undefined;
+
+/** fast-xml-parser's validator and parser, imported once, on first use. */
+function xmlParser(): Promise<Parse> {
+  return (loading ??= import('fast-xml-parser').then(({ XMLParser, XMLValidator }) => {
+    const parser = new XMLParser({
+      ignoreAttributes: true,
+      parseTagValue: false,
+      trimValues: false,
+      ignoreDeclaration: true,
+      isArray: (name) => REPEATED.has(name),
+      entityDecoder,
+    });
+    return (text) => {
+      if (XMLValidator.validate(text) !== true) return undefined;
+      try {
+        return parser.parse(text) as Record<string, unknown>;
+      } catch {
+        return undefined;
+      }
+    };
+  }));
+}
 
 /** A character XML 1.0 does not allow in a document, even literally (§2.2). */
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
@@ -191,13 +208,9 @@ const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
  * why AWS asks for a carriage return in a key to be sent as `&#13;` (S3 user guide, "XML related
  * object key constraints"): `&#xD;` stays a carriage return.
  */
-export function parseXml(text: string): Record<string, unknown> | undefined {
-  if (text.trim() === '' || NOT_XML_CHAR.test(text) || XMLValidator.validate(text) !== true) return undefined;
-  try {
-    return parser.parse(text) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
+export async function parseXml(text: string): Promise<Record<string, unknown> | undefined> {
+  if (text.trim() === '' || NOT_XML_CHAR.test(text)) return undefined;
+  return (await xmlParser())(text);
 }
 
 /** The text of an element that holds only text; undefined when absent or not text. */

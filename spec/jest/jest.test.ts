@@ -55,7 +55,7 @@ describe('the built package under Jest 30', () => {
 
   it('loads in the default CommonJS mode, from JavaScript and from ts-jest', async () => {
     const { code, out } = await jest('jest.config.cjs');
-    expect(out).toMatch(/Tests: +4 passed, 4 total/);
+    expect(out).toMatch(/Tests: +5 passed, 5 total/);
     expect(code, out).toBe(0);
   }, 120_000);
 
