@@ -29,12 +29,30 @@ const shared = {
  * in Node before 20.19, where require(esm) is not on. Checked for every dependency with
  * `node --no-experimental-require-module -e "require(...)"`: only @noble/hashes fails; the others
  * (fast-xml-parser, smol-toml, jsonc-parser, sorted-btree, web-streams-polyfill, selfsigned and its
- * @peculiar/x509) ship CommonJS. The ESM build keeps them external, as dependencies.
+ * @peculiar/x509) ship CommonJS. The ESM build bundles them too, with others (below).
  */
 export const esmOnlyDependencies = [/^@noble\/hashes(\/|$)/];
 
+/**
+ * Dependencies the ESM build bundles, though they stay dependencies: the small ones a double needs
+ * synchronously from its first call (the persistent map's B+ tree, the TOML and JSONC parsers behind
+ * `parseWranglerConfig`, hashing where the platform has none). Imported as packages, they cost an
+ * import of an entry more than all of the package's own code (a file read, resolved and compiled
+ * each, a CommonJS one scanned for its exports first: docs/benchmarks.md, "A suite's wall time").
+ * jsonc-parser's ESM build is its `module` field (its `main` is UMD, which does not bundle).
+ * fast-xml-parser, dns-packet and selfsigned stay external: they are imported on first use.
+ */
+export const bundledDependencies = [...esmOnlyDependencies, /^sorted-btree(\/|$)/, /^smol-toml$/, /^jsonc-parser$/];
+
 /** The JavaScript of each format, without declarations: what the test builds of the package reuse. */
-export const esm: Options = { ...shared, format: ['esm'] };
+export const esm: Options = {
+  ...shared,
+  format: ['esm'],
+  noExternal: bundledDependencies,
+  esbuildOptions(options) {
+    options.mainFields = ['module', 'main'];
+  },
+};
 export const cjs: Options = {
   ...shared,
   format: ['cjs'],

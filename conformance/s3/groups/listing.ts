@@ -1,9 +1,9 @@
+import { md5 as md5Bytes } from '@noble/hashes/legacy.js';
 import { expect } from '../../runner.js';
 import { defineGroup, loadXmlParser, type S3Context } from '../harness.js';
 
 /** Content-MD5 of a body, which DeleteObjects requires. */
-const md5 = async (s: string) =>
-  btoa(String.fromCharCode(...(await import('@noble/hashes/legacy.js')).md5(new TextEncoder().encode(s))));
+const md5 = async (s: string) => btoa(String.fromCharCode(...md5Bytes(new TextEncoder().encode(s))));
 
 async function seed(c: S3Context, names: string[]): Promise<string[]> {
   const keys = names.map((n) => c.key(n));

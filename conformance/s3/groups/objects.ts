@@ -1,10 +1,8 @@
+import { md5 } from '@noble/hashes/legacy.js';
 import { expect } from '../../runner.js';
 import { defineGroup } from '../harness.js';
 
-const md5Base64 = async (s: string) => {
-  const { md5 } = await import('@noble/hashes/legacy.js');
-  return btoa(String.fromCharCode(...md5(new TextEncoder().encode(s))));
-};
+const md5Base64 = async (s: string) => btoa(String.fromCharCode(...md5(new TextEncoder().encode(s))));
 
 // Object reads and writes (docs/sources/r2-s3.md: header screening, conditionals and Range,
 // checksums, SSE-C).
