@@ -42,7 +42,7 @@ const started = performance.now();
 const load = () => loadavg()[0]!.toFixed(2);
 console.log(
   `# edge-doubles bench — node ${process.version}, ${process.platform}/${process.arch}, ${cpus().length} cpus, ` +
-    `hashing: ${hashImplementation}, load average ${load()}`,
+    `hashing: ${hashImplementation()}, load average ${load()}`,
 );
 
 const CASES = {

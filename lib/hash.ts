@@ -37,13 +37,19 @@ function findNodeCrypto(): NodeCrypto | undefined {
   return undefined;
 }
 
-const nodeCrypto = findNodeCrypto();
+/** null: looked for and absent. Looked for on the first hash: loading node:crypto costs an import of the package a few ms. */
+let found: NodeCrypto | null | undefined;
+function native(): NodeCrypto | undefined {
+  if (found === undefined) found = findNodeCrypto() ?? null;
+  return found ?? undefined;
+}
 const noble = { md5, sha1, sha256, sha384, sha512 } as const;
 
 /** Which implementation is in use, for the bench and for tests that want to say so. */
-export const hashImplementation: 'native' | 'noble' = nodeCrypto ? 'native' : 'noble';
+export const hashImplementation = (): 'native' | 'noble' => (native() ? 'native' : 'noble');
 
 export function createHasher(alg: HashAlgorithm): Hasher {
+  const nodeCrypto = native();
   return nodeCrypto ? nativeHasher(nodeCrypto, alg) : portableHasher(alg);
 }
 
@@ -82,6 +88,7 @@ const isBytes = (data: Uint8Array | readonly Uint8Array[]): data is Uint8Array =
 /** The digest of some bytes, given whole or as the chunks they arrived in. */
 export function digest(alg: HashAlgorithm, data: Uint8Array | readonly Uint8Array[]): Uint8Array {
   const chunks = isBytes(data) ? [data] : data;
+  const nodeCrypto = native();
   if (chunks.length === 1 && nodeCrypto?.hash) return new Uint8Array(nodeCrypto.hash(alg, chunks[0]!, 'buffer'));
   const h = createHasher(alg);
   for (const c of chunks) h.update(c);
@@ -94,6 +101,7 @@ export function digest(alg: HashAlgorithm, data: Uint8Array | readonly Uint8Arra
  * JavaScript (SigV4 hashes a canonical request on every request).
  */
 export function digestHex(alg: HashAlgorithm, data: string | Uint8Array | readonly Uint8Array[]): string {
+  const nodeCrypto = native();
   if (typeof data === 'string')
     return nodeCrypto?.hash ? nodeCrypto.hash(alg, data, 'hex') : digestHex(alg, utf8(data));
   const chunks = isBytes(data) ? [data] : data;

@@ -26,8 +26,6 @@ function findNodeHmac(): NodeHmac | undefined {
   }
 }
 
-const native = findNodeHmac();
-
 /** Whether createHmac takes a KeyObject here (Node's does; another runtime's node:crypto may not): probed once. */
 function takesKeyObjects(mod: NodeHmac): boolean {
   try {
@@ -41,7 +39,13 @@ function takesKeyObjects(mod: NodeHmac): boolean {
   }
 }
 
-const keyObjects = native?.createSecretKey !== undefined && takesKeyObjects(native);
+/** The native HMAC and whether it takes KeyObjects, found on first use (as lib/hash.ts finds node:crypto). */
+let found: { native: NodeHmac | undefined; keyObjects: boolean } | undefined;
+function nativeHmac(): { native: NodeHmac | undefined; keyObjects: boolean } {
+  if (found) return found;
+  const native = findNodeHmac();
+  return (found = { native, keyObjects: native?.createSecretKey !== undefined && takesKeyObjects(native) });
+}
 
 /**
  * A key ready for repeated use: for the native HMAC a KeyObject (Node then skips preparing the key
@@ -50,6 +54,7 @@ const keyObjects = native?.createSecretKey !== undefined && takesKeyObjects(nati
 export type HmacKey = Uint8Array | CryptoKey | NodeSecretKey;
 
 export function hmacKey(raw: Uint8Array): HmacKey | Promise<HmacKey> {
+  const { native, keyObjects } = nativeHmac();
   if (native) return keyObjects ? native.createSecretKey!(raw) : raw;
   return globalThis.crypto.subtle.importKey(
     'raw',
@@ -64,6 +69,7 @@ const isNativeKey = (key: HmacKey): key is Uint8Array | NodeSecretKey =>
   key instanceof Uint8Array || !(globalThis.CryptoKey && key instanceof CryptoKey);
 
 export function hmacSha256(key: HmacKey, data: string): Uint8Array | Promise<Uint8Array> {
+  const { native } = nativeHmac();
   if (native && isNativeKey(key)) return new Uint8Array(native.createHmac('sha256', key).update(data).digest());
   return webCryptoHmacSha256(key, data);
 }
@@ -73,6 +79,7 @@ export function hmacSha256(key: HmacKey, data: string): Uint8Array | Promise<Uin
  * out of Node: no UTF-8 encoding or hex formatting in JavaScript on every request.
  */
 export function hmacSha256Hex(key: HmacKey, data: string): string | Promise<string> {
+  const { native } = nativeHmac();
   if (native && isNativeKey(key)) return native.createHmac('sha256', key).update(data).digest('hex');
   return webCryptoHmacSha256(key, data).then(toHex);
 }
