@@ -47,8 +47,11 @@ export interface FrontDoorInit<S extends ApiService> {
   options: ApiOptions;
   /** The service every route sees: the front door's own fields (`base`), plus the products'. */
   service: (base: ApiService) => S;
-  /** The route tables, in order: no path matches two. */
-  routes: readonly RouteTable<S>[];
+  /**
+   * The route tables, in order: no path matches two. Or a function that imports them, called on the
+   * first request: most of a double's code is its routes, which importing the package need not load.
+   */
+  routes: readonly RouteTable<S>[] | (() => Promise<readonly RouteTable<S>[]>);
 }
 
 export class FrontDoor<S extends ApiService> {
@@ -74,8 +77,15 @@ export class FrontDoor<S extends ApiService> {
       base.limiter = new RateLimiter(options.rateLimit === true ? API_RATE_LIMIT : options.rateLimit);
     const service = init.service(base);
     this.service = service;
-    const routes = init.routes;
-    this.route = (req) => respond(service, routes, req);
+    const given = init.routes;
+    if (typeof given === 'function') {
+      let tables: readonly RouteTable<S>[] | undefined;
+      let loading: Promise<readonly RouteTable<S>[]> | undefined;
+      this.route = (req) =>
+        tables
+          ? respond(service, tables, req)
+          : (loading ??= given()).then((loaded) => respond(service, (tables = loaded), req));
+    } else this.route = (req) => respond(service, given, req);
     this.fetch = (input, init) => this.dispatch(input, init);
   }
 

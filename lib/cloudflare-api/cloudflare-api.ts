@@ -10,7 +10,6 @@
 import { Bucket } from '../bucket/bucket.js';
 import type { BucketStorage } from '../bucket/storage.js';
 import { lifecycleTimingOption, type LifecycleTiming } from '../bucket/lifecycle.js';
-import { accountRoutes } from '../account/routes.js';
 import { accountState } from '../account/state.js';
 import {
   bucketsIn,
@@ -22,18 +21,9 @@ import {
   type Location,
   type StorageClass,
 } from '../account/buckets.js';
-import type { RouteTable } from '../api/router.js';
 import { ZonesApi, type DnsSnapshot } from '../dns-api/zones-api.js';
-import { dnsRoutes, type DnsService } from '../dns/routes.js';
-import { accountDnsRoutes } from '../dns/account-settings.js';
 import type { DnsApiOptions } from '../dns/types.js';
-import { notificationRoutes } from '../r2-api/notifications.js';
-import { graphqlRoutes } from '../r2-api/metrics.js';
-import { r2Routes } from '../r2-api/routes.js';
-import { queueRoutes } from '../queue/routes.js';
-import { consumerRoutes } from '../queue/consumers.js';
-import { peekRoutes } from '../queue/peek.js';
-import type { R2Service } from '../r2-api/service.js';
+import type { CloudflareService } from './routes.js';
 import { createBucket } from '../account/directory.js';
 import { PublicBuckets } from '../r2-public/public-buckets.js';
 import { bucketLayer } from '../bucket/internal.js';
@@ -76,26 +66,8 @@ export interface BucketCreateOptions {
   storageClass?: StorageClass;
 }
 
-/** The service every CloudflareApi route sees: the DNS routes' and R2's. */
-type CloudflareService = DnsService & R2Service;
-
-/**
- * The routes, in order: DNS first (nearly every DNS request is one), the account's DNS settings and
- * views, then R2's, the GraphQL metrics
- * wrangler asks, R2's event notifications, the queues', their consumers' and their peeks', the
- * account's; no path matches two.
- */
-const ROUTES: readonly RouteTable<CloudflareService>[] = [
-  dnsRoutes,
-  accountDnsRoutes,
-  r2Routes,
-  graphqlRoutes,
-  notificationRoutes,
-  queueRoutes,
-  consumerRoutes,
-  peekRoutes,
-  accountRoutes,
-];
+/** Every product's route tables (routes.ts), imported on the first request (lib/api/front-door.ts). */
+const routes = () => import('./routes.js').then((m) => m.CLOUDFLARE_API_ROUTES);
 
 /** The zones and the buckets at one moment. Opaque; restore it with `restore` on the same CloudflareApi. */
 export interface CloudflareSnapshot extends DnsSnapshot {
@@ -136,7 +108,7 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
         ...(defaultStorageClass ? { defaultStorageClass } : {}),
         ...(storage ? { storage } : {}),
       });
-    super(dnsOptions, { service: (dns) => ({ ...dns, newBucket }), routes: ROUTES });
+    super(dnsOptions, { service: (dns) => ({ ...dns, newBucket }), routes });
     this.public = new PublicBuckets(this.account);
     for (const name of buckets ?? []) this.addBucket(name);
   }

@@ -1,20 +1,17 @@
 /**
  * `DnsApi`: the `/client/v4` double of the DNS records API, an assembly of the front door
  * (lib/api/front-door.ts) over an account (its own unless one is given): the account's zones
- * (zones-api.ts), the DNS routes (lib/dns/routes.ts) and the account's (lib/account/routes.ts).
+ * (zones-api.ts), the DNS routes (lib/dns/routes.ts) and the account's (lib/account/routes.ts),
+ * gathered in routes.ts and imported on the first request.
  * `CloudflareApi` (lib/cloudflare-api/) is the same front door with every product's tables.
  */
-import { accountRoutes } from '../account/routes.js';
-import type { RouteTable } from '../api/router.js';
-import { dnsRoutes, type DnsService } from '../dns/routes.js';
-import { accountDnsRoutes } from '../dns/account-settings.js';
+import type { DnsService } from '../dns/routes.js';
 import type { DnsApiOptions } from '../dns/types.js';
 import { ZonesApi } from './zones-api.js';
 
 export type { DnsSnapshot } from './zones-api.js';
 
-/** The routes a DnsApi answers: its zones' (first: nearly every request is one), the account's DNS settings and views, then the account's own. No path matches two. */
-const ROUTES: readonly RouteTable<DnsService>[] = [dnsRoutes, accountDnsRoutes, accountRoutes];
+const routes = () => import('./routes.js').then((m) => m.DNS_API_ROUTES);
 
 /**
  * The DNS records API double: zones and their records under `/client/v4`, the account's own routes,
@@ -22,6 +19,6 @@ const ROUTES: readonly RouteTable<DnsService>[] = [dnsRoutes, accountDnsRoutes, 
  */
 export class DnsApi extends ZonesApi<DnsService> {
   constructor(options: DnsApiOptions = {}) {
-    super(options, { service: (dns) => dns, routes: ROUTES });
+    super(options, { service: (dns) => dns, routes });
   }
 }

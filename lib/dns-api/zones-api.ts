@@ -7,8 +7,8 @@
  */
 import { Account, accountState, type AccountState } from '../account/account.js';
 import { derivedId } from '../account/ids.js';
-import { FrontDoor } from '../api/front-door.js';
-import type { ApiService, RouteTable } from '../api/router.js';
+import { FrontDoor, type FrontDoorInit } from '../api/front-door.js';
+import type { ApiService } from '../api/router.js';
 import { apiDouble, type AskedAnswer } from '../api/support.js';
 import { randomHex } from '../random.js';
 import { registerDouble } from '../support/registry.js';
@@ -72,7 +72,7 @@ function servedAccount(options: DnsApiOptions): Account {
 /** What an assembly over zones brings: its service (the DNS routes' fields and its own) and its tables. */
 export interface ZonesAssembly<S extends DnsService> {
   service: (dns: DnsService) => S;
-  routes: readonly RouteTable<S>[];
+  routes: FrontDoorInit<S>['routes'];
 }
 
 export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
