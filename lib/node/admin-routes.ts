@@ -10,7 +10,6 @@
  * `reset()`, `Bucket#seed`, `DnsApi#seed`, `faults.add`, `log`, `ManualClock`. JSON in and out; bad
  * input gets a 4xx JSON error `{ "error": { "status", "message" } }` and changes nothing.
  */
-import { timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { Account } from '../account/account.js';
 import { accountState } from '../account/state.js';
@@ -144,10 +143,11 @@ function only(body: Record<string, unknown>, allowed: readonly string[], what: s
     );
 }
 
-const tokenMatches = (given: string, want: string): boolean => {
+/** node:crypto is imported by the first request that brings a token, not with edge-doubles/node. */
+const tokenMatches = async (given: string, want: string): Promise<boolean> => {
   const a = Buffer.from(given);
   const b = Buffer.from(want);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return a.length === b.length && (await import('node:crypto')).timingSafeEqual(a, b);
 };
 
 /** A fault rule added through the router: the rules it became (one per bucket for a rule naming none). */
@@ -586,7 +586,7 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
           );
         const auth = request.headers.get('authorization');
         const given = auth?.startsWith('Bearer ') ? auth.slice(7) : (request.headers.get('x-edge-doubles-token') ?? '');
-        if (!tokenMatches(given, options.token))
+        if (!(await tokenMatches(given, options.token)))
           throw new AdminError(
             401,
             'the test-support endpoints need the --admin-token, as Authorization: Bearer <token>',

@@ -13,7 +13,6 @@
 import type { DnsApi } from '../dns-api/dns-api.js';
 import { DnsAnswerCache } from './dns-answer-cache.js';
 import type { DnsExchange } from './dns-message.js';
-import { serveDns } from './dns-wire.js';
 import { startDnsApiServer, type DnsServerOptions, type RunningServer } from './server.js';
 
 export interface DnsServiceOptions extends DnsServerOptions {
@@ -61,6 +60,9 @@ export async function withDnsWire<R extends RunningServer>(
 ): Promise<R & { dnsPort: number }> {
   let dns;
   try {
+    // The DNS port's code (the sockets, the message codec and dns-packet under it) loads with the
+    // first server that asks for one, not with edge-doubles/node.
+    const { serveDns } = await import('./dns-wire.js');
     // Through the double's test support: each question is in the call log (surface 'dns') and fault
     // rules with surface 'dns' can fail, drop or delay it (lib/api/support.ts).
     dns = await serveDns((question, transport) => api.ask(question, transport), {

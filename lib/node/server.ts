@@ -9,7 +9,6 @@
  * - bytes after a request that are not a request (NUL padding) do not cancel the answer in flight.
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -281,6 +280,8 @@ export async function serveHandler(handler: RequestHandler, options: ServeOption
   const malformed = options.malformed ?? plainMalformed;
   const failed = options.failed ?? plainFailed;
   const tls = options.tls ? await tlsMaterial(options.tls, host) : undefined;
+  // node:https (and node:tls under it) loads only for a TLS server, not with edge-doubles/node.
+  const https = tls && (await import('node:https'));
   const scheme = tls ? 'https' : 'http';
   const shown = host.includes(':') ? `[${host}]` : host;
 
@@ -354,9 +355,8 @@ export async function serveHandler(handler: RequestHandler, options: ServeOption
   // botocore 1.43: every upload over --tls hung; spec/s3/server.test.ts). R2 accepts TLS 1.2 too.
   const tlsOptions = tls && { ...serverOptions, cert: tls.cert, key: tls.key, maxVersion: 'TLSv1.2' as const };
   const listener = (req: IncomingMessage, res: ServerResponse) => serve(req, res, false);
-  const server: Server = tlsOptions
-    ? createHttpsServer(tlsOptions, listener)
-    : createHttpServer(serverOptions, listener);
+  const server: Server =
+    https && tlsOptions ? https.createServer(tlsOptions, listener) : createHttpServer(serverOptions, listener);
   // Handling checkContinue ourselves means Node sends no interim 100 on its own: 'send' sends it when
   // the handler first reads the body (so a refusal is answered instead), 'silent' never.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => serve(req, res, expectContinue === 'send'));
