@@ -1,0 +1,96 @@
+/**
+ * What each entry loads as it is imported, read from the package's ESM as built: the entry's file
+ * and every chunk it imports statically (a dynamic `import()` is loaded on first use, so it is not
+ * followed). Importing the package cost a suite more than the rest of its set-up (docs/benchmarks.md,
+ * "A suite's wall time"): these hold the structure that keeps it low.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildEsm } from '../../scripts/browser-bundle.js';
+import { entries } from '../../scripts/entries.mjs';
+
+let dir: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'edge-doubles-imports-'));
+  await buildEsm(dir);
+}, 60_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Loaded {
+  /** Packages imported by name, statically. */
+  packages: Set<string>;
+  /** The sources in the loaded files, by esbuild's `// lib/s3/api.ts` markers (unminified output). */
+  sources: string[];
+}
+
+/** The entry's file and the chunks it imports statically. */
+function loadedAtImport(file: string): Loaded {
+  const packages = new Set<string>();
+  const sources: string[] = [];
+  const seen = new Set<string>();
+  const visit = (path: string) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const text = readFileSync(path, 'utf8');
+    // A bundled package's comment names it where node_modules is (`../main/node_modules/...` from a worktree).
+    for (const m of text.matchAll(/^\/\/ (?:\S*?\/)?((?:lib|conformance|node_modules)\/\S+)$/gm)) sources.push(m[1]!);
+    for (const m of text.matchAll(/^(?:import|export)\s[^;]*?from\s+"([^"]+)"|^import\s+"([^"]+)"/gm)) {
+      const spec = (m[1] ?? m[2])!;
+      if (spec.startsWith('.')) visit(join(dirname(path), spec));
+      else packages.add(spec);
+    }
+  };
+  visit(join(dir, file));
+  return { packages, sources };
+}
+
+const byName = new Map(entries().map((e) => [e.specifier, `${e.dist}.js`]));
+const loaded = (specifier: string) => loadedAtImport(byName.get(specifier)!);
+const under = (sources: string[], prefix: string) => sources.filter((s) => s.startsWith(prefix));
+
+describe('what an entry loads at import, as built', () => {
+  it('the walk sees what it should: the root loads the bucket, S3 and DNS code and the bundled parsers', () => {
+    const { sources } = loaded('edge-doubles');
+    expect(sources).toContain('lib/bucket/bucket.ts');
+    expect(sources).toContain('lib/s3/api.ts');
+    expect(sources).toContain('lib/dns/zone.ts');
+    expect(sources.some((s) => s.startsWith('node_modules/smol-toml/'))).toBe(true);
+  });
+
+  for (const { specifier } of entries()) {
+    it(`${specifier} imports none of the parsers and codecs loaded on first use`, () => {
+      const { packages } = loaded(specifier);
+      for (const lazy of ['fast-xml-parser', 'dns-packet', 'selfsigned', 'web-streams-polyfill'])
+        expect(packages, lazy).not.toContain(lazy);
+    });
+
+    it(`${specifier} imports the small synchronous dependencies bundled, not as packages`, () => {
+      const named = [...loaded(specifier).packages].filter((p) =>
+        /^(sorted-btree|smol-toml|jsonc-parser|@noble\/hashes)(\/|$)/.test(p),
+      );
+      expect(named).toEqual([]);
+    });
+  }
+
+  it('edge-doubles/bucket loads no S3 view, DNS model, config parsing or conformance suite', () => {
+    const { sources } = loaded('edge-doubles/bucket');
+    expect(sources).toContain('lib/bucket/bucket.ts');
+    for (const prefix of ['lib/s3/', 'lib/dns/', 'lib/env/', 'conformance/', 'node_modules/smol-toml/'])
+      expect(under(sources, prefix), prefix).toEqual([]);
+  });
+
+  it('the API doubles load their route tables on the first request, not at import', () => {
+    const { sources } = loaded('edge-doubles');
+    for (const routes of ['lib/r2-api/routes.ts', 'lib/queue/routes.ts', 'lib/dns/routes.ts', 'lib/account/routes.ts'])
+      expect(sources, routes).not.toContain(routes);
+  });
+
+  it('edge-doubles/node loads the DNS port and TLS on first use', () => {
+    const { sources, packages } = loaded('edge-doubles/node');
+    expect(sources).not.toContain('lib/node/dns-wire.ts');
+    expect(sources).not.toContain('lib/node/dns-message.ts');
+    expect([...packages].filter((p) => /^(node:)?(https|tls|dgram)$/.test(p))).toEqual([]);
+  });
+});
