@@ -8,15 +8,18 @@
  * importing miniflare, every entry ≥ 10×.
  *
  * Then what each entry loads as it is imported: its source entry bundled by esbuild with a metafile
- * (packages left external, code splitting on, as tsup builds it), the modules of the entry's output
- * and of the chunks it imports statically, grouped by folder and package; a dynamic import is listed
- * apart, as loaded only when used. Beside it, the cold import of each dependency alone.
+ * (as tsup builds the ESM: code splitting on, packages external but those it bundles), the modules of
+ * the entry's output and of the chunks it imports statically, grouped by folder and package; a
+ * dynamic import is listed apart, as loaded only when used. Beside it, the cold import of each
+ * dependency alone. An entry that imports Vitest (`/vitest`, `/conformance`) is also timed with
+ * Vitest already loaded, as it is in a Vitest run: its cold import is mostly Vitest's own.
  */
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { entries } from '../scripts/entries.mjs';
+import { bundledDependencies } from '../tsup.config.js';
 import { buildPackage } from './suites/build.js';
 import { consumer, repoRoot } from './suites/package.js';
 import { median } from './stats.js';
@@ -54,9 +57,13 @@ interface Sample {
   wallMs: number;
 }
 
-/** One fresh `node` that imports `specifier` from the consumer's folder and says how long it took. */
-function importOnce(specifier: string): Promise<Sample> {
-  const code = `const t = performance.now(); await import(${JSON.stringify(specifier)}); console.log(performance.now() - t);`;
+/**
+ * One fresh `node` that imports `specifier` from the consumer's folder and says how long it took;
+ * `preload` first, untimed (Vitest, which a Vitest run has loaded before any test file).
+ */
+function importOnce(specifier: string, preload?: string): Promise<Sample> {
+  const before = preload ? `await import(${JSON.stringify(preload)}); ` : '';
+  const code = `${before}const t = performance.now(); await import(${JSON.stringify(specifier)}); console.log(performance.now() - t);`;
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, ['--input-type=module', '-e', code], { cwd: consumer });
@@ -75,12 +82,15 @@ function importOnce(specifier: string): Promise<Sample> {
 }
 
 /** Rounds of one import of each specifier, the order rotating; medians per specifier. */
-async function timeImports(specifiers: readonly string[]): Promise<Map<string, { importMs: number; wallMs: number }>> {
+async function timeImports(
+  specifiers: readonly string[],
+  preload?: string,
+): Promise<Map<string, { importMs: number; wallMs: number }>> {
   const samples = new Map(specifiers.map((s) => [s, [] as Sample[]]));
   for (let round = 0; round < ROUNDS; round++) {
     for (let i = 0; i < specifiers.length; i++) {
       const specifier = specifiers[(i + round) % specifiers.length]!;
-      samples.get(specifier)!.push(await importOnce(specifier));
+      samples.get(specifier)!.push(await importOnce(specifier, preload));
     }
   }
   return new Map(
@@ -98,8 +108,20 @@ interface Loaded {
   lazy: Set<string>;
 }
 
-/** `lib/s3/xml.ts` → `lib/s3`; `lib/hash.ts` stays; a package is its name. */
-const group = (path: string) => (path.startsWith('lib/') ? path.split('/').slice(0, 2).join('/') : path);
+/** `node_modules/@noble/hashes/sha2.js` (wherever node_modules is), or `@noble/hashes/sha2.js`, → `@noble/hashes`. */
+function packageOf(path: string): string {
+  const at = path.lastIndexOf('node_modules/');
+  const parts = (at < 0 ? path : path.slice(at + 'node_modules/'.length)).split('/');
+  return parts[0]!.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+/** `lib/s3/xml.ts` → `lib/s3`; `lib/hash.ts` stays; a bundled package's module is the package. */
+const group = (path: string) =>
+  path.includes('node_modules/')
+    ? packageOf(path)
+    : path.startsWith('lib/')
+      ? path.split('/').slice(0, 2).join('/')
+      : path;
 
 /** What the source entry loads at import, by esbuild's metafile (see the header). */
 async function loadedBy(source: string): Promise<Loaded> {
@@ -110,7 +132,18 @@ async function loadedBy(source: string): Promise<Loaded> {
     platform: 'node',
     format: 'esm',
     splitting: true,
-    packages: 'external',
+    mainFields: ['module', 'main'],
+    plugins: [
+      {
+        // Packages stay external, as tsup leaves them, but those the ESM build bundles (tsup.config.ts).
+        name: 'external-as-built',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (args) =>
+            bundledDependencies.some((re) => re.test(args.path)) ? undefined : { path: args.path, external: true },
+          );
+        },
+      },
+    ],
     outdir: `${consumer}metafile-out`,
     write: false,
     metafile: true,
@@ -127,13 +160,11 @@ async function loadedBy(source: string): Promise<Loaded> {
   visit(entry);
   const eager = new Map<string, number>();
   const lazy = new Set<string>();
-  const packageOf = (path: string) => {
-    const parts = path.split('/');
-    return path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
-  };
   for (const [p, output] of Object.entries(outputs)) {
     const isEager = eagerOutputs.has(p);
-    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+    for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
+      // A bundled package's modules count as the package.
+      const input = path.includes('node_modules/') ? packageOf(path) : path;
       if (isEager) eager.set(input, (eager.get(input) ?? 0) + bytesInOutput);
       else lazy.add(group(input));
     }
@@ -153,35 +184,40 @@ const kB = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
 export async function benchImports(results: TargetResult[]): Promise<void> {
   await buildPackage();
   const list = entries();
+  const loaded = await Promise.all(list.map((e) => loadedBy(e.source)));
+  const withVitest = list.filter((_, i) => loaded[i]!.eager.has('vitest')).map((e) => e.specifier);
   const loadBefore = loadavg()[0]!.toFixed(2);
   const specifiers = [...list.map((e) => e.specifier), 'miniflare'];
   const times = await timeImports(specifiers);
+  const afterVitest = await timeImports(withVitest, 'vitest');
   const miniflare = times.get('miniflare')!;
   const rows = list.map((e) => {
     const t = times.get(e.specifier)!;
     const ratio = miniflare.importMs / t.importMs;
     const min = e.subpath === '.' ? 20 : 10;
+    const warm = afterVitest.get(e.specifier);
     return [
       e.specifier,
       `${t.importMs.toFixed(0)} ms`,
       `${t.wallMs.toFixed(0)} ms`,
       fmtRatio(ratio),
       judge(results, `import ${e.specifier}`, `≥ ${min}× faster than importing miniflare`, ratio, min),
+      warm ? `${warm.importMs.toFixed(0)} ms (${fmtRatio(miniflare.importMs / warm.importMs)})` : '',
     ];
   });
-  rows.push(['miniflare', `${miniflare.importMs.toFixed(0)} ms`, `${miniflare.wallMs.toFixed(0)} ms`, '1×', '']);
+  rows.push(['miniflare', `${miniflare.importMs.toFixed(0)} ms`, `${miniflare.wallMs.toFixed(0)} ms`, '1×', '', '']);
   printTable(
     'Cold import of each entry, as built, in a fresh node',
-    ['entry', 'import', 'process wall', 'vs miniflare', 'target'],
+    ['entry', 'import', 'process wall', 'vs miniflare', 'target', 'with Vitest loaded'],
     rows,
     [
       `median of ${ROUNDS} fresh processes each, alternated; "import" is the child's own time around import(),`,
-      '"process wall" is spawn to exit (node starting and ending included); the ratio is of the import times',
+      '"process wall" is spawn to exit (node starting and ending included); the ratio is of the import times;',
+      '"with Vitest loaded": the same import after an untimed import of vitest, as in a Vitest run',
       `load average ${loadBefore} before, ${loadavg()[0]!.toFixed(2)} after`,
     ],
   );
 
-  const loaded = await Promise.all(list.map((e) => loadedBy(e.source)));
   printTable(
     'What each entry loads at import (esbuild metafile of its source; lazy: only through a dynamic import)',
     ['entry', 'lib/ code', ...HEAVY.map(([label]) => label), 'other packages at import', 'lazy'],
@@ -190,7 +226,9 @@ export async function benchImports(results: TargetResult[]): Promise<void> {
       const modules = [...eager.keys()];
       const bytesUnder = (test: (m: string) => boolean) =>
         modules.filter(test).reduce((sum, m) => sum + eager.get(m)!, 0);
-      const packages = modules.filter((m) => !m.startsWith('lib/') && !m.startsWith('conformance/'));
+      const packages = modules
+        .filter((m) => !m.startsWith('lib/') && !m.startsWith('conformance/'))
+        .map((m) => (eager.get(m) ? `${m} (bundled)` : m));
       const heavyPackage = (m: string) => HEAVY.some(([, test]) => test(m));
       return [
         e.specifier,
@@ -200,11 +238,13 @@ export async function benchImports(results: TargetResult[]): Promise<void> {
           const bytes = bytesUnder(test);
           return bytes ? kB(bytes) : 'yes';
         }),
-        packages.filter((m) => !heavyPackage(m)).join(' ') || '-',
+        packages.filter((m) => !heavyPackage(m.replace(' (bundled)', ''))).join(' ') || '-',
         [...lazy].join(' ') || '-',
       ];
     }),
-    ['kB: source bytes in the output (esbuild, unminified); "yes": a package imported as is'],
+    [
+      'kB: source bytes in the output (esbuild, unminified), bundled packages included; "yes": a package imported as is',
+    ],
   );
 
   const deps = await timeImports(DEPENDENCIES);
