@@ -1,5 +1,5 @@
 /**
- * Part of `npm run bench -- suites`, or alone: `npx tsx bench/imports.ts`. The cold import of each package entry as
+ * `npm run bench -- imports` (also part of `suites`). The cold import of each package entry as
  * built (`import('edge-doubles/bucket')` from a consumer that installed it, bench/suites/build.ts),
  * each in a fresh `node` process, against importing `miniflare` itself in the same run: median of
  * seven rounds, the entries taking turns within each round (the order rotating), so a change of

@@ -6,8 +6,9 @@
  * Speed is measured here and never asserted in tests; this is not part of `npm test`.
  *
  * `npm run bench -- small list` runs only the named cases (small, list, large, multipart, snapshot,
- * indexeddb, lifecycle, notifications, persist: `r2 serve --persist` against in memory, bench/persist.ts; suites: each
- * entry's cold import and a whole `vitest run` on the doubles against Miniflare, bench/suites.ts); the DNS benchmarks then run only if `dns` is named too, the S3 view's
+ * indexeddb, lifecycle, notifications, persist: `r2 serve --persist` against in memory, bench/persist.ts; imports: each
+ * entry's cold import, bench/imports.ts; suites: the same, then a whole `vitest run` on the doubles against Miniflare,
+ * bench/suites.ts); the DNS benchmarks then run only if `dns` is named too, the S3 view's
  * (bench/s3.ts) if `s3` is, the public-GET comparison (bench/public.ts) if `public` is, the Queues
  * double's (bench/queue.ts) if `queue` is, boto3's puts against `r2 serve` with and without the
  * interim 100 Continue (bench/boto3-continue.ts) if `boto3` is, the browser bundle sizes if `size` is, and the
@@ -23,6 +24,7 @@ import { benchDnsWire } from './dns-wire.js';
 import { benchS3 } from './s3.js';
 import { benchPublic } from './public.js';
 import { benchQueue } from './queue.js';
+import { benchImports } from './imports.js';
 import { benchIndexedDb } from './indexeddb.js';
 import { benchLargePut } from './large-put.js';
 import { benchLifecycle } from './lifecycle.js';
@@ -37,6 +39,7 @@ import { gc } from './stats.js';
 import { printSummary, type TargetResult } from './table.js';
 
 const started = performance.now();
+const named = process.argv.slice(2);
 // The load average is printed because absolute numbers mean little on a busy machine (ratios,
 // measured with the contenders' runs alternating, hold up better).
 const load = () => loadavg()[0]!.toFixed(2);
@@ -55,10 +58,12 @@ const CASES = {
   lifecycle: benchLifecycle,
   notifications: benchNotifications,
   persist: benchPersist,
-  // Each entry's cold import, then a whole `vitest run` on the doubles against Miniflare (issue 37).
-  suites: benchSuites,
+  // Each entry's cold import (issue 37), alone.
+  imports: benchImports,
+  // The same, then a whole `vitest run` on the doubles against Miniflare (issue 37); the imports once
+  // when both cases run.
+  suites: (results: TargetResult[]) => benchSuites(results, named.length > 0 && !named.includes('imports')),
 } as const;
-const named = process.argv.slice(2);
 const unknown = named.filter(
   (n) =>
     n !== 'dns' &&

@@ -170,9 +170,10 @@ function printRuns(
   );
 }
 
-export async function benchSuites(results: TargetResult[]): Promise<void> {
+/** `withImports`: each entry's cold import first (bench/imports.ts), unless the run times it apart. */
+export async function benchSuites(results: TargetResult[], withImports = true): Promise<void> {
   await buildPackage();
-  await benchImports(results);
+  if (withImports) await benchImports(results);
   const reportDir = mkdtempSync(join(tmpdir(), 'edge-doubles-suites-'));
   try {
     const node = await compare('bench/suites/vitest.config.ts', ['doubles', 'miniflare'], reportDir);
