@@ -7,21 +7,20 @@
  * time from spawn to exit is printed beside it. Issue 37's targets: the root ≥ 20× faster than
  * importing miniflare, every entry ≥ 10×.
  *
- * Then what each entry loads as it is imported: its source entry bundled by esbuild with a metafile
- * (as tsup builds the ESM: code splitting on, packages external but those it bundles), the modules of
- * the entry's output and of the chunks it imports statically, grouped by folder and package; a
- * dynamic import is listed apart, as loaded only when used. Beside it, the cold import of each
- * dependency alone. An entry that imports Vitest (`/vitest`, `/conformance`) is also timed with
+ * Then what each entry loads as it is imported, read from the built files (scripts/import-graph.ts):
+ * how many files, and the modules in the entry's file and the chunks it imports statically, grouped
+ * by folder and package; what only an `import()` reaches is listed apart, as loaded on first use.
+ * Beside it, the cold import of each dependency alone. An entry that imports Vitest (`/vitest`, `/conformance`) is also timed with
  * Vitest already loaded, as it is in a Vitest run: its cold import is mostly Vitest's own.
  */
 import { spawn } from 'node:child_process';
+import { builtinModules } from 'node:module';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { build, type Metafile } from 'esbuild';
 import { entries } from '../scripts/entries.mjs';
-import { bundledDependencies } from '../tsup.config.js';
 import { buildPackage } from './suites/build.js';
-import { consumer, repoRoot } from './suites/package.js';
+import { loadedAtImport, loadedOnFirstUse } from '../scripts/import-graph.js';
+import { consumer } from './suites/package.js';
 import { median } from './stats.js';
 import { fmtRatio, judge, printSummary, printTable, type TargetResult } from './table.js';
 
@@ -102,81 +101,46 @@ async function timeImports(
 }
 
 interface Loaded {
-  /** Module or package → bytes it puts in the output, for what loads at import. */
+  /** The files loaded at import. */
+  files: number;
+  /** Module or package → bytes it puts in the files loaded at import (0: a package imported as is). */
   eager: Map<string, number>;
-  /** Packages and lib folders only a dynamic import reaches. */
+  /** The lib/ folders and packages of what loads only on first use, through an `import()`. */
   lazy: Set<string>;
 }
 
-/** `node_modules/@noble/hashes/sha2.js` (wherever node_modules is), or `@noble/hashes/sha2.js`, → `@noble/hashes`. */
+/** `node_modules/@noble/hashes/sha2.js`, or `@noble/hashes/sha2.js`, → `@noble/hashes`. */
 function packageOf(path: string): string {
-  const at = path.lastIndexOf('node_modules/');
-  const parts = (at < 0 ? path : path.slice(at + 'node_modules/'.length)).split('/');
+  const parts = path.replace(/^node_modules\//, '').split('/');
   return parts[0]!.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
 }
 
 /** `lib/s3/xml.ts` → `lib/s3`; `lib/hash.ts` stays; a bundled package's module is the package. */
 const group = (path: string) =>
-  path.includes('node_modules/')
+  path.startsWith('node_modules/')
     ? packageOf(path)
     : path.startsWith('lib/')
       ? path.split('/').slice(0, 2).join('/')
       : path;
 
-/** What the source entry loads at import, by esbuild's metafile (see the header). */
-async function loadedBy(source: string): Promise<Loaded> {
-  const result = await build({
-    entryPoints: [`${repoRoot}${source}`],
-    absWorkingDir: repoRoot,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    splitting: true,
-    mainFields: ['module', 'main'],
-    plugins: [
-      {
-        // Packages stay external, as tsup leaves them, but those the ESM build bundles (tsup.config.ts).
-        name: 'external-as-built',
-        setup(b) {
-          b.onResolve({ filter: /^[^./]/ }, (args) =>
-            bundledDependencies.some((re) => re.test(args.path)) ? undefined : { path: args.path, external: true },
-          );
-        },
-      },
-    ],
-    outdir: `${consumer}metafile-out`,
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  });
-  const outputs: Metafile['outputs'] = result.metafile.outputs;
-  const entry = Object.keys(outputs).find((p) => outputs[p]!.entryPoint)!;
-  const eagerOutputs = new Set<string>();
-  const visit = (p: string) => {
-    if (eagerOutputs.has(p)) return;
-    eagerOutputs.add(p);
-    for (const i of outputs[p]!.imports) if (i.kind === 'import-statement' && !i.external) visit(i.path);
-  };
-  visit(entry);
+/** A built-in module as the build names it (tsup drops the `node:` prefix). */
+const isBuiltin = (name: string) => name.startsWith('node:') || builtinModules.includes(name);
+
+/** What the built entry loads at import and on first use, read from its files (scripts/import-graph.ts). */
+function loadedBy(file: string): Loaded {
+  const dist = `${consumer}node_modules/edge-doubles/dist`;
+  const now = loadedAtImport(dist, file);
   const eager = new Map<string, number>();
-  const lazy = new Set<string>();
-  for (const [p, output] of Object.entries(outputs)) {
-    const isEager = eagerOutputs.has(p);
-    for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
-      // A bundled package's modules count as the package.
-      const input = path.includes('node_modules/') ? packageOf(path) : path;
-      if (isEager) eager.set(input, (eager.get(input) ?? 0) + bytesInOutput);
-      else lazy.add(group(input));
-    }
-    for (const i of output.imports) {
-      if (!i.external || i.path.startsWith('node:')) continue;
-      if (isEager && i.kind === 'import-statement') eager.set(packageOf(i.path), 0);
-      else lazy.add(packageOf(i.path));
-    }
+  for (const [source, bytes] of now.sources) {
+    const key = source.startsWith('node_modules/') ? packageOf(source) : source;
+    eager.set(key, (eager.get(key) ?? 0) + bytes);
   }
-  for (const m of eager.keys()) lazy.delete(group(m));
-  for (const m of eager.keys()) lazy.delete(m);
-  return { eager, lazy };
+  for (const p of now.packages) if (!isBuiltin(p)) eager.set(packageOf(p), 0);
+  const later = loadedOnFirstUse(dist, file);
+  const lazy = new Set([...later.sources.keys()].map(group));
+  for (const p of later.packages) if (!isBuiltin(p)) lazy.add(packageOf(p));
+  for (const m of eager.keys()) if (!m.startsWith('lib/') && !m.startsWith('conformance/')) lazy.delete(m);
+  return { files: now.files.length, eager, lazy };
 }
 
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
@@ -184,7 +148,7 @@ const kB = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
 export async function benchImports(results: TargetResult[]): Promise<void> {
   await buildPackage();
   const list = entries();
-  const loaded = await Promise.all(list.map((e) => loadedBy(e.source)));
+  const loaded = list.map((e) => loadedBy(`${e.dist}.js`));
   const withVitest = list.filter((_, i) => loaded[i]!.eager.has('vitest')).map((e) => e.specifier);
   const loadBefore = loadavg()[0]!.toFixed(2);
   const specifiers = [...list.map((e) => e.specifier), 'miniflare'];
@@ -219,8 +183,8 @@ export async function benchImports(results: TargetResult[]): Promise<void> {
   );
 
   printTable(
-    'What each entry loads at import (esbuild metafile of its source; lazy: only through a dynamic import)',
-    ['entry', 'lib/ code', ...HEAVY.map(([label]) => label), 'other packages at import', 'lazy'],
+    'What each entry loads at import, as built (lazy: only through an import(), on first use)',
+    ['entry', 'files', 'lib/ code', ...HEAVY.map(([label]) => label), 'other packages at import', 'lazy'],
     list.map((e, i) => {
       const { eager, lazy } = loaded[i]!;
       const modules = [...eager.keys()];
@@ -232,6 +196,7 @@ export async function benchImports(results: TargetResult[]): Promise<void> {
       const heavyPackage = (m: string) => HEAVY.some(([, test]) => test(m));
       return [
         e.specifier,
+        String(loaded[i]!.files),
         kB(bytesUnder((m) => m.startsWith('lib/'))),
         ...HEAVY.map(([, test]) => {
           if (!modules.some(test)) return '-';
@@ -243,7 +208,7 @@ export async function benchImports(results: TargetResult[]): Promise<void> {
       ];
     }),
     [
-      'kB: source bytes in the output (esbuild, unminified), bundled packages included; "yes": a package imported as is',
+      'kB: bytes of each source in the built files (unminified), bundled packages included; "yes": a package imported as is',
     ],
   );
 
