@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
+import { chunking } from './scripts/chunking.js';
 import { buildEntries } from './scripts/entries.mjs';
 
 const outDir = 'dist';
@@ -44,15 +45,38 @@ export const esmOnlyDependencies = [/^@noble\/hashes(\/|$)/];
  */
 export const bundledDependencies = [...esmOnlyDependencies, /^sorted-btree(\/|$)/, /^smol-toml$/, /^jsonc-parser$/];
 
-/** The JavaScript of each format, without declarations: what the test builds of the package reuse. */
-export const esm: Options = {
+/**
+ * The conformance suites share no code or class with the doubles (a suite is given the double it
+ * tests): their ESM is built apart, so that the few modules they have in common (md5, esbuild's
+ * helpers) cut none of the doubles' chunks in two (scripts/chunking.ts).
+ */
+const apart = (e: { source: string }) => e.source.startsWith('conformance/');
+const entriesWhere = (keep: (e: { source: string }) => boolean) =>
+  Object.fromEntries(
+    buildEntries()
+      .filter(keep)
+      .map((e) => [e.dist, e.source]),
+  );
+
+const esmShared = {
   ...shared,
   format: ['esm'],
   noExternal: bundledDependencies,
   esbuildOptions(options) {
     options.mainFields = ['module', 'main'];
   },
+} satisfies Options;
+
+/** The JavaScript of each format, without declarations: what the test builds of the package reuse. */
+export const esm: Options = {
+  ...esmShared,
+  entry: entriesWhere((e) => !apart(e)),
+  // Which code shares a file, so that an entry loads few (scripts/chunking.ts).
+  esbuildPlugins: [chunking()],
 };
+export const esmConformance: Options = { ...esmShared, entry: entriesWhere(apart) };
+/** The ESM as published: every tool that builds the package's ESM builds both. */
+export const esmBuilds = [esm, esmConformance];
 export const cjs: Options = {
   ...shared,
   format: ['cjs'],
@@ -66,8 +90,10 @@ export const cjs: Options = {
 
 // tsup builds the items of an array at once, and each item's `clean` would race the others'
 // output, so the folder is emptied once here, before any of them starts. Declarations are built
-// once for both formats (.d.ts and .d.cts) by an item of their own.
+// once for both formats (.d.ts and .d.cts) by an item of their own (`declarations`, which the API
+// report builds too).
+export const declarations: Options = { ...shared, format: ['esm', 'cjs'], dts: { only: true } };
 export default defineConfig(() => {
   rmSync(outDir, { recursive: true, force: true });
-  return [esm, cjs, { ...shared, format: ['esm', 'cjs'], dts: { only: true } }];
+  return [...esmBuilds, cjs, declarations];
 });

@@ -19,7 +19,7 @@ import {
   type IConfigFile,
 } from '@microsoft/api-extractor';
 import { build } from 'tsup';
-import { esm } from '../tsup.config.js';
+import { declarations } from '../tsup.config.js';
 import { entries } from './entries.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -34,7 +34,7 @@ const check = process.argv.includes('--check');
 /** The declarations tsup publishes (dist/*.d.ts), built alone into the scratch folder. */
 async function buildDeclarations(): Promise<void> {
   rmSync(dtsFolder, { recursive: true, force: true });
-  await build({ ...esm, config: false, outDir: dtsFolder, dts: { only: true }, silent: true });
+  await build({ ...declarations, format: ['esm'], config: false, outDir: dtsFolder, silent: true });
 }
 
 /** API Extractor's settings for one entry: the report only (no rollup, no doc model). */

@@ -4,12 +4,13 @@
  * conformance run (the build), the bundle-hygiene test (no Node built-in module may be pulled in)
  * and `bench/bundle-size.ts` (minified and gzipped sizes).
  */
+import { rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build as esbuild, type Metafile, type Plugin } from 'esbuild';
 import { build as tsup } from 'tsup';
-import { esm } from '../tsup.config.js';
+import { esmBuilds } from '../tsup.config.js';
 
 export { browserEntries } from './package-entries.js';
 
@@ -20,7 +21,8 @@ const root = new URL('..', import.meta.url).pathname;
  * with declarations takes some 30 s here; the JavaScript is the same).
  */
 export async function buildEsm(outDir: string): Promise<void> {
-  await tsup({ ...esm, config: false, outDir, clean: true, silent: true });
+  rmSync(outDir, { recursive: true, force: true });
+  for (const options of esmBuilds) await tsup({ ...options, config: false, outDir, silent: true });
 }
 
 const builtins = new Set(builtinModules);

@@ -7,7 +7,7 @@
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'tsup';
-import { cjs, esm } from '../../tsup.config.js';
+import { cjs, esmBuilds } from '../../tsup.config.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -19,6 +19,6 @@ export async function installBuiltPackage(folder: string): Promise<string> {
   mkdirSync(installed, { recursive: true });
   copyFileSync(`${repoRoot}package.json`, `${installed}package.json`);
   const outDir = `${installed}dist`;
-  await Promise.all([esm, cjs].map((options) => build({ ...options, config: false, outDir, silent: true })));
+  await Promise.all([...esmBuilds, cjs].map((options) => build({ ...options, config: false, outDir, silent: true })));
   return nodeModules;
 }

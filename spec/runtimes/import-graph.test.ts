@@ -72,6 +72,25 @@ describe('what an entry loads at import, as built', () => {
     }
   });
 
+  // Each file an import loads costs it more than its bytes (scripts/chunking.ts): at most these many,
+  // where esbuild alone cut the root's code into 35 files and /bucket's into 16.
+  it.each([
+    ['edge-doubles', 12],
+    ['edge-doubles/bucket', 8],
+    ['edge-doubles/queue', 6],
+    ['edge-doubles/node', 13],
+  ])('%s loads its code in at most %i files', (specifier, most) => {
+    expect(loaded(specifier).files.length).toBeLessThanOrEqual(most);
+  });
+
+  it("edge-doubles/dns and /s3 take the root's classes from the root's file", () => {
+    for (const specifier of ['edge-doubles/dns', 'edge-doubles/s3']) {
+      const { files } = loaded(specifier);
+      expect(files, specifier).toContain(byName.get('edge-doubles'));
+      expect(files.length, specifier).toBeLessThanOrEqual(loaded('edge-doubles').files.length + 2);
+    }
+  });
+
   it('edge-doubles/node loads the DNS port and TLS on first use', () => {
     const { sources, packages } = loaded('edge-doubles/node');
     expect(sources).not.toContain('lib/node/dns-wire.ts');
