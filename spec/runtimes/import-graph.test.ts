@@ -72,6 +72,17 @@ describe('what an entry loads at import, as built', () => {
     }
   });
 
+  it("S3Api's request pipeline loads with its first request, not at import", () => {
+    for (const specifier of ['edge-doubles', 'edge-doubles/s3']) {
+      const { sources } = loaded(specifier);
+      expect(sources, specifier).toContain('lib/s3/api.ts');
+      for (const pipeline of ['lib/s3/serve.ts', 'lib/s3/objects.ts', 'lib/s3/multipart.ts', 'lib/s3/listing.ts']) {
+        expect(sources, `${specifier}: ${pipeline}`).not.toContain(pipeline);
+        expect(later(specifier), `${specifier}: ${pipeline}`).toContain(pipeline);
+      }
+    }
+  });
+
   // Each file an import loads costs it more than its bytes (scripts/chunking.ts): at most these many,
   // where esbuild alone cut the root's code into 35 files and /bucket's into 16.
   it.each([
