@@ -8,10 +8,8 @@
  * - a request it cannot turn into a `Request` (a Host that is not a host) gets the surface's own 400;
  * - bytes after a request that are not a request (NUL padding) do not cancel the answer in flight.
  */
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { DnsApi } from '../dns-api/dns-api.js';
 import type { DnsApiOptions } from '../dns/types.js';
 import { ApiError } from '../api/errors.js';
@@ -75,6 +73,27 @@ export interface RunningServer {
  * away so the connection can serve the next request; a larger rest closes the connection instead,
  * as servers do rather than receive a body nobody wants (RFC 9112 §9.6; nginx's lingering close).
  */
+/**
+ * node:http and node:stream, imported by the first server rather than with edge-doubles/node, whose
+ * createEnv needs neither (they were a few ms of importing it: docs/benchmarks.md, "A suite's wall time").
+ */
+let io:
+  | {
+      createServer: typeof import('node:http').createServer;
+      Readable: typeof import('node:stream').Readable;
+      pipeline: typeof import('node:stream/promises').pipeline;
+    }
+  | undefined;
+
+async function loadIo(): Promise<NonNullable<typeof io>> {
+  const [http, stream, promises] = await Promise.all([
+    import('node:http'),
+    import('node:stream'),
+    import('node:stream/promises'),
+  ]);
+  return (io ??= { createServer: http.createServer, Readable: stream.Readable, pipeline: promises.pipeline });
+}
+
 const DRAIN_LIMIT = 1024 * 1024;
 /**
  * How long a connection closed after an answer to a request whose body was still arriving keeps
@@ -173,7 +192,7 @@ function buildRequest(req: IncomingMessage, scheme: string, listening: string, c
   let received = 0;
   if (hasBody && method !== 'GET' && method !== 'HEAD') {
     // Streamed, not buffered: nothing is read until the handler asks (after it has authenticated).
-    const body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    const body = io!.Readable.toWeb(req) as ReadableStream<Uint8Array>;
     init.body = continued ? onFirstRead(body, continued) : body;
     init.duplex = 'half';
     req.on('data', (chunk: Buffer) => (received += chunk.length));
@@ -259,7 +278,7 @@ async function writeResponse(
     return;
   }
   rest.releaseLock();
-  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>), res);
+  await io!.pipeline(io!.Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>), res);
 }
 
 /** A raw HTTP/1.1 response, for a connection whose bytes are not a request (no ServerResponse exists). */
@@ -276,6 +295,7 @@ async function rawResponse(response: Response): Promise<Buffer> {
  * `failed` answer in the surface's own format (the defaults are plain text).
  */
 export async function serveHandler(handler: RequestHandler, options: ServeOptions = {}): Promise<RunningServer> {
+  const { createServer: createHttpServer } = await loadIo();
   const host = options.host ?? '127.0.0.1';
   const malformed = options.malformed ?? plainMalformed;
   const failed = options.failed ?? plainFailed;

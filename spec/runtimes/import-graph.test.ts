@@ -102,11 +102,11 @@ describe('what an entry loads at import, as built', () => {
     }
   });
 
-  it('edge-doubles/node loads the DNS port and TLS on first use', () => {
+  it("edge-doubles/node loads its servers' HTTP and stream modules, the DNS port and TLS on first use", () => {
     const { sources, packages } = loaded('edge-doubles/node');
     expect(sources).not.toContain('lib/node/dns-wire.ts');
     expect(sources).not.toContain('lib/node/dns-message.ts');
     expect(later('edge-doubles/node')).toContain('lib/node/dns-wire.ts');
-    expect([...packages].filter((p) => /^(node:)?(https|tls|dgram)$/.test(p))).toEqual([]);
+    expect([...packages].filter((p) => /^(node:)?(https?|tls|dgram|stream(\/promises)?)$/.test(p))).toEqual([]);
   });
 });
