@@ -2,8 +2,8 @@
  * `npm run bench -- size` (or `npx tsx bench/bundle-size.ts`): what each double adds to a browser
  * bundle. The package is built with its own tsup config, then each subpath is bundled from the
  * built ESM for the browser with its dependencies (esbuild, minified) and gzipped, as a user's
- * bundler would ship it. The streams ponyfill is a dynamic import, loaded only where a runtime
- * lacks byte streams: it is counted apart.
+ * bundler would ship it. What an `import()` loads on first use is counted apart: the streams
+ * ponyfill (only where a runtime lacks byte streams), the API doubles' route tables, S3's pipeline.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ export async function benchBundleSize(): Promise<void> {
     await buildEsm(dir);
     const entries = browserEntries().filter((e) => MEASURED.includes(e.subpath) && existsSync(join(dir, e.file)));
     console.log('\n## bundle size (browser, minified, with dependencies; esbuild)\n');
-    console.log('| entry | minified | gzipped | loaded on demand (streams ponyfill), gzipped |');
+    console.log('| entry | minified | gzipped | loaded on first use (import()), gzipped |');
     console.log('|---|---|---|---|');
     for (const e of entries) {
       const b = await bundleForBrowser(join(dir, e.file), { minify: true });
