@@ -19,6 +19,7 @@
  */
 import * as bulkLoadModule from 'sorted-btree/extended/bulkLoad.js';
 import { entriesIn, sortedSnapshot, valueIn, type BulkLoad, type SnapshotMap } from '../persistent-map.js';
+import { concat } from '../bytes.js';
 import { sortForm } from './key-index.js';
 import type { StoredObject } from './stored.js';
 import type { Store, StoreWrite } from '../support/store.js';
@@ -106,7 +107,7 @@ class StoreSession implements PersistentState {
       ),
     (body, size) => {
       if (size > INLINE_BYTES) return false;
-      this.#inline = body.length === 1 ? body[0]! : concat(body, size);
+      this.#inline = concat(body, size);
       return true;
     },
   );
@@ -444,16 +445,6 @@ class StoreSession implements PersistentState {
       this.fail(e);
     }
   }
-}
-
-function concat(body: readonly Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of body) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
 }
 
 function uploadEntries(uploads: SnapshotMap<Upload>): IterableIterator<readonly [string, Upload]> {
