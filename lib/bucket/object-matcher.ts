@@ -55,7 +55,8 @@ export class ObjectReader {
   constructor(readonly locate: (path: string) => ObjectPlace) {}
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM spelled out: workers-types (a user's tsconfig, spec/types) requires every field.
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 function bodyOf(o: StoredObject): Uint8Array {
   let held = 0;
