@@ -12,6 +12,7 @@ import { derivedId, HEX32 } from './ids.js';
 import { AccountEvents } from './events.js';
 import { createBucket } from './directory.js';
 import { accountState, accountStates, type AccountState } from './state.js';
+import { Backends } from '../support/backend.js';
 
 export { accountState, type AccountState } from './state.js';
 
@@ -57,7 +58,8 @@ export class Account {
     this.id = id;
     this.name = name;
     const now = timeSource(options.clock).now;
-    const state: Omit<AccountState, 'events'> & { events?: AccountEvents } = {
+    let backends!: Backends;
+    const state: Omit<AccountState, 'events' | 'backends'> & { events?: AccountEvents; backends?: Backends } = {
       id,
       name,
       created: options.created ?? now(),
@@ -72,7 +74,12 @@ export class Account {
       credentials: new Credentials(options.credentials),
       notifyMissingKeyDeletes: options.notifyMissingKeyDeletes ?? false,
       queueRecords: new WeakMap(),
+      backend: (kind) => backends.backend(kind),
+      made: (kind) => backends.made(kind),
+      emit: (topic, event) => backends.emit(topic, event),
+      on: (topic, listener) => backends.on(topic, listener),
     };
+    state.backends = backends = new Backends(state as AccountState);
     state.events = new AccountEvents(state as AccountState);
     accountStates.set(this, state as AccountState);
   }

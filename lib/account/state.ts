@@ -11,16 +11,22 @@ import type { BucketStorage } from '../bucket/storage.js';
 import type { Zone } from '../dns/zone.js';
 import type { Queue } from '../queue/queue.js';
 import type { Account } from './account.js';
-import type { Clock } from '../clock.js';
 import type { BucketInfo } from './buckets.js';
 import type { AccountEvents } from './events.js';
 import type { QueueRecord } from '../queue/account-queues.js';
+import type { BackendHost, Backends } from '../support/backend.js';
 
-/** What the views share. Internal: reached through `accountState`, never shown on `Account`. */
-export interface AccountState {
+/**
+ * What the views share. Internal: reached through `accountState`, never shown on `Account`. It is
+ * the host of the account's product backends (lib/support/backend.ts), each of which alone owns its
+ * product's state; the product maps below move into their backends (issue 34).
+ */
+export interface AccountState extends BackendHost {
   readonly id: string;
   readonly name: string;
   readonly created: number;
+  /** The product backends made so far, captured, restored and reset together. */
+  readonly backends: Backends;
   /** Zones by id, in the order added (the DNS view makes them with its own rules). */
   readonly zones: Map<string, Zone>;
   /** The default jurisdiction's buckets by name. Add with `addAccountBucket`, which records when. */
@@ -34,12 +40,8 @@ export interface AccountState {
    * reads (`createEnv(config, { account })`), dead-letter queues made on demand included.
    */
   readonly queues: Map<string, Queue>;
-  /** The clock option the account was made with: queues made for it (the API's) run on it. */
-  readonly clock: Clock | undefined;
   /** When each bucket was added (the S3 view's ListBuckets CreationDate), by the account's clock. */
   readonly bucketCreated: WeakMap<Bucket, number>;
-  /** "Now" by the account's clock. */
-  readonly now: () => number;
   readonly credentials: Credentials;
   /**
    * What the API shows of each queue beside the queue itself (its id, times and queue-level
