@@ -14,7 +14,7 @@
 import { Worker } from 'node:worker_threads';
 import { R2Bucket } from '@miniflare/r2';
 import { MemoryStorage } from '@miniflare/storage-memory';
-import { Bucket } from '../lib/bucket/index.js';
+import { Bucket } from '../lib/bucket.js';
 
 export type ContenderId = 'double' | 'v2' | 'workerd';
 export const CONTENDER_IDS: readonly ContenderId[] = ['double', 'v2', 'workerd'];

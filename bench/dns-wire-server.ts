@@ -7,7 +7,7 @@
 import { createSocket } from 'node:dgram';
 import { fileURLToPath } from 'node:url';
 import type { Clock } from '../lib/clock.js';
-import { DnsApi } from '../lib/dns/index.js';
+import { DnsApi } from '../lib/dns.js';
 import { DnsAnswerCache } from '../lib/node/dns-answer-cache.js';
 import { serveDns } from '../lib/node/dns-wire.js';
 import { apexLines } from '../spec/helpers/knot.js';

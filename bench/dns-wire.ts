@@ -18,7 +18,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import packet from 'dns-packet';
 import { ManualClock } from '../lib/clock.js';
-import type { DnsApi } from '../lib/dns/index.js';
+import type { DnsApi } from '../lib/dns.js';
 import { DnsAnswerCache } from '../lib/node/dns-answer-cache.js';
 import { respond } from '../lib/node/dns-message.js';
 import { knotCommand, startKnot } from '../spec/helpers/knot.js';

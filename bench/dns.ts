@@ -2,7 +2,7 @@
  * Requests per second through `api.fetch` on a zone of 10,000 records: create, get, and filtered
  * lists (exact name; type; type + exact name). Prints its own table; `bench/run.ts` calls it.
  */
-import { DnsApi } from '../lib/dns/index.js';
+import { DnsApi } from '../lib/dns.js';
 
 const ZONE_SIZE = 10_000;
 const BASE = 'https://api.cloudflare.com/client/v4';

@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IDBFactory } from 'fake-indexeddb';
-import { Bucket, IndexedDbStorage } from '../lib/bucket/index.js';
+import { Bucket, IndexedDbStorage } from '../lib/bucket.js';
 import { StoreStorage } from '../lib/bucket/store-storage.js';
 import { SqliteStore } from '../lib/node/store/sqlite-store.js';
 import { KiB, median, opsPerSec, timeSequential } from './stats.js';

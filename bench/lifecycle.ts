@@ -15,7 +15,7 @@
  * (the pass is O(log n) plus what fell due, not a walk of every object), judged; the ratio to a
  * call with nothing due is shown beside it.
  */
-import { Bucket } from '../lib/bucket/index.js';
+import { Bucket } from '../lib/bucket.js';
 import { bucketLayer } from '../lib/bucket/internal.js';
 import { lifecycleRules } from '../lib/bucket/lifecycle.js';
 import { ManualClock } from '../lib/clock.js';

@@ -10,7 +10,7 @@
  */
 import { CloudflareApi, createEnv, type Bucket } from '../lib/index.js';
 import { bucketLayer } from '../lib/bucket/internal.js';
-import type { Queue } from '../lib/queue/index.js';
+import type { Queue } from '../lib/queue.js';
 import { median, timeMs } from './stats.js';
 import { fmtMs, fmtRate, fmtRatio, printTable, type TargetResult } from './table.js';
 

@@ -8,8 +8,8 @@
  * where the service's own time goes (the same requests bench/s3.ts replays).
  */
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
-import { Bucket } from '../lib/bucket/index.js';
-import { S3Api } from '../lib/s3/index.js';
+import { Bucket } from '../lib/bucket.js';
+import { S3Api } from '../lib/s3.js';
 import { r2Client } from '../spec/s3/client.js';
 import { recording, replay } from './recorded-fetch.js';
 import { KiB } from './stats.js';

@@ -9,7 +9,7 @@
  * lazy etag's getters cost a result.
  */
 import { randomFillSync } from 'node:crypto';
-import { Bucket } from '../lib/bucket/index.js';
+import { Bucket } from '../lib/bucket.js';
 import { KiB, MiB } from './stats.js';
 
 const op = process.argv[2] ?? 'put';

@@ -7,8 +7,8 @@
  */
 import { AwsClient } from 'aws4fetch';
 import { CloudflareApi } from '../lib/cloudflare-api/cloudflare-api.js';
-import { Bucket } from '../lib/bucket/index.js';
-import { S3Api } from '../lib/s3/index.js';
+import { Bucket } from '../lib/bucket.js';
+import { S3Api } from '../lib/s3.js';
 import { gc, KiB, median, timeSequential } from './stats.js';
 
 const credentials = {

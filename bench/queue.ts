@@ -10,7 +10,7 @@
  * are compared.
  */
 import { Miniflare } from 'miniflare';
-import { Queue } from '../lib/queue/index.js';
+import { Queue } from '../lib/queue.js';
 import { median, timeMs } from './stats.js';
 import { fmtMs, fmtRate, fmtRatio, printTable } from './table.js';
 

@@ -24,9 +24,9 @@
  */
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Miniflare } from 'miniflare';
-import { Bucket } from '../lib/bucket/index.js';
+import { Bucket } from '../lib/bucket.js';
 import { startS3Server } from '../lib/node/index.js';
-import { S3Api, type S3Fetch } from '../lib/s3/index.js';
+import { S3Api, type S3Fetch } from '../lib/s3.js';
 import { r2Client } from '../spec/s3/client.js';
 import { canned, recording, replay, wireFetch, type Exchange, type Fetch } from './recorded-fetch.js';
 import { gc, KiB, median, opsPerSec, timeMs, timeSequential } from './stats.js';

@@ -11,8 +11,8 @@
  * Targets (issue 10; the target column of docs/benchmarks.md): snapshot and restore medians ≤ 10 µs;
  * the log < 20% of a put.
  */
-import { Bucket } from '../lib/bucket/index.js';
-import { DnsApi } from '../lib/dns/index.js';
+import { Bucket } from '../lib/bucket.js';
+import { DnsApi } from '../lib/dns.js';
 import { gc, KiB, median, timeSequential } from './stats.js';
 import { fmtRate, printTable, type TargetResult } from './table.js';
 

@@ -12,7 +12,7 @@ import { enforce } from './support/assertions.js';
 import { checkReceived } from './support/matchers.js';
 import type { QueueCallQuery } from './support/queue-support.js';
 
-export * from './bucket/index.js';
+export * from './bucket.js';
 export { ManualClock, type Clock } from './clock.js';
 export * from './support/index.js';
 export { assertObject, assertNoObject, type ObjectExpectation } from './bucket/object-matcher.js';
@@ -44,10 +44,10 @@ export {
   type DnsQuestion,
   type DnsRcode,
   type DnsResourceRecord,
-} from './dns/index.js';
+} from './dns.js';
 export * from './account/index.js';
 export * from './env/index.js';
-export * from './s3/index.js';
+export * from './s3.js';
 export * from './api/index.js';
 export * from './cloudflare-api/index.js';
 export * from './r2-public/index.js';
@@ -71,7 +71,7 @@ export {
   type MessageBatchMessage,
   type QueueContentType,
   type ConsumerSettings,
-} from './queue/index.js';
+} from './queue.js';
 
 /**
  * `toHaveReceived`'s query: the double's call fields, plus how many matching calls there must be.

@@ -116,7 +116,7 @@ export function chunking(): Plugin {
       }
 
       // The entry itself only: the same module imported by another (lib/index.ts re-exports
-      // lib/dns/index.ts) is built as it is.
+      // lib/dns.ts) is built as it is.
       b.onResolve({ filter: /.*/ }, (args) => {
         if (args.kind === 'entry-point') {
           const path = resolve(args.resolveDir, args.path);

@@ -6,8 +6,8 @@
  * accepted the caller, so the body-failure cases reach the read.
  */
 import { describe, expect, it } from 'vitest';
-import { DnsApi } from '../lib/dns/index.js';
-import { S3Api } from '../lib/s3/index.js';
+import { DnsApi } from '../lib/dns.js';
+import { S3Api } from '../lib/s3.js';
 
 type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 

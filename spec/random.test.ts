@@ -1,6 +1,6 @@
 /** Identifiers the doubles make (lib/random.ts): object versions, ids of queues, views, consumers. */
 import { describe, expect, it } from 'vitest';
-import { Bucket } from '../lib/bucket/index.js';
+import { Bucket } from '../lib/bucket.js';
 import { randomHex } from '../lib/random.js';
 
 describe('randomHex', () => {

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { afterAll, describe, it } from 'vitest';
-import { Bucket } from '../../lib/bucket/index.js';
+import { Bucket } from '../../lib/bucket.js';
 import type { R2BucketLike } from '../../lib/bucket/types.js';
 import { clearBucket } from '../targets/clear.js';
 import { differences, normalise, show } from './compare.js';

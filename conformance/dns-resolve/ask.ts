@@ -8,7 +8,7 @@
 import { createSocket } from 'node:dgram';
 import { connect } from 'node:net';
 import * as packet from 'dns-packet';
-import type { DnsAnswer, DnsRcode } from '../../lib/dns/index.js';
+import type { DnsAnswer, DnsRcode } from '../../lib/dns.js';
 
 /** One question to `server` (port 53), RD clear as a propagation check sends it; TCP when the UDP answer is truncated. */
 export async function ask(server: string, name: string, type: string, port = 53): Promise<DnsAnswer> {

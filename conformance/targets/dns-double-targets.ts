@@ -1,4 +1,4 @@
-import type { DnsApi } from '../../lib/dns/index.js';
+import type { DnsApi } from '../../lib/dns.js';
 import type { DnsDifferenceId, dnsConformance, documentModeDifferences } from '../dns/index.js';
 
 /** The double and the suite, from the sources or from the built package (the browser run). */

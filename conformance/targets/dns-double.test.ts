@@ -1,4 +1,4 @@
-import { DnsApi } from '../../lib/dns/index.js';
+import { DnsApi } from '../../lib/dns.js';
 import { dnsConformance, documentModeDifferences } from '../dns/index.js';
 import { registerDnsDoubleTargets } from './dns-double-targets.js';
 

@@ -1,4 +1,4 @@
-import { DnsApi } from '../../lib/dns/index.js';
+import { DnsApi } from '../../lib/dns.js';
 import { dnsResolveConformance, type DnsResolveDifferenceId } from '../dns-resolve/index.js';
 
 // The DNS double's resolution, in process (api.resolve): as built, and with the edge on loopback

@@ -1,5 +1,5 @@
 import { IDBFactory } from 'fake-indexeddb';
-import { IndexedDbStorage } from '../../lib/bucket/index.js';
+import { IndexedDbStorage } from '../../lib/bucket.js';
 import { doubleDifferences } from '../bucket/index.js';
 import { registerDoubleTargets } from './double-targets.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, vi } from 'vitest';
-import { Bucket, type BucketStorage } from '../../lib/bucket/index.js';
+import { Bucket, type BucketStorage } from '../../lib/bucket.js';
 import { bucketConformance, runtimeDifferences, type BucketDifferenceId } from '../bucket/index.js';
 
 /**

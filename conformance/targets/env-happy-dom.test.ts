@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { DnsApi } from '../../lib/dns/index.js';
+import { DnsApi } from '../../lib/dns.js';
 import { dnsConformance, documentModeDifferences } from '../dns/index.js';
 import { happyDomDifferences } from '../bucket/index.js';
 import { registerDoubleTargets } from './double-targets.js';

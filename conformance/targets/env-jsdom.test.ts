@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { DnsApi } from '../../lib/dns/index.js';
+import { DnsApi } from '../../lib/dns.js';
 import { dnsConformance, documentModeDifferences } from '../dns/index.js';
 import { jsdomDifferences } from '../bucket/index.js';
 import { registerDoubleTargets } from './double-targets.js';

@@ -1,5 +1,5 @@
 import { ManualClock } from '../../lib/clock.js';
-import { Queue } from '../../lib/queue/index.js';
+import { Queue } from '../../lib/queue.js';
 import { describeBody, fromWire, queueConformance, type ConsumerOp, type SendOutcome } from '../queue/index.js';
 
 // The Queues double in Node, on a ManualClock: elapse() advances it and drains what became due.

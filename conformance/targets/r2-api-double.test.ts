@@ -1,5 +1,5 @@
 import { CloudflareApi } from '../../lib/cloudflare-api/index.js';
-import { S3Api } from '../../lib/s3/index.js';
+import { S3Api } from '../../lib/s3.js';
 import { Account } from '../../lib/account/index.js';
 import { r2ApiConformance } from '../r2-api/index.js';
 

@@ -1,6 +1,6 @@
 import { IDBFactory } from 'fake-indexeddb';
-import { Bucket, IndexedDbStorage } from '../../lib/bucket/index.js';
-import { S3Api } from '../../lib/s3/index.js';
+import { Bucket, IndexedDbStorage } from '../../lib/bucket.js';
+import { S3Api } from '../../lib/s3.js';
 import { s3Conformance } from '../s3/index.js';
 
 // The S3 view over a bucket kept in IndexedDB (fake-indexeddb in Node): every S3 operation then runs

@@ -1,6 +1,6 @@
-import { Bucket } from '../../lib/bucket/index.js';
+import { Bucket } from '../../lib/bucket.js';
 import { StoreStorage } from '../../lib/bucket/store-storage.js';
-import { S3Api } from '../../lib/s3/index.js';
+import { S3Api } from '../../lib/s3.js';
 import { MemoryStore } from '../../lib/support/store.js';
 import { s3Conformance } from '../s3/index.js';
 

@@ -1,5 +1,5 @@
-import { Bucket } from '../../lib/bucket/index.js';
-import { S3Api } from '../../lib/s3/index.js';
+import { Bucket } from '../../lib/bucket.js';
+import { S3Api } from '../../lib/s3.js';
 import { s3Conformance } from '../s3/index.js';
 
 // The S3 view in process: requests go to api.fetch, addressed to an R2-looking endpoint they never reach.

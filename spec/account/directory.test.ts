@@ -7,9 +7,9 @@ import { CreateBucketCommand, DeleteBucketCommand, PutBucketCorsCommand } from '
 import { describe, expect, it } from 'vitest';
 import { Account } from '../../lib/account/account.js';
 import { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';
-import { Bucket } from '../../lib/bucket/index.js';
+import { Bucket } from '../../lib/bucket.js';
 import { bucketLayer } from '../../lib/bucket/internal.js';
-import { S3Api } from '../../lib/s3/index.js';
+import { S3Api } from '../../lib/s3.js';
 import { CREDENTIALS, sdk } from '../s3/support.js';
 
 const BASE = 'https://api.cloudflare.com/client/v4';

@@ -27,7 +27,7 @@ describe('the package entries', () => {
   it('maps each subpath to its source and built file by one rule', () => {
     const bySubpath = Object.fromEntries(entries().map((e) => [e.subpath, [e.source, e.dist]]));
     expect(bySubpath['.']).toEqual(['lib/index.ts', 'index']);
-    expect(bySubpath['./bucket']).toEqual(['lib/bucket/index.ts', 'bucket']);
+    expect(bySubpath['./bucket']).toEqual(['lib/bucket.ts', 'bucket']);
     expect(bySubpath['./vitest']).toEqual(['lib/vitest.ts', 'vitest']);
     expect(bySubpath['./conformance/portable']).toEqual(['conformance/portable.ts', 'conformance-portable']);
   });

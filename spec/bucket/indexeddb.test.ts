@@ -1,6 +1,6 @@
 import { IDBFactory, IDBObjectStore } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Bucket, IndexedDbStorage, MemoryStorage } from '../../lib/bucket/index.js';
+import { Bucket, IndexedDbStorage, MemoryStorage } from '../../lib/bucket.js';
 import { bucketLayer } from '../../lib/bucket/internal.js';
 import { lifecycleRules } from '../../lib/bucket/lifecycle.js';
 import { ManualClock } from '../../lib/clock.js';

@@ -5,10 +5,10 @@
  * on the bucket's configuration directly here; the REST API and the S3 view set them in their own tests.
  */
 import { describe, expect, it } from 'vitest';
-import { Bucket } from '../../lib/bucket/index.js';
+import { Bucket } from '../../lib/bucket.js';
 import { CloudflareApi } from '../../lib/cloudflare-api/index.js';
 import { createEnv } from '../../lib/env/create-env.js';
-import { S3Api } from '../../lib/s3/index.js';
+import { S3Api } from '../../lib/s3.js';
 import { bucketLayer } from '../../lib/bucket/internal.js';
 import {
   DEFAULT_LIFECYCLE_RULES,

@@ -4,7 +4,7 @@
  * retention wins; lifecycle deletion waits for the lock. The S3 view's answer is in spec/s3/lifecycle.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { Bucket } from '../../lib/bucket/index.js';
+import { Bucket } from '../../lib/bucket.js';
 import { bucketLayer } from '../../lib/bucket/internal.js';
 import { lifecycleRules } from '../../lib/bucket/lifecycle.js';
 import { lockRules, LockRuleError } from '../../lib/bucket/locks.js';

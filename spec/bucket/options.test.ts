@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Bucket } from '../../lib/bucket/index.js';
+import { Bucket } from '../../lib/bucket.js';
 
 describe('Bucket options', () => {
   it('defaultStorageClass applies to puts and uploads without a storage class', async () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { inspect } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
-import { Bucket } from '../../lib/bucket/index.js';
+import { Bucket } from '../../lib/bucket.js';
 import { digestHex } from '../../lib/hash.js';
 
 // Every module of the bucket sees this module's digestHex, counted.

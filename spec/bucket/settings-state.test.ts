@@ -15,9 +15,9 @@ import {
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';
-import { Bucket, IndexedDbStorage, MemoryStorage, type BucketStorage } from '../../lib/bucket/index.js';
+import { Bucket, IndexedDbStorage, MemoryStorage, type BucketStorage } from '../../lib/bucket.js';
 import { ManualClock } from '../../lib/clock.js';
-import { S3Api } from '../../lib/s3/index.js';
+import { S3Api } from '../../lib/s3.js';
 import { CREDENTIALS, sdk } from '../s3/support.js';
 
 const DAY = 86_400_000;

@@ -15,13 +15,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Bucket } from '../../lib/bucket/index.js';
+import { Bucket } from '../../lib/bucket.js';
 import { bucketLayer } from '../../lib/bucket/internal.js';
 import { lifecycleRules } from '../../lib/bucket/lifecycle.js';
 import { bucketSpace, StoreStorage } from '../../lib/bucket/store-storage.js';
 import { ManualClock } from '../../lib/clock.js';
 import { SqliteStore } from '../../lib/node/store/sqlite-store.js';
-import { S3Api } from '../../lib/s3/index.js';
+import { S3Api } from '../../lib/s3.js';
 import { MemoryStore, StoreFullError, type Store } from '../../lib/support/store.js';
 import { CREDENTIALS, sdk } from '../s3/support.js';
 

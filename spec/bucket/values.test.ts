@@ -1,6 +1,6 @@
 /** How a put takes its value (lib/bucket/values.ts): copied within the call, whatever its kind. */
 import { expect, it } from 'vitest';
-import { Bucket } from '../../lib/bucket/index.js';
+import { Bucket } from '../../lib/bucket.js';
 
 const bytesOf = async (bucket: Bucket, key: string) => new Uint8Array(await (await bucket.get(key))!.arrayBuffer());
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DnsApi, type ApiCredential } from '../../lib/dns/index.js';
+import { DnsApi, type ApiCredential } from '../../lib/dns.js';
 import { BASE_URL } from './support.js';
 
 const KEY = 'abcdef0123456789abcdef0123456789abcde';

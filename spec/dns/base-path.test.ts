@@ -1,6 +1,6 @@
 import Cloudflare from 'cloudflare';
 import { describe, expect, it } from 'vitest';
-import { DnsApi } from '../../lib/dns/index.js';
+import { DnsApi } from '../../lib/dns.js';
 import { runCli, type CliIo } from '../../lib/node/commands.js';
 
 const AUTH = { authorization: 'Bearer base-path-token' };

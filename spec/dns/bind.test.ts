@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DnsRecord } from '../../lib/dns/index.js';
+import type { DnsRecord } from '../../lib/dns.js';
 import { parseTtl } from '../../lib/dns/bind.js';
 import { txtStrings } from '../../lib/dns/rdata.js';
 import { schemaErrors } from './support.js';

@@ -6,7 +6,7 @@
  */
 import Cloudflare from 'cloudflare';
 import { describe, expect, it } from 'vitest';
-import { DnsApi } from '../../lib/dns/index.js';
+import { DnsApi } from '../../lib/dns.js';
 import { dnskeyRdata, dsDigest, keyTag } from '../../lib/dns/dnssec-keys.js';
 import { BASE_URL } from './support.js';
 

@@ -10,7 +10,7 @@ import packet from 'dns-packet';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock.js';
 import type { DnsResourceRecord } from '../../lib/dns-answer.js';
-import { DnsApi, type DnsRecordSeed } from '../../lib/dns/index.js';
+import { DnsApi, type DnsRecordSeed } from '../../lib/dns.js';
 import { dnskeyRdata, dsDigest, keyTag, makeDnssecKeys } from '../../lib/dns/dnssec-keys.js';
 import { rdataWire, typeBitmap } from '../../lib/dns/dnssec-sign.js';
 import { checkSection, readDnskey, readNsec, readRrsig, typeCode } from '../helpers/dnssec.js';

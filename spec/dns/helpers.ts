@@ -1,5 +1,5 @@
 /** A tiny JSON client over `api.fetch` for the spec files that speak HTTP directly. */
-import { DnsApi, type DnsApiOptions } from '../../lib/dns/index.js';
+import { DnsApi, type DnsApiOptions } from '../../lib/dns.js';
 import { BASE_URL } from './support.js';
 
 export const TOKEN = 'spec-token';

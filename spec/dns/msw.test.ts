@@ -2,7 +2,7 @@ import Cloudflare from 'cloudflare';
 import { http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DnsApi } from '../../lib/dns/index.js';
+import { DnsApi } from '../../lib/dns.js';
 import { BASE_URL, schemaErrors } from './support.js';
 
 // README: msw-setup

@@ -5,7 +5,7 @@
  * (developers.cloudflare.com/dns/manage-dns-records/troubleshooting/unexpected-dns-records/).
  */
 import { describe, expect, it } from 'vitest';
-import { DnsApi } from '../../lib/dns/index.js';
+import { DnsApi } from '../../lib/dns.js';
 
 function zone() {
   return new DnsApi({

@@ -1,6 +1,6 @@
 import Cloudflare from 'cloudflare';
 import { describe, expect, it } from 'vitest';
-import { DnsApi } from '../../lib/dns/index.js';
+import { DnsApi } from '../../lib/dns.js';
 
 // docs/dns-api.md's SDK set-up, exactly as written there (spec/docs.test.ts checks the copy).
 describe('the README set-ups work as written', () => {

@@ -5,7 +5,7 @@
  */
 import * as packet from 'dns-packet';
 import { describe, expect, it } from 'vitest';
-import { DnsApi, dnsTypeCode, type DnsResourceRecord } from '../../lib/dns/index.js';
+import { DnsApi, dnsTypeCode, type DnsResourceRecord } from '../../lib/dns.js';
 
 /** What the wire does with a record, per the contract. */
 function forPacket(rr: DnsResourceRecord): packet.Answer {

@@ -3,7 +3,7 @@
  * `api.resolve` / `api.answer`, with records written through the API's own rules (seed).
  */
 import { describe, expect, it } from 'vitest';
-import { DnsApi, type DnsApiOptions, type DnsRecordSeed, type DnsZoneInit } from '../../lib/dns/index.js';
+import { DnsApi, type DnsApiOptions, type DnsRecordSeed, type DnsZoneInit } from '../../lib/dns.js';
 import { TOKEN, setup } from './helpers.js';
 
 const EDGE_V4 = ['104.21.0.1', '172.67.0.1'];

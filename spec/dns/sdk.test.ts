@@ -1,6 +1,6 @@
 import Cloudflare, { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError } from 'cloudflare';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DnsApi } from '../../lib/dns/index.js';
+import { DnsApi } from '../../lib/dns.js';
 import { BASE_URL, expectSchemaClean, schemaChecked, type SchemaLog } from './support.js';
 
 // The official SDK drives every endpoint; every JSON body it receives is checked against the

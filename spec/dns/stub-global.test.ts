@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DnsApi } from '../../lib/dns/index.js';
+import { DnsApi } from '../../lib/dns.js';
 import { schemaErrors } from './support.js';
 
 // Code under test that calls the global fetch, as a DDNS updater would.

@@ -3,7 +3,7 @@
  * under `basePath: ''` (a bare origin) or a custom one, `zones/*\/dns_records` still catches creates.
  */
 import { describe, expect, it } from 'vitest';
-import { DnsApi } from '../../lib/dns/index.js';
+import { DnsApi } from '../../lib/dns.js';
 
 const AUTH = { authorization: 'Bearer t', 'content-type': 'application/json' };
 const RECORD = JSON.stringify({ type: 'A', name: 'www', content: '198.51.100.7', ttl: 1 });

@@ -1,6 +1,6 @@
 import Cloudflare, { PermissionDeniedError } from 'cloudflare';
 import { describe, expect, it } from 'vitest';
-import { DnsApi } from '../../lib/dns/index.js';
+import { DnsApi } from '../../lib/dns.js';
 import { BASE_URL } from './support.js';
 
 const KEY = '0123456789abcdef0123456789abcdef01234';

@@ -5,7 +5,7 @@
  */
 import Cloudflare from 'cloudflare';
 import { describe, expect, it } from 'vitest';
-import { DnsApi, type DnsZoneInit } from '../../lib/dns/index.js';
+import { DnsApi, type DnsZoneInit } from '../../lib/dns.js';
 import { BASE_URL } from './support.js';
 
 const FREE = '0feeeeeeeeeeeeeeeeeeeeeeeeeeeeee';

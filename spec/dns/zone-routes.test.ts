@@ -3,7 +3,7 @@
  * default and stops on any non-2xx) and the zones list's paging bounds.
  */
 import { describe, expect, it } from 'vitest';
-import { DnsApi } from '../../lib/dns/index.js';
+import { DnsApi } from '../../lib/dns.js';
 import { BASE_URL } from './support.js';
 
 const KEY = 'abcdef0123456789abcdef0123456789abcde';

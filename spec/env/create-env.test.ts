@@ -8,8 +8,8 @@ import {
   WranglerConfigError,
   type WranglerConfig,
 } from '../../lib/index.js';
-import type { MessageBatch, Queue } from '../../lib/queue/index.js';
-import { IndexedDbStorage } from '../../lib/bucket/index.js';
+import type { MessageBatch, Queue } from '../../lib/queue.js';
+import { IndexedDbStorage } from '../../lib/bucket.js';
 import { IDBFactory } from 'fake-indexeddb';
 
 const quiet = { onWarning: () => {} };

@@ -18,7 +18,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DnsApi } from '../../lib/dns/index.js';
+import type { DnsApi } from '../../lib/dns.js';
 import { debianCommand } from './debian-command.js';
 
 export const KNOT_PACKAGE = 'knot';

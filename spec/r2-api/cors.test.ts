@@ -7,8 +7,8 @@ import Cloudflare, { NotFoundError } from 'cloudflare';
 import { GetBucketCorsCommand, PutBucketCorsCommand } from '@aws-sdk/client-s3';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';
-import { Bucket } from '../../lib/bucket/index.js';
-import { S3Api } from '../../lib/s3/index.js';
+import { Bucket } from '../../lib/bucket.js';
+import { S3Api } from '../../lib/s3.js';
 import { sdk } from '../s3/support.js';
 
 const APP = 'https://app.example';

@@ -6,7 +6,7 @@
 import Cloudflare from 'cloudflare';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';
-import { Bucket } from '../../lib/bucket/index.js';
+import { Bucket } from '../../lib/bucket.js';
 
 let api: CloudflareApi;
 let client: Cloudflare;

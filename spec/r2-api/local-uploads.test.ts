@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';
-import { Bucket } from '../../lib/bucket/index.js';
+import { Bucket } from '../../lib/bucket.js';
 
 const BASE = 'https://api.cloudflare.com/client/v4';
 

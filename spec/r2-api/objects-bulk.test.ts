@@ -9,7 +9,7 @@ import Cloudflare from 'cloudflare';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';
 import { IDBFactory } from 'fake-indexeddb';
-import { Bucket, IndexedDbStorage } from '../../lib/bucket/index.js';
+import { Bucket, IndexedDbStorage } from '../../lib/bucket.js';
 import { ManualClock } from '../../lib/clock.js';
 import { JOB_BATCH, JOB_PACE_MS, MAX_ACTIVE_JOBS } from '../../lib/bucket/jobs.js';
 import type { Queue } from '../../lib/queue/queue.js';

@@ -7,7 +7,7 @@
 import Cloudflare from 'cloudflare';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';
-import { Bucket } from '../../lib/bucket/index.js';
+import { Bucket } from '../../lib/bucket.js';
 import { ManualClock } from '../../lib/clock.js';
 import { MAX_OBJECT_UPLOAD } from '../../lib/r2-api/objects.js';
 

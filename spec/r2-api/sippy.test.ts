@@ -10,7 +10,7 @@ import Cloudflare from 'cloudflare';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CloudflareApi, useSippySource } from '../../lib/cloudflare-api/index.js';
-import { Bucket } from '../../lib/bucket/index.js';
+import { Bucket } from '../../lib/bucket.js';
 import { S3Api } from '../../lib/s3/api.js';
 import { startS3Server } from '../../lib/node/s3-server.js';
 import { runCli, type CliIo } from '../../lib/node/commands.js';

@@ -21,7 +21,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';
 import { ManualClock, systemClock } from '../../lib/clock.js';
 import { S3Api } from '../../lib/s3/api.js';
-import type { Bucket } from '../../lib/bucket/index.js';
+import type { Bucket } from '../../lib/bucket.js';
 import { CREDENTIALS, ENDPOINT, sdk } from '../s3/support.js';
 import { r2Client } from '../s3/client.js';
 

@@ -5,8 +5,8 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';
-import { Bucket } from '../../lib/bucket/index.js';
-import { S3Api } from '../../lib/s3/index.js';
+import { Bucket } from '../../lib/bucket.js';
+import { S3Api } from '../../lib/s3.js';
 
 let api: CloudflareApi;
 let photos: Bucket;

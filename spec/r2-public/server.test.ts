@@ -7,7 +7,7 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';
-import { Bucket } from '../../lib/bucket/index.js';
+import { Bucket } from '../../lib/bucket.js';
 import { startS3Server } from '../../lib/node/index.js';
 import { startApiServer } from '../../lib/node/api-server.js';
 

@@ -10,7 +10,7 @@ const ponyfill = { loads: 0 };
 const NativeReadableStream = globalThis.ReadableStream;
 
 async function freshBucket() {
-  const { Bucket } = await import('../../lib/bucket/index.js');
+  const { Bucket } = await import('../../lib/bucket.js');
   const bucket = new Bucket();
   await bucket.put('k', 'hello, streams');
   return bucket;

@@ -5,7 +5,7 @@
  */
 import { S3Client } from '@aws-sdk/client-s3';
 import { FetchHttpHandler } from '@smithy/fetch-http-handler';
-import type { S3Credential, S3Fetch } from '../../lib/s3/index.js';
+import type { S3Credential, S3Fetch } from '../../lib/s3.js';
 
 /** A client for `endpoint`, sending through `fetch` when given (the double's), else the SDK's default handler. */
 export function r2Client(endpoint: string, credentials: S3Credential, fetch?: S3Fetch): S3Client {

@@ -7,7 +7,7 @@ import 'edge-doubles/vitest';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { assertNoObject, assertObject } from 'edge-doubles';
-import { Bucket, IndexedDbStorage, MemoryStorage, type BucketStorage } from '../../lib/bucket/index.js';
+import { Bucket, IndexedDbStorage, MemoryStorage, type BucketStorage } from '../../lib/bucket.js';
 import { bucketLayer } from '../../lib/bucket/internal.js';
 import { lifecycleRules } from '../../lib/bucket/lifecycle.js';
 import { ManualClock } from '../../lib/clock.js';

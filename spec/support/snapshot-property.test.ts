@@ -9,7 +9,7 @@ import Cloudflare from 'cloudflare';
 import { DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { Bucket, CloudflareApi, createEnv, S3Api } from '../../lib/index.js';
-import type { Queue } from '../../lib/queue/index.js';
+import type { Queue } from '../../lib/queue.js';
 import { seeded } from '../../lib/random.js';
 import { sdk } from '../s3/support.js';
 

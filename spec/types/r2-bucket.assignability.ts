@@ -2,12 +2,7 @@
  * Type test, run by `npm run typecheck` (part of `npm test`): the double is assignable to the
  * runtime's own types. A failure here is a compile error, not a test failure.
  */
-import {
-  Bucket,
-  type R2MultipartUploadLike,
-  type R2ObjectBodyLike,
-  type R2ObjectLike,
-} from '../../lib/bucket/index.js';
+import { Bucket, type R2MultipartUploadLike, type R2ObjectBodyLike, type R2ObjectLike } from '../../lib/bucket.js';
 
 const bucket: R2Bucket = new Bucket();
 const configured: R2Bucket = new Bucket({

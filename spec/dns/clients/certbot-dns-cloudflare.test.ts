@@ -12,7 +12,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DnsApi, type DnsApiOptions } from '../../../lib/dns/index.js';
+import { DnsApi, type DnsApiOptions } from '../../../lib/dns.js';
 import { serveHandler, startDnsServer } from '../../../lib/node/index.js';
 import { pythonFor, startLineDriver, type LineDriver } from './python.js';
 

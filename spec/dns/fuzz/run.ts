@@ -4,7 +4,7 @@
  * the response, and the requests that led there.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any -- the fuzzer's random request bodies and the API's answers are JSON of any shape */
-import { DnsApi, type DnsApiOptions } from '../../../lib/dns/index.js';
+import { DnsApi, type DnsApiOptions } from '../../../lib/dns.js';
 import { BASE_URL } from '../support.js';
 import { Rng, genPatchBody, genRecordBody, randomHex32 } from './gen.js';
 import {

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DnsApi } from '../../../lib/dns/index.js';
+import { DnsApi } from '../../../lib/dns.js';
 import { serveHandler, type DnsExchange } from '../../../lib/node/index.js';
 import { serveDns } from '../../../lib/node/dns-wire.js';
 import { tlsMaterial } from '../../../lib/node/tls.js';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
-import { DnsApi } from '../../../lib/dns/index.js';
+import { DnsApi } from '../../../lib/dns.js';
 import { DnsAnswerCache } from '../../../lib/node/dns-answer-cache.js';
 import { serveDns, type RunningDnsWire } from '../../../lib/node/dns-wire.js';
 import { checkSection, readRrsig, type SignedRr } from '../../helpers/dnssec.js';

@@ -8,7 +8,7 @@
 import packet from 'dns-packet';
 import { describe, expect, it } from 'vitest';
 import type { DnsAnswer, DnsQuestion } from '../../../lib/dns-answer.js';
-import { DnsApi } from '../../../lib/dns/index.js';
+import { DnsApi } from '../../../lib/dns.js';
 import { DnsAnswerCache } from '../../../lib/node/dns-answer-cache.js';
 import { encodeResponse } from '../../../lib/node/dns-encode.js';
 import { respond, type DnsExchange } from '../../../lib/node/dns-message.js';

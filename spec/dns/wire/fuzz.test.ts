@@ -7,7 +7,7 @@
 import packet from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DnsAnswer, DnsQuestion } from '../../../lib/dns-answer.js';
-import { DnsApi } from '../../../lib/dns/index.js';
+import { DnsApi } from '../../../lib/dns.js';
 import { respond } from '../../../lib/node/dns-message.js';
 import { serveDns, type RunningDnsWire } from '../../../lib/node/dns-wire.js';
 import { seeded } from '../../../lib/random.js';

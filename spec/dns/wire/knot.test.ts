@@ -12,7 +12,7 @@
 import { connect } from 'node:net';
 import packet from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DnsApi } from '../../../lib/dns/index.js';
+import { DnsApi } from '../../../lib/dns.js';
 import { DnsAnswerCache } from '../../../lib/node/dns-answer-cache.js';
 import { serveDns, type RunningDnsWire } from '../../../lib/node/dns-wire.js';
 import { seeded } from '../../../lib/random.js';

@@ -5,7 +5,7 @@
  * listed, with whether its bytes, size and md5 etag are the ones written.
  */
 import { createHash } from 'node:crypto';
-import { Bucket } from '../../../lib/bucket/index.js';
+import { Bucket } from '../../../lib/bucket.js';
 import { StoreStorage } from '../../../lib/bucket/store-storage.js';
 import { SqliteStore } from '../../../lib/node/store/sqlite-store.js';
 import { crashBody, crashKey } from './crash-bodies.js';

@@ -14,7 +14,7 @@ import type {
   R2UploadedPart,
   R2Checksums,
 } from '@cloudflare/workers-types';
-import { Bucket } from '../../../lib/bucket/index.js';
+import { Bucket } from '../../../lib/bucket.js';
 
 // The reported case: the binding typed as the module's R2Bucket.
 export const env: { FILES: R2Bucket } = { FILES: new Bucket() };

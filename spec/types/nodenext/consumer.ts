@@ -3,9 +3,9 @@
  * project imports the package. A failure is a compile error, not a test failure.
  */
 import { Bucket, DnsApi, type BucketSnapshot } from '../../../lib/index.js';
-import type * as bucket from '../../../lib/bucket/index.js';
-import type * as dns from '../../../lib/dns/index.js';
-import type * as s3 from '../../../lib/s3/index.js';
+import type * as bucket from '../../../lib/bucket.js';
+import type * as dns from '../../../lib/dns.js';
+import type * as s3 from '../../../lib/s3.js';
 import type * as node from '../../../lib/node/index.js';
 import type * as vitest from '../../../lib/vitest.js';
 import type * as conformance from '../../../conformance/index.js';

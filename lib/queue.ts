@@ -9,10 +9,16 @@ export {
   type QueueSendResponse,
   type QueueHandler,
   type ExecutionContextLike,
-} from './queue.js';
-export { Message, MessageBatch, type MessageBatchMetadata, type QueueResult, type QueueRetryOptions } from './batch.js';
-export { createMessageBatch, getQueueResult, type MessageBatchMessage } from './test-batch.js';
-export type { QueueContentType } from './content.js';
+} from './queue/queue.js';
+export {
+  Message,
+  MessageBatch,
+  type MessageBatchMetadata,
+  type QueueResult,
+  type QueueRetryOptions,
+} from './queue/batch.js';
+export { createMessageBatch, getQueueResult, type MessageBatchMessage } from './queue/test-batch.js';
+export type { QueueContentType } from './queue/content.js';
 export {
   MAX_BATCH_BYTES,
   MAX_BATCH_MESSAGES,
@@ -21,4 +27,4 @@ export {
   PRODUCTION_CONSUMER_DEFAULTS,
   SIMULATOR_CONSUMER_DEFAULTS,
   type ConsumerSettings,
-} from './limits.js';
+} from './queue/limits.js';

@@ -2,12 +2,12 @@
  * edge-doubles/dns: a stateful double of the DNS records HTTP API
  * (`{base}/client/v4/zones/{zone_id}/dns_records`), driven through a standard `fetch`.
  */
-export { DnsApi, type DnsSnapshot } from '../dns-api/index.js';
-export type { ApiFetch } from '../api/front-door.js';
-export { ApiError, type ApiErrorItem } from '../api/errors.js';
-export type { ApiCredential, ApiOptions, R2Permission } from '../api/types.js';
+export { DnsApi, type DnsSnapshot } from './dns-api/index.js';
+export type { ApiFetch } from './api/front-door.js';
+export { ApiError, type ApiErrorItem } from './api/errors.js';
+export type { ApiCredential, ApiOptions, R2Permission } from './api/types.js';
 // The account a DnsApi serves, to share between views (`new DnsApi({ account })`).
-export { Account, type AccountOptions } from '../account/index.js';
+export { Account, type AccountOptions } from './account/index.js';
 export type {
   DnsApiOptions,
   DnsCompat,
@@ -18,9 +18,9 @@ export type {
   DnsRecordSeed,
   DnsZone,
   DnsZoneInit,
-} from './types.js';
-export type { DnsRecordType } from './record-types.js';
+} from './dns/types.js';
+export type { DnsRecordType } from './dns/record-types.js';
 // DNS resolution: the answer shape `api.answer(question)` and `api.resolve(name, type)` give, and the
 // type number of a mnemonic, for encoding an answer's record of a type dns-packet has no codec for.
-export type { DnsAnswer, DnsQuestion, DnsRcode, DnsResourceRecord } from '../dns-answer.js';
-export { dnsTypeCode } from './rr-types.js';
+export type { DnsAnswer, DnsQuestion, DnsRcode, DnsResourceRecord } from './dns-answer.js';
+export { dnsTypeCode } from './dns/rr-types.js';
