@@ -5,11 +5,11 @@
 export { DnsApi, type DnsSnapshot } from './dns-api/index.js';
 export type { ApiFetch } from './api/front-door.js';
 export { ApiError, type ApiErrorItem } from './api/errors.js';
-export type { ApiCredential, ApiOptions, R2Permission } from './api/types.js';
+export type { ApiCredential, R2Permission } from './api/types.js';
+export type { ApiOptions, DnsApiOptions } from './dns-api/options.js';
 // The account a DnsApi serves, to share between views (`new DnsApi({ account })`).
 export { Account, type AccountOptions } from './account/index.js';
 export type {
-  DnsApiOptions,
   DnsCompat,
   DnsLimits,
   DnsPlan,

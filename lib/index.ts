@@ -31,6 +31,7 @@ export {
   DnsApi,
   type DnsSnapshot,
   type DnsApiOptions,
+  type ApiOptions,
   type DnsCompat,
   type DnsLimits,
   type DnsPlan,

@@ -7,24 +7,8 @@
 import { toHex, utf8 } from '../bytes.js';
 import { digest } from '../hash.js';
 import { asciiName } from '../dns/names.js';
-import type { ApiCredential, R2Permission } from '../api/types.js';
-
-/** Who is calling, and what they may see; `null` = no limit of that kind. */
-export interface Principal {
-  kind: 'token' | 'key';
-  /** The zones (ids or names) the credential is limited to. */
-  zones: ReadonlySet<string> | null;
-  /** The accounts (ids or names) the credential is limited to. */
-  accounts: ReadonlySet<string> | null;
-  /** A token's id (what `/user/tokens/verify` reports): stable per token, 32 hex. */
-  tokenId?: string;
-  /** Who is counted for rate limiting: the token, or the account e-mail. */
-  caller: string;
-  /** The user's e-mail, where `GET /user` may answer it: a global key's, or a token's `user`. */
-  email?: string;
-  /** What it may do with R2's control plane (api/types.ts `R2Permission`); absent: `'write'`. */
-  r2?: R2Permission;
-}
+import type { ApiCredential } from '../api/types.js';
+import type { CredentialTable, Principal } from '../api/auth.js';
 
 /** A principal as plain data. */
 type PrincipalImage = Omit<Principal, 'zones' | 'accounts'> & {
@@ -41,7 +25,7 @@ export interface CredentialsImage {
 
 const tokenId = (token: string) => toHex(digest('md5', utf8(`edge-doubles token ${token}`)));
 
-export class Credentials {
+export class Credentials implements CredentialTable {
   /**
    * No table: any well-formed credential passes (the default when `credentials` is not given) until
    * the first credential is added, which makes the table the only way in.

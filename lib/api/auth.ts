@@ -4,10 +4,35 @@
  * accounts and the zones a credential reaches). Every route of the `/client/v4` router asks here;
  * the table of credentials is the account's (lib/account/credentials.ts).
  */
-import type { Credentials, Principal } from '../account/credentials.js';
 import { apiErrors, type ApiError } from './errors.js';
+import type { R2Permission } from './types.js';
 
-export type { Principal } from '../account/credentials.js';
+/** Who is calling, and what they may see; `null` = no limit of that kind. */
+export interface Principal {
+  kind: 'token' | 'key';
+  /** The zones (ids or names) the credential is limited to. */
+  zones: ReadonlySet<string> | null;
+  /** The accounts (ids or names) the credential is limited to. */
+  accounts: ReadonlySet<string> | null;
+  /** A token's id (what `/user/tokens/verify` reports): stable per token, 32 hex. */
+  tokenId?: string;
+  /** Who is counted for rate limiting: the token, or the account e-mail. */
+  caller: string;
+  /** The user's e-mail, where `GET /user` may answer it: a global key's, or a token's `user`. */
+  email?: string;
+  /** What it may do with R2's control plane (api/types.ts `R2Permission`); absent: `'write'`. */
+  r2?: R2Permission;
+}
+
+/** What authentication reads of the account's table of credentials (lib/account/credentials.ts). */
+export interface CredentialTable {
+  /** Whether any well-formed credential passes (no table given, none added). */
+  readonly open: boolean;
+  /** The principal of a known token. */
+  token(token: string): Principal | undefined;
+  /** The principal of a known e-mail and global key. */
+  key(email: string, key: string): Principal | undefined;
+}
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -22,7 +47,7 @@ const GLOBAL_KEY = /^[0-9a-f]{37}$/i;
  * valid Cloudflare Token?").
  */
 export function authenticate(
-  credentials: Credentials,
+  credentials: CredentialTable,
   headers: { get(name: string): string | null },
   endpoint: 'verify' | 'resource' = 'resource',
 ): Principal {

@@ -23,7 +23,7 @@ import { declaredLength, MAX_REQUEST_BODY, readBounded } from './body.js';
 import { API_RATE_LIMIT, RateLimiter } from './rate-limit.js';
 import { respond, type ApiService, type Incoming, type RouteTable } from './router.js';
 import { ApiSupport, type ApiFault, type ApiRequest, type ApiRequestQuery } from './support.js';
-import type { ApiCredential, ApiOptions } from './types.js';
+import type { ApiCredential, FrontDoorOptions } from './types.js';
 
 /** Where the real API answers; clients' base URLs end in it. */
 const DEFAULT_BASE_PATH = '/client/v4';
@@ -44,7 +44,7 @@ export interface FrontDoorInit<S extends ApiService> {
   /** The account served, and its state (the assembly made it, or was given it). */
   account: Account;
   state: AccountState;
-  options: ApiOptions;
+  options: FrontDoorOptions;
   /** The service every route sees: the front door's own fields (`base`), plus the products'. */
   service: (base: ApiService) => S;
   /**

@@ -5,4 +5,4 @@
  */
 export { ApiError, type ApiErrorItem } from './errors.js';
 export type { ApiFetch } from './front-door.js';
-export type { ApiCredential, ApiOptions, R2Permission } from './types.js';
+export type { ApiCredential, R2Permission } from './types.js';

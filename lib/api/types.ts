@@ -1,9 +1,9 @@
 /**
  * The `/client/v4` front door's public types, one product's no more than another's: who may call
- * (`ApiCredential`, `R2Permission`) and what every API double takes (`ApiOptions`; the DNS double's
- * `DnsApiOptions` in lib/dns/types.ts extends it).
+ * (`ApiCredential`, `R2Permission`) and what the front door reads of a double's options
+ * (`FrontDoorOptions`; the public `ApiOptions` holds the account, so it lives above it, in
+ * lib/dns-api/options.ts).
  */
-import type { Account } from '../account/account.js';
 import type { Clock } from '../clock.js';
 
 /**
@@ -25,35 +25,13 @@ export type ApiCredential =
  */
 export type R2Permission = 'none' | 'read' | 'write';
 
-/** What every double of the `/client/v4` API takes (DnsApi and CloudflareApi add their own). */
-export interface ApiOptions {
-  /**
-   * The account this API serves: its zones, buckets and credentials, shared with every other view
-   * of it (another DnsApi, `createEnv(config, { account })`). Default: a private account of its own.
-   * `zones` given here are added to it; credentials belong to the account (giving both throws).
-   */
-  account?: Account;
-  /**
-   * Accepted credentials. When absent, any well-formed credential is accepted for every zone
-   * (requests still need one: a request with none gets the API's 9106).
-   */
-  credentials?: readonly ApiCredential[];
-  /**
-   * The path the API answers under, default `/client/v4` (the API's). `''` answers at the bare
-   * origin, as the SDK's generated tests configure `baseURL`. Requests outside it get a 404 in the
-   * API's envelope naming this path.
-   */
-  basePath?: string;
-  /**
-   * "Now": a function returning epoch ms, or an object with `now()` (a `ManualClock`), read at each
-   * operation; injected delays wait on it. Default `Date.now()` and the global timers.
-   */
-  clock?: Clock;
-  /** Record every request in `api.log` from the start. Default false (`api.log.start()` later). */
-  log?: boolean;
-  /**
-   * Throttle each caller as the API does (`true` = 1,200 requests per 5 minutes), answering 429
-   * code 971 with `retry-after`. Default off, so test suites are never throttled.
-   */
-  rateLimit?: boolean | { requests: number; windowMs: number };
+/**
+ * What the front door itself reads of an API double's options (the public `ApiOptions`, with the
+ * account and the credentials the assemblies handle, is lib/dns-api/options.ts): see each there.
+ */
+export interface FrontDoorOptions {
+  basePath?: string | undefined;
+  clock?: Clock | undefined;
+  log?: boolean | undefined;
+  rateLimit?: boolean | { requests: number; windowMs: number } | undefined;
 }

@@ -22,7 +22,7 @@ import {
   type StorageClass,
 } from '../account/buckets.js';
 import { ZonesApi, type DnsSnapshot } from '../dns-api/zones-api.js';
-import type { DnsApiOptions } from '../dns/types.js';
+import type { DnsApiOptions } from '../dns-api/options.js';
 import type { CloudflareService } from './routes.js';
 import { createBucket } from '../account/directory.js';
 import { PublicBuckets } from '../r2-public/public-buckets.js';

@@ -6,7 +6,7 @@
  * `CloudflareApi` (lib/cloudflare-api/) is the same front door with every product's tables.
  */
 import type { DnsService } from '../dns/routes.js';
-import type { DnsApiOptions } from '../dns/types.js';
+import type { DnsApiOptions } from './options.js';
 import { ZonesApi } from './zones-api.js';
 
 export type { DnsSnapshot } from './zones-api.js';

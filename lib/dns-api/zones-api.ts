@@ -24,7 +24,8 @@ import type { DnsService } from '../dns/routes.js';
 import { questionType } from '../dns/rr-types.js';
 import { PLANS } from '../dns/plans.js';
 import { changeZoneSettings, zoneSettings } from '../dns/zone-settings.js';
-import type { DnsApiOptions, DnsRecord, DnsRecordSeed, DnsZoneInit } from '../dns/types.js';
+import type { DnsRecord, DnsRecordSeed, DnsZoneInit } from '../dns/types.js';
+import type { DnsApiOptions } from './options.js';
 import { Zone, type ModelOptions, type ZoneSnapshot } from '../dns/zone.js';
 import { accountDns, setAccountDns, zoneDefaultsFor, type AccountDns } from '../dns/account-settings.js';
 

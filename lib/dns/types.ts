@@ -1,5 +1,3 @@
-import type { ApiOptions } from '../api/types.js';
-
 /** Plans decide quotas; the numbers are the documented defaults and every one can be overridden. */
 export type DnsPlan = 'free' | 'pro' | 'business' | 'enterprise';
 
@@ -84,33 +82,6 @@ export interface DnsUser {
  * interface document's mode (docs/sources/dns-api.md#the-interface-document), kept exactly as it was.
  */
 export type DnsCompat = 'document' | 'today';
-
-/** A DnsApi's options: the front door's (account, credentials, base path, clock, log, rate limit) and the zones'. */
-export interface DnsApiOptions extends ApiOptions {
-  zones?: readonly DnsZoneInit[];
-  /** Default `'today'`; each of the switches below can still be set on its own. */
-  compat?: DnsCompat;
-  /** Emit the fields the API retired (`zone_id`, `zone_name`, `locked`, the `meta` booleans). today: false, document: true. */
-  retiredFields?: boolean;
-  /** Add double quotes to TXT content saved without any. today: false, document: true. */
-  quoteTxt?: boolean;
-  /**
-   * A/AAAA content inside the provider's own published address ranges: `'refuse'` (document: "cannot be
-   * an address of the service's own network") or `'refuse-proxied'` (today: only proxied records fail).
-   */
-  providerAddresses?: 'refuse' | 'refuse-proxied';
-  /** Label rules: `'document'` (letter first, letter or digit last, LDH + underscore) or `'today'` (LDH + underscore). */
-  labelRules?: DnsCompat;
-  /** Refuse a PUT/PATCH that changes `type` (end of life 2026-06-30). Default false. */
-  refuseTypeChange?: boolean;
-  /**
-   * The edge addresses proxied A/AAAA/CNAME names answer with in DNS (`api.resolve`, `dns serve`),
-   * IPv4 and IPv6 mixed; a family left out answers nothing (NODATA). Default two per family inside
-   * Cloudflare's published ranges: `104.21.0.1`, `172.67.0.1`, `2606:4700:3030::6815:1`,
-   * `2606:4700:3031::ac43:1`. `['127.0.0.1', '::1']` sends an ACME server's HTTP-01 check to loopback.
-   */
-  proxyAddresses?: readonly string[];
-}
 
 /** The record as the API returns it (JSON). Optional keys appear only where the API sends them. */
 export interface DnsRecord {

@@ -11,7 +11,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { DnsApi } from '../dns-api/dns-api.js';
-import type { DnsApiOptions } from '../dns/types.js';
+import type { DnsApiOptions } from '../dns-api/options.js';
 import { ApiError } from '../api/errors.js';
 import { errorResponse as dnsErrorResponse } from '../api/envelope.js';
 import { rawTarget } from '../fetch.js';
