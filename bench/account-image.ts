@@ -14,6 +14,7 @@ import { accountState } from '../lib/account/state.js';
 import { Bucket } from '../lib/bucket/bucket.js';
 import { IndexedDbStorage } from '../lib/bucket/indexeddb-storage.js';
 import { CloudflareApi } from '../lib/cloudflare-api/cloudflare-api.js';
+import { DNS } from '../lib/dns/backend.js';
 import {
   AccountImageWriter,
   loadAccountImage,
@@ -112,6 +113,7 @@ export async function benchAccountImage(): Promise<void> {
   const oneRecord = medianUs(200, () => {
     const id = ids[n++ % ids.length]!;
     accountState(api.account)
+      .backend(DNS)
       .zones.get(zone.id)!
       .update(id, { ...record(n + 20_000) }, 'put');
     writer.write(store);

@@ -13,6 +13,7 @@ import { AccountEvents } from './events.js';
 import { createBucket } from './directory.js';
 import { accountState, accountStates, type AccountState } from './state.js';
 import { Backends } from '../support/backend.js';
+import { DNS } from '../dns/backend.js';
 
 export { accountState, type AccountState } from './state.js';
 
@@ -63,7 +64,6 @@ export class Account {
       id,
       name,
       created: options.created ?? now(),
-      zones: new Map(),
       buckets: new Map(),
       jurisdictions: new Map(),
       bucketInfo: new WeakMap(),
@@ -114,7 +114,8 @@ export class Account {
 
   /** The zones (made by a `DnsApi` over this account), in the order added. */
   get zones(): { id: string; name: string }[] {
-    return [...accountState(this).zones.values()].map((z) => ({ id: z.id, name: z.name }));
+    const zones = accountState(this).made(DNS)?.zones.values() ?? [];
+    return [...zones].map((z) => ({ id: z.id, name: z.name }));
   }
 
   /** Accepts one more credential, in every view of the account. */

@@ -8,6 +8,7 @@ import { json, ok, paging } from '../api/envelope.js';
 import { apiErrors } from '../api/errors.js';
 import { positiveParam, type ApiService, type Handler, type Route, type RouteTable } from '../api/router.js';
 import { presentUser } from '../dns/present.js';
+import { DNS } from '../dns/backend.js';
 import { HEX32 } from './ids.js';
 import { presentAccount } from './present.js';
 
@@ -67,6 +68,7 @@ const verifyToken: Handler<ApiService> = (_svc, _req, { who }) => {
 const getUser: Handler<ApiService> = (svc, _req, { who }) => {
   if (who.email === undefined) throw apiErrors.unauthorizedResource();
   const account = svc.account;
-  const plans = new Set([...account.zones.values()].filter((z) => canSee(who, z, account)).map((z) => z.plan));
+  const zones = account.made(DNS)?.zones.values() ?? [];
+  const plans = new Set([...zones].filter((z) => canSee(who, z, account)).map((z) => z.plan));
   return ok(presentUser(who.email, plans));
 };

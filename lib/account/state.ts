@@ -8,7 +8,6 @@
 import type { Credentials } from './credentials.js';
 import type { Bucket } from '../bucket/bucket.js';
 import type { BucketStorage } from '../bucket/storage.js';
-import type { Zone } from '../dns/zone.js';
 import type { Queue } from '../queue/queue.js';
 import type { Account } from './account.js';
 import type { BucketInfo } from './buckets.js';
@@ -27,8 +26,6 @@ export interface AccountState extends BackendHost {
   readonly created: number;
   /** The product backends made so far, captured, restored and reset together. */
   readonly backends: Backends;
-  /** Zones by id, in the order added (the DNS view makes them with its own rules). */
-  readonly zones: Map<string, Zone>;
   /** The default jurisdiction's buckets by name. Add with `addAccountBucket`, which records when. */
   readonly buckets: Map<string, Bucket>;
   /** The other jurisdictions' buckets (`eu`, `fedramp`, ...), by jurisdiction then name (buckets.ts). */

@@ -46,18 +46,29 @@ export interface ApiService {
   account: AccountState;
   now(): number;
   limiter?: RateLimiter;
+  /**
+   * The account's zone with this id, for a route that names one (`Route.zoneId`): the assembly
+   * gives it (the DNS backend's zones), since the front door knows no product. Absent: no zone.
+   */
+  zone?(id: string): ApiZone | undefined;
 }
 
 /** Identifiers in paths (accounts, zones, records, queues): 32 lowercase hex, as the API's. */
 export const HEX32 = /^[0-9a-f]{32}$/;
 
-/** A zone of the account, as its model (lib/dns/zone.ts) keeps it: the front door only finds it by id. */
-type Zone = NonNullable<ReturnType<AccountState['zones']['get']>>;
+/** A zone as the router checks it: found by id, its credential scope by id or name (auth.ts). */
+interface ApiZone {
+  readonly id: string;
+  readonly name: string;
+}
+
+/** The zone a service's `zone` finds (the DNS model's zone for the DNS routes): what its handlers get. */
+type ZoneOf<S extends ApiService> = NonNullable<ReturnType<NonNullable<S['zone']>>>;
 
 /** What the router resolved for a handler: the caller, and the zone and account the path names. */
-export interface RouteParams {
+export interface RouteParams<Z extends ApiZone = ApiZone> {
   who: Principal;
-  zone?: Zone;
+  zone?: Z;
   account?: AccountState;
   /** The path's last identifier (a record id), as matched. */
   id?: string;
@@ -66,7 +77,7 @@ export interface RouteParams {
 export type Handler<S extends ApiService> = (
   svc: S,
   req: Incoming,
-  params: RouteParams,
+  params: RouteParams<ZoneOf<S>>,
 ) => Promise<Response> | Response;
 
 /** A matched route: its handlers by method, and the identifiers the router checks before them. */
@@ -84,7 +95,7 @@ export interface Route<S extends ApiService> {
    * once the caller and the path's zone are known, a body declared larger is refused before a byte is
    * read, and a streamed one as soon as it passes it, with the same 413. Absent: MAX_REQUEST_BODY.
    */
-  maxBody?: number | ((params: RouteParams) => number);
+  maxBody?: number | ((params: RouteParams<ZoneOf<S>>) => number);
 }
 
 /** A product's routes: the route for the path's (decoded) segments under the base path, or undefined. */
@@ -125,7 +136,7 @@ export async function respond<S extends ApiService>(
     if (!handler) throw apiErrors.methodNotAllowed(method);
     const who = authenticate(svc.account.credentials, req.headers, route.endpoint ?? 'resource');
     svc.limiter?.take(who.caller, svc.now());
-    const params: RouteParams = { who };
+    const params: RouteParams<ZoneOf<S>> = { who };
     if (route.accountId !== undefined) params.account = visibleAccount(svc, route.accountId, who);
     if (route.zoneId !== undefined) params.zone = visibleZone(svc, route.zoneId, who, path);
     if (route.id !== undefined) params.id = route.id;
@@ -164,8 +175,8 @@ const decodeSegment = (s: string) => {
  * A zone the caller may not see answers as the API does for that credential: tokens get 10000
  * "Authentication error"; a global key (which owns every zone of its account) gets the route error.
  */
-function visibleZone(svc: ApiService, id: string, who: Principal, path: string): Zone {
-  const zone = svc.account.zones.get(id);
+function visibleZone<S extends ApiService>(svc: S, id: string, who: Principal, path: string): ZoneOf<S> {
+  const zone = svc.zone?.(id) as ZoneOf<S> | undefined;
   if (zone && canSee(who, zone, svc.account)) return zone;
   throw who.kind === 'token' ? apiErrors.notAuthorized() : apiErrors.noRoute(path);
 }

@@ -26,8 +26,9 @@ import { PLANS } from '../dns/plans.js';
 import { changeZoneSettings, zoneSettings } from '../dns/zone-settings.js';
 import type { DnsRecord, DnsRecordSeed, DnsZoneInit } from '../dns/types.js';
 import type { DnsApiOptions } from './options.js';
-import { Zone, type ModelOptions, type ZoneSnapshot } from '../dns/zone.js';
-import { accountDns, setAccountDns, zoneDefaultsFor, type AccountDns } from '../dns/account-settings.js';
+import { Zone, type ModelOptions } from '../dns/zone.js';
+import { zoneDefaultsFor } from '../dns/account-settings.js';
+import { DNS, type DnsBackend } from '../dns/backend.js';
 
 const NS_NAMES = [
   'ada',
@@ -54,10 +55,7 @@ export interface DnsSnapshot {
   readonly zones: number;
 }
 
-const snapshotState = new WeakMap<
-  object,
-  { owner: ZonesApi<DnsService>; zones: [Zone, ZoneSnapshot][]; credentials: object; accountDns: AccountDns }
->();
+const snapshotState = new WeakMap<object, { owner: ZonesApi<DnsService>; dns: object; credentials: object }>();
 
 /** The account an API double serves: the one given (credentials then belong to it), or its own. */
 function servedAccount(options: DnsApiOptions): Account {
@@ -77,7 +75,9 @@ export interface ZonesAssembly<S extends DnsService> {
 }
 
 export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
-  /** The account's zones, by id: shared with every other view of the account. */
+  /** The account's DNS backend: its zones by id and its DNS settings, shared with every other view of the account. */
+  private readonly dns: DnsBackend;
+  /** The account's zones, by id (the backend's). */
   private readonly zonesById: Map<string, Zone>;
   private readonly model: ModelOptions;
   private readonly edge: EdgeAddresses;
@@ -91,14 +91,17 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
     const account = servedAccount(options);
     const state: AccountState = accountState(account);
     const retiredFields = options.retiredFields ?? !today;
+    const dns = state.backend(DNS);
+    const zone = (id: string) => dns.zones.get(id);
     super({
       account,
       state,
       options,
-      service: (base: ApiService) => assembly.service({ ...base, retiredFields }),
+      service: (base: ApiService) => assembly.service({ ...base, retiredFields, zone }),
       routes: assembly.routes,
     });
-    this.zonesById = state.zones;
+    this.dns = dns;
+    this.zonesById = dns.zones;
     this.model = {
       quoteTxt: options.quoteTxt ?? !today,
       providerAddresses: options.providerAddresses ?? (today ? 'refuse-proxied' : 'refuse'),
@@ -141,15 +144,13 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
 
   /** Every zone's records now, in O(1) in the number of records: later changes never reach it. */
   snapshot(): DnsSnapshot {
-    const zones = [...this.zonesById.values()].map((z): [Zone, ZoneSnapshot] => [z, z.snapshot()]);
-    const s = Object.freeze({ zones: zones.length });
-    // The account's credentials are configuration a test changes (addCredential): held too, and so
-    // are its DNS settings and views (lib/dns/account-settings.ts: a value replaced whole, so O(1)).
+    const s = Object.freeze({ zones: this.zonesById.size });
+    // The DNS backend's (the zones' records, the account's DNS settings and views), and the account's
+    // credentials: configuration a test changes (addCredential).
     snapshotState.set(s, {
       owner: this as ZonesApi<DnsService>,
-      zones,
+      dns: this.dns.snapshot(),
       credentials: this.service.account.credentials.snapshot(),
-      accountDns: accountDns(this.service.account),
     });
     return s;
   }
@@ -162,19 +163,14 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
     const s = snapshotState.get(snapshot);
     if (!s || s.owner !== (this as ZonesApi<DnsService>))
       throw new TypeError('DnsApi.restore: not a snapshot taken by this DnsApi');
-    this.zonesById.clear();
-    for (const [z, zs] of s.zones) {
-      z.restore(zs);
-      this.zonesById.set(z.id, z);
-    }
+    this.dns.restore(s.dns);
     this.service.account.credentials.restore(s.credentials);
-    setAccountDns(this.service.account, s.accountDns);
     this.support.clear();
   }
 
   /** Empties every zone of records (the zones stay) and clears fault rules and the request log. */
   reset(): void {
-    for (const z of this.zonesById.values()) z.clear();
+    this.dns.emptyZones();
     this.support.clear();
   }
 
@@ -193,7 +189,7 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
       [0, 1].map((k) => `${NS_NAMES[(n + k * 7) % NS_NAMES.length]}.ns.cloudflare.com`);
     if (nameServers.length === 0) throw new Error('DnsApi: a zone needs at least one nameserver');
     // A new zone starts with the account's zone defaults (PATCH /accounts/{id}/dns_settings), when set.
-    const defaults = zoneDefaultsFor(this.service.account);
+    const defaults = zoneDefaultsFor(this.dns);
     const flattenAllCnames = init.flattenAllCnames ?? defaults?.flattenAllCnames ?? false;
     const zone = new Zone({ id, name, plan, limits, nameServers, flattenAllCnames }, this.model);
     if (defaults) changeZoneSettings(zone, (s) => (s.dns = defaults.dns));

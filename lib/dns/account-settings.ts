@@ -7,8 +7,8 @@
  *   GET|POST  /accounts/{a}/dns_settings/views           list (filters, paging, order), create `{ name, zones }`
  *   GET|PATCH|DELETE /accounts/{a}/dns_settings/views/{id}
  *
- * Both are the account's (`accountDns`): kept beside the account as plain values replaced whole, so
- * the API double's snapshot takes them in O(1) and `--persist` writes them when they change. The
+ * Both are the account's DNS backend's (backend.ts): a plain value replaced whole, so the backend's
+ * snapshot takes it in O(1) and `--persist` writes it when it changes. The
  * zone defaults are what a zone made afterwards starts with (`zoneDefaultsFor`: the schema's
  * "Default settings for new zones created in this account"), through the API or `addZone`.
  *
@@ -20,7 +20,6 @@
  * `400 1004 DNS Validation Error: <why>` (the zone settings' form), an unknown view `404 1004`.
  */
 import { ok, paging } from '../api/envelope.js';
-import type { AccountState } from '../account/state.js';
 import { apiErrors, fail } from '../api/errors.js';
 import {
   HEX32,
@@ -32,35 +31,16 @@ import {
   type RouteTable,
 } from '../api/router.js';
 import { randomHex } from '../random.js';
+import type { BackendHost } from '../support/backend.js';
+import { DNS, type AccountDns, type DnsBackend, type DnsView } from './backend.js';
 import { timestamp } from './present.js';
 
-/** An internal DNS view of the account. */
-interface DnsView {
-  readonly id: string;
-  readonly name: string;
-  readonly zones: readonly string[];
-  readonly created: number;
-  readonly modified: number;
-}
+/** The account's DNS settings and views now (a new account's until changed). */
+const accountDns = (host: BackendHost): AccountDns => host.backend(DNS).settings;
 
-/** The account's DNS state: replaced whole (never changed in place), so a snapshot is the value itself. */
-export interface AccountDns {
-  /** The zone defaults as set (the API's field names); a default not set is shown as `zoneDefaults` fills it. */
-  readonly zoneDefaults: Readonly<Record<string, unknown>>;
-  readonly enforceDnsOnly: boolean;
-  readonly views: readonly DnsView[];
-}
-
-const NEW_ACCOUNT: AccountDns = Object.freeze({ zoneDefaults: {}, enforceDnsOnly: false, views: [] });
-
-const kept = new WeakMap<AccountState, AccountDns>();
-
-/** The account's DNS settings and views now. */
-export const accountDns = (account: AccountState): AccountDns => kept.get(account) ?? NEW_ACCOUNT;
-
-/** Replaces the account's DNS settings and views (a change, a restore, a load from disk). */
-export function setAccountDns(account: AccountState, dns: AccountDns): void {
-  kept.set(account, dns);
+/** Replaces the account's DNS settings and views (never changed in place: a snapshot is the value). */
+function setAccountDns(host: BackendHost, dns: AccountDns): void {
+  host.backend(DNS).settings = dns;
 }
 
 const bad = (why: string) => fail(400, 1004, `DNS Validation Error: ${why}`);
@@ -131,18 +111,18 @@ function zoneDefaults(dns: AccountDns): Record<string, unknown> {
 
 /** What a zone made now starts with (zone-settings.ts `dns`, and its flatten_all_cnames), or undefined before any default was set. */
 export function zoneDefaultsFor(
-  account: AccountState,
+  dns: DnsBackend,
 ): { dns: Record<string, unknown>; flattenAllCnames: boolean | undefined } | undefined {
-  const set = accountDns(account).zoneDefaults;
+  const set = dns.settings.zoneDefaults;
   if (Object.keys(set).length === 0) return undefined;
   const { flatten_all_cnames, soa, ...rest } = set;
-  const dns: Record<string, unknown> = { ...rest };
+  const settings: Record<string, unknown> = { ...rest };
   // A null mname leaves the zone's own (its first name server), as the schema's "Cloudflare-assigned".
   if (isObject(soa)) {
     const { mname, ...others } = soa;
-    dns.soa = mname === null || mname === undefined ? others : { ...others, mname };
+    settings.soa = mname === null || mname === undefined ? others : { ...others, mname };
   }
-  return { dns, flattenAllCnames: typeof flatten_all_cnames === 'boolean' ? flatten_all_cnames : undefined };
+  return { dns: settings, flattenAllCnames: typeof flatten_all_cnames === 'boolean' ? flatten_all_cnames : undefined };
 }
 
 /** The zone defaults a PATCH gives, judged whole before anything changes (the SDK's `AccountEditParams.ZoneDefaults`). */
@@ -242,11 +222,12 @@ function viewName(v: unknown): string {
 }
 
 /** A view's zones: ids of the account's zones, no two of one name, each once. */
-function viewZones(account: AccountState, v: unknown): string[] {
+function viewZones(account: BackendHost, v: unknown): string[] {
   if (!Array.isArray(v) || !v.every((z) => typeof z === 'string')) throw bad('zones must be an array of zone ids');
   const names = new Map<string, string>();
+  const zones = account.backend(DNS).zones;
   for (const id of v as string[]) {
-    const zone = account.zones.get(id);
+    const zone = zones.get(id);
     if (!zone) throw bad(`zone ${id} is not a zone of this account`);
     const other = names.get(zone.name);
     if (other !== undefined && other !== id)
@@ -293,7 +274,10 @@ const listViews: Handler<ApiService> = (svc, req, params) => {
   const zoneId = q.get('zone_id');
   if (zoneId !== null) filters.push((v) => v.zones.includes(zoneId));
   const zoneName = q.get('zone_name');
-  if (zoneName !== null) filters.push((v) => v.zones.some((id) => account.zones.get(id)?.name === zoneName));
+  if (zoneName !== null) {
+    const zones = account.backend(DNS).zones;
+    filters.push((v) => v.zones.some((id) => zones.get(id)?.name === zoneName));
+  }
   const test = (v: DnsView) =>
     filters.length === 0 || (match === 'any' ? filters.some((f) => f(v)) : filters.every((f) => f(v)));
   let all = accountDns(account).views.filter(test);
@@ -319,7 +303,7 @@ const createView: Handler<ApiService> = async (svc, req, params) => {
   return ok(presentView(view));
 };
 
-function viewOf(account: AccountState, id: string): DnsView {
+function viewOf(account: BackendHost, id: string): DnsView {
   const v = accountDns(account).views.find((x) => x.id === id);
   if (!v) throw noSuchView();
   return v;

@@ -19,6 +19,8 @@ import {
   type RouteTable,
 } from '../api/router.js';
 import type { DnsLimits } from './types.js';
+import { DNS } from './backend.js';
+import type { Zone } from './zone.js';
 import { exportZone, parseZoneFile } from './bind.js';
 import { ApiError } from '../api/errors.js';
 import { dnsErrors } from './errors.js';
@@ -31,6 +33,8 @@ import { createZone, deleteZone, editZone, zoneAdminMethods } from './zone-admin
 /** What the DNS routes need beyond every route's service. */
 export interface DnsService extends ApiService {
   retiredFields: boolean;
+  /** The account's zone with this id (its DNS backend's), for the router to check before a zone's route. */
+  zone(id: string): Zone | undefined;
   /** Makes a zone in the account as `DnsApi.addZone` does (zone-admin.ts `POST /zones`). */
   addZone?(init: { name: string }): { id: string; name: string };
 }
@@ -55,8 +59,8 @@ const MAX_ZONE_FILE = 256 * 1024;
 export const recordBodyLimit = (limits: DnsLimits): number => 64 * 1024 + limits.tags * 512;
 export const batchBodyLimit = (limits: DnsLimits): number => limits.batch * recordBodyLimit(limits) + 64 * 1024;
 export const IMPORT_BODY_LIMIT = MAX_ZONE_FILE + 64 * 1024;
-const recordBody = ({ zone }: RouteParams) => recordBodyLimit(zone!.limits);
-const batchBody = ({ zone }: RouteParams) => batchBodyLimit(zone!.limits);
+const recordBody = ({ zone }: RouteParams<Zone>) => recordBodyLimit(zone!.limits);
+const batchBody = ({ zone }: RouteParams<Zone>) => batchBodyLimit(zone!.limits);
 
 /** Matches literal segments (`batch`, `export`, `import`, `scan`) before `{dns_record_id}`. */
 export const dnsRoutes: RouteTable<DnsService> = (segments): Route<DnsService> | undefined => {
@@ -131,7 +135,9 @@ const listZones: Handler = (svc, req, { who }) => {
   const inAccount =
     (accountId === null || accountId === account.id) && (accountName === null || accountName === account.name);
   const zones = inAccount
-    ? [...account.zones.values()].filter((z) => canSee(who, z, account) && (want === undefined || z.name === want))
+    ? [...account.backend(DNS).zones.values()].filter(
+        (z) => canSee(who, z, account) && (want === undefined || z.name === want),
+      )
     : [];
   zones.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const slice = zones.slice((page - 1) * perPage, page * perPage);

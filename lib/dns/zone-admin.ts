@@ -21,6 +21,7 @@ import { canSeeAccount } from '../api/auth.js';
 import { ok } from '../api/envelope.js';
 import { apiErrors, fail } from '../api/errors.js';
 import type { Handler as ApiHandler, Incoming } from '../api/router.js';
+import { DNS } from './backend.js';
 import { ALGORITHM, DIGEST_TYPE } from './dnssec-keys.js';
 import { DNSSEC_RECORD_TTL, dnssecStatus, dsLine, ensureKeys } from './dnssec.js';
 import { asciiName } from './names.js';
@@ -74,10 +75,10 @@ export const createZone: Handler = async (svc, req, { who }) => {
   const name = asciiName(b.name.trim());
   if (name === undefined || !/^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/.test(name))
     throw adminErrors.badName(b.name);
-  for (const z of svc.account.zones.values()) if (z.name === name) throw adminErrors.exists(name);
+  for (const z of svc.account.backend(DNS).zones.values()) if (z.name === name) throw adminErrors.exists(name);
   if (!svc.addZone) throw apiErrors.noRoute(req.url.pathname);
   const { id } = svc.addZone({ name });
-  const zone = svc.account.zones.get(id)!;
+  const zone = svc.account.backend(DNS).zones.get(id)!;
   changeZoneSettings(zone, (s) => (s.type = type as ZoneType));
   return ok(shown(svc, zone));
 };
@@ -109,7 +110,7 @@ export const editZone: Handler = async (svc, req, { zone }) => {
 };
 
 export const deleteZone: Handler = (svc, _req, { zone }) => {
-  svc.account.zones.delete(zone!.id);
+  svc.account.backend(DNS).zones.delete(zone!.id);
   return ok({ id: zone!.id });
 };
 
@@ -265,7 +266,7 @@ function dnssec(svc: DnsService, z: Zone) {
     key_type: keys ? 'ECDSAP256SHA256' : null,
     modified_on: d.modified === undefined ? null : timestamp(d.modified),
     public_key: keys ? keys.ksk.publicKey : null,
-    status: dnssecStatus(z, svc.account.zones.values()),
+    status: dnssecStatus(z, svc.account.backend(DNS).zones.values()),
   };
 }
 
@@ -311,7 +312,7 @@ const patchDnssec: Handler = async (svc, req, { zone }) => {
  */
 const deleteDnssec: Handler = (svc, _req, { zone }) => {
   const d = zoneSettings(zone!).dnssec;
-  if (d.keys && dnssecStatus(zone!, svc.account.zones.values()) !== 'disabled')
+  if (d.keys && dnssecStatus(zone!, svc.account.backend(DNS).zones.values()) !== 'disabled')
     throw fail(400, 1004, 'DNSSEC must be disabled, and its DS removed at the registrar, before it is deleted');
   changeZoneSettings(zone!, ({ dnssec: next }) => {
     next.status = 'disabled';

@@ -16,6 +16,7 @@ import { accountState } from '../account/state.js';
 import { Bucket } from '../bucket/bucket.js';
 import type { ManualClock } from '../clock.js';
 import { DnsApi } from '../dns-api/dns-api.js';
+import { DNS } from '../dns/backend.js';
 import type { DnsRecordSeed } from '../dns/types.js';
 import type { Queue } from '../queue/queue.js';
 import type { BucketFault } from '../bucket/bucket-support.js';
@@ -297,7 +298,7 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
           throw new AdminError(400, `seed: zones.${zone} must be an array of records as the API takes them`);
         try {
           // Checked alone on a zone of the same plan and quotas: a Business zone takes 3,500 records.
-          const { plan, limits } = accountState(subject.dns.account).zones.get(found.id)!;
+          const { plan, limits } = accountState(subject.dns.account).backend(DNS).zones.get(found.id)!;
           new DnsApi({ zones: [{ name: found.name, plan, limits }] }).seed(found.name, list as DnsRecordSeed[]);
         } catch (e) {
           throw new AdminError(400, `seed: zones.${zone}: ${(e as Error).message}`);

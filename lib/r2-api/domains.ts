@@ -22,6 +22,7 @@
 import { ok } from '../api/envelope.js';
 import type { Incoming, RouteParams } from '../api/router.js';
 import { bucketLayer } from '../bucket/internal.js';
+import { DNS } from '../dns/backend.js';
 import type { BucketConfig } from '../bucket/config.js';
 import { frozenPublicAccess, type CustomDomain, type MinTls, type PublicAccess } from '../bucket/public.js';
 import { bucketHex, managedDomainOf } from '../r2-public/public-buckets.js';
@@ -114,7 +115,7 @@ const customCollection: R2Methods = {
     const domain = normalHost(rawDomain);
     if (!HOST.test(domain)) throw r2ApiErrors.malformed();
     const inZone = (zoneName: string) => domain === zoneName || domain.endsWith(`.${zoneName}`);
-    const zone = account.zones.get(zoneId);
+    const zone = account.made(DNS)?.zones.get(zoneId);
     // placeholder: the docs say only that the domain must be in the same account (docs
     // r2/buckets/public-buckets); the API's answer is not established. 10040 (the body refused)
     // with our reason, as lifecycle and lock rules the API refuses are answered (errors.ts

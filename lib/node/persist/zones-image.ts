@@ -14,12 +14,13 @@
  * skips the tree nodes both share: O(records changed × log n), not O(records). A write that finds
  * nothing changed costs O(zones) compares (the zone, its version, its settings by identity).
  */
-import type { AccountState } from '../../account/state.js';
 import type { DnsApi } from '../../dns-api/dns-api.js';
+import { DNS } from '../../dns/backend.js';
 import type { DnsLimits, DnsPlan } from '../../dns/types.js';
 import type { StoredRecord, Zone } from '../../dns/zone.js';
 import { changeZoneSettings, zoneSettings, type ZoneSettings } from '../../dns/zone-settings.js';
 import { SnapshotMap, type MapSnapshot } from '../../persistent-map.js';
+import type { BackendHost } from '../../support/backend.js';
 import { diffSnapshots } from './snapshot-diff.js';
 import { valuesUnder, type ImagePart, type ImageStore } from './image-store.js';
 
@@ -47,6 +48,7 @@ interface Written {
 }
 
 const EMPTY: MapSnapshot<StoredRecord> = new SnapshotMap<StoredRecord>().snapshot();
+const NO_ZONES: ReadonlyMap<string, Zone> = new Map();
 
 const recordKey = (zoneId: string, recordId: string) => `rec/${zoneId}/${recordId}`;
 
@@ -58,13 +60,13 @@ const recordKey = (zoneId: string, recordId: string) => `rec/${zoneId}/${recordI
 export type LoadedZones = readonly { readonly zone: Zone; readonly settings: boolean }[];
 
 export class ZonesPart implements ImagePart {
-  readonly #state: AccountState;
+  readonly #host: BackendHost;
   #written = new Map<string, Written>();
   /** The zones in the order last written. */
   #order: Zone[] = [];
 
-  constructor(state: AccountState, loaded: LoadedZones = []) {
-    this.#state = state;
+  constructor(host: BackendHost, loaded: LoadedZones = []) {
+    this.#host = host;
     for (const { zone, settings } of loaded) {
       this.#written.set(zone.id, {
         zone,
@@ -80,11 +82,13 @@ export class ZonesPart implements ImagePart {
   }
 
   write(store: ImageStore): boolean {
+    // Read, never made: an account without DNS (r2 serve) has no zones to write.
+    const zones = this.#host.made(DNS)?.zones ?? NO_ZONES;
     let wrote = false;
     let i = 0;
     let sameSet = true;
     // Values, not entries: no pair allocated a zone on a write that finds nothing changed.
-    for (const zone of this.#state.zones.values()) {
+    for (const zone of zones.values()) {
       if (this.#order[i++] !== zone) sameSet = false;
       const id = zone.id;
       let w = this.#written.get(id);
@@ -139,14 +143,14 @@ export class ZonesPart implements ImagePart {
     if (sameSet && i === this.#order.length) return wrote;
     // The set of zones changed: what left goes, with every record key under it.
     for (const id of this.#written.keys()) {
-      if (this.#state.zones.has(id)) continue;
+      if (zones.has(id)) continue;
       this.#written.delete(id);
       store.remove(`zone/${id}`);
       store.remove(`zset/${id}`);
       for (const k of store.keys(`rec/${id}/`)) store.remove(k);
     }
-    this.#order = [...this.#state.zones.values()];
-    store.put('zones', [...this.#state.zones.keys()]);
+    this.#order = [...zones.values()];
+    store.put('zones', [...zones.keys()]);
     return true;
   }
 }
@@ -156,17 +160,18 @@ export class ZonesPart implements ImagePart {
  * with its persisted id), then its created time, version and records, then its settings. A zone id
  * or name the account already has is kept as it is.
  */
-export function loadZones(store: ImageStore, state: AccountState, api: DnsApi): LoadedZones {
+export function loadZones(store: ImageStore, host: BackendHost, api: DnsApi): LoadedZones {
   const order = (store.get('zones') as string[] | undefined) ?? [];
-  const names = new Set([...state.zones.values()].map((z) => z.name));
+  const zones = host.backend(DNS).zones;
+  const names = new Set([...zones.values()].map((z) => z.name));
   const loaded: { zone: Zone; settings: boolean }[] = [];
   for (const id of order) {
     const record = store.get(`zone/${id}`) as ZoneRecord | undefined;
     // A zone the server made at start under the id or the name stays (two zones of one name would split its answers).
-    if (!record || state.zones.has(id) || names.has(record.name)) continue;
+    if (!record || zones.has(id) || names.has(record.name)) continue;
     const { name, plan, limits, nameServers, flattenAllCnames, created, version } = record;
     api.addZone({ id, name, plan, limits, nameServers, flattenAllCnames });
-    const zone = state.zones.get(id)!;
+    const zone = zones.get(id)!;
     zone.load({ created, version, records: valuesUnder(store, `rec/${id}/`) as StoredRecord[] });
     const settings = store.get(`zset/${id}`) as ZoneSettings | undefined;
     // Over the defaults: an image written before a field was kept gets the field's default.

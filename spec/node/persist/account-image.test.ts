@@ -20,6 +20,7 @@ import { IndexedDbStorage } from '../../../lib/bucket/indexeddb-storage.js';
 import { CloudflareApi } from '../../../lib/cloudflare-api/cloudflare-api.js';
 import { createAccountQueue, type QueueRecord } from '../../../lib/queue/account-queues.js';
 import { changeZoneSettings, zoneSettings } from '../../../lib/dns/zone-settings.js';
+import { DNS } from '../../../lib/dns/backend.js';
 import { ManualClock, systemClock } from '../../../lib/clock.js';
 import { AccountImageWriter, loadAccountImage, persistedAccount } from '../../../lib/node/persist/account-image.js';
 import { S3Api } from '../../../lib/s3/api.js';
@@ -241,7 +242,7 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
     const { factory, first, ids } = await built();
     first.write(store);
     // Fields a later route might add: changed after a first write, they must reach the next one.
-    const zone = accountState(first.account).zones.get(ids.zone)!;
+    const zone = accountState(first.account).backend(DNS).zones.get(ids.zone)!;
     changeZoneSettings(zone, (s) => Object.assign(s, { added: { by: 'a later route' } }));
     const state = accountState(first.account);
     const events = [...state.queues.values()].find((q) => q.name === 'events')!;
@@ -250,7 +251,7 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
 
     const second = server(factory, store, first.clock.now());
     const again = accountState(second.account);
-    expect(zoneSettings(again.zones.get(ids.zone)!)).toMatchObject({ added: { by: 'a later route' } });
+    expect(zoneSettings(again.backend(DNS).zones.get(ids.zone)!)).toMatchObject({ added: { by: 'a later route' } });
     const restored = [...again.queues.values()].find((q) => q.name === 'events')!;
     expect(again.queueRecords.get(restored)).toMatchObject({ added: 7 });
   });
