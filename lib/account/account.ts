@@ -10,7 +10,8 @@ import { Credentials } from './credentials.js';
 import type { ApiCredential } from '../api/types.js';
 import { derivedId, HEX32 } from './ids.js';
 import { AccountEvents } from './events.js';
-import { createBucket } from './directory.js';
+// The R2 backend imports the bucket model as types only, so it costs the DNS entry point nothing of it.
+import { BUCKET_JOINED, R2 } from '../bucket/backend.js';
 import { accountState, accountStates, type AccountState } from './state.js';
 import { Backends } from '../support/backend.js';
 import { DNS } from '../dns/backend.js';
@@ -64,12 +65,8 @@ export class Account {
       id,
       name,
       created: options.created ?? now(),
-      buckets: new Map(),
-      jurisdictions: new Map(),
-      bucketInfo: new WeakMap(),
       queues: new Map(),
       clock: options.clock,
-      bucketCreated: new WeakMap(),
       now,
       credentials: new Credentials(options.credentials),
       notifyMissingKeyDeletes: options.notifyMissingKeyDeletes ?? false,
@@ -80,7 +77,9 @@ export class Account {
       on: (topic, listener) => backends.on(topic, listener),
     };
     state.backends = backends = new Backends(state as AccountState);
-    state.events = new AccountEvents(state as AccountState);
+    const events = (state.events = new AccountEvents(state as AccountState));
+    // A bucket put in the account (the R2 backend, lib/bucket/backend.ts) notifies through the account's events.
+    backends.on(BUCKET_JOINED, (e) => events.bucketJoined(e.buckets, e.name, e.bucket));
     accountStates.set(this, state as AccountState);
   }
 
@@ -91,7 +90,7 @@ export class Account {
    * entry point nothing of the bucket model.
    */
   addBucket(name: string, bucket: Bucket): Bucket {
-    const made = createBucket(accountState(this), name, bucket);
+    const made = accountState(this).backend(R2).create(name, bucket);
     if (made === 'invalidName') {
       throw new Error(
         `Account: bucket name ${JSON.stringify(name)} is invalid: it must be 3 to 63 lowercase letters, digits and hyphens, beginning and ending with a letter or digit`,
@@ -104,12 +103,13 @@ export class Account {
 
   /** A bucket by name, in the default jurisdiction (another jurisdiction's are the API's: `cf-r2-jurisdiction`). */
   bucket(name: string): Bucket | undefined {
-    return accountState(this).buckets.get(name);
+    return accountState(this).made(R2)?.buckets().get(name);
   }
 
   /** The default jurisdiction's buckets' names, in the order made. */
   get buckets(): string[] {
-    return [...accountState(this).buckets.keys()];
+    const r2 = accountState(this).made(R2);
+    return r2 ? [...r2.buckets().keys()] : [];
   }
 
   /** The zones (made by a `DnsApi` over this account), in the order added. */

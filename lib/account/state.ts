@@ -6,11 +6,8 @@
  */
 // Types only: the DNS entry point must not pull the bucket model into its bundle.
 import type { Credentials } from './credentials.js';
-import type { Bucket } from '../bucket/bucket.js';
-import type { BucketStorage } from '../bucket/storage.js';
 import type { Queue } from '../queue/queue.js';
 import type { Account } from './account.js';
-import type { BucketInfo } from './buckets.js';
 import type { AccountEvents } from './events.js';
 import type { QueueRecord } from '../queue/account-queues.js';
 import type { BackendHost, Backends } from '../support/backend.js';
@@ -26,19 +23,11 @@ export interface AccountState extends BackendHost {
   readonly created: number;
   /** The product backends made so far, captured, restored and reset together. */
   readonly backends: Backends;
-  /** The default jurisdiction's buckets by name. Add with `addAccountBucket`, which records when. */
-  readonly buckets: Map<string, Bucket>;
-  /** The other jurisdictions' buckets (`eu`, `fedramp`, ...), by jurisdiction then name (buckets.ts). */
-  readonly jurisdictions: Map<string, Map<string, Bucket>>;
-  /** Jurisdiction and location as the API made them (absent: the defaults, buckets.ts). */
-  readonly bucketInfo: WeakMap<Bucket, BucketInfo>;
   /**
    * Queues by name: the queue a Worker's producer binding of that name sends to and its consumer
    * reads (`createEnv(config, { account })`), dead-letter queues made on demand included.
    */
   readonly queues: Map<string, Queue>;
-  /** When each bucket was added (the S3 view's ListBuckets CreationDate), by the account's clock. */
-  readonly bucketCreated: WeakMap<Bucket, number>;
   readonly credentials: Credentials;
   /**
    * What the API shows of each queue beside the queue itself (its id, times and queue-level
@@ -50,12 +39,6 @@ export interface AccountState extends BackendHost {
   readonly events: AccountEvents;
   /** `AccountOptions.notifyMissingKeyDeletes`. */
   readonly notifyMissingKeyDeletes: boolean;
-  /**
-   * Where the buckets the surfaces make (the API's and the S3 view's CreateBucket) keep their state:
-   * a new storage per bucket (a `--persist` server's, lib/node/persist/); absent, in memory. Set with
-   * `keepBucketsIn` (directory.ts).
-   */
-  bucketStorage?: () => BucketStorage;
 }
 
 /** Set by the Account constructor. */
@@ -67,7 +50,6 @@ export const accountState = (account: Account): AccountState => {
   return s;
 };
 
-// The bucket directory (creation, the name rule, deletion) is directory.ts; these names stay here too.
 /** Anything that serves an account (`CloudflareApi`, `DnsApi`): what `createEnv(config, { api })` and `new S3Api({ api })` take. */
 export interface AccountHolder {
   readonly account: Account;

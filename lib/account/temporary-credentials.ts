@@ -17,7 +17,7 @@
 import { toBase64, utf8 } from '../bytes.js';
 import { digestHex } from '../hash.js';
 import { randomBase64Url } from '../random.js';
-import type { Jurisdiction } from './buckets.js';
+import type { Jurisdiction } from '../bucket/backend.js';
 import type { AccountState } from './state.js';
 
 export const TEMPORARY_PERMISSIONS = [

@@ -12,22 +12,21 @@ import type { BucketStorage } from '../bucket/storage.js';
 import { lifecycleTimingOption, type LifecycleTiming } from '../bucket/lifecycle.js';
 import { accountState } from '../account/state.js';
 import {
-  bucketsIn,
   homeLocation,
   isJurisdiction,
   isLocation,
   isStorageClass,
+  R2,
   type Jurisdiction,
   type Location,
+  type R2Snapshot,
   type StorageClass,
-} from '../account/buckets.js';
+} from '../bucket/backend.js';
 import { ZonesApi, type DnsSnapshot } from '../dns-api/zones-api.js';
 import type { DnsApiOptions } from '../dns-api/options.js';
 import type { CloudflareService } from './routes.js';
-import { createBucket } from '../account/directory.js';
 import { PublicBuckets } from '../r2-public/public-buckets.js';
 import { bucketLayer } from '../bucket/internal.js';
-import { doubleOf } from '../support/registry.js';
 import {
   addRules,
   EVENT_TYPE_ACTIONS,
@@ -76,22 +75,13 @@ export interface CloudflareSnapshot extends DnsSnapshot {
 
 interface BucketsTaken {
   owner: CloudflareApi;
-  /** Each jurisdiction's buckets by name, as they were. */
-  maps: [string, [string, Bucket][]][];
-  /** Each bucket's own snapshot (objects, uploads, configuration) and its default storage class. */
-  states: Map<Bucket, { state: object; storageClass: string }>;
+  /** The account's R2 backend's snapshot: each jurisdiction's buckets by name, each bucket's own state. */
+  r2: R2Snapshot;
   /** The account's queues by name, each one's messages and its API record (id, settings). */
   queues: QueuesSnapshot;
 }
 const bucketsTaken = new WeakMap<object, BucketsTaken>();
 const zonesTaken = new WeakMap<object, DnsSnapshot>();
-
-/** A bucket's test double (its snapshot, restore and reset), from the registry. */
-const bucketDouble = (bucket: Bucket) => {
-  const d = doubleOf(bucket);
-  if (!d || !bucketLayer(bucket)) throw new TypeError('CloudflareApi: an account bucket is not an edge-doubles Bucket');
-  return d;
-};
 
 export class CloudflareApi extends ZonesApi<CloudflareService> {
   /** The account's public bucket hosts (r2.dev, custom domains): `api.public.fetch(url)` (lib/r2-public). */
@@ -122,23 +112,10 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
   override snapshot(): CloudflareSnapshot {
     const zones = super.snapshot();
     const state = accountState(this.account);
-    const maps: BucketsTaken['maps'] = [
-      ['default', [...state.buckets]],
-      ...[...state.jurisdictions].map(([j, m]): [string, [string, Bucket][]] => [j, [...m]]),
-    ];
-    const states: BucketsTaken['states'] = new Map();
-    for (const [, entries] of maps) {
-      for (const [, bucket] of entries) {
-        if (!states.has(bucket))
-          states.set(bucket, {
-            state: bucketDouble(bucket).snapshot(),
-            storageClass: bucketLayer(bucket)!.defaultStorageClass,
-          });
-      }
-    }
-    const s: CloudflareSnapshot = Object.freeze({ zones: zones.zones, buckets: states.size });
+    const r2 = state.backend(R2).snapshot();
+    const s: CloudflareSnapshot = Object.freeze({ zones: zones.zones, buckets: r2.buckets });
     const queues = snapshotQueues(state);
-    bucketsTaken.set(s, { owner: this, maps, states, queues });
+    bucketsTaken.set(s, { owner: this, r2, queues });
     // The zones' part is DnsApi's own snapshot, kept beside ours.
     zonesTaken.set(s, zones);
     return s;
@@ -156,14 +133,8 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
       throw new TypeError('CloudflareApi.restore: not a snapshot taken by this CloudflareApi');
     super.restore(zones);
     const state = accountState(this.account);
-    state.buckets.clear();
-    state.jurisdictions.clear();
-    for (const [jurisdiction, entries] of taken.maps) {
-      const map = bucketsIn(state, jurisdiction as Jurisdiction);
-      for (const [name, bucket] of entries) map.set(name, bucket);
-    }
     // A bucket's snapshot holds its settings, the default storage class among them (lib/bucket/config.ts).
-    for (const [bucket, { state: held }] of taken.states) bucketDouble(bucket).restore(held);
+    state.backend(R2).restore(taken.r2);
     restoreQueues(state, taken.queues);
   }
 
@@ -171,11 +142,7 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
   override reset(): void {
     super.reset();
     const state = accountState(this.account);
-    const all = new Set([
-      ...state.buckets.values(),
-      ...[...state.jurisdictions.values()].flatMap((m) => [...m.values()]),
-    ]);
-    for (const bucket of all) bucketDouble(bucket).reset();
+    state.backend(R2).reset();
     resetQueues(state);
   }
 
@@ -191,7 +158,10 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
     options: { jurisdiction?: Jurisdiction } = {},
   ): NotificationRule {
     const state = accountState(this.account);
-    const target = bucketsIn(state, options.jurisdiction ?? 'default').get(bucket);
+    const target = state
+      .backend(R2)
+      .buckets(options.jurisdiction ?? 'default')
+      .get(bucket);
     if (!target) throw new Error(`CloudflareApi.addEventNotification: no bucket ${bucket}`);
     const queue = queueByName(state, rule.queue);
     if (!queue)
@@ -229,8 +199,8 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
     if (options.storageClass !== undefined && !isStorageClass(options.storageClass))
       throw new Error(`CloudflareApi: unknown storageClass ${JSON.stringify(options.storageClass)}`);
     const location = options.locationHint ?? homeLocation(jurisdiction);
-    // The account's bucket directory (lib/account/directory.ts) checks the name and records the bucket.
-    const made = createBucket(state, name, (storage) => this.service.newBucket(options.storageClass, storage), {
+    // The account's R2 backend (lib/bucket/backend.ts) checks the name and records the bucket.
+    const made = state.backend(R2).create(name, (storage) => this.service.newBucket(options.storageClass, storage), {
       jurisdiction,
       location,
     });

@@ -6,7 +6,7 @@
  */
 import type { Diagnostics } from './diagnostics.js';
 import { experimental, hasProperty, isOptionalProperty, isRequiredProperty, unexpectedFields } from './rules.js';
-import { isBucketName } from '../account/directory.js';
+import { isBucketName } from '../bucket/backend.js';
 
 /** One entry of `r2_buckets` / `store_buckets` as a wrangler config holds it. */
 export interface BucketBindingConfig {
@@ -25,7 +25,7 @@ export interface BucketBindingConfig {
 const BUCKET_NAME_RULE =
   'Bucket names must begin and end with an alphanumeric character, only contain lowercase letters, numbers, and hyphens, and be between 3 and 63 characters long.';
 
-// R2's one name rule, the bucket directory's (lib/account/directory.ts).
+// R2's one name rule, the R2 backend's (lib/bucket/backend.ts).
 const isValidBucketName = isBucketName;
 
 const KNOWN_FIELDS = ['binding', 'bucket_name', 'preview_bucket_name', 'jurisdiction', 'remote', 'local_dev'];

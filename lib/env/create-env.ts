@@ -4,9 +4,8 @@
  * object); `edge-doubles/node` adds reading the config from a file.
  */
 import { accountState, type Account } from '../account/account.js';
-import { createBucket } from '../account/directory.js';
 import { chosenAccount, type AccountHolder } from '../account/state.js';
-import { bucketsIn, homeLocation, isJurisdiction } from '../account/buckets.js';
+import { homeLocation, isJurisdiction, R2 } from '../bucket/backend.js';
 import { Bucket, bindingFor, clockOf } from '../bucket/bucket.js';
 import { lifecycleTimingOption, type LifecycleTiming } from '../bucket/lifecycle.js';
 import type { Clock } from '../clock.js';
@@ -201,7 +200,7 @@ export function createEnv<E = Record<string, Bucket>>(
     const identity = jurisdiction === 'default' ? name : `${name} (${jurisdiction})`;
     let bucket = buckets.get(identity);
     if (bucket === undefined) {
-      const held = account && bucketsIn(account, jurisdiction).get(name);
+      const held = account?.backend(R2).buckets(jurisdiction).get(name);
       if (held) {
         sameClock(options.clock, clockOf(held), `bucket ${name} (binding ${entry.binding})`);
         bucket = bindingFor(held, compatibilityDate, compatibilityFlags);
@@ -213,14 +212,15 @@ export function createEnv<E = Record<string, Bucket>>(
           log: options.log,
           lifecycleTiming,
         });
-        // Through the account's bucket directory (lib/account/directory.ts); the name was checked with the config.
+        // Through the account's R2 backend (lib/bucket/backend.ts); the name was checked with the config.
         if (account)
-          createBucket(
-            account,
-            name,
-            bucket,
-            jurisdiction === 'default' ? undefined : { jurisdiction, location: homeLocation(jurisdiction) },
-          );
+          account
+            .backend(R2)
+            .create(
+              name,
+              bucket,
+              jurisdiction === 'default' ? undefined : { jurisdiction, location: homeLocation(jurisdiction) },
+            );
       }
     }
     buckets.set(identity, bucket);

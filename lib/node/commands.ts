@@ -6,7 +6,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { DnsCompat, DnsPlan, DnsZoneInit } from '../dns/types.js';
 import type { ApiCredential } from '../api/types.js';
 import { Account, accountState, type AccountOptions } from '../account/account.js';
-import { keepBucketsIn } from '../account/directory.js';
+import { R2 } from '../bucket/backend.js';
 import { DnsApi } from '../dns-api/dns-api.js';
 import { CloudflareApi } from '../cloudflare-api/cloudflare-api.js';
 import type { BucketStorage } from '../bucket/storage.js';
@@ -258,7 +258,10 @@ function servedAccount(listen: Listen, accountFlag: string | undefined, options:
       : {}),
     ...(listen.clock ? { clock: listen.clock } : {}),
   });
-  if (p) keepBucketsIn(accountState(account), () => p.newBucketStorage());
+  if (p)
+    accountState(account)
+      .backend(R2)
+      .keepBucketsIn(() => p.newBucketStorage());
   return account;
 }
 

@@ -4,17 +4,17 @@
  * wrangler 4.86.0 sends from `src/r2/helpers/bucket.ts` in its bundle). Every route addresses one
  * jurisdiction with `cf-r2-jurisdiction` (service.ts).
  */
-import { createBucket as createIn, deleteBucket as deleteBucketIn, isBucketName } from '../account/directory.js';
 import type { AccountState } from '../account/state.js';
 import {
-  bucketInfo,
   homeLocation,
+  infoOf,
+  isBucketName,
   isLocation,
   isStorageClass,
+  R2,
   type Jurisdiction,
   type Location,
-} from '../account/buckets.js';
-import type { Bucket } from '../bucket/bucket.js';
+} from '../bucket/backend.js';
 import { bucketLayer } from '../bucket/internal.js';
 import { ok } from '../api/envelope.js';
 import { apiErrors } from '../api/errors.js';
@@ -45,11 +45,13 @@ interface BucketView {
  * `location` is shown upper-case (`ENAM`) although `locationHint` is sent lower-case: the reason
  * terraform-provider-cloudflare#6026 (2025) made its R2 bucket `location` case-insensitive.
  */
-function presentBucket(account: AccountState, name: string, bucket: Bucket): BucketView {
-  const info = bucketInfo(account, bucket);
+function presentBucket(account: AccountState, name: string, jurisdiction: Jurisdiction): BucketView {
+  const entry = account.backend(R2).entry(name, jurisdiction)!;
+  const { bucket } = entry;
+  const info = infoOf(entry);
   return {
     name,
-    creation_date: new Date(account.bucketCreated.get(bucket) ?? account.created).toISOString(),
+    creation_date: new Date(entry.created).toISOString(),
     location: info.location.toUpperCase(),
     storage_class: bucketLayer(bucket)!.defaultStorageClass,
     jurisdiction: info.jurisdiction,
@@ -80,7 +82,7 @@ function decodeCursor(raw: string): { after: string; desc: boolean } {
  * page that stops early carries `result_info.cursor` for the next one.
  */
 const listBuckets: Handler<R2Service> = (svc, req, params) => {
-  const { account, buckets } = addressedBuckets(svc, req, params);
+  const { account, jurisdiction, buckets } = addressedBuckets(svc, req, params);
   const q = req.url.searchParams;
   const direction = q.get('direction');
   if (direction !== null && direction !== 'asc' && direction !== 'desc')
@@ -111,7 +113,7 @@ const listBuckets: Handler<R2Service> = (svc, req, params) => {
   const more = from >= 0 && from + perPage < names.length;
   const result_info: Record<string, unknown> = { per_page: perPage };
   if (more) result_info.cursor = encodeCursor(page[page.length - 1]!, desc);
-  return ok({ buckets: page.map((n) => presentBucket(account, n, buckets.get(n)!)) }, { result_info });
+  return ok({ buckets: page.map((n) => presentBucket(account, n, jurisdiction)) }, { result_info });
 };
 
 /**
@@ -121,7 +123,7 @@ const listBuckets: Handler<R2Service> = (svc, req, params) => {
  * a name this account already has in that jurisdiction is 10004/409.
  */
 const createBucket: Handler<R2Service> = async (svc, req, params) => {
-  const { account, jurisdiction, buckets } = addressedBuckets(svc, req, params);
+  const { account, r2, jurisdiction, buckets } = addressedBuckets(svc, req, params);
   const body = await jsonObject(req);
   const { name, locationHint, storageClass } = body;
   if (!isBucketName(name)) throw r2ApiErrors.invalidBucketName();
@@ -134,17 +136,17 @@ const createBucket: Handler<R2Service> = async (svc, req, params) => {
   if (buckets.has(name)) throw r2ApiErrors.bucketExists();
   const location =
     locationHint === undefined ? homeLocation(jurisdiction) : ((locationHint as string).toLowerCase() as Location);
-  const bucket = createIn(account, name, (storage) => svc.newBucket(storageClass ?? 'Standard', storage), {
+  const bucket = r2.create(name, (storage) => svc.newBucket(storageClass ?? 'Standard', storage), {
     jurisdiction,
     location,
   });
   if (typeof bucket === 'string') throw r2ApiErrors.bucketExists(); // checked above: the name was taken meanwhile
-  return ok(presentBucket(account, name, bucket));
+  return ok(presentBucket(account, name, jurisdiction));
 };
 
 const getBucket: Handler<R2Service> = (svc, req, params) => {
-  const { name, bucket } = namedBucket(svc, req, params);
-  return ok(presentBucket(params.account ?? svc.account, name, bucket));
+  const { name, jurisdiction } = namedBucket(svc, req, params);
+  return ok(presentBucket(params.account ?? svc.account, name, jurisdiction));
 };
 
 /**
@@ -153,11 +155,11 @@ const getBucket: Handler<R2Service> = (svc, req, params) => {
  * already stored keep theirs; later puts without a class take the new one.
  */
 const editBucket: Handler<R2Service> = async (svc, req, params) => {
-  const { name, bucket } = namedBucket(svc, req, params);
+  const { name, bucket, jurisdiction } = namedBucket(svc, req, params);
   const storageClass = req.headers.get('cf-r2-storage-class');
   if (!isStorageClass(storageClass)) throw r2ApiErrors.malformed();
   await changeSettings(bucket, 'putBucketStorageClass', (c) => (c.storageClass = storageClass));
-  return ok(presentBucket(params.account ?? svc.account, name, bucket));
+  return ok(presentBucket(params.account ?? svc.account, name, jurisdiction));
 };
 
 /**
@@ -166,9 +168,10 @@ const editBucket: Handler<R2Service> = async (svc, req, params) => {
  * uploads"); otherwise the bucket and its configuration go, and the name is free again.
  */
 const deleteBucket: Handler<R2Service> = async (svc, req, params) => {
-  const { name } = namedBucket(svc, req, params);
-  // The account's bucket directory deletes it (its settings cleared through its layer, the name free).
-  const refused = await settingCall(deleteBucketIn(addressedBuckets(svc, req, params).buckets, name, 'api'));
+  const { name, jurisdiction } = namedBucket(svc, req, params);
+  // The account's R2 backend deletes it (its settings cleared through its layer, the name free).
+  const { r2 } = addressedBuckets(svc, req, params);
+  const refused = await settingCall(r2.delete(name, 'api', jurisdiction));
   if (refused === 'notEmpty') throw r2ApiErrors.bucketNotEmpty();
   if (refused === 'missing') throw r2ApiErrors.noSuchBucket();
   return ok({});

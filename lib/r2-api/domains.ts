@@ -21,6 +21,7 @@
  */
 import { ok } from '../api/envelope.js';
 import type { Incoming, RouteParams } from '../api/router.js';
+import { R2 } from '../bucket/backend.js';
 import { bucketLayer } from '../bucket/internal.js';
 import { DNS } from '../dns/backend.js';
 import type { BucketConfig } from '../bucket/config.js';
@@ -124,7 +125,7 @@ const customCollection: R2Methods = {
       throw r2ApiErrors.malformed(
         `The custom domain ${domain} is not in a zone of this account (zoneId must name the zone that holds it).`,
       );
-    for (const bucket of account.buckets.values()) {
+    for (const bucket of account.backend(R2).buckets().values()) {
       if (bucketLayer(bucket)?.config.publicAccess.custom.some((d) => d.domain === domain))
         throw r2ApiErrors.domainTaken(domain);
     }

@@ -22,7 +22,7 @@
  * UTF-8 bytes (our reading). Any other GraphQL query gets GraphQL's own error shape, not the v4
  * envelope: the analytics API is a GraphQL server.
  */
-import { bucketsIn, isJurisdiction } from '../account/buckets.js';
+import { isJurisdiction, R2 } from '../bucket/backend.js';
 import { ok } from '../api/envelope.js';
 import { canSeeAccount } from '../api/auth.js';
 import { json } from '../api/envelope.js';
@@ -61,7 +61,7 @@ const graphql: Handler<R2Service> = async (svc, req, { who }) => {
     const [jurisdiction, name] = isJurisdiction(prefix)
       ? [prefix, full.slice(underscore + 1)]
       : (['default', full] as const);
-    const bucket = bucketsIn(account, jurisdiction).get(name);
+    const bucket = account.backend(R2).buckets(jurisdiction).get(name);
     if (bucket) {
       const totals = await storageTotals(bucket);
       groups.push({ max: totals, dimensions: { datetime: new Date(svc.now()).toISOString() } });
@@ -117,10 +117,7 @@ const accountMetrics: Handler<R2Service> = async (svc, _req, params) => {
   };
   const of = (storageClass: string) =>
     storageClass === 'InfrequentAccess' ? figures.infrequentAccess : figures.standard;
-  const buckets = new Set([
-    ...account.buckets.values(),
-    ...[...account.jurisdictions.values()].flatMap((m) => [...m.values()]),
-  ]);
+  const buckets = account.backend(R2).all();
   for (const bucket of buckets) {
     await publishedTotals(bucket, (storageClass, size, metadata) => {
       const m = of(storageClass).published;

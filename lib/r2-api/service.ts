@@ -6,7 +6,7 @@
 import type { Bucket } from '../bucket/bucket.js';
 import type { BucketStorage } from '../bucket/storage.js';
 import type { AccountState } from '../account/state.js';
-import { bucketsIn, isJurisdiction, type Jurisdiction } from '../account/buckets.js';
+import { isJurisdiction, R2, type Jurisdiction, type R2Backend } from '../bucket/backend.js';
 import type { Principal } from '../api/auth.js';
 import { apiErrors } from '../api/errors.js';
 import type { ApiService, Incoming, RouteParams } from '../api/router.js';
@@ -37,10 +37,11 @@ export function addressedBuckets(
   svc: R2Service,
   req: Incoming,
   params: RouteParams,
-): { account: AccountState; jurisdiction: Jurisdiction; buckets: Map<string, Bucket> } {
+): { account: AccountState; r2: R2Backend; jurisdiction: Jurisdiction; buckets: ReadonlyMap<string, Bucket> } {
   const account = params.account ?? svc.account;
   const jurisdiction = requestJurisdiction(req);
-  return { account, jurisdiction, buckets: bucketsIn(account, jurisdiction) };
+  const r2 = account.backend(R2);
+  return { account, r2, jurisdiction, buckets: r2.buckets(jurisdiction) };
 }
 
 /**

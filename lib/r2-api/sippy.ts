@@ -33,6 +33,7 @@ import type { AccountState } from '../account/state.js';
 import { accountState, type AccountHolder } from '../account/state.js';
 import type { Account } from '../account/account.js';
 import type { SippySettings, SippySource } from '../bucket/sippy.js';
+import { R2 } from '../bucket/backend.js';
 import { bucketLayer } from '../bucket/internal.js';
 import type { BucketLayer } from '../bucket/layer.js';
 import { systemClock } from '../clock.js';
@@ -89,9 +90,7 @@ export function useSippySource(target: Account | AccountHolder, endpoint: SippyE
   const state = accountState('account' in target ? target.account : target);
   if (endpoint) endpoints.set(state, endpoint);
   else endpoints.delete(state);
-  for (const bucket of state.buckets.values()) install(bucketLayer(bucket), state);
-  for (const map of state.jurisdictions.values())
-    for (const bucket of map.values()) install(bucketLayer(bucket), state);
+  for (const bucket of state.backend(R2).all()) install(bucketLayer(bucket), state);
 }
 
 function install(layer: BucketLayer | undefined, state: AccountState): void {

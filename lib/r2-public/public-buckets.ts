@@ -17,6 +17,7 @@
 import type { Account } from '../account/account.js';
 import { accountState } from '../account/state.js';
 import type { Bucket } from '../bucket/bucket.js';
+import { R2 } from '../bucket/backend.js';
 import { bucketLayer } from '../bucket/internal.js';
 import type { BucketLayer } from '../bucket/layer.js';
 import { frozenPublicAccess, servesCustomDomain } from '../bucket/public.js';
@@ -85,7 +86,7 @@ export class PublicBuckets {
     const h = host.toLowerCase().replace(/\.$/, '');
     const state = accountState(this.#account);
     const managed = h.endsWith(R2_DEV);
-    for (const [name, bucket] of state.buckets) {
+    for (const [name, bucket] of state.made(R2)?.buckets() ?? []) {
       const access = bucketLayer(bucket)?.config.publicAccess;
       if (!access || (!access.managed && access.custom.length === 0)) continue;
       if (managed ? access.managed && managedDomainOf(state.id, name) === h : servesCustomDomain(access, h))

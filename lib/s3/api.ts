@@ -13,6 +13,7 @@
 import type { Account } from '../account/account.js';
 import { accountState, chosenAccount, type AccountHolder } from '../account/state.js';
 import { Bucket } from '../bucket/bucket.js';
+import { deleteBucketFrom, R2 } from '../bucket/backend.js';
 import { bucketLayer } from '../bucket/internal.js';
 import type { BucketLayer } from '../bucket/layer.js';
 import { timeSource, type Clock } from '../clock.js';
@@ -64,10 +65,11 @@ const loadPipeline = () => import('./serve.js').then((m) => (pipeline = m.handle
 export class S3Api {
   /** A standard fetch, already bound: hand it to an S3 client's request handler, or call it. */
   readonly fetch: S3Fetch;
-  /** The buckets served, by name: the account's, or this view's own. */
-  readonly #buckets: Map<string, Bucket>;
-  /** When each was added (ListBuckets' CreationDate): the account's record, or this view's. */
-  readonly #created: WeakMap<Bucket, number>;
+  /** The buckets served, by name: the account's default jurisdiction's (its R2 backend's), or this view's own. */
+  readonly #buckets: ReadonlyMap<string, Bucket>;
+  /** Without an account: the view's own buckets by name, and when each was added (ListBuckets' CreationDate). */
+  readonly #own: Map<string, Bucket> | undefined;
+  readonly #created = new WeakMap<Bucket, number>();
   readonly #account: Account | undefined;
   /** "Now", read from the clock option. */
   readonly #clock: () => number;
@@ -93,22 +95,45 @@ export class S3Api {
       signed ?? (() => this.#clock()),
       shared && temporaryCredential(shared, () => this.#clock()),
     );
-    this.#buckets = shared?.buckets ?? new Map();
-    this.#created = shared?.bucketCreated ?? new WeakMap();
+    const r2 = shared?.backend(R2);
+    const own = (this.#own = r2 ? undefined : new Map());
+    this.#buckets = r2 ? r2.buckets() : own!;
     this.#view = {
       verifier,
       clock: this.#clock,
       buckets: this.#buckets,
-      created: this.#created,
-      account: this.#account,
+      created: r2
+        ? (name, jurisdiction) => r2.entry(name, jurisdiction)?.created
+        : (name) => {
+            const bucket = own!.get(name);
+            return bucket && this.#created.get(bucket);
+          },
+      r2,
       newBucket: this.#newBucket,
       lookup: this.#lookup,
       addBucket: (name) => this.addBucket(name),
+      deleteBucket: r2
+        ? (name, jurisdiction) => r2.delete(name, 's3', jurisdiction)
+        : (name) => deleteBucketFrom(own!, name, 's3', () => own!.delete(name)),
     };
     for (const [name, bucket] of Object.entries(options.buckets ?? {})) this.addBucket(name, bucket);
     this.fetch = fetchOver((request, target) => this.handle(request, target));
     // The test support (snapshot, restore, reset, the matchers) reaches the S3Api through the registry: lib/s3/s3-support.ts.
-    registerDouble(this, s3Double(this.#buckets));
+    registerDouble(
+      this,
+      s3Double(
+        this.#buckets,
+        r2
+          ? { take: () => r2.held(), put: (held) => r2.hold(held) }
+          : {
+              take: () => [...own!],
+              put: (held) => {
+                own!.clear();
+                for (const [name, bucket] of held) own!.set(name, bucket);
+              },
+            },
+      ),
+    );
   }
 
   // ---- test support (not part of the S3 API): lib/s3/s3-support.ts says what each covers ----
@@ -144,7 +169,7 @@ export class S3Api {
   addBucket(name: string, bucket: Bucket = new Bucket(this.#newBucket)): Bucket {
     if (!bucketLayer(bucket)) throw new TypeError(`S3Api: bucket "${name}" is not an edge-doubles Bucket`);
     if (this.#account) return this.#account.bucket(name) === bucket ? bucket : this.#account.addBucket(name, bucket);
-    this.#buckets.set(name, bucket);
+    this.#own!.set(name, bucket);
     this.#created.set(bucket, this.#clock());
     return bucket;
   }

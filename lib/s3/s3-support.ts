@@ -39,10 +39,10 @@ export interface S3CallQuery extends BucketCallQuery {
 /** The buckets an S3Api serves, by name (the account's map, or the view's own). */
 type Served = ReadonlyMap<string, object>;
 
-/** The S3Api's state a snapshot holds: the served map's entries as they were, each bucket's snapshot (its CORS rules with it). */
+/** The S3Api's state a snapshot holds: the names served as they were (`ServedNames`), each bucket's snapshot (its CORS rules with it). */
 interface S3State {
   readonly owner: TestDouble;
-  readonly served: readonly [string, object][];
+  readonly served: unknown;
   readonly states: ReadonlyMap<object, object>;
 }
 
@@ -152,11 +152,20 @@ function locateObject(served: Served, path: string): ObjectPlace {
 }
 
 /**
- * The S3Api's test double over the map of buckets it serves by name (lib/s3/api.ts): snapshot
- * copies its entries and each bucket's state, whose configuration holds the CORS rules; restore
- * writes them back.
+ * Which buckets an S3Api serves under which names, taken and put back whole: the account's R2
+ * backend's default jurisdiction (lib/bucket/backend.ts), or the view's own map.
  */
-export function s3Double(served: Map<string, object>): TestDouble & { log: ServedLog } {
+export interface ServedNames<T> {
+  take(): T;
+  put(taken: T): void;
+}
+
+/**
+ * The S3Api's test double over the map of buckets it serves by name (lib/s3/api.ts): snapshot
+ * takes its names (`names`) and each bucket's state, whose configuration holds the CORS rules;
+ * restore puts them back.
+ */
+export function s3Double<T>(served: Served, names: ServedNames<T>): TestDouble & { log: ServedLog } {
   const log = new ServedLog(served);
   const double: TestDouble & { log: ServedLog } = {
     name: 'S3Api',
@@ -175,14 +184,13 @@ export function s3Double(served: Map<string, object>): TestDouble & { log: Serve
       const states = new Map<object, object>();
       for (const [, bucket] of distinct(served)) states.set(bucket, bucketDoubleOf(bucket).snapshot());
       const s: S3Snapshot = Object.freeze({ buckets: served.size });
-      snapshotState.set(s, { owner: double, served: [...served], states });
+      snapshotState.set(s, { owner: double, served: names.take(), states });
       return s;
     },
     restore: (snapshot) => {
       const s = snapshotState.get(snapshot);
       if (!s || s.owner !== double) throw new TypeError('S3Api.restore: not a snapshot taken by this S3Api');
-      served.clear();
-      for (const [name, bucket] of s.served) served.set(name, bucket);
+      names.put(s.served as T);
       for (const [bucket, state] of s.states) bucketDoubleOf(bucket).restore(state);
     },
     reset: () => {

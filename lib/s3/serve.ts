@@ -4,10 +4,7 @@
  * headers → touch state. Imported by an S3Api's first request, not with the package: it is most
  * of the view's code, and most suites never send S3 a request (docs/benchmarks.md, "A suite's wall time").
  */
-import type { Account } from '../account/account.js';
-import { accountState } from '../account/state.js';
-import { createBucket, deleteBucket, isBucketName } from '../account/directory.js';
-import { bucketsIn, homeLocation, isJurisdiction, type Jurisdiction } from '../account/buckets.js';
+import { homeLocation, isBucketName, isJurisdiction, type Jurisdiction, type R2Backend } from '../bucket/backend.js';
 import { Bucket } from '../bucket/bucket.js';
 import { bucketLayer } from '../bucket/internal.js';
 import type { BucketLayer } from '../bucket/layer.js';
@@ -45,17 +42,20 @@ export interface S3View {
   readonly verifier: Verifier;
   /** "Now", read from the clock option. */
   readonly clock: () => number;
-  /** The buckets served, by name: the account's (its default jurisdiction's), or the view's own. */
-  readonly buckets: Map<string, Bucket>;
-  /** When each was added (ListBuckets' CreationDate). */
-  readonly created: WeakMap<Bucket, number>;
-  readonly account: Account | undefined;
+  /** The buckets served, by name: the account's default jurisdiction's (its R2 backend's), or the view's own. */
+  readonly buckets: ReadonlyMap<string, Bucket>;
+  /** When the bucket served under `name` was added (ListBuckets' CreationDate). */
+  created(name: string, jurisdiction: Jurisdiction): number | undefined;
+  /** The account's R2 backend, over an account. */
+  readonly r2: R2Backend | undefined;
   /** The options of the buckets the view makes (they share its clock). */
   readonly newBucket: { clock: Clock | undefined; lifecycleTiming: LifecycleTiming };
   /** The layer of a bucket in `buckets`, made once: most requests' contexts carry it (copy sources). */
   readonly lookup: (name: string) => BucketLayer | undefined;
   /** S3Api#addBucket: CreateBucket without an account. */
   addBucket(name: string): Bucket;
+  /** DeleteBucket: through the account's R2 backend, or from the view's own buckets (lib/bucket/backend.ts, `deleteBucketFrom`). */
+  deleteBucket(name: string, jurisdiction: Jurisdiction): Promise<'notEmpty' | 'missing' | undefined>;
 }
 
 /**
@@ -76,7 +76,7 @@ export async function handleS3(view: S3View, request: Request, target: string | 
 const OWNER = toHex(digest('md5', utf8('edge-doubles S3 owner')));
 
 /** The layer of the bucket served under `name` in `served` (a request's jurisdiction's buckets). */
-function layerIn(served: Map<string, Bucket>, name: string): BucketLayer | undefined {
+function layerIn(served: ReadonlyMap<string, Bucket>, name: string): BucketLayer | undefined {
   const bucket = served.get(name);
   return bucket && bucketLayer(bucket);
 }
@@ -85,10 +85,10 @@ function layerIn(served: Map<string, Bucket>, name: string): BucketLayer | undef
  * The buckets a request addresses: over an account, those of the jurisdiction its host names
  * (`<account id>.eu.r2.cloudflarestorage.com`), else the default jurisdiction's (or the view's own).
  */
-function servedBy(view: S3View, host: string): { buckets: Map<string, Bucket>; jurisdiction: Jurisdiction } {
-  const j = view.account ? JURISDICTION_HOST.exec(host)?.[1] : undefined;
+function servedBy(view: S3View, host: string): { buckets: ReadonlyMap<string, Bucket>; jurisdiction: Jurisdiction } {
+  const j = view.r2 ? JURISDICTION_HOST.exec(host)?.[1] : undefined;
   if (j === undefined || !isJurisdiction(j)) return { buckets: view.buckets, jurisdiction: 'default' };
-  return { buckets: bucketsIn(accountState(view.account!), j), jurisdiction: j };
+  return { buckets: view.r2!.buckets(j), jurisdiction: j };
 }
 
 /** `<bucket>.<account id>[.<jurisdiction>].r2.cloudflarestorage.com`: R2's virtual-hosted names (an account id is 32 hex). */
@@ -96,7 +96,7 @@ const R2_HOST = /^([^.]+)\.[0-9a-f]{32}\.(?:(?:eu|fedramp|us)\.)?r2\.cloudflares
 const IP = /^(\d+\.){3}\d+$|^\[|:/;
 /**
  * The jurisdiction R2's S3 host names (`<account id>.eu.r2.cloudflarestorage.com`, with or without a
- * bucket label before it): each jurisdiction's buckets are apart (lib/account/buckets.ts).
+ * bucket label before it): each jurisdiction's buckets are apart (lib/bucket/backend.ts).
  */
 const JURISDICTION_HOST = /(?:^|\.)[0-9a-f]{32}\.(eu|fedramp|us)\.r2\.cloudflarestorage\.com$/;
 
@@ -152,7 +152,7 @@ const rethrowBodyFailure = (err: unknown): void => {
 function routeOf(
   url: URL,
   raw: RawTarget,
-  served: Map<string, Bucket>,
+  served: ReadonlyMap<string, Bucket>,
 ): { bucket?: { name: string; encoded: boolean }; key: string } {
   const host = url.hostname;
   const dot = host.indexOf('.');
@@ -197,7 +197,7 @@ async function serve(view: S3View, request: Request, method: string, target: str
     if (method !== 'GET') throw s3Errors.routeNotFound();
     if (auth.grant)
       enforceGrant(auth.grant, { method, bucket: undefined, jurisdiction, key, operation: undefined, query });
-    const all = [...served].map(([name, bucket]) => ({ name, created: view.created.get(bucket) ?? 0 }));
+    const all = [...served.keys()].map((name) => ({ name, created: view.created(name, jurisdiction) ?? 0 }));
     return listBuckets(all, query, request.headers, OWNER);
   }
   const operation: Operation =
@@ -248,7 +248,7 @@ function dispatch(
   view: S3View,
   ctx: S3Context,
   o: Operation,
-  scope: { buckets: Map<string, Bucket>; jurisdiction: Jurisdiction },
+  scope: { buckets: ReadonlyMap<string, Bucket>; jurisdiction: Jurisdiction },
 ): Response | Promise<Response> {
   // Bucket-level operations refuse what every operation refuses (x-amz-expected-bucket-owner).
   if (ctx.key === '' && o.op !== 'ListObjects' && o.op !== 'ListMultipartUploads' && o.op !== 'DeleteObjects')
@@ -297,7 +297,7 @@ function dispatch(
     case 'PostBucket':
       return new Response(null, { status: 200 });
     case 'DeleteBucket':
-      return deleteBucketOf(ctx, scope.buckets);
+      return deleteBucketOf(view, ctx, scope.jurisdiction);
     case 'CreateBucket':
       return createBucketOf(view, ctx.bucketName, scope.buckets, scope.jurisdiction);
     case 'GetObject':
@@ -324,15 +324,19 @@ function dispatch(
   }
 }
 
-/** CreateBucket: over an account, through its bucket directory (lib/account/directory.ts); else into this view's own buckets, by the same name rule. */
-function createBucketOf(view: S3View, name: string, served: Map<string, Bucket>, jurisdiction: Jurisdiction): Response {
+/** CreateBucket: over an account, through its R2 backend (lib/bucket/backend.ts); else into this view's own buckets, by the same name rule. */
+function createBucketOf(
+  view: S3View,
+  name: string,
+  served: ReadonlyMap<string, Bucket>,
+  jurisdiction: Jurisdiction,
+): Response {
   if (!isBucketName(name)) throw new S3Error(400, 'InvalidBucketName', 'The specified bucket is not valid.');
   if (served.has(name)) throw s3Errors.bucketConflict();
-  if (view.account) {
+  if (view.r2) {
     const info = jurisdiction === 'default' ? undefined : { jurisdiction, location: homeLocation(jurisdiction) };
     if (
-      typeof createBucket(
-        accountState(view.account),
+      typeof view.r2.create(
         name,
         (storage) => new Bucket({ ...view.newBucket, ...(storage ? { storage } : {}) }),
         info,
@@ -343,9 +347,9 @@ function createBucketOf(view: S3View, name: string, served: Map<string, Bucket>,
   return new Response(null, { status: 200, headers: { location: `/${name}` } });
 }
 
-/** DeleteBucket, through the bucket directory (its settings cleared through its layer, the name free). */
-async function deleteBucketOf(ctx: S3Context, served: Map<string, Bucket>): Promise<Response> {
-  if ((await deleteBucket(served, ctx.bucketName, 's3')) === 'notEmpty') {
+/** DeleteBucket, through the R2 backend (its settings cleared through its layer, the name free). */
+async function deleteBucketOf(view: S3View, ctx: S3Context, jurisdiction: Jurisdiction): Promise<Response> {
+  if ((await view.deleteBucket(ctx.bucketName, jurisdiction)) === 'notEmpty') {
     throw new S3Error(409, 'BucketNotEmpty', 'The bucket you tried to delete is not empty.');
   }
   return new Response(null, { status: 204 });

@@ -1,5 +1,5 @@
 /**
- * Issue 24, "one bucket directory per account" (lib/account/directory.ts): every surface makes and
+ * Issue 24, "one bucket directory per account" (the R2 backend, lib/bucket/backend.ts): every surface makes and
  * deletes an account's buckets through one module, with one name check, and a deletion clears the
  * bucket's settings through its layer (a `deleteBucket` call, logged with its surface).
  */

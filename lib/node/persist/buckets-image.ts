@@ -1,6 +1,6 @@
 /**
  * The account's bucket directory in the persisted image (`--persist`): which buckets exist in each
- * jurisdiction, and of each what the account knows beyond its contents (lib/account/buckets.ts):
+ * jurisdiction, and of each what the account knows beyond its contents (lib/bucket/backend.ts):
  * when it was made, its jurisdiction and location, the Bucket's own options (its default storage
  * class before any setting replaced it, its lifecycle timing) and the name of the storage its
  * objects, uploads and settings live in, which keeps those itself (StoreStorage).
@@ -9,15 +9,14 @@
  * that name) and `buckets`, the [jurisdiction, name] pairs in the order made (written when the set
  * changes). A bucket on memory (no storage name) holds nothing that could come back: not written.
  *
- * Cost of a write that finds nothing changed: O(buckets) identity compares (the directory's maps
- * are changed in several places, directory.ts and CloudflareApi's restore, and carry no counter).
+ * Cost of a write that finds nothing changed: O(buckets) identity compares (the R2 backend's
+ * entries are replaced whole on every change, and carry no counter).
  */
 import { Bucket, storageOf } from '../../bucket/bucket.js';
 import { bucketLayer } from '../../bucket/internal.js';
 import type { LifecycleTiming } from '../../bucket/lifecycle.js';
 import type { BucketStorage } from '../../bucket/storage.js';
-import { addAccountBucket } from '../../account/directory.js';
-import { bucketsIn, homeLocation, type BucketInfo, type Jurisdiction } from '../../account/buckets.js';
+import { homeLocation, R2, type BucketEntry, type BucketInfo, type Jurisdiction } from '../../bucket/backend.js';
 import type { AccountState } from '../../account/state.js';
 import type { ImagePart, ImageStore } from './image-store.js';
 
@@ -43,7 +42,7 @@ export type OpenBucket = (
   options: { defaultStorageClass: string; lifecycleTiming: LifecycleTiming },
 ) => BucketStorage | Bucket;
 
-type Entry = readonly [jurisdiction: string, name: string, bucket: Bucket];
+type Entry = readonly [jurisdiction: string, name: string, entry: BucketEntry];
 
 const bucketKey = (jurisdiction: string, name: string) => `bucket/${jurisdiction}/${name}`;
 
@@ -64,44 +63,33 @@ export class BucketsPart implements ImagePart {
 
   /** The directory now, in the order made (default jurisdiction first). */
   #entries(): Entry[] {
-    const state = this.#state;
-    const out: Entry[] = [];
-    for (const [name, b] of state.buckets) out.push(['default', name, b]);
-    for (const [j, map] of state.jurisdictions) for (const [name, b] of map) out.push([j, name, b]);
-    return out;
+    return [...this.#state.backend(R2).entries()];
   }
 
   #unchanged(): boolean {
-    const state = this.#state;
     const written = this.#written;
     let i = 0;
-    const same = (j: string, map: Map<string, Bucket>) => {
-      for (const [name, b] of map) {
-        const w = written[i++];
-        if (w === undefined || w[2] !== b || w[1] !== name || w[0] !== j) return false;
-      }
-      return true;
-    };
-    if (!same('default', state.buckets)) return false;
-    for (const [j, map] of state.jurisdictions) if (!same(j, map)) return false;
+    for (const [j, name, e] of this.#state.backend(R2).entries()) {
+      const w = written[i++];
+      if (w === undefined || w[2] !== e || w[1] !== name || w[0] !== j) return false;
+    }
     return i === written.length;
   }
 
   write(store: ImageStore): boolean {
     if (this.#unchanged()) return false;
-    const state = this.#state;
     const before = new Map(this.#written.map((e) => [bucketKey(e[0], e[1]), e[2]]));
-    const now = this.#entries().filter((e) => storageName(e[2]) !== undefined);
-    for (const [j, name, b] of now) {
+    const now = this.#entries().filter((e) => storageName(e[2].bucket) !== undefined);
+    for (const [j, name, e] of now) {
       const key = bucketKey(j, name);
       const was = before.get(key);
       before.delete(key);
-      if (was === b) continue;
-      const config = bucketLayer(b)!.config;
+      if (was === e) continue;
+      const config = bucketLayer(e.bucket)!.config;
       const record: BucketRecord = {
-        storage: storageName(b)!,
-        created: state.bucketCreated.get(b) ?? state.now(),
-        info: state.bucketInfo.get(b) ?? null,
+        storage: storageName(e.bucket)!,
+        created: e.created,
+        info: e.info ?? null,
         storageClass: config.defaultStorageClass,
         lifecycleTiming: config.lifecycleTiming,
       };
@@ -125,11 +113,11 @@ export class BucketsPart implements ImagePart {
  */
 export function loadBuckets(store: ImageStore, state: AccountState, openBucket: OpenBucket): void {
   const order = (store.get('buckets') as [string, string][] | undefined) ?? [];
+  const r2 = state.backend(R2);
   for (const [j, name] of order) {
     const record = store.get(bucketKey(j, name)) as BucketRecord | undefined;
     if (!record) continue;
-    const map = bucketsIn(state, j as Jurisdiction);
-    if (map.has(name)) continue;
+    if (r2.buckets(j as Jurisdiction).has(name)) continue;
     const options = { defaultStorageClass: record.storageClass, lifecycleTiming: record.lifecycleTiming };
     const opened = openBucket(record.storage, options);
     const bucket =
@@ -139,7 +127,6 @@ export function loadBuckets(store: ImageStore, state: AccountState, openBucket: 
     const info =
       record.info ??
       (j === 'default' ? undefined : { jurisdiction: j as Jurisdiction, location: homeLocation(j as Jurisdiction) });
-    addAccountBucket(state, name, bucket, info);
-    state.bucketCreated.set(bucket, record.created);
+    r2.add(name, bucket, info, record.created);
   }
 }

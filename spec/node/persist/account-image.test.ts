@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { IDBFactory } from 'fake-indexeddb';
 import { Account } from '../../../lib/account/account.js';
-import { keepBucketsIn } from '../../../lib/account/directory.js';
+import { R2 } from '../../../lib/bucket/backend.js';
 import { accountState } from '../../../lib/account/state.js';
 import { Bucket } from '../../../lib/bucket/bucket.js';
 import { IndexedDbStorage } from '../../../lib/bucket/indexeddb-storage.js';
@@ -41,7 +41,9 @@ function server(factory: IDBFactory, store: TestStore | undefined, start = T0, w
   const api = new CloudflareApi({ account, clock });
   // As a --persist server does: every bucket the surfaces make lives in a named storage.
   const open = (name: string) => new IndexedDbStorage({ name, indexedDB: factory });
-  keepBucketsIn(accountState(account), () => open(crypto.randomUUID()));
+  accountState(account)
+    .backend(R2)
+    .keepBucketsIn(() => open(crypto.randomUUID()));
   const s3 = new S3Api({ api, clock, signatureClock: systemClock, credentials: [CREDENTIALS] });
   const target = { account, api };
   if (store && persisted) loadAccountImage(store, target, open);
