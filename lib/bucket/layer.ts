@@ -16,7 +16,7 @@
  * through `binding`; the S3 view (lib/s3) parses the request, then calls in here through `s3`.
  *
  * Two paths, end to end (issue 24's newcomer traces):
- * - An S3 PUT over HTTP into an IndexedDB bucket: lib/node/s3-server.ts (the socket, body limits)
+ * - An S3 PUT over HTTP into an IndexedDB bucket: lib/node/server.ts (the socket, body limits)
  *   → lib/s3/api.ts `S3Api#handle` / `#serve` (route, SigV4 in lib/s3/sigv4.ts, `#dispatch`) →
  *   lib/s3/objects.ts `putObject` (headers, checksums, the body read) → here, `viaS3('put', ...)`
  *   (faults and the call log: lib/bucket/bucket-support.ts `around`) → `put` → the storage's

@@ -16,9 +16,7 @@ import type { LifecycleTiming } from '../bucket/lifecycle.js';
 import { PublicBuckets } from '../r2-public/index.js';
 import { useSippySource } from '../r2-api/sippy.js';
 import { requestLine } from '../api/support.js';
-import { startDnsServer } from './dns-server.js';
-import { startS3Server } from './s3-server.js';
-import { startApiServer } from './api-server.js';
+import { dnsWire, serverS3Api, startServer } from './account-server.js';
 import type { ExpectContinue, RunningServer } from './server.js';
 import { ManualClock } from '../clock.js';
 import { ADMIN_PREFIX, isLoopback } from './admin-routes.js';
@@ -267,10 +265,10 @@ function servedAccount(listen: Listen, accountFlag: string | undefined, options:
 
 /**
  * With --persist: what DIR holds loaded into the target, then the command line's zones and buckets
- * that it does not hold yet made, then everything written once, before the server listens. Without:
- * the command line's zones and buckets made.
+ * that it does not hold yet made (the server attaches DIR and writes everything once before it
+ * listens: startServer). Without: the command line's zones and buckets made.
  */
-async function persistAndAdd(
+async function loadAndAdd(
   listen: Listen,
   target: ImageTarget,
   given: {
@@ -292,15 +290,7 @@ async function persistAndAdd(
   }
   for (const name of given.buckets ?? [])
     if (!account.bucket(name)) account.addBucket(name, given.newBucket(p?.newBucketStorage()));
-  if (p) {
-    p.attach(target, listen.clock);
-    await p.commit();
-  }
 }
-
-/** What a server awaits before each answer: the --persist commit. */
-const settleWith = (listen: Listen): { settle?: () => Promise<void> } =>
-  listen.persist ? { settle: () => listen.persist!.commit() } : {};
 
 /** `--dns-port N`: 0..65535, or undefined when not given. */
 function dnsPortFlag(value: string | undefined): number | undefined {
@@ -308,6 +298,16 @@ function dnsPortFlag(value: string | undefined): number | undefined {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535) throw new Error(`--dns-port must be 0..65535, got ${value}`);
   return port;
+}
+
+/** The zone over DNS a server is given by `--dns-port` (none without it); with --log, a line per message. */
+const dnsWireFlag = (values: { 'dns-port'?: string; log?: boolean }, io: CliIo) =>
+  dnsWire(dnsPortFlag(values['dns-port']), values.log ? (e: DnsExchange) => io.out(exchangeLine(e)) : undefined);
+
+/** The line saying where DNS answers, when it does. */
+function announceDns(server: RunningServer & { dnsPort?: number }, io: CliIo): void {
+  if (server.dnsPort !== undefined)
+    io.out(`dns: udp+tcp ${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.dnsPort}`);
 }
 
 /** The options of the zone over DNS, the same for dns serve and api serve. */
@@ -350,12 +350,12 @@ const dnsServe = serveCommand({
     ...dnsWireOptions,
   },
   async serve(values, listen, io) {
-    const { port, tls, expectContinue, clock, adminToken } = listen;
+    const { clock } = listen;
     if (!['free', 'pro', 'business', 'enterprise'].includes(values.plan!))
       throw new Error(`unknown --plan ${values.plan}`);
     if (values.compat !== 'document' && values.compat !== 'today')
       throw new Error(`--compat must be today or document`);
-    const dnsPort = dnsPortFlag(values['dns-port']);
+    const dns = dnsWireFlag(values, io);
     const nameServers = values['ns-name']!;
     const zones: DnsZoneInit[] = values.zone!.map((z) => {
       const [name, id] = z.split('=');
@@ -381,32 +381,25 @@ const dnsServe = serveCommand({
       ...(clock ? { clock } : {}),
     });
     // A DIR an api serve wrote may hold buckets: dns serve keeps them (on their clock-less defaults), serving none.
-    await persistAndAdd(
+    await loadAndAdd(
       listen,
       { account, api },
       { zones, newBucket: (storage, kept) => new Bucket({ ...kept, ...(storage ? { storage } : {}) }) },
     );
-    const server = await startDnsServer({
-      api,
-      port,
-      expectContinue,
-      ...(clock ? { clock } : {}),
-      ...(adminToken !== undefined ? { adminToken } : {}),
-      ...(dnsPort !== undefined ? { dnsPort } : {}),
-      ...(values.log ? { onDnsExchange: (e: DnsExchange) => io.out(exchangeLine(e)) } : {}),
-      host: values.host!,
-      ...(tls ? { tls } : {}),
-      ...settleWith(listen),
+    const server = await startServer({
+      command: 'dns',
+      account,
+      surfaces: { api, ...dns },
+      listen: { ...listen, host: values.host! },
     });
-    io.out(`edge-doubles dns: listening on ${server.baseURL}`);
-    if (server.dnsPort !== undefined)
-      io.out(`dns: udp+tcp ${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.dnsPort}`);
+    io.out(`edge-doubles dns: listening on ${server.origin}${api.basePath}`);
+    announceDns(server, io);
     announceCa(server, values['tls-ca-out'], io);
-    for (const z of server.api.zones) io.out(`zone ${z.name} ${z.id}`);
+    for (const z of api.zones) io.out(`zone ${z.name} ${z.id}`);
     // Open while no credential was given, on the command line or (with --persist) before.
     if (accountState(account).credentials.open) io.out('auth: any well-formed credential is accepted');
     announceSupport(server, listen, io);
-    if (values.log) server.api.log.watch((e) => io.out(requestLine(e)));
+    if (values.log) api.log.watch((e) => io.out(requestLine(e)));
     await io.stopped();
     await server.close();
     return 0;
@@ -481,7 +474,7 @@ const r2Serve = serveCommand({
     ...bucketOptions,
   },
   async serve(values, listen, io) {
-    const { port, tls, expectContinue, clock, adminToken } = listen;
+    const { clock } = listen;
     const ids = values['access-key-id']!;
     const secrets = values['secret-access-key']!;
     if (ids.length !== secrets.length)
@@ -504,32 +497,31 @@ const r2Serve = serveCommand({
       if (o !== '*' && !isOrigin(o))
         throw new Error(`--cors-origin must be an origin, scheme://host[:port] with no path (or *), got ${o}`);
     // The buckets are an account's, made (and their names checked) before the server listens: over
-    // an account the server answers its public hosts by Host too (startS3Server).
+    // an account the server answers its public hosts by Host too.
     const account = servedAccount(listen, values.account, {});
     const newBucket = (storage?: BucketStorage, kept?: BucketOptionsKept) =>
       new Bucket({ lifecycleTiming, ...kept, ...(clock ? { clock } : {}), ...(storage ? { storage } : {}) });
-    await persistAndAdd(listen, { account }, { buckets: names, newBucket });
+    await loadAndAdd(listen, { account }, { buckets: names, newBucket });
     if (account.buckets.length === 0)
       throw new Error(
         `at least one --bucket is needed (or --public-bucket): --persist ${listen.persist!.dir} holds none`,
       );
-    const server = await startS3Server({
-      ...settleWith(listen),
-      port,
-      expectContinue,
-      ...(clock ? { clock } : {}),
-      ...(adminToken !== undefined ? { adminToken } : {}),
-      host: values.host!,
-      ...(tls ? { tls } : {}),
+    const s3 = serverS3Api({
       account,
       lifecycleTiming,
+      ...(clock ? { clock } : {}),
       ...(credentials.length ? { credentials } : {}),
+    });
+    const server = await startServer({
+      command: 'r2',
+      account,
+      surfaces: { s3, publicHosts: true },
+      listen: { ...listen, host: values.host! },
     });
     // A browser on these origins may use every method and header (and read ETag, for multipart).
     if (origins.length) {
       const methods = ['GET', 'PUT', 'HEAD', 'POST', 'DELETE'];
-      for (const name of names)
-        server.api.setBucketCors(name, [{ origins, methods, headers: ['*'], expose: ['ETag'] }]);
+      for (const name of names) s3.setBucketCors(name, [{ origins, methods, headers: ['*'], expose: ['ETag'] }]);
     }
     io.out(`edge-doubles r2: listening on ${server.origin}`);
     announceCa(server, values['tls-ca-out'], io);
@@ -581,7 +573,7 @@ const apiServe = serveCommand({
     ...bucketOptions,
   },
   async serve(values, listen, io) {
-    const { port, tls, expectContinue, clock, adminToken } = listen;
+    const { clock } = listen;
     const sippyEndpoint = values['sippy-endpoint'];
     if (sippyEndpoint !== undefined && !/^https?:\/\/[^/]/.test(sippyEndpoint))
       throw new Error(`--sippy-endpoint must be an http(s) URL, got ${sippyEndpoint}`);
@@ -589,7 +581,7 @@ const apiServe = serveCommand({
       throw new Error(`unknown --plan ${values.plan}`);
     const lifecycleTiming = lifecycleTimingFlag(values['lifecycle-timing']);
     const names = bucketNames(values);
-    const dnsPort = dnsPortFlag(values['dns-port']);
+    const dns = dnsWireFlag(values, io);
     const nameServers = values['ns-name']!;
     const zones: DnsZoneInit[] = values.zone!.map((z) => {
       const [name, id] = z.split('=');
@@ -615,35 +607,30 @@ const apiServe = serveCommand({
     });
     const newBucket = (storage?: BucketStorage, kept?: BucketOptionsKept) =>
       new Bucket({ lifecycleTiming, ...kept, ...(clock ? { clock } : {}), ...(storage ? { storage } : {}) });
-    await persistAndAdd(listen, { account, api }, { zones, buckets: names, newBucket });
-    const server = await startApiServer({
-      api,
-      port,
-      expectContinue,
-      ...(dnsPort !== undefined ? { dnsPort } : {}),
-      ...(values.log ? { onDnsExchange: (e: DnsExchange) => io.out(exchangeLine(e)) } : {}),
-      host: values.host!,
-      ...(tls ? { tls } : {}),
-      ...(clock ? { clock } : {}),
-      ...(adminToken !== undefined ? { adminToken } : {}),
-      ...settleWith(listen),
+    await loadAndAdd(listen, { account, api }, { zones, buckets: names, newBucket });
+    // The S3 view on R2's S3 host names of the account, on the same port.
+    const s3 = serverS3Api({ api, ...(clock ? { clock } : {}) });
+    const server = await startServer({
+      command: 'api',
+      account,
+      surfaces: { api, s3, publicHosts: true, queues: true, ...dns },
+      listen: { ...listen, host: values.host! },
     });
-    io.out(`edge-doubles api: listening on ${server.baseURL}`);
-    if (server.dnsPort !== undefined)
-      io.out(`dns: udp+tcp ${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.dnsPort}`);
+    io.out(`edge-doubles api: listening on ${server.origin}${api.basePath}`);
+    announceDns(server, io);
     announceCa(server, values['tls-ca-out'], io);
-    io.out(`account ${server.api.account.id}`);
-    for (const z of server.api.zones) io.out(`zone ${z.name} ${z.id}`);
+    io.out(`account ${account.id}`);
+    for (const z of api.zones) io.out(`zone ${z.name} ${z.id}`);
     for (const name of account.buckets) io.out(`bucket ${name}`);
-    publish(server.api.account, values['public-bucket']!, io);
+    publish(account, values['public-bucket']!, io);
     if (sippyEndpoint !== undefined) {
-      useSippySource(server.api, { endpoint: sippyEndpoint });
+      useSippySource(api, { endpoint: sippyEndpoint });
       io.out(`sippy source ${sippyEndpoint}`);
     }
     // Open while no credential was given, on the command line or (with --persist) before.
     if (accountState(account).credentials.open) io.out('auth: any well-formed credential is accepted');
     announceSupport(server, listen, io);
-    if (values.log) server.api.log.watch((e) => io.out(requestLine(e)));
+    if (values.log) api.log.watch((e) => io.out(requestLine(e)));
     await io.stopped();
     await server.close();
     return 0;

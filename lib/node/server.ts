@@ -10,14 +10,8 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { DnsApi } from '../dns-api/dns-api.js';
-import type { DnsApiOptions } from '../dns-api/options.js';
-import { ApiError } from '../api/errors.js';
-import { errorResponse as dnsErrorResponse } from '../api/envelope.js';
 import { rawTarget } from '../fetch.js';
 import { tlsMaterial, type TlsOption } from './tls.js';
-import { ManualClock } from '../clock.js';
-import { adminRoutes } from './admin-routes.js';
 
 /** `target` is the request-target as received (`IncomingMessage#url`): surfaces take the path from it. */
 export type RequestHandler = (request: Request, target: string) => Promise<Response>;
@@ -441,59 +435,4 @@ export async function serveHandler(handler: RequestHandler, options: ServeOption
         server.closeAllConnections?.();
       }),
   };
-}
-
-export interface DnsServerOptions extends DnsApiOptions {
-  port?: number;
-  host?: string;
-  /** Serve HTTPS (the real API is HTTPS only): `true` makes a CA and a certificate at start, or give PEMs. */
-  tls?: TlsOption;
-  /** Serve this double instead of a new one built from the options. */
-  api?: DnsApi;
-  /** `Expect: 100-continue`: `'send'` (default) or `'silent'`, as at the edge (ServeOptions). */
-  expectContinue?: ExpectContinue;
-  /** The token the test-support endpoints (`/_edge-doubles/`) want; off a loopback address they answer only with it. */
-  adminToken?: string;
-  /** Awaited after each request is answered and before the answer is sent (a `--persist` server's commit: ServeOptions.settle). */
-  settle?: () => Promise<void>;
-}
-
-/**
- * A request the server cannot build: the API's JSON envelope with a 400. 6003 "Invalid request
- * headers" is the code and text the API gives for headers it cannot use (lib/dns/errors.ts); what
- * the API answers for a bad Host itself was not observed.
- */
-const dnsMalformed = () => dnsErrorResponse(new ApiError(400, [{ code: 6003, message: 'Invalid request headers' }]));
-const dnsFailed = (e: unknown) => dnsErrorResponse(new ApiError(500, [{ code: 10001, message: String(e) }]));
-
-/**
- * Starts the DNS double's REST API (`/client/v4`) over HTTP (or HTTPS with `tls`). `baseURL` for
- * clients is the origin plus the base path. Everything lives in memory: stopping the server loses
- * it. Named for the API it serves: DNS itself on the wire (UDP/TCP) is another server.
- */
-export async function startDnsApiServer(
-  options: DnsServerOptions = {},
-): Promise<RunningServer & { api: DnsApi; baseURL: string }> {
-  const { port, host, tls, api: given, expectContinue, adminToken, settle, ...apiOptions } = options;
-  const api = given ?? new DnsApi(apiOptions);
-  const listening = host ?? '127.0.0.1';
-  const clock = apiOptions.clock;
-  const admin = adminRoutes(
-    { server: 'dns', state: api, dns: api },
-    {
-      host: listening,
-      ...(adminToken !== undefined ? { token: adminToken } : {}),
-      ...(clock instanceof ManualClock ? { clock } : {}),
-    },
-  );
-  const running = await serveHandler((r, target) => admin(r, target, () => api.handle(r, target)), {
-    port: port ?? 0,
-    host: listening,
-    ...(tls ? { tls } : {}),
-    ...(expectContinue ? { expectContinue } : {}),
-    malformed: dnsMalformed,
-    failed: dnsFailed,
-    ...(settle ? { settle } : {}),
-  });
-  return { ...running, api, baseURL: `${running.origin}${api.basePath}` };
 }

@@ -49,7 +49,7 @@ export interface S3ApiOptions {
   clock?: Clock;
   /**
    * The clock signatures alone are judged by (expiry and skew), when it is not `clock`: a server on a
-   * manual clock judges them by the system clock its clients sign with (lib/node/s3-server.ts).
+   * manual clock judges them by the system clock its clients sign with (lib/node/account-server.ts).
    */
   signatureClock?: Clock;
   /** When the lifecycle rules of the buckets this view makes (CreateBucket, `addBucket` without one) act: `new Bucket({ lifecycleTiming })`. */

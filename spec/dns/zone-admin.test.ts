@@ -6,7 +6,7 @@
  */
 import Cloudflare from 'cloudflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDnsServer } from '../../lib/node/dns-server.js';
+import { startDnsServer } from '../../lib/node/account-server.js';
 import { query, udp } from './wire/client.js';
 
 describe('zones over the API, seen over DNS', () => {

@@ -17,7 +17,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startApiServer, type ApiServerOptions } from '../../lib/node/api-server.js';
+import { startApiServer, type ApiServerOptions } from '../../lib/node/account-server.js';
 import type { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';
 
 /** Per-test timeout for tests that run wrangler (each run starts a Node process of ~1-2 s). */

@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock.js';
-import { startApiServer } from '../../lib/node/api-server.js';
+import { startApiServer } from '../../lib/node/account-server.js';
 import { accountState } from '../../lib/account/state.js';
 import { debianCommand } from '../helpers/debian-command.js';
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CloudflareApi, useSippySource } from '../../lib/cloudflare-api/index.js';
 import { Bucket } from '../../lib/bucket.js';
 import { S3Api } from '../../lib/s3/api.js';
-import { startS3Server } from '../../lib/node/s3-server.js';
+import { startS3Server } from '../../lib/node/account-server.js';
 import { runCli, type CliIo } from '../../lib/node/commands.js';
 import { CREDENTIALS, sdk } from '../s3/support.js';
 import { startWrangler, WRANGLER_TIMEOUT, type WranglerHarness } from '../helpers/wrangler.js';

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';
 import { Bucket } from '../../lib/bucket.js';
 import { startS3Server } from '../../lib/node/index.js';
-import { startApiServer } from '../../lib/node/api-server.js';
+import { startApiServer } from '../../lib/node/account-server.js';
 
 /** GET `path` on 127.0.0.1:`port` with the Host header given (what a client resolving the host to loopback sends). */
 function getWithHost(
@@ -103,5 +103,26 @@ describe('public hosts, by Host header, on a server over an account', () => {
       type: 'application/octet-stream',
     });
     expect((await getWithHost(port, `127.0.0.1:${port}`, '/cat.txt')).type).toBe('application/json');
+  });
+
+  // RFC 9112 §3.2.2: with an absolute-form target (what a client sends through a proxy), the server
+  // ignores Host and takes the target's authority. r2 serve did; api serve routed by the Host header.
+  it.each([
+    ['r2 serve (startS3Server)', (api: CloudflareApi) => startS3Server({ account: api.account })],
+    ['api serve (startApiServer)', (api: CloudflareApi) => startApiServer({ api })],
+  ])('%s routes an absolute-form request by its target, not by Host', async (_name, start) => {
+    const api = new CloudflareApi();
+    await api.account.addBucket('photos', new Bucket()).put('cat.txt', 'meow');
+    const dev = api.public.setManagedDomain('photos', true);
+    const server = await start(api);
+    close = () => server.close();
+    expect(await getWithHost(server.port, `127.0.0.1:${server.port}`, `http://${dev}/cat.txt`)).toEqual({
+      status: 200,
+      body: 'meow',
+      type: 'application/octet-stream',
+    });
+    // And the other way: Host names the public host, the target the server itself.
+    const own = await getWithHost(server.port, dev, `http://127.0.0.1:${server.port}/cat.txt`);
+    expect(own.status).not.toBe(200);
   });
 });

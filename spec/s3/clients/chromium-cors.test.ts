@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AwsClient } from 'aws4fetch';
 import { chromium, type Browser } from 'playwright';
 import { runCli, type CliIo } from '../../../lib/node/commands.js';
-import { startApiServer } from '../../../lib/node/api-server.js';
+import { startApiServer } from '../../../lib/node/account-server.js';
 import { debianCommand } from '../../helpers/debian-command.js';
 
 const browserPath = process.env.EDGE_DOUBLES_CHROMIUM ?? debianCommand('chromium', 'chromium');

@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import Cloudflare from 'cloudflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright';
-import { startApiServer } from '../../../lib/node/api-server.js';
+import { startApiServer } from '../../../lib/node/account-server.js';
 import { debianCommand } from '../../helpers/debian-command.js';
 
 const browserPath = process.env.EDGE_DOUBLES_CHROMIUM ?? debianCommand('chromium', 'chromium');
