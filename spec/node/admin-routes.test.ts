@@ -425,22 +425,28 @@ describe('test support over HTTP: the clock, the token, and what the API server 
     }
   });
 
-  it("POST seed follows the zone's plan: 201 records into an Enterprise zone are seeded, as the API takes them", async () => {
-    const s = await startDnsServer({ zones: [{ name: 'big.example', plan: 'enterprise' }, { name: 'small.example' }] });
-    try {
-      const records = (n: number) =>
-        Array.from({ length: n }, (_, i) => ({ type: 'A', name: `h${i}`, content: `198.51.100.${i % 250}` }));
-      const big = await call(s.origin, 'POST', 'seed', { zones: { 'big.example': records(201) } });
-      expect([big.status, big.body.records]).toEqual([200, 201]);
-      expect(s.api.records('big.example')).toHaveLength(201);
-      // A Free zone's quota is 200: the same seed is refused there, and nothing is seeded.
-      const small = await call(s.origin, 'POST', 'seed', { zones: { 'small.example': records(201) } });
-      expect([small.status, small.body.error.message]).toEqual([400, expect.stringContaining('quota')]);
-      expect(s.api.records('small.example')).toHaveLength(0);
-    } finally {
-      await s.close();
-    }
-  });
+  it.each([
+    ['dns serve', startDnsServer],
+    ['api serve', startApiServer],
+  ])(
+    "%s: POST seed follows the zone's plan: 201 records into an Enterprise zone are seeded, as the API takes them",
+    async (_name, start) => {
+      const s = await start({ zones: [{ name: 'big.example', plan: 'enterprise' }, { name: 'small.example' }] });
+      try {
+        const records = (n: number) =>
+          Array.from({ length: n }, (_, i) => ({ type: 'A', name: `h${i}`, content: `198.51.100.${i % 250}` }));
+        const big = await call(s.origin, 'POST', 'seed', { zones: { 'big.example': records(201) } });
+        expect([big.status, big.body.records]).toEqual([200, 201]);
+        expect(s.api.records('big.example')).toHaveLength(201);
+        // A Free zone's quota is 200: the same seed is refused there, and nothing is seeded.
+        const small = await call(s.origin, 'POST', 'seed', { zones: { 'small.example': records(201) } });
+        expect([small.status, small.body.error.message]).toEqual([400, expect.stringContaining('quota')]);
+        expect(s.api.records('small.example')).toHaveLength(0);
+      } finally {
+        await s.close();
+      }
+    },
+  );
 
   it('the CLI: --clock manual=<ISO> starts there and says so; a bad --clock or a short --admin-token is refused', async () => {
     const out: string[] = [];

@@ -92,13 +92,16 @@ describe('dns serve --proxy-address', { timeout: 30_000 }, () => {
   });
 });
 
-describe(
-  'api serve --dns-port 0: the whole account answers its zones over DNS, with test support over HTTP',
+describe.each([
+  ['api', ['--bucket', 'photos']],
+  ['dns', []],
+] as const)(
+  '%s serve --dns-port 0: the account answers its zones over DNS, with test support over HTTP',
   { timeout: 30_000 },
-  () => {
+  (command, more) => {
     let served: ServedCli;
     beforeAll(async () => {
-      served = await serveCli(['--zone', 'example.com', '--bucket', 'photos', '--token', TOKEN], 1, 'api');
+      served = await serveCli(['--zone', 'example.com', ...more, '--token', TOKEN], 1, command);
     });
     afterAll(() => served.stop());
 
