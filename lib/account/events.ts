@@ -5,7 +5,7 @@
  * under a name (lib/account/state.ts) the notifier its layer calls after a change, which passes the
  * change on while the bucket is still there under that name (a deleted bucket, or a name reused,
  * notifies nothing); `objectChanged` matches the bucket's rules (`queuesFor`), makes R2's message
- * once (`messageJson`), finds each rule's queue by its API id among the account's queues and puts
+ * once (`messageJson`), finds each rule's queue by its API id in the Queues backend and puts
  * the message on it as the service does (lib/queue/service.ts), not through a producer binding.
  *
  * Whether a delete of a key that held nothing notifies is the account's choice
@@ -18,7 +18,7 @@
 import type { Bucket } from '../bucket/bucket.js';
 import { bucketLayer } from '../bucket/internal.js';
 import { messageJson, queuesFor, type MessageJson, type ObjectEvent } from '../bucket/notifications.js';
-import type { Queue } from '../queue/queue.js';
+import { QUEUES } from '../queue/backend.js';
 import { sendAsService } from '../queue/service.js';
 import type { AccountState } from './state.js';
 
@@ -44,18 +44,8 @@ export class AccountEvents {
     if (event.action === 'DeleteObject' && event.existed === false && !state.notifyMissingKeyDeletes) return;
     let message: MessageJson | undefined;
     for (const queueId of queuesFor(rules, event.action, event.key)) {
-      const q = this.queueWithId(queueId);
-      if (q) sendAsService(q, (message ??= messageJson(state.id, bucket, event)));
+      const q = state.made(QUEUES)?.byId(queueId);
+      if (q) sendAsService(q.state, (message ??= messageJson(state.id, bucket, event)));
     }
-  }
-
-  /**
-   * The account's queue with API id `id`, building nothing: a queue no API record was made for has
-   * no id anyone could name (bench/notifications.ts).
-   */
-  queueWithId(id: string): Queue | undefined {
-    const state = this.#state;
-    for (const q of state.queues.values()) if (state.queueRecords.get(q)?.id === id) return q;
-    return undefined;
   }
 }

@@ -6,10 +6,8 @@
  */
 // Types only: the DNS entry point must not pull the bucket model into its bundle.
 import type { Credentials } from './credentials.js';
-import type { Queue } from '../queue/queue.js';
 import type { Account } from './account.js';
 import type { AccountEvents } from './events.js';
-import type { QueueRecord } from '../queue/account-queues.js';
 import type { BackendHost, Backends } from '../support/backend.js';
 
 /**
@@ -23,18 +21,7 @@ export interface AccountState extends BackendHost {
   readonly created: number;
   /** The product backends made so far, captured, restored and reset together. */
   readonly backends: Backends;
-  /**
-   * Queues by name: the queue a Worker's producer binding of that name sends to and its consumer
-   * reads (`createEnv(config, { account })`), dead-letter queues made on demand included.
-   */
-  readonly queues: Map<string, Queue>;
   readonly credentials: Credentials;
-  /**
-   * What the API shows of each queue beside the queue itself (its id, times and queue-level
-   * settings; lib/queue/account-queues.ts), made when the API first sees the queue. Here, not
-   * beside the queue, so the account's snapshot holds it.
-   */
-  readonly queueRecords: WeakMap<Queue, QueueRecord>;
   /** Events between products: a bucket's changes reaching its notification rules' queues (events.ts). */
   readonly events: AccountEvents;
   /** `AccountOptions.notifyMissingKeyDeletes`. */

@@ -33,13 +33,8 @@ import {
   type NotificationAction,
   type NotificationRule,
 } from '../bucket/notifications.js';
-import {
-  queueByName,
-  resetQueues,
-  restoreQueues,
-  snapshotQueues,
-  type QueuesSnapshot,
-} from '../queue/account-queues.js';
+import { queueByName } from '../queue/account-queues.js';
+import { QUEUES } from '../queue/backend.js';
 
 /** A rule for `addEventNotification`: the queue by name, and R2's actions or wrangler's event types. */
 export interface EventNotificationInit {
@@ -77,8 +72,8 @@ interface BucketsTaken {
   owner: CloudflareApi;
   /** The account's R2 backend's snapshot: each jurisdiction's buckets by name, each bucket's own state. */
   r2: R2Snapshot;
-  /** The account's queues by name, each one's messages and its API record (id, settings). */
-  queues: QueuesSnapshot;
+  /** The account's Queues backend's snapshot: its queues by name, each one's messages and API record. */
+  queues: object;
 }
 const bucketsTaken = new WeakMap<object, BucketsTaken>();
 const zonesTaken = new WeakMap<object, DnsSnapshot>();
@@ -114,7 +109,7 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
     const state = accountState(this.account);
     const r2 = state.backend(R2).snapshot();
     const s: CloudflareSnapshot = Object.freeze({ zones: zones.zones, buckets: r2.buckets });
-    const queues = snapshotQueues(state);
+    const queues = state.backend(QUEUES).snapshot();
     bucketsTaken.set(s, { owner: this, r2, queues });
     // The zones' part is DnsApi's own snapshot, kept beside ours.
     zonesTaken.set(s, zones);
@@ -135,7 +130,7 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
     const state = accountState(this.account);
     // A bucket's snapshot holds its settings, the default storage class among them (lib/bucket/config.ts).
     state.backend(R2).restore(taken.r2);
-    restoreQueues(state, taken.queues);
+    state.backend(QUEUES).restore(taken.queues);
   }
 
   /** Empties every zone, bucket and queue (zones, buckets, queues and their settings and consumers stay); clears fault rules and the request log. */
@@ -143,7 +138,7 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
     super.reset();
     const state = accountState(this.account);
     state.backend(R2).reset();
-    resetQueues(state);
+    state.made(QUEUES)?.reset();
   }
 
   /**

@@ -10,7 +10,8 @@ import { Bucket, bindingFor, clockOf } from '../bucket/bucket.js';
 import { lifecycleTimingOption, type LifecycleTiming } from '../bucket/lifecycle.js';
 import type { Clock } from '../clock.js';
 import { localIdentity } from './bucket-bindings.js';
-import { Queue, clockOfQueue, presetConsumerSettings, type QueueHandler } from '../queue/queue.js';
+import { Queue, presetConsumerSettings, type QueueHandler } from '../queue/queue.js';
+import { QUEUES } from '../queue/backend.js';
 import { consumerSettings } from './queue-bindings.js';
 import { BUCKET_FIELDS } from './fields.js';
 import { resolveConfig, type WranglerConfig } from './validate.js';
@@ -228,10 +229,20 @@ export function createEnv<E = Record<string, Bucket>>(
   }
   // Queues: the account's by name, else this call's own; one Queue per name. A queue the account
   // already has keeps its own options (date, clock, delivery delay).
-  const queues = account?.queues ?? new Map<string, Queue>();
+  // The account's are its Queues backend's (lib/queue/backend.ts), which also finds their dead-letter queues.
+  const held = account?.backend(QUEUES);
+  const queues = new Map<string, Queue>();
   const queueNamed = (name: string, deliveryDelay?: number): Queue => {
+    if (held) {
+      const entry = held.entry(name);
+      if (entry) {
+        sameClock(options.clock, entry.state.clock, `queue ${name}`);
+        return entry.queue;
+      }
+      const making = { compatibilityDate, compatibilityFlags, clock: options.clock, log: options.log, deliveryDelay };
+      return held.add(name, making).queue;
+    }
     let q = queues.get(name);
-    if (q && account) sameClock(options.clock, clockOfQueue(q), `queue ${name}`);
     if (!q) {
       q = new Queue({
         name,

@@ -19,6 +19,7 @@ import { DnsApi } from '../dns-api/dns-api.js';
 import { DNS } from '../dns/backend.js';
 import type { DnsRecordSeed } from '../dns/types.js';
 import type { Queue } from '../queue/queue.js';
+import { QUEUES } from '../queue/backend.js';
 import type { BucketFault } from '../bucket/bucket-support.js';
 import type { ApiFault } from '../api/support.js';
 import type { QueueFault } from '../support/queue-support.js';
@@ -167,7 +168,14 @@ export function adminRoutes(subject: AdminSubject, options: AdminOptions): Admin
   let nextSnapshot = 0;
   let nextFault = 0;
 
-  const queues = (): Map<string, Queue> => (subject.account ? accountState(subject.account).queues : new Map());
+  // The account's Queues backend if it has one: reading it makes none.
+  const queues = (): ReadonlyMap<string, Queue> =>
+    new Map(
+      [...(subject.account ? (accountState(subject.account).made(QUEUES)?.entries() ?? []) : [])].map((e) => [
+        e.name,
+        e.queue,
+      ]),
+    );
   const bucketList = (): Iterable<readonly [string, Bucket]> => subject.buckets?.() ?? [];
   const bucketMap = (): Map<string, Bucket> => new Map(bucketList());
   const noBuckets = (what: string) => {

@@ -17,7 +17,7 @@
  * a second is refused). A worker consumer's settings are the queue's consumer settings for the
  * Worker that consumes it (`presetConsumerSettings`: `createEnv`'s worker, or `queue.consume(h)`).
  *
- * The consumer is data in the queue's API record (account-queues.ts), so the account's snapshot,
+ * The consumer is data in the queue's API record (backend.ts), so the account's snapshot,
  * restore and reset cover it; pull-consumer.ts makes the queue's delivery follow it. An HTTP pull
  * consumer is the queue's consumer itself: its handler holds each batch the queue delivers until
  * every message in it is acked, retried, or past its visibility timeout. A pull with no batch held
@@ -76,12 +76,11 @@ import {
   detachApiConsumer,
   dropHeld,
   expire,
-  pullState,
   settle,
   type Lease,
   type QueueConsumer,
 } from './pull-consumer.js';
-import { purgeQueue, queueMessages, type QueueMetrics } from './queue.js';
+import type { QueueMetrics } from './queue.js';
 import type { Held } from './store.js';
 import { jsonObject, presentQueue, queueApiErrors } from './routes.js';
 
@@ -218,7 +217,7 @@ const addConsumer =
       settings,
     };
     q.consumer = c;
-    attachConsumer(q.queue, c);
+    attachConsumer(q.entry, c);
     return ok(present(c, q));
   };
 
@@ -251,7 +250,7 @@ const updateConsumer =
       ...(dlq !== undefined && { dead_letter_queue: dlq || undefined }),
     };
     q.consumer = next;
-    attachConsumer(q.queue, next);
+    attachConsumer(q.entry, next);
     return ok(present(next, q));
   };
 
@@ -261,7 +260,7 @@ const removeConsumer =
     const { q, c } = consumerOf(svc, params, id, cid);
     q.consumer = undefined;
     // A pull consumer's held batch is given back (leases included, no attempt spent) for the next consumer.
-    detachApiConsumer(q.queue, c);
+    detachApiConsumer(q.entry, c);
     return ok(null);
   };
 
@@ -273,8 +272,8 @@ const purge =
     const b = await body(req);
     if (b.delete_messages_permanently !== undefined && typeof b.delete_messages_permanently !== 'boolean')
       throw consumerErrors.bad('delete_messages_permanently must be a boolean');
-    purgeQueue(q.queue);
-    dropHeld(q.queue); // its delivery was forgotten with the messages
+    q.entry.state.purge();
+    dropHeld(q.entry); // its delivery was forgotten with the messages
     q.purged = svc.now();
     return ok(presentQueue(q));
   };
@@ -291,7 +290,7 @@ const queueMetrics =
   (id: string): Handler<ApiService> =>
   (svc, _req, params) => {
     const q = lookup(svc, params, id);
-    const held = pullState(q.queue)?.held;
+    const held = q.entry.pull?.held;
     const unsettled = held
       ? new Set([...held.available.map((m) => m.id), ...[...held.leases.values()].map((l) => l.message.id)])
       : undefined;
@@ -303,8 +302,8 @@ const queueMetrics =
       bytes += h.body.bytes;
       if (h.timestamp < oldest) oldest = h.timestamp;
     };
-    for (const h of queueMessages.inFlight(q.queue)) if (!unsettled || unsettled.has(h.id)) add(h);
-    for (const h of queueMessages.held(q.queue)) add(h);
+    for (const h of q.entry.state.inFlight) if (!unsettled || unsettled.has(h.id)) add(h);
+    for (const h of q.entry.state.held()) add(h);
     return ok({
       backlog_count: count,
       backlog_bytes: bytes,
@@ -374,7 +373,7 @@ const pull =
   async (svc, req, params) => {
     const q = lookup(svc, params, id);
     const c = q.consumer;
-    const state = pullState(q.queue);
+    const state = q.entry.pull;
     if (c?.type !== 'http_pull' || !state) throw consumerErrors.noPull();
     const b = await body(req);
     const size = int(b.batch_size, 'batch_size', 1, 100) ?? c.settings.batch_size ?? 10;
@@ -416,7 +415,7 @@ const extend =
   async (svc, req, params) => {
     const q = lookup(svc, params, id);
     const c = q.consumer;
-    const state = pullState(q.queue);
+    const state = q.entry.pull;
     if (c?.type !== 'http_pull' || !state) throw consumerErrors.noPull();
     const b = await body(req);
     const list = b.extend ?? [];
@@ -452,7 +451,7 @@ const ack =
   (id: string): Handler<ApiService> =>
   async (svc, req, params) => {
     const q = lookup(svc, params, id);
-    const state = pullState(q.queue);
+    const state = q.entry.pull;
     if (q.consumer?.type !== 'http_pull' || !state) throw consumerErrors.noPull();
     const b = await body(req);
     const acks = b.acks ?? [];

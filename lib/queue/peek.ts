@@ -24,8 +24,7 @@ import { HEX32, type ApiService, type Handler, type Route, type RouteTable } fro
 import type { AccountQueue } from './account-queues.js';
 import { body, bodyText, consumerErrors, int, lookup } from './consumers.js';
 import { decodeBody } from './content.js';
-import { pullState, settle } from './pull-consumer.js';
-import { queueMessages } from './queue.js';
+import { settle } from './pull-consumer.js';
 
 /** A ref: base64url of `{"q":<queue id>,"m":<message id>}`. */
 const refOf = (queueId: string, messageId: string) =>
@@ -65,12 +64,12 @@ function shown(
 /** Up to `size` messages a pull would take next (see above), without taking them. */
 function peekable(q: AccountQueue, now: number, size: number) {
   const out: { id: string; attempts: number; body: unknown; timestamp: number }[] = [];
-  const held = pullState(q.queue)?.held;
+  const held = q.entry.pull?.held;
   for (const m of held?.available ?? []) {
     if (out.length >= size) return out;
     out.push({ id: m.id, attempts: m.attempts, body: m.body, timestamp: m.timestamp.getTime() });
   }
-  for (const h of queueMessages.held(q.queue)) {
+  for (const h of q.entry.state.held()) {
     if (out.length >= size || h.visibleAt > now) break;
     out.push({ id: h.id, attempts: h.failures + 1, body: decodeBody(h.body), timestamp: h.timestamp });
   }
@@ -99,7 +98,7 @@ function deleteByRef(q: AccountQueue, refs: readonly unknown[]): Record<string, 
     if (m === undefined) warnings[String(ref)] = 'not a ref of a message of this queue';
     else wanted.set(m, ref);
   }
-  const state = pullState(q.queue);
+  const state = q.entry.pull;
   const held = state?.held;
   if (held) {
     const settleOne = (message: { ack(): void }) => {
@@ -119,7 +118,7 @@ function deleteByRef(q: AccountQueue, refs: readonly unknown[]): Record<string, 
       settleOne(l.message);
     }
   }
-  const taken = queueMessages.remove(q.queue, new Set(wanted.keys()));
+  const taken = q.entry.state.remove(new Set(wanted.keys()));
   for (const [m, ref] of wanted)
     if (!taken.has(m)) warnings[String(ref)] = 'message not found: already deleted, acked or in a delivery';
   return warnings;

@@ -1,6 +1,6 @@
 /**
  * The API's queue consumers as they act on the queue (issue 28 point 3; the routes are consumers.ts).
- * The consumer itself is data in the queue's API record (`QueueRecord.consumer`, account-queues.ts),
+ * The consumer itself is data in the queue's API record (`QueueRecord.consumer`, backend.ts),
  * so the account's snapshot holds it; this makes the queue's delivery follow that record: a worker
  * consumer presets the queue's consumer settings, an HTTP pull consumer attaches a handler that
  * holds each delivered batch for pulls. `syncConsumer` is how a restore brings the queue back to
@@ -15,7 +15,8 @@
  */
 import { batchState, type Message, type MessageBatch } from './batch.js';
 import type { ConsumerSettings } from './limits.js';
-import { detachConsumer, presetConsumerSettings, type Queue } from './queue.js';
+import { presetConsumerSettings, type Queue } from './queue.js';
+import type { QueueState } from './queue-state.js';
 
 /** A consumer as the API shows it (SDK `Consumer`: worker or http_pull), kept in the queue's record. */
 export interface QueueConsumer {
@@ -51,10 +52,16 @@ export interface PullState {
   held: HeldBatch | undefined;
 }
 
-/** The handler each queue's pull consumer attached (the delivery in flight: not snapshot state, see above). */
-const pulls = new WeakMap<Queue, PullState>();
-
-export const pullState = (queue: Queue): PullState | undefined => pulls.get(queue);
+/**
+ * A queue an API consumer acts on: its binding and state, and the pull consumer's handler and held
+ * batch (the delivery in flight: not snapshot state, see above). The account's entry for the queue
+ * (backend.ts).
+ */
+export interface PullHome {
+  readonly queue: Queue;
+  readonly state: QueueState;
+  pull: PullState | undefined;
+}
 
 /** The queue's consumer settings (lib/queue/limits.ts) an API consumer stands for. */
 function queueSettings(c: QueueConsumer): ConsumerSettings {
@@ -69,19 +76,19 @@ function queueSettings(c: QueueConsumer): ConsumerSettings {
 }
 
 /** Makes the queue's consumer what `c` says: a worker's settings preset, or the pull consumer attached. */
-export function attachConsumer(queue: Queue, c: QueueConsumer): void {
+export function attachConsumer(home: PullHome, c: QueueConsumer): void {
   if (c.type === 'worker') {
-    presetConsumerSettings(queue, queueSettings(c));
+    presetConsumerSettings(home.queue, queueSettings(c));
     return;
   }
-  let state = pulls.get(queue);
+  let state = home.pull;
   if (!state) {
     const made: PullState = { handler: (batch) => holdBatch(made, batch), held: undefined };
-    pulls.set(queue, (state = made));
+    home.pull = state = made;
   }
   // Batches of up to 100 (a pull's most), delivered when a pull asks (consumers.ts `pull`) or after
   // the longest batch timeout: the pull decides how many of them it takes.
-  queue.consume(state.handler, { ...queueSettings(c), maxBatchSize: 100, maxBatchTimeout: 60 });
+  home.queue.consume(state.handler, { ...queueSettings(c), maxBatchSize: 100, maxBatchTimeout: 60 });
 }
 
 /**
@@ -90,12 +97,12 @@ export function attachConsumer(queue: Queue, c: QueueConsumer): void {
  * unacked messages on the queue for the next consumer). A worker consumer's settings preset stays
  * (it only names settings for a Worker attached later).
  */
-export function detachApiConsumer(queue: Queue, c: QueueConsumer): void {
+export function detachApiConsumer(home: PullHome, c: QueueConsumer): void {
   if (c.type !== 'http_pull') return;
-  const state = pulls.get(queue);
+  const state = home.pull;
   if (!state) return;
-  detachConsumer(queue, state.handler);
-  pulls.delete(queue);
+  home.state.detach(state.handler);
+  home.pull = undefined;
   const held = state.held;
   if (!held) return;
   const given = batchState(held.batch)!;
@@ -106,15 +113,15 @@ export function detachApiConsumer(queue: Queue, c: QueueConsumer): void {
 }
 
 /** Makes the queue follow a restored record: the consumer it had (`now`) goes, the restored one (`then`) comes back. */
-export function syncConsumer(queue: Queue, now: QueueConsumer | undefined, then: QueueConsumer | undefined): void {
-  dropHeld(queue);
-  if (now && now.consumer_id !== then?.consumer_id) detachApiConsumer(queue, now);
-  if (then) attachConsumer(queue, then);
+export function syncConsumer(home: PullHome, now: QueueConsumer | undefined, then: QueueConsumer | undefined): void {
+  dropHeld(home);
+  if (now && now.consumer_id !== then?.consumer_id) detachApiConsumer(home, now);
+  if (then) attachConsumer(home, then);
 }
 
 /** Forgets the held batch (its delivery was forgotten by a restore, reset or purge), releasing the queue's delivery loop. */
-export function dropHeld(queue: Queue): void {
-  const state = pulls.get(queue);
+export function dropHeld(home: PullHome): void {
+  const state = home.pull;
   const held = state?.held;
   if (!held) return;
   state.held = undefined;

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { CloudflareApi, ManualClock } from 'edge-doubles';
 import { accountState } from '../../lib/account/state.js';
+import { QUEUES } from '../../lib/queue/backend.js';
 
 const AUTH = { authorization: `Bearer ${'t'.repeat(40)}`, 'content-type': 'application/json' };
 
@@ -24,7 +25,7 @@ async function setup() {
     return { status: res.status, body: (await res.json()) as { result: any; errors: { code: number }[] } };
   };
   const id = (await call('POST', '', { queue_name: 'jobs' })).body.result.queue_id as string;
-  const queue = accountState(api.account).queues.get('jobs')!;
+  const queue = accountState(api.account).backend(QUEUES).get('jobs')!;
   const consumers = async () =>
     (await call('GET', `/${id}/consumers`)).body.result.map(
       (c: { consumer_id: string; type: string }) => `${c.type} ${c.consumer_id}`,

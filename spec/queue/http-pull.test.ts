@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock.js';
 import { startApiServer } from '../../lib/node/account-server.js';
 import { accountState } from '../../lib/account/state.js';
+import { QUEUES } from '../../lib/queue/backend.js';
 import { debianCommand } from '../helpers/debian-command.js';
 
 const python = debianCommand('python3', 'python3');
@@ -95,7 +96,7 @@ describe.skipIf(!python)('HTTP pull consumer from Python (needs python3)', () =>
     clock.advance(5000);
     const none = await py('POST', `/${id}/messages/pull`, {});
     expect(none.body.result.messages).toEqual([]);
-    const dlq = accountState(server.api.account).queues.get('jobs-dlq')!;
+    const dlq = accountState(server.api.account).backend(QUEUES).get('jobs-dlq')!;
     expect(dlq.pending.map((m) => [m.body, m.attempts])).toEqual([[{ n: 2 }, 1]]); // attempts afresh on the dead-letter queue
     const seen: unknown[] = [];
     dlq.consume((batch) => void seen.push(...batch.messages.map((m) => m.body)));
@@ -111,7 +112,8 @@ describe.skipIf(!python)('HTTP pull consumer from Python (needs python3)', () =>
   it("a queue a Worker consumes (attached in code) takes no API consumer: production's consumer is exclusive", async () => {
     const id = (await py('POST', '', { queue_name: 'worked' })).body.result.queue_id as string;
     accountState(server.api.account)
-      .queues.get('worked')!
+      .backend(QUEUES)
+      .get('worked')!
       .consume(() => {});
     expect((await py('POST', `/${id}/consumers`, { type: 'http_pull' })).status).toBe(409);
   }, 30_000);

@@ -7,6 +7,7 @@ import Cloudflare from 'cloudflare';
 import { describe, expect, it } from 'vitest';
 import { CloudflareApi, ManualClock } from 'edge-doubles';
 import { accountState } from '../../lib/account/state.js';
+import { QUEUES } from '../../lib/queue/backend.js';
 
 const AUTH = { authorization: `Bearer ${'t'.repeat(40)}`, 'content-type': 'application/json' };
 const START = Date.parse('2026-11-28T06:00:00Z');
@@ -25,7 +26,7 @@ async function setup() {
     return { status: res.status, body: (await res.json()) as { result: any; errors: { code: number }[] } };
   };
   const id = (await call('POST', '', { queue_name: 'jobs' })).body.result.queue_id as string;
-  const queue = accountState(api.account).queues.get('jobs')!;
+  const queue = accountState(api.account).backend(QUEUES).get('jobs')!;
   const send = (...bodies: string[]) =>
     call('POST', `/${id}/messages/batch`, { messages: bodies.map((body) => ({ body, content_type: 'text' })) });
   const peek = async (batch_size?: number) =>

@@ -6,11 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountState } from '../../lib/account/state.js';
+import { QUEUES } from '../../lib/queue/backend.js';
 import { startWrangler, WRANGLER_TIMEOUT, type WranglerHarness } from '../helpers/wrangler.js';
 
 describe('wrangler queues consumer / purge, against api serve', () => {
   let w: WranglerHarness;
-  const queue = (name: string) => accountState(w.api.account).queues.get(name)!;
+  const queue = (name: string) => accountState(w.api.account).backend(QUEUES).get(name)!;
   const api = (path: string, init?: RequestInit) =>
     w.api.fetch(`${w.baseURL}/accounts/${w.api.account.id}/queues${path}`, {
       ...init,

@@ -14,6 +14,7 @@ import { ManualClock } from '../../lib/clock.js';
 import { JOB_BATCH, JOB_PACE_MS, MAX_ACTIVE_JOBS } from '../../lib/bucket/jobs.js';
 import type { Queue } from '../../lib/queue/queue.js';
 import { accountState } from '../../lib/account/state.js';
+import { QUEUES } from '../../lib/queue/backend.js';
 
 const BASE = 'https://api.cloudflare.com/client/v4';
 
@@ -67,7 +68,7 @@ async function queueFor(name: string): Promise<Queue> {
     }),
   );
   expect(res.status).toBe(200);
-  return accountState(api.account).queues.get(name)!;
+  return accountState(api.account).backend(QUEUES).get(name)!;
 }
 
 describe('GET …/objects: the listing', () => {

@@ -13,9 +13,9 @@
  * serialisation.
  *
  * Loading rebuilds through the paths the in-process restore takes (a zone through the API's
- * `addZone`, a queue's messages through its `restore`, which schedules their delivery, its consumer
- * as `restoreQueues` attaches it), into a target freshly made over an Account with the persisted id
- * (`persistedAccount`) and created time. After a load, the parts compare themselves once against the
+ * `addZone`, a queue's messages through its state's `restore`, which schedules their delivery, its
+ * consumer as the Queues backend's restore attaches it), into a target freshly made over an Account
+ * with the persisted id (`persistedAccount`) and created time. After a load, the parts compare themselves once against the
  * store, so a write writes nothing unless the server added something of its own at start.
  */
 import type { Account } from '../../account/account.js';

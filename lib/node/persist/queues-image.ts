@@ -1,7 +1,7 @@
 /**
- * The account's queues in the persisted image (`--persist`): each queue by name (dead-letter queues
- * made on demand included), its API record (id, times, queue-level settings, the consumer the API
- * gave it: lib/queue/account-queues.ts) and the messages it holds, each one key, with their ids,
+ * The account's queues in the persisted image (`--persist`): each queue of the account's Queues
+ * backend (lib/queue/backend.ts) by name (dead-letter queues made on demand included), its API record (id, times, queue-level settings, the consumer the API
+ * gave it), and the messages it holds, each one key, with their ids,
  * timestamps, failed attempts, visibility (delays and retry delays) and order. A batch being
  * delivered when the write happens is held as not delivered yet (as a snapshot holds it): after a
  * restart it is delivered again, with the attempts it had (at least once, as Queues promises). An
@@ -18,10 +18,9 @@
  */
 import { deserialize, serialize } from 'node:v8';
 import type { AccountState } from '../../account/state.js';
-import { addAccountQueue, copyRecord, type QueueRecord } from '../../queue/account-queues.js';
+import { copyRecord, QUEUES, type QueueEntry, type QueueRecord } from '../../queue/backend.js';
 import type { HeldBody } from '../../queue/content.js';
 import { syncConsumer } from '../../queue/pull-consumer.js';
-import { queueImage, type Queue } from '../../queue/queue.js';
 import type { Held } from '../../queue/store.js';
 import { segment, valuesUnder, type ImagePart, type ImageStore } from './image-store.js';
 
@@ -36,9 +35,9 @@ interface QueueImage {
 type HeldImage = Omit<Held, 'body'> & { body: { type: HeldBody['type']; value: unknown; bytes: number } };
 
 interface Written {
-  queue: Queue;
+  queue: QueueEntry;
   changes: number;
-  /** The record written (a value, replaced whole when it changes: lib/queue/account-queues.ts). */
+  /** The record written (a value, replaced whole when it changes: lib/queue/backend.ts). */
   record: QueueRecord | undefined;
   /** The messages last written, in the queue's order (batch in flight, visible, waiting). */
   held: readonly Held[];
@@ -70,23 +69,23 @@ const messagePrefix = (name: string) => `msg/${segment(name)}/`;
 export class QueuesPart implements ImagePart {
   readonly #state: AccountState;
   #written = new Map<string, Written>();
-  #order: Queue[] = [];
+  #order: QueueEntry[] = [];
 
   constructor(state: AccountState) {
     this.#state = state;
   }
 
   write(store: ImageStore): boolean {
-    const state = this.#state;
+    // Made, not making: an account whose queues were never used has none to write.
+    const queues = this.#state.made(QUEUES);
     let wrote = false;
     let i = 0;
     let sameSet = true;
-    // Values, not entries: no pair allocated a queue on a write that finds nothing changed.
-    for (const queue of state.queues.values()) {
+    for (const queue of queues?.entries() ?? []) {
       if (this.#order[i++] !== queue) sameSet = false;
       const name = queue.name;
       let w = this.#written.get(name);
-      const r = state.queueRecords.get(queue);
+      const r = queue.record;
       if (w === undefined || w.queue !== queue || w.record !== r) {
         // Whole, as it is: a field the API adds to the record is kept without anyone listing it here.
         const image: QueueImage = { name, record: r ?? null };
@@ -98,23 +97,23 @@ export class QueuesPart implements ImagePart {
         w.record = r;
         wrote = true;
       }
-      const changes = queueImage.changes(queue);
+      const changes = queue.state.changes;
       if (w.changes === changes) continue;
       w.changes = changes;
-      const now = queueImage.held(queue);
+      const now = queue.state.image();
       writeMessages(store, messagePrefix(name), w.held, now);
       w.held = now;
       wrote = true;
     }
     if (sameSet && i === this.#order.length) return wrote;
     for (const name of this.#written.keys()) {
-      if (state.queues.has(name)) continue;
+      if (queues?.entry(name)) continue;
       this.#written.delete(name);
       store.remove(queueKey(name));
       for (const k of store.keys(messagePrefix(name))) store.remove(k);
     }
-    this.#order = [...state.queues.values()];
-    store.put('queues', [...state.queues.keys()]);
+    this.#order = [...(queues?.entries() ?? [])];
+    store.put('queues', queues?.names() ?? []);
     return true;
   }
 }
@@ -151,13 +150,15 @@ const queueOrder = (a: Held, b: Held) => a.visibleAt - b.visibleAt || a.seq - b.
  */
 export function loadQueues(store: ImageStore, state: AccountState): void {
   const order = (store.get('queues') as string[] | undefined) ?? [];
+  if (order.length === 0) return;
+  const queues = state.backend(QUEUES);
   for (const name of order) {
     const image = store.get(queueKey(name)) as QueueImage | undefined;
-    if (!image || state.queues.has(name)) continue;
+    if (!image || queues.entry(name)) continue;
     const record = image.record ? copyRecord(image.record) : undefined;
-    const queue = addAccountQueue(state, name, record);
+    const queue = queues.add(name, undefined, record);
     const held = valuesUnder(store, messagePrefix(name)).map((v) => heldFrom(v as HeldImage));
-    queueImage.load(queue, held.sort(queueOrder));
+    queue.state.load(held.sort(queueOrder));
     syncConsumer(queue, undefined, record?.consumer);
   }
 }

@@ -18,7 +18,8 @@ import { accountState } from '../../../lib/account/state.js';
 import { Bucket } from '../../../lib/bucket/bucket.js';
 import { IndexedDbStorage } from '../../../lib/bucket/indexeddb-storage.js';
 import { CloudflareApi } from '../../../lib/cloudflare-api/cloudflare-api.js';
-import { createAccountQueue, type QueueRecord } from '../../../lib/queue/account-queues.js';
+import { createAccountQueue } from '../../../lib/queue/account-queues.js';
+import { QUEUES, type QueueRecord } from '../../../lib/queue/backend.js';
 import { changeZoneSettings, zoneSettings } from '../../../lib/dns/zone-settings.js';
 import { DNS } from '../../../lib/dns/backend.js';
 import { ManualClock, systemClock } from '../../../lib/clock.js';
@@ -181,7 +182,7 @@ async function observe(s: Server, ids: Awaited<ReturnType<typeof build>>) {
       await call('GET', `${a}/queues/${ids.jobs}/consumers`),
       await call('GET', `${a}/queues/${ids.events}/consumers`),
     ],
-    held: [...accountState(s.account).queues.values()].map((q) => ({
+    held: [...accountState(s.account).backend(QUEUES).entries()].map(({ queue: q }) => ({
       queue: q.name,
       messages: q.pending.map((m) => [m.id, m.attempts, m.visibleAt.getTime()]),
     })),
@@ -247,15 +248,14 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
     const zone = accountState(first.account).backend(DNS).zones.get(ids.zone)!;
     changeZoneSettings(zone, (s) => Object.assign(s, { added: { by: 'a later route' } }));
     const state = accountState(first.account);
-    const events = [...state.queues.values()].find((q) => q.name === 'events')!;
-    state.queueRecords.set(events, { ...state.queueRecords.get(events)!, added: 7 } as QueueRecord);
+    const events = state.backend(QUEUES).entry('events')!;
+    events.record = { ...events.record!, added: 7 } as QueueRecord;
     expect(first.write(store)).toBe(true);
 
     const second = server(factory, store, first.clock.now());
     const again = accountState(second.account);
     expect(zoneSettings(again.backend(DNS).zones.get(ids.zone)!)).toMatchObject({ added: { by: 'a later route' } });
-    const restored = [...again.queues.values()].find((q) => q.name === 'events')!;
-    expect(again.queueRecords.get(restored)).toMatchObject({ added: 7 });
+    expect(again.backend(QUEUES).entry('events')!.record).toMatchObject({ added: 7 });
   });
 
   it('delivers the persisted messages afterwards, with their attempts and delays', async () => {
@@ -342,12 +342,13 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
     );
     await work.send({ job: 1 });
     await work.drain();
-    expect(state.queueRecords.has(state.queues.get('dead')!)).toBe(false); // no API record yet
+    expect(state.backend(QUEUES).entry('dead')!.record).toBeUndefined(); // no API record yet
     first.write(store);
 
     const held = (s: Server, name: string) =>
       accountState(s.account)
-        .queues.get(name)!
+        .backend(QUEUES)
+        .get(name)!
         .pending.map((m) => [m.id, m.body, m.attempts, m.visibleAt.getTime()]);
     const second = server(factory, store, first.clock.now());
     expect(second.write(store)).toBe(false);
@@ -386,7 +387,8 @@ describe.each(STORES)('the account image over %s', (_, makeStore) => {
     const second = server(factory, store, first.clock.now());
     expect(
       accountState(second.account)
-        .queues.get(long)!
+        .backend(QUEUES)
+        .get(long)!
         .pending.map((m) => m.body),
     ).toEqual(['lost?']);
   });
