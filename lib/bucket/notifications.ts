@@ -5,11 +5,13 @@
  * matches sends one message, with exactly R2's body, to that rule's queue.
  *
  * A setting of the bucket (config.ts), so every surface's writes notify alike: the bucket layer
- * (layer.ts) reports each change here once it has happened, and the account that holds the bucket
- * (lib/account) delivers the messages to its queues. Values are replaced whole, never changed in
+ * (layer.ts) reports each change once it has happened; a bucket in an account emits it to the
+ * account as `OBJECT_CHANGED`, and the account's listener (lib/account/events.ts) delivers the
+ * messages to its queues. Values are replaced whole, never changed in
  * place, so a snapshot of the configuration is O(1).
  */
 import { utf8Length } from '../bytes.js';
+import { EventTopic } from '../support/backend.js';
 import { SLAB_MAX_BYTES } from './slabs.js';
 
 /** The actions R2 notifies (OpenAPI enum; `AbortMultipartUpload` is in wrangler's type but no rule can name it). */
@@ -185,6 +187,16 @@ export interface ObjectEvent {
   /** For a delete: whether the key held an object (a delete of a missing key notifies only if the account says so). */
   existed?: boolean;
 }
+
+/** A change in a bucket the account holds under `bucket`, with the bucket's notification rules then. */
+export interface ObjectChanged {
+  readonly bucket: string;
+  readonly rules: readonly QueueRules[];
+  readonly event: ObjectEvent;
+}
+
+/** The topic a bucket's changes are told to its account on (lib/support/backend.ts), once they happened. */
+export const OBJECT_CHANGED = new EventTopic<ObjectChanged>('r2.object-changed');
 
 /** The message body R2 sends for `event` in `bucket` of `account`. */
 export function messageBody(account: string, bucket: string, event: ObjectEvent): NotificationMessage {

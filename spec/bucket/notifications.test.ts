@@ -9,9 +9,18 @@ import { CopyObjectCommand, DeleteObjectCommand, DeleteObjectsCommand, PutObject
 import { Account, Bucket, CloudflareApi, ManualClock, S3Api } from 'edge-doubles';
 import { accountState } from '../../lib/account/state.js';
 import { R2 } from '../../lib/bucket/backend.js';
-import { addRules, overlaps, queuesFor, removeRules, type NotificationRule } from '../../lib/bucket/notifications.js';
+import {
+  addRules,
+  OBJECT_CHANGED,
+  overlaps,
+  queuesFor,
+  removeRules,
+  type NotificationRule,
+  type ObjectChanged,
+} from '../../lib/bucket/notifications.js';
 import { bucketLayer } from '../../lib/bucket/internal.js';
 import { createAccountQueue } from '../../lib/queue/account-queues.js';
+import { QUEUES } from '../../lib/queue/backend.js';
 import { CREDENTIALS, sdk } from '../s3/support.js';
 
 const rule = (actions: NotificationRule['actions'], prefix = '', suffix = '') => ({ actions, prefix, suffix });
@@ -214,6 +223,38 @@ describe('messages from every surface', () => {
     account.addBucket('photos', new Bucket());
     await photos.put('a', 'x');
     expect(sent()).toEqual([]);
+  });
+});
+
+describe('between the bucket and the queues: the account event', () => {
+  it("a change is told on the account's OBJECT_CHANGED with the bucket's name and rules, and reaches the queue", async () => {
+    const { account, photos, sent } = setup(['PutObject']);
+    const heard: ObjectChanged[] = [];
+    const off = accountState(account).on(OBJECT_CHANGED, (e) => heard.push(e));
+    await photos.put('a.txt', 'hello');
+    expect(heard).toMatchObject([
+      {
+        bucket: 'photos',
+        rules: bucketLayer(photos)!.config.notifications,
+        event: { action: 'PutObject', key: 'a.txt' },
+      },
+    ]);
+    expect(sent()).toHaveLength(1);
+    off();
+    await photos.put('b.txt', 'hello');
+    expect(heard).toHaveLength(1);
+    expect(sent()).toHaveLength(2); // the account's own listener stays
+  });
+
+  it('a rule in an account whose queues were never used makes no Queues backend', async () => {
+    const account = new Account();
+    const photos = account.addBucket('photos', new Bucket());
+    const layer = bucketLayer(photos)!;
+    const added = addRules(layer.config.notifications, 'f'.repeat(32), [{ actions: ['PutObject'] }], newId, 0);
+    if (!('ok' in added)) throw new Error('refused');
+    layer.config.notifications = added.ok;
+    await photos.put('a.txt', 'hello');
+    expect(accountState(account).made(QUEUES)).toBeUndefined();
   });
 });
 
