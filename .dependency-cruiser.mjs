@@ -37,13 +37,13 @@ const layering = LAYERS.flatMap(([folder, rank]) => {
   if (above.length === 0) return [];
   return {
     name: `layer-${folder}`,
-    comment: `lib/${folder === 'lib' ? '*.ts' : `${folder}/`} (rank ${rank}) may not import ${above.join(', ')} at run time: import a type with \`import type\`, or move the shared part down`,
+    comment: `lib/${folder === 'lib' ? '*.ts' : `${folder}/`} (rank ${rank}) may not import ${above.join(', ')}, not even a type: move the shared part down, or take an interface a lower room declares (lib/support/backend.ts)`,
     severity: 'error',
     from: { path: pathOf(folder), pathNot: ENTRY_FILES },
     to: {
       path: above.map(pathOf),
       pathNot: ENTRY_FILES,
-      dependencyTypesNot: ['type-only', 'type-import'],
+      // Types too (issue 34): a type import upward ties a room to one above it as surely as code.
     },
   };
 });

@@ -1,6 +1,5 @@
 /** How an account looks on the wire. */
 import { timestamp } from '../dns/present.js';
-import type { AccountState } from './account.js';
 
 /** `GET /accounts` items and `GET /accounts/{id}`'s result: the fields of the `cloudflare` SDK's `Account` type. */
 export interface AccountInfo {
@@ -11,7 +10,11 @@ export interface AccountInfo {
   settings: { enforce_twofactor: boolean };
 }
 
-export const presentAccount = (a: AccountState): AccountInfo => ({
+export const presentAccount = (a: {
+  readonly id: string;
+  readonly name: string;
+  readonly created: number;
+}): AccountInfo => ({
   id: a.id,
   name: a.name,
   type: 'standard',

@@ -18,7 +18,7 @@ import { toBase64, utf8 } from '../bytes.js';
 import { digestHex } from '../hash.js';
 import { randomBase64Url } from '../random.js';
 import type { Jurisdiction } from '../bucket/backend.js';
-import type { AccountState } from './state.js';
+import type { BackendHost } from '../support/backend.js';
 
 export const TEMPORARY_PERMISSIONS = [
   'admin-read-write',
@@ -57,9 +57,9 @@ export interface TemporaryTable {
   changes: number;
 }
 
-const tables = new WeakMap<AccountState, TemporaryTable>();
+const tables = new WeakMap<BackendHost, TemporaryTable>();
 
-function tableOf(state: AccountState): TemporaryTable {
+function tableOf(state: BackendHost): TemporaryTable {
   let t = tables.get(state);
   if (!t) tables.set(state, (t = { grants: new Map(), parents: new Map(), changes: 0 }));
   return t;
@@ -67,7 +67,7 @@ function tableOf(state: AccountState): TemporaryTable {
 
 /** Records the key pairs an S3 view of the account accepts: the parents temporary credentials may name. */
 export function addParentKeys(
-  state: AccountState,
+  state: BackendHost,
   keys: readonly { accessKeyId: string; secretAccessKey: string; sessionToken?: string }[],
 ): void {
   const table = tableOf(state);
@@ -76,11 +76,11 @@ export function addParentKeys(
 }
 
 /** The account's table as it is, for reading (`--persist`); undefined while it holds nothing. */
-export const temporaryTable = (state: AccountState): Readonly<TemporaryTable> | undefined => tables.get(state);
+export const temporaryTable = (state: BackendHost): Readonly<TemporaryTable> | undefined => tables.get(state);
 
 /** Takes in persisted grants and parents (`--persist`): the account's own stay. */
 export function adoptTemporary(
-  state: AccountState,
+  state: BackendHost,
   parents: Iterable<readonly [string, string]>,
   grants: Iterable<TemporaryGrant>,
 ): void {
@@ -91,7 +91,7 @@ export function adoptTemporary(
 }
 
 /** Whether `accessKeyId` may be a parent: one of the S3 views' keys, or any when none were given. */
-export function parentKnown(state: AccountState, accessKeyId: string): boolean {
+export function parentKnown(state: BackendHost, accessKeyId: string): boolean {
   const parents = tables.get(state)?.parents;
   return !parents || parents.size === 0 || parents.has(accessKeyId);
 }
@@ -100,7 +100,7 @@ const base64Url = (s: string) => toBase64(utf8(s)).replace(/\+/g, '-').replace(/
 
 /** Mints credentials for a grant checked by the caller (the API route), good until `expires`. */
 export function mintTemporaryCredentials(
-  state: AccountState,
+  state: BackendHost,
   grant: Omit<TemporaryGrant, 'accessKeyId' | 'secretAccessKey' | 'sessionToken'> & { parentAccessKeyId: string },
 ): TemporaryGrant {
   const table = tableOf(state);
@@ -133,7 +133,7 @@ export function mintTemporaryCredentials(
 
 /** The grant a session token names for `accessKeyId`, expired or not; undefined when it names none. */
 export function temporaryGrant(
-  state: AccountState,
+  state: BackendHost,
   accessKeyId: string,
   sessionToken: string,
 ): TemporaryGrant | undefined {

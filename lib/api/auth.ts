@@ -5,7 +5,7 @@
  * the table of credentials is the account's (lib/account/credentials.ts).
  */
 import { apiErrors, type ApiError } from './errors.js';
-import type { R2Permission } from './types.js';
+import type { ApiCredential, R2Permission } from './types.js';
 
 /** Who is calling, and what they may see; `null` = no limit of that kind. */
 export interface Principal {
@@ -32,6 +32,8 @@ export interface CredentialTable {
   token(token: string): Principal | undefined;
   /** The principal of a known e-mail and global key. */
   key(email: string, key: string): Principal | undefined;
+  /** Accepts one more credential (switches off "any well-formed credential"). */
+  add(credential: ApiCredential): void;
 }
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;

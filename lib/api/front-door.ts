@@ -12,8 +12,6 @@
  * (base path, route table, method, credentials, rate limit, the route's body limit) → the product's
  * handler (DNS: lib/dns/routes.ts) → its model (lib/dns/zone.ts) → the envelope (envelope.ts).
  */
-import type { Account } from '../account/account.js';
-import type { AccountState } from '../account/state.js';
 import { fromUtf8, utf8, utf8Length } from '../bytes.js';
 import { timeSource, type TimeSource } from '../clock.js';
 import { fetchOver, type Fetch } from '../fetch.js';
@@ -41,12 +39,11 @@ export type ApiFetch = Fetch;
 
 /** What an assembly gives the front door. */
 export interface FrontDoorInit<S extends ApiService> {
-  /** The account served, and its state (the assembly made it, or was given it). */
-  account: Account;
-  state: AccountState;
+  /** The account served: its state (the assembly made the account, or was given it). */
+  state: S['account'];
   options: FrontDoorOptions;
   /** The service every route sees: the front door's own fields (`base`), plus the products'. */
-  service: (base: ApiService) => S;
+  service: (base: ApiService<S['account']>) => S;
   /**
    * The route tables, in order: no path matches two. Or a function that imports them, called on the
    * first request: most of a double's code is its routes, which importing the package need not load.
@@ -57,8 +54,6 @@ export interface FrontDoorInit<S extends ApiService> {
 export class FrontDoor<S extends ApiService> {
   /** A standard fetch, already bound: pass it to the SDK, stub the global with it, or call it. */
   readonly fetch: ApiFetch;
-  /** The account this view serves (the one given, or its own): share it with `S3Api`, `createEnv`. */
-  readonly account: Account;
   /** What every route may ask of the double; each product adds its own switches. */
   protected readonly service: S;
   protected readonly time: TimeSource;
@@ -71,8 +66,7 @@ export class FrontDoor<S extends ApiService> {
     this.time = timeSource(options.clock);
     const basePath = normaliseBasePath(options.basePath ?? DEFAULT_BASE_PATH);
     this.support = new ApiSupport(this.time, options.log ?? false, basePath);
-    this.account = init.account;
-    const base: ApiService = { basePath, account: init.state, now: () => this.time.now() };
+    const base: ApiService<S['account']> = { basePath, account: init.state, now: () => this.time.now() };
     if (options.rateLimit)
       base.limiter = new RateLimiter(options.rateLimit === true ? API_RATE_LIMIT : options.rateLimit);
     const service = init.service(base);

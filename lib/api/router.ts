@@ -5,9 +5,9 @@
  * lib/r2-api/routes.ts, lib/queue/routes.ts); nothing
  * here throws past `respond`.
  */
-import type { AccountState } from '../account/state.js';
+import type { BackendHost } from '../support/backend.js';
 import { BodyReadError } from '../fetch.js';
-import { authenticate, canSee, canSeeAccount, type Principal } from './auth.js';
+import { authenticate, canSee, canSeeAccount, type CredentialTable, type Principal } from './auth.js';
 import { BodyTooLarge, MAX_REQUEST_BODY, payloadTooLarge } from './body.js';
 import { apiErrors, ApiError } from './errors.js';
 import { errorResponse, json } from './envelope.js';
@@ -38,12 +38,22 @@ export interface Incoming {
   limit?(bytes: number): void;
 }
 
+/**
+ * What the front door and the products' routes read of the account served: its identity, its
+ * product backends (lib/support/backend.ts) and the credentials it accepts. The account's state
+ * (lib/account/state.ts) is one; an assembly that needs more of it says so in its service's type
+ * (`ApiService<AccountState>`), so the front door names no account.
+ */
+export interface ApiAccount extends BackendHost {
+  readonly credentials: CredentialTable;
+}
+
 /** What every route may ask of the double's state. Products extend it with their own switches. */
-export interface ApiService {
+export interface ApiService<A extends ApiAccount = ApiAccount> {
   /** Where the API answers: `/client/v4` (the API's), or `''` for a bare origin. No trailing slash. */
   basePath: string;
-  /** The account served: its zones, buckets and credentials. */
-  account: AccountState;
+  /** The account served: its backends and credentials. */
+  account: A;
   now(): number;
   limiter?: RateLimiter;
   /**
@@ -65,11 +75,14 @@ interface ApiZone {
 /** The zone a service's `zone` finds (the DNS model's zone for the DNS routes): what its handlers get. */
 type ZoneOf<S extends ApiService> = NonNullable<ReturnType<NonNullable<S['zone']>>>;
 
+/** The account a service serves, as its handlers get it. */
+type AccountOf<S extends ApiService> = S['account'];
+
 /** What the router resolved for a handler: the caller, and the zone and account the path names. */
-export interface RouteParams<Z extends ApiZone = ApiZone> {
+export interface RouteParams<Z extends ApiZone = ApiZone, A extends ApiAccount = ApiAccount> {
   who: Principal;
   zone?: Z;
-  account?: AccountState;
+  account?: A;
   /** The path's last identifier (a record id), as matched. */
   id?: string;
 }
@@ -77,7 +90,7 @@ export interface RouteParams<Z extends ApiZone = ApiZone> {
 export type Handler<S extends ApiService> = (
   svc: S,
   req: Incoming,
-  params: RouteParams<ZoneOf<S>>,
+  params: RouteParams<ZoneOf<S>, AccountOf<S>>,
 ) => Promise<Response> | Response;
 
 /** A matched route: its handlers by method, and the identifiers the router checks before them. */
@@ -95,7 +108,7 @@ export interface Route<S extends ApiService> {
    * once the caller and the path's zone are known, a body declared larger is refused before a byte is
    * read, and a streamed one as soon as it passes it, with the same 413. Absent: MAX_REQUEST_BODY.
    */
-  maxBody?: number | ((params: RouteParams<ZoneOf<S>>) => number);
+  maxBody?: number | ((params: RouteParams<ZoneOf<S>, AccountOf<S>>) => number);
 }
 
 /** A product's routes: the route for the path's (decoded) segments under the base path, or undefined. */
@@ -136,7 +149,7 @@ export async function respond<S extends ApiService>(
     if (!handler) throw apiErrors.methodNotAllowed(method);
     const who = authenticate(svc.account.credentials, req.headers, route.endpoint ?? 'resource');
     svc.limiter?.take(who.caller, svc.now());
-    const params: RouteParams<ZoneOf<S>> = { who };
+    const params: RouteParams<ZoneOf<S>, AccountOf<S>> = { who };
     if (route.accountId !== undefined) params.account = visibleAccount(svc, route.accountId, who);
     if (route.zoneId !== undefined) params.zone = visibleZone(svc, route.zoneId, who, path);
     if (route.id !== undefined) params.id = route.id;
@@ -186,7 +199,7 @@ function visibleZone<S extends ApiService>(svc: S, id: string, who: Principal, p
  * 403 9109 "Unauthorized to access requested resource", the API's answer to a credential without
  * access to an account resource (errors.ts, `unauthorizedResource`).
  */
-function visibleAccount(svc: ApiService, id: string, who: Principal): AccountState {
+function visibleAccount<S extends ApiService>(svc: S, id: string, who: Principal): AccountOf<S> {
   if (id === svc.account.id && canSeeAccount(who, svc.account)) return svc.account;
   throw apiErrors.unauthorizedResource();
 }

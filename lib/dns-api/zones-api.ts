@@ -75,6 +75,8 @@ export interface ZonesAssembly<S extends DnsService> {
 }
 
 export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
+  /** The account this view serves (the one given, or its own): share it with `S3Api`, `createEnv`. */
+  readonly account: Account;
   /** The account's DNS backend: its zones by id and its DNS settings, shared with every other view of the account. */
   private readonly dns: DnsBackend;
   /** The account's zones, by id (the backend's). */
@@ -94,12 +96,12 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
     const dns = state.backend(DNS);
     const zone = (id: string) => dns.zones.get(id);
     super({
-      account,
       state,
       options,
-      service: (base: ApiService) => assembly.service({ ...base, retiredFields, zone }),
+      service: (base: ApiService<S['account']>) => assembly.service({ ...base, retiredFields, zone }),
       routes: assembly.routes,
     });
+    this.account = account;
     this.dns = dns;
     this.zonesById = dns.zones;
     this.model = {
@@ -150,7 +152,7 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
     snapshotState.set(s, {
       owner: this as ZonesApi<DnsService>,
       dns: this.dns.snapshot(),
-      credentials: this.service.account.credentials.snapshot(),
+      credentials: accountState(this.account).credentials.snapshot(),
     });
     return s;
   }
@@ -164,7 +166,7 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
     if (!s || s.owner !== (this as ZonesApi<DnsService>))
       throw new TypeError('DnsApi.restore: not a snapshot taken by this DnsApi');
     this.dns.restore(s.dns);
-    this.service.account.credentials.restore(s.credentials);
+    accountState(this.account).credentials.restore(s.credentials);
     this.support.clear();
   }
 

@@ -4,7 +4,7 @@
  * wrangler 4.86.0 sends from `src/r2/helpers/bucket.ts` in its bundle). Every route addresses one
  * jurisdiction with `cf-r2-jurisdiction` (service.ts).
  */
-import type { AccountState } from '../account/state.js';
+import type { BackendHost } from '../support/backend.js';
 import {
   homeLocation,
   infoOf,
@@ -45,7 +45,7 @@ interface BucketView {
  * `location` is shown upper-case (`ENAM`) although `locationHint` is sent lower-case: the reason
  * terraform-provider-cloudflare#6026 (2025) made its R2 bucket `location` case-insensitive.
  */
-function presentBucket(account: AccountState, name: string, jurisdiction: Jurisdiction): BucketView {
+function presentBucket(account: BackendHost, name: string, jurisdiction: Jurisdiction): BucketView {
   const entry = account.backend(R2).entry(name, jurisdiction)!;
   const { bucket } = entry;
   const info = infoOf(entry);

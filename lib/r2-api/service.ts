@@ -5,11 +5,10 @@
  */
 import type { Bucket } from '../bucket/bucket.js';
 import type { BucketStorage } from '../bucket/storage.js';
-import type { AccountState } from '../account/state.js';
 import { isJurisdiction, R2, type Jurisdiction, type R2Backend } from '../bucket/backend.js';
 import type { Principal } from '../api/auth.js';
 import { apiErrors } from '../api/errors.js';
-import type { ApiService, Incoming, RouteParams } from '../api/router.js';
+import type { ApiAccount, ApiService, Incoming, RouteParams } from '../api/router.js';
 import { r2ApiErrors } from './errors.js';
 
 export interface R2Service extends ApiService {
@@ -37,7 +36,7 @@ export function addressedBuckets(
   svc: R2Service,
   req: Incoming,
   params: RouteParams,
-): { account: AccountState; r2: R2Backend; jurisdiction: Jurisdiction; buckets: ReadonlyMap<string, Bucket> } {
+): { account: ApiAccount; r2: R2Backend; jurisdiction: Jurisdiction; buckets: ReadonlyMap<string, Bucket> } {
   const account = params.account ?? svc.account;
   const jurisdiction = requestJurisdiction(req);
   const r2 = account.backend(R2);

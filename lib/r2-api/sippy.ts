@@ -29,8 +29,8 @@
 import { ok } from '../api/envelope.js';
 import { fail } from '../api/errors.js';
 import type { Incoming, RouteParams } from '../api/router.js';
-import type { AccountState } from '../account/state.js';
 import { accountState, type AccountHolder } from '../account/state.js';
+import type { BackendHost } from '../support/backend.js';
 import type { Account } from '../account/account.js';
 import type { SippySettings, SippySource } from '../bucket/sippy.js';
 import { R2 } from '../bucket/backend.js';
@@ -55,10 +55,10 @@ export interface SippyEndpoint {
   readonly fetch?: (request: Request) => Promise<Response>;
 }
 
-const endpoints = new WeakMap<AccountState, SippyEndpoint>();
+const endpoints = new WeakMap<BackendHost, SippyEndpoint>();
 
 /** Fetches a key from the account's named endpoint, or undefined (no endpoint, or not a 200). */
-function sourceFor(state: AccountState): SippySource {
+function sourceFor(state: BackendHost): SippySource {
   return async (settings, key) => {
     const named = endpoints.get(state);
     if (!named) return undefined;
@@ -93,7 +93,7 @@ export function useSippySource(target: Account | AccountHolder, endpoint: SippyE
   for (const bucket of state.backend(R2).all()) install(bucketLayer(bucket), state);
 }
 
-function install(layer: BucketLayer | undefined, state: AccountState): void {
+function install(layer: BucketLayer | undefined, state: BackendHost): void {
   if (layer && !layer.sippySource) layer.sippySource = sourceFor(state);
 }
 
