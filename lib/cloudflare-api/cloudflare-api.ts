@@ -34,7 +34,8 @@ import {
   type NotificationRule,
 } from '../bucket/notifications.js';
 import { queueByName } from '../queue/account-queues.js';
-import { QUEUES } from '../queue/backend.js';
+import { DNS } from '../dns/backend.js';
+import type { BackendsSnapshot } from '../support/backend.js';
 
 /** A rule for `addEventNotification`: the queue by name, and R2's actions or wrangler's event types. */
 export interface EventNotificationInit {
@@ -68,15 +69,13 @@ export interface CloudflareSnapshot extends DnsSnapshot {
   readonly buckets: number;
 }
 
-interface BucketsTaken {
+/** What a snapshot holds: every backend of the account (DNS, R2, Queues, as made) and its credentials. */
+interface Taken {
   owner: CloudflareApi;
-  /** The account's R2 backend's snapshot: each jurisdiction's buckets by name, each bucket's own state. */
-  r2: R2Snapshot;
-  /** The account's Queues backend's snapshot: its queues by name, each one's messages and API record. */
-  queues: object;
+  backends: BackendsSnapshot;
+  credentials: object;
 }
-const bucketsTaken = new WeakMap<object, BucketsTaken>();
-const zonesTaken = new WeakMap<object, DnsSnapshot>();
+const taken = new WeakMap<object, Taken>();
 
 export class CloudflareApi extends ZonesApi<CloudflareService> {
   /** The account's public bucket hosts (r2.dev, custom domains): `api.public.fetch(url)` (lib/r2-public). */
@@ -98,47 +97,44 @@ export class CloudflareApi extends ZonesApi<CloudflareService> {
     for (const name of buckets ?? []) this.addBucket(name);
   }
 
-  // ---- test support: zones (DnsApi's) and the account's buckets, with their configuration ----------
+  // ---- test support: the whole account, one way: its backends and its credentials --------------
 
   /**
-   * The zones' records and the account's buckets (which exist in each jurisdiction, what each holds,
-   * its configuration and default storage class) now, in O(1) per bucket: later changes never reach it.
+   * Everything the account holds now: its zones' records, its buckets (which exist in each
+   * jurisdiction, what each holds, its configuration and default storage class), its queues (their
+   * messages, API records and consumers), the account's DNS settings and its credentials, each
+   * product's backend's own snapshot, in O(1) per zone, bucket and queue: later changes never reach it.
    */
   override snapshot(): CloudflareSnapshot {
-    const zones = super.snapshot();
     const state = accountState(this.account);
-    const r2 = state.backend(R2).snapshot();
-    const s: CloudflareSnapshot = Object.freeze({ zones: zones.zones, buckets: r2.buckets });
-    const queues = state.backend(QUEUES).snapshot();
-    bucketsTaken.set(s, { owner: this, r2, queues });
-    // The zones' part is DnsApi's own snapshot, kept beside ours.
-    zonesTaken.set(s, zones);
+    const backends = state.backends.snapshot();
+    const r2 = backends.states.get(R2) as R2Snapshot | undefined;
+    const s: CloudflareSnapshot = Object.freeze({
+      zones: state.made(DNS)?.zones.size ?? 0,
+      buckets: r2?.buckets ?? 0,
+    });
+    taken.set(s, { owner: this, backends, credentials: state.credentials.snapshot() });
     return s;
   }
 
   /**
-   * Brings back a snapshot of this CloudflareApi: its zones (DnsApi's restore) and its buckets
-   * (buckets made since are gone, deleted ones are back with what they held). Fault rules and the
-   * request log are cleared.
+   * Brings back a snapshot of this CloudflareApi: zones, buckets and queues made since are gone,
+   * deleted ones are back with what they held. Fault rules and the request log are cleared.
    */
   override restore(snapshot: DnsSnapshot): void {
-    const taken = bucketsTaken.get(snapshot);
-    const zones = zonesTaken.get(snapshot);
-    if (!taken || taken.owner !== this || !zones)
+    const t = taken.get(snapshot);
+    if (!t || t.owner !== this)
       throw new TypeError('CloudflareApi.restore: not a snapshot taken by this CloudflareApi');
-    super.restore(zones);
     const state = accountState(this.account);
-    // A bucket's snapshot holds its settings, the default storage class among them (lib/bucket/config.ts).
-    state.backend(R2).restore(taken.r2);
-    state.backend(QUEUES).restore(taken.queues);
+    state.backends.restore(t.backends);
+    state.credentials.restore(t.credentials);
+    this.support.clear();
   }
 
   /** Empties every zone, bucket and queue (zones, buckets, queues and their settings and consumers stay); clears fault rules and the request log. */
   override reset(): void {
-    super.reset();
-    const state = accountState(this.account);
-    state.backend(R2).reset();
-    state.made(QUEUES)?.reset();
+    accountState(this.account).backends.reset();
+    this.support.clear();
   }
 
   /**

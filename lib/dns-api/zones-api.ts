@@ -172,7 +172,7 @@ export class ZonesApi<S extends DnsService> extends FrontDoor<S> {
 
   /** Empties every zone of records (the zones stay) and clears fault rules and the request log. */
   reset(): void {
-    this.dns.emptyZones();
+    this.dns.reset();
     this.support.clear();
   }
 

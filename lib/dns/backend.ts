@@ -68,14 +68,8 @@ export class DnsBackend implements Backend {
     this.settings = snapshot.settings;
   }
 
-  /** A new account's DNS: no zone, no setting. */
-  reset(): void {
-    this.zones.clear();
-    this.settings = NEW_ACCOUNT_DNS;
-  }
-
   /** Empties every zone of records; the zones and the settings stay (a DNS double's `reset`). */
-  emptyZones(): void {
+  reset(): void {
     for (const z of this.zones.values()) z.clear();
   }
 }

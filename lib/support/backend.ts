@@ -20,7 +20,10 @@ export interface Backend {
   snapshot(): object;
   /** Brings back a snapshot this backend took; a TypeError for any other. */
   restore(snapshot: object): void;
-  /** Back to the state of a new account. */
+  /**
+   * Empties what the product holds (records, objects, messages): its containers (zones, buckets,
+   * queues) and their settings stay, as the API doubles' `reset()` says.
+   */
   reset(): void;
 }
 
@@ -70,6 +73,8 @@ export interface BackendsSnapshot {
  */
 export class Backends {
   readonly #made = new Map<BackendKind<Backend>, Backend>();
+  /** Each backend's state when made: what a restore brings back of one made after its snapshot. */
+  readonly #initial = new Map<BackendKind<Backend>, object>();
   readonly #listeners = new Map<EventTopic<unknown>, ((event: never) => void)[]>();
   readonly #host: BackendHost;
 
@@ -82,6 +87,7 @@ export class Backends {
     if (!b) {
       b = kind.make(this.#host);
       this.#made.set(kind, b);
+      this.#initial.set(kind, b.snapshot());
     }
     return b;
   }
@@ -112,14 +118,10 @@ export class Backends {
     return { host: this, states };
   }
 
-  /** Brings back a snapshot of these backends; one made since it was taken is reset. */
+  /** Brings back a snapshot of these backends; one made since it was taken goes back to how it was made. */
   restore(snapshot: BackendsSnapshot): void {
     if (snapshot.host !== this) throw new TypeError('restore: not a snapshot of this account');
-    for (const [kind, b] of this.#made) {
-      const s = snapshot.states.get(kind);
-      if (s) b.restore(s);
-      else b.reset();
-    }
+    for (const [kind, b] of this.#made) b.restore(snapshot.states.get(kind) ?? this.#initial.get(kind)!);
   }
 
   reset(): void {

@@ -9,6 +9,7 @@ import { accountState } from '../../lib/account/state.js';
 import { CloudflareApi } from '../../lib/cloudflare-api/cloudflare-api.js';
 import { DnsApi } from '../../lib/dns-api/dns-api.js';
 import { DNS } from '../../lib/dns/backend.js';
+import { Bucket } from '../../lib/bucket/bucket.js';
 
 const BASE = 'https://api.cloudflare.com/client/v4';
 const AUTH = { authorization: 'Bearer any-token', 'content-type': 'application/json' };
@@ -59,13 +60,27 @@ describe('the DNS backend', () => {
     expect(state.backend(DNS).settings.enforceDnsOnly).toBe(false);
   });
 
-  it("resets to a new account's DNS: no zone, no setting", async () => {
-    const api = new DnsApi({ zones: [{ name: 'example.com' }] });
+  it('resets by emptying every zone: the zones and the settings stay, as DnsApi#reset says', async () => {
+    const api = new DnsApi({
+      zones: [{ name: 'example.com', records: [{ type: 'A', name: 'www', content: '192.0.2.1' }] }],
+    });
     expect((await patchSettings(api, { enforce_dns_only: true })).status).toBe(200);
     const backend = accountState(api.account).backend(DNS);
     backend.reset();
-    expect(api.zones).toEqual([]);
-    expect(backend.settings.enforceDnsOnly).toBe(false);
+    expect(api.zones.map((z) => z.name)).toEqual(['example.com']);
+    expect(api.records('example.com')).toEqual([]);
+    expect(backend.settings.enforceDnsOnly).toBe(true);
+  });
+
+  it('brings a backend made after a snapshot back to how it was made', () => {
+    const api = new DnsApi();
+    const state = accountState(api.account);
+    const taken = state.backends.snapshot();
+    // The account had no R2 backend when the snapshot was taken: a bucket made since is gone again.
+    api.account.addBucket('made-later', new Bucket());
+    expect(api.account.buckets).toEqual(['made-later']);
+    state.backends.restore(taken);
+    expect(api.account.buckets).toEqual([]);
   });
 
   it("refuses another account's snapshot", () => {
