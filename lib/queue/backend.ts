@@ -12,7 +12,7 @@
  * The API's routes, metrics and peeks, R2's event notifications (found by the record's id) and
  * `--persist` are given an entry here and read its state; nothing reaches into a binding.
  */
-import { BackendKind, type Backend, type BackendHost } from '../support/backend.js';
+import { BackendKind, EventTopic, type Backend, type BackendHost } from '../support/backend.js';
 import type { Clock } from '../clock.js';
 import { PRODUCTION_CONSUMER_DEFAULTS, type ConsumerSettings } from './limits.js';
 import {
@@ -88,6 +88,13 @@ interface QueuesSnapshot {
   readonly queues: readonly (readonly [QueueEntry, object, QueueRecord | undefined])[];
 }
 
+/**
+ * The messages one of the account's queues holds changed (a send, a delivery settled, a dead letter
+ * taken, a purge, a restore), in a request or not: a `--persist` server commits on it rather than
+ * polling (lib/node/persist/persistence.ts).
+ */
+export const QUEUE_CHANGED = new EventTopic<QueueState>('queue changed');
+
 class QueuesBackend implements Backend, QueueDirectory {
   readonly #host: BackendHost;
   /** By name, in the order made. */
@@ -136,6 +143,10 @@ class QueuesBackend implements Backend, QueueDirectory {
 
   delete(name: string): boolean {
     return this.#queues.delete(name);
+  }
+
+  changed(queue: QueueState): void {
+    this.#host.emit(QUEUE_CHANGED, queue);
   }
 
   /** A dead-letter queue: the account's of that name, made like `from` when missing, as Queues makes it. */

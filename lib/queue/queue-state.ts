@@ -33,6 +33,8 @@ import type { ExecutionContextLike, Queue, QueueHandler, QueueMetrics } from './
 /** Where a queue finds another by name: its dead-letter queue, made when missing (Queues creates it). */
 export interface QueueDirectory {
   deadLetter(name: string, from: QueueState): QueueState;
+  /** Told after the messages a queue holds changed, in a request or not (a delivery settled): `--persist` commits then. */
+  changed?(queue: QueueState): void;
 }
 
 /** What a queue's state is made with: what the producer binding does not decide alone. */
@@ -144,7 +146,7 @@ export class QueueState {
   /** Takes the messages with these ids out of what the queue holds (the API's delete by ref); returns the ids taken. */
   remove(ids: ReadonlySet<string>): Set<string> {
     const taken = this.#store.remove(ids);
-    if (taken.length) this.#changes++;
+    if (taken.length) this.#changed();
     return new Set(taken.map((h) => h.id));
   }
 
@@ -154,6 +156,11 @@ export class QueueState {
    */
   get changes(): number {
     return this.#changes;
+  }
+
+  #changed(): void {
+    this.#changes++;
+    this.directory.changed?.(this);
   }
 
   /** Every message held, a batch in delivery included (as a snapshot holds it): what `--persist` writes. */
@@ -210,7 +217,7 @@ export class QueueState {
       seq: this.#store.nextSeq(),
     };
     this.#store.add(h);
-    this.#changes++;
+    this.#changed();
     return h;
   }
 
@@ -246,7 +253,7 @@ export class QueueState {
     const s = snapshot as QueueSnapshot;
     if (s?.owner !== this) throw new TypeError('Queue.restore: this snapshot was not taken by this queue');
     this.#epoch++;
-    this.#changes++;
+    this.#changed();
     this.#store.restore(s.store);
     this.#inFlight = [];
     for (const h of s.inFlight) this.#store.add(h);
@@ -264,7 +271,7 @@ export class QueueState {
   /** Drops every message held (a delivery in flight is forgotten); fault rules and the log stay (the API's purge). */
   purge(): void {
     this.#epoch++;
-    this.#changes++;
+    this.#changed();
     this.#store.clear();
     this.#inFlight = [];
     this.#wakeAt = Infinity;
@@ -403,7 +410,7 @@ export class QueueState {
     }
     if (epoch !== this.#epoch) return; // restored or reset meanwhile: the batch is forgotten
     if (this.#inFlight === taken) this.#inFlight = [];
-    this.#changes++; // settled: acked messages are gone, retried ones held again
+    this.#changed(); // settled: acked messages are gone, retried ones held again
     // The common case, a handler that returned without a call on its messages: all acked, and
     // nothing more to do unless the batch is duplicated or logged.
     const allAcked = !failed && state.untouched;
@@ -473,7 +480,7 @@ export class QueueState {
   #acceptDead(dead: Held[]): void {
     const now = this.time.now();
     for (const h of dead) this.#store.add({ ...h, failures: 0, visibleAt: now, seq: this.#store.nextSeq() });
-    this.#changes++;
+    this.#changed();
     this.#schedule();
   }
 }

@@ -9,7 +9,8 @@
  * - Everything else an account holds (zones and records, queues and messages, credentials, the
  *   bucket directory, ids) is the account image (account-image.ts), in the Store's `image` space,
  *   written by `commit()`: after every request, before its answer is sent (the server awaits it),
- *   and on a short timer for what changes in the background (queue deliveries).
+ *   and, for what changes outside a request (a queue's delivery settled), when the Queues backend
+ *   says a queue changed (`QUEUE_CHANGED`): nothing polls.
  *
  * ## What a user can expect of it (the Store's header says how)
  * A full disk fails the write that did not fit, with an error answered, and nothing before it is lost;
@@ -32,6 +33,8 @@ import {
   type OpenBucket,
 } from './account-image.js';
 import { PendingWrites } from './image-store.js';
+import { accountState } from '../../account/state.js';
+import { QUEUE_CHANGED } from '../../queue/backend.js';
 
 /** A persisted bucket's own options, as its directory entry keeps them (made again with them). */
 export type BucketOptionsKept = Parameters<OpenBucket>[1];
@@ -42,7 +45,7 @@ export type PersistSync = 'commit' | 'fsync';
 export interface PersistOptions {
   /** Default `'commit'`. */
   sync?: PersistSync;
-  /** How often the background commit looks for changes made outside requests (ms). Default 100. */
+  /** How long the server stays idle after a commit before it compacts the Store (ms). Default 100. */
   interval?: number;
   /** Told of each full-disk failure and each damaged record the Store meets (the server prints them). */
   report?: (error: StoreError) => void;
@@ -82,7 +85,11 @@ export class Persistence {
   #pending: PendingWrites | undefined;
   #clock: { now(): number } | undefined;
   #lastClock: number | undefined;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  /** The compaction waiting for the server to be idle (#compactSoon). */
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** A commit asked for by a change outside a request, not yet run. */
+  #changedOutside = false;
+  #detach: (() => void) | undefined;
   /** Commits run one at a time. */
   #tail: Promise<void> = Promise.resolve();
   #closed = false;
@@ -147,20 +154,22 @@ export class Persistence {
 
   /**
    * From now on, writes what `target` holds at every commit (and a manual clock's time), and
-   * commits in the background every `interval` ms. Call after `load` and after the command line's
-   * own buckets and zones are made; then commit once before listening.
+   * commits when a queue's messages change outside a request. Call after `load` and after the
+   * command line's own buckets and zones are made; then commit once before listening.
    */
   attach(target: ImageTarget, clock?: { now(): number }): void {
     this.#writer = new AccountImageWriter(target);
     this.#clock = clock;
-    this.#timer = setInterval(
-      () =>
-        void this.commit()
-          .then(() => this.#compact())
-          .catch(() => undefined),
-      this.#interval,
-    );
-    this.#timer.unref();
+    // A delivery settles on a timer of its own, with no request to commit after: the queue says so.
+    // Several changes in one turn make one commit.
+    this.#detach = accountState(target.account).on(QUEUE_CHANGED, () => {
+      if (this.#changedOutside) return;
+      this.#changedOutside = true;
+      setImmediate(() => {
+        this.#changedOutside = false;
+        void this.commit().catch(() => undefined);
+      });
+    });
   }
 
   /**
@@ -172,6 +181,7 @@ export class Persistence {
   commit(): Promise<void> {
     const run = this.#tail.then(() => this.#write());
     this.#tail = run.catch(() => undefined);
+    this.#compactSoon();
     return run;
   }
 
@@ -204,20 +214,24 @@ export class Persistence {
   }
 
   /**
-   * Once the server is idle (no commit since the last tick), the disk deletes freed given back and
-   * the write-ahead log checkpointed (SqliteStore.compact): the checkpoint is where the disk is
-   * waited for, so not in the middle of a run of requests. A server never idle that long still
-   * compacts every few seconds.
+   * Once the server is idle (no commit for `interval` ms after the last), the disk deletes freed
+   * given back and the write-ahead log checkpointed (SqliteStore.compact): the checkpoint is where
+   * the disk is waited for, so not in the middle of a run of requests. A server never idle that long
+   * still compacts every few seconds. The timer runs only after commits: an idle server sleeps.
    */
-  #compact(): void {
-    if (this.#closed) return;
-    const commits = this.#store.commits;
-    const now = Date.now();
-    const busy = commits !== this.#commitsSeen;
-    this.#commitsSeen = commits;
-    if (busy && now - this.#compacted < BUSY_COMPACT_MS) return;
-    this.#compacted = now;
-    this.#store.compact();
+  #compactSoon(): void {
+    if (this.#timer || this.#closed) return;
+    this.#commitsSeen = this.#store.commits;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      if (this.#closed) return;
+      const commits = this.#store.commits;
+      const busy = commits !== this.#commitsSeen;
+      if (busy && Date.now() - this.#compacted < BUSY_COMPACT_MS) return this.#compactSoon();
+      this.#compacted = Date.now();
+      this.#store.compact();
+    }, this.#interval);
+    this.#timer.unref();
   }
 
   #compacted = Date.now();
@@ -226,7 +240,8 @@ export class Persistence {
   /** The last commit, then the Store closed and DIR released. */
   async close(): Promise<void> {
     if (this.#closed) return;
-    if (this.#timer) clearInterval(this.#timer);
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#detach?.();
     await this.commit().catch(() => undefined);
     this.#closed = true;
     this.#store.close();
