@@ -25,7 +25,8 @@ import { Verifier, type S3Credential } from './sigv4.js';
 import { addParentKeys } from '../account/temporary-credentials.js';
 import { temporaryCredential } from './temporary-access.js';
 import { lifecycleTimingOption, type LifecycleTiming } from '../bucket/lifecycle.js';
-import { doubleOf, registerDouble } from '../support/registry.js';
+import { registerDouble } from '../support/registry.js';
+import type { TestDouble } from '../support/double.js';
 import { s3Double, type S3Snapshot } from './s3-support.js';
 import type { handleS3, S3View } from './serve.js';
 
@@ -67,6 +68,8 @@ export class S3Api {
   readonly fetch: S3Fetch;
   /** The buckets served, by name: the account's default jurisdiction's (its R2 backend's), or this view's own. */
   readonly #buckets: ReadonlyMap<string, Bucket>;
+  /** Its test support: snapshot, restore, reset, the log the matchers read (s3-support.ts). */
+  readonly #double: TestDouble;
   /** Without an account: the view's own buckets by name, and when each was added (ListBuckets' CreationDate). */
   readonly #own: Map<string, Bucket> | undefined;
   readonly #created = new WeakMap<Bucket, number>();
@@ -118,22 +121,21 @@ export class S3Api {
     };
     for (const [name, bucket] of Object.entries(options.buckets ?? {})) this.addBucket(name, bucket);
     this.fetch = fetchOver((request, target) => this.handle(request, target));
-    // The test support (snapshot, restore, reset, the matchers) reaches the S3Api through the registry: lib/s3/s3-support.ts.
-    registerDouble(
-      this,
-      s3Double(
-        this.#buckets,
-        r2
-          ? { take: () => r2.held(), put: (held) => r2.hold(held) }
-          : {
-              take: () => [...own!],
-              put: (held) => {
-                own!.clear();
-                for (const [name, bucket] of held) own!.set(name, bucket);
-              },
+    // Its own test support (lib/s3/s3-support.ts), kept here for snapshot, restore and reset, and
+    // registered for the matchers and testFault.
+    this.#double = s3Double(
+      this.#buckets,
+      r2
+        ? { take: () => r2.held(), put: (held) => r2.hold(held) }
+        : {
+            take: () => [...own!],
+            put: (held) => {
+              own!.clear();
+              for (const [name, bucket] of held) own!.set(name, bucket);
             },
-      ),
+          },
     );
+    registerDouble(this, this.#double);
   }
 
   // ---- test support (not part of the S3 API): lib/s3/s3-support.ts says what each covers ----
@@ -149,17 +151,17 @@ export class S3Api {
 
   /** The buckets served, each one's state and their CORS rules now; later changes never reach it. */
   snapshot(): S3Snapshot {
-    return doubleOf(this)!.snapshot() as S3Snapshot;
+    return this.#double.snapshot() as S3Snapshot;
   }
 
   /** Brings back a snapshot of this S3Api: the buckets served then, what each held, their CORS rules. */
   restore(snapshot: S3Snapshot): void {
-    doubleOf(this)!.restore(snapshot);
+    this.#double.restore(snapshot);
   }
 
   /** Empties every bucket served (each bucket's reset); the buckets and their CORS rules stay. */
   reset(): void {
-    doubleOf(this)!.reset();
+    this.#double.reset();
   }
 
   /**

@@ -21,7 +21,7 @@ import { bucketCallRow, matchesCall } from '../bucket/bucket-support.js';
 import { partialMatch, type CallFilter, type CallLog } from '../support/call-log.js';
 import type { LogReader, TestDouble } from '../support/double.js';
 import { ObjectReader, type ObjectPlace } from '../bucket/object-matcher.js';
-import { doubleOf } from '../support/registry.js';
+import type { Bucket, BucketSnapshot } from '../bucket/bucket.js';
 import { bucketLayer } from '../bucket/internal.js';
 import type { BucketLayer } from '../bucket/layer.js';
 import { table } from '../support/table.js';
@@ -53,10 +53,10 @@ export interface S3Snapshot {
   readonly buckets: number;
 }
 
-const bucketDoubleOf = (bucket: object): TestDouble => {
-  const d = doubleOf(bucket);
-  if (!d || !bucketLayer(bucket)) throw new TypeError('S3Api: a served bucket is not an edge-doubles Bucket');
-  return d;
+/** A served bucket, reached by itself (its own snapshot, restore, reset and log), not through the registry. */
+const servedBucket = (bucket: object): Bucket => {
+  if (!bucketLayer(bucket)) throw new TypeError('S3Api: a served bucket is not an edge-doubles Bucket');
+  return bucket as Bucket;
 };
 
 /** The layer of a served bucket (lib/bucket/internal.ts). */
@@ -175,14 +175,14 @@ export function s3Double<T>(served: Served, names: ServedNames<T>): TestDouble &
       'Build its buckets with { log: true } or call bucket.log.start() on them (logOnFailure(s3) starts every bucket it serves) before the code under test runs.',
     log,
     startLog: () => {
-      for (const [, bucket] of distinct(served)) bucketDoubleOf(bucket).startLog();
+      for (const [, bucket] of distinct(served)) servedBucket(bucket).log.start();
     },
     sameKind: (e, q) => (e as S3Call).op === (q as S3CallQuery).op,
     faultsHint:
       "an S3Api has no fault rules of its own: arm them on the bucket (testFault(s3.bucket('name')!, rule)); they catch its S3 calls",
     snapshot: () => {
       const states = new Map<object, object>();
-      for (const [, bucket] of distinct(served)) states.set(bucket, bucketDoubleOf(bucket).snapshot());
+      for (const [, bucket] of distinct(served)) states.set(bucket, servedBucket(bucket).snapshot());
       const s: S3Snapshot = Object.freeze({ buckets: served.size });
       snapshotState.set(s, { owner: double, served: names.take(), states });
       return s;
@@ -191,10 +191,10 @@ export function s3Double<T>(served: Served, names: ServedNames<T>): TestDouble &
       const s = snapshotState.get(snapshot);
       if (!s || s.owner !== double) throw new TypeError('S3Api.restore: not a snapshot taken by this S3Api');
       names.put(s.served as T);
-      for (const [bucket, state] of s.states) bucketDoubleOf(bucket).restore(state);
+      for (const [bucket, state] of s.states) servedBucket(bucket).restore(state as BucketSnapshot);
     },
     reset: () => {
-      for (const [, bucket] of distinct(served)) bucketDoubleOf(bucket).reset();
+      for (const [, bucket] of distinct(served)) servedBucket(bucket).reset();
     },
     readers: [new ObjectReader((path) => locateObject(served, path))],
   };
