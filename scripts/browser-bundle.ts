@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { build as esbuild, type Metafile, type Plugin } from 'esbuild';
 import { build as tsup } from 'tsup';
 import { esmBuilds } from '../tsup.config.js';
+import { withGraph } from './import-graph.js';
 
 export { browserEntries } from './package-entries.js';
 
@@ -18,11 +19,13 @@ const root = new URL('..', import.meta.url).pathname;
 
 /**
  * Builds what a browser loads: ESM only, no declarations and no maps (the full `npm run build`
- * with declarations takes some 30 s here; the JavaScript is the same).
+ * with declarations takes some 30 s here; the JavaScript is the same). `graph`: with what
+ * scripts/import-graph.ts reads beside it.
  */
-export async function buildEsm(outDir: string): Promise<void> {
+export async function buildEsm(outDir: string, { graph = false } = {}): Promise<void> {
   rmSync(outDir, { recursive: true, force: true });
-  for (const options of esmBuilds) await tsup({ ...options, config: false, outDir, silent: true });
+  for (const options of esmBuilds)
+    await tsup({ ...(graph ? withGraph(options) : options), config: false, outDir, silent: true });
 }
 
 const builtins = new Set(builtinModules);

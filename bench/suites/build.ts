@@ -18,7 +18,7 @@ let built: Promise<void> | undefined;
 export function buildPackage(): Promise<void> {
   built ??= (async () => {
     const started = performance.now();
-    await installBuiltPackage('.bench-package');
+    await installBuiltPackage('.bench-package', { graph: true });
     writeFileSync(
       `${consumer}package.json`,
       JSON.stringify({ name: 'edge-doubles-bench-consumer', private: true, type: 'module' }),

@@ -15,7 +15,7 @@ import { loadedAtImport, loadedOnFirstUse } from '../../scripts/import-graph.js'
 let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'edge-doubles-imports-'));
-  await buildEsm(dir);
+  await buildEsm(dir, { graph: true });
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
