@@ -6,12 +6,19 @@ import { buildEntries } from './scripts/entries.mjs';
 const outDir = 'dist';
 
 // One entry per public subpath of package.json "exports", and the bin (scripts/entries.mjs reads them).
-// No source maps: they were two thirds of the published package, and the output is readable,
-// unminified ESM and CJS whose stack traces already name the library's own functions.
 const shared = {
   entry: Object.fromEntries(buildEntries().map((e) => [e.dist, e.source])),
   outDir,
+  // No source maps: they were two thirds of the published package, and stack traces name the
+  // library's own functions and classes without them.
   sourcemap: false,
+  // Whitespace, comments and syntax minified: Node compiles every byte of a file it imports, and
+  // compiling was the largest part of importing the root (docs/benchmarks.md, "What importing an
+  // entry costs"). Identifiers are kept: class names are behaviour here (`constructor.name`, error
+  // names) and stack traces stay readable. The output is ASCII (esbuild escapes the rest), so V8
+  // keeps its source as one-byte strings.
+  minifyWhitespace: true,
+  minifySyntax: true,
   target: 'es2022',
   // The S3 conformance suite loads its clients at run time; they are the user's (optional peers), never bundled.
   external: [

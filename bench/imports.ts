@@ -208,7 +208,7 @@ export async function benchImports(results: TargetResult[]): Promise<void> {
       ];
     }),
     [
-      'kB: bytes of each source in the built files (unminified), bundled packages included; "yes": a package imported as is',
+      'kB: bytes of each source in the built files (as published, minified), bundled packages included; "yes": a package imported as is',
     ],
   );
 
