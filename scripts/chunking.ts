@@ -17,10 +17,14 @@
  *   by the root's code (or `/node`'s), so the rest is already there.
  * - `/dns` and `/s3` take the names the root also exports from the root's built file: they load the
  *   root's files, and a bundler still keeps only what their names use. Their own names
- *   (`dnsTypeCode`) are built as usual.
+ *   (`dnsTypeCode`) are built from their modules, and they too reach the whole of the root's code,
+ *   so that those modules share the root's file rather than make one of their own.
+ * - `/bucket`, `/queue` and `/vitest` are the small entries, and the root's code would defeat them;
+ *   but each set of them that reaches a module makes a file of the root's, and the root loads them
+ *   all. So an entry also reaches the few modules (`ALSO`) that would otherwise make a file for
+ *   one more set: the root loaded 10 files, and loads 6.
  *
- * `/bucket`, `/queue` and `/vitest` stay as esbuild cuts them: they are the small entries, and the
- * root's code would defeat them. spec/runtimes/import-graph.test.ts holds the counts.
+ * spec/runtimes/import-graph.test.ts holds the counts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -33,6 +37,18 @@ const at = (path: string) => join(root, path);
 
 /** The entries that import the root's names from its built file. */
 const VIA_ROOT = ['./dns', './s3'];
+/**
+ * A small entry (its subpath) that also reaches the modules every one of `reachedBy` reaches and it
+ * does not, found by bundling each entry's source (so the list follows the code):
+ * - `/vitest` loads what `/bucket` and `/queue` share (the clock, ids, workerd's compatibility flags,
+ *   fault rules: about 25 kB), which then shares the file all three load;
+ * - `/bucket` loads what `/vitest` shares with the root alone (the DNS record matcher, 2 kB), which
+ *   then shares the file of `/bucket` and `/vitest`.
+ */
+const ALSO = [
+  { entry: './vitest', reachedBy: ['./bucket', './queue'] },
+  { entry: './bucket', reachedBy: ['./vitest', '.'] },
+];
 /** The entries (their sources) that load the whole of the root's code, or of `/node`'s under lib/node/. */
 const WHOLE = ['lib/node/index.ts', 'lib/node/cli.ts'].map(at);
 
@@ -52,8 +68,8 @@ function importedOnFirstUse(): string[] {
   return [...found].sort();
 }
 
-/** The names a module exports at run time (types are gone), as esbuild bundles it. */
-async function runtimeExports(source: string): Promise<string[]> {
+/** What esbuild makes of one module bundled alone, its packages left out. */
+async function bundled(source: string) {
   const { metafile } = await build({
     entryPoints: [source],
     bundle: true,
@@ -62,9 +78,28 @@ async function runtimeExports(source: string): Promise<string[]> {
     format: 'esm',
     packages: 'external',
     outdir: 'out',
+    absWorkingDir: root,
     logLevel: 'silent',
   });
-  return Object.values(metafile.outputs).find((o) => o.entryPoint)!.exports;
+  return metafile;
+}
+
+/** The names a module exports at run time (types are gone), as esbuild bundles it. */
+async function runtimeExports(source: string): Promise<string[]> {
+  return Object.values((await bundled(source)).outputs).find((o) => o.entryPoint)!.exports;
+}
+
+/** The modules of lib/ a source reaches through static imports (not `import()`), as absolute paths. */
+async function reachedFrom(source: string): Promise<Set<string>> {
+  const { inputs } = await bundled(source);
+  const reached = new Set<string>();
+  const visit = (input: string) => {
+    if (reached.has(input) || !inputs[input]) return;
+    reached.add(input);
+    for (const i of inputs[input].imports) if (i.kind === 'import-statement' && !i.external) visit(i.path);
+  };
+  visit(relative(root, source));
+  return new Set([...reached].map(at).filter((m) => m.startsWith(`${lib}/`)));
 }
 
 /**
@@ -86,6 +121,18 @@ function exportedFrom(source: string): Map<string, { module: string; local: stri
 
 const NAMESPACE = 'edge-doubles-via-root';
 
+/**
+ * Source lines that make the module they end reach `names` of `target`: imported, and passed to a
+ * call that never runs (see the header).
+ */
+function reach(target: string, names: readonly string[], prefix: string): string[] {
+  const as = names.map((name, i) => [name, `${prefix}${i}`] as const);
+  return [
+    `import { ${as.map(([name, local]) => `${name} as ${local}`).join(', ')} } from ${JSON.stringify(target)};`,
+    `(globalThis as any)[Symbol.for('edge-doubles: never set')]?.(${as.map(([, local]) => local).join(', ')});`,
+  ];
+}
+
 /** The plugin (see the header): for the ESM build of the doubles' entries. */
 export function chunking(): Plugin {
   const rootEntry = entries().find((e) => e.subpath === '.')!;
@@ -106,6 +153,19 @@ export function chunking(): Plugin {
         [rootSource, [...rootNames]],
         [nodeSource, await runtimeExports(nodeSource)],
       ]);
+      // The lines each entry of ALSO ends with, reaching the modules its `reachedBy` all reach.
+      const also = new Map<string, string[]>();
+      const sourceOf = (subpath: string) => at(entries().find((e) => e.subpath === subpath)!.source);
+      for (const { entry, reachedBy } of ALSO) {
+        const [own, ...others] = await Promise.all([entry, ...reachedBy].map((s) => reachedFrom(sourceOf(s))));
+        const shared = [...others[0]!].filter((m) => !own!.has(m) && others.every((o) => o.has(m))).sort();
+        const lines: string[] = [];
+        for (const [i, module] of shared.entries()) {
+          const names = await runtimeExports(module);
+          if (names.length > 0) lines.push(...reach(module, names, `edgeDoublesAlso${i}_`));
+        }
+        also.set(sourceOf(entry), lines);
+      }
       const split = new Map<string, { fromRoot: string[]; own: string[] }>();
       for (const source of viaRoot) {
         const names = await runtimeExports(source);
@@ -133,20 +193,23 @@ export function chunking(): Plugin {
           const { module, local } = from.get(name) ?? { module: args.path, local: name };
           lines.push(`export { ${local} as ${name} } from ${JSON.stringify(module)};`);
         }
-        return { contents: lines.join('\n'), loader: 'js', resolveDir: dirname(args.path) };
+        lines.push(...reach(rootSource, [...rootNames], 'edgeDoublesWhole'));
+        return { contents: lines.join('\n'), loader: 'ts', resolveDir: dirname(args.path) };
       });
 
       b.onLoad({ filter: /\.ts$/ }, (args) => {
-        if (!whole.has(args.path)) return undefined;
-        const target =
-          relative(lib, args.path).startsWith('node/') && args.path !== nodeSource ? nodeSource : rootSource;
-        const names = namesOf.get(target)!.map((name, i) => [name, `edgeDoublesWhole${i}`] as const);
-        const keep = [
-          readFileSync(args.path, 'utf8'),
-          `import { ${names.map(([name, as]) => `${name} as ${as}`).join(', ')} } from ${JSON.stringify(target)};`,
-          `(globalThis as any)[Symbol.for('edge-doubles: never set')]?.(${names.map(([, as]) => as).join(', ')});`,
-        ];
-        return { contents: keep.join('\n'), loader: 'ts', resolveDir: dirname(args.path) };
+        let lines = also.get(args.path);
+        if (!lines && whole.has(args.path)) {
+          const target =
+            relative(lib, args.path).startsWith('node/') && args.path !== nodeSource ? nodeSource : rootSource;
+          lines = reach(target, namesOf.get(target)!, 'edgeDoublesWhole');
+        }
+        if (!lines) return undefined;
+        return {
+          contents: [readFileSync(args.path, 'utf8'), ...lines].join('\n'),
+          loader: 'ts',
+          resolveDir: dirname(args.path),
+        };
       });
     },
   };
