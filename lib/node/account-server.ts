@@ -239,21 +239,13 @@ export async function startServer(spec: ServerSpec): Promise<RunningServer & { d
 
 // ---- the public starters ------------------------------------------------------------------------
 
-/** The options of a public starter that say where and how to listen, not what to serve (`clock` is both). */
-const LISTENING = ['port', 'host', 'tls', 'expectContinue', 'adminToken', 'settle'] as const;
-
-/** A starter's options without where and how to listen: what its double is built from. */
-function doubleOptions<O extends object>(options: O): Omit<O, (typeof LISTENING)[number]> {
-  const rest: Partial<O> = { ...options };
-  for (const k of LISTENING) delete rest[k as keyof O];
-  return rest as Omit<O, (typeof LISTENING)[number]>;
-}
-
-/** The options of `startS3Server`: the S3 view's, and where to listen. */
-export interface S3ServerOptions extends Omit<S3ApiOptions, 'api'> {
+/** Where and how a public starter's server listens, not what it serves (`startS3Server`, `startDnsApiServer`, `startDnsServer`, `startApiServer`). */
+export interface ServerListenOptions {
+  /** 0 (the default) picks a free port. */
   port?: number;
+  /** 127.0.0.1 unless told otherwise. */
   host?: string;
-  /** Serve HTTPS, as R2 does (HTTPS only): `true` makes a CA and a certificate at start, or give PEMs. */
+  /** Serve HTTPS, as R2 and the API do (HTTPS only): `true` makes a CA and a certificate at start, or give PEMs. */
   tls?: TlsOption;
   /** `Expect: 100-continue`: `'send'` (default) or `'silent'`, as at the edge (ServeOptions). */
   expectContinue?: ExpectContinue;
@@ -261,6 +253,27 @@ export interface S3ServerOptions extends Omit<S3ApiOptions, 'api'> {
   adminToken?: string;
   /** Awaited after each request is answered and before the answer is sent (a `--persist` server's commit: ServeOptions.settle). */
   settle?: () => Promise<void>;
+}
+
+/** ServerListenOptions' keys, each once: what a starter takes out before building its double (`clock` is both). */
+const LISTENING = {
+  port: true,
+  host: true,
+  tls: true,
+  expectContinue: true,
+  adminToken: true,
+  settle: true,
+} satisfies Record<keyof ServerListenOptions, true>;
+
+/** A starter's options without where and how to listen: what its double is built from. */
+function doubleOptions<O extends object>(options: O): Omit<O, keyof ServerListenOptions> {
+  const rest: Partial<O> = { ...options };
+  for (const k of Object.keys(LISTENING)) delete rest[k as keyof O];
+  return rest as Omit<O, keyof ServerListenOptions>;
+}
+
+/** The options of `startS3Server`: the S3 view's, and where to listen. */
+export interface S3ServerOptions extends Omit<S3ApiOptions, 'api'>, ServerListenOptions {
   /** Serve this double instead of a new one built from the options. */
   api?: S3Api;
 }
@@ -284,19 +297,9 @@ export async function startS3Server(
   return { ...running, api, endpoint: running.origin };
 }
 
-export interface DnsServerOptions extends DnsApiOptions {
-  port?: number;
-  host?: string;
-  /** Serve HTTPS (the real API is HTTPS only): `true` makes a CA and a certificate at start, or give PEMs. */
-  tls?: TlsOption;
+export interface DnsServerOptions extends DnsApiOptions, ServerListenOptions {
   /** Serve this double instead of a new one built from the options. */
   api?: DnsApi;
-  /** `Expect: 100-continue`: `'send'` (default) or `'silent'`, as at the edge (ServeOptions). */
-  expectContinue?: ExpectContinue;
-  /** The token the test-support endpoints (`/_edge-doubles/`) want; off a loopback address they answer only with it. */
-  adminToken?: string;
-  /** Awaited after each request is answered and before the answer is sent (a `--persist` server's commit: ServeOptions.settle). */
-  settle?: () => Promise<void>;
 }
 
 /** The options of `startDnsServer`: `startDnsApiServer`'s, and the zones over DNS. */
@@ -352,17 +355,7 @@ export async function startDnsServer(options: DnsServiceOptions = {}): Promise<R
   return { ...running, api, baseURL: `${running.origin}${api.basePath}` };
 }
 
-export interface ApiServerOptions extends CloudflareApiOptions {
-  port?: number;
-  host?: string;
-  /** Serve HTTPS (the real API is HTTPS only): `true` makes a CA and a certificate at start, or give PEMs. */
-  tls?: TlsOption;
-  /** `Expect: 100-continue`: `'send'` (default) or `'silent'`, as at the edge (ServeOptions). */
-  expectContinue?: ExpectContinue;
-  /** The token the test-support endpoints (`/_edge-doubles/`) want; off a loopback address they answer only with it. */
-  adminToken?: string;
-  /** Awaited after each request is answered and before the answer is sent (a `--persist` server's commit: ServeOptions.settle). */
-  settle?: () => Promise<void>;
+export interface ApiServerOptions extends CloudflareApiOptions, ServerListenOptions {
   /** Serve this double instead of a new one built from the options. */
   api?: CloudflareApi;
   /** Surfaces asked first, by Host (public bucket hosts, ...); the API answers the rest. */

@@ -18,6 +18,7 @@ export {
   type HostRoute,
   type RunningDnsServer,
   type S3ServerOptions,
+  type ServerListenOptions,
 } from './account-server.js';
 export type { DnsExchange } from './dns-message.js';
 export { createEnv, findWranglerConfig, readWranglerConfig } from './config.js';
